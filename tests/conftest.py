@@ -1,0 +1,18 @@
+"""Shared fixtures. Real WereBench data is read from ../shared/werebench, never copied."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+WEREBENCH = REPO.parent / "shared" / "werebench" / "dataset"
+
+
+@pytest.fixture(scope="session")
+def werebench_src() -> Path:
+    """The WereBench release subset; tests that use it skip when it is absent."""
+    if not (WEREBENCH / "WereBench" / "WereBench.json").is_file():
+        pytest.skip("../shared/werebench is not present")
+    return WEREBENCH

@@ -1,0 +1,60 @@
+"""The `werealign` command line: the only module that knows every stage (DESIGN.md).
+
+Each command lives in `werealign/commands/<name>.py` and imports its heavy dependencies
+(litellm, datasets, pandas, sklearn) inside the function body, so `werealign --help` and the
+commands that need no model start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from werealign import __version__
+from werealign.commands import annotate, eval as eval_cmd, importer, validate
+from werealign.errors import UserError
+
+app = typer.Typer(
+    name="werealign",
+    help="Human-aligned benchmarks for social deduction games: build, validate, evaluate, release.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"werealign {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    pass
+
+
+app.command("validate")(validate.validate_command)
+app.add_typer(importer.app, name="import")
+app.command("eval")(eval_cmd.eval_command)
+app.command("score")(eval_cmd.score_command)
+app.add_typer(annotate.app, name="annotate")
+
+
+def main() -> None:
+    try:
+        app()
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""The dataset directory: load it, write it (with its manifest), and find the bundled sample.
+
+Layout (DESIGN.md):
+    <dataset>/dataset.json
+    <dataset>/games/<game_id>.json
+    <dataset>/items/{speech,vote,opponent}.jsonl
+    <dataset>/variants/osr/<game_id>.jsonl
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from werealign.errors import UserError
+from werealign.files import parse_model, read_json, read_jsonl, sha256_file, write_json, write_jsonl
+from werealign.schema import (
+    DatasetCounts,
+    DatasetManifest,
+    GameLog,
+    OpponentItem,
+    OsrRewrite,
+    SpeechItem,
+    VoteItem,
+)
+
+MANIFEST = "dataset.json"
+ITEM_FILES = {"speech": SpeechItem, "vote": VoteItem, "opponent": OpponentItem}
+
+
+@dataclass
+class Dataset:
+    manifest: DatasetManifest
+    games: dict[str, GameLog]
+    speech: list[SpeechItem] = field(default_factory=list)
+    vote: list[VoteItem] = field(default_factory=list)
+    opponent: list[OpponentItem] = field(default_factory=list)
+    osr: dict[str, list[OsrRewrite]] = field(default_factory=dict)  # game_id -> rewrites
+    root: Path | None = None
+
+
+def bundled_sample_path() -> Path:
+    """The English sample dataset shipped inside the package: the default of every command."""
+    return Path(str(resources.files("werealign") / "sample"))
+
+
+def is_dataset_dir(path: Path) -> bool:
+    return path.is_dir() and (path / MANIFEST).is_file()
+
+
+def load_dataset(path: Path | None = None) -> Dataset:
+    """Load and shape-check a dataset directory (None: the bundled sample).
+
+    Fails on the first malformed file with a message naming file, line and field; run
+    `werealign validate` for the full list of findings and the semantic checks.
+    """
+    root = Path(path) if path is not None else bundled_sample_path()
+    if not root.is_dir():
+        raise UserError(f"{root}: dataset directory not found")
+    if not (root / MANIFEST).is_file():
+        raise UserError(f"{root}: not a werealign dataset directory (no {MANIFEST}); convert a release with `werealign import`")
+    manifest = parse_model(DatasetManifest, read_json(root / MANIFEST), str(root / MANIFEST))
+    games: dict[str, GameLog] = {}
+    for gpath in sorted((root / "games").glob("*.json")):
+        game = parse_model(GameLog, read_json(gpath), str(gpath))
+        if game.game_id != gpath.stem:
+            raise UserError(f"{gpath}: game_id '{game.game_id}' does not match the file name")
+        games[game.game_id] = game
+    ds = Dataset(manifest=manifest, games=games, root=root)
+    for kind, model in ITEM_FILES.items():
+        ipath = root / "items" / f"{kind}.jsonl"
+        if not ipath.exists():
+            continue
+        rows = [parse_model(model, obj, f"{ipath}:{lineno}{_item_label(obj)}") for lineno, obj in read_jsonl(ipath)]
+        setattr(ds, kind, rows)
+    for opath in sorted((root / "variants" / "osr").glob("*.jsonl")):
+        ds.osr[opath.stem] = [parse_model(OsrRewrite, obj, f"{opath}:{lineno}") for lineno, obj in read_jsonl(opath)]
+    return ds
+
+
+def _item_label(obj: object) -> str:
+    return f" item {obj.get('item_id')}" if isinstance(obj, dict) and obj.get("item_id") else ""
+
+
+def write_dataset(
+    root: Path,
+    *,
+    name: str,
+    version: str,
+    licence: str,
+    games: list[GameLog],
+    speech: list[SpeechItem],
+    vote: list[VoteItem],
+    opponent: list[OpponentItem],
+    osr: dict[str, list[OsrRewrite]] | None = None,
+    description: str = "",
+    source: str | None = None,
+    extra_files: dict[str, str] | None = None,
+) -> DatasetManifest:
+    """Write a complete dataset directory into `root` (normally a staging dir) with its manifest.
+
+    Output is deterministic: games sorted by id, items in the order given, no timestamps.
+    `extra_files` (relative path -> text, e.g. an import report) are written and hashed too.
+    """
+    osr = osr or {}
+    for game in sorted(games, key=lambda g: g.game_id):
+        write_json(root / "games" / f"{game.game_id}.json", game)
+    for kind, rows in (("speech", speech), ("vote", vote), ("opponent", opponent)):
+        write_jsonl(root / "items" / f"{kind}.jsonl", rows)
+    for game_id in sorted(osr):
+        write_jsonl(root / "variants" / "osr" / f"{game_id}.jsonl", osr[game_id])
+    for rel, text in sorted((extra_files or {}).items()):
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    hashes = {
+        p.relative_to(root).as_posix(): sha256_file(p)
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != MANIFEST
+    }
+    manifest = DatasetManifest(
+        name=name,
+        version=version,
+        description=description,
+        languages=sorted({g.language for g in games}),
+        licence=licence,
+        source=source,
+        counts=DatasetCounts(games=len(games), speech=len(speech), vote=len(vote), opponent=len(opponent), osr_games=len(osr)),
+        content_hashes=hashes,
+    )
+    write_json(root / MANIFEST, manifest)
+    return manifest

@@ -1,0 +1,137 @@
+"""Reading and writing project files: clear errors on bad input, atomic writes, stable bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from werealign.errors import UserError
+
+
+def dumps(obj: Any) -> str:
+    """The one JSON encoding werealign writes: stable key order, UTF-8 text, 2-space indent."""
+    if isinstance(obj, BaseModel):
+        obj = obj.model_dump(mode="json")
+    return json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+
+
+def dumps_line(obj: Any) -> str:
+    if isinstance(obj, BaseModel):
+        obj = obj.model_dump(mode="json")
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise UserError(f"{path}: is a directory, expected a JSON file") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, object) for every non-blank line."""
+    try:
+        f = path.open(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    with f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                yield lineno, json.loads(line)
+            except json.JSONDecodeError as e:
+                raise UserError(f"{path}:{lineno}:{e.colno}: invalid JSON line: {e.msg}") from None
+
+
+def describe_validation_error(err: ValidationError, limit: int = 3) -> str:
+    """'field.path: message; ...' for a pydantic error, short enough for one line."""
+    parts = []
+    for e in err.errors()[:limit]:
+        loc = ".".join(str(p) for p in e["loc"]) or "(root)"
+        parts.append(f"{loc}: {e['msg']}")
+    more = len(err.errors()) - limit
+    return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
+
+
+def parse_model(model: type[BaseModel], data: Any, where: str):
+    """Validate data against a model, turning a failure into a UserError that names `where` and the field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise UserError(f"{where}: {describe_validation_error(e)}") from None
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write via a temporary file in the same directory and rename: readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, obj: Any) -> None:
+    atomic_write_text(path, dumps(obj))
+
+
+def write_jsonl(path: Path, rows: Iterable[Any]) -> None:
+    atomic_write_text(path, "".join(dumps_line(r) for r in rows))
+
+
+@contextmanager
+def staged_directory(final: Path, overwrite: bool = False) -> Iterator[Path]:
+    """Build a whole output directory beside `final`, then move it into place only on success.
+
+    A failure leaves no half-written output: the staging directory is removed and `final`
+    keeps whatever it held before.
+    """
+    final = final.resolve()
+    if final.exists() and not overwrite and any(final.iterdir()):
+        raise UserError(f"{final}: output directory exists and is not empty (use --overwrite to replace it)")
+    final.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.staging."))
+    try:
+        yield stage
+        if final.exists():
+            backup = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.old."))
+            backup.rmdir()
+            final.rename(backup)
+            stage.rename(final)
+            shutil.rmtree(backup)
+        else:
+            stage.rename(final)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()

@@ -1,0 +1,39 @@
+"""File formats of werealign. Imports nothing else of the project (DESIGN.md)."""
+
+from werealign.schema.models import (  # noqa: F401
+    DIMENSION_NAMES,
+    DIMENSIONS,
+    OPTION_KEYS,
+    SCHEMA_VERSION,
+    DatasetCounts,
+    DatasetManifest,
+    Event,
+    GameLog,
+    Highlight,
+    ItemProvenance,
+    Mvp,
+    MvpVote,
+    Option,
+    OpponentItem,
+    OsrRewrite,
+    Phase,
+    Provenance,
+    RoleCount,
+    Rules,
+    SeatInfo,
+    Segment,
+    SpeechItem,
+    Utterance,
+    VoteItem,
+)
+from werealign.schema.roles import ROLE_LABELS, ROLES, canonical_role, faction_of, is_god, is_host_label  # noqa: F401
+
+# File kind -> model; the JSON Schemas in data/schemas/ are named after these keys.
+FILE_MODELS = {
+    "game": GameLog,
+    "speech_item": SpeechItem,
+    "vote_item": VoteItem,
+    "opponent_item": OpponentItem,
+    "osr_rewrite": OsrRewrite,
+    "dataset_manifest": DatasetManifest,
+}

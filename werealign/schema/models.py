@@ -1,0 +1,290 @@
+"""Pydantic models of every werealign file format.
+
+These are the contract: `data/schemas/*.schema.json` is generated from them
+(`python -m werealign.schema.export`), and a test fails when the two drift.
+The models check the *shape* of a file; cross-field and cross-file rules
+(seats exist, cut-offs fall in their phase, ...) live in `werealign.validate`.
+
+Conventions:
+- seats are 1-based integers; the host is the string "host";
+- times are seconds from the start of the recording (float);
+- `segment_id` is a transcript segment id (one SRT cue), the unit of cut-offs;
+- a cut-off is inclusive: the model sees every segment whose id is <= the cut-off.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from werealign.schema.roles import Faction
+
+SCHEMA_VERSION = "1.0"
+
+Seat = Annotated[int, Field(ge=1, le=30, description="1-based seat number")]
+Speaker = int | Literal["host"]
+Language = Literal["zh", "en"]
+Dimension = Literal["RI", "SJ", "DR", "PS", "CT"]
+DIMENSIONS: tuple[str, ...] = ("RI", "SJ", "DR", "PS", "CT")
+DIMENSION_NAMES = {
+    "RI": "Role Inference",
+    "SJ": "Strategic Judgment",
+    "DR": "Deception Reasoning",
+    "PS": "Persuasive Statements",
+    "CT": "Counterfactual Trade-off",
+}
+OPTION_KEYS: tuple[str, ...] = tuple("ABCDEFGHI")
+
+
+class Strict(BaseModel):
+    """Base for all file models: unknown fields are an error, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- game log
+
+
+class Provenance(Strict):
+    source: str = Field(description="Human-readable source, e.g. 'Pandakill Season 1, Episode 1'.")
+    show: str | None = None
+    season: int | None = None
+    episode: int | None = None
+    original_file: str | None = Field(None, description="Path of the file this game was converted from, relative to its release.")
+    original_game_id: str | None = None
+    annotators: list[str] = Field(default_factory=list)
+
+
+class RoleCount(Strict):
+    role: str = Field(description="Canonical role id (see werealign.schema.roles).")
+    faction: Faction
+    count: int = Field(ge=1)
+    original_label: str | None = None
+
+
+class Rules(Strict):
+    text: str | None = Field(description="The rulebook text as given to the players (null when the source has none).")
+    variant: str = Field(description="Variant id, e.g. 'seer-witch-hunter-guard'; derived from the special roles when not named.")
+    composition: list[RoleCount] = Field(description="How many cards of each role are in the game.")
+    win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
+    has_sheriff: bool = True
+
+
+class SeatInfo(Strict):
+    seat: Seat
+    role: str = Field(description="Canonical role id: hidden information.")
+    faction: Faction
+    original_role_label: str | None = None
+    speaker_labels: list[str] = Field(default_factory=list, description="Transcript speaker labels that map to this seat.")
+    name: str | None = Field(None, description="Player's name or nickname, when known.")
+
+
+PhaseKind = Literal["night", "sheriff_election", "day"]
+
+
+class Phase(Strict):
+    id: str = Field(description="Unique phase id: 'night-1', 'sheriff-election', 'day-1', ...")
+    kind: PhaseKind
+    day: int = Field(ge=1, description="Which day/night of the game this phase belongs to.")
+    start: float = Field(ge=0)
+    end: float = Field(ge=0)
+    original_label: str | None = None
+
+
+class Segment(Strict):
+    """One transcript cue inside an utterance; lets the context builder cut a turn exactly."""
+
+    id: int = Field(ge=0)
+    start: float = Field(ge=0)
+    end: float = Field(ge=0)
+    text: str
+
+
+class Utterance(Strict):
+    index: int = Field(ge=0, description="Position of this turn in the game, from 0.")
+    segment_ids: list[int] = Field(min_length=1, description="Transcript segment ids this turn covers, ascending.")
+    start: float = Field(ge=0)
+    end: float = Field(ge=0)
+    phase: str = Field(description="Phase id this turn was spoken in.")
+    speaker: Speaker
+    text: str
+    segments: list[Segment] | None = Field(None, description="Per-segment text when known; null when only the merged text exists.")
+
+
+EventKind = Literal[
+    "vote",
+    "elimination",
+    "night_outcome",
+    "self_destruct",
+    "sheriff_election",
+    "badge_transfer",
+    "skill_use",
+]
+
+
+class Event(Strict):
+    kind: EventKind
+    phase: str
+    segment_id: int | None = Field(description="Segment the event is anchored to (when it became known or happened).")
+    public: bool = Field(description="Whether every player learns of the event. Private events are hidden information.")
+    actor: Speaker | None = None
+    target: Seat | None = Field(None, description="Vote target, eliminated seat, skill target, new sheriff; null for an abstention or a peaceful night.")
+    skill: str | None = Field(None, description="For skill_use: e.g. seer_check, witch_save, witch_poison, guard_protect, hunter_shoot.")
+    result: str | None = Field(None, description="Outcome text, e.g. 'wolf' for a seer check, 'peaceful night'.")
+    note: str | None = None
+
+
+class MvpVote(Strict):
+    phase: str = Field(description="Day phase id of the vote, e.g. 'day-2'.")
+    target: Seat | None = Field(description="Seat voted for; null for an abstention.")
+    cutoff_segment: int = Field(ge=0, description="Last segment before the vote was cast.")
+    original_label: str | None = None
+
+
+class Mvp(Strict):
+    seat: Seat
+    votes: list[MvpVote] = Field(default_factory=list)
+    original_label: str | None = None
+
+
+HighlightKind = Literal[
+    "pivotal_claim",
+    "contradiction_exposure",
+    "coalition_call",
+    "vote_pivot",
+    "counter_claim",
+    "sacrifice",
+    "other",
+]
+
+
+class Highlight(Strict):
+    segment_id: int = Field(ge=0)
+    kind: HighlightKind
+    note: str
+
+
+class GameLog(Strict):
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    game_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    language: Language
+    provenance: Provenance
+    rules: Rules
+    seats: list[SeatInfo] = Field(min_length=1)
+    host_labels: list[str] = Field(default_factory=list, description="Transcript speaker labels of the host.")
+    phases: list[Phase] = Field(min_length=1)
+    utterances: list[Utterance]
+    events: list[Event] = Field(default_factory=list)
+    mvp: Mvp | None = None
+    highlights: list[Highlight] = Field(default_factory=list)
+    recap: str | None = Field(None, description="The host's post-game recap: hidden information.")
+    annotator_log: str | None = Field(None, description="The annotator's free-text log of the game: hidden information.")
+    winner: Faction | None = None
+
+
+# --------------------------------------------------------------------------- items
+
+OptionOrigin = Literal[
+    "ground_truth",
+    "m1_role_perturbation",
+    "m1_information_occlusion",
+    "m1_faction_inversion",
+    "m2_biased_rationale",
+    "imported",
+]
+ReviewDecision = Literal["accepted", "edited", "rejected", "unreviewed", "imported"]
+
+
+class ItemProvenance(Strict):
+    generator_model: str | None = None
+    prompt_version: str | None = None
+    seed: int | None = None
+    review: ReviewDecision = "unreviewed"
+    reviewer: str | None = None
+    source: str | None = Field(None, description="Where the item came from, e.g. 'WereBench/WereBench.json'.")
+    source_ref: dict[str, str | int] = Field(default_factory=dict, description="Original keys, e.g. {'category': 'Role Inference', 'id': 1}.")
+
+
+class Option(Strict):
+    key: Literal["A", "B", "C", "D", "E", "F", "G", "H", "I"]
+    text: str = Field(min_length=1)
+    origin: OptionOrigin
+
+
+class SpeechItem(Strict):
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    item_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    game_id: str
+    language: Language
+    dimension: Dimension
+    viewpoint_seat: Seat
+    cutoff_segment: int = Field(ge=0)
+    question: str = Field(min_length=1)
+    question_short: str | None = Field(None, description="The question without its situational preamble, when the source has one.")
+    options: list[Option] = Field(min_length=9, max_length=9)
+    answer: Literal["A", "B", "C", "D", "E", "F", "G", "H", "I"]
+    explanation: str | None = None
+    rule_reminder: str | None = Field(None, description="Short rule reminder prepended in the RR ablation.")
+    provenance: ItemProvenance = Field(default_factory=ItemProvenance)
+
+
+class VoteItem(Strict):
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    item_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    game_id: str
+    language: Language
+    viewpoint_seat: Seat
+    phase: str = Field(description="Day phase id of the vote.")
+    cutoff_segment: int = Field(ge=0)
+    candidates: list[Seat] = Field(min_length=1, description="Seats that may be voted for (alive, not the voter).")
+    answer: Seat = Field(description="The seat the human actually voted for.")
+    provenance: ItemProvenance = Field(default_factory=ItemProvenance)
+
+
+class OpponentItem(Strict):
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    item_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    game_id: str
+    language: Language
+    viewpoint_seat: Seat
+    cutoff_segment: int = Field(ge=0)
+    candidates: list[Seat] = Field(min_length=1, description="Seats the model may name (every seat but the viewpoint's and those it knows are allies).")
+    answer: list[Seat] = Field(min_length=1, description="Seats of the opposing faction, ascending.")
+    provenance: ItemProvenance = Field(default_factory=ItemProvenance)
+
+
+# --------------------------------------------------------------------------- variants and manifest
+
+
+class OsrRewrite(Strict):
+    """One line of variants/osr/<game_id>.jsonl: an objective rewrite of one utterance."""
+
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    game_id: str
+    utterance_index: int = Field(ge=0)
+    segment_ids: list[int] = Field(min_length=1)
+    text: str
+    provenance: ItemProvenance = Field(default_factory=ItemProvenance)
+
+
+class DatasetCounts(Strict):
+    games: int = Field(ge=0)
+    speech: int = Field(ge=0)
+    vote: int = Field(ge=0)
+    opponent: int = Field(ge=0)
+    osr_games: int = Field(0, ge=0)
+
+
+class DatasetManifest(Strict):
+    """dataset.json. No timestamps: the same content gives the same bytes."""
+
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    name: str
+    version: str
+    description: str = ""
+    languages: list[Language]
+    licence: str
+    source: str | None = None
+    counts: DatasetCounts
+    content_hashes: dict[str, str] = Field(description="sha256 of every other file of the dataset, keyed by path relative to the dataset root.")
