@@ -1,0 +1,1 @@
+"""Evaluation: context -> prompts -> litellm -> stored responses -> scores. Never imports generation."""
