@@ -1,19 +1,100 @@
-"""`werealign eval` and `werealign score` (issue 3, owned by the evaluation work)."""
+"""`werealign eval` and `werealign score` (issue 3). Heavy imports stay inside the functions."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
 
+from werealign.errors import UserError
+
+
+def _csv(value: str, option: str) -> tuple[str, ...]:
+    parts = tuple(p.strip() for p in value.split(",") if p.strip())
+    if not parts:
+        raise UserError(f"{option}: give at least one value")
+    if len(set(parts)) != len(parts):
+        raise UserError(f"{option}: '{value}' names a value twice")
+    return parts
+
 
 def eval_command(
-    model: str = typer.Option(..., "--model", help="Any litellm model string, or a built-in: werealign/random, werealign/longest, werealign/lexical, local/smollm2."),
+    model: str = typer.Option(..., "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, local/smollm2."),
+    dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory (default: the bundled sample)."),
+    tasks: str = typer.Option("speech,vote,opponent", "--tasks", help="Comma-separated: speech, vote, opponent."),
+    variant: str = typer.Option("base", "--variant", help="Comma-separated ablation variants: base, rr (rule reminder, speech only), osr (objective speech rewrites)."),
+    protocol: str = typer.Option("paired", "--ablation-protocol", help="paired: every variant on every item; randomized: one variant per item, drawn with --seed (the paper's)."),
+    decodes: int = typer.Option(5, "--decodes", help="Independent decodes per item (std is reported across decode runs)."),
+    permute: bool = typer.Option(True, "--permute/--no-permute", help="Shuffle speech options per decode (seeded by seed, item, decode)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of option orders, variant assignment and per-decode sampling seeds."),
+    limit: int | None = typer.Option(None, "--limit", help="Use only the first N items of each task."),
+    temperature: float = typer.Option(0.7, "--temperature", help="Sampling temperature (recorded in run.json)."),
+    max_tokens: int = typer.Option(1024, "--max-tokens", help="Maximum completion tokens per request."),
+    api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint (vLLM, llama.cpp, a mock), e.g. http://127.0.0.1:8000/v1 with --model openai/NAME."),
+    max_connections: int = typer.Option(16, "--max-connections", help="Requests in flight at once."),
+    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
+    max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts and connection errors are retried)."),
+    out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>). Rerunning the same command resumes it."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
 ) -> None:
-    """Evaluate a model on a dataset (default: the bundled sample)."""
-    raise NotImplementedError("eval: in progress")
+    """Evaluate a model on a dataset (default: the bundled sample); resumable, see `werealign score`."""
+    from werealign.eval.progress import make_progress, print_summary
+    from werealign.eval.runner import EvalConfig, Execution, run_eval
+
+    if max_connections < 1:
+        raise UserError("--max-connections: must be at least 1")
+    if timeout <= 0:
+        raise UserError("--timeout: must be positive")
+    if max_attempts < 1:
+        raise UserError("--max-attempts: must be at least 1")
+    config = EvalConfig(
+        model=model,
+        dataset=str(dataset) if dataset is not None else None,
+        tasks=_csv(tasks, "--tasks"),
+        variants=_csv(variant, "--variant"),
+        protocol=protocol,
+        decodes=decodes,
+        permute=permute,
+        seed=seed,
+        limit=limit,
+        temperature=temperature,
+        max_tokens=max_tokens,
+    )
+    execution = Execution(api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts)
+    summary = run_eval(config, execution, out=out, overwrite=overwrite, progress_factory=make_progress(quiet))
+    if summary.all_failed:
+        raise UserError(
+            f"every request failed ({summary.sent}); first error: {summary.first_error}. "
+            f"Nothing was scored; fix the cause and rerun the same command."
+        )
+    if not quiet:
+        print_summary(summary.results, run_dir=str(summary.run_dir), sent=summary.sent, cached=summary.cached)
+    if summary.request_errors:
+        print(
+            f"warning: {summary.request_errors} request(s) failed and were left out of the scores "
+            f"(first: {summary.first_error}); rerun the same command to retry them",
+            file=sys.stderr,
+        )
+    print(summary.run_dir / "results.json")
 
 
-def score_command(run: Path = typer.Argument(..., help="A run directory written by `werealign eval`.")) -> None:
+def score_command(
+    run: Path = typer.Argument(..., help="A run directory written by `werealign eval`."),
+    dataset: Path | None = typer.Option(None, "--dataset", help="The run's dataset, when it has moved since the run."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary table."),
+) -> None:
     """Re-score a run from its stored responses, with no model call."""
-    raise NotImplementedError("score: in progress")
+    from werealign.eval.progress import print_summary
+    from werealign.eval.runner import score_run
+
+    summary = score_run(run, dataset=dataset)
+    if not quiet:
+        print_summary(summary.results, run_dir=str(summary.run_dir), sent=0, cached=summary.cached)
+    missing = summary.results["totals"]["missing"]
+    if missing:
+        print(f"warning: {missing} planned request(s) have no stored response; run `werealign eval` again to fetch them", file=sys.stderr)
+    if summary.request_errors:
+        print(f"warning: {summary.request_errors} stored request(s) are errors and were left out of the scores", file=sys.stderr)
+    print(run / "results.json")

@@ -1,0 +1,180 @@
+"""An OpenAI-compatible mock of /v1/chat/completions for benchmarks and fault-injection tests.
+
+Listens on 127.0.0.1 only. Every reply is a deterministic function of the request (so two runs of the
+same eval give the same answers), answers in werealign's answer format ("Answer: X"), and reports usage.
+Faults are drawn per request from a seeded generator, so a retried request may succeed:
+
+    python bench/mock_server.py --port 0 --latency-ms 50 --rate-429 0.05 --retry-after 1 \
+        --rate-500 0.05 --rate-timeout 0.01 --rate-garbage 0.02
+
+On start it prints one line `listening http://127.0.0.1:PORT` (flushed) so a parent process can read the
+port. `GET /stats` returns request counts and the fingerprint of every request that got a 200 reply;
+`POST /reset` clears them. A request's fingerprint is `fingerprint(body)` below: sha256 of the messages
+and the seed, which is what tests compare against the stored requests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import random
+import sys
+from collections import Counter
+
+from aiohttp import web
+
+LETTERS = "ABCDEFGHI"
+
+
+def fingerprint(body: dict) -> str:
+    """Identity of a request as the mock sees it: the messages and the per-decode seed."""
+    blob = json.dumps({"messages": body.get("messages"), "seed": body.get("seed")}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def make_app(
+    *,
+    latency_ms: float = 0.0,
+    rate_429: float = 0.0,
+    retry_after: str = "1",
+    rate_500: float = 0.0,
+    rate_timeout: float = 0.0,
+    hang_s: float = 3600.0,
+    rate_garbage: float = 0.0,
+    seed: int = 0,
+    reply: str = "hash",
+) -> web.Application:
+    rng = random.Random(seed)
+    stats: dict = {"requests": 0, "ok": 0, "faults": Counter(), "served": Counter(), "auth_headers": Counter()}
+
+    async def chat(request: web.Request) -> web.StreamResponse:
+        stats["requests"] += 1
+        auth = request.headers.get("Authorization", "")
+        stats["auth_headers"]["present" if auth else "absent"] += 1
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return web.json_response({"error": {"message": "bad json", "type": "invalid_request_error"}}, status=400)
+        if latency_ms:
+            await asyncio.sleep(latency_ms / 1000.0)
+        r = rng.random()
+        edge = 0.0
+        for kind, rate in (("429", rate_429), ("500", rate_500), ("timeout", rate_timeout), ("garbage", rate_garbage)):
+            edge += rate
+            if r < edge:
+                stats["faults"][kind] += 1
+                if kind == "429":
+                    return web.json_response(
+                        {"error": {"message": "rate limited (mock)", "type": "rate_limit_error"}},
+                        status=429,
+                        headers={"Retry-After": retry_after},
+                    )
+                if kind == "500":
+                    return web.json_response({"error": {"message": "internal error (mock)", "type": "server_error"}}, status=500)
+                if kind == "timeout":
+                    await asyncio.sleep(hang_s)
+                    return web.Response(status=504)
+                return web.Response(status=200, body=b"<html>this is not json", content_type="application/json")
+        fp = fingerprint(body)
+        stats["ok"] += 1
+        stats["served"][fp] += 1
+        content = _reply_text(body, fp, reply)
+        n_prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
+        n_completion = max(1, len(content) // 4)
+        return web.json_response(
+            {
+                "id": "chatcmpl-mock-" + fp[:12],
+                "object": "chat.completion",
+                "created": 0,
+                "model": body.get("model", "mock"),
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": n_prompt, "completion_tokens": n_completion, "total_tokens": n_prompt + n_completion},
+            }
+        )
+
+    async def get_stats(request: web.Request) -> web.Response:
+        return web.json_response(
+            {
+                "requests": stats["requests"],
+                "ok": stats["ok"],
+                "faults": dict(stats["faults"]),
+                "served": dict(stats["served"]),
+                "auth_headers": dict(stats["auth_headers"]),
+            }
+        )
+
+    async def reset(request: web.Request) -> web.Response:
+        stats["requests"] = stats["ok"] = 0
+        for k in ("faults", "served", "auth_headers"):
+            stats[k].clear()
+        return web.json_response({"reset": True})
+
+    async def models(request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": "mock", "object": "model"}]})
+
+    app = web.Application(client_max_size=64 * 1024 * 1024)
+    app.router.add_post("/v1/chat/completions", chat)
+    app.router.add_post("/chat/completions", chat)
+    app.router.add_get("/v1/models", models)
+    app.router.add_get("/stats", get_stats)
+    app.router.add_post("/reset", reset)
+    return app
+
+
+def _reply_text(body: dict, fp: str, mode: str) -> str:
+    """A deterministic answer; 'hash' picks a letter, and a seat list when the prompt asks for seats."""
+    h = int(fp[:8], 16)
+    if mode == "garbage-answer":
+        return "I cannot decide."
+    prompt = str(body.get("messages", [{}])[-1].get("content", ""))
+    letter = LETTERS[h % 9]
+    if "seat" in prompt.lower() and "A." not in prompt and "A)" not in prompt:
+        seat = 1 + h % 12
+        return f"Thinking it over.\nAnswer: {seat}"
+    return f"<think>option {LETTERS[(h >> 4) % 9]} looks tempting</think>\nLet me reason.\nAnswer: {letter}"
+
+
+async def serve(args: argparse.Namespace) -> None:
+    app = make_app(
+        latency_ms=args.latency_ms,
+        rate_429=args.rate_429,
+        retry_after=args.retry_after,
+        rate_500=args.rate_500,
+        rate_timeout=args.rate_timeout,
+        hang_s=args.hang_s,
+        rate_garbage=args.rate_garbage,
+        seed=args.seed,
+        reply=args.reply,
+    )
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", args.port, backlog=1024)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # the real port when --port 0
+    print(f"listening http://127.0.0.1:{port}", flush=True)
+    await asyncio.Event().wait()
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--port", type=int, default=0, help="0 = any free port (printed on start)")
+    p.add_argument("--latency-ms", type=float, default=0.0)
+    p.add_argument("--rate-429", type=float, default=0.0)
+    p.add_argument("--retry-after", default="1", help="Retry-After header value sent with 429s (seconds or HTTP date)")
+    p.add_argument("--rate-500", type=float, default=0.0)
+    p.add_argument("--rate-timeout", type=float, default=0.0, help="fraction of requests that hang for --hang-s")
+    p.add_argument("--hang-s", type=float, default=3600.0)
+    p.add_argument("--rate-garbage", type=float, default=0.0, help="fraction answered 200 with a non-JSON body")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--reply", choices=["hash", "garbage-answer"], default="hash")
+    args = p.parse_args(argv)
+    try:
+        asyncio.run(serve(args))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""One model request with retries: per-attempt timeout, jittered backoff, Retry-After, error classes.
+
+litellm's own retries are switched off (num_retries=0, max_retries=0) so that every attempt is visible
+here: counted, classified and spaced out by one policy. Retried: 429, 408, 409, every 5xx (litellm maps
+a connection failure and an unreadable body to 500), timeouts and connection errors. Not retried: any
+other 4xx (bad request, authentication, not found, ...) and errors that are not litellm's (a bug in a
+built-in provider, say): asking again would fail the same way and, with a paid API, cost money.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import os
+import random
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+RETRY_AFTER_CAP = 300.0  # never sleep longer than this on a server's say-so
+_SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.I)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_attempts: int = 6
+    timeout: float = 120.0  # seconds, per attempt
+    backoff_base: float = 1.0
+    backoff_max: float = 60.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ok: bool
+    text: str | None
+    usage: dict[str, int] | None
+    cost: float | None
+    latency: float  # seconds of the successful (or last) attempt
+    attempts: int
+    error_class: str | None = None
+    error_message: str | None = None
+
+
+@dataclass(frozen=True)
+class Failure:
+    retryable: bool
+    error_class: str
+    message: str
+    retry_after: float | None
+
+
+# Called with "attempt", "retry_wait", "retry_done" so a progress display can show retries in flight.
+EventHook = Callable[[str], None]
+
+
+def classify(exc: BaseException) -> Failure:
+    """Decide whether an exception from litellm.acompletion is worth another attempt."""
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
+        return Failure(True, "Timeout", "request timed out", None)
+    mod = type(exc).__module__ or ""
+    from_provider = mod.startswith(("litellm", "openai", "httpx", "aiohttp"))
+    if not from_provider:
+        return Failure(False, name, redact(str(exc)), None)
+    if name in ("Timeout", "APITimeoutError", "APIConnectionError", "ServiceUnavailableError", "BadGatewayError"):
+        retryable = True
+    elif isinstance(status, int):
+        retryable = status in RETRYABLE_STATUS or status >= 500
+    else:
+        retryable = name in ("InternalServerError", "APIError")
+    return Failure(retryable, name, redact(str(exc)), retry_after_seconds(exc))
+
+
+def retry_after_seconds(exc: BaseException) -> float | None:
+    """The server's Retry-After (seconds or an HTTP date), wherever litellm kept the response headers."""
+    for headers in (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+        getattr(exc, "headers", None),
+    ):
+        if not headers:
+            continue
+        try:
+            value = headers.get("retry-after") or headers.get("Retry-After")
+        except AttributeError:
+            continue
+        if value:
+            return parse_retry_after(str(value))
+    return None
+
+
+def parse_retry_after(value: str, now: float | None = None) -> float | None:
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    return min(max(seconds, 0.0), RETRY_AFTER_CAP)
+
+
+def backoff_delay(attempt: int, policy: RetryPolicy, rng: random.Random, retry_after: float | None) -> float:
+    """Full jitter (uniform in [0, min(max, base * 2^(attempt-1))]); a Retry-After is a lower bound."""
+    jitter = rng.uniform(0.0, min(policy.backoff_max, policy.backoff_base * 2 ** (attempt - 1)))
+    return max(jitter, retry_after) if retry_after is not None else jitter
+
+
+def redact(message: str, limit: int = 500) -> str:
+    """Strip any secret-looking environment value from a provider's message before it is stored."""
+    for name, value in os.environ.items():
+        if len(value) >= 8 and _SECRET_ENV.search(name) and value in message:
+            message = message.replace(value, "***")
+    message = " ".join(message.split())
+    return message if len(message) <= limit else message[: limit - 1] + "…"
+
+
+async def call_with_retries(
+    acompletion: Callable[..., Awaitable[Any]],
+    *,
+    model: str,
+    messages: list[dict[str, str]],
+    kwargs: dict[str, Any],
+    policy: RetryPolicy,
+    rng: random.Random,
+    cost_of: Callable[[Any], float | None] = lambda resp: None,
+    on_event: EventHook = lambda event: None,
+) -> Outcome:
+    attempt = 0
+    latency = 0.0
+    while True:
+        attempt += 1
+        on_event("attempt")
+        started = time.perf_counter()
+        try:
+            # wait_for is a backstop for providers that ignore `timeout` (e.g. a custom in-process one).
+            resp = await asyncio.wait_for(
+                acompletion(model=model, messages=messages, timeout=policy.timeout, num_retries=0, max_retries=0, **kwargs),
+                timeout=policy.timeout + 5.0,
+            )
+            latency = time.perf_counter() - started
+            return Outcome(
+                ok=True,
+                text=_content(resp),
+                usage=_usage(resp),
+                cost=cost_of(resp),
+                latency=round(latency, 4),
+                attempts=attempt,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every failure is classified and recorded, never lost
+            latency = time.perf_counter() - started
+            failure = classify(exc)
+        if not failure.retryable or attempt >= policy.max_attempts:
+            return Outcome(
+                ok=False,
+                text=None,
+                usage=None,
+                cost=None,
+                latency=round(latency, 4),
+                attempts=attempt,
+                error_class=failure.error_class,
+                error_message=failure.message,
+            )
+        on_event("retry_wait")
+        try:
+            await asyncio.sleep(backoff_delay(attempt, policy, rng, failure.retry_after))
+        finally:
+            on_event("retry_done")
+
+
+def _content(resp: Any) -> str:
+    try:
+        content = resp.choices[0].message.content
+    except (AttributeError, IndexError, TypeError):
+        return ""
+    return content if isinstance(content, str) else ""
+
+
+def _usage(resp: Any) -> dict[str, int] | None:
+    usage = getattr(resp, "usage", None)
+    if usage is None:
+        return None
+    out = {}
+    for field in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = getattr(usage, field, None)
+        if isinstance(value, int):
+            out[field] = value
+    return out or None

@@ -1,0 +1,131 @@
+"""responses.sqlite: every model request and its outcome, one row per request key, durable on arrival.
+
+Why sqlite in WAL mode with synchronous=NORMAL: each response is committed the moment it arrives (so a
+kill -9 loses at most the request in flight), and in WAL mode a commit is an append to the log with no
+fsync, so committing per response does not stall the event loop. NORMAL survives a killed process; only an
+OS crash or power loss can drop the last commits, and those requests are simply asked again on resume.
+
+A row is `ok` (a reply arrived) or `error` (the request finally failed). Errors are kept for the record
+but are retried on the next run, and an `ok` row is never overwritten by a later error.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from werealign.errors import UserError
+
+STORE_NAME = "responses.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    request TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+    response TEXT,
+    usage TEXT,
+    cost REAL,
+    latency REAL,
+    error_class TEXT,
+    error_message TEXT,
+    attempts INTEGER NOT NULL
+)
+"""
+
+_COLUMNS = ("key", "request", "status", "response", "usage", "cost", "latency", "error_class", "error_message", "attempts")
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    key: str
+    request: dict[str, Any]
+    status: str  # "ok" | "error"
+    response: str | None
+    usage: dict[str, int] | None
+    cost: float | None
+    latency: float | None
+    error_class: str | None
+    error_message: str | None
+    attempts: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+class Store:
+    """A thin wrapper over one sqlite connection; use as a context manager or call close()."""
+
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+        self.path = path
+        try:
+            if readonly:
+                self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            else:
+                self._db = sqlite3.connect(path)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.execute(_SCHEMA)
+                self._db.commit()
+            self._db.execute("SELECT count(*) FROM responses").fetchone()
+        except sqlite3.DatabaseError as e:
+            raise UserError(f"{path}: cannot open the response store: {e}") from None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def load(self) -> dict[str, StoredResponse]:
+        """Every stored row by key (one query: the plan is matched against this in memory)."""
+        rows = self._db.execute(f"SELECT {', '.join(_COLUMNS)} FROM responses").fetchall()
+        return {r[0]: _row(r) for r in rows}
+
+    def ok_keys(self) -> set[str]:
+        return {r[0] for r in self._db.execute("SELECT key FROM responses WHERE status = 'ok'")}
+
+    def put(self, row: StoredResponse) -> None:
+        """Insert or update one row and commit at once; an ok row is never replaced by an error."""
+        values = (
+            row.key,
+            json.dumps(row.request, ensure_ascii=False, sort_keys=True),
+            row.status,
+            row.response,
+            json.dumps(row.usage, sort_keys=True) if row.usage is not None else None,
+            row.cost,
+            row.latency,
+            row.error_class,
+            row.error_message,
+            row.attempts,
+        )
+        self._db.execute(
+            f"INSERT INTO responses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+            "ON CONFLICT(key) DO UPDATE SET "
+            + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+            + " WHERE responses.status != 'ok'",
+            values,
+        )
+        self._db.commit()
+
+
+def _row(r: tuple) -> StoredResponse:
+    return StoredResponse(
+        key=r[0],
+        request=json.loads(r[1]),
+        status=r[2],
+        response=r[3],
+        usage=json.loads(r[4]) if r[4] is not None else None,
+        cost=r[5],
+        latency=r[6],
+        error_class=r[7],
+        error_message=r[8],
+        attempts=r[9],
+    )
