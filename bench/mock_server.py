@@ -20,8 +20,12 @@ import asyncio
 import hashlib
 import json
 import random
+import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from aiohttp import web
 
@@ -43,6 +47,7 @@ def make_app(
     rate_timeout: float = 0.0,
     hang_s: float = 3600.0,
     rate_garbage: float = 0.0,
+    rate_400: float = 0.0,
     seed: int = 0,
     reply: str = "hash",
 ) -> web.Application:
@@ -61,7 +66,7 @@ def make_app(
             await asyncio.sleep(latency_ms / 1000.0)
         r = rng.random()
         edge = 0.0
-        for kind, rate in (("429", rate_429), ("500", rate_500), ("timeout", rate_timeout), ("garbage", rate_garbage)):
+        for kind, rate in (("429", rate_429), ("500", rate_500), ("timeout", rate_timeout), ("garbage", rate_garbage), ("400", rate_400)):
             edge += rate
             if r < edge:
                 stats["faults"][kind] += 1
@@ -76,6 +81,8 @@ def make_app(
                 if kind == "timeout":
                     await asyncio.sleep(hang_s)
                     return web.Response(status=504)
+                if kind == "400":
+                    return web.json_response({"error": {"message": "bad request (mock)", "type": "invalid_request_error"}}, status=400)
                 return web.Response(status=200, body=b"<html>this is not json", content_type="application/json")
         fp = fingerprint(body)
         stats["ok"] += 1
@@ -145,6 +152,7 @@ async def serve(args: argparse.Namespace) -> None:
         rate_timeout=args.rate_timeout,
         hang_s=args.hang_s,
         rate_garbage=args.rate_garbage,
+        rate_400=args.rate_400,
         seed=args.seed,
         reply=args.reply,
     )
@@ -157,6 +165,37 @@ async def serve(args: argparse.Namespace) -> None:
     await asyncio.Event().wait()
 
 
+@contextmanager
+def spawn(*args: str, start_timeout: float = 20.0) -> Iterator[str]:
+    """Run the mock in a child process for a test or a benchmark; yields its base URL; always stops it."""
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        import selectors
+
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        if not sel.select(timeout=start_timeout):
+            raise RuntimeError("mock server did not start in time")
+        line = proc.stdout.readline()
+        if not line.startswith("listening "):
+            raise RuntimeError(f"mock server failed to start: {line!r}")
+        yield line.split()[1]
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def stats(base_url: str) -> dict:
+    import urllib.request
+
+    with urllib.request.urlopen(base_url + "/stats", timeout=10) as r:
+        return json.load(r)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--port", type=int, default=0, help="0 = any free port (printed on start)")
@@ -167,6 +206,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rate-timeout", type=float, default=0.0, help="fraction of requests that hang for --hang-s")
     p.add_argument("--hang-s", type=float, default=3600.0)
     p.add_argument("--rate-garbage", type=float, default=0.0, help="fraction answered 200 with a non-JSON body")
+    p.add_argument("--rate-400", type=float, default=0.0, help="fraction answered 400 (must not be retried)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--reply", choices=["hash", "garbage-answer"], default="hash")
     args = p.parse_args(argv)

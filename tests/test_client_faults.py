@@ -1,0 +1,133 @@
+"""One request with retries, against faults injected at the mock server (bench/mock_server.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from email.utils import format_datetime
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from werealign.eval.client import RetryPolicy, backoff_delay, call_with_retries, classify, parse_retry_after, redact
+from werealign.eval.llm import import_litellm
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import mock_server  # noqa: E402
+
+MSG = [{"role": "user", "content": "Which option? A. one B. two"}]
+FAST = RetryPolicy(max_attempts=4, timeout=2.0, backoff_base=0.01, backoff_max=0.05)
+
+
+def run_calls(base: str, n: int, policy: RetryPolicy = FAST, events: list | None = None):
+    litellm = import_litellm()
+
+    async def go():
+        rng = random.Random(0)
+        return await asyncio.gather(
+            *(
+                call_with_retries(
+                    litellm.acompletion,
+                    model="openai/mock",
+                    messages=MSG,
+                    kwargs={"api_base": base + "/v1", "api_key": "sk-unused", "seed": i},
+                    policy=policy,
+                    rng=rng,
+                    on_event=(events.append if events is not None else (lambda e: None)),
+                )
+                for i in range(n)
+            )
+        )
+
+    return asyncio.run(go())
+
+
+def test_parse_retry_after() -> None:
+    assert parse_retry_after("3") == 3.0
+    assert parse_retry_after("0.25") == 0.25
+    assert parse_retry_after("-5") == 0.0
+    assert parse_retry_after("99999") == 300.0  # capped
+    now = datetime(2030, 1, 1, tzinfo=timezone.utc)
+    assert parse_retry_after(format_datetime(now + timedelta(seconds=7), usegmt=True), now=now.timestamp()) == pytest.approx(7.0)
+    assert parse_retry_after("soon") is None
+
+
+def test_backoff_is_jittered_bounded_and_respects_retry_after() -> None:
+    rng = random.Random(1)
+    p = RetryPolicy(backoff_base=1.0, backoff_max=4.0)
+    delays = [backoff_delay(a, p, rng, None) for a in range(1, 10) for _ in range(20)]
+    assert all(0.0 <= d <= 4.0 for d in delays)
+    assert len({round(d, 6) for d in delays}) > 100  # jittered, not a fixed schedule
+    assert all(backoff_delay(1, p, rng, 2.5) >= 2.5 for _ in range(20))
+
+
+def test_redact_hides_secret_env_values(monkeypatch) -> None:
+    monkeypatch.setenv("SOME_PROVIDER_API_KEY", "sk-verysecret-123456")
+    assert "sk-verysecret" not in redact("Incorrect API key provided: sk-verysecret-123456 for model")
+
+
+def test_success_reports_text_usage_and_one_attempt() -> None:
+    with mock_server.spawn() as base:
+        [out] = run_calls(base, 1)
+        assert mock_server.stats(base)["requests"] == 1
+    assert out.ok and out.attempts == 1 and out.text.strip().endswith(tuple(f"Answer: {c}" for c in "ABCDEFGHI"))
+    assert out.usage["total_tokens"] > 0 and out.error_class is None
+
+
+def test_429_retry_after_is_honoured_then_recorded_as_error() -> None:
+    with mock_server.spawn("--rate-429", "1", "--retry-after", "0.4") as base:
+        t0 = time.perf_counter()
+        events: list[str] = []
+        [out] = run_calls(base, 1, RetryPolicy(max_attempts=3, timeout=2.0, backoff_base=0.001, backoff_max=0.001), events)
+        elapsed = time.perf_counter() - t0
+        assert mock_server.stats(base)["requests"] == 3
+    assert not out.ok and out.attempts == 3 and out.error_class == "RateLimitError"
+    assert elapsed >= 0.8  # two waits of the server's 0.4 s, though our own backoff would be ~1 ms
+    assert events.count("retry_wait") == 2 and events.count("retry_done") == 2
+
+
+@pytest.mark.parametrize(
+    ("fault", "error_class"),
+    [("--rate-500", "InternalServerError"), ("--rate-garbage", "InternalServerError")],
+)
+def test_server_errors_and_garbage_are_retried(fault: str, error_class: str) -> None:
+    with mock_server.spawn(fault, "1") as base:
+        [out] = run_calls(base, 1)
+        assert mock_server.stats(base)["requests"] == FAST.max_attempts
+    assert not out.ok and out.attempts == FAST.max_attempts and out.error_class == error_class
+
+
+def test_timeouts_are_retried() -> None:
+    with mock_server.spawn("--rate-timeout", "1", "--hang-s", "30") as base:
+        [out] = run_calls(base, 1, RetryPolicy(max_attempts=2, timeout=0.5, backoff_base=0.01, backoff_max=0.01))
+        assert mock_server.stats(base)["requests"] == 2
+    assert not out.ok and out.error_class == "Timeout" and out.attempts == 2
+
+
+def test_other_4xx_is_not_retried() -> None:
+    with mock_server.spawn("--rate-400", "1") as base:
+        [out] = run_calls(base, 1)
+        assert mock_server.stats(base)["requests"] == 1
+    assert not out.ok and out.attempts == 1 and out.error_class == "BadRequestError"
+
+
+def test_connection_refused_is_retried_and_classified() -> None:
+    [out] = run_calls("http://127.0.0.1:9", 1, RetryPolicy(max_attempts=2, timeout=2.0, backoff_base=0.01, backoff_max=0.01))
+    assert not out.ok and out.attempts == 2 and classify(RuntimeError("x")).retryable is False
+
+
+def test_mixed_faults_end_in_a_complete_set_of_answers() -> None:
+    """30% of attempts fail in every way the mock knows; with enough attempts every request succeeds."""
+    args = ["--rate-429", "0.1", "--retry-after", "0.05", "--rate-500", "0.1", "--rate-garbage", "0.05",
+            "--rate-timeout", "0.05", "--hang-s", "30", "--seed", "7"]
+    policy = RetryPolicy(max_attempts=12, timeout=0.5, backoff_base=0.01, backoff_max=0.05)
+    with mock_server.spawn(*args) as base:
+        events: list[str] = []
+        outs = run_calls(base, 40, policy, events)
+        st = mock_server.stats(base)
+    assert all(o.ok for o in outs)
+    assert sum(st["faults"].values()) > 0 and st["ok"] == 40
+    assert st["requests"] == sum(o.attempts for o in outs) == events.count("attempt")

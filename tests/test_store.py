@@ -1,0 +1,93 @@
+"""responses.sqlite: one row per key, ok rows never downgraded, durable across a killed writer."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from werealign.errors import UserError
+from werealign.eval.store import Store, StoredResponse
+
+
+def row(key: str, status: str = "ok", text: str | None = "Answer: A", attempts: int = 1) -> StoredResponse:
+    return StoredResponse(
+        key=key,
+        request={"messages": [{"role": "user", "content": "q " + key}], "params": {"seed": 1}},
+        status=status,
+        response=text if status == "ok" else None,
+        usage={"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5} if status == "ok" else None,
+        cost=None,
+        latency=0.01,
+        error_class=None if status == "ok" else "RateLimitError",
+        error_message=None if status == "ok" else "slow down",
+        attempts=attempts,
+    )
+
+
+def test_roundtrip_and_wal(tmp_path: Path) -> None:
+    with Store(tmp_path / "r.sqlite") as s:
+        s.put(row("k1"))
+        s.put(row("k2", "error"))
+        got = s.load()
+        mode = s._db.execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+    assert set(got) == {"k1", "k2"}
+    assert got["k1"].ok and got["k1"].response == "Answer: A" and got["k1"].usage["total_tokens"] == 5
+    assert not got["k2"].ok and got["k2"].error_class == "RateLimitError"
+    with Store(tmp_path / "r.sqlite") as s:
+        assert s.ok_keys() == {"k1"}
+
+
+def test_error_is_replaced_by_success_but_ok_is_never_downgraded(tmp_path: Path) -> None:
+    with Store(tmp_path / "r.sqlite") as s:
+        s.put(row("k", "error", attempts=6))
+        s.put(row("k", "ok", text="Answer: B", attempts=2))
+        s.put(row("k", "error", attempts=6))
+        s.put(row("k", "ok", text="Answer: C"))
+        got = s.load()["k"]
+        n = s._db.execute("SELECT count(*) FROM responses").fetchone()[0]
+    assert n == 1
+    assert got.ok and got.response == "Answer: B" and got.attempts == 2
+
+
+def test_not_a_database_is_a_user_error(tmp_path: Path) -> None:
+    bad = tmp_path / "r.sqlite"
+    bad.write_bytes(b"this is definitely not sqlite" * 100)
+    with pytest.raises(UserError, match="cannot open the response store"):
+        Store(bad)
+
+
+def test_rows_survive_kill_9(tmp_path: Path) -> None:
+    """A child writes rows as fast as it can and is killed mid-stream: every committed row is readable."""
+    db = tmp_path / "r.sqlite"
+    code = (
+        "import sys, time\n"
+        "from werealign.eval.store import Store, StoredResponse\n"
+        "s = Store(__import__('pathlib').Path(sys.argv[1]))\n"
+        "i = 0\n"
+        "while True:\n"
+        "    s.put(StoredResponse(f'k{i}', {'i': i}, 'ok', f'Answer: {i}', None, None, 0.0, None, None, 1))\n"
+        "    print(i, flush=True)\n"
+        "    i += 1\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, str(db)], stdout=subprocess.PIPE, text=True)
+    acked = -1
+    deadline = time.monotonic() + 30
+    while acked < 200 and time.monotonic() < deadline:
+        acked = int(proc.stdout.readline())
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert acked >= 200
+    with Store(db) as s:
+        got = s.load()
+    # every row whose commit the child reported is there, intact
+    for i in range(acked + 1):
+        assert got[f"k{i}"].response == f"Answer: {i}"
+    assert sqlite3.connect(db).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
