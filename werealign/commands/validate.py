@@ -1,15 +1,41 @@
-"""`werealign validate PATH...` (issue 2, owned by the validator work)."""
+"""`werealign validate PATH...`: schema and semantic checks of games, items and datasets."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
 
+from werealign.errors import UserError
+
+FORMATS = ("text", "json")
+
 
 def validate_command(
-    paths: list[Path] = typer.Argument(..., help="Game files, item files (.jsonl) or dataset directories."),
-    format: str = typer.Option("text", "--format", help="text or json"),
+    paths: list[Path] = typer.Argument(..., help="Game files (.json), item or OSR files (.jsonl) or dataset directories."),
+    format: str = typer.Option("text", "--format", help="text (one line per finding) or json (for machines)."),
+    show_all: bool = typer.Option(False, "--all", help="Text: list every finding instead of the first 5 per file, game and check."),
 ) -> None:
-    """Check files against the JSON Schemas and the game's semantics; exit 1 on errors."""
-    raise NotImplementedError("validate: in progress")
+    """Check files against the JSON Schemas and the game's semantics; exit 1 on errors.
+
+    Text lines read FILE: GAME_OR_ITEM_ID: FIELD: SEVERITY: message, then the check code in brackets.
+    """
+    from werealign.validate import check_paths, collapse, count  # the checks load jsonschema: not at --help time
+
+    if format not in FORMATS:
+        raise UserError(f"--format: unknown format {format!r}; use text or json")
+    report = check_paths(paths)
+    errors, warnings = count(report.findings)
+    if format == "json":
+        doc = {
+            "findings": [f.to_dict() for f in report.findings],
+            "summary": {"errors": errors, "warnings": warnings, "files": len(report.files)},
+        }
+        print(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True))
+    else:
+        for f in collapse(report.findings, 0 if show_all else 5):
+            print(f.to_text())
+        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)} in {len(report.files)} file{'s' * (len(report.files) != 1)}")
+    if errors:
+        raise typer.Exit(1)

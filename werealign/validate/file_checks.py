@@ -1,0 +1,200 @@
+"""Validate one file: a game (.json), an items file or an OSR rewrites file (.jsonl).
+
+Reading problems (invalid JSON, not UTF-8) become findings, not exceptions, so one broken file
+does not hide the findings of every other file in a dataset.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from werealign.errors import UserError
+from werealign.files import read_json, read_jsonl
+from werealign.schema import GameLog, OsrRewrite
+from werealign.validate.findings import Sink
+from werealign.validate.game_checks import check_game
+from werealign.validate.index import GameIndex
+from werealign.validate.item_checks import Item, check_duplicate_items, check_item, check_item_refs, check_osr
+from werealign.validate.schema_checks import check_schema
+
+ITEM_KINDS = ("speech", "vote", "opponent")
+
+
+def _unreadable(err: UserError, p: Path, out: Sink) -> None:
+    """Turn a read error of `werealign.files` into a finding, keeping its line number."""
+    msg = str(err)
+    prefix = str(p)
+    if msg.startswith(prefix):
+        msg = msg[len(prefix):]
+    m = re.match(r"^:(\d+):\d+: (.*)$", msg)
+    if m:
+        out.child(line=int(m.group(1))).error("invalid-json", "", m.group(2))
+    else:
+        out.error("invalid-json", "", msg.lstrip(": "))
+
+
+def load_json(p: Path, out: Sink) -> tuple[bool, Any]:
+    try:
+        return True, read_json(p)
+    except UserError as e:
+        _unreadable(e, p, out)
+        return False, None
+
+
+def load_jsonl(p: Path, out: Sink) -> list[tuple[int, Any]]:
+    """Every line up to the first unreadable one (which is reported)."""
+    rows: list[tuple[int, Any]] = []
+    try:
+        for lineno, obj in read_jsonl(p):
+            rows.append((lineno, obj))
+    except UserError as e:
+        _unreadable(e, p, out)
+    except UnicodeDecodeError as e:
+        out.error("invalid-json", "", f"not UTF-8 text ({e.reason})")
+    return rows
+
+
+# --------------------------------------------------------------------------- games
+
+
+def check_game_object(obj: Any, out: Sink) -> GameIndex | None:
+    """Schema, then semantics; the index is returned only for a game that passed the schema."""
+    if isinstance(obj, dict) and isinstance(obj.get("game_id"), str):
+        out.game_id = obj["game_id"]
+    game = check_schema("game", obj, out)
+    if game is None:
+        return None
+    return check_game(game, out)
+
+
+def check_game_file(p: Path, display: str, *, in_dataset: bool) -> tuple[Sink, GameIndex | None]:
+    out = Sink(file=display)
+    ok, obj = load_json(p, out)
+    if not ok:
+        return out, None
+    idx = check_game_object(obj, out)
+    if idx is not None and idx.game.game_id != p.stem:
+        msg = f"game_id {idx.game.game_id!r} does not match the file name {p.name}; name the file <game_id>.json"
+        # In a dataset the file name is how items find their game; alone it is only untidy.
+        (out.error if in_dataset else out.warning)("game-id-filename", "game_id", msg)
+    return out, idx
+
+
+@dataclass
+class GameStore:
+    """Games that items and rewrites refer to, loaded from a games/ directory on demand.
+
+    A game that fails its own checks is 'broken': references into it are not checked (its
+    file's findings say why), and standalone runs say so once per game.
+    """
+
+    games_dir: Path | None
+    report_broken: bool = True
+    cache: dict[str, GameIndex | None] = field(default_factory=dict)  # None: exists but broken
+
+    def lookup(self, game_id: str) -> tuple[str, GameIndex | None]:
+        if game_id not in self.cache:
+            if self.games_dir is None or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", game_id):
+                return "missing", None
+            p = self.games_dir / f"{game_id}.json"
+            if not p.is_file():
+                return "missing", None
+            _, idx = check_game_file(p, str(p), in_dataset=True)
+            self.cache[game_id] = idx
+        idx = self.cache[game_id]
+        return ("ok" if idx is not None else "broken"), idx
+
+
+# --------------------------------------------------------------------------- items and rewrites
+
+
+def detect_jsonl_kind(p: Path, rows: list[tuple[int, Any]]) -> str | None:
+    """speech / vote / opponent / osr, from the file's place or name, else from its first object."""
+    if p.parent.name == "osr":
+        return "osr"
+    if p.stem in ITEM_KINDS:
+        return p.stem
+    first = next((obj for _, obj in rows if isinstance(obj, dict)), None)
+    if first is None:
+        return None
+    if "options" in first or "dimension" in first:
+        return "speech"
+    if "utterance_index" in first:
+        return "osr"
+    if isinstance(first.get("answer"), list):
+        return "opponent"
+    if "phase" in first or "candidates" in first:
+        return "vote"
+    return None
+
+
+def _item_sink(out: Sink, lineno: int, obj: Any) -> Sink:
+    ids = {}
+    if isinstance(obj, dict):
+        for key in ("item_id", "game_id"):
+            if isinstance(obj.get(key), str):
+                ids[key] = obj[key]
+    return out.child(line=lineno, **ids)
+
+
+def check_items_rows(
+    kind: str, rows: Iterable[tuple[int, Any]], out: Sink, store: GameStore | None
+) -> list[tuple[Item, Sink]]:
+    """Check every item line; return the parsed items (with their sinks) for dataset-wide checks."""
+    parsed: list[tuple[Item, Sink]] = []
+    warned_broken: set[str] = set()
+    for lineno, obj in rows:
+        row_out = _item_sink(out, lineno, obj)
+        item = check_schema(f"{kind}_item", obj, row_out)
+        if item is None:
+            continue
+        check_item(item, row_out)
+        parsed.append((item, row_out))
+        if store is None:
+            continue
+        status, idx = store.lookup(item.game_id)
+        if status == "missing":
+            where = f"{store.games_dir}" if store.games_dir else "the dataset"
+            row_out.error("unknown-game", "game_id", f"game {item.game_id!r} is not in {where}")
+        elif status == "broken":
+            if store.report_broken and item.game_id not in warned_broken:
+                warned_broken.add(item.game_id)
+                row_out.warning("references-not-checked", "game_id",
+                                f"game {item.game_id} has errors of its own, so references into it were not checked; validate its file")
+        else:
+            check_item_refs(item, idx, row_out)
+    check_duplicate_items(parsed)
+    return parsed
+
+
+def check_osr_rows(p: Path, rows: Iterable[tuple[int, Any]], out: Sink, store: GameStore | None) -> None:
+    game_id = p.stem
+    out.game_id = game_id
+    parsed: list[tuple[OsrRewrite, Sink]] = []
+    for lineno, obj in rows:
+        row_out = out.child(line=lineno)
+        rw = check_schema("osr_rewrite", obj, row_out)
+        if rw is not None:
+            parsed.append((rw, row_out))
+    idx = None
+    if store is not None:
+        status, idx = store.lookup(game_id)
+        if status == "missing":
+            out.error("unknown-game", "", f"there is no game {game_id!r} for these rewrites")
+        elif status == "broken" and store.report_broken:
+            out.warning("references-not-checked", "", f"game {game_id} has errors of its own, so the rewrites were not checked against it")
+    check_osr(parsed, game_id, idx, out)
+
+
+def validate_game_model(game: GameLog | dict, file: str) -> list:
+    out = Sink(file=file)
+    if isinstance(game, GameLog):
+        out.game_id = game.game_id
+        check_game(game, out)
+    else:
+        check_game_object(game, out)
+    return out.findings

@@ -1,0 +1,270 @@
+"""Semantic checks of one game log (cross-field rules the JSON Schema cannot express).
+
+Severities: error = the game cannot be used for evaluation as it stands (a cut-off that points
+nowhere, a speaker that is no seat, a composition that contradicts the seats); warning = suspicious
+but usable (a turn a few seconds outside its phase, a winner the events do not explain).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from werealign.schema import GameLog, canonical_role
+from werealign.schema.roles import ROLES, faction_of, is_god
+from werealign.validate.findings import Sink, path
+from werealign.validate.index import GameIndex
+
+# Phase timestamps are annotated by hand, to the second at best: a turn that starts or ends
+# this close to its phase boundary is not worth a warning.
+TIME_TOLERANCE = 5.0
+VOTE_PHASE_KINDS = ("day", "sheriff_election")
+
+
+def check_game(game: GameLog, out: Sink) -> GameIndex:
+    """Run every game check, reporting into `out`; return the index for cross-reference checks."""
+    idx = GameIndex.build(game)
+    check_seats(game, out)
+    check_composition(game, out)
+    check_variant(game, out)
+    check_phases(game, out)
+    check_utterances(game, idx, out)
+    check_events(game, idx, out)
+    check_mvp(game, idx, out)
+    check_highlights(game, idx, out)
+    check_winner(game, idx, out)
+    return idx
+
+
+# --------------------------------------------------------------------------- seats and roles
+
+
+def check_seats(game: GameLog, out: Sink) -> None:
+    counts = Counter(s.seat for s in game.seats)
+    for i, s in enumerate(game.seats):
+        if counts[s.seat] > 1:
+            out.error("seat-duplicate", path("seats", i, "seat"), f"seat {s.seat} is listed {counts[s.seat]} times; each seat once")
+        _check_role(s.role, s.faction, path("seats", i), out)
+    numbers = sorted(counts)
+    if numbers != list(range(1, len(numbers) + 1)):
+        out.error("seat-gap", "seats", f"seats must be numbered 1..{len(numbers)} without gaps; found {', '.join(map(str, numbers))}")
+
+    owners: dict[str, list[int]] = {}
+    for s in game.seats:
+        for label in dict.fromkeys(s.speaker_labels):
+            owners.setdefault(label, []).append(s.seat)
+    host = set(game.host_labels)
+    for i, s in enumerate(game.seats):
+        for j, label in enumerate(s.speaker_labels):
+            where = path("seats", i, "speaker_labels", j)
+            if len(owners[label]) > 1 and owners[label][0] == s.seat:
+                seats = ", ".join(map(str, owners[label]))
+                out.error("speaker-label-ambiguous", where, f"speaker label {label!r} maps to seats {seats}; a label must map to one seat")
+            if label in host:
+                out.error("speaker-label-ambiguous", where, f"speaker label {label!r} of seat {s.seat} is also a host label")
+
+
+def _check_role(role: str, faction: str, where: str, out: Sink) -> None:
+    if role not in ROLES:
+        hint = canonical_role(role)
+        fix = f"write {hint!r}" if hint else "use a canonical role id from werealign.schema.roles"
+        out.error("unknown-role", path(where, "role"), f"{role!r} is not a canonical role id; {fix}")
+        return
+    expected = faction_of(role)
+    if expected != "variable" and faction != expected:
+        out.error("faction-mismatch", path(where, "faction"), f"role {role} belongs to faction {expected!r}, not {faction!r}")
+
+
+def check_composition(game: GameLog, out: Sink) -> None:
+    declared: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for i, rc in enumerate(game.rules.composition):
+        where = path("rules", "composition", i)
+        if rc.role in first:
+            out.error("composition-duplicate-role", path(where, "role"),
+                      f"role {rc.role} is listed again (first at rules.composition[{first[rc.role]}]); merge the counts")
+        first.setdefault(rc.role, i)
+        declared[rc.role] += rc.count
+        _check_role(rc.role, rc.faction, where, out)
+    seated = Counter(s.role for s in game.seats)
+    if declared == seated:
+        return
+    diffs = [f"{role}: composition {declared[role]}, seats {seated[role]}"
+             for role in sorted(set(declared) | set(seated)) if declared[role] != seated[role]]
+    message = "role composition does not match the seats' roles (" + "; ".join(diffs) + ")"
+    # A thief game deals two spare cards, so the deck legitimately holds more cards than seats.
+    if "thief" in declared:
+        out.warning("composition-mismatch", "rules.composition", message + "; expected with a thief's spare cards?")
+    else:
+        out.error("composition-mismatch", "rules.composition", message)
+
+
+def _variant_mentions(variant: str) -> set[str]:
+    """Special roles named in a variant id such as 'seer-witch-hunter-guard' (either - or _ spelling)."""
+    text = variant.lower().replace("_", "-")
+    return {r for r in ROLES if is_god(r) and re.search(rf"(?<![a-z]){re.escape(r.replace('_', '-'))}(?![a-z])", text)}
+
+
+def check_variant(game: GameLog, out: Sink) -> None:
+    mentioned = _variant_mentions(game.rules.variant)
+    if not mentioned:  # a named variant ("standard-12") says nothing we can check
+        return
+    special = {rc.role for rc in game.rules.composition if rc.role in ROLES and is_god(rc.role)}
+    missing = sorted(mentioned - special)
+    unlisted = sorted(special - mentioned)
+    if missing:
+        out.warning("variant-mismatch", "rules.variant",
+                    f"variant {game.rules.variant!r} names {', '.join(missing)}, which the composition does not contain")
+    if unlisted:
+        out.warning("variant-mismatch", "rules.variant",
+                    f"variant {game.rules.variant!r} does not name the special role(s) {', '.join(unlisted)} of the composition")
+
+
+# --------------------------------------------------------------------------- timeline
+
+
+def check_phases(game: GameLog, out: Sink) -> None:
+    seen: dict[str, int] = {}
+    prev = None
+    for i, p in enumerate(game.phases):
+        where = path("phases", i)
+        if p.id in seen:
+            out.error("phase-duplicate-id", path(where, "id"), f"phase id {p.id!r} is already used by phases[{seen[p.id]}]")
+        seen.setdefault(p.id, i)
+        if p.end < p.start:
+            out.error("phase-end-before-start", path(where, "end"), f"phase {p.id} ends ({p.end:g}s) before it starts ({p.start:g}s)")
+        if prev is not None:
+            if p.start < prev.start:
+                out.error("phase-order", path(where, "start"),
+                          f"phase {p.id} starts at {p.start:g}s, before the previous phase {prev.id} ({prev.start:g}s); list phases in time order")
+            elif p.start < prev.end - TIME_TOLERANCE:
+                out.warning("phase-overlap", path(where, "start"),
+                            f"phase {p.id} starts at {p.start:g}s, before the previous phase {prev.id} ends ({prev.end:g}s)")
+        if p.kind == "sheriff_election" and not game.rules.has_sheriff:
+            out.warning("sheriff-phase-without-sheriff", path(where, "kind"), f"phase {p.id} is a sheriff election but rules.has_sheriff is false")
+        prev = p
+
+
+def check_utterances(game: GameLog, idx: GameIndex, out: Sink) -> None:
+    first_use: dict[int, int] = {}
+    prev_start = None
+    for i, u in enumerate(game.utterances):
+        where = path("utterances", i)
+        if u.index != i:
+            out.error("utterance-index", path(where, "index"), f"index is {u.index} but this is turn {i}; number turns 0, 1, 2, ... in order")
+        if u.end < u.start:
+            out.error("utterance-end-before-start", path(where, "end"), f"turn ends ({u.end:g}s) before it starts ({u.start:g}s)")
+        if prev_start is not None and u.start < prev_start:
+            out.warning("utterance-order", path(where, "start"), f"turn starts at {u.start:g}s, before the previous turn ({prev_start:g}s)")
+        prev_start = u.start
+        phase = idx.phases.get(u.phase)
+        if phase is None:
+            out.error("utterance-unknown-phase", path(where, "phase"), f"phase {u.phase!r} is not among the game's phases ({_phase_list(idx)})")
+        elif u.start < phase.start - TIME_TOLERANCE or u.end > phase.end + TIME_TOLERANCE:
+            out.warning("utterance-outside-phase", path(where, "start"),
+                        f"turn {u.start:g}-{u.end:g}s lies outside its phase {phase.id} ({phase.start:g}-{phase.end:g}s)")
+        if isinstance(u.speaker, int) and u.speaker not in idx.seats:
+            out.error("speaker-not-seat", path(where, "speaker"), f"speaker {u.speaker} is not a seat (seats {idx.seat_range()})")
+        for j, sid in enumerate(u.segment_ids):
+            if sid in first_use:
+                other = first_use[sid]
+                detail = "twice in this turn" if other == i else f"also in utterances[{other}]"
+                out.error("segment-duplicate", path(where, "segment_ids", j), f"segment {sid} appears {detail}; segment ids must be unique")
+            first_use.setdefault(sid, i)
+            if j and sid <= u.segment_ids[j - 1]:
+                out.error("segment-order", path(where, "segment_ids", j),
+                          f"segment {sid} follows {u.segment_ids[j - 1]}; segment ids must ascend within a turn")
+        if u.segments is not None and [s.id for s in u.segments] != u.segment_ids:
+            out.error("segments-mismatch", path(where, "segments"), "the ids of `segments` differ from `segment_ids`; they must list the same segments in order")
+
+
+def _phase_list(idx: GameIndex) -> str:
+    ids = list(idx.phases)
+    return ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else "")
+
+
+def check_events(game: GameLog, idx: GameIndex, out: Sink) -> None:
+    for i, e in enumerate(game.events):
+        where = path("events", i)
+        phase = idx.phases.get(e.phase)
+        if phase is None:
+            out.error("event-unknown-phase", path(where, "phase"), f"phase {e.phase!r} is not among the game's phases ({_phase_list(idx)})")
+        elif e.kind == "vote" and phase.kind not in VOTE_PHASE_KINDS:
+            out.error("vote-outside-day", path(where, "phase"), f"a vote in {phase.kind} phase {phase.id}; votes happen by day or in the sheriff election")
+        if isinstance(e.actor, int) and e.actor not in idx.seats:
+            out.error("event-actor-not-seat", path(where, "actor"), f"actor {e.actor} is not a seat (seats {idx.seat_range()})")
+        if e.target is not None and e.target not in idx.seats:
+            out.error("event-target-not-seat", path(where, "target"), f"target {e.target} is not a seat (seats {idx.seat_range()})")
+        if e.segment_id is not None and e.segment_id not in idx.segment_utterance:
+            out.warning("event-unknown-segment", path(where, "segment_id"),
+                        f"anchor segment {e.segment_id} is not in the transcript (segments {idx.segment_range()})")
+        if e.kind == "skill_use" and not e.skill:
+            out.warning("skill-missing", path(where, "skill"), "a skill_use event should name the skill (e.g. seer_check)")
+
+
+# --------------------------------------------------------------------------- MVP, highlights, winner
+
+
+def check_cutoff(idx: GameIndex, segment: int, phase_id: str | None, where: str, out: Sink, what: str = "cut-off") -> None:
+    """A cut-off segment must be in the game and, when a phase is claimed, in that phase.
+
+    A cut-off inside a merged turn whose per-segment text is unknown cannot be honoured exactly:
+    the context builder has to leave the whole turn out, so the model sees less than the human did.
+    """
+    utt = idx.utterance_of(segment)
+    if utt is None:
+        known = idx.segment_utterance
+        if not known or segment > max(known) or segment < min(known):
+            out.error("cutoff-outside-game", where, f"{what} segment {segment} is outside the game's transcript (segments {idx.segment_range()})")
+            return
+        out.warning("cutoff-unknown-segment", where, f"{what} segment {segment} is not in any turn; the last turn before it is used")
+        utt = idx.utterance_of(max(s for s in known if s < segment))
+    if phase_id is not None and utt.phase != phase_id and phase_id in idx.phases:
+        out.error("cutoff-outside-phase", where,
+                  f"{what} segment {segment} is in phase {utt.phase} (turn {utt.index}), but the vote is in phase {phase_id}")
+    if utt.segments is None and segment in utt.segment_ids and segment != utt.segment_ids[-1]:
+        out.warning("cutoff-inside-turn", where,
+                    f"{what} segment {segment} falls inside merged turn {utt.index} (segments {utt.segment_ids[0]}..{utt.segment_ids[-1]}) "
+                    "whose per-segment text is unknown; that turn will be left out of the context")
+
+
+def check_mvp(game: GameLog, idx: GameIndex, out: Sink) -> None:
+    mvp = game.mvp
+    if mvp is None:
+        return
+    if mvp.seat not in idx.seats:
+        out.error("mvp-not-seat", "mvp.seat", f"MVP seat {mvp.seat} is not a seat (seats {idx.seat_range()})")
+    elif game.winner is not None and idx.seats[mvp.seat] not in (game.winner, "variable"):
+        out.warning("mvp-not-on-winning-side", "mvp.seat",
+                    f"MVP seat {mvp.seat} is on the {idx.seats[mvp.seat]} side but the winner is {game.winner}")
+    for i, v in enumerate(mvp.votes):
+        where = path("mvp", "votes", i)
+        phase = idx.phases.get(v.phase)
+        if phase is None:
+            out.error("mvp-vote-unknown-phase", path(where, "phase"), f"phase {v.phase!r} is not among the game's phases ({_phase_list(idx)})")
+        elif phase.kind not in VOTE_PHASE_KINDS:
+            out.error("vote-outside-day", path(where, "phase"), f"a vote in {phase.kind} phase {phase.id}; votes happen by day or in the sheriff election")
+        if v.target is not None and v.target not in idx.seats:
+            out.error("vote-target-not-seat", path(where, "target"), f"vote target {v.target} is not a seat (seats {idx.seat_range()})")
+        check_cutoff(idx, v.cutoff_segment, v.phase, path(where, "cutoff_segment"), out)
+
+
+def check_highlights(game: GameLog, idx: GameIndex, out: Sink) -> None:
+    for i, h in enumerate(game.highlights):
+        if h.segment_id not in idx.segment_utterance:
+            out.warning("highlight-unknown-segment", path("highlights", i, "segment_id"),
+                        f"highlight segment {h.segment_id} is not in the transcript (segments {idx.segment_range()})")
+
+
+def check_winner(game: GameLog, idx: GameIndex, out: Sink) -> None:
+    if game.winner is None:
+        return
+    factions = set(idx.seats.values())
+    if game.winner not in factions and "variable" not in factions:
+        out.warning("winner-inconsistent", "winner", f"winner is {game.winner} but no seat belongs to that faction")
+        return
+    removed = {e.target for e in game.events if e.kind == "elimination" and e.target is not None}
+    removed |= {e.actor for e in game.events if e.kind == "self_destruct" and isinstance(e.actor, int)}
+    wolves = {s for s, f in idx.seats.items() if f == "wolf"}
+    if game.winner == "wolf" and wolves and wolves <= removed:
+        out.warning("winner-inconsistent", "winner", "winner is wolf but the events eliminate every wolf seat")

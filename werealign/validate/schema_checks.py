@@ -1,0 +1,123 @@
+"""JSON Schema validation of one object against the schema generated from its pydantic model.
+
+The schemas are generated at run time (`model_json_schema()`), never read from data/schemas/,
+which does not ship in the wheel. The pydantic parse afterwards gives the semantic checks a
+typed object; it only fails where pydantic is stricter than the schema.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from werealign.schema import FILE_MODELS
+from werealign.validate.findings import Sink, path
+
+_MAX_REPR = 60
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str):
+    from jsonschema import Draft202012Validator  # imported here: keeps `werealign --help` fast
+
+    schema = FILE_MODELS[kind].model_json_schema()
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def check_schema(kind: str, obj: Any, out: Sink) -> BaseModel | None:
+    """Report every schema violation of `obj`; return the parsed model when there were none."""
+    errors = sorted(_validator(kind).iter_errors(obj), key=lambda e: [str(p) for p in e.absolute_path])
+    for err in errors:
+        field, message = _describe(err)
+        out.error("schema", field, message)
+    if errors:
+        return None
+    try:
+        return FILE_MODELS[kind].model_validate(obj)
+    except ValidationError as e:  # pydantic stricter than the schema: still a finding, never a traceback
+        for pe in e.errors():
+            out.error("schema", path(*pe["loc"]), pe["msg"])
+        return None
+
+
+def _describe(err) -> tuple[str, str]:
+    """(field path, short message a person can act on) for one jsonschema error."""
+    parts = list(err.absolute_path)
+    kind = err.validator
+    if kind == "required":
+        m = re.match(r"^'(.*)' is a required property$", err.message)
+        name = m.group(1) if m else str(err.validator_value)
+        return path(*parts, name), "required field is missing"
+    if kind == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {}))) if isinstance(err.instance, dict) else []
+        names = ", ".join(repr(x) for x in extra)
+        return path(*parts), f"unknown field(s) {names}: remove them or fix their spelling"
+    if kind == "type":
+        return path(*parts), f"expected {_types(err.validator_value)}, got {_json_type(err.instance)} {_short(err.instance)}"
+    if kind in ("anyOf", "oneOf"):
+        options = [_expected(s) for s in err.validator_value]
+        return path(*parts), f"expected {' or '.join(options)}, got {_json_type(err.instance)} {_short(err.instance)}"
+    if kind in ("enum", "const"):
+        allowed = err.validator_value if kind == "enum" else [err.validator_value]
+        return path(*parts), f"{_short(err.instance)} is not one of {', '.join(_short(a) for a in allowed)}"
+    if kind in ("minItems", "maxItems"):
+        n = len(err.instance) if isinstance(err.instance, list) else "?"
+        bound = "at least" if kind == "minItems" else "at most"
+        return path(*parts), f"has {n} entries, needs {bound} {err.validator_value}"
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern", "minLength", "maxLength"):
+        return path(*parts), f"{_short(err.instance)} violates {kind} {_short(err.validator_value)}"
+    message = err.message if len(err.message) <= 160 else err.message[:157] + "..."
+    return path(*parts), message
+
+
+def _expected(schema: dict) -> str:
+    if "const" in schema:
+        return _short(schema["const"])
+    if "enum" in schema:
+        return "one of " + ", ".join(_short(v) for v in schema["enum"])
+    if "$ref" in schema:
+        return "an object (" + schema["$ref"].rsplit("/", 1)[-1] + ")"
+    if "type" in schema:
+        return _types(schema["type"])
+    return "a valid value"
+
+
+_ARTICLES = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",
+             "number": "a number", "boolean": "true/false", "null": "null"}
+
+
+def _types(t: str | list[str]) -> str:
+    return " or ".join(_ARTICLES.get(x, x) for x in ([t] if isinstance(t, str) else t))
+
+
+def _json_type(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, dict):
+        return "object"
+    return type(v).__name__
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{...}"
+    if isinstance(v, list):
+        return f"[{len(v)} entries]"
+    r = repr(v) if not isinstance(v, bool) else ("true" if v else "false")
+    if v is None:
+        r = "null"
+    return r if len(r) <= _MAX_REPR else r[: _MAX_REPR - 3] + "..."
