@@ -217,12 +217,19 @@ def check_cutoff(idx: GameIndex, segment: int, phase_id: str | None, where: str,
         if not known or segment > max(known) or segment < min(known):
             out.error("cutoff-outside-game", where, f"{what} segment {segment} is outside the game's transcript (segments {idx.segment_range()})")
             return
-        out.warning("cutoff-unknown-segment", where, f"{what} segment {segment} is not in any turn; the last turn before it is used")
-        utt = idx.utterance_of(max(s for s in known if s < segment))
+        out.warning("cutoff-unknown-segment", where, f"{what} segment {segment} is not in any turn; the model sees the turns before it")
+        # A gap between two turns belongs to either neighbour's phase.
+        before = idx.utterance_of(max(s for s in known if s < segment))
+        after = idx.utterance_of(min(s for s in known if s > segment))
+        if phase_id is not None and phase_id in idx.phases and phase_id not in (before.phase, after.phase):
+            out.error("cutoff-outside-phase", where,
+                      f"{what} segment {segment} lies between turns {before.index} ({before.phase}) and {after.index} ({after.phase}), "
+                      f"but the vote is in phase {phase_id}")
+        return
     if phase_id is not None and utt.phase != phase_id and phase_id in idx.phases:
         out.error("cutoff-outside-phase", where,
                   f"{what} segment {segment} is in phase {utt.phase} (turn {utt.index}), but the vote is in phase {phase_id}")
-    if utt.segments is None and segment in utt.segment_ids and segment != utt.segment_ids[-1]:
+    if utt.segments is None and segment != utt.segment_ids[-1]:
         out.warning("cutoff-inside-turn", where,
                     f"{what} segment {segment} falls inside merged turn {utt.index} (segments {utt.segment_ids[0]}..{utt.segment_ids[-1]}) "
                     "whose per-segment text is unknown; that turn will be left out of the context")
