@@ -26,6 +26,7 @@ from werealign.schema.models import (  # noqa: F401
     Utterance,
     VoteItem,
 )
+from werealign.schema.annotation import AnnotatorConfig  # noqa: F401
 from werealign.schema.roles import ROLE_LABELS, ROLES, canonical_role, faction_of, is_god, is_host_label  # noqa: F401
 
 # File kind -> model; the JSON Schemas in data/schemas/ are named after these keys.
@@ -36,4 +37,5 @@ FILE_MODELS = {
     "opponent_item": OpponentItem,
     "osr_rewrite": OsrRewrite,
     "dataset_manifest": DatasetManifest,
+    "annotator_config": AnnotatorConfig,
 }

@@ -1,0 +1,262 @@
+"""Transcript + annotator config -> game log.
+
+The rules (the same ones the WereBench release used, so its games can be rebuilt):
+- a segment is part of the game when first-phase start <= its start < game_end; earlier segments
+  (rules read-out, introductions) and later ones (recap, chat) are not turns;
+- a segment's phase is the last phase that started at or before the segment started;
+- consecutive in-game segments of one speaker (seat or host) in one phase form one turn; the turn
+  keeps every segment's id, time and text, and its text is the segments' texts joined by a space;
+- the recap is the text of the config's recap segment range, joined the same way.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id
+from werealign.annotate.transcript import TranscriptSegment, read_transcript
+from werealign.errors import UserError
+from werealign.files import parse_model
+from werealign.schema import GameLog
+from werealign.schema.annotation import AnnotatorConfig
+from werealign.schema.roles import ROLES, canonical_role, faction_of, is_god
+
+# skill_use is hidden by default (a seer's check is private); everything else is announced.
+PRIVATE_BY_DEFAULT = {"skill_use"}
+
+
+@dataclass
+class BuildResult:
+    game: GameLog
+    notes: list[str] = field(default_factory=list)  # what the build dropped or assumed, for the user
+
+
+def variant_of(roles: list[str]) -> str:
+    """'seer-witch-hunter-guard': the special roles in the role table's order."""
+    special = [r for r in ROLES if r in set(roles) and (is_god(r) or r not in ("villager", "werewolf"))]
+    return "-".join(special) or "villagers-werewolves"
+
+
+def _rules(config: AnnotatorConfig) -> dict:
+    counts: Counter[str] = Counter()
+    first_label: dict[str, str] = {}
+    for seat in sorted(config.roles):
+        label = config.roles[seat]
+        role = canonical_role(label)
+        counts[role] += 1
+        first_label.setdefault(role, label)
+    composition = [
+        {"role": r, "faction": faction_of(r), "count": counts[r], "original_label": None if first_label[r] == r else first_label[r]}
+        for r in ROLES
+        if counts[r]
+    ]
+    return {
+        "text": config.rules.text,
+        "variant": config.rules.variant or variant_of(list(counts)),
+        "composition": composition,
+        "win_condition": config.rules.win_condition,
+        "has_sheriff": config.rules.has_sheriff,
+    }
+
+
+def build_game(
+    config: AnnotatorConfig,
+    source: ConfigSource,
+    segments: list[TranscriptSegment],
+    srt_path: Path,
+    unknown_speakers: str = "error",
+) -> BuildResult:
+    """The game log. `unknown_speakers`: 'error' (annotator configs) or 'drop' (the release's configs, noted)."""
+    notes: list[str] = []
+    by_id = {s.id: s for s in segments}
+    phase_ids = [phase_id(p.kind, p.day) for p in config.phases]
+    starts = [parse_timestamp(p.start) for p in config.phases]
+    game_start, game_end = starts[0], parse_timestamp(config.game_end)
+
+    def phase_at(t: float) -> int:
+        return max(bisect.bisect_right(starts, t) - 1, 0)
+
+    # 1. In-game segments with their speaker and phase.
+    kept: list[tuple[TranscriptSegment, int | str, int]] = []
+    dropped_labels: Counter[str] = Counter()
+    for seg in segments:
+        if not game_start <= seg.start < game_end:
+            continue
+        speaker = config.speakers.get(seg.label)
+        if speaker is None:
+            if unknown_speakers == "error":
+                raise UserError(
+                    f"{srt_path}: cue {seg.id}: unknown speaker label {seg.label!r}; map it in {source.where('speakers')}"
+                )
+            dropped_labels[seg.label] += 1
+            continue
+        kept.append((seg, speaker, phase_at(seg.start)))
+    for label, n in sorted(dropped_labels.items()):
+        notes.append(f"speaker label {label!r} is not mapped to a seat or the host: {n} in-game segment(s) dropped")
+    if not kept:
+        raise UserError(f"{srt_path}: no transcript segment falls inside the game ({source.where('phases')} to {source.where('game_end')})")
+
+    # 2. Merge runs of one speaker within one phase into turns.
+    utterances: list[dict] = []
+    for seg, speaker, p in kept:
+        last = utterances[-1] if utterances else None
+        if last is not None and last["speaker"] == speaker and last["_phase"] == p:
+            last["segment_ids"].append(seg.id)
+            last["segments"].append(seg)
+        else:
+            utterances.append({"speaker": speaker, "_phase": p, "segment_ids": [seg.id], "segments": [seg]})
+    turns = [
+        {
+            "index": i,
+            "segment_ids": u["segment_ids"],
+            "start": u["segments"][0].start,
+            "end": u["segments"][-1].end,
+            "phase": phase_ids[u["_phase"]],
+            "speaker": u["speaker"],
+            "text": " ".join(s.text for s in u["segments"]),
+            "segments": [{"id": s.id, "start": s.start, "end": s.end, "text": s.text} for s in u["segments"]],
+        }
+        for i, u in enumerate(utterances)
+    ]
+    in_game = {seg.id: p for seg, _, p in kept}
+
+    def anchor(segment: int, path: tuple) -> int:
+        """Phase index of an in-game segment named by the config at `path`."""
+        if segment not in by_id:
+            raise source.error(path, f"segment {segment} is not in {srt_path}")
+        if segment not in in_game:
+            s = by_id[segment]
+            if not game_start <= s.start < game_end:
+                raise source.error(path, f"segment {segment} ({s.start:.3f}s) is outside the game")
+            return phase_at(s.start)
+        return in_game[segment]
+
+    # 3. Events: sheriff changes first (they come as times or segments), then the annotated events.
+    events: list[tuple[int, int, dict]] = []
+    previous: int | None = None
+    for i, change in enumerate(config.sheriff):
+        if change.segment is not None:
+            seg_id = change.segment
+            p = anchor(seg_id, ("sheriff", i, "segment"))
+        else:
+            t = parse_timestamp(change.time)
+            after = [s for s, _, _ in kept if s.start >= t]
+            if not after:
+                raise source.error(("sheriff", i, "time"), f"no in-game segment starts at or after {change.time}")
+            seg_id, p = after[0].id, in_game[after[0].id]
+        events.append(
+            (seg_id, len(events), {
+                "kind": "sheriff_election" if i == 0 else "badge_transfer",
+                "phase": phase_ids[p],
+                "segment_id": seg_id,
+                "public": True,
+                "actor": previous if i > 0 else None,
+                "target": change.seat,
+            })
+        )
+        previous = change.seat
+    for i, ev in enumerate(config.events):
+        p = anchor(ev.segment, ("events", i, "segment"))
+        events.append(
+            (ev.segment, len(events), {
+                "kind": ev.kind,
+                "phase": ev.phase or phase_ids[p],
+                "segment_id": ev.segment,
+                "public": ev.public if ev.public is not None else ev.kind not in PRIVATE_BY_DEFAULT,
+                "actor": ev.actor,
+                "target": ev.target,
+                "skill": ev.skill,
+                "result": ev.result,
+                "note": ev.note,
+            })
+        )
+    events.sort(key=lambda e: (e[0], e[1]))
+
+    for i, h in enumerate(config.highlights):
+        anchor(h.segment, ("highlights", i, "segment"))
+    if config.mvp is not None:
+        for i, v in enumerate(config.mvp.votes):
+            if v.cutoff_segment not in by_id:
+                raise source.error(("mvp", "votes", i, "cutoff_segment"), f"segment {v.cutoff_segment} is not in {srt_path}")
+
+    recap = None
+    if config.recap is not None:
+        r = config.recap
+        if r.first_segment is not None:
+            recap_segs = [s.text for s in segments if r.first_segment <= s.id <= r.last_segment]
+            if not recap_segs:
+                raise source.error(("recap",), f"no segment of {srt_path} in {r.first_segment}..{r.last_segment}")
+            recap = " ".join(recap_segs)
+        if r.text is not None:
+            recap = r.text if recap is None else f"{recap}\n{r.text}"
+
+    labels: dict[int, list[str]] = {}
+    for label, who in config.speakers.items():
+        if isinstance(who, int):
+            labels.setdefault(who, []).append(label)
+    game = {
+        "game_id": config.game_id,
+        "language": config.language,
+        "provenance": config.provenance.model_dump(),
+        "rules": _rules(config),
+        "seats": [
+            {
+                "seat": seat,
+                "role": canonical_role(config.roles[seat]),
+                "faction": faction_of(canonical_role(config.roles[seat])),
+                "original_role_label": None if canonical_role(config.roles[seat]) == config.roles[seat] else config.roles[seat],
+                "speaker_labels": sorted(labels.get(seat, [])),
+                "name": config.names.get(seat),
+            }
+            for seat in sorted(config.roles)
+        ],
+        "host_labels": sorted(label for label, who in config.speakers.items() if who == "host"),
+        "phases": [
+            {
+                "id": phase_ids[i],
+                "kind": p.kind,
+                "day": p.day,
+                "start": starts[i],
+                "end": starts[i + 1] if i + 1 < len(starts) else game_end,
+                "original_label": p.original_label,
+            }
+            for i, p in enumerate(config.phases)
+        ],
+        "utterances": turns,
+        "events": [e for _, _, e in events],
+        "mvp": None if config.mvp is None else config.mvp.model_dump(),
+        "highlights": [{"segment_id": h.segment, "kind": h.kind, "note": h.note} for h in config.highlights],
+        "recap": recap,
+        "annotator_log": config.annotator_log,
+        "winner": config.winner,
+    }
+    return BuildResult(parse_model(GameLog, game, f"{source.file}: built game {config.game_id}"), notes)
+
+
+def load_any_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list[str], bool]:
+    """An annotator YAML config, or the release's .config.json; returns (config, source, notes, is_release)."""
+    from werealign.annotate.config import load_config
+    from werealign.annotate.release_config import load_release_config
+
+    if path.suffix.lower() == ".json":
+        config, source, notes = load_release_config(path)
+        return config, source, notes, True
+    config, source = load_config(path)
+    return config, source, [], False
+
+
+def build_from_files(srt_path: Path, config_path: Path) -> BuildResult:
+    config, source, notes, is_release = load_any_config(config_path)
+    result = build_game(config, source, read_transcript(srt_path), srt_path, unknown_speakers="drop" if is_release else "error")
+    result.notes[:0] = notes
+    return result
+
+
+def validate_built(game: GameLog, file: str) -> list:
+    """The same checks as `werealign validate`: the one place the builder calls the validator."""
+    from werealign.validate import validate_game
+
+    return validate_game(game, file)

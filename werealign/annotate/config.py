@@ -1,0 +1,226 @@
+"""Load and check an annotator config (YAML) with errors that name `file:line: field`.
+
+PyYAML's composer gives every node a start mark, so we keep a map from field path to line and use
+it for both shape errors (pydantic) and the game-sense checks below (seats in range, phases in time
+order, no vote by an eliminated player, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from werealign.errors import UserError
+from werealign.schema.annotation import AnnotatorConfig
+from werealign.schema.roles import canonical_role
+
+Path_ = tuple[str, ...]
+
+_TS = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})(?:[,.](\d{3}))?$")
+
+
+def parse_timestamp(value: str | float | int) -> float:
+    """Seconds for 'HH:MM:SS,mmm' (or '.mmm') or a number of seconds; ValueError otherwise."""
+    if isinstance(value, bool):
+        raise ValueError(f"not a timestamp: {value!r}")
+    if isinstance(value, (int, float)):
+        if value < 0:
+            raise ValueError(f"negative timestamp: {value!r}")
+        return float(value)
+    m = _TS.match(str(value).strip())
+    if not m or int(m.group(2)) >= 60 or int(m.group(3)) >= 60:
+        raise ValueError(f"unparsable timestamp {value!r} (expected HH:MM:SS,mmm)")
+    h, mi, s, ms = m.groups()
+    return int(h) * 3600 + int(mi) * 60 + int(s) + int(ms or 0) / 1000
+
+
+def phase_id(kind: str, day: int) -> str:
+    """Our phase ids: 'night-1', 'sheriff-election' (day 1; 'sheriff-election-2' on a later day), 'day-1'."""
+    if kind == "sheriff_election":
+        return "sheriff-election" if day == 1 else f"sheriff-election-{day}"
+    return f"{kind}-{day}"
+
+
+@dataclass
+class ConfigSource:
+    """Where a config came from, to name `file:line: field` in errors (line only for YAML)."""
+
+    file: Path
+    lines: dict[Path_, int] = field(default_factory=dict)
+
+    def where(self, *path: Any) -> str:
+        key = tuple(str(p) for p in path)
+        dotted = ".".join(key) or "(root)"
+        # The deepest ancestor with a known line: a missing field points at its parent mapping.
+        for n in range(len(key), -1, -1):
+            if key[:n] in self.lines:
+                return f"{self.file}:{self.lines[key[:n]]}: {dotted}"
+        return f"{self.file}: {dotted}"
+
+    def error(self, path: tuple, message: str) -> UserError:
+        return UserError(f"{self.where(*path)}: {message}")
+
+
+def _line_map(node: Any, path: Path_ = (), out: dict[Path_, int] | None = None) -> dict[Path_, int]:
+    import yaml
+
+    out = {} if out is None else out
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            child = path + (str(key.value),)
+            _line_map(value, child, out)
+            out[child] = key.start_mark.line + 1  # the key's line reads best in an error
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            _line_map(value, path + (str(i),), out)
+    return out
+
+
+def read_yaml(path: Path) -> tuple[Any, ConfigSource]:
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise UserError(f"{path}: is a directory, expected a YAML file") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise UserError(f"{path}{line}: invalid YAML: {problem}") from None
+    return data, ConfigSource(path, _line_map(node) if node is not None else {})
+
+
+def validate_config(data: Any, source: ConfigSource) -> AnnotatorConfig:
+    """Shape (pydantic) then game sense; the first problem becomes a UserError naming line and field."""
+    if not isinstance(data, dict):
+        raise source.error((), "expected a mapping of config fields")
+    try:
+        config = AnnotatorConfig.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = tuple(err["loc"])
+        # Union members add their type name to the location ("str", "float", "int", ...): drop it.
+        loc = tuple(p for p in loc if not (isinstance(p, str) and (p in {"str", "float", "int", "bool"} or p.startswith(("constrained-", "literal[")))))
+        more = len(e.errors()) - 1
+        msg = err["msg"] + (f" (+{more} more)" if more > 0 else "")
+        raise source.error(loc, msg) from None
+    check_config(config, source)
+    return config
+
+
+def load_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource]:
+    data, source = read_yaml(path)
+    return validate_config(data, source), source
+
+
+def _check_seat(seat: Any, players: int, source: ConfigSource, path: tuple) -> None:
+    if isinstance(seat, int) and not 1 <= seat <= players:
+        raise source.error(path, f"seat {seat} out of range (players: {players})")
+
+
+def check_config(config: AnnotatorConfig, source: ConfigSource) -> None:
+    """The checks a shape cannot express. Raises on the first problem, in file order."""
+    n = config.players
+    for label, seat in config.speakers.items():
+        _check_seat(seat, n, source, ("speakers", label))
+    for seat, role in config.roles.items():
+        _check_seat(seat, n, source, ("roles", seat))
+        if canonical_role(role) is None:
+            raise source.error(("roles", seat), f"unknown role label {role!r} (see werealign.schema.roles)")
+    missing = sorted(set(range(1, n + 1)) - set(config.roles))
+    if missing:
+        raise source.error(("roles",), f"no true role for seat(s) {missing} (players: {n})")
+    for seat in config.names:
+        _check_seat(seat, n, source, ("names", seat))
+
+    # Phases: in time order and unique; each ends where the next begins, the last at game_end.
+    starts: list[float] = []
+    ids: set[str] = set()
+    for i, phase in enumerate(config.phases):
+        try:
+            t = parse_timestamp(phase.start)
+        except ValueError as e:
+            raise source.error(("phases", i, "start"), str(e)) from None
+        pid = phase_id(phase.kind, phase.day)
+        if pid in ids:
+            raise source.error(("phases", i), f"duplicate phase {pid}")
+        ids.add(pid)
+        if starts and t < starts[-1]:
+            raise source.error(("phases", i, "start"), f"overlapping phases: {pid} starts at {phase.start}, before the previous phase ({config.phases[i - 1].start})")
+        starts.append(t)
+    try:
+        end = parse_timestamp(config.game_end)
+    except ValueError as e:
+        raise source.error(("game_end",), str(e)) from None
+    if end < starts[-1]:
+        raise source.error(("game_end",), f"game ends at {config.game_end}, before the last phase starts ({config.phases[-1].start})")
+
+    for i, change in enumerate(config.sheriff):
+        _check_seat(change.seat, n, source, ("sheriff", i, "seat"))
+        if (change.segment is None) == (change.time is None):
+            raise source.error(("sheriff", i), "give exactly one of segment or time")
+        if change.time is not None:
+            try:
+                parse_timestamp(change.time)
+            except ValueError as e:
+                raise source.error(("sheriff", i, "time"), str(e)) from None
+
+    _check_events(config, source, ids)
+
+    if config.mvp is not None:
+        _check_seat(config.mvp.seat, n, source, ("mvp", "seat"))
+        for i, vote in enumerate(config.mvp.votes):
+            _check_seat(vote.target, n, source, ("mvp", "votes", i, "target"))
+            if vote.phase not in ids:
+                raise source.error(("mvp", "votes", i, "phase"), f"unknown phase {vote.phase!r} (phases: {', '.join(sorted(ids))})")
+    if config.recap is not None:
+        r = config.recap
+        if (r.first_segment is None) != (r.last_segment is None):
+            raise source.error(("recap",), "give both first_segment and last_segment, or neither")
+        if r.first_segment is not None and r.last_segment is not None and r.first_segment > r.last_segment:
+            raise source.error(("recap", "last_segment"), f"recap ends ({r.last_segment}) before it starts ({r.first_segment})")
+
+
+def _check_events(config: AnnotatorConfig, source: ConfigSource, phase_ids: set[str]) -> None:
+    """Seats in range, phases known, and nobody acts after leaving the game.
+
+    Events are replayed in segment order (config order breaks ties): an `elimination` removes its
+    target, a `self_destruct` its actor; a later vote by or against a removed seat is an error.
+    """
+    n = config.players
+    dead: dict[int, int] = {}  # seat -> index of the event that removed it
+    order = sorted(range(len(config.events)), key=lambda i: (config.events[i].segment, i))
+    for i in order:
+        ev = config.events[i]
+        _check_seat(ev.actor, n, source, ("events", i, "actor"))
+        _check_seat(ev.target, n, source, ("events", i, "target"))
+        if ev.phase is not None and ev.phase not in phase_ids:
+            raise source.error(("events", i, "phase"), f"unknown phase {ev.phase!r} (phases: {', '.join(sorted(phase_ids))})")
+        if ev.kind == "vote":
+            if ev.actor is None or ev.actor == "host":
+                raise source.error(("events", i, "actor"), "a vote needs the voter's seat as actor")
+            if ev.actor in dead:
+                raise source.error(("events", i, "actor"), f"vote by a dead player: seat {ev.actor} was eliminated at segment {config.events[dead[ev.actor]].segment} (events[{dead[ev.actor]}])")
+            if ev.target in dead:
+                raise source.error(("events", i, "target"), f"vote for a dead player: seat {ev.target} was eliminated at segment {config.events[dead[ev.target]].segment} (events[{dead[ev.target]}])")
+        elif ev.kind == "elimination" and ev.target is not None:
+            first = dead.get(ev.target)
+            # A self-destruct followed by its elimination is one exit, logged twice: fine.
+            if first is not None and config.events[first].kind == "elimination":
+                raise source.error(("events", i, "target"), f"seat {ev.target} is eliminated twice (first at events[{first}])")
+            dead[ev.target] = i
+        elif ev.kind == "self_destruct" and isinstance(ev.actor, int):
+            dead.setdefault(ev.actor, i)

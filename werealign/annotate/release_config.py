@@ -1,0 +1,225 @@
+"""Read the WereBench release's per-game configuration (`clean_process/Season_N/NN.config.json`).
+
+The release's annotators described each game with a Python dict (converted to JSON): phase
+timestamps keyed by names like `first_night` / `sheiff_election` [sic], speaker label -> ["12号"]
+aliases, true roles keyed by speaker label, MVP votes with segment cut-offs, sheriff appointment
+times and the recap's segment range. This module turns one into our AnnotatorConfig, keeping what
+is sound and saying, in `notes`, what it repaired or dropped and why.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id, validate_config
+from werealign.errors import UserError
+from werealign.files import read_json
+from werealign.schema.annotation import AnnotatorConfig
+from werealign.schema.roles import canonical_role, is_host_label
+
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
+_PHASE_KEY = re.compile(r"^(first|second|third|fourth|fifth|sixth|seventh|eighth)_(night|day)$")
+_SEAT = re.compile(r"^\s*(\d+)\s*号?\s*$")
+
+
+def is_release_config(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("metadata"), dict) and "game_status" in data["metadata"]
+
+
+def release_seat(value: Any) -> int | None:
+    """12 for '12号' or '12'; None for anything else."""
+    m = _SEAT.match(str(value)) if value is not None else None
+    return int(m.group(1)) if m else None
+
+
+def release_game_id(path: Path) -> tuple[str, int | None, int | None]:
+    """('pandakill-s1-01', 1, 1) for .../Season_1/01.config.json: the importer's naming."""
+    season_m = re.match(r"^Season_(\d+)$", path.parent.name)
+    episode_m = re.match(r"^(\d+)", path.name)
+    if season_m and episode_m:
+        season, episode = int(season_m.group(1)), int(episode_m.group(1))
+        return f"pandakill-s{season}-{episode:02d}", season, episode
+    return re.sub(r"[^A-Za-z0-9._-]", "-", path.name.split(".")[0]) or "game", None, None
+
+
+def _timestamp(raw: Any, what: str, notes: list[str]) -> str | None:
+    """A clean 'HH:MM:SS,mmm', repairing what the release's own parser accepted."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        notes.append(f"{what}: empty timestamp, dropped (the release skips it too)")
+        return None
+    text = str(raw)
+    if text != text.strip():
+        notes.append(f"{what}: stray whitespace in {text!r}, stripped")
+        text = text.strip()
+    m = re.match(r"^(\d{1,2}:\d{2}:\d{2}),(\d{1,2})$", text)
+    if m:
+        # The release's parser reads the digits after the comma as milliseconds: ',72' = 72 ms.
+        fixed = f"{m.group(1)},{int(m.group(2)):03d}"
+        notes.append(f"{what}: {text!r} has fewer than 3 millisecond digits, read as {fixed!r} like the release")
+        text = fixed
+    try:
+        parse_timestamp(text)
+    except ValueError:
+        notes.append(f"{what}: unparsable timestamp {text!r}, dropped")
+        return None
+    return text
+
+
+def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
+    """The release config as an AnnotatorConfig-shaped dict, and notes on what was repaired or dropped."""
+    notes: list[str] = []
+    meta = data["metadata"]
+    game_id, season, episode = release_game_id(path)
+
+    # Speaker labels: the release uses the first alias ("12号" or "host").
+    speakers: dict[str, int | str] = {}
+    for label, aliases in sorted((meta.get("user_aliases") or {}).items()):
+        first = aliases[0] if isinstance(aliases, list) and aliases else None
+        if isinstance(first, str) and is_host_label(first):
+            speakers[label] = "host"
+        elif release_seat(first) is not None:
+            speakers[label] = release_seat(first)
+        else:
+            notes.append(f"metadata.user_aliases.{label}: alias {aliases!r} is neither a seat nor the host, dropped")
+    seats = sorted({s for s in speakers.values() if isinstance(s, int)})
+    players = max(seats) if seats else 1
+    if seats and seats != list(range(1, players + 1)):
+        notes.append(f"metadata.user_aliases: seats {sorted(set(range(1, players + 1)) - set(seats))} have no speaker label")
+
+    roles: dict[int, str] = {}
+    for label, role in sorted((meta.get("real_role") or {}).items()):
+        who = speakers.get(label)
+        if who is None:
+            notes.append(f"metadata.real_role.{label}: label has no usable alias, role {role!r} dropped")
+            continue
+        host_role = isinstance(role, str) and is_host_label(role)
+        if who == "host":
+            if not host_role:
+                notes.append(f"metadata.real_role.{label}: alias says host but role is {role!r}, ignored")
+            elif role.strip().lower() != "host":
+                notes.append(f"metadata.real_role.{label}: host written as {role!r}")
+            continue
+        if host_role:
+            notes.append(f"metadata.real_role.{label}: alias says seat {who} but role is {role!r}, dropped")
+            continue
+        if who in roles and canonical_role(roles[who]) != canonical_role(role):
+            notes.append(f"metadata.real_role.{label}: seat {who} already has role {roles[who]!r}; {role!r} dropped")
+            continue
+        if canonical_role(str(role)) is None:
+            notes.append(f"metadata.real_role.{label}: unknown role label {role!r}")
+        roles.setdefault(who, role)
+
+    # Phases: the release sorts them by time (stable), so do we, and say when that reorders them.
+    timed: list[tuple[float, int, str, str]] = []
+    game_end = None
+    for i, (key, raw) in enumerate((meta.get("game_status") or {}).items()):
+        where = f"metadata.game_status.{key}"
+        norm = "sheriff_election" if key in ("sheiff_election", "sheriff_election") else key
+        if norm != "end_time" and norm != "sheriff_election" and not _PHASE_KEY.match(norm):
+            notes.append(f"{where}: not a phase name, dropped")
+            continue
+        ts = _timestamp(raw, where, notes)
+        if ts is None:
+            continue
+        if norm == "end_time":
+            game_end = ts
+        else:
+            timed.append((parse_timestamp(ts), i, key, ts))
+    if game_end is None:
+        raise UserError(f"{path}: metadata.game_status.end_time: missing or unparsable; cannot tell where the game ends")
+    in_time = sorted(timed, key=lambda t: t[0])
+    if [t[1] for t in in_time] != [t[1] for t in timed]:
+        notes.append(f"metadata.game_status: phases out of time order ({', '.join(f'{k}={ts}' for _, _, k, ts in timed)}); sorted by time as the release does (a timestamp is probably wrong)")
+    phases = []
+    for _, _, key, ts in in_time:
+        if key in ("sheiff_election", "sheriff_election"):
+            phases.append({"kind": "sheriff_election", "day": 1, "start": ts, "original_label": key})
+        else:
+            word, kind = _PHASE_KEY.match(key).groups()
+            phases.append({"kind": kind, "day": ORDINALS[word], "start": ts, "original_label": key})
+
+    sheriff = []
+    for label, raw in (data.get("sheriff_appointments") or {}).items():
+        where = f"sheriff_appointments.{label}"
+        seat = speakers.get(label)
+        ts = _timestamp(raw, where, notes)
+        if not isinstance(seat, int) or ts is None:
+            if ts is not None:
+                notes.append(f"{where}: label is not a seat, dropped")
+            continue
+        sheriff.append((parse_timestamp(ts), {"seat": seat, "time": ts}))
+    sheriff_list = [s for _, s in sorted(sheriff, key=lambda x: x[0])]
+
+    phase_ids = {phase_id(p["kind"], p["day"]) for p in phases}
+    mvp = None
+    raw_mvp = meta.get("MVP") or {}
+    mvp_seat = release_seat(raw_mvp.get("id"))
+    if mvp_seat is None:
+        notes.append(f"metadata.MVP.id: {raw_mvp.get('id')!r} is not a seat, MVP dropped")
+    else:
+        if str(raw_mvp.get("id")).strip() != f"{mvp_seat}号":
+            notes.append(f"metadata.MVP.id: {raw_mvp.get('id')!r} read as seat {mvp_seat}")
+        votes = []
+        for key, vote in (raw_mvp.get("votes") or {}).items():
+            where = f"metadata.MVP.votes.{key}"
+            m = re.match(r"^(\w+?)_day_votes$", key)
+            if not m or m.group(1) not in ORDINALS:
+                notes.append(f"{where}: not a '<ordinal>_day_votes' key, dropped")
+                continue
+            phase = f"day-{ORDINALS[m.group(1)]}"
+            target = release_seat(vote.get("vote_to"))
+            cutoff = vote.get("cut_off_time")
+            if phase not in phase_ids:
+                notes.append(f"{where}: the game has no {phase} phase, dropped")
+            elif target is None:
+                notes.append(f"{where}.vote_to: {vote.get('vote_to')!r} is not a seat, dropped")
+            elif not isinstance(cutoff, int) or isinstance(cutoff, bool) or cutoff < 0:
+                notes.append(f"{where}.cut_off_time: {cutoff!r} is not a segment id, dropped")
+            else:
+                votes.append({"phase": phase, "target": target, "cutoff_segment": cutoff, "original_label": key})
+        mvp = {"seat": mvp_seat, "votes": votes, "original_label": str(raw_mvp.get("id"))}
+
+    recap = None
+    rng = data.get("summary_id_range")
+    if isinstance(rng, list) and len(rng) == 2 and all(isinstance(x, int) and x >= 0 for x in rng) and rng[0] <= rng[1]:
+        recap = {"first_segment": rng[0], "last_segment": rng[1]}
+    else:
+        notes.append(f"summary_id_range: {rng!r} is not a [first, last] segment range, recap dropped")
+
+    rules_text = meta.get("game_rules") or None
+    if rules_text is None:
+        notes.append("metadata.game_rules: empty, rules.text is null")
+    config = {
+        "game_id": game_id,
+        "language": "zh",
+        "provenance": {
+            "source": str(meta.get("source") or path.name),
+            "show": "Pandakill",
+            "season": season,
+            "episode": episode,
+            "original_file": f"clean_process/{path.parent.name}/{path.name}",
+            "original_game_id": None if meta.get("game_id") is None else str(meta.get("game_id")),
+        },
+        "rules": {"text": rules_text},
+        "players": players,
+        "speakers": speakers,
+        "roles": roles,
+        "phases": phases,
+        "game_end": game_end,
+        "sheriff": sheriff_list,
+        "mvp": mvp,
+        "recap": recap,
+        "annotator_log": meta.get("logs") or None,
+    }
+    return config, notes
+
+
+def load_release_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list[str]]:
+    data = read_json(path)
+    if not is_release_config(data):
+        raise UserError(f"{path}: not a WereBench release config (expected metadata.game_status)")
+    converted, notes = convert_release_config(data, path)
+    source = ConfigSource(path)
+    return validate_config(converted, source), source, notes

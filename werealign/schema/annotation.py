@@ -1,0 +1,105 @@
+"""The annotator config: what an annotator writes (YAML) beside a transcript to describe one game.
+
+`werealign annotate build --srt T.srt --config C.yaml` turns the two into a game log. The config
+holds everything the transcript cannot say: who each speaker label is, the true roles, when each
+phase starts, and the game state as events. `annotation/config.template.yaml` is a commented example;
+`data/schemas/annotator_config.schema.json` is generated from this model.
+
+Conventions (same as the game log): seats are 1-based ints, the host is "host", segment ids are
+the transcript's cue numbers, timestamps are "HH:MM:SS,mmm" (SRT style) or seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Language, Provenance, Seat, Strict
+from werealign.schema.roles import Faction
+
+TIMESTAMP_PATTERN = r"^\d{1,2}:\d{2}:\d{2}([,.]\d{3})?$"
+Timestamp = Annotated[
+    str,
+    Field(pattern=TIMESTAMP_PATTERN, description="'HH:MM:SS,mmm' as in SRT files (a '.' before the milliseconds is accepted)."),
+] | Annotated[float, Field(ge=0, description="Seconds from the start of the recording.")]
+
+
+class ConfigRules(Strict):
+    text: str | None = Field(None, description="The rulebook text as given to the players.")
+    variant: str | None = Field(None, description="Variant id; derived from the special roles when absent.")
+    win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
+    has_sheriff: bool = True
+
+
+class ConfigPhase(Strict):
+    kind: Literal["night", "sheriff_election", "day"]
+    day: int = Field(ge=1, description="Which night/day of the game; the sheriff election belongs to day 1.")
+    start: Timestamp = Field(description="When the phase starts; it ends where the next phase (or the game) starts.")
+    original_label: str | None = None
+
+
+class SheriffChange(Strict):
+    """The badge goes to `seat`: the first entry is the election, later ones are transfers."""
+
+    seat: Seat | None = Field(description="New sheriff; null when the badge is torn up.")
+    segment: int | None = Field(None, ge=0, description="Segment where the change is announced.")
+    time: Timestamp | None = Field(None, description="Alternative to `segment`: the change holds from the first segment starting at or after this time.")
+
+
+class ConfigEvent(Strict):
+    kind: EventKind
+    segment: int = Field(ge=0, description="Segment the event is anchored to; events are checked in segment order.")
+    phase: str | None = Field(None, description="Phase id ('day-2'); derived from the segment when absent.")
+    actor: Seat | Literal["host"] | None = None
+    target: Seat | None = None
+    skill: str | None = None
+    result: str | None = None
+    public: bool | None = Field(None, description="Default: true, except skill_use (false).")
+    note: str | None = None
+
+
+class ConfigMvpVote(Strict):
+    phase: str = Field(description="Day phase id of the vote, e.g. 'day-2'.")
+    target: Seat | None = Field(description="Seat voted for; null for an abstention.")
+    cutoff_segment: int = Field(ge=0, description="Last segment before the vote was cast (inclusive cut-off).")
+    original_label: str | None = None
+
+
+class ConfigMvp(Strict):
+    seat: Seat
+    votes: list[ConfigMvpVote] = Field(default_factory=list)
+    original_label: str | None = None
+
+
+class ConfigHighlight(Strict):
+    segment: int = Field(ge=0)
+    kind: HighlightKind
+    note: str = Field(min_length=1)
+
+
+class Recap(Strict):
+    first_segment: int | None = Field(None, ge=0, description="First segment of the host's recap in the transcript.")
+    last_segment: int | None = Field(None, ge=0, description="Last segment of the recap (inclusive).")
+    text: str | None = Field(None, description="The recap text, when it is not taken from the transcript.")
+
+
+class AnnotatorConfig(Strict):
+    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    game_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    language: Language
+    provenance: Provenance
+    rules: ConfigRules = Field(default_factory=ConfigRules)
+    players: int = Field(ge=1, le=30, description="Number of seats; every seat in the config must be 1..players.")
+    speakers: dict[str, Seat | Literal["host"]] = Field(description="Transcript speaker label -> seat or 'host'. Several labels may share a seat.")
+    roles: dict[int, str] = Field(description="Seat -> true role label (canonical id, or a label werealign.schema.roles knows).")
+    names: dict[int, str] = Field(default_factory=dict, description="Seat -> player name or nickname.")
+    phases: list[ConfigPhase] = Field(min_length=1, description="In time order; the first starts the game.")
+    game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")
+    sheriff: list[SheriffChange] = Field(default_factory=list)
+    events: list[ConfigEvent] = Field(default_factory=list)
+    mvp: ConfigMvp | None = None
+    highlights: list[ConfigHighlight] = Field(default_factory=list)
+    recap: Recap | None = None
+    annotator_log: str | None = None
+    winner: Faction | None = None
