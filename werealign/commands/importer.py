@@ -12,7 +12,16 @@ app = typer.Typer(help="Convert an existing benchmark release into a werealign d
 @app.command("werebench")
 def import_werebench_command(
     src: Path = typer.Argument(..., help="The dataset/ folder of the official WereBench release."),
-    out: Path = typer.Option(..., "--out", help="Dataset directory to write."),
+    out: Path = typer.Option(..., "--out", help="Dataset directory to write (must be empty unless --overwrite)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing, non-empty output directory."),
 ) -> None:
     """Convert WereBench game logs and speech items; derive VA and OI items; write an import report."""
-    raise NotImplementedError("import: in progress")
+    from werealign.importers.werebench import REPORT_MD, import_werebench
+
+    s = import_werebench(src, out, overwrite=overwrite)
+    c = s.counts
+    print(f"games: {c['games_converted']}/{c['games_in_source']} converted, {c['games_dropped']} dropped")
+    print(f"speech items: {c['speech_converted']}/{c['speech_in_source']} converted, {c['speech_dropped']} dropped")
+    print(f"vote items (VA): {c['vote_items']} from {c['mvp_votes_in_source']} MVP votes; opponent items (OI): {c['opponent_items']}")
+    print(f"repairs: {s.repairs}, drops: {s.drops}, warnings: {s.warnings}")
+    print(f"wrote {s.out} (report: {s.out / REPORT_MD})")

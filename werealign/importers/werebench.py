@@ -1,0 +1,98 @@
+"""`werealign import werebench`: the WereBench release -> a werealign dataset directory.
+
+Reads `SRC/data/Season_N/NN.json` (game logs) and `SRC/WereBench/WereBench.json` (speech items),
+converts each game and item (see werebench_game / werebench_items for the rules), derives the VA
+and OI items from the MVP annotations, and writes everything plus `import_report.json` and
+`IMPORT_REPORT.md` in one all-or-nothing step. Same source, same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from werealign.dataset import write_dataset
+from werealign.files import staged_directory
+from werealign.importers.report import ImportReport
+from werealign.importers.werebench_game import convert_game
+from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
+from werealign.importers.werebench_source import ITEMS_FILE, load_release
+
+NAME = "werebench"
+VERSION = "1.0"
+LICENCE = "unspecified (no licence file in the source release; research use only)"
+DESCRIPTION = (
+    "WereBench (Panda Kill games with human annotations; arXiv 2510.11389) converted by "
+    "`werealign import werebench`: game logs, released speech items, and VA/OI items derived "
+    "from the MVP annotations. See IMPORT_REPORT.md for what was repaired or dropped."
+)
+REPORT_JSON = "import_report.json"
+REPORT_MD = "IMPORT_REPORT.md"
+
+
+@dataclass
+class ImportSummary:
+    out: Path
+    counts: dict[str, int]
+    repairs: int
+    drops: int
+    warnings: int
+
+
+def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
+    release = load_release(src)
+    report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)")
+    for key in sorted(release.items.model_extra or {}):
+        report.add("warning", "unknown_field", source_file=ITEMS_FILE, field=key, what=f"field '{key}' is not part of the known release format", why="not imported")
+
+    games = {}
+    for sg in release.games:
+        game = convert_game(sg, report)
+        if game is not None:
+            games[game.game_id] = game
+    speech = convert_speech_items(release.items.categories, games, report)
+    vote, opponent = [], []
+    for game_id in sorted(games):
+        v, o = derive_decision_items(games[game_id], report)
+        vote += v
+        opponent += o
+
+    n_questions = sum(len(c.questions) for c in release.items.categories)
+    n_votes = sum(len(sg.raw.metadata.MVP.votes) for sg in release.games if sg.raw.metadata.MVP is not None)
+    report.counts = {
+        "games_in_source": len(release.games),
+        "games_converted": len(games),
+        "games_dropped": report.count("dropped", "game_unusable"),
+        "speech_in_source": n_questions,
+        "speech_converted": len(speech),
+        "speech_dropped": sum(1 for e in report.entries["dropped"] if e.source_file == ITEMS_FILE),
+        "mvp_votes_in_source": n_votes,
+        "vote_items": len(vote),
+        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.field and e.field.startswith("metadata.MVP.votes") and not e.code.startswith("oi_")),
+        "opponent_items": len(opponent),
+        "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
+        "repairs": len(report.entries["repaired"]),
+        "drops": len(report.entries["dropped"]),
+        "warnings": len(report.entries["warning"]),
+    }
+    with staged_directory(out, overwrite=overwrite) as stage:
+        write_dataset(
+            stage,
+            name=NAME,
+            version=VERSION,
+            licence=LICENCE,
+            games=list(games.values()),
+            speech=speech,
+            vote=vote,
+            opponent=opponent,
+            description=DESCRIPTION,
+            source="WereBench (github release dataset/ folder)",
+            extra_files={REPORT_JSON: report.to_json(), REPORT_MD: report.to_markdown()},
+        )
+    return ImportSummary(
+        out=out,
+        counts=report.counts,
+        repairs=len(report.entries["repaired"]),
+        drops=len(report.entries["dropped"]),
+        warnings=len(report.entries["warning"]),
+    )

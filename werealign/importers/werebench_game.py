@@ -1,0 +1,562 @@
+"""Convert one WereBench game log into our GameLog, repairing what is sound and reporting the rest.
+
+Rules (each repair or drop goes into the import report with file, game and field):
+- seats come from `user_aliases` (speaker label -> "N号" or "host"); true roles from `real_role`,
+  keyed by the same speaker label; role labels go through the canonical role table;
+- the timeline comes from `game_status`: keys that are not phase names are dropped; a phase
+  whose timestamp is empty or out of game order is re-derived (day-1 starts at the first turn
+  that carries the elected sheriff) or dropped; when the timeline was repaired, every turn's
+  phase is recomputed from its start time (the release computed `status` the same way);
+- eliminations are read from the host's formulaic announcements (see `host_exits`) and
+  anchored to the last segment of the announcing turn, so they are known from then on;
+- sheriff events come from the per-turn `sheriff` field: the first seat seen is the election,
+  every later change a badge transfer, anchored to the first segment of the turn showing it;
+- MVP vote cut-offs that fall after the game are clamped to its last segment, and a cut-off on
+  the host's vote-result announcement (which names the answer) is moved to the last segment
+  before that turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from werealign.importers.report import ImportReport
+from werealign.importers.werebench_source import SourceGame
+from werealign.importers.werebench_text import (
+    END_KEY,
+    host_exits,
+    parse_time,
+    phase_key,
+    phase_sort_key,
+    seat_of_label,
+)
+from werealign.schema import (
+    Event,
+    GameLog,
+    Mvp,
+    MvpVote,
+    Phase,
+    Provenance,
+    RoleCount,
+    Rules,
+    SeatInfo,
+    Utterance,
+    canonical_role,
+    faction_of,
+    is_god,
+    is_host_label,
+)
+from werealign.schema.roles import ROLES
+
+SHOW = "Pandakill"
+_EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
+# The annotator log describes the seats one by one: "...；N 号是<role>，<what they did>；..."
+_LOG_CLAIM = re.compile(r"(?:^|[；;。]\s*)(\d{1,2})\s*号是([^，,；;。\s]{1,6})")
+
+
+class GameDropped(Exception):
+    """The game cannot be converted; the message is the reason for the report."""
+
+
+@dataclass
+class Ctx:
+    """Where we are, for report entries."""
+
+    report: ImportReport
+    rel: str
+    game_id: str
+
+    def add(self, kind: str, code: str, field: str | None, what: str, why: str, item: str | None = None) -> None:
+        self.report.add(kind, code, source_file=self.rel, game=self.game_id, item=item, field=field, what=what, why=why)  # type: ignore[arg-type]
+
+
+def convert_game(sg: SourceGame, report: ImportReport) -> GameLog | None:
+    """The converted game, or None when it had to be dropped (the reason is in the report)."""
+    ctx = Ctx(report, sg.rel, sg.game_id)
+    try:
+        game = _convert(sg, ctx)
+    except GameDropped as e:
+        ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", str(e))
+        return None
+    ctx.add("converted", "game", None, f"game {sg.raw.metadata.game_id} ({len(game.utterances)} turns, {len(game.events)} events)", f"games/{sg.game_id}.json")
+    return game
+
+
+def _convert(sg: SourceGame, ctx: Ctx) -> GameLog:
+    meta = sg.raw.metadata
+    for key in sorted((meta.model_extra or {})):
+        ctx.add("warning", "unknown_field", f"metadata.{key}", f"field '{key}' is not part of the known release format", "not imported")
+    seats, host_labels, label_to_speaker = _seats(meta, ctx)
+    n_seats = max(s.seat for s in seats)
+    utterances_raw = sg.raw.utterances
+    phases, recompute = _timeline(meta.game_status, utterances_raw, ctx)
+    utterances = _utterances(utterances_raw, label_to_speaker, phases, recompute, seats, ctx)
+    if not utterances:
+        raise GameDropped("no usable utterances")
+    _check_segments(meta.total_utterances, utterances, ctx)
+    events = _sheriff_events(utterances_raw, utterances, n_seats, ctx) + _eliminations(utterances, n_seats)
+    events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
+    mvp = _mvp(meta, utterances, phases, n_seats, ctx)
+    season, episode = _provenance_numbers(sg, meta.source, ctx)
+    _check_log_claims(meta.logs, seats, ctx)
+    return GameLog(
+        game_id=sg.game_id,
+        language=_language(meta.language, ctx),
+        provenance=Provenance(
+            source=meta.source,
+            show=SHOW,
+            season=season,
+            episode=episode,
+            original_file=sg.rel,
+            original_game_id=str(meta.game_id),
+        ),
+        rules=_rules(meta, seats, phases, ctx),
+        seats=seats,
+        host_labels=host_labels,
+        phases=phases,
+        utterances=utterances,
+        events=events,
+        mvp=mvp,
+        recap=(meta.summary or None),
+        annotator_log=(meta.logs or None),
+        winner=_winner(meta.summary, meta.logs, ctx),
+    )
+
+
+_EVENT_ORDER = {"sheriff_election": 0, "badge_transfer": 1, "self_destruct": 2, "elimination": 3, "vote": 4, "night_outcome": 5, "skill_use": 6}
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def _seats(meta, ctx: Ctx) -> tuple[list[SeatInfo], list[str], dict[str, int | str]]:
+    """Seats with true roles, host labels, and speaker label -> seat/"host"."""
+    label_to_speaker: dict[str, int | str] = {}
+    host_labels: list[str] = []
+    seat_labels: dict[int, list[str]] = {}
+    seat_roles: dict[int, set[str]] = {}
+    for label in sorted(meta.user_aliases, key=_label_order):
+        targets = meta.user_aliases[label]
+        field = f"metadata.user_aliases.{label}"
+        if len(targets) != 1:
+            raise GameDropped(f"{field}: expected exactly one seat or 'host', got {targets}")
+        target = targets[0]
+        role_label = meta.real_role.get(label)
+        if is_host_label(target):
+            host_labels.append(label)
+            label_to_speaker[label] = "host"
+            if role_label is not None and not is_host_label(role_label):
+                ctx.add("warning", "host_with_role", f"metadata.real_role.{label}", f"host label has role '{role_label}'", "kept as host; the role is ignored")
+            elif role_label is not None and role_label.strip().lower() != "host":
+                ctx.add("repaired", "host_label_typo", f"metadata.real_role.{label}", f"'{role_label}'", "read as 'host' (typo)")
+            continue
+        seat = seat_of_label(target)
+        if seat is None or not 1 <= seat <= 30:
+            raise GameDropped(f"{field}: '{target}' is neither a seat like '12号' nor 'host'")
+        if role_label is None:
+            raise GameDropped(f"metadata.real_role: no true role for speaker label '{label}' (seat {seat})")
+        if is_host_label(role_label):
+            raise GameDropped(f"metadata.real_role.{label}: role '{role_label}' is the host but user_aliases maps the label to seat {seat}")
+        label_to_speaker[label] = seat
+        seat_labels.setdefault(seat, []).append(label)
+        seat_roles.setdefault(seat, set()).add(role_label)
+    for label in sorted(set(meta.real_role) - set(meta.user_aliases), key=_label_order):
+        ctx.add("warning", "role_without_alias", f"metadata.real_role.{label}", f"true role '{meta.real_role[label]}' for a label user_aliases does not map", "ignored: no seat to give it to")
+    if not seat_labels:
+        raise GameDropped("metadata.user_aliases maps no label to a seat")
+    seats = []
+    for seat in sorted(seat_labels):
+        labels = seat_labels[seat]
+        roles = sorted(seat_roles[seat])
+        if len(roles) > 1:
+            raise GameDropped(f"seat {seat}: speaker labels {labels} have different true roles {roles}")
+        original = roles[0]
+        role = canonical_role(original)
+        if role is None:
+            raise GameDropped(f"metadata.real_role: unknown role label '{original}' for seat {seat}")
+        if original.strip() not in ROLES and original.strip() in _TYPOS:
+            ctx.add("repaired", "role_label_typo", f"metadata.real_role.{labels[0]}", f"'{original}' (seat {seat})", f"read as '{role}': {_TYPOS[original.strip()]}")
+        if len(labels) > 1:
+            ctx.add("warning", "seat_has_several_labels", "metadata.user_aliases", f"seat {seat} is spoken by labels {labels} (same true role '{original}')", "kept: all labels map to the seat")
+        seats.append(SeatInfo(seat=seat, role=role, faction=faction_of(role), original_role_label=original, speaker_labels=labels))
+    missing = sorted(set(range(1, max(seat_labels) + 1)) - set(seat_labels))
+    if missing:
+        ctx.add("warning", "missing_seats", "metadata.user_aliases", f"no speaker label maps to seats {missing}", "those seats have no role and no turns")
+    return seats, host_labels, label_to_speaker
+
+
+# Labels the role table reads, but which are typos rather than synonyms: reported as repairs.
+_TYPOS = {"阔人": "typo of 猎人 (hunter)"}
+
+
+def _label_order(label: str) -> tuple[int, str]:
+    m = re.search(r"(\d+)\s*$", label)
+    return (int(m.group(1)) if m else 10**6, label)
+
+
+# --------------------------------------------------------------------------- timeline
+
+
+def _timeline(status: dict[str, str], utts, ctx: Ctx) -> tuple[list[Phase], bool]:
+    """Phases in game order, and whether turn phases must be recomputed from times."""
+    starts: dict[str, float | None] = {}
+    labels: dict[str, str] = {}
+    end: float | None = None
+    for key, value in status.items():
+        field = f"metadata.game_status.{key}"
+        t, note = parse_time(value)
+        if note:
+            ctx.add("repaired", "timestamp_format", field, f"'{value}'", note)
+        if key == END_KEY:
+            end = t
+            if t is None:
+                ctx.add("repaired", "timestamp_missing", field, f"'{value}'", "end of the game taken as the end of the last turn")
+            continue
+        parsed = phase_key(key)
+        if parsed is None:
+            ctx.add("dropped", "stray_phase_key", field, f"key '{key}' (value '{value}') is not a phase name", "ignored")
+            continue
+        pid = parsed[0]
+        if pid in starts:
+            ctx.add("dropped", "duplicate_phase_key", field, f"second key for phase {pid}", "ignored")
+            continue
+        starts[pid] = t
+        labels[pid] = key
+    order = sorted(starts, key=phase_sort_key)
+    recompute = False
+    # A phase starting later than a later phase breaks game order: its timestamp is wrong.
+    for i, pid in enumerate(order):
+        t = starts[pid]
+        later = [starts[p] for p in order[i + 1 :] if starts[p] is not None]
+        field = f"metadata.game_status.{labels[pid]}"
+        bad = None
+        if t is None:
+            bad = f"empty or unreadable timestamp '{status[labels[pid]]}'"
+        elif later and t > min(later):
+            bad = f"starts at {status[labels[pid]].strip()}, after a later phase starts ({_fmt(min(later))})"
+        if bad is None:
+            continue
+        recompute = True
+        fixed = _rederive_start(pid, order, starts, utts)
+        if fixed is not None:
+            starts[pid] = fixed
+            ctx.add("repaired", "phase_start_rederived", field, bad, f"start re-derived as {_fmt(fixed)}: the first turn that carries the elected sheriff")
+        else:
+            del starts[pid]
+            ctx.add("dropped", "phase_unusable", field, bad, "phase dropped; its turns are assigned to the phase containing their start time")
+    order = [p for p in order if p in starts]
+    if not order:
+        raise GameDropped("metadata.game_status has no usable phase")
+    last_turn_end = max((parse_time(u.end_time)[0] or 0.0) for u in utts) if utts else 0.0
+    if end is None:
+        end = max(last_turn_end, starts[order[-1]] or 0.0)
+    elif end < starts[order[-1]]:
+        ctx.add("repaired", "end_before_last_phase", f"metadata.game_status.{END_KEY}", f"ends at {_fmt(end)} before the last phase starts", "end taken as the end of the last turn")
+        end = max(last_turn_end, starts[order[-1]])
+    phases = []
+    for i, pid in enumerate(order):
+        start = starts[pid]
+        stop = starts[order[i + 1]] if i + 1 < len(order) else end
+        kind = "sheriff_election" if pid == "sheriff-election" else pid.split("-")[0]
+        day = 1 if pid == "sheriff-election" else int(pid.split("-")[1])
+        phases.append(Phase(id=pid, kind=kind, day=day, start=start, end=stop, original_label=labels[pid]))
+        if stop == start:
+            has_turns = any(u.status == labels[pid] for u in utts)
+            ctx.add("warning", "empty_phase", f"metadata.game_status.{labels[pid]}", f"phase {pid} has zero length ({_fmt(start)})" + (" but turns are labelled with it" if has_turns else ""), "kept: the phase happened but is not in the recording")
+    return phases, recompute
+
+
+def _rederive_start(pid: str, order: list[str], starts: dict[str, float | None], utts) -> float | None:
+    """Day 1 begins once the sheriff is elected: the first turn carrying a sheriff, if it fits."""
+    if pid != "day-1":
+        return None
+    i = order.index(pid)
+    lo = max((starts[p] for p in order[:i] if starts[p] is not None), default=0.0)
+    hi = min((starts[p] for p in order[i + 1 :] if starts[p] is not None), default=float("inf"))
+    for u in utts:
+        if u.sheriff:
+            t = parse_time(u.start_time)[0]
+            if t is not None and lo <= t <= hi:
+                return t
+            return None
+    return None
+
+
+def _phase_at(phases: list[Phase], t: float) -> str:
+    """Latest phase starting at or before t (ties go to the later phase, as in the release)."""
+    current = phases[0].id
+    for p in phases:
+        if p.start <= t + 1e-6:
+            current = p.id
+    return current
+
+
+def _fmt(t: float) -> str:
+    ms = round(t * 1000)
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, ms = divmod(rest, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d},{ms:03d}"
+
+
+# --------------------------------------------------------------------------- utterances
+
+
+def _utterances(utts, label_to_speaker, phases: list[Phase], recompute: bool, seats: list[SeatInfo], ctx: Ctx) -> list[Utterance]:
+    by_label = {p.original_label: p.id for p in phases}
+    seat_numbers = {s.seat for s in seats}
+    role_of = {s.seat: s.original_role_label for s in seats}
+    out: list[Utterance] = []
+    relabelled: list[int] = []
+    last_seg = -1
+    for i, u in enumerate(utts):
+        field = f"utterances[{i}]"
+        segs = u.utterance_id
+        item = f"segments {segs[0]}-{segs[-1]}"
+        for key in sorted(u.model_extra or {}):
+            ctx.add("warning", "unknown_field", f"{field}.{key}", f"field '{key}' is not part of the known release format", "not imported")
+        speaker = _speaker(u.speaker_id, label_to_speaker, seat_numbers)
+        if speaker is None:
+            ctx.add("dropped", "unknown_speaker", f"{field}.speaker_id", f"speaker '{u.speaker_id}' is neither a seat, the host, nor a label in user_aliases ({len(u.text)} chars of text)", "turn dropped: no seat to attribute it to", item=item)
+            continue
+        start, n1 = parse_time(u.start_time)
+        stop, n2 = parse_time(u.end_time)
+        if start is None or stop is None:
+            ctx.add("dropped", "bad_turn_time", f"{field}.start_time", f"unreadable times '{u.start_time}'/'{u.end_time}'", "turn dropped", item=item)
+            continue
+        for note, f in ((n1, "start_time"), (n2, "end_time")):
+            if note:
+                ctx.add("repaired", "timestamp_format", f"{field}.{f}", f"'{getattr(u, f)}'", note, item=item)
+        if stop < start:
+            ctx.add("repaired", "turn_ends_before_start", f"{field}.end_time", f"ends {u.end_time} before it starts {u.start_time}", "end set to start", item=item)
+            stop = start
+        if sorted(set(segs)) != segs or segs[0] <= last_seg:
+            ctx.add("dropped", "segment_order", f"{field}.utterance_id", f"segment ids {segs[:3]}... not ascending after {last_seg}", "turn dropped: cut-offs need ascending segment ids", item=item)
+            continue
+        last_seg = segs[-1]
+        phase = by_label.get(u.status)
+        if recompute or phase is None:
+            new = _phase_at(phases, start)
+            if phase is None and not recompute:
+                ctx.add("repaired", "unknown_status", f"{field}.status", f"status '{u.status}' is not a phase of this game", f"phase {new} from the start time", item=item)
+            elif new != phase:
+                relabelled.append(segs[0])
+            phase = new
+        if u.speaker_id == "host" and u.is_host is False:
+            ctx.add("warning", "is_host_flag", f"{field}.is_host", "speaker is the host but is_host is false", "speaker kept as host", item=item)
+        if isinstance(speaker, int) and u.role is not None and u.role != role_of.get(speaker):
+            ctx.add("warning", "turn_role_disagrees", f"{field}.role", f"turn says role '{u.role}', real_role gives seat {speaker} '{role_of.get(speaker)}'", "real_role kept", item=item)
+        out.append(Utterance(index=len(out), segment_ids=segs, start=start, end=stop, phase=phase, speaker=speaker, text=u.text))
+    if relabelled:
+        ctx.add("repaired", "turn_phase_recomputed", "utterances[].status", f"{len(relabelled)} turns carried a status computed from the broken timeline (first segments {relabelled[:8]}{'...' if len(relabelled) > 8 else ''})", "phase recomputed from each turn's start time on the repaired timeline")
+    return out
+
+
+def _speaker(speaker_id: str, label_to_speaker, seat_numbers: set[int]) -> int | str | None:
+    if is_host_label(speaker_id):
+        return "host"
+    seat = seat_of_label(speaker_id)
+    if seat is not None:
+        return seat if seat in seat_numbers else None
+    return label_to_speaker.get(speaker_id)
+
+
+def _check_segments(total: int | None, utterances: list[Utterance], ctx: Ctx) -> None:
+    segs = [s for u in utterances for s in u.segment_ids]
+    holes = sorted(set(range(segs[0], segs[-1] + 1)) - set(segs))
+    if holes:
+        ctx.add("warning", "segment_gap", "utterances[].utterance_id", f"segment ids {holes[:10]} missing between {segs[0]} and {segs[-1]}", "kept: no turn covers them")
+    if total is not None and total != len(segs):
+        ctx.add("warning", "total_utterances_mismatch", "metadata.total_utterances", f"says {total}, the converted turns cover {len(segs)} segments", "kept as information only")
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _sheriff_events(utts, utterances: list[Utterance], n_seats: int, ctx: Ctx) -> list[Event]:
+    """Election and badge transfers from the per-turn `sheriff` field (it never reverts in the release)."""
+    by_first_seg = {u.segment_ids[0]: u for u in utterances}
+    events: list[Event] = []
+    current: int | None = None
+    for i, raw in enumerate(utts):
+        u = by_first_seg.get(raw.utterance_id[0])
+        if u is None or raw.sheriff is None:
+            continue
+        seat = seat_of_label(raw.sheriff)
+        if seat is None or not 1 <= seat <= n_seats:
+            ctx.add("warning", "bad_sheriff", f"utterances[{i}].sheriff", f"'{raw.sheriff}' is not a seat", "no sheriff event derived from this turn")
+            continue
+        if seat == current:
+            continue
+        kind = "sheriff_election" if current is None else "badge_transfer"
+        events.append(Event(kind=kind, phase=u.phase, segment_id=u.segment_ids[0], public=True, actor=current, target=seat, note="derived from the turn's sheriff field"))
+        current = seat
+    return events
+
+
+def _eliminations(utterances: list[Utterance], n_seats: int) -> list[Event]:
+    events: list[Event] = []
+    gone: set[int] = set()
+    for u in utterances:
+        if u.speaker != "host":
+            continue
+        for seat, how in host_exits(u.text, n_seats):
+            if seat in gone:
+                continue
+            gone.add(seat)
+            anchor = u.segment_ids[-1]
+            if how == "self_destruct":
+                events.append(Event(kind="self_destruct", phase=u.phase, segment_id=anchor, public=True, actor=seat, note="host announcement"))
+            events.append(Event(kind="elimination", phase=u.phase, segment_id=anchor, public=True, target=seat, result=how, note="read from the host's announcement"))
+    return events
+
+
+# --------------------------------------------------------------------------- MVP
+
+
+def _mvp(meta, utterances: list[Utterance], phases: list[Phase], n_seats: int, ctx: Ctx) -> Mvp | None:
+    if meta.MVP is None:
+        ctx.add("warning", "no_mvp", "metadata.MVP", "no MVP", "no VA/OI items for this game")
+        return None
+    raw_id = meta.MVP.id
+    seat = seat_of_label(raw_id)
+    if seat is None or not 1 <= seat <= n_seats:
+        ctx.add("dropped", "bad_mvp", "metadata.MVP.id", f"'{raw_id}' is not a seat", "MVP and its votes dropped")
+        return None
+    if not (isinstance(raw_id, str) and raw_id.strip().endswith("号")):
+        ctx.add("repaired", "mvp_id_format", "metadata.MVP.id", f"'{raw_id}'", f"read as seat {seat}")
+    seg_to_utt = {s: u for u in utterances for s in u.segment_ids}
+    last_seg = utterances[-1].segment_ids[-1]
+    phase_ids = {p.id for p in phases}
+    votes = []
+    if not meta.MVP.votes:
+        ctx.add("warning", "no_mvp_votes", "metadata.MVP.votes", f"MVP seat {seat} has no recorded votes", "no VA/OI items for this game")
+    for key in sorted(meta.MVP.votes, key=lambda k: phase_sort_key(phase_key(k.removesuffix("_votes"))[0]) if phase_key(k.removesuffix("_votes")) else (99, 0)):
+        v = meta.MVP.votes[key]
+        field = f"metadata.MVP.votes.{key}"
+        parsed = phase_key(key.removesuffix("_votes"))
+        if parsed is None or parsed[1] != "day":
+            ctx.add("dropped", "bad_vote_key", field, f"key '{key}' names no day", "vote dropped", item=key)
+            continue
+        target = seat_of_label(v.vote_to) if v.vote_to is not None else None
+        if v.vote_to is not None and (target is None or not 1 <= target <= n_seats):
+            ctx.add("dropped", "vote_target_not_a_seat", f"{field}.vote_to", f"'{v.vote_to}' is not a seat of this game", "vote dropped", item=key)
+            continue
+        cut = v.cut_off_time
+        if cut > last_seg:
+            ctx.add("repaired", "cutoff_after_game", f"{field}.cut_off_time", f"segment {cut} is after the game's last segment {last_seg}", f"clamped to {last_seg}", item=key)
+            cut = last_seg
+        utt = seg_to_utt.get(cut)
+        if utt is None:
+            earlier = [s for s in seg_to_utt if s <= cut]
+            if not earlier:
+                ctx.add("dropped", "cutoff_before_game", f"{field}.cut_off_time", f"segment {cut} is before the game's first segment", "vote dropped", item=key)
+                continue
+            ctx.add("repaired", "cutoff_not_a_segment", f"{field}.cut_off_time", f"segment {cut} is in no turn", f"moved to the previous segment {max(earlier)}", item=key)
+            cut = max(earlier)
+            utt = seg_to_utt[cut]
+        if utt.speaker == "host" and "投给" in utt.text:
+            if utt.index == 0:
+                ctx.add("dropped", "cutoff_leaks_vote", f"{field}.cut_off_time", f"segment {cut} is in the host's vote-result announcement, the game's first turn", "vote dropped", item=key)
+                continue
+            before = utterances[utt.index - 1].segment_ids[-1]
+            ctx.add("repaired", "cutoff_leaks_vote", f"{field}.cut_off_time", f"segment {cut} is in the host's vote-result announcement (segments {utt.segment_ids[0]}-{utt.segment_ids[-1]}), which names the answer", f"moved to {before}, the last segment before that turn", item=key)
+            cut = before
+            utt = seg_to_utt[cut]
+        if cut != utt.segment_ids[-1]:
+            ctx.add("warning", "cutoff_inside_turn", f"{field}.cut_off_time", f"segment {cut} is inside the merged turn {utt.segment_ids[0]}-{utt.segment_ids[-1]}", "kept: the turn is cut or left out at the cut-off", item=key)
+        phase = parsed[0]
+        if utt.phase != phase and utt.phase.startswith("day-"):
+            ctx.add("repaired", "vote_phase_mismatch", field, f"key says {phase} but the cut-off segment {cut} lies in {utt.phase}", f"phase set to {utt.phase} (where the vote was cast); original key kept", item=key)
+            phase = utt.phase
+        elif phase not in phase_ids:
+            ctx.add("warning", "vote_phase_missing", field, f"{phase} is not a phase of this game's timeline", "kept", item=key)
+        if target == seat:
+            ctx.add("warning", "mvp_votes_self", f"{field}.vote_to", f"MVP seat {seat} is recorded voting for itself", "kept in the game log; no VA item", item=key)
+        votes.append(MvpVote(phase=phase, target=target, cutoff_segment=cut, original_label=key))
+    return Mvp(seat=seat, votes=votes, original_label=str(raw_id))
+
+
+# --------------------------------------------------------------------------- rules, provenance, winner
+
+
+def _rules(meta, seats: list[SeatInfo], phases: list[Phase], ctx: Ctx) -> Rules:
+    counts = Counter((s.role, s.original_role_label) for s in seats)
+    by_role: dict[str, list[str]] = {}
+    for (role, label), _ in sorted(counts.items()):
+        by_role.setdefault(role, []).append(label or "")
+    composition = [
+        RoleCount(role=role, faction=faction_of(role), count=sum(1 for s in seats if s.role == role), original_label="/".join(sorted(by_role[role])))
+        for role in sorted(by_role, key=list(ROLES).index)
+    ]
+    listed = {canonical_role(r) or r for r in meta.game_roles}
+    unseated = sorted(r for r in listed if r not in by_role)
+    if unseated:
+        ctx.add("warning", "listed_role_unseated", "metadata.game_roles", f"roles listed but held by no seat: {unseated}", "composition taken from the true roles of the seats")
+    specials = [r for r in ROLES if r in by_role and (is_god(r) or faction_of(r) != "good") and r != "werewolf"]
+    variant = "-".join(specials) or "villagers-werewolves"
+    text = (meta.game_rules or "").strip() or None
+    if text is None:
+        ctx.add("repaired", "rules_text_missing", "metadata.game_rules", "empty rulebook text", "rules.text null; win condition assumed side_elimination (the show's standard rule)")
+        win = "side_elimination"
+    elif "屠边" in text:
+        win = "side_elimination"
+    elif "屠城" in text:
+        win = "all_elimination"
+    else:
+        ctx.add("warning", "win_condition_unstated", "metadata.game_rules", "the rules text names no win condition", "win condition set to 'other'")
+        win = "other"
+    has_sheriff = any(p.kind == "sheriff_election" for p in phases)
+    return Rules(text=text, variant=variant, composition=composition, win_condition=win, has_sheriff=has_sheriff)
+
+
+def _provenance_numbers(sg: SourceGame, source: str, ctx: Ctx) -> tuple[int, int | None]:
+    m = _EPISODE.search(source)
+    if not m:
+        ctx.add("warning", "source_unparsed", "metadata.source", f"'{source}' names no season/episode", "episode unknown")
+        return sg.season, None
+    if int(m.group(1)) != sg.season:
+        ctx.add("warning", "season_mismatch", "metadata.source", f"'{source}' but the file is under Season_{sg.season}", "season taken from the folder")
+    return sg.season, int(m.group(2))
+
+
+def _language(lang: str | None, ctx: Ctx) -> str:
+    if lang not in (None, "chinese", "zh", "Chinese"):
+        ctx.add("warning", "language", "metadata.language", f"'{lang}'", "imported as zh (the release is Chinese)")
+    return "zh"
+
+
+_GOOD_WIN = re.compile(r"好人(阵营)?(胜利|获胜|赢)")
+_WOLF_WIN = re.compile(r"狼人(阵营)?(胜利|获胜|赢)")
+
+
+def _winner(summary: str | None, logs: str | None, ctx: Ctx):
+    for field, text in (("metadata.summary", summary), ("metadata.logs", logs)):
+        if not text:
+            continue
+        good, wolf = bool(_GOOD_WIN.search(text)), bool(_WOLF_WIN.search(text))
+        if good != wolf:
+            return "good" if good else "wolf"
+    ctx.add("warning", "winner_unknown", "metadata.summary", "neither the recap nor the log states the winner unambiguously", "winner null")
+    return None
+
+
+def _check_log_claims(logs: str | None, seats: list[SeatInfo], ctx: Ctx) -> None:
+    """The annotator log states 'N 号是<role>' for each seat; compare with the true-role table."""
+    if not logs:
+        return
+    role_of = {s.seat: s.role for s in seats}
+    seen: set[int] = set()
+    for m in _LOG_CLAIM.finditer(logs):
+        seat = int(m.group(1))
+        if seat in seen or seat not in role_of:
+            continue
+        word = m.group(2)
+        claimed = next((canonical_role(word[:n]) for n in range(len(word), 0, -1) if canonical_role(word[:n])), None)
+        if claimed is None:
+            continue
+        seen.add(seat)
+        if claimed != role_of[seat]:
+            ctx.add("warning", "log_role_disagrees", "metadata.logs", f"the annotator log says seat {seat} is '{word}' ({claimed}), real_role says {role_of[seat]}", "real_role kept")

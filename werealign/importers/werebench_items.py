@@ -1,0 +1,216 @@
+"""WereBench items: convert the released speech items, derive the VA and OI decision items.
+
+Speech items keep their original key (category, id) in `provenance.source_ref`; their id is
+`werebench-<dim>-<id:04d>` (ids repeat across categories, never within one).
+
+VA (vote) items, one per MVP vote in the log: viewpoint = the MVP, answer = the seat voted for,
+candidates = every seat still alive at the cut-off except the voter. A seat is out once the
+host's announcement of its exit (an `elimination` event) is at or before the cut-off segment.
+Abstentions, votes for oneself, and votes whose voter or target is already out are skipped
+with a reason.
+
+OI (opponent) items, one per distinct MVP-vote cut-off: for a good-side MVP the answer is every
+wolf-faction seat (eliminated or not: the question is who the opponents are), candidates = all
+seats but the MVP's. A wolf-side MVP knows every wolf, so the good side would be exactly the
+remaining seats: the item would be trivial and is skipped, as is a variable/third-party MVP
+whose opposing side is not fixed by the card.
+"""
+
+from __future__ import annotations
+
+import re
+
+from werealign.importers.report import ImportReport
+from werealign.importers.werebench_source import ITEMS_FILE, RawQuestion
+from werealign.importers.werebench_text import seat_of_label, seats_mentioned
+from werealign.schema import OPTION_KEYS, GameLog, ItemProvenance, OpponentItem, Option, SpeechItem, VoteItem
+
+CATEGORY_DIMENSION = {
+    "Role Inference": "RI",
+    "Strategic Judgment": "SJ",
+    "Deception Reasoning": "DR",
+    "Social Interaction": "PS",  # the release's name for the paper's Persuasive Statements
+    "Persuasive Statements": "PS",
+    "Counterfactual Trade-off": "CT",
+}
+_REFERENCE = re.compile(r"^data/Season_(\d+)/(\d+)\.json$")
+_YOU_ARE = re.compile(r"你是\s*[^\d，,。？?]{0,6}?\s*(\d{1,2})\s*号")
+
+
+def convert_speech_items(categories, games: dict[str, GameLog], report: ImportReport) -> list[SpeechItem]:
+    items: list[SpeechItem] = []
+    seen: set[tuple[str, int]] = set()
+    for ci, cat in enumerate(categories):
+        dim = CATEGORY_DIMENSION.get(cat.categoryName)
+        for qi, q in enumerate(cat.questions):
+            key = f"{cat.categoryName}#{q.id}"
+            field = f"categories[{ci}].questions[{qi}]"
+
+            def note(kind: str, code: str, f: str | None, what: str, why: str, game: str | None = None) -> None:
+                report.add(kind, code, source_file=ITEMS_FILE, game=game, item=key, field=f, what=what, why=why)  # type: ignore[arg-type]
+
+            if dim is None:
+                note("dropped", "unknown_category", f"categories[{ci}].categoryName", f"category '{cat.categoryName}' is none of the five dimensions", "item dropped")
+                continue
+            if (cat.categoryName, q.id) in seen:
+                note("dropped", "duplicate_item_key", f"{field}.id", f"second item with key {key}", "item dropped: the key must identify one item")
+                continue
+            seen.add((cat.categoryName, q.id))
+            item = _speech_item(q, dim, key, field, games, note)
+            if item is not None:
+                items.append(item)
+                note("converted", "speech_item", field, f"{key} ({q.reference}, cut-off {q.utterance_id}, viewpoint '{q.role}')", f"items/speech.jsonl {item.item_id}", game=item.game_id)
+    return sorted(items, key=lambda i: i.item_id)
+
+
+def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str, GameLog], note) -> SpeechItem | None:
+    m = _REFERENCE.match(q.reference.strip())
+    if not m:
+        note("dropped", "bad_reference", f"{field}.reference", f"'{q.reference}' is not data/Season_N/NN.json", "item dropped: no game to ask it in")
+        return None
+    game_id = f"pandakill-s{int(m.group(1))}-{int(m.group(2)):02d}"
+    game = games.get(game_id)
+    if game is None:
+        note("dropped", "game_not_converted", f"{field}.reference", f"'{q.reference}' was not converted", "item dropped: its game is missing", game=game_id)
+        return None
+    seats = {s.seat for s in game.seats}
+    viewpoint = seat_of_label(q.role)
+    if viewpoint is None:
+        in_role = seats_mentioned(q.role, max(seats))
+        in_text = [int(x) for x in _YOU_ARE.findall(q.text)]
+        if len(in_role) == 1:
+            viewpoint = in_role[0]
+            note("repaired", "viewpoint_label", f"{field}.role", f"'{q.role}' is not a plain seat label", f"viewpoint seat {viewpoint}, the one seat it names", game=game_id)
+        elif len(set(in_text)) == 1:
+            viewpoint = in_text[0]
+            note("repaired", "viewpoint_from_text", f"{field}.role", f"'{q.role}' names no seat", f"viewpoint seat {viewpoint} from the question's own 'you are seat N'", game=game_id)
+        else:
+            note("dropped", "no_viewpoint_seat", f"{field}.role", f"'{q.role}' names no seat and the question does not say which seat 'you' are", "item dropped: every item is asked from one seat", game=game_id)
+            return None
+    if viewpoint not in seats:
+        note("dropped", "viewpoint_not_a_seat", f"{field}.role", f"seat {viewpoint} is not in {game_id}", "item dropped", game=game_id)
+        return None
+    seg_turn = {s: u for u in game.utterances for s in u.segment_ids}
+    turn = seg_turn.get(q.utterance_id)
+    if turn is None:
+        note("dropped", "cutoff_not_in_game", f"{field}.utterance_id", f"segment {q.utterance_id} is in no turn of {game_id}", "item dropped: the cut-off must be a segment of the game", game=game_id)
+        return None
+    if q.utterance_id != turn.segment_ids[-1]:
+        note("warning", "cutoff_inside_turn", f"{field}.utterance_id", f"segment {q.utterance_id} is inside the merged turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the turn is cut or left out at the cut-off", game=game_id)
+    keys = [o.key.strip() for o in q.options]
+    if sorted(keys) != list(OPTION_KEYS):
+        note("dropped", "bad_options", f"{field}.options", f"option keys {keys}, expected A..I once each", "item dropped: items are 9-way multiple choice", game=game_id)
+        return None
+    if any(not o.text.strip() for o in q.options):
+        empty = [o.key for o in q.options if not o.text.strip()]
+        note("dropped", "empty_option", f"{field}.options", f"options {empty} have no text", "item dropped", game=game_id)
+        return None
+    answer = q.answerKey.strip()
+    if answer not in OPTION_KEYS:
+        note("dropped", "bad_answer_key", f"{field}.answerKey", f"'{q.answerKey}'", "item dropped: answer must be one of A..I", game=game_id)
+        return None
+    if not q.text.strip():
+        note("dropped", "empty_question", f"{field}.text", "no question text", "item dropped", game=game_id)
+        return None
+    explanation = (q.explanation or "").strip() or None
+    if explanation is None:
+        note("repaired", "explanation_empty", f"{field}.explanation", "empty explanation", "explanation null", game=game_id)
+    short = (q.text1 or "").strip() or None
+    options = sorted(q.options, key=lambda o: o.key.strip())
+    return SpeechItem(
+        item_id=f"werebench-{dim.lower()}-{q.id:04d}",
+        game_id=game_id,
+        language="zh",
+        dimension=dim,
+        viewpoint_seat=viewpoint,
+        cutoff_segment=q.utterance_id,
+        question=q.text,
+        question_short=short if short != q.text.strip() else None,
+        options=[Option(key=o.key.strip(), text=o.text, origin="imported") for o in options],
+        answer=answer,
+        explanation=explanation,
+        provenance=ItemProvenance(review="imported", source=ITEMS_FILE, source_ref={"category": _category_of(key), "id": q.id}),
+    )
+
+
+def _category_of(key: str) -> str:
+    return key.rsplit("#", 1)[0]
+
+
+def alive_at(game: GameLog, cutoff: int) -> list[int]:
+    """Seats not announced out at or before the cut-off segment."""
+    out = {e.target for e in game.events if e.kind == "elimination" and e.segment_id is not None and e.segment_id <= cutoff}
+    return [s.seat for s in game.seats if s.seat not in out]
+
+
+def _exit_of(game: GameLog, seat: int) -> str:
+    e = next(e for e in game.events if e.kind == "elimination" and e.target == seat)
+    return f"was announced out ({e.result}) by the host at segment {e.segment_id}"
+
+
+def derive_decision_items(game: GameLog, report: ImportReport) -> tuple[list[VoteItem], list[OpponentItem]]:
+    votes: list[VoteItem] = []
+    opponents: list[OpponentItem] = []
+    if game.mvp is None:
+        return votes, opponents
+    rel = game.provenance.original_file or ""
+    mvp = game.mvp.seat
+    faction = {s.seat: s.faction for s in game.seats}
+
+    def note(kind: str, code: str, key: str, what: str, why: str) -> None:
+        report.add(kind, code, source_file=rel, game=game.game_id, item=key, field=f"metadata.MVP.votes.{key}", what=what, why=why)  # type: ignore[arg-type]
+
+    def prov(key: str) -> ItemProvenance:
+        return ItemProvenance(review="imported", source=rel, source_ref={"mvp_vote": key, "derived": "werealign import werebench"})
+
+    oi_cutoffs: set[int] = set()
+    for v in game.mvp.votes:
+        key = v.original_label or v.phase
+        stem = key.removesuffix("_votes").replace("_", "-")
+        alive = alive_at(game, v.cutoff_segment)
+        if v.target is None:
+            note("dropped", "va_abstention", key, "the MVP abstained", "no VA item: there is no seat to predict")
+        elif v.target == mvp:
+            note("dropped", "va_self_vote", key, f"recorded vote for the MVP's own seat {mvp}", "no VA item: a player cannot vote for themself")
+        elif mvp not in alive:
+            note("dropped", "va_voter_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: a player who is out cannot vote")
+        elif v.target not in alive:
+            note("dropped", "va_target_out", key, f"target seat {v.target} {_exit_of(game, v.target)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: the answer would not be a candidate")
+        else:
+            item = VoteItem(
+                item_id=f"{game.game_id}-va-{stem}",
+                game_id=game.game_id,
+                language=game.language,
+                viewpoint_seat=mvp,
+                phase=v.phase,
+                cutoff_segment=v.cutoff_segment,
+                candidates=[s for s in alive if s != mvp],
+                answer=v.target,
+                provenance=prov(key),
+            )
+            votes.append(item)
+            note("converted", "vote_item", key, f"MVP seat {mvp} votes seat {v.target} at segment {v.cutoff_segment}", f"items/vote.jsonl {item.item_id}")
+        if v.cutoff_segment in oi_cutoffs:
+            continue
+        oi_cutoffs.add(v.cutoff_segment)
+        side = faction[mvp]
+        if side != "good":
+            note("dropped", "oi_not_good_mvp", key, f"MVP seat {mvp} is on the {side} side", "no OI item: a wolf knows the wolves, so the answer would be every other seat; a variable/third side has no fixed opponent")
+            continue
+        answer = sorted(s for s, f in faction.items() if f == "wolf")
+        if not answer:
+            note("dropped", "oi_no_wolves", key, "no wolf-faction seat in the game", "no OI item")
+            continue
+        item = OpponentItem(
+            item_id=f"{game.game_id}-oi-{stem}",
+            game_id=game.game_id,
+            language=game.language,
+            viewpoint_seat=mvp,
+            cutoff_segment=v.cutoff_segment,
+            candidates=[s.seat for s in game.seats if s.seat != mvp],
+            answer=answer,
+            provenance=prov(key),
+        )
+        opponents.append(item)
+        note("converted", "opponent_item", key, f"good MVP seat {mvp}: wolves {answer} at segment {v.cutoff_segment}", f"items/opponent.jsonl {item.item_id}")
+    return votes, opponents

@@ -1,0 +1,150 @@
+"""Reading the WereBench release as it is published: locate its files and shape-check them.
+
+Shape errors (truncated JSON, wrong types, missing files, not a release) are fatal `UserError`s
+naming the file and field: the importer cannot guess what a malformed file meant. Content
+problems of well-formed files (typos, wrong ids, odd timestamps) are not handled here; the
+converter repairs or drops them and reports each one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from werealign.errors import UserError
+from werealign.files import parse_model, read_json
+
+ITEMS_FILE = "WereBench/WereBench.json"
+GAME_GLOB = "data/Season_*/*.json"
+_GAME_PATH = re.compile(r"^data/Season_(\d+)/(\d+)\.json$")
+
+
+class _Loose(BaseModel):
+    # Unknown keys are kept (model_extra) and reported as warnings rather than refused:
+    # a newer release adding a field should still import.
+    model_config = ConfigDict(extra="allow")
+
+
+class RawVote(_Loose):
+    vote_to: str | int | None
+    cut_off_time: int
+
+
+class RawMvp(_Loose):
+    id: str | int
+    votes: dict[str, RawVote] = Field(default_factory=dict)
+
+
+class RawMetadata(_Loose):
+    game_id: str | int
+    source: str
+    game_rules: str | None = None
+    game_roles: list[str] = Field(default_factory=list)
+    game_status: dict[str, str]
+    user_aliases: dict[str, list[str]]
+    real_role: dict[str, str]
+    MVP: RawMvp | None = None
+    logs: str | None = None
+    total_utterances: int | None = None
+    language: str | None = None
+    summary: str | None = None
+
+
+class RawUtterance(_Loose):
+    utterance_id: list[int] = Field(min_length=1)
+    start_time: str
+    end_time: str
+    duration: float | None = None
+    status: str
+    speaker_id: str
+    sheriff: str | None = None
+    is_host: bool | None = None
+    is_sheriff: bool | None = None
+    role: str | None = None
+    text: str
+
+
+class RawGame(_Loose):
+    metadata: RawMetadata
+    utterances: list[RawUtterance]
+
+
+class RawOption(_Loose):
+    key: str
+    text: str
+
+
+class RawQuestion(_Loose):
+    id: int
+    utterance_id: int
+    role: str
+    text: str
+    text1: str | None = None
+    options: list[RawOption]
+    answerKey: str
+    reference: str
+    explanation: str | None = None
+
+
+class RawCategory(_Loose):
+    categoryName: str
+    questions: list[RawQuestion]
+
+
+class RawItems(_Loose):
+    questionSetTitle: str | None = None
+    version: str | None = None
+    categories: list[RawCategory]
+
+
+@dataclass
+class SourceGame:
+    rel: str  # "data/Season_1/01.json"
+    season: int
+    number: int
+    raw: RawGame
+
+    @property
+    def game_id(self) -> str:
+        return f"pandakill-s{self.season}-{self.number:02d}"
+
+
+@dataclass
+class Release:
+    root: Path
+    games: list[SourceGame]
+    items: RawItems
+
+
+def load_release(src: Path) -> Release:
+    """Read every game log and the speech items of a release, shape-checked."""
+    if not src.exists():
+        raise UserError(f"{src}: not found (expected the dataset/ folder of a WereBench release)")
+    if not src.is_dir():
+        raise UserError(f"{src}: not a directory (expected the dataset/ folder of a WereBench release)")
+    paths = sorted(src.glob(GAME_GLOB))
+    items_path = src / ITEMS_FILE
+    if not paths and not items_path.exists():
+        raise UserError(f"{src}: not a WereBench release (no {GAME_GLOB} and no {ITEMS_FILE})")
+    if not paths:
+        raise UserError(f"{src}: no game logs found ({GAME_GLOB})")
+    if not items_path.is_file():
+        raise UserError(f"{items_path}: file not found (every WereBench release has {ITEMS_FILE})")
+    games = []
+    for path in paths:
+        rel = path.relative_to(src).as_posix()
+        m = _GAME_PATH.match(rel)
+        if not m:
+            raise UserError(f"{path}: unexpected game file name (expected data/Season_N/NN.json)")
+        raw = parse_model(RawGame, read_json(path), str(path))
+        games.append(SourceGame(rel=rel, season=int(m.group(1)), number=int(m.group(2)), raw=raw))
+    # Same game number twice under one season (e.g. 1.json and 01.json) would collide.
+    ids = [g.game_id for g in games]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise UserError(f"{src}: two game files map to the same game id {dup[0]}")
+    items = parse_model(RawItems, read_json(items_path), str(items_path))
+    return Release(root=src, games=games, items=items)

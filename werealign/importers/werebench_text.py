@@ -1,0 +1,127 @@
+"""Small parsers for the text conventions of the WereBench release (timestamps, seats, phases).
+
+Kept apart from the converter so each rule is easy to read and test on invented strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+# The release spells it "sheiff_election"; accept the correct spelling too.
+SHERIFF_KEYS = ("sheiff_election", "sheriff_election")
+END_KEY = "end_time"
+
+_TIME = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})[,.](\d{1,3})$")
+_PHASE = re.compile(rf"^({'|'.join(ORDINALS)})_(night|day)$")
+_SEAT_LABEL = re.compile(r"^\s*(\d{1,2})\s*号?\s*$")
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def parse_time(text: str) -> tuple[float | None, str | None]:
+    """'HH:MM:SS,mmm' -> (seconds, note). note says how a sloppy value was read; None when clean."""
+    clean = text.strip()
+    m = _TIME.match(clean)
+    if not m:
+        return None, None
+    h, mi, s, ms = m.groups()
+    seconds = int(h) * 3600 + int(mi) * 60 + int(s) + int(ms.ljust(3, "0")) / 1000
+    notes = []
+    if clean != text:
+        notes.append("surrounding whitespace stripped")
+    if len(ms) != 3:
+        notes.append(f"milliseconds '{ms}' read as '{ms.ljust(3, '0')}'")
+    return round(seconds, 3), ("; ".join(notes) or None)
+
+
+def phase_key(key: str) -> tuple[str, str, int] | None:
+    """Source phase name -> (our phase id, kind, day), or None for a key that is not a phase."""
+    if key in SHERIFF_KEYS:
+        return "sheriff-election", "sheriff_election", 1
+    m = _PHASE.match(key)
+    if not m:
+        return None
+    day = ORDINALS.index(m.group(1)) + 1
+    return f"{m.group(2)}-{day}", m.group(2), day
+
+
+def phase_sort_key(phase_id: str) -> tuple[int, int]:
+    """Game order: night-1, sheriff-election, day-1, night-2, day-2, ..."""
+    if phase_id == "sheriff-election":
+        return 1, 1
+    kind, day = phase_id.rsplit("-", 1)
+    return int(day), (0 if kind == "night" else 2)
+
+
+def seat_of_label(label: object) -> int | None:
+    """'12号' / '12' / 12 -> 12; anything else -> None."""
+    if isinstance(label, bool):
+        return None
+    if isinstance(label, int):
+        return label
+    if isinstance(label, str):
+        m = _SEAT_LABEL.match(label)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def chinese_number(text: str) -> int | None:
+    """'十二' -> 12, '七' -> 7, '12' -> 12 (numbers up to 99)."""
+    if text.isdigit():
+        return int(text)
+    if not text or any(c not in _CN_DIGITS and c != "十" for c in text):
+        return None
+    if "十" not in text:
+        return _CN_DIGITS[text] if len(text) == 1 else None
+    tens, _, ones = text.partition("十")
+    if len(tens) > 1 or len(ones) > 1:
+        return None
+    return (_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[ones] if ones else 0)
+
+
+_SEAT_MENTION = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*号")
+
+
+def seats_mentioned(text: str, n_seats: int) -> list[int]:
+    """Seat numbers written as 'N号' (Arabic or Chinese numerals) within 1..n_seats, in order."""
+    out = []
+    for m in _SEAT_MENTION.finditer(text):
+        n = chinese_number(m.group(1))
+        if n is not None and 1 <= n <= n_seats and n not in out:
+            out.append(n)
+    return out
+
+
+_NUM = r"(?:\d+|[一二两三四五六七八九十]+)"
+# A list of seats as the host reads it: "1 号和 3 号", "2 号、5 号玩家", "十号十二号".
+_SEAT_LIST = rf"((?:{_NUM}\s*号\s*(?:玩家)?\s*[、和与]?\s*)+)"
+# Host phrases announcing that players leave the game: the seats named right before
+# ("9 号玩家出局", "5 号玩家自爆", "2 号玩家殉情", "1 号 3 号请离场") or right after
+# ("昨天晚上死亡的是 1 号和 3 号", "带走 5 号") the marker, and what the exit was.
+_EXITS = (
+    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*自爆"), "self_destruct"),
+    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*出局"), "voted_out"),
+    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*殉情"), "died_with_partner"),
+    (re.compile(r"死亡的是\s*" + _SEAT_LIST), "night_death"),
+    (re.compile(r"带走\s*(?:了\s*)?" + _SEAT_LIST), "taken"),
+    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*请离场"), "left_table"),
+)
+
+
+def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
+    """(seat, how) for every player the host's turn announces as leaving the game, in text order.
+
+    Only seats written right next to an exit phrase count, so a vote tally
+    ('其余所有玩家投给 4 号') or a speaking order ('从 5 号玩家开始发言') is not an exit.
+    """
+    hits: list[tuple[int, int, str]] = []
+    for pattern, how in _EXITS:
+        for m in pattern.finditer(text):
+            for seat in seats_mentioned(m.group(1), n_seats):
+                hits.append((m.start(1), seat, how))
+    found: list[tuple[int, str]] = []
+    for _, seat, how in sorted(hits, key=lambda h: h[0]):
+        if all(seat != s for s, _ in found):
+            found.append((seat, how))
+    return found
