@@ -1,0 +1,388 @@
+"""The context builder: the ONE place that decides what a model sees (DESIGN.md invariant 1).
+
+`build_context(game, seat, cutoff)` returns a `Context` holding only what the player in `seat`
+legitimately knows at the inclusive cut-off segment `cutoff`:
+
+- the rules: the rulebook text, or (when the source has none) a summary generated from the
+  role composition, win condition and sheriff flag — all public knowledge at the table;
+- the viewpoint player's OWN role and faction, and what that role knows: a wolf-side player
+  knows which other seats are wolf-side (not their exact wolf role); nobody else learns any
+  other seat's role;
+- private events whose actor is the viewpoint player (their own skill uses, e.g. the seer's
+  checks with results, the witch's potions), anchored at or before the cut-off;
+- public events anchored at or before the cut-off. An event with no anchor segment is shown
+  only when its phase ended before the cut-off's phase began (we cannot tell when inside its
+  own phase it became known, so we err on the side of hiding it);
+- utterances up to and including the cut-off segment. A turn that straddles the cut-off is cut
+  at the segment boundary when per-segment text exists (`Utterance.segments`), else it is left
+  out entirely — its merged text cannot be split without risking text from after the cut-off;
+- the viewpoint player's OWN speech is shown like everyone else's (it is public and they said
+  it) but labelled as "you", so the model knows which statements are its own claims.
+
+Never shown: another seat's hidden role, the recap, the annotator log, highlights, MVP data,
+other players' private events, event notes (annotator commentary), anything after the cut-off,
+and the item's answer or explanation (items never reach this module).
+
+Vote items (VA) pass `exclude_own_vote_phase`: every vote event of that phase is withheld even
+if anchored before the cut-off, because the ballot or the tally would reveal the answer.
+
+OSR variant: each shown utterance's text is replaced by its objective rewrite, matched by
+(utterance_index, segment_ids). A straddling turn is left out under OSR (a rewrite cannot be
+cut at a segment boundary); a shown turn without a matching rewrite is an error, not a silent
+fallback to the raw text.
+
+Rendering helpers (`phase_label`, `speaker_label`, `event_line`, `rules_summary`, ...) turn the
+pieces into Chinese or English text following the game's `language`; the prompt templates in
+`werealign/eval/templates/` arrange them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from werealign.errors import UserError
+from werealign.schema import Event, GameLog, OsrRewrite, Phase
+from werealign.schema.models import Speaker
+from werealign.schema.roles import ROLE_LABELS, ROLES
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class ShownUtterance:
+    index: int
+    phase: str
+    speaker: Speaker
+    text: str
+    is_self: bool
+    partial: bool  # cut at the cut-off segment boundary
+
+
+@dataclass(frozen=True)
+class Context:
+    game_id: str
+    language: str
+    viewpoint_seat: int
+    cutoff_segment: int
+    n_seats: int
+    seats: tuple[int, ...]
+    rules_text: str
+    rules_generated: bool  # True when rules_text is our summary, not the source's rulebook
+    own_role: str  # canonical role id
+    own_faction: str
+    allies: tuple[int, ...]  # other seats the viewpoint knows are on its side (wolf teammates)
+    private_events: tuple[Event, ...]  # the viewpoint's own skill uses
+    public_events: tuple[Event, ...]
+    utterances: tuple[ShownUtterance, ...]
+    left_out: tuple[int, ...]  # indices of straddling turns left out (no per-segment text / OSR)
+    current_phase: str | None  # phase of the cut-off (the last shown turn's phase)
+    phases: tuple[Phase, ...]  # phases that have begun by the cut-off, in order
+
+
+# --------------------------------------------------------------------------- building
+
+
+def build_context(
+    game: GameLog,
+    viewpoint_seat: int,
+    cutoff_segment: int,
+    *,
+    osr: list[OsrRewrite] | None = None,
+    exclude_own_vote_phase: str | None = None,
+) -> Context:
+    seat_info = {s.seat: s for s in game.seats}
+    me = seat_info.get(viewpoint_seat)
+    if me is None:
+        raise UserError(f"game {game.game_id}: viewpoint_seat {viewpoint_seat} is not a seat of the game")
+
+    rewrites = _index_rewrites(game, osr) if osr is not None else None
+    utterances, left_out = _visible_utterances(game, viewpoint_seat, cutoff_segment, rewrites)
+
+    phase_order = {p.id: i for i, p in enumerate(game.phases)}
+    current_phase = _cutoff_phase(game, cutoff_segment)
+    current_pos = phase_order.get(current_phase, -1) if current_phase is not None else -1
+
+    def known_by_now(ev: Event) -> bool:
+        if ev.segment_id is not None:
+            return ev.segment_id <= cutoff_segment
+        return ev.phase in phase_order and phase_order[ev.phase] < current_pos
+
+    public: list[Event] = []
+    private: list[Event] = []
+    for ev in game.events:
+        if not known_by_now(ev):
+            continue
+        if exclude_own_vote_phase is not None and ev.kind == "vote" and ev.phase == exclude_own_vote_phase:
+            continue
+        if ev.public:
+            public.append(ev)
+        elif ev.actor == viewpoint_seat:
+            private.append(ev)
+
+    allies: tuple[int, ...] = ()
+    if me.faction == "wolf":
+        allies = tuple(sorted(s.seat for s in game.seats if s.faction == "wolf" and s.seat != viewpoint_seat))
+
+    rules_text = game.rules.text.strip() if game.rules.text and game.rules.text.strip() else None
+    return Context(
+        game_id=game.game_id,
+        language=game.language,
+        viewpoint_seat=viewpoint_seat,
+        cutoff_segment=cutoff_segment,
+        n_seats=len(game.seats),
+        seats=tuple(sorted(seat_info)),
+        rules_text=rules_text if rules_text is not None else rules_summary(game),
+        rules_generated=rules_text is None,
+        own_role=me.role,
+        own_faction=me.faction,
+        allies=allies,
+        private_events=tuple(sorted(private, key=_event_key)),
+        public_events=tuple(sorted(public, key=_event_key)),
+        utterances=tuple(utterances),
+        left_out=tuple(left_out),
+        current_phase=current_phase,
+        phases=tuple(p for p in game.phases if phase_order[p.id] <= current_pos),
+    )
+
+
+def _event_key(ev: Event) -> tuple:
+    # Stable order: by anchor (unanchored first within the listing), then kind/actor/target.
+    return (ev.segment_id if ev.segment_id is not None else -1, ev.kind, str(ev.actor), ev.target or 0)
+
+
+def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrite]:
+    if not osr:
+        raise UserError(f"game {game.game_id}: variant osr needs objective rewrites (variants/osr/{game.game_id}.jsonl) but there are none")
+    out: dict[int, OsrRewrite] = {}
+    for r in osr:
+        if r.game_id != game.game_id:
+            raise UserError(f"variants/osr/{game.game_id}.jsonl: utterance_index {r.utterance_index}: game_id '{r.game_id}' does not match")
+        out[r.utterance_index] = r
+    return out
+
+
+def _visible_utterances(
+    game: GameLog, seat: int, cutoff: int, rewrites: dict[int, OsrRewrite] | None
+) -> tuple[list[ShownUtterance], list[int]]:
+    shown: list[ShownUtterance] = []
+    left_out: list[int] = []
+    for u in game.utterances:
+        before = [s for s in u.segment_ids if s <= cutoff]
+        if not before:
+            continue
+        partial = len(before) < len(u.segment_ids)
+        if partial:
+            if rewrites is not None or not u.segments:
+                left_out.append(u.index)
+                continue
+            text = "".join(_join_segments([seg.text for seg in u.segments if seg.id <= cutoff], game.language))
+            if not text.strip():
+                left_out.append(u.index)
+                continue
+        elif rewrites is not None:
+            r = rewrites.get(u.index)
+            if r is None or sorted(r.segment_ids) != sorted(u.segment_ids):
+                why = "no rewrite" if r is None else f"rewrite covers segments {r.segment_ids}, turn has {u.segment_ids}"
+                raise UserError(f"variants/osr/{game.game_id}.jsonl: utterance_index {u.index}: {why}")
+            text = r.text
+        else:
+            text = u.text
+        shown.append(ShownUtterance(index=u.index, phase=u.phase, speaker=u.speaker, text=text.strip(), is_self=u.speaker == seat, partial=partial))
+    return shown, left_out
+
+
+def _join_segments(texts: list[str], language: str) -> list[str]:
+    # Chinese cues concatenate directly; English cues need a space between them.
+    sep = "" if language == "zh" else " "
+    return [sep.join(t.strip() for t in texts if t.strip())]
+
+
+def _cutoff_phase(game: GameLog, cutoff: int) -> str | None:
+    """Phase of the last turn that has a segment at or before the cut-off."""
+    phase = None
+    for u in game.utterances:
+        if u.segment_ids[0] <= cutoff:
+            phase = u.phase
+    return phase
+
+
+# --------------------------------------------------------------------------- rendering helpers
+
+# Chinese name of each canonical role: the first Chinese label of the role table (so typos and
+# synonyms listed later never win).
+_ZH_ROLE: dict[str, str] = {}
+for _label, _role in ROLE_LABELS.items():
+    if _label and ord(_label[0]) > 0x2E80:
+        _ZH_ROLE.setdefault(_role, _label)
+
+_ZH_ROLE_DESC: dict[str, str] = {
+    "villager": "普通村民，夜间没有技能，白天参与投票。",
+    "seer": "每晚可以查验一名玩家，得知其是否为狼人。",
+    "witch": "有一瓶解药和一瓶毒药，同一晚不能同时使用两瓶药。",
+    "hunter": "出局时（被毒除外）可以开枪带走一名玩家。",
+    "guard": "每晚守护一名玩家免受狼人袭击，不能连续两晚守护同一人。",
+    "idiot": "被投票出局时翻牌免于出局，但失去投票权。",
+    "silencer_elder": "每晚禁言一名玩家，被禁言者次日白天不能发言。",
+    "stalker": "每局可以暗杀一名自己白天投了票但没有出局的玩家。",
+    "nine_tailed_fox": "好人阵营的妖狐，相邻有狼存活时会失去尾巴。",
+    "magician": "每晚可以交换两名玩家的号码牌，影响当晚的技能目标。",
+    "werewolf": "狼人每晚共同杀死一名玩家，白天可以自爆。",
+    "white_wolf_king": "狼人，白天可以自爆并带走一名玩家。",
+    "wolf_beauty": "狼人，每晚魅惑一名玩家，她出局时被魅惑者随之出局。",
+    "demon": "狼人阵营，夜间可以查验一名玩家是否为神职。",
+    "ghost_bride": "第一晚与一名新郎结成连接，阵营取决于连接情况。",
+    "groom": "与鬼魂新娘连接，阵营取决于连接情况。",
+    "witness": "见证鬼魂新娘的婚礼，阵营取决于连接情况。",
+    "thief": "第一晚从两张备用牌中选择一张并以该身份游戏。",
+}
+
+_FACTION = {
+    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game"},
+    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定"},
+}
+
+_WIN = {
+    "en": {
+        "side_elimination": "Side elimination: the werewolves win by eliminating all villagers or all special (god) roles; the good side wins by voting out every werewolf.",
+        "all_elimination": "All elimination: the werewolves win by eliminating every good player; the good side wins by voting out every werewolf.",
+        "other": "The win condition is given by the host.",
+    },
+    "zh": {
+        "side_elimination": "屠边规则：狼人杀死所有普通村民或所有神职即获胜；好人投票放逐所有狼人即获胜。",
+        "all_elimination": "屠城规则：狼人杀死所有好人即获胜；好人投票放逐所有狼人即获胜。",
+        "other": "胜利条件由主持人说明。",
+    },
+}
+
+_SKILL = {
+    "en": {
+        "seer_check": "checked",
+        "witch_save": "used the antidote on",
+        "witch_poison": "used the poison on",
+        "guard_protect": "protected",
+        "hunter_shoot": "shot",
+        "silence": "silenced",
+        "stalker_assassinate": "assassinated",
+        "wolf_kill": "chose to kill",
+    },
+    "zh": {
+        "seer_check": "查验了",
+        "witch_save": "对其使用解药：",
+        "witch_poison": "对其使用毒药：",
+        "guard_protect": "守护了",
+        "hunter_shoot": "开枪带走了",
+        "silence": "禁言了",
+        "stalker_assassinate": "暗杀了",
+        "wolf_kill": "选择击杀",
+    },
+}
+
+# Every language-dependent phrase the builder produces, hashed into templates_hash() by the
+# prompts module so a wording change is visible in run.json.
+PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACTION, "win": _WIN, "skill": _SKILL}
+
+
+def role_name(role: str, language: str) -> str:
+    if language == "zh":
+        return _ZH_ROLE.get(role, role)
+    return role.replace("_", " ")
+
+
+def faction_name(faction: str, language: str) -> str:
+    return _FACTION[_lang(language)].get(faction, faction)
+
+
+def seat_label(seat: int, language: str) -> str:
+    return f"{seat}号" if language == "zh" else f"Seat {seat}"
+
+
+def speaker_label(speaker: Speaker, viewpoint_seat: int, language: str) -> str:
+    if speaker == "host":
+        return "主持人" if language == "zh" else "Host"
+    label = seat_label(int(speaker), language)
+    if speaker == viewpoint_seat:
+        label += "（你）" if language == "zh" else " (you)"
+    return label
+
+
+def phase_label(phase: Phase | None, language: str) -> str:
+    if phase is None:
+        return "游戏开始前" if language == "zh" else "Before the game"
+    if language == "zh":
+        return {"night": f"第{phase.day}夜", "sheriff_election": "警长竞选", "day": f"第{phase.day}天白天"}[phase.kind]
+    return {"night": f"Night {phase.day}", "sheriff_election": "Sheriff election", "day": f"Day {phase.day}"}[phase.kind]
+
+
+def _lang(language: str) -> str:
+    return "zh" if language == "zh" else "en"
+
+
+def event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
+    """One event as a sentence. Event notes are never rendered: they are annotator commentary."""
+    line = _event_line(ev, viewpoint_seat, language)
+    return line[:1].upper() + line[1:]
+
+
+def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
+    zh = language == "zh"
+
+    def who(x: Speaker | None) -> str:
+        if x is None:
+            return "某人" if zh else "someone"
+        if x == "host":
+            return "主持人" if zh else "the host"
+        if x == viewpoint_seat:
+            return "你" if zh else "you"
+        return seat_label(int(x), language)
+
+    tgt = who(ev.target) if ev.target is not None else None
+    res = f"（{ev.result}）" if zh and ev.result else (f" ({ev.result})" if ev.result else "")
+    if ev.kind == "vote":
+        if tgt is None:
+            return f"{who(ev.actor)}弃票" if zh else f"{who(ev.actor)} abstained"
+        return f"{who(ev.actor)}投票给{tgt}" if zh else f"{who(ev.actor)} voted for {tgt}"
+    if ev.kind == "elimination":
+        return (f"{tgt}出局{res}" if zh else f"{tgt} was eliminated{res}") if tgt else (f"无人出局{res}" if zh else f"Nobody was eliminated{res}")
+    if ev.kind == "night_outcome":
+        if tgt is None:
+            return f"夜间结果：{ev.result or '平安夜'}" if zh else f"Night outcome: {ev.result or 'peaceful night'}"
+        return f"夜间结果：{tgt}死亡{res}" if zh else f"Night outcome: {tgt} died{res}"
+    if ev.kind == "self_destruct":
+        return f"{who(ev.actor)}自爆" if zh else f"{who(ev.actor)} self-destructed"
+    if ev.kind == "sheriff_election":
+        return (f"{tgt}当选警长" if zh else f"{tgt} was elected sheriff") if tgt else (f"警徽流失{res}" if zh else f"No sheriff was elected{res}")
+    if ev.kind == "badge_transfer":
+        if tgt is None:
+            return f"{who(ev.actor)}撕掉了警徽" if zh else f"{who(ev.actor)} tore up the sheriff badge"
+        return f"{who(ev.actor)}将警徽移交给{tgt}" if zh else f"{who(ev.actor)} passed the sheriff badge to {tgt}"
+    # skill_use
+    verb = _SKILL[_lang(language)].get(ev.skill or "", None)
+    if verb is None:
+        verb = f"使用技能 {ev.skill}：" if zh else f"used {ev.skill or 'a skill'} on"
+    if zh:
+        return f"{who(ev.actor)}{verb}{tgt or '无目标'}{res}"
+    return f"{who(ev.actor)} {verb} {tgt or 'nobody'}{res}"
+
+
+def rules_summary(game: GameLog) -> str:
+    """Rules text generated from public facts (composition, win condition, sheriff) when the source has none."""
+    zh = game.language == "zh"
+    lang = _lang(game.language)
+    n = sum(rc.count for rc in game.rules.composition)
+    lines = []
+    if zh:
+        parts = "、".join(f"{rc.count}张{role_name(rc.role, 'zh')}" for rc in game.rules.composition)
+        lines.append(f"本局共有{n}张身份牌：{parts}。")
+        for rc in game.rules.composition:
+            lines.append(f"{role_name(rc.role, 'zh')}（{faction_name(rc.faction, 'zh')}）：{_ZH_ROLE_DESC.get(rc.role, '')}")
+        lines.append(_WIN[lang][game.rules.win_condition])
+        lines.append("本局设有警长，警长拥有1.5票归票权。" if game.rules.has_sheriff else "本局不设警长。")
+    else:
+        parts = ", ".join(f"{rc.count} x {role_name(rc.role, 'en')}" for rc in game.rules.composition)
+        lines.append(f"This game has {n} role cards: {parts}.")
+        for rc in game.rules.composition:
+            desc = ROLES[rc.role][2] if rc.role in ROLES else ""
+            lines.append(f"{role_name(rc.role, 'en').capitalize()} ({faction_name(rc.faction, 'en')}): {desc}")
+        lines.append(_WIN[lang][game.rules.win_condition])
+        lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.rules.has_sheriff else "There is no sheriff.")
+    return "\n".join(lines)

