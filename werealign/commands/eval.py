@@ -66,7 +66,7 @@ def eval_command(
     summary = run_eval(config, execution, out=out, overwrite=overwrite, progress_factory=make_progress(quiet))
     if summary.all_failed:
         raise UserError(
-            f"every request failed ({summary.sent}); first error: {summary.first_error}. "
+            f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "
             f"Nothing was scored; fix the cause and rerun the same command."
         )
     if not quiet:

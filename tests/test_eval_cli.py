@@ -1,0 +1,267 @@
+"""`werealign eval` / `werealign score` end to end: run directory, determinism, resume, variants, errors.
+
+Runs against bench/mock_server.py on 127.0.0.1 (and the built-in offline models) on a tiny English
+dataset built here, and on the bundled sample.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from werealign.dataset import write_dataset
+from werealign.schema.models import (
+    Event,
+    GameLog,
+    Mvp,
+    MvpVote,
+    OpponentItem,
+    Option,
+    OsrRewrite,
+    Phase,
+    Provenance,
+    RoleCount,
+    Rules,
+    SeatInfo,
+    Segment,
+    SpeechItem,
+    Utterance,
+    VoteItem,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+import mock_server  # noqa: E402
+
+ROLES = {1: "seer", 2: "werewolf", 3: "villager", 4: "witch", 5: "werewolf", 6: "villager"}
+FACTION = {"werewolf": "wolf"}
+
+
+def tiny_dataset(root: Path, *, n_speech: int = 5) -> Path:
+    """A six-seat English game with speech/vote/opponent items, rule reminders and OSR rewrites."""
+    lines = [
+        (1, "I am the seer. I checked seat 5 last night and seat 5 is a werewolf."),
+        (2, "Seat 1 is lying; the real seer would not reveal so early."),
+        (3, "I believe seat 1, the claim is specific and nobody counter-claimed."),
+        (5, "I am a plain villager and seat 1 is a wolf trying to frame me."),
+        (4, "I saved nobody last night, so take the night outcome at face value."),
+        (6, "Vote seat 5 today and keep seat 1 alive."),
+    ]
+    utterances, seg, t = [], 0, 10.0
+    for index, (speaker, text) in enumerate(lines):
+        parts = [p.strip() + "." for p in text.rstrip(".").split(". ")]
+        segs = []
+        for p in parts:
+            segs.append(Segment(id=seg, start=t, end=t + 2, text=p))
+            seg, t = seg + 1, t + 2
+        utterances.append(
+            Utterance(index=index, segment_ids=[s.id for s in segs], start=segs[0].start, end=segs[-1].end,
+                      phase="day-1", speaker=speaker, text=" ".join(s.text for s in segs), segments=segs)
+        )
+    last = seg - 1
+    game = GameLog(
+        game_id="tiny-1",
+        language="en",
+        provenance=Provenance(source="test"),
+        rules=Rules(text="Six players: two werewolves, a seer, a witch, two villagers.", variant="tiny",
+                    composition=[RoleCount(role="werewolf", faction="wolf", count=2), RoleCount(role="seer", faction="good", count=1),
+                                 RoleCount(role="witch", faction="good", count=1), RoleCount(role="villager", faction="good", count=2)]),
+        seats=[SeatInfo(seat=s, role=r, faction=FACTION.get(r, "good")) for s, r in ROLES.items()],
+        phases=[Phase(id="night-1", kind="night", day=1, start=0, end=9), Phase(id="day-1", kind="day", day=1, start=9, end=t + 5)],
+        utterances=utterances,
+        events=[Event(kind="vote", phase="day-1", segment_id=last, public=True, actor=1, target=5)],
+        mvp=Mvp(seat=1, votes=[MvpVote(phase="day-1", target=5, cutoff_segment=last)]),
+        winner="good",
+    )
+    speech = []
+    for k in range(n_speech):
+        dim = "RI SJ DR PS CT".split()[k % 5]
+        answer = "ABCDEFGHI"[(2 * k + 1) % 9]
+        options = [
+            Option(key=key, text=(f"Seat 5 is a werewolf, believe the seer (item {k})" if key == answer else f"Distractor {key} for item {k}" + " with padding" * (i % 4)),
+                   origin="ground_truth" if key == answer else "m2_biased_rationale")
+            for i, key in enumerate("ABCDEFGHI")
+        ]
+        speech.append(SpeechItem(item_id=f"tiny-s{k}", game_id="tiny-1", language="en", dimension=dim, viewpoint_seat=1,
+                                 cutoff_segment=3 + k % 3, question=f"What should seat 1 conclude? ({dim} {k})", options=options,
+                                 answer=answer, rule_reminder="The seer learns one player's faction each night."))
+    vote = [VoteItem(item_id="tiny-v1", game_id="tiny-1", language="en", viewpoint_seat=1, phase="day-1", cutoff_segment=last,
+                     candidates=[2, 3, 4, 5, 6], answer=5)]
+    opponent = [OpponentItem(item_id="tiny-o1", game_id="tiny-1", language="en", viewpoint_seat=1, cutoff_segment=last,
+                             candidates=[2, 3, 4, 5, 6], answer=[2, 5])]
+    osr = {"tiny-1": [OsrRewrite(game_id="tiny-1", utterance_index=u.index, segment_ids=u.segment_ids, text=f"Seat {u.speaker} states a position (objective rewrite {u.index}).") for u in utterances]}
+    write_dataset(root, name="tiny", version="0.0.1", licence="Apache-2.0", games=[game], speech=speech, vote=vote, opponent=opponent, osr=osr)
+    return root
+
+
+def cli(*args: str, env: dict | None = None, block_litellm: bool = False, timeout: float = 180) -> subprocess.CompletedProcess:
+    """Run the CLI in a fresh process; block_litellm makes any `import litellm` fail in it."""
+    pre = "import sys\n"
+    if block_litellm:
+        pre += "sys.modules['litellm'] = None\n"
+    code = pre + "from werealign.cli import main\nsys.argv = ['werealign'] + sys.argv[1:]\nmain()\n"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})}, cwd=REPO)
+
+
+def read_samples(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "samples.jsonl").read_text().splitlines()]
+
+
+def strip_timing(samples: list[dict]) -> list[dict]:
+    return [{k: v for k, v in s.items() if k != "latency"} for s in samples]
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    return tiny_dataset(tmp_path_factory.mktemp("ds") / "tiny")
+
+
+@pytest.fixture(scope="module")
+def mock():
+    with mock_server.spawn() as base:
+        yield base
+
+
+def mock_eval(tiny: Path, mock: str, out: Path, *extra: str, **kw) -> subprocess.CompletedProcess:
+    return cli("eval", "--model", "openai/mock", "--api-base", mock + "/v1", "--dataset", str(tiny), "--out", str(out),
+               "--decodes", "2", "--max-connections", "4", "--quiet", *extra, env={"OPENAI_API_KEY": "sk-unused"}, **kw)
+
+
+def test_run_directory_and_rescoring(tiny: Path, mock: str, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    before = mock_server.stats(mock)["ok"]
+    r = mock_eval(tiny, mock, out)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir() if not p.name.endswith(("-wal", "-shm"))) == ["responses.sqlite", "results.json", "run.json", "samples.jsonl"]
+    # 5 speech + 1 vote + 1 opponent items, 2 decodes each: 14 distinct paid requests
+    assert mock_server.stats(mock)["ok"] - before == 14
+    samples = read_samples(out)
+    assert len(samples) == 14 and all(s["request_error"] is None for s in samples)
+    run = json.loads((out / "run.json").read_text())
+    assert run["config"]["decodes"] == 2 and run["config"]["temperature"] == 0.7 and run["config"]["model"] == "openai/mock"
+    assert run["versions"]["prompt_version"] and len(run["versions"]["templates_sha256"]) == 64
+    assert run["execution"]["api_base"].startswith("http://127.0.0.1:")
+    results = json.loads((out / "results.json").read_text())
+    assert results["complete"] is True
+    assert set(results["variants"]["base"]) == {"speech", "vote", "opponent"}
+    speech = [s for s in samples if s["task"] == "speech"]
+    # permutation on by default: recorded per decode, a true permutation, differs between the decodes
+    assert all(sorted(s["option_order"]) == list(range(9)) for s in speech)
+    assert any(a["option_order"] != b["option_order"] for a, b in zip(speech[::2], speech[1::2]))
+    # the score is recomputable from the samples alone
+    acc = sum(s["correct"] for s in speech) / len(speech)
+    assert results["variants"]["base"]["speech"]["accuracy"] == pytest.approx(acc, abs=1e-6)
+
+    # score: same bytes, and litellm cannot even be imported
+    first = (out / "results.json").read_bytes(), (out / "samples.jsonl").read_bytes()
+    (out / "results.json").unlink()
+    r = cli("score", str(out), "--quiet", block_litellm=True)
+    assert r.returncode == 0, r.stderr
+    assert ((out / "results.json").read_bytes(), (out / "samples.jsonl").read_bytes()) == first
+
+    # rerunning the same command: nothing sent, litellm never imported, same results
+    sent = mock_server.stats(mock)["requests"]
+    r = mock_eval(tiny, mock, out, block_litellm=True)
+    assert r.returncode == 0, r.stderr
+    assert mock_server.stats(mock)["requests"] == sent
+    assert (out / "results.json").read_bytes() == first[0]
+
+
+def test_determinism_across_runs(tiny: Path, mock: str, tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert mock_eval(tiny, mock, a, "--max-connections", "1").returncode == 0
+    assert mock_eval(tiny, mock, b, "--max-connections", "8").returncode == 0
+    assert (a / "results.json").read_bytes() == (b / "results.json").read_bytes()
+    assert strip_timing(read_samples(a)) == strip_timing(read_samples(b))
+    c = tmp_path / "c"
+    assert mock_eval(tiny, mock, c, "--seed", "1").returncode == 0
+    assert [s["option_order"] for s in read_samples(a)] != [s["option_order"] for s in read_samples(c)]
+
+
+def test_no_permute_and_variants(tiny: Path, mock: str, tmp_path: Path) -> None:
+    out = tmp_path / "paired"
+    r = mock_eval(tiny, mock, out, "--variant", "base,rr,osr", "--no-permute")
+    assert r.returncode == 0, r.stderr
+    samples = read_samples(out)
+    counts = {v: sum(1 for s in samples if s["variant"] == v) for v in ("base", "rr", "osr")}
+    assert counts == {"base": 14, "rr": 10, "osr": 14}  # rr applies to speech items only
+    assert all(s["option_order"] is None for s in samples)
+    results = json.loads((out / "results.json").read_text())
+    assert set(results["variants"]) == {"base", "rr", "osr"}
+
+    out = tmp_path / "randomized"
+    r = mock_eval(tiny, mock, out, "--variant", "base,rr,osr", "--ablation-protocol", "randomized")
+    assert r.returncode == 0, r.stderr
+    samples = read_samples(out)
+    per_item = {}
+    for s in samples:
+        per_item.setdefault((s["task"], s["item_id"]), set()).add(s["variant"])
+    assert len(per_item) == 7 and all(len(v) == 1 for v in per_item.values())
+    assert all(v <= {"base", "osr"} for (task, _), v in per_item.items() if task != "speech")
+
+
+def test_clear_errors(tiny: Path, mock: str, tmp_path: Path) -> None:
+    cases = [
+        (("--tasks", "speech,dance"), "--tasks"),
+        (("--variant", "rr", "--tasks", "vote"), "no chosen variant applies to vote"),
+        (("--decodes", "0"), "--decodes"),
+        (("--ablation-protocol", "shuffled"), "--ablation-protocol"),
+    ]
+    for extra, message in cases:
+        r = mock_eval(tiny, mock, tmp_path / "x", *extra)
+        assert r.returncode == 1 and message in r.stderr and "Traceback" not in r.stderr, (extra, r.stderr)
+    r = cli("eval", "--model", "openai/mock", "--dataset", str(tmp_path / "nope"), "--out", str(tmp_path / "y"))
+    assert r.returncode == 1 and "dataset directory not found" in r.stderr
+    # missing OSR data fails up front, before any request
+    ds = tiny_dataset(tmp_path / "no-osr")
+    for f in (ds / "variants" / "osr").iterdir():
+        f.unlink()
+    sent = mock_server.stats(mock)["requests"]
+    r = mock_eval(ds, mock, tmp_path / "z", "--variant", "base,osr")
+    assert r.returncode == 1 and "osr" in r.stderr and "tiny-1" in r.stderr, r.stderr
+    assert mock_server.stats(mock)["requests"] == sent and not (tmp_path / "z").exists()
+    # a run directory is only resumed by the same run
+    out = tmp_path / "run"
+    assert mock_eval(tiny, mock, out).returncode == 0
+    r = mock_eval(tiny, mock, out, "--seed", "5")
+    assert r.returncode == 1 and "holds a different run" in r.stderr
+    assert mock_eval(tiny, mock, out, "--seed", "5", "--overwrite").returncode == 0
+    r = cli("score", str(tmp_path / "nothing-here"))
+    assert r.returncode == 1 and "not a run directory" in r.stderr
+
+
+def test_every_request_failing_is_an_error_naming_the_cause(tiny: Path, tmp_path: Path) -> None:
+    with mock_server.spawn("--rate-400", "1") as base:
+        r = cli("eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(tiny), "--out", str(tmp_path / "r"),
+                "--decodes", "1", "--quiet", env={"OPENAI_API_KEY": "sk-unused"})
+    assert r.returncode == 1 and "every request failed (7)" in r.stderr and "BadRequestError" in r.stderr
+    assert r.stderr.count("error:") == 1
+    results = json.loads((tmp_path / "r" / "results.json").read_text())
+    assert results["totals"]["request_errors"] == 7 and results["complete"] is False
+
+
+def test_some_requests_failing_are_counted_and_retried_next_run(tiny: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    with mock_server.spawn("--rate-500", "0.5", "--seed", "3") as base:
+        args = ("eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(tiny), "--out", str(out),
+                "--decodes", "2", "--quiet", "--max-attempts", "1")
+        r = cli(*args, env={"OPENAI_API_KEY": "sk-unused"})
+        assert r.returncode == 0, r.stderr
+        first = json.loads((out / "results.json").read_text())
+        n_err = first["totals"]["request_errors"]
+        assert n_err > 0 and "request(s) failed" in r.stderr and first["complete"] is False
+        ok_before = mock_server.stats(base)["ok"]
+        for _ in range(20):  # each rerun asks again only for what failed
+            if json.loads((out / "results.json").read_text())["complete"]:
+                break
+            cli(*args, env={"OPENAI_API_KEY": "sk-unused"})
+        st = mock_server.stats(base)
+    assert json.loads((out / "results.json").read_text())["complete"] is True
+    assert st["ok"] == 14 and st["ok"] - ok_before == n_err  # never a successful request paid twice
+    assert all(c == 1 for c in st["served"].values())
