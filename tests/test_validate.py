@@ -430,3 +430,17 @@ def test_cli_wrong_types_are_named_by_field(tmp_path):
     r = run(str(p))
     assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout
     assert r.stdout.splitlines()[0] == f"{p}: g1: phases: error: expected a list, got string 'night, day' [schema]"
+
+
+def test_a_different_format_is_one_clear_error(tmp_path):
+    p = tmp_path / "release_log.json"
+    p.write_text(json.dumps({"metadata": {"players": 12}, "utterances": [{"who": "A", "said": "hi"}] * 50}), encoding="utf-8")
+    findings = validate_paths([p])
+    assert [(f.code, f.severity) for f in findings] == [("not-a-game", "error")]
+    assert "metadata, utterances" in findings[0].message and "werealign import" in findings[0].message
+
+
+def test_unrecognisable_jsonl_is_one_error(tmp_path):
+    p = tmp_path / "rows.jsonl"
+    p.write_text('{"x": 1}\n{"x": 2}\n', encoding="utf-8")
+    assert codes(validate_paths([p])) == {("unknown-kind", "", "error")}

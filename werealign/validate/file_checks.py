@@ -65,6 +65,12 @@ def check_game_object(obj: Any, out: Sink) -> GameIndex | None:
     """Schema, then semantics; the index is returned only for a game that passed the schema."""
     if isinstance(obj, dict) and isinstance(obj.get("game_id"), str):
         out.game_id = obj["game_id"]
+    if isinstance(obj, dict) and not {"game_id", "schema_version"} & obj.keys():
+        # Another format altogether (e.g. a release's own game log): one clear line, not a wall of schema errors.
+        keys = ", ".join(sorted(obj)[:6]) + (", ..." if len(obj) > 6 else "")
+        out.error("not-a-game", "", f"not a werealign game log (no game_id or schema_version; top-level fields: {keys or 'none'}); "
+                  "convert a release with `werealign import`")
+        return None
     game = check_schema("game", obj, out)
     if game is None:
         return None

@@ -68,8 +68,13 @@ def _describe(err) -> tuple[str, str]:
         n = len(err.instance) if isinstance(err.instance, list) else "?"
         bound = "at least" if kind == "minItems" else "at most"
         return path(*parts), f"has {n} entries, needs {bound} {err.validator_value}"
-    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern", "minLength", "maxLength"):
-        return path(*parts), f"{_short(err.instance)} violates {kind} {_short(err.validator_value)}"
+    bounds = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}
+    if kind in bounds:
+        return path(*parts), f"must be {bounds[kind]} {err.validator_value}, got {_short(err.instance)}"
+    if kind in ("minLength", "maxLength"):
+        return path(*parts), f"must be {'at least' if kind == 'minLength' else 'at most'} {err.validator_value} characters long, got {_short(err.instance)}"
+    if kind == "pattern":
+        return path(*parts), f"{_short(err.instance)} does not match the pattern {err.validator_value}"
     message = err.message if len(err.message) <= 160 else err.message[:157] + "..."
     return path(*parts), message
 
