@@ -53,7 +53,7 @@ from werealign.schema.roles import ROLES
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
 # The annotator log describes the seats one by one: "...；N 号是<role>，<what they did>；..."
-_LOG_CLAIM = re.compile(r"(?:^|[；;。]\s*)(\d{1,2})\s*号是([^，,；;。\s]{1,6})")
+_LOG_CLAIM = re.compile(r"(?:^|[；;。]\s*)(\d{1,2})\s*号是([^，,；;。]{1,14})")
 
 
 class GameDropped(Exception):
@@ -528,35 +528,59 @@ def _language(lang: str | None, ctx: Ctx) -> str:
     return "zh"
 
 
-_GOOD_WIN = re.compile(r"好人(阵营)?(胜利|获胜|赢)")
-_WOLF_WIN = re.compile(r"狼人(阵营)?(胜利|获胜|赢)")
+# "好人阵营胜利", "狼人获胜", "作为狼人阵营获得了最终的胜利"; a negated phrase ("不想让好人赢",
+# "无法获得胜利") is not a result.
+_WIN = re.compile(r"(好人|狼人|第三方)(阵营)?([^，,。；;！!]{0,14}?)(胜利|获胜|赢)")
+_WIN_SIDE = {"好人": "good", "狼人": "wolf", "第三方": "third"}
+_NEGATION = re.compile(r"[不没未]|无法")
 
 
 def _winner(summary: str | None, logs: str | None, ctx: Ctx):
-    for field, text in (("metadata.summary", summary), ("metadata.logs", logs)):
-        if not text:
-            continue
-        good, wolf = bool(_GOOD_WIN.search(text)), bool(_WOLF_WIN.search(text))
-        if good != wolf:
-            return "good" if good else "wolf"
-    ctx.add("warning", "winner_unknown", "metadata.summary", "neither the recap nor the log states the winner unambiguously", "winner null")
+    """The last result statement of the recap (it ends with the result), else of the log."""
+    for text in (summary, logs):
+        hits = [m for m in _WIN.finditer(text or "") if not _NEGATION.search(text[max(0, m.start() - 3) : m.end()])]
+        if hits:
+            return _WIN_SIDE[hits[-1].group(1)]
+    ctx.add("warning", "winner_unknown", "metadata.summary", "neither the recap nor the annotator log states which side won", "winner null")
     return None
 
 
 def _check_log_claims(logs: str | None, seats: list[SeatInfo], ctx: Ctx) -> None:
-    """The annotator log states 'N 号是<role>' for each seat; compare with the true-role table."""
+    """The annotator log states 'N 号是<role>' for each seat; compare with the true-role table.
+
+    A claim agrees when any role it names is the seat's true role ('盗贼（选女巫）' for a witch),
+    or it says plain werewolf for a wolf-faction special role ('狼人（白狼王）').
+    """
     if not logs:
         return
-    role_of = {s.seat: s.role for s in seats}
+    true = {s.seat: s for s in seats}
     seen: set[int] = set()
     for m in _LOG_CLAIM.finditer(logs):
         seat = int(m.group(1))
-        if seat in seen or seat not in role_of:
+        if seat in seen or seat not in true:
             continue
-        word = m.group(2)
-        claimed = next((canonical_role(word[:n]) for n in range(len(word), 0, -1) if canonical_role(word[:n])), None)
-        if claimed is None:
+        claimed = _roles_named(m.group(2))
+        if not claimed:
             continue
         seen.add(seat)
-        if claimed != role_of[seat]:
-            ctx.add("warning", "log_role_disagrees", "metadata.logs", f"the annotator log says seat {seat} is '{word}' ({claimed}), real_role says {role_of[seat]}", "real_role kept")
+        info = true[seat]
+        if info.role in claimed or ("werewolf" in claimed and info.faction == "wolf"):
+            continue
+        ctx.add("warning", "log_role_disagrees", "metadata.logs", f"the annotator log says seat {seat} is '{m.group(2).strip()}' ({'/'.join(claimed)}), real_role says '{info.original_role_label}' ({info.role})", "real_role kept")
+
+
+def _roles_named(text: str) -> list[str]:
+    """Role labels in a short phrase, longest label first at each position."""
+    found: list[str] = []
+    i = 0
+    while i < len(text):
+        for n in range(min(5, len(text) - i), 0, -1):
+            role = canonical_role(text[i : i + n]) if not text[i : i + n].isascii() else None
+            if role:
+                if role not in found:
+                    found.append(role)
+                i += n
+                break
+        else:
+            i += 1
+    return found

@@ -87,6 +87,10 @@ def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str
         else:
             note("dropped", "no_viewpoint_seat", f"{field}.role", f"'{q.role}' names no seat and the question does not say which seat 'you' are", "item dropped: every item is asked from one seat", game=game_id)
             return None
+    else:
+        stated = _YOU_ARE.search(q.text)
+        if stated and int(stated.group(1)) != viewpoint:
+            note("warning", "viewpoint_disagrees_with_text", f"{field}.role", f"role says seat {viewpoint}, the question says 'you are seat {stated.group(1)}'", "role kept", game=game_id)
     if viewpoint not in seats:
         note("dropped", "viewpoint_not_a_seat", f"{field}.role", f"seat {viewpoint} is not in {game_id}", "item dropped", game=game_id)
         return None

@@ -1,0 +1,378 @@
+"""`werealign import werebench`: the real release subset (skipped when absent) and tiny invented releases.
+
+The synthetic releases below are written from scratch for these tests (invented dialogue), never cut
+from the WereBench data.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from werealign.dataset import load_dataset
+from werealign.importers.werebench_text import chinese_number, host_exits, parse_time, seat_of_label
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "werealign.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=120)
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+# --------------------------------------------------------------------------- small parsers
+
+
+def test_parse_time_reads_sloppy_values_and_says_so():
+    assert parse_time("01:02:03,450") == (3723.45, None)
+    t, note = parse_time("00:00:36,72")
+    assert t == 36.72 and "720" in note
+    t, note = parse_time("00:10:00,000 ")
+    assert t == 600.0 and "whitespace" in note
+    assert parse_time("") == (None, None)
+    assert parse_time("00:59:03") == (None, None)
+
+
+def test_seat_labels_and_chinese_numbers():
+    assert seat_of_label("12号") == 12 and seat_of_label("5") == 5 and seat_of_label(7) == 7
+    assert seat_of_label("host") is None and seat_of_label("预言家12号") is None
+    assert [chinese_number(x) for x in ("十", "十二", "七", "二十", "9")] == [10, 12, 7, 20, 9]
+    assert chinese_number("百") is None
+
+
+def test_host_exits_only_counts_seats_next_to_an_exit_phrase():
+    # Invented host lines in the show's formulaic style.
+    assert host_exits("其余玩家投给 3 号，3 号玩家出局，3 号请留遗言", 12) == [(3, "voted_out")]
+    assert host_exits("天亮了，昨天晚上死亡的是 2 号和 8 号， 2 号 8 号请离场 从 5 号玩家开始发言", 12) == [(2, "night_death"), (8, "night_death")]
+    assert host_exits("7 号玩家自爆 昨天晚上死亡的是十一号玩家", 12) == [(7, "self_destruct"), (11, "night_death")]
+    assert host_exits("十号玩家出局，十二号玩家殉情", 12) == [(10, "voted_out"), (12, "died_with_partner")]
+    assert host_exits("1 号投给 4 号，6 号玩家出局", 12) == [(6, "voted_out")]
+    assert host_exits("昨天晚上是平安夜，4 号玩家没有死亡", 12) == []
+    assert host_exits("13 号玩家出局", 12) == []
+
+
+# --------------------------------------------------------------------------- a tiny invented release
+
+
+def _utt(segs, start, end, status, speaker, text, sheriff=None, role=None):
+    return {
+        "utterance_id": segs,
+        "start_time": start,
+        "end_time": end,
+        "duration": 1,
+        "status": status,
+        "speaker_id": speaker,
+        "sheriff": sheriff,
+        "is_host": speaker == "host",
+        "is_sheriff": sheriff is not None and sheriff == speaker,
+        "role": role,
+        "text": text,
+    }
+
+
+def _game() -> dict:
+    aliases = {"说话人 1": ["host"], **{f"说话人 {i + 1}": [f"{i}号"] for i in range(1, 7)}}
+    roles = {"说话人 1": "host", "说话人 2": "预言家", "说话人 3": "女巫", "说话人 4": "阔人", "说话人 5": "狼人", "说话人 6": "狼人", "说话人 7": "村民"}
+    return {
+        "metadata": {
+            "game_id": 1,
+            "source": "Demo Season 1, Episode 2",
+            "game_rules": "演示规则：六人局，采用屠边规则。",
+            "game_roles": ["预言家", "女巫", "猎人", "狼人", "村民"],
+            "game_status": {
+                "first_night": "00:00:01,000",
+                "sheiff_election": "00:00:10,000",
+                "first_day": "00:01:00,000",
+                "second_night": "00:02:00,000",
+                "second_day": "00:02:10,000",
+                "00:02:59,000": "00:02:59,000",
+                "end_time": "00:03:00,000 ",
+            },
+            "user_aliases": aliases,
+            "real_role": roles,
+            "MVP": {
+                "id": "1号",
+                "votes": {
+                    "first_day_votes": {"vote_to": "4号", "cut_off_time": 8},
+                    "second_day_votes": {"vote_to": "5号", "cut_off_time": 14},
+                },
+            },
+            "logs": "1 号是预言家，带队；4 号是狼人，假跳",
+            "total_utterances": 13,
+            "language": "chinese",
+            "summary": "演示回顾，好人阵营胜利",
+        },
+        "utterances": [
+            _utt([1], "00:00:01,000", "00:00:05,000", "first_night", "host", "演示开始，天黑请闭眼"),
+            _utt([2, 3], "00:00:10,000", "00:00:20,000", "sheiff_election", "1号", "我验了 4 号，是坏人", role="预言家"),
+            _utt([4], "00:00:21,000", "00:00:30,000", "sheiff_election", "4号", "别听他的", role="狼人"),
+            _utt([5], "00:01:00,000", "00:01:05,000", "first_day", "host", "1 号当选警长，昨天晚上是平安夜", sheriff="1号"),
+            _utt([6], "00:01:06,000", "00:01:10,000", "first_day", "2号", "我跟 1 号走", sheriff="1号", role="女巫"),
+            _utt([7], "00:01:11,000", "00:01:20,000", "first_day", "1号", "大家投 4 号", sheriff="1号", role="预言家"),
+            _utt([8], "00:01:21,000", "00:01:25,000", "first_day", "host", "所有玩家请投票，其余所有玩家投给4 号，4 号玩家出局", sheriff="1号"),
+            _utt([9], "00:01:26,000", "00:01:27,000", "first_day", "说话人 9", "嗯", sheriff="1号"),
+            _utt([10], "00:02:00,000", "00:02:05,000", "second_night", "host", "4 号玩家请离场，天黑请闭眼", sheriff="1号"),
+            _utt([11], "00:02:10,000", "00:02:15,000", "second_day", "host", "天亮了，昨天晚上死亡的是 6 号玩家， 6 号玩家请离场", sheriff="1号"),
+            _utt([12], "00:02:16,000", "00:02:20,000", "second_day", "1号", "这轮出 5 号", sheriff="1号", role="预言家"),
+            _utt([13], "00:02:21,000", "00:02:30,000", "second_day", "host", "所有玩家请投票，其余所有玩家投给5 号，5 号玩家出局，好人阵营胜利", sheriff="1号"),
+        ],
+    }
+
+
+def _question(qid, seg, role, text, answer="B", explanation=""):
+    return {
+        "id": qid,
+        "utterance_id": seg,
+        "role": role,
+        "text": text,
+        "text1": text,
+        "options": [{"key": k, "text": f"演示选项 {k}"} for k in "ABCDEFGHI"],
+        "answerKey": answer,
+        "reference": "data/Season_1/01.json",
+        "explanation": explanation,
+    }
+
+
+def _items() -> dict:
+    return {
+        "questionSetTitle": "demo",
+        "version": "1.0",
+        "categories": [
+            {"categoryName": "Role Inference", "questions": [_question(1, 6, "2号", "你是 2号，你怎么看 4 号？", explanation="演示解释")]},
+            {"categoryName": "Social Interaction", "questions": [_question(1, 7, "场上玩家", "作为旁观者，你怎么看这段发言？")]},
+            {"categoryName": "Counterfactual Trade-off", "questions": [_question(1, 6, "场上好人", "你是3号，假如 4 号没有发言会怎样？", answer="I")]},
+        ],
+    }
+
+
+def write_release(root: Path, game: dict | None = None, items: dict | None = None) -> Path:
+    (root / "data" / "Season_1").mkdir(parents=True)
+    (root / "WereBench").mkdir()
+    (root / "data" / "Season_1" / "01.json").write_text(json.dumps(game or _game(), ensure_ascii=False), encoding="utf-8")
+    (root / "WereBench" / "WereBench.json").write_text(json.dumps(items or _items(), ensure_ascii=False), encoding="utf-8")
+    return root
+
+
+@pytest.fixture()
+def demo(tmp_path: Path) -> tuple[Path, Path]:
+    src = write_release(tmp_path / "release")
+    out = tmp_path / "out"
+    r = run_cli("import", "werebench", str(src), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "games: 1/1 converted" in r.stdout and "speech items: 2/3 converted, 1 dropped" in r.stdout
+    return src, out
+
+
+def _report(out: Path) -> dict:
+    return json.loads((out / "import_report.json").read_text(encoding="utf-8"))
+
+
+def _codes(report: dict, kind: str) -> list[str]:
+    return sorted(e["code"] for e in report[kind])
+
+
+def test_demo_release_converts_repairs_and_reports(demo):
+    _, out = demo
+    ds = load_dataset(out)
+    game = ds.games["pandakill-s1-01"]
+    assert {s.seat: s.role for s in game.seats} == {1: "seer", 2: "witch", 3: "hunter", 4: "werewolf", 5: "werewolf", 6: "villager"}
+    assert game.host_labels == ["说话人 1"] and game.winner == "good"
+    assert game.rules.win_condition == "side_elimination" and game.rules.variant == "seer-witch-hunter"
+    assert [p.id for p in game.phases] == ["night-1", "sheriff-election", "day-1", "night-2", "day-2"]
+    assert game.phases[-1].end == 180.0
+    # The unknown speaker's turn is dropped, everything else kept in order with its segment ids.
+    assert [u.segment_ids[0] for u in game.utterances] == [1, 2, 4, 5, 6, 7, 8, 10, 11, 12, 13]
+    outs = [(e.target, e.segment_id) for e in game.events if e.kind == "elimination"]
+    assert outs == [(4, 8), (6, 11), (5, 13)]
+    assert [(e.kind, e.target, e.segment_id) for e in game.events if e.kind == "sheriff_election"] == [("sheriff_election", 1, 5)]
+    # Vote cut-offs on the host's result announcement are moved before it; one after the game is clamped first.
+    assert [(v.phase, v.target, v.cutoff_segment) for v in game.mvp.votes] == [("day-1", 4, 7), ("day-2", 5, 12)]
+    report = _report(out)
+    assert "role_label_typo" in _codes(report, "repaired")
+    assert _codes(report, "repaired").count("cutoff_leaks_vote") == 2
+    assert "cutoff_after_game" in _codes(report, "repaired")
+    assert {"stray_phase_key", "unknown_speaker", "no_viewpoint_seat"} <= set(_codes(report, "dropped"))
+    assert "viewpoint_from_text" in _codes(report, "repaired")
+    assert "segment_gap" in _codes(report, "warning")  # segment 9 went with the dropped turn
+
+
+def test_demo_items_keep_original_keys_and_derive_va_oi(demo):
+    _, out = demo
+    ds = load_dataset(out)
+    by_id = {i.item_id: i for i in ds.speech}
+    assert sorted(by_id) == ["werebench-ct-0001", "werebench-ri-0001"]
+    ri, ct = by_id["werebench-ri-0001"], by_id["werebench-ct-0001"]
+    assert ri.provenance.source_ref == {"category": "Role Inference", "id": 1} and ri.provenance.review == "imported"
+    assert ri.viewpoint_seat == 2 and ri.cutoff_segment == 6 and ri.answer == "B" and ri.explanation == "演示解释"
+    assert ri.question_short is None and all(o.origin == "imported" for o in ri.options)
+    assert ct.viewpoint_seat == 3 and ct.explanation is None and ct.answer == "I"
+    assert [(v.phase, v.cutoff_segment, v.candidates, v.answer) for v in ds.vote] == [("day-1", 7, [2, 3, 4, 5, 6], 4), ("day-2", 12, [2, 3, 5], 5)]
+    assert [(o.cutoff_segment, o.candidates, o.answer) for o in ds.opponent] == [(7, [2, 3, 4, 5, 6], [4, 5]), (12, [2, 3, 4, 5, 6], [4, 5])]
+    assert ds.manifest.name == "werebench" and "unspecified" in ds.manifest.licence
+    assert ds.manifest.counts.speech == 2 and ds.manifest.counts.vote == 2 and ds.manifest.counts.opponent == 2
+
+
+def test_wolf_mvp_gets_va_but_no_oi(tmp_path):
+    game = _game()
+    game["metadata"]["MVP"] = {"id": "5号", "votes": {"first_day_votes": {"vote_to": "1号", "cut_off_time": 7}}}
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    ds = load_dataset(tmp_path / "out")
+    assert [(v.viewpoint_seat, v.answer) for v in ds.vote] == [(5, 1)] and ds.opponent == []
+    assert "oi_not_good_mvp" in _codes(_report(tmp_path / "out"), "dropped")
+
+
+def test_refuses_non_empty_out_and_overwrite_replaces(demo, tmp_path):
+    src, out = demo
+    before = tree_bytes(out)
+    r = run_cli("import", "werebench", str(src), "--out", str(out))
+    assert r.returncode == 1 and "--overwrite" in r.stderr and "Traceback" not in r.stderr
+    r = run_cli("import", "werebench", str(src), "--out", str(out), "--overwrite")
+    assert r.returncode == 0, r.stderr
+    assert tree_bytes(out) == before
+
+
+def _assert_clean_error(r: subprocess.CompletedProcess, *needles: str) -> None:
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    assert "Traceback" not in r.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+def test_truncated_game_json(tmp_path):
+    src = write_release(tmp_path / "release")
+    path = src / "data" / "Season_1" / "01.json"
+    path.write_text(path.read_text(encoding="utf-8")[:500], encoding="utf-8")
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    _assert_clean_error(r, "01.json", "invalid JSON")
+    assert not (tmp_path / "out").exists()
+
+
+def test_wrong_types_name_file_and_field(tmp_path):
+    game = _game()
+    game["utterances"][2]["utterance_id"] = "four"
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    _assert_clean_error(r, "01.json", "utterances.2.utterance_id")
+    items = _items()
+    items["categories"][0]["questions"][0]["options"] = "A-I"
+    src2 = write_release(tmp_path / "release2", items=items)
+    r = run_cli("import", "werebench", str(src2), "--out", str(tmp_path / "out"))
+    _assert_clean_error(r, "WereBench.json", "categories.0.questions.0.options")
+
+
+def test_missing_items_file(tmp_path):
+    src = write_release(tmp_path / "release")
+    (src / "WereBench" / "WereBench.json").unlink()
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    _assert_clean_error(r, "WereBench.json", "not found")
+
+
+def test_not_a_release(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("hello", encoding="utf-8")
+    _assert_clean_error(run_cli("import", "werebench", str(tmp_path / "empty"), "--out", str(tmp_path / "out")), "not a WereBench release")
+    _assert_clean_error(run_cli("import", "werebench", str(tmp_path / "missing"), "--out", str(tmp_path / "out")), "missing", "not found")
+    _assert_clean_error(run_cli("import", "werebench", str(tmp_path / "empty" / "notes.txt"), "--out", str(tmp_path / "out")), "not a directory")
+
+
+# --------------------------------------------------------------------------- the real release subset
+
+
+@pytest.fixture(scope="module")
+def real_import(werebench_src: Path, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("werebench") / "ds"
+    r = run_cli("import", "werebench", str(werebench_src), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "games: 48/48 converted" in r.stdout
+    return out
+
+
+def _source_questions(src: Path) -> dict[tuple[str, int], dict]:
+    data = json.loads((src / "WereBench" / "WereBench.json").read_text(encoding="utf-8"))
+    return {(c["categoryName"], q["id"]): q for c in data["categories"] for q in c["questions"]}
+
+
+@pytest.mark.werebench
+def test_real_every_game_and_item_accounted_for(real_import, werebench_src):
+    report = _report(real_import)
+    ds = load_dataset(real_import)
+    source_games = sorted(p.relative_to(werebench_src).as_posix() for p in werebench_src.glob("data/Season_*/*.json"))
+    assert len(source_games) == 48
+    converted_games = sorted(g.provenance.original_file for g in ds.games.values())
+    dropped_games = sorted(e["source_file"] for e in report["dropped"] if e["code"] == "game_unusable")
+    assert sorted(converted_games + dropped_games) == source_games
+
+    questions = _source_questions(werebench_src)
+    assert len(questions) == 537
+    converted = [(i.provenance.source_ref["category"], i.provenance.source_ref["id"]) for i in ds.speech]
+    dropped = [tuple(e["item"].rsplit("#", 1)) for e in report["dropped"] if e["source_file"] == "WereBench/WereBench.json"]
+    dropped = [(c, int(i)) for c, i in dropped]
+    assert len(converted) == len(set(converted))
+    assert sorted(converted + dropped) == sorted(questions)
+    assert report["counts"]["speech_converted"] + report["counts"]["speech_dropped"] == 537
+    assert all(e["why"] for e in report["dropped"])
+    md = (real_import / "IMPORT_REPORT.md").read_text(encoding="utf-8")
+    assert "| games | 48 |" in md and "| speech items | 537 |" in md
+
+
+@pytest.mark.werebench
+def test_real_ids_trace_back_to_the_release(real_import, werebench_src):
+    ds = load_dataset(real_import)
+    for game in ds.games.values():
+        raw = json.loads((werebench_src / game.provenance.original_file).read_text(encoding="utf-8"))
+        assert str(raw["metadata"]["game_id"]) == game.provenance.original_game_id
+        raw_segments = {s for u in raw["utterances"] for s in u["utterance_id"]}
+        assert {s for u in game.utterances for s in u.segment_ids} <= raw_segments
+    questions = _source_questions(werebench_src)
+    for item in ds.speech:
+        q = questions[(item.provenance.source_ref["category"], item.provenance.source_ref["id"])]
+        assert (q["utterance_id"], q["answerKey"], q["text"]) == (item.cutoff_segment, item.answer, item.question)
+        assert [o["text"] for o in q["options"]] == [o.text for o in item.options]
+        assert q["reference"] == ds.games[item.game_id].provenance.original_file
+
+
+@pytest.mark.werebench
+def test_real_va_oi_consistent_with_the_log(real_import):
+    ds = load_dataset(real_import)
+    assert ds.vote and ds.opponent
+    for item in ds.vote:
+        game = ds.games[item.game_id]
+        vote = next(v for v in game.mvp.votes if v.cutoff_segment == item.cutoff_segment and v.phase == item.phase)
+        assert item.viewpoint_seat == game.mvp.seat and item.answer == vote.target
+        assert item.answer in item.candidates and item.viewpoint_seat not in item.candidates
+        out = {e.target for e in game.events if e.kind == "elimination" and e.segment_id <= item.cutoff_segment}
+        assert not out & set(item.candidates) and item.viewpoint_seat not in out
+        # The model must not see the vote result: the turn holding the cut-off is not the host's tally.
+        turn = next(u for u in game.utterances if item.cutoff_segment in u.segment_ids)
+        assert not (turn.speaker == "host" and "投给" in turn.text)
+    for item in ds.opponent:
+        game = ds.games[item.game_id]
+        faction = {s.seat: s.faction for s in game.seats}
+        assert faction[item.viewpoint_seat] == "good" and item.viewpoint_seat == game.mvp.seat
+        assert item.answer == sorted(s for s, f in faction.items() if f == "wolf")
+        assert set(item.answer) <= set(item.candidates) and item.viewpoint_seat not in item.candidates
+
+
+@pytest.mark.werebench
+def test_real_reimport_is_byte_identical(real_import, werebench_src, tmp_path):
+    again = tmp_path / "again"
+    r = run_cli("import", "werebench", str(werebench_src), "--out", str(again))
+    assert r.returncode == 0, r.stderr
+    assert tree_bytes(again) == tree_bytes(real_import)
+
+
+@pytest.mark.werebench
+def test_real_output_passes_the_validator(real_import):
+    r = run_cli("validate", str(real_import), "--format", "json")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
