@@ -64,6 +64,7 @@ GAME_CASES = [
     ("phases[2].end", 100, "phase-end-before-start", "phases[2].end", "error"),
     ("phases[3].start", 100, "phase-order", "phases[3].start", "error"),
     ("phases[1].start", 30, "phase-overlap", "phases[1].start", "warning"),
+    ("phases[4].day", 1, "phase-day-order", "phases[4].day", "warning"),
     ("rules.has_sheriff", False, "sheriff-phase-without-sheriff", "phases[1].kind", "warning"),
     ("utterances[2].index", 7, "utterance-index", "utterances[2].index", "error"),
     ("utterances[1].end", 60, "utterance-end-before-start", "utterances[1].end", "error"),
@@ -444,3 +445,11 @@ def test_unrecognisable_jsonl_is_one_error(tmp_path):
     p = tmp_path / "rows.jsonl"
     p.write_text('{"x": 1}\n{"x": 2}\n', encoding="utf-8")
     assert codes(validate_paths([p])) == {("unknown-kind", "", "error")}
+
+
+def test_not_utf8_is_a_finding(tmp_path):
+    for name in ("g1.json", "speech.jsonl"):
+        p = tmp_path / name
+        p.write_bytes(b"\xff\xfe{}")
+        findings = validate_paths([p])
+        assert [(f.code, f.severity) for f in findings][:1] == [("invalid-json", "error")] and "UTF-8" in findings[0].message

@@ -42,7 +42,9 @@ def load_json(p: Path, out: Sink) -> tuple[bool, Any]:
         return True, read_json(p)
     except UserError as e:
         _unreadable(e, p, out)
-        return False, None
+    except OSError as e:  # permissions, a vanished file: still a finding, never a traceback
+        out.error("invalid-json", "", f"cannot read the file: {e.strerror or e}")
+    return False, None
 
 
 def load_jsonl(p: Path, out: Sink) -> list[tuple[int, Any]]:
@@ -55,6 +57,8 @@ def load_jsonl(p: Path, out: Sink) -> list[tuple[int, Any]]:
         _unreadable(e, p, out)
     except UnicodeDecodeError as e:
         out.error("invalid-json", "", f"not UTF-8 text ({e.reason})")
+    except OSError as e:
+        out.error("invalid-json", "", f"cannot read the file: {e.strerror or e}")
     return rows
 
 

@@ -137,6 +137,8 @@ def check_phases(game: GameLog, out: Sink) -> None:
             if p.start < prev.start:
                 out.error("phase-order", path(where, "start"),
                           f"phase {p.id} starts at {p.start:g}s, before the previous phase {prev.id} ({prev.start:g}s); list phases in time order")
+            elif p.day < prev.day:
+                out.warning("phase-day-order", path(where, "day"), f"phase {p.id} is on day {p.day}, after phase {prev.id} of day {prev.day}")
             elif p.start < prev.end - TIME_TOLERANCE:
                 out.warning("phase-overlap", path(where, "start"),
                             f"phase {p.id} starts at {p.start:g}s, before the previous phase {prev.id} ends ({prev.end:g}s)")
