@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from werealign.errors import UserError
-from werealign.schema.annotation import AnnotatorConfig
+from werealign.schema.annotation import TIMESTAMP_PATTERN, AnnotatorConfig
 from werealign.schema.roles import canonical_role
 
 Path_ = tuple[str, ...]
@@ -110,15 +110,24 @@ def validate_config(data: Any, source: ConfigSource) -> AnnotatorConfig:
     try:
         config = AnnotatorConfig.model_validate(data)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = tuple(err["loc"])
-        # Union members add their type name to the location ("str", "float", "int", ...): drop it.
-        loc = tuple(p for p in loc if not (isinstance(p, str) and (p in {"str", "float", "int", "bool"} or p.startswith(("constrained-", "literal[")))))
-        more = len(e.errors()) - 1
-        msg = err["msg"] + (f" (+{more} more)" if more > 0 else "")
-        raise source.error(loc, msg) from None
+        raise _shape_error(e, source) from None
     check_config(config, source)
     return config
+
+
+def _shape_error(e: ValidationError, source: ConfigSource) -> UserError:
+    """The first pydantic error as `file:line: field: message`; union branches of one field count once."""
+    seen: dict[tuple, dict] = {}
+    for err in e.errors():
+        # Union members add their type to the location ("str", "constrained-str", "int", ...): drop it.
+        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and (p in {"str", "float", "int", "bool"} or p.startswith(("constrained-", "literal[")))))
+        seen.setdefault(loc, err)
+    loc, err = next(iter(seen.items()))
+    msg = err["msg"]
+    if err["type"] == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TIMESTAMP_PATTERN:
+        msg = f"unparsable timestamp {err['input']!r} (expected HH:MM:SS,mmm or seconds)"
+    more = len(seen) - 1
+    return source.error(loc, msg + (f" (+{more} more problem(s))" if more > 0 else ""))
 
 
 def load_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource]:

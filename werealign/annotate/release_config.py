@@ -189,8 +189,11 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         notes.append(f"summary_id_range: {rng!r} is not a [first, last] segment range, recap dropped")
 
     rules_text = meta.get("game_rules") or None
+    win = "side_elimination"  # the show's standard rule (屠边), also when the text is missing
     if rules_text is None:
         notes.append("metadata.game_rules: empty, rules.text is null")
+    elif "屠城" in rules_text and "屠边" not in rules_text:
+        win = "all_elimination"
     config = {
         "game_id": game_id,
         "language": "zh",
@@ -202,7 +205,7 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
             "original_file": f"clean_process/{path.parent.name}/{path.name}",
             "original_game_id": None if meta.get("game_id") is None else str(meta.get("game_id")),
         },
-        "rules": {"text": rules_text},
+        "rules": {"text": rules_text, "win_condition": win},
         "players": players,
         "speakers": speakers,
         "roles": roles,

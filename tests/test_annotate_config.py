@@ -1,0 +1,119 @@
+"""The annotator config: the template is valid, and each kind of bad config gets an error naming line and field."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from werealign.annotate.config import load_config, parse_timestamp
+from werealign.errors import UserError
+
+from conftest import REPO
+
+TEMPLATE = REPO / "annotation" / "config.template.yaml"
+EXAMPLE_SRT = REPO / "annotation" / "examples" / "six_seat.srt"
+
+
+def _write_variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
+    """The template with one line replaced; returns the file and the 1-based line number of the change."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    line = text[: text.index(old)].count("\n") + 1
+    path = tmp_path / "config.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path, line
+
+
+def test_template_loads_and_matches_the_json_schema():
+    config, _ = load_config(TEMPLATE)
+    assert config.players == 6 and config.speakers["Speaker 7"] == "host"
+    schema = json.loads((REPO / "data" / "schemas" / "annotator_config.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(json.loads(json.dumps(yaml.safe_load(TEMPLATE.read_text(encoding="utf-8")))), schema)
+
+
+def test_parse_timestamp():
+    assert parse_timestamp("00:01:02,500") == 62.5
+    assert parse_timestamp("1:00:00.001") == 3600.001
+    assert parse_timestamp(12) == 12.0
+    for bad in ("00:61:00,000", "1:2:3", "00:00:01,72", "soon", -1):
+        with pytest.raises(ValueError):
+            parse_timestamp(bad)
+
+
+@pytest.mark.parametrize(
+    "old, new, field, words",
+    [
+        # seat out of range (players: 6)
+        ('  "Speaker 1": 6\n', '  "Speaker 1": 7\n', "speakers.Speaker 1", "seat 7 out of range"),
+        # overlapping phases: day-1 starts before the sheriff election
+        ('{kind: day, day: 1, start: "00:00:44,000"}', '{kind: day, day: 1, start: "00:00:09,000"}', "phases.2.start", "overlapping phases"),
+        # unparsable timestamp
+        ('{kind: night, day: 2, start: "00:01:32,000"}', '{kind: night, day: 2, start: "00:01:32:000"}', "phases.3.start", "unparsable timestamp '00:01:32:000'"),
+        ('game_end: "00:02:02,000"', 'game_end: "two minutes"', "game_end", "unparsable timestamp 'two minutes'"),
+        # vote by a dead player: seat 2 was exiled at segment 17
+        ("{kind: vote, segment: 24, actor: 3, target: 5}", "{kind: vote, segment: 24, actor: 2, target: 5}", "events.18.actor", "vote by a dead player"),
+        # vote for a dead player
+        ("{kind: vote, segment: 24, actor: 4, target: 5}", "{kind: vote, segment: 24, actor: 4, target: 1}", "events.19.target", "vote for a dead player"),
+        ("  4: witch\n", "  4: wizard\n", "roles.4", "unknown role label"),
+        ("    - {phase: day-2, target: 5, cutoff_segment: 23}", "    - {phase: day-9, target: 5, cutoff_segment: 23}", "mvp.votes.1.phase", "unknown phase"),
+        ("  - {seat: 3, segment: 8}", "  - {seat: 3}", "sheriff.0", "exactly one of segment or time"),
+    ],
+)
+def test_bad_config_names_line_and_field(tmp_path, old, new, field, words):
+    path, line = _write_variant(tmp_path, old, new)
+    with pytest.raises(UserError) as e:
+        load_config(path)
+    msg = str(e.value)
+    assert msg.startswith(f"{path}:{line}: "), msg
+    if field:
+        assert f": {field}: " in msg, msg
+    if words:
+        assert words in msg, msg
+
+
+def test_unparsable_timestamp_mentions_the_value(tmp_path):
+    path, line = _write_variant(tmp_path, 'game_end: "00:02:02,000"', "game_end: 99:99:99,000")
+    with pytest.raises(UserError, match=rf":{line}: game_end: unparsable timestamp '99:99:99,000'"):
+        load_config(path)
+
+
+def test_missing_field_and_unknown_field(tmp_path):
+    path, _ = _write_variant(tmp_path, "players: 6\n", "")
+    with pytest.raises(UserError, match=r"config.yaml:\d+: players: Field required"):
+        load_config(path)
+    path, line = _write_variant(tmp_path, "players: 6\n", "players: 6\nplayerz: 6\n")
+    with pytest.raises(UserError, match=rf"config.yaml:{line + 1}: playerz: Extra inputs are not permitted"):
+        load_config(path)
+
+
+def test_seat_without_role(tmp_path):
+    path, _ = _write_variant(tmp_path, "  6: villager\n", "")
+    with pytest.raises(UserError, match=r"roles: no true role for seat\(s\) \[6\]"):
+        load_config(path)
+
+
+def test_invalid_yaml_names_the_line(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("game_id: x\nplayers: [1, 2\nlanguage: en\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"broken.yaml:\d+: invalid YAML"):
+        load_config(path)
+
+
+def test_cli_unknown_speaker_label_is_one_clean_line(tmp_path):
+    path, line = _write_variant(tmp_path, '  "Speaker 5": 5\n', "")
+    out = tmp_path / "game.json"
+    r = subprocess.run(
+        [sys.executable, "-m", "werealign.cli", "annotate", "build", "--srt", str(EXAMPLE_SRT), "--config", str(path), "--out", str(out)],
+        capture_output=True, text=True, cwd=REPO,
+    )
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert "cue 13: unknown speaker label 'Speaker 5'" in r.stderr and f"{path}:" in r.stderr and ": speakers" in r.stderr
+    assert not out.exists()
