@@ -453,3 +453,20 @@ def test_not_utf8_is_a_finding(tmp_path):
         p.write_bytes(b"\xff\xfe{}")
         findings = validate_paths([p])
         assert [(f.code, f.severity) for f in findings][:1] == [("invalid-json", "error")] and "UTF-8" in findings[0].message
+
+
+@pytest.mark.werebench
+def test_real_import_validates_without_errors(werebench_src, tmp_path):
+    """The imported WereBench subset must be usable: no errors, and only a handful of precise warnings."""
+    out = tmp_path / "wb"
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "import", "werebench", str(werebench_src), "--out", str(out)],
+                       capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert r.returncode == 0, r.stderr
+    report = check_paths([out])
+    errors = [f.to_text() for f in report.findings if f.severity == "error"]
+    assert errors == []
+    assert len(report.files) > 40
+    # Warnings name a file, a game or item and a field, and stay few enough to read.
+    warnings = [f for f in report.findings if f.severity == "warning"]
+    assert len(warnings) < 100
+    assert all(f.subject and f.field for f in warnings)

@@ -245,7 +245,7 @@ def check_mvp(game: GameLog, idx: GameIndex, out: Sink) -> None:
         out.error("mvp-not-seat", "mvp.seat", f"MVP seat {mvp.seat} is not a seat (seats {idx.seat_range()})")
     elif game.winner is not None and idx.seats[mvp.seat] not in (game.winner, "variable"):
         out.warning("mvp-not-on-winning-side", "mvp.seat",
-                    f"MVP seat {mvp.seat} is on the {idx.seats[mvp.seat]} side but the winner is {game.winner}")
+                    f"MVP seat {mvp.seat} is on the {idx.seats[mvp.seat]} side but the winner is {game.winner}; check `winner` and `mvp.seat`")
     for i, v in enumerate(mvp.votes):
         where = path("mvp", "votes", i)
         phase = idx.phases.get(v.phase)
