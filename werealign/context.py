@@ -17,7 +17,12 @@ legitimately knows at the inclusive cut-off segment `cutoff`:
   at the segment boundary when per-segment text exists (`Utterance.segments`), else it is left
   out entirely — its merged text cannot be split without risking text from after the cut-off;
 - the viewpoint player's OWN speech is shown like everyone else's (it is public and they said
-  it) but labelled as "you", so the model knows which statements are its own claims.
+  it) but labelled as "you", so the model knows which statements are its own claims;
+- players' turns recorded during a NIGHT phase are not shown, the viewpoint's own included:
+  players are silent at night, so such turns are off-table commentary (TV confessionals, often
+  recorded after the game) that can reveal roles and later events. The host's night calls are
+  shown, minus broadcast asides addressed to the audience rather than the table (e.g. the
+  show's "this game is seen from seat N, whose role is X", see `_BROADCAST_ASIDES`).
 
 Never shown: another seat's hidden role, the recap, the annotator log, highlights, MVP data,
 other players' private events, event notes (annotator commentary), anything after the cut-off,
@@ -38,6 +43,7 @@ pieces into Chinese or English text following the game's `language`; the prompt 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from werealign.errors import UserError
@@ -166,9 +172,12 @@ def _visible_utterances(
 ) -> tuple[list[ShownUtterance], list[int]]:
     shown: list[ShownUtterance] = []
     left_out: list[int] = []
+    night = {p.id for p in game.phases if p.kind == "night"}
     for u in game.utterances:
         before = [s for s in u.segment_ids if s <= cutoff]
         if not before:
+            continue
+        if u.speaker != "host" and u.phase in night:
             continue
         partial = len(before) < len(u.segment_ids)
         if partial:
@@ -187,8 +196,26 @@ def _visible_utterances(
             text = r.text
         else:
             text = u.text
+        if u.speaker == "host":
+            text = strip_broadcast_asides(text)
+            if not text.strip():
+                continue
         shown.append(ShownUtterance(index=u.index, phase=u.phase, speaker=u.speaker, text=text.strip(), is_self=u.speaker == seat, partial=partial))
     return shown, left_out
+
+
+# Host lines spoken to the TV audience, not the table. Panda Kill opens some games with "本局游戏的
+# 视角是11号，他的身份是狼人" (the episode follows seat 11, a werewolf): hidden information.
+_BROADCAST_ASIDES = [
+    re.compile(r"本局(?:游戏)?的?视角是\s*\d+\s*号[，,\s]*(?:他|她)?的?(?:身份|底牌)是[^，。,.\s]*[，,。.]?\s*"),
+    re.compile(r"(?i)this (?:game|episode) (?:is seen|follows) (?:from )?seat\s*\d+[^.]*?\b(?:role|card) is [^.,]*[.,]?\s*"),
+]
+
+
+def strip_broadcast_asides(text: str) -> str:
+    for pattern in _BROADCAST_ASIDES:
+        text = pattern.sub("", text)
+    return text
 
 
 def _join_segments(texts: list[str], language: str) -> list[str]:
@@ -277,9 +304,33 @@ _SKILL = {
     },
 }
 
+# Outcome codes written by importers/annotation (e.g. elimination results) -> words.
+_RESULT = {
+    "en": {
+        "night_death": "died at night",
+        "voted_out": "voted out",
+        "self_destruct": "self-destructed",
+        "left_table": "left the table",
+        "taken": "taken out by a skill",
+        "died_with_partner": "died with their linked partner",
+        "peaceful_night": "peaceful night",
+    },
+    "zh": {
+        "night_death": "夜间死亡",
+        "voted_out": "被投票放逐",
+        "self_destruct": "自爆",
+        "left_table": "离场",
+        "taken": "被技能带走",
+        "died_with_partner": "随连接者一同出局",
+        "peaceful_night": "平安夜",
+        "wolf": "狼人",
+        "good": "好人",
+    },
+}
+
 # Every language-dependent phrase the builder produces, hashed into templates_hash() by the
 # prompts module so a wording change is visible in run.json.
-PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACTION, "win": _WIN, "skill": _SKILL}
+PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACTION, "win": _WIN, "skill": _SKILL, "result": _RESULT}
 
 
 def role_name(role: str, language: str) -> str:
@@ -336,7 +387,8 @@ def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
         return seat_label(int(x), language)
 
     tgt = who(ev.target) if ev.target is not None else None
-    res = f"（{ev.result}）" if zh and ev.result else (f" ({ev.result})" if ev.result else "")
+    result = _RESULT[_lang(language)].get(ev.result, ev.result) if ev.result else None
+    res = f"（{result}）" if zh and result else (f" ({result})" if result else "")
     if ev.kind == "vote":
         if tgt is None:
             return f"{who(ev.actor)}弃票" if zh else f"{who(ev.actor)} abstained"
@@ -345,7 +397,7 @@ def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
         return (f"{tgt}出局{res}" if zh else f"{tgt} was eliminated{res}") if tgt else (f"无人出局{res}" if zh else f"Nobody was eliminated{res}")
     if ev.kind == "night_outcome":
         if tgt is None:
-            return f"夜间结果：{ev.result or '平安夜'}" if zh else f"Night outcome: {ev.result or 'peaceful night'}"
+            return f"夜间结果：{result or '平安夜'}" if zh else f"Night outcome: {result or 'peaceful night'}"
         return f"夜间结果：{tgt}死亡{res}" if zh else f"Night outcome: {tgt} died{res}"
     if ev.kind == "self_destruct":
         return f"{who(ev.actor)}自爆" if zh else f"{who(ev.actor)} self-destructed"
