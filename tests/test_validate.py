@@ -470,3 +470,13 @@ def test_real_import_validates_without_errors(werebench_src, tmp_path):
     warnings = [f for f in report.findings if f.severity == "warning"]
     assert len(warnings) < 100
     assert all(f.subject and f.field for f in warnings)
+
+
+def test_bundled_sample_is_clean():
+    from werealign.dataset import bundled_sample_path, is_dataset_dir
+
+    sample = bundled_sample_path()
+    if not is_dataset_dir(sample):
+        pytest.skip("the bundled sample is not built yet")
+    report = check_paths([sample])
+    assert [f.to_text() for f in report.findings] == []
