@@ -30,6 +30,20 @@ REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
 
 
+# Panda Kill episodes hold one to three games; more games naming the same episode means the
+# `source` field was copied, not filled in.
+MAX_GAMES_PER_EPISODE = 3
+
+
+def _check_shared_episodes(release, report: ImportReport) -> None:
+    by_source: dict[str, list[str]] = {}
+    for sg in release.games:
+        by_source.setdefault(sg.raw.metadata.source, []).append(sg.rel)
+    for source, rels in sorted(by_source.items()):
+        if len(rels) > MAX_GAMES_PER_EPISODE:
+            report.add("warning", "source_episode_shared", source_file=rels[0], field="metadata.source", what=f"{len(rels)} games ({rels[0]} .. {rels[-1]}) all name '{source}'", why="kept as given; the episode numbers of these games are probably wrong")
+
+
 @dataclass
 class ImportSummary:
     out: Path
@@ -45,6 +59,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     for key in sorted(release.items.model_extra or {}):
         report.add("warning", "unknown_field", source_file=ITEMS_FILE, field=key, what=f"field '{key}' is not part of the known release format", why="not imported")
 
+    _check_shared_episodes(release, report)
     games = {}
     for sg in release.games:
         game = convert_game(sg, report)

@@ -98,6 +98,7 @@ def _convert(sg: SourceGame, ctx: Ctx) -> GameLog:
     _check_segments(meta.total_utterances, utterances, ctx)
     events = _sheriff_events(utterances_raw, utterances, n_seats, ctx) + _eliminations(utterances, n_seats)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
+    _check_speech_after_exit(utterances, events, phases, ctx)
     mvp = _mvp(meta, utterances, phases, n_seats, ctx)
     season, episode = _provenance_numbers(sg, meta.source, ctx)
     _check_log_claims(meta.logs, seats, ctx)
@@ -411,6 +412,18 @@ def _eliminations(utterances: list[Utterance], n_seats: int) -> list[Event]:
                 events.append(Event(kind="self_destruct", phase=u.phase, segment_id=anchor, public=True, actor=seat, note="host announcement"))
             events.append(Event(kind="elimination", phase=u.phase, segment_id=anchor, public=True, target=seat, result=how, note="read from the host's announcement"))
     return events
+
+
+def _check_speech_after_exit(utterances: list[Utterance], events: list[Event], phases: list[Phase], ctx: Ctx) -> None:
+    """A seat speaking two or more phases after the host announced it out: a speaker-label or announcement problem."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    for e in events:
+        if e.kind != "elimination":
+            continue
+        later = [u for u in utterances if u.speaker == e.target and u.segment_ids[0] > e.segment_id and order[u.phase] > order[e.phase] + 1]
+        if later:
+            segs = [u.segment_ids[0] for u in later]
+            ctx.add("warning", "speaks_after_exit", "utterances[].speaker_id", f"seat {e.target} was announced out ({e.result}) at segment {e.segment_id} in {e.phase} but speaks later at segments {segs[:5]}", "kept: a diarization error or post-game talk; eliminations follow the host's announcement")
 
 
 # --------------------------------------------------------------------------- MVP

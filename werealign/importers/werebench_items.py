@@ -101,6 +101,9 @@ def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str
         return None
     if q.utterance_id != turn.segment_ids[-1]:
         note("warning", "cutoff_inside_turn", f"{field}.utterance_id", f"segment {q.utterance_id} is inside the merged turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the turn is cut or left out at the cut-off", game=game_id)
+    gone = next((e for e in game.events if e.kind == "elimination" and e.target == viewpoint and e.segment_id < turn.segment_ids[0]), None)
+    if gone is not None and turn.speaker != viewpoint:  # a player's own last words are fine
+        note("warning", "viewpoint_out_before_cutoff", f"{field}.role", f"viewpoint seat {viewpoint} was announced out ({gone.result}) at segment {gone.segment_id}, before the cut-off turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the question asks a player who has left the game", game=game_id)
     keys = [o.key.strip() for o in q.options]
     if sorted(keys) != list(OPTION_KEYS):
         note("dropped", "bad_options", f"{field}.options", f"option keys {keys}, expected A..I once each", "item dropped: items are 9-way multiple choice", game=game_id)

@@ -94,18 +94,20 @@ def seats_mentioned(text: str, n_seats: int) -> list[int]:
 
 
 _NUM = r"(?:\d+|[一二两三四五六七八九十]+)"
-# A list of seats as the host reads it: "1 号和 3 号", "2 号、5 号玩家", "十号十二号".
-_SEAT_LIST = rf"((?:{_NUM}\s*号\s*(?:玩家)?\s*[、和与]?\s*)+)"
+# A list of seats as the host reads it: "1 号和 3 号", "2 号、5 号", "1 号 8 号", "十号十二号".
+# "玩家" may only follow the last seat: in "被禁言的是 7 号玩家 2 号、11 号请离场" seat 7 is not leaving.
+_SEAT_LIST = rf"((?:{_NUM}\s*号\s*[、和与]?\s*)*{_NUM}\s*号)"
+_PLAYER = r"\s*(?:玩家)?\s*"
 # Host phrases announcing that players leave the game: the seats named right before
 # ("9 号玩家出局", "5 号玩家自爆", "2 号玩家殉情", "1 号 3 号请离场") or right after
 # ("昨天晚上死亡的是 1 号和 3 号", "带走 5 号") the marker, and what the exit was.
 _EXITS = (
-    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*自爆"), "self_destruct"),
-    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*出局"), "voted_out"),
-    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*殉情"), "died_with_partner"),
+    (re.compile(_SEAT_LIST + _PLAYER + "自爆"), "self_destruct"),
+    (re.compile(_SEAT_LIST + _PLAYER + "出局"), "voted_out"),
+    (re.compile(_SEAT_LIST + _PLAYER + "殉情"), "died_with_partner"),
     (re.compile(r"死亡的是\s*" + _SEAT_LIST), "night_death"),
     (re.compile(r"带走\s*(?:了\s*)?" + _SEAT_LIST), "taken"),
-    (re.compile(_SEAT_LIST + r"(?:玩家)?\s*请离场"), "left_table"),
+    (re.compile(_SEAT_LIST + _PLAYER + "请离场"), "left_table"),
 )
 
 
