@@ -1,0 +1,123 @@
+"""Prompt templates: versioned, shipped in the package, deterministic, clear errors for missing variant data."""
+
+from __future__ import annotations
+
+import shutil
+from importlib import resources
+
+import pytest
+
+from crafted_game import crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
+from werealign.errors import UserError
+from werealign.eval import prompts
+from werealign.eval.prompts import PROMPT_VERSION, render_messages, templates_hash
+from werealign.schema import OPTION_KEYS
+
+
+def test_every_template_is_in_the_package():
+    root = resources.files("werealign.eval") / "templates"
+    for lang in ("en", "zh"):
+        for name in ("system", "context", "speech", "vote", "opponent"):
+            assert (root / lang / f"{name}.{PROMPT_VERSION}.j2").is_file(), f"{lang}/{name}"
+
+
+def test_messages_are_system_then_user_and_ask_for_the_answer_format():
+    game = crafted_game()
+    for item, line in [
+        (crafted_speech_item(), "Answer: <letter>"),
+        (crafted_vote_item(), "Answer: <seat number>"),
+        (crafted_opponent_item(), "Answer: <seat>, <seat>, ..."),
+    ]:
+        msgs = render_messages(game, item)
+        assert [m["role"] for m in msgs] == ["system", "user"]
+        assert msgs[1]["content"].endswith(line)
+        assert "\n\n\n" not in msgs[1]["content"]
+
+
+def test_vote_and_opponent_list_the_candidates():
+    game = crafted_game()
+    assert "Candidates: 1, 2, 4, 5" in render_messages(game, crafted_vote_item())[1]["content"]
+    assert "time to vote in Day 1" in render_messages(game, crafted_vote_item())[1]["content"]
+    assert "Candidates: 1, 2, 4, 5" in render_messages(game, crafted_opponent_item())[1]["content"]
+
+
+def test_option_order_reletters_in_shown_order():
+    game, item = crafted_game(), crafted_speech_item()
+    order = [8, 0, 1, 2, 3, 4, 5, 6, 7]
+    user = render_messages(game, item, option_order=order)[1]["content"]
+    for shown, original in enumerate(order):
+        assert f"\n{OPTION_KEYS[shown]}. {item.options[original].text}\n" in user + "\n"
+    identity = render_messages(game, item)[1]["content"]
+    assert f"\nA. {item.options[0].text}\n" in identity
+    assert render_messages(game, item, option_order=list(range(9))) == render_messages(game, item)
+
+
+@pytest.mark.parametrize("order", [[0, 1, 2], [0] * 9, list(range(1, 10))])
+def test_bad_option_order_is_a_user_error(order):
+    with pytest.raises(UserError, match="crafted-RI-1: option_order"):
+        render_messages(crafted_game(), crafted_speech_item(), option_order=order)
+
+
+def test_option_order_on_a_vote_item_is_a_user_error():
+    with pytest.raises(UserError, match="option_order only applies to speech"):
+        render_messages(crafted_game(), crafted_vote_item(), option_order=[0])
+
+
+def test_rr_prepends_the_rule_reminder():
+    user = render_messages(crafted_game(), crafted_speech_item(), variant="rr")[1]["content"]
+    assert user.startswith("## Rule reminder\nRemember: the seer checks one player per night.")
+    assert "Rule reminder" not in render_messages(crafted_game(), crafted_speech_item())[1]["content"]
+
+
+def test_missing_variant_data_names_item_and_field():
+    game = crafted_game()
+    with pytest.raises(UserError, match="item crafted-RI-1: rule_reminder is missing"):
+        render_messages(game, crafted_speech_item(rule_reminder=None), variant="rr")
+    with pytest.raises(UserError, match="item crafted-VA-1: rule_reminder"):
+        render_messages(game, crafted_vote_item(), variant="rr")
+    with pytest.raises(UserError, match="item crafted-OI-1: variant osr needs objective rewrites of game crafted-1"):
+        render_messages(game, crafted_opponent_item(), variant="osr", osr=None)
+    with pytest.raises(UserError, match="unknown variant 'xyz'"):
+        render_messages(game, crafted_speech_item(), variant="xyz")
+    other = crafted_speech_item().model_copy(update={"game_id": "other"})
+    with pytest.raises(UserError, match="does not match game 'crafted-1'"):
+        render_messages(game, other)
+    bad_phase = crafted_vote_item().model_copy(update={"phase": "day-9"})
+    with pytest.raises(UserError, match="phase 'day-9' is not a phase"):
+        render_messages(game, bad_phase)
+
+
+def test_osr_variant_uses_the_rewrites_for_every_item_kind():
+    game = crafted_game()
+    for item in (crafted_speech_item(), crafted_vote_item(), crafted_opponent_item()):
+        user = render_messages(game, item, variant="osr", osr=crafted_osr(game))[1]["content"]
+        assert "Seat 1: OSR rewrite of turn 2." in user
+        assert "I am the seer and seat 2 is a wolf." not in user
+
+
+def test_rendering_is_deterministic():
+    game = crafted_game()
+    for item in (crafted_speech_item(), crafted_vote_item(), crafted_opponent_item()):
+        a = render_messages(game, item, option_order=None)
+        b = render_messages(crafted_game(), item.model_copy(deep=True), option_order=None)
+        assert a == b
+
+
+def test_templates_hash_is_stable_and_tracks_template_bytes(tmp_path, monkeypatch):
+    h = templates_hash()
+    assert h == templates_hash() and len(h) == 64
+    copy = tmp_path / "templates"
+    shutil.copytree(str(resources.files("werealign.eval") / "templates"), copy)
+    monkeypatch.setattr(prompts, "_templates_root", lambda: copy)
+    assert templates_hash() == h
+    (copy / "en" / f"speech.{PROMPT_VERSION}.j2").write_text("changed", encoding="utf-8")
+    assert templates_hash() != h
+
+
+def test_chinese_prompt_is_chinese_framed():
+    game = crafted_game().model_copy(update={"language": "zh"})
+    vote = crafted_vote_item().model_copy(update={"language": "zh"})
+    user = render_messages(game, vote)[1]["content"]
+    assert "现在是第1天白天的放逐投票" in user and "候选座位：1, 2, 4, 5" in user
+    assert user.endswith("答案：<座位号>")
+    assert "Answer" not in user
