@@ -480,3 +480,30 @@ def test_bundled_sample_is_clean():
         pytest.skip("the bundled sample is not built yet")
     report = check_paths([sample])
     assert [f.to_text() for f in report.findings] == []
+
+
+def _leaves(obj, prefix=""):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _leaves(v, f"{prefix}.{k}" if prefix else k)
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _leaves(v, f"{prefix}[{i}]")
+    if prefix:
+        yield prefix
+
+
+@pytest.mark.parametrize("make", [fx.game, fx.speech, fx.vote, fx.opponent], ids=lambda m: m.__name__)
+def test_no_crash_on_any_single_bad_value(make):
+    """Every field replaced by a wrong value or removed: findings, never an exception."""
+    from werealign.validate.file_checks import check_items_rows
+    from werealign.validate.findings import Sink
+
+    good = make()
+    for where in _leaves(good):
+        for value in (None, "x", -1, 10**6, [], DELETE):
+            bad = mutate(good, where, value)
+            if make is fx.game:
+                validate_game(bad, "g.json")
+            else:
+                check_items_rows(make.__name__, [(1, bad)], Sink(file="i.jsonl"), None)
