@@ -230,6 +230,37 @@ def test_wolf_mvp_gets_va_but_no_oi(tmp_path):
     assert "oi_not_good_mvp" in _codes(_report(tmp_path / "out"), "dropped")
 
 
+def test_out_of_order_phase_is_rederived_and_turns_relabelled(tmp_path):
+    game = _game()
+    # day 1's timestamp copied from a later phase: its turns were labelled with the phase before it
+    game["metadata"]["game_status"]["first_day"] = "00:02:08,000"
+    for u in game["utterances"][3:8]:
+        u["status"] = "sheiff_election"
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    game_log = load_dataset(tmp_path / "out").games["pandakill-s1-01"]
+    day1 = next(p for p in game_log.phases if p.id == "day-1")
+    assert (day1.start, day1.end) == (60.0, 120.0)  # the first turn carrying the elected sheriff
+    assert {u.phase for u in game_log.utterances if 5 <= u.segment_ids[0] <= 8} == {"day-1"}
+    report = _report(tmp_path / "out")
+    assert {"phase_start_rederived", "turn_phase_recomputed"} <= set(_codes(report, "repaired"))
+
+
+def test_unusable_game_is_listed_with_its_items(tmp_path):
+    game = _game()
+    game["metadata"]["real_role"]["说话人 7"] = "神秘人"  # a role label nobody knows
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "games: 0/1 converted, 1 dropped" in r.stdout and "speech items: 0/3 converted, 3 dropped" in r.stdout
+    report = _report(tmp_path / "out")
+    (entry,) = [e for e in report["dropped"] if e["code"] == "game_unusable"]
+    assert entry["source_file"] == "data/Season_1/01.json" and "神秘人" in entry["why"]
+    assert _codes(report, "dropped").count("game_not_converted") == 3
+    assert load_dataset(tmp_path / "out").games == {}
+
+
 def test_refuses_non_empty_out_and_overwrite_replaces(demo, tmp_path):
     src, out = demo
     before = tree_bytes(out)

@@ -14,7 +14,7 @@ from pathlib import Path
 from werealign.dataset import write_dataset
 from werealign.files import staged_directory
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_game import convert_game
+from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_source import ITEMS_FILE, load_release
 
@@ -83,7 +83,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "speech_dropped": sum(1 for e in report.entries["dropped"] if e.source_file == ITEMS_FILE),
         "mvp_votes_in_source": n_votes,
         "vote_items": len(vote),
-        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.field and e.field.startswith("metadata.MVP.votes") and not e.code.startswith("oi_")),
+        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
         "opponent_items": len(opponent),
         "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
         "repairs": len(report.entries["repaired"]),

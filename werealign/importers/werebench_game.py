@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_source import SourceGame
+from werealign.importers.werebench_source import RawMetadata, RawUtterance, SourceGame
 from werealign.importers.werebench_text import (
     END_KEY,
     host_exits,
@@ -48,12 +48,16 @@ from werealign.schema import (
     is_god,
     is_host_label,
 )
-from werealign.schema.roles import ROLES
+from werealign.schema.roles import ROLES, Faction
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
 # The annotator log describes the seats one by one: "...；N 号是<role>，<what they did>；..."
 _LOG_CLAIM = re.compile(r"(?:^|[；;。]\s*)(\d{1,2})\s*号是([^，,；;。]{1,14})")
+
+
+# Report codes of MVP votes dropped while converting the game (before any VA item is derived).
+VOTE_DROP_CODES = frozenset({"vote_of_bad_mvp", "bad_vote_key", "vote_target_not_a_seat", "cutoff_before_game", "cutoff_leaks_vote"})
 
 
 class GameDropped(Exception):
@@ -132,7 +136,7 @@ _EVENT_ORDER = {"sheriff_election": 0, "badge_transfer": 1, "self_destruct": 2, 
 # --------------------------------------------------------------------------- seats
 
 
-def _seats(meta, ctx: Ctx) -> tuple[list[SeatInfo], list[str], dict[str, int | str]]:
+def _seats(meta: RawMetadata, ctx: Ctx) -> tuple[list[SeatInfo], list[str], dict[str, int | str]]:
     """Seats with true roles, host labels, and speaker label -> seat/"host"."""
     label_to_speaker: dict[str, int | str] = {}
     host_labels: list[str] = []
@@ -200,7 +204,7 @@ def _label_order(label: str) -> tuple[int, str]:
 # --------------------------------------------------------------------------- timeline
 
 
-def _timeline(status: dict[str, str], utts, ctx: Ctx) -> tuple[list[Phase], bool]:
+def _timeline(status: dict[str, str], utts: list[RawUtterance], ctx: Ctx) -> tuple[list[Phase], bool]:
     """Phases in game order, and whether turn phases must be recomputed from times."""
     starts: dict[str, float | None] = {}
     labels: dict[str, str] = {}
@@ -269,7 +273,7 @@ def _timeline(status: dict[str, str], utts, ctx: Ctx) -> tuple[list[Phase], bool
     return phases, recompute
 
 
-def _rederive_start(pid: str, order: list[str], starts: dict[str, float | None], utts) -> float | None:
+def _rederive_start(pid: str, order: list[str], starts: dict[str, float | None], utts: list[RawUtterance]) -> float | None:
     """Day 1 begins once the sheriff is elected: the first turn carrying a sheriff, if it fits."""
     if pid != "day-1":
         return None
@@ -305,7 +309,7 @@ def _fmt(t: float) -> str:
 # --------------------------------------------------------------------------- utterances
 
 
-def _utterances(utts, label_to_speaker, phases: list[Phase], recompute: bool, seats: list[SeatInfo], ctx: Ctx) -> list[Utterance]:
+def _utterances(utts: list[RawUtterance], label_to_speaker: dict[str, int | str], phases: list[Phase], recompute: bool, seats: list[SeatInfo], ctx: Ctx) -> list[Utterance]:
     by_label = {p.original_label: p.id for p in phases}
     seat_numbers = {s.seat for s in seats}
     role_of = {s.seat: s.original_role_label for s in seats}
@@ -355,7 +359,7 @@ def _utterances(utts, label_to_speaker, phases: list[Phase], recompute: bool, se
     return out
 
 
-def _speaker(speaker_id: str, label_to_speaker, seat_numbers: set[int]) -> int | str | None:
+def _speaker(speaker_id: str, label_to_speaker: dict[str, int | str], seat_numbers: set[int]) -> int | str | None:
     if is_host_label(speaker_id):
         return "host"
     seat = seat_of_label(speaker_id)
@@ -376,7 +380,7 @@ def _check_segments(total: int | None, utterances: list[Utterance], ctx: Ctx) ->
 # --------------------------------------------------------------------------- events
 
 
-def _sheriff_events(utts, utterances: list[Utterance], n_seats: int, ctx: Ctx) -> list[Event]:
+def _sheriff_events(utts: list[RawUtterance], utterances: list[Utterance], n_seats: int, ctx: Ctx) -> list[Event]:
     """Election and badge transfers from the per-turn `sheriff` field (it never reverts in the release)."""
     by_first_seg = {u.segment_ids[0]: u for u in utterances}
     events: list[Event] = []
@@ -429,14 +433,16 @@ def _check_speech_after_exit(utterances: list[Utterance], events: list[Event], p
 # --------------------------------------------------------------------------- MVP
 
 
-def _mvp(meta, utterances: list[Utterance], phases: list[Phase], n_seats: int, ctx: Ctx) -> Mvp | None:
+def _mvp(meta: RawMetadata, utterances: list[Utterance], phases: list[Phase], n_seats: int, ctx: Ctx) -> Mvp | None:
     if meta.MVP is None:
         ctx.add("warning", "no_mvp", "metadata.MVP", "no MVP", "no VA/OI items for this game")
         return None
     raw_id = meta.MVP.id
     seat = seat_of_label(raw_id)
     if seat is None or not 1 <= seat <= n_seats:
-        ctx.add("dropped", "bad_mvp", "metadata.MVP.id", f"'{raw_id}' is not a seat", "MVP and its votes dropped")
+        ctx.add("warning", "bad_mvp", "metadata.MVP.id", f"'{raw_id}' is not a seat of this game", "no MVP")
+        for key in sorted(meta.MVP.votes):
+            ctx.add("dropped", "vote_of_bad_mvp", f"metadata.MVP.votes.{key}", f"vote of MVP '{raw_id}'", "vote dropped: the voter is not a seat", item=key)
         return None
     if not (isinstance(raw_id, str) and raw_id.strip().endswith("号")):
         ctx.add("repaired", "mvp_id_format", "metadata.MVP.id", f"'{raw_id}'", f"read as seat {seat}")
@@ -495,7 +501,7 @@ def _mvp(meta, utterances: list[Utterance], phases: list[Phase], n_seats: int, c
 # --------------------------------------------------------------------------- rules, provenance, winner
 
 
-def _rules(meta, seats: list[SeatInfo], phases: list[Phase], ctx: Ctx) -> Rules:
+def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: Ctx) -> Rules:
     counts = Counter((s.role, s.original_role_label) for s in seats)
     by_role: dict[str, list[str]] = {}
     for (role, label), _ in sorted(counts.items()):
@@ -548,7 +554,7 @@ _WIN_SIDE = {"好人": "good", "狼人": "wolf", "第三方": "third"}
 _NEGATION = re.compile(r"[不没未]|无法")
 
 
-def _winner(summary: str | None, logs: str | None, ctx: Ctx):
+def _winner(summary: str | None, logs: str | None, ctx: Ctx) -> Faction | None:
     """The last result statement of the recap (it ends with the result), else of the log."""
     for text in (summary, logs):
         hits = [m for m in _WIN.finditer(text or "") if not _NEGATION.search(text[max(0, m.start() - 3) : m.end()])]
