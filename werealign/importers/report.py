@@ -32,6 +32,7 @@ class ImportReport:
     source: str
     entries: dict[str, list[Entry]] = field(default_factory=lambda: {k: [] for k in KINDS})
     counts: dict[str, int] = field(default_factory=dict)
+    rules: list[str] = field(default_factory=list)  # how the importer decided, for the human summary
 
     def add(
         self,
@@ -55,6 +56,7 @@ class ImportReport:
             {
                 "source": self.source,
                 "counts": self.counts,
+                "rules": self.rules,
                 **{kind: [asdict(e) for e in self.entries[kind]] for kind in KINDS},
             }
         )
@@ -77,6 +79,8 @@ class ImportReport:
             f"Warnings (kept as is): {len(self.entries['warning'])}.",
             "",
         ]
+        if self.rules:
+            lines += ["## How this import decides", ""] + [f"- {rule}" for rule in self.rules] + [""]
         for kind, title in (("repaired", "Repairs"), ("dropped", "Dropped"), ("warning", "Warnings (kept as is)")):
             entries = self.entries[kind]
             lines += [f"## {title}", ""]

@@ -26,6 +26,17 @@ DESCRIPTION = (
     "`werealign import werebench`: game logs, released speech items, and VA/OI items derived "
     "from the MVP annotations. See IMPORT_REPORT.md for what was repaired or dropped."
 )
+RULES = [
+    "Game ids are `pandakill-s<season>-<NN>` from `data/Season_<season>/<NN>.json`; provenance keeps the file and the release's game_id.",
+    "Seats and true roles come from `user_aliases` and `real_role` (both keyed by speaker label); role labels go through the canonical role table.",
+    "Phases come from `game_status`; an empty or out-of-order day-1 start is re-derived as the first turn carrying the elected sheriff, and turn phases are then recomputed from start times.",
+    "Eliminations are read from the host's formulaic announcements (出局, 自爆, 殉情, 死亡的是, 带走, 请离场) and anchored to the last segment of the announcing turn.",
+    "Sheriff election and badge transfers come from the per-turn `sheriff` field, anchored to the first turn showing the new sheriff.",
+    "An MVP vote cut-off after the last segment is clamped to it; a cut-off on the host's vote-result announcement (it names the answer) is moved to the last segment before that turn.",
+    "VA items: one per MVP vote; candidates are the seats not announced out at the cut-off, minus the voter. Abstentions, self-votes and votes by or for a seat already out are dropped.",
+    "OI items: one per distinct MVP-vote cut-off, for a good-side MVP only; answer = every wolf-faction seat, candidates = every seat but the MVP's. Wolf-side MVPs know the wolves (the item would be trivial); variable/third-side MVPs have no fixed opponent.",
+    "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
+]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
 
@@ -55,7 +66,7 @@ class ImportSummary:
 
 def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
     release = load_release(src)
-    report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)")
+    report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
     for key in sorted(release.items.model_extra or {}):
         report.add("warning", "unknown_field", source_file=ITEMS_FILE, field=key, what=f"field '{key}' is not part of the known release format", why="not imported")
 
