@@ -86,6 +86,7 @@ GAME_CASES = [
     ("mvp.votes[0].phase", "day-5", "mvp-vote-unknown-phase", "mvp.votes[0].phase", "error"),
     ("mvp.votes[0].phase", "night-2", "vote-outside-day", "mvp.votes[0].phase", "error"),
     ("mvp.votes[0].target", 12, "vote-target-not-seat", "mvp.votes[0].target", "error"),
+    ("mvp.votes[0].target", 1, "mvp-votes-self", "mvp.votes[0].target", "warning"),
     ("mvp.votes[0].cutoff_segment", 99, "cutoff-outside-game", "mvp.votes[0].cutoff_segment", "error"),
     ("mvp.votes[0].cutoff_segment", 3, "cutoff-outside-phase", "mvp.votes[0].cutoff_segment", "error"),
     ("mvp.votes[0].cutoff_segment", 5, "cutoff-inside-turn", "mvp.votes[0].cutoff_segment", "warning"),

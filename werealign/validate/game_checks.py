@@ -255,6 +255,8 @@ def check_mvp(game: GameLog, idx: GameIndex, out: Sink) -> None:
             out.error("vote-outside-day", path(where, "phase"), f"a vote in {phase.kind} phase {phase.id}; votes happen by day or in the sheriff election")
         if v.target is not None and v.target not in idx.seats:
             out.error("vote-target-not-seat", path(where, "target"), f"vote target {v.target} is not a seat (seats {idx.seat_range()})")
+        elif v.target == mvp.seat:
+            out.warning("mvp-votes-self", path(where, "target"), f"the MVP (seat {mvp.seat}) votes for itself; check the target")
         check_cutoff(idx, v.cutoff_segment, v.phase, path(where, "cutoff_segment"), out)
 
 
