@@ -1,0 +1,85 @@
+"""WER / CER before and after lexicon correction, against numbers worked out by hand."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from werealign.annotate.wer import apply_lexicon, guess_language, load_lexicon, normalise, wer_report
+from werealign.errors import UserError
+
+from conftest import REPO
+
+
+def test_english_wer_and_cer_by_hand():
+    # ref: the seer checked seat two   (5 words, 25 characters with spaces)
+    # hyp: the sear checked seat to
+    # words: seer->sear, two->to = 2 substitutions -> WER 2/5 = 0.4
+    # chars: e->a in "sear" (1 substitution), "two"->"to" drops the w (1 deletion) -> CER 2/25 = 0.08
+    r = wer_report("The seer checked seat two.", "the sear checked seat to", {"sear": "seer", "seat to": "seat two"})
+    assert r["language"] == "en"
+    assert r["before"]["wer"] == pytest.approx(0.4)
+    assert r["before"]["word_errors"] == {"substitutions": 2, "deletions": 0, "insertions": 0, "hits": 3}
+    assert r["before"]["cer"] == pytest.approx(2 / 25)
+    assert r["after"]["wer"] == 0 and r["after"]["cer"] == 0 and r["after"]["replacements"] == 2
+
+
+def test_chinese_cer_by_hand():
+    # ref 二号是狼人 (5 characters); hyp 二少是狼 : 号->少 substitution, 人 deleted -> CER 2/5 = 0.4
+    # The lexicon maps the nickname 二少 to 二号: one error left (the deletion) -> CER 1/5 = 0.2
+    r = wer_report("二号是狼人。", "二少是狼", {"二少": "二号"})
+    assert r["language"] == "zh" and r["reference_chars"] == 5
+    assert r["before"]["cer"] == pytest.approx(0.4)
+    assert r["after"]["cer"] == pytest.approx(0.2)
+    # ASR spaces around digits are not errors in Chinese CER.
+    assert wer_report("查杀2号", "查杀 2 号")["before"]["cer"] == 0
+
+
+def test_normalise_and_lexicon_mechanics():
+    assert normalise("Hello,   World! “quoted”") == "hello world quoted"
+    # Longest entry first, one pass: the replacement is not rewritten again.
+    assert apply_lexicon("ab abc", {"ab": "x", "abc": "ab"}) == ("x ab", 2)
+    assert guess_language("我是预言家") == "zh" and guess_language("I am the seer") == "en"
+
+
+def test_lexicon_files(tmp_path):
+    tsv = tmp_path / "lex.tsv"
+    tsv.write_text("# nicknames\n二少\t2号\n\n景辉流\t警徽流\n", encoding="utf-8")
+    assert load_lexicon(tsv) == {"二少": "2号", "景辉流": "警徽流"}
+    tsv.write_text("ok\tfine\nbroken line\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"lex.tsv:2: expected 'wrong<TAB>right'"):
+        load_lexicon(tsv)
+    yml = tmp_path / "lex.yaml"
+    yml.write_text("sear: seer\nbad: [1, 2]\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"lex.yaml:2: bad: each entry maps"):
+        load_lexicon(yml)
+
+
+def test_cli_on_srt_and_text(tmp_path):
+    gold = tmp_path / "gold.srt"
+    gold.write_text("1\n00:00:01,000 --> 00:00:02,000\nSpeaker 1: The seer checked\n\n"
+                    "2\n00:00:02,000 --> 00:00:03,000\nSpeaker 2: seat two.\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("the sear checked\nseat to\n", encoding="utf-8")
+    lex = tmp_path / "lex.yaml"
+    lex.write_text("sear: seer\n", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "wer", "--gold", str(gold), "--hyp", str(hyp),
+                        "--lexicon", str(lex), "--format", "json"], capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["before"]["wer"] == pytest.approx(0.4) and got["after"]["wer"] == pytest.approx(0.2)
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "wer", "--gold", str(tmp_path / "none.srt"), "--hyp", str(hyp)],
+                       capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 1 and r.stderr.startswith("error: ") and "file not found" in r.stderr
+
+
+def test_runs_on_real_transcripts(werebench_src):
+    # A real transcript against itself: perfect, and read as Chinese.
+    from werealign.annotate.wer import wer_from_files
+
+    srt = werebench_src / "clean_process" / "Season_1" / "01.srt"
+    r = wer_from_files(srt, srt)
+    assert r["language"] == "zh" and r["before"]["cer"] == 0 and r["reference_chars"] > 1000
