@@ -1,0 +1,205 @@
+"""The bundled sample dataset: reproducible from its source, complete, consistent, and clean."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from werealign.dataset import bundled_sample_path, load_dataset
+from werealign.schema import DIMENSIONS
+
+from conftest import REPO
+
+BUILDER = REPO / "scripts" / "build_sample.py"
+
+
+@pytest.fixture(scope="module")
+def builder():
+    spec = importlib.util.spec_from_file_location("build_sample", BUILDER)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["build_sample"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_dataset()
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_builder_reproduces_the_bundled_sample_byte_for_byte(builder, tmp_path):
+    out = tmp_path / "sample"
+    builder.build(out)
+    built, bundled = _files(out), _files(bundled_sample_path())
+    assert sorted(built) == sorted(bundled)
+    stale = [name for name in built if built[name] != bundled[name]]
+    assert stale == [], f"werealign/sample is stale: run `python scripts/build_sample.py` ({stale})"
+
+
+def test_the_default_dataset_is_the_sample(sample):
+    assert sample.root == bundled_sample_path()
+    assert (sample.manifest.name, sample.manifest.version, sample.manifest.licence) == (
+        "werealign-sample", "1.0.0", "Apache-2.0")
+    assert sample.manifest.languages == ["en"]
+    c = sample.manifest.counts
+    assert (c.games, c.speech, c.vote, c.opponent, c.osr_games) == (
+        len(sample.games), len(sample.speech), len(sample.vote), len(sample.opponent), len(sample.osr))
+
+
+def test_games_are_complete_twelve_seat_games(sample):
+    assert len(sample.games) >= 2
+    variants = set()
+    for game in sample.games.values():
+        assert game.language == "en"
+        assert sorted(s.seat for s in game.seats) == list(range(1, 13))
+        variants.add(game.rules.variant)
+        kinds = {p.kind for p in game.phases}
+        assert kinds == {"night", "sheriff_election", "day"}
+        assert {e.kind for e in game.events} >= {"vote", "elimination", "night_outcome", "skill_use", "sheriff_election"}
+        assert any(e.kind == "skill_use" and not e.public for e in game.events)
+        assert any(u.speaker == "host" for u in game.utterances)
+        assert 40 <= len(game.utterances) <= 120
+        assert game.mvp is not None and len(game.mvp.votes) >= 2
+        mvp_faction = next(s.faction for s in game.seats if s.seat == game.mvp.seat)
+        assert game.winner == mvp_faction
+        assert len(game.highlights) >= 3 and game.recap and game.annotator_log
+    assert len(variants) == len(sample.games), "each sample game plays a different variant"
+    all_kinds = {e.kind for g in sample.games.values() for e in g.events}
+    assert {"self_destruct", "badge_transfer"} <= all_kinds
+
+
+def test_utterances_carry_exact_segments(sample):
+    for game in sample.games.values():
+        expected_id, last_end = 0, 0.0
+        for i, u in enumerate(game.utterances):
+            assert u.index == i and u.segments
+            assert [s.id for s in u.segments] == u.segment_ids == list(range(expected_id, expected_id + len(u.segments)))
+            expected_id += len(u.segments)
+            assert u.text == " ".join(s.text for s in u.segments)
+            for s in u.segments:
+                assert last_end <= s.start < s.end
+                last_end = s.end
+            assert (u.start, u.end) == (u.segments[0].start, u.segments[-1].end)
+            phase = next(p for p in game.phases if p.id == u.phase)
+            assert phase.start <= u.start and u.end <= phase.end
+
+
+def test_items_cover_every_dimension_per_game(sample):
+    for game_id in sample.games:
+        dims = Counter(i.dimension for i in sample.speech if i.game_id == game_id)
+        assert all(dims[d] >= 2 for d in DIMENSIONS), dims
+        assert any(v.game_id == game_id for v in sample.vote)
+        assert any(o.game_id == game_id for o in sample.opponent)
+
+
+def test_speech_items_are_well_formed(sample):
+    for item in sample.speech:
+        origins = Counter(o.origin for o in item.options)
+        assert origins["ground_truth"] == 1
+        assert next(o for o in item.options if o.key == item.answer).origin == "ground_truth"
+        assert set(origins) == {"ground_truth", "m1_role_perturbation", "m1_information_occlusion",
+                                "m1_faction_inversion", "m2_biased_rationale"}
+        assert item.rule_reminder and item.explanation
+        assert len({o.text for o in item.options}) == 9
+        assert item.provenance.generator_model == "human"
+        assert item.provenance.review == "accepted" and item.provenance.prompt_version == "sample-1"
+        game = sample.games[item.game_id]
+        assert item.viewpoint_seat == game.mvp.seat
+        assert item.cutoff_segment <= game.utterances[-1].segment_ids[-1]
+
+
+def test_trivial_baselines_do_not_ace_the_sample(sample):
+    def accuracy(pick) -> float:
+        return sum(pick(i.options).key == i.answer for i in sample.speech) / len(sample.speech)
+
+    assert accuracy(lambda opts: max(opts, key=lambda o: len(o.text))) <= 0.25
+    assert accuracy(lambda opts: min(opts, key=lambda o: len(o.text))) <= 0.25
+    letters = Counter(i.answer for i in sample.speech)
+    assert len(letters) >= 6 and max(letters.values()) <= len(sample.speech) // 3
+
+
+def test_vote_and_opponent_items_follow_the_game(sample):
+    for item in sample.vote:
+        game = sample.games[item.game_id]
+        ballot = [e for e in game.events if e.kind == "vote" and e.phase == item.phase and e.actor == item.viewpoint_seat]
+        assert [e.target for e in ballot] == [item.answer]
+        dead = {e.target for e in game.events if e.kind == "elimination" and e.segment_id <= item.cutoff_segment}
+        assert item.candidates == sorted(set(range(1, 13)) - dead - {item.viewpoint_seat})
+    for item in sample.opponent:
+        game = sample.games[item.game_id]
+        own = next(s.faction for s in game.seats if s.seat == item.viewpoint_seat)
+        assert item.answer == sorted(s.seat for s in game.seats if s.faction != own)
+        assert item.viewpoint_seat not in item.candidates and set(item.answer) <= set(item.candidates)
+
+
+def test_every_utterance_has_an_objective_rewrite(sample):
+    assert set(sample.osr) == set(sample.games)
+    for game_id, rewrites in sample.osr.items():
+        game = sample.games[game_id]
+        assert [(r.utterance_index, r.segment_ids) for r in rewrites] == [(u.index, u.segment_ids) for u in game.utterances]
+        for r, u in zip(rewrites, game.utterances):
+            assert r.text.strip()
+            # A rewrite of a player's turn is a neutral third-person report, not a copy of the speech.
+            if u.speaker != "host":
+                assert r.text != u.text and r.text.startswith(f"Seat {u.speaker} ")
+
+
+def test_the_consistency_check_catches_mistakes(builder):
+    spec = builder.GAMES[0]
+    builder.build_game(spec)  # the real script passes
+
+    def broken(replace):
+        script = [replace(step) for step in spec.script]
+        return dataclasses.replace(spec, script=script)
+
+    def vote_by_dead_seat(step):  # seat 11 is exiled on day 1; give him a day-2 ballot
+        if isinstance(step, builder.Ev) and step.kind == "vote" and step.actor == 12 and step.target == 6:
+            return dataclasses.replace(step, actor=11)
+        return step
+
+    def wrong_seer_result(step):
+        if isinstance(step, builder.Ev) and step.skill == "seer_check" and step.target == 1:
+            return dataclasses.replace(step, result="wolf")
+        return step
+
+    def dead_player_speaks(step):  # seat 5 dies on night 2; make her speak on day 3 instead of seat 9
+        if isinstance(step, builder.Turn) and step.key == "d3-9":
+            return dataclasses.replace(step, speaker=5)
+        return step
+
+    def tally_does_not_match(step):  # swing day-1 ballots so seat 11 no longer has the most votes
+        if isinstance(step, builder.Ev) and step.kind == "vote" and step.target == 11 and step.actor in (1, 2, 4, 8, 9, 10):
+            return dataclasses.replace(step, target=7)
+        return step
+
+    for mutate, message in [
+        (vote_by_dead_seat, "dead seat"),
+        (wrong_seer_result, "seer check"),
+        (dead_player_speaks, "dead seat 5 speaks"),
+        (tally_does_not_match, "exiles 11"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            builder.build_game(broken(mutate))
+
+
+def test_werealign_validate_reports_no_errors(tmp_path):
+    try:
+        from werealign.validate import check_paths  # noqa: F401
+    except ImportError:
+        pytest.skip("werealign validate is not available yet")
+    done = subprocess.run(
+        [sys.executable, "-c", "from werealign.cli import main; main()", "validate", str(bundled_sample_path())],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 errors" in done.stdout
