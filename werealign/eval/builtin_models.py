@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import random
 import re
@@ -48,29 +49,42 @@ def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str,
         if baseline not in BASELINES:
             raise UserError(f"--model {name}: unknown built-in model (built-ins: {', '.join(BUILTIN_MODELS)})")
         _register()
-        yield name, {}
+        yield name, dict(_FREE)
         return
     if name.startswith("local/"):
         if name not in LOCAL_MODELS:
             raise UserError(f"--model {name}: unknown local model (built-ins: {', '.join(BUILTIN_MODELS)})")
         from werealign.eval.local_server import serve_smollm2
 
+        _quiet_litellm()
         with serve_smollm2() as base_url:
-            yield "openai/smollm2", {
-                "api_base": base_url,
-                "api_key": "none",
-                # A local model costs nothing; telling litellm avoids a failed price lookup.
-                "input_cost_per_token": 0.0,
-                "output_cost_per_token": 0.0,
-            }
+            yield "openai/smollm2", {"api_base": base_url, "api_key": "none", **_FREE}
         return
     yield name, ({"api_base": api_base} if api_base else {})
+
+
+# Offline models cost nothing. Saying so gives a real 0.0 cost instead of "unknown price".
+_FREE = {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0}
+
+
+class _QuietCustomPricing(logging.Filter):
+    """Drop litellm's per-call warning that a custom-priced model has no cache prices (irrelevant at 0.0)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "has custom pricing but not in built-in cost map" not in record.getMessage()
+
+
+def _quiet_litellm() -> None:
+    log = logging.getLogger("LiteLLM")
+    if not any(isinstance(f, _QuietCustomPricing) for f in log.filters):
+        log.addFilter(_QuietCustomPricing())
 
 
 def _register() -> None:
     from werealign.eval.llm import import_litellm
 
     litellm = import_litellm()
+    _quiet_litellm()
     # The provider map is litellm's registry; the handler is stateless, so registering it once
     # per process (and leaving it there) is safe for concurrent and nested resolve_model calls.
     if not any(entry.get("provider") == PROVIDER for entry in litellm.custom_provider_map):
