@@ -22,6 +22,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
+from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_source import RawMetadata, RawUtterance, SourceGame
 from werealign.importers.werebench_text import (
@@ -83,6 +86,9 @@ def convert_game(sg: SourceGame, report: ImportReport) -> GameLog | None:
         game = _convert(sg, ctx)
     except GameDropped as e:
         ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", str(e))
+        return None
+    except ValidationError as e:  # a value our schema cannot hold that no rule above anticipated
+        ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", f"does not fit the game schema: {describe_validation_error(e)}")
         return None
     ctx.add("converted", "game", None, f"game {sg.raw.metadata.game_id} ({len(game.utterances)} turns, {len(game.events)} events)", f"games/{sg.game_id}.json")
     return game

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import re
 
+from pydantic import ValidationError
+
+from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_source import ITEMS_FILE, RawQuestion
 from werealign.importers.werebench_text import seat_of_label, seats_mentioned
@@ -56,7 +59,11 @@ def convert_speech_items(categories, games: dict[str, GameLog], report: ImportRe
                 note("dropped", "duplicate_item_key", f"{field}.id", f"second item with key {key}", "item dropped: the key must identify one item")
                 continue
             seen.add((cat.categoryName, q.id))
-            item = _speech_item(q, dim, key, field, games, note)
+            try:
+                item = _speech_item(q, dim, key, field, games, note)
+            except ValidationError as e:  # a value our schema cannot hold that no rule anticipated
+                note("dropped", "item_unusable", field, f"{key}", f"does not fit the speech item schema: {describe_validation_error(e)}")
+                continue
             if item is not None:
                 items.append(item)
                 note("converted", "speech_item", field, f"{key} ({q.reference}, cut-off {q.utterance_id}, viewpoint '{q.role}')", f"items/speech.jsonl {item.item_id}", game=item.game_id)
