@@ -134,19 +134,20 @@ G1_RULES = (
     "Twelve players: four werewolves, four villagers, a seer, a witch, a hunter and a guard. "
     "Each night the werewolves agree on one player to kill; the seer checks one player and learns "
     "whether they are a werewolf; the witch holds one antidote and one poison, may not use both on "
-    "the same night and may not save herself; the guard protects one player from the wolves' kill "
+    "the same night and may not save their own seat; the guard protects one player from the wolves' kill "
     "and may not protect the same player two nights in a row (a player both guarded and saved still "
     "dies). The hunter, when killed other than by poison, shoots one player. On the first morning "
     "the players elect a sheriff: candidates speak, candidates may withdraw, and only players who did "
     "not run vote. The sheriff's vote counts one and a half, the sheriff sets the speaking order and "
     "speaks last, and a sheriff who dies passes or tears the badge. Each day everyone alive speaks "
-    "once and then votes to exile one player. Exiled players and the victims of the first night "
-    "give last words; later night victims do not. The good side wins when every werewolf is out; "
-    "the werewolves win when every villager or every special role (seer, witch, hunter, guard) is out."
+    "once and then votes to exile one player. Exiled players, players shot by the hunter and the "
+    "victims of the first night give last words; later night victims do not. The good side wins "
+    "when every werewolf is out; the werewolves win when every villager or every special role "
+    "(seer, witch, hunter, guard) is out."
 )
 
 G1_SEATS = [
-    (1, "Ava", "villager"),
+    (1, "Adam", "villager"),
     (2, "Ben", "witch"),
     (3, "Chloe", "werewolf"),
     (4, "Dev", "villager"),
@@ -156,7 +157,7 @@ G1_SEATS = [
     (8, "Hiro", "werewolf"),
     (9, "Iris", "guard"),
     (10, "Jonah", "villager"),
-    (11, "Kira", "werewolf"),
+    (11, "Karl", "werewolf"),
     (12, "Leo", "villager"),
 ]
 
@@ -340,7 +341,7 @@ G1_SCRIPT = [
         osr="Seat 10 wants seat 6 exiled because seat 6 defended seat 3 and voted with seat 3 and seat 11.",
         key="d2-10"),
     say(12,
-        "The wolves killed the hunter who had revealed himself, not the sheriff.",
+        "The wolves killed the hunter who had revealed herself, not the sheriff.",
         "They must have expected seat 7 to be protected, or feared a potion.",
         "Seat 6 has the worst record at this table. I vote seat 6.",
         osr="Seat 12 notes the wolves killed the revealed hunter rather than the sheriff, and votes seat 6 for his record.",
@@ -607,7 +608,7 @@ G1_ITEMS = [
          ),
          "The first-night target was known to the witch, who saw it, and to the wolves, who chose it. Seat 8's "
          "accurate detail therefore proves 'witch or wolf', and the seer's check resolves it to wolf.",
-         "The witch learns each night whom the wolves attacked before deciding to save; she may not save herself."),
+         "The witch sees each night's wolf target before deciding whether to save, and may not save their own seat."),
     Item("PS", "d1-6",
          "You are seat 7, the sheriff, and you speak last on day one. Which closing statement best unites the "
          "village on one exile?",
@@ -959,7 +960,7 @@ G2_SCRIPT = [
         key="d3-11"),
     say(12,
         "Seat 11 is the wolf king's good check, and seat 8 named him with her last words.",
-        "Seat 2 voted with seat 7 and seat 11 in the sheriff race and again on day one, and today he asked a hidden special role to show himself.",
+        "Seat 2 voted with seat 7 and seat 11 in the sheriff race and again on day one, and today he asked a hidden special role to come out.",
         "Seat 11 today, seat 2 tomorrow. Seat 10, keep your card down.",
         osr="Seat 12 asks for votes on seat 11, names seat 2 as the next suspect because of his votes and his pressure on seat 10, and tells seat 10 to stay hidden.",
         key="d3-12"),
