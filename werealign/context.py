@@ -152,8 +152,9 @@ def build_context(
 
 
 def _event_key(ev: Event) -> tuple:
-    # Stable order: by anchor (unanchored first within the listing), then kind/actor/target.
-    return (ev.segment_id if ev.segment_id is not None else -1, ev.kind, str(ev.actor), ev.target or 0)
+    # Stable order: by anchor (unanchored first within the listing), then kind, actor seat, target seat.
+    actor = ev.actor if isinstance(ev.actor, int) else (-1 if ev.actor == "host" else -2)
+    return (ev.segment_id if ev.segment_id is not None else -1, ev.kind, actor, ev.target or 0)
 
 
 def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrite]:
@@ -387,6 +388,7 @@ def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
         return seat_label(int(x), language)
 
     tgt = who(ev.target) if ev.target is not None else None
+    was = "were" if ev.target == viewpoint_seat else "was"
     result = _RESULT[_lang(language)].get(ev.result, ev.result) if ev.result else None
     res = f"（{result}）" if zh and result else (f" ({result})" if result else "")
     if ev.kind == "vote":
@@ -394,7 +396,7 @@ def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
             return f"{who(ev.actor)}弃票" if zh else f"{who(ev.actor)} abstained"
         return f"{who(ev.actor)}投票给{tgt}" if zh else f"{who(ev.actor)} voted for {tgt}"
     if ev.kind == "elimination":
-        return (f"{tgt}出局{res}" if zh else f"{tgt} was eliminated{res}") if tgt else (f"无人出局{res}" if zh else f"Nobody was eliminated{res}")
+        return (f"{tgt}出局{res}" if zh else f"{tgt} {was} eliminated{res}") if tgt else (f"无人出局{res}" if zh else f"Nobody was eliminated{res}")
     if ev.kind == "night_outcome":
         if tgt is None:
             return f"夜间结果：{result or '平安夜'}" if zh else f"Night outcome: {result or 'peaceful night'}"
@@ -402,7 +404,7 @@ def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
     if ev.kind == "self_destruct":
         return f"{who(ev.actor)}自爆" if zh else f"{who(ev.actor)} self-destructed"
     if ev.kind == "sheriff_election":
-        return (f"{tgt}当选警长" if zh else f"{tgt} was elected sheriff") if tgt else (f"警徽流失{res}" if zh else f"No sheriff was elected{res}")
+        return (f"{tgt}当选警长" if zh else f"{tgt} {was} elected sheriff") if tgt else (f"警徽流失{res}" if zh else f"No sheriff was elected{res}")
     if ev.kind == "badge_transfer":
         if tgt is None:
             return f"{who(ev.actor)}撕掉了警徽" if zh else f"{who(ev.actor)} tore up the sheriff badge"
