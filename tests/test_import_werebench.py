@@ -58,6 +58,15 @@ def test_host_exits_only_counts_seats_next_to_an_exit_phrase():
     assert host_exits("13 号玩家出局", 12) == []
 
 
+def test_stated_winner_takes_the_last_real_result():
+    from werealign.importers.werebench_game import _stated_winner
+
+    assert _stated_winner("第一天很顺利。最后好人阵营获胜") == "good"
+    assert _stated_winner("他不想让好人赢，最后狼人阵营在最后一晚获得了最终的胜利") == "wolf"
+    assert _stated_winner("第三方已经很难获得胜利，于是帮狼。好人阵营为了稳，从轮次上出掉最后一狼，获得了胜利") == "good"
+    assert _stated_winner("计划让第三方赢") is None and _stated_winner("") is None
+
+
 # --------------------------------------------------------------------------- a tiny invented release
 
 

@@ -553,19 +553,26 @@ def _language(lang: str | None, ctx: Ctx) -> str:
     return "zh"
 
 
-# "好人阵营胜利", "狼人获胜", "作为狼人阵营获得了最终的胜利"; a negated phrase ("不想让好人赢",
-# "无法获得胜利") is not a result.
-_WIN = re.compile(r"(好人|狼人|第三方)(阵营)?([^，,。；;！!]{0,14}?)(胜利|获胜|赢)")
-_WIN_SIDE = {"好人": "good", "狼人": "wolf", "第三方": "third"}
-_NEGATION = re.compile(r"[不没未]|无法")
+# "好人阵营胜利", "狼人获胜", "好人阵营……，获得了最终的胜利": the nearest side named before the
+# result word within the sentence. A negated or doubtful phrase ("不想让好人赢", "无法获得胜利",
+# "很难获得胜利", "让第三方赢") is not a result.
+_WIN = re.compile(r"(好人|狼人|第三方)(阵营)?((?:(?!好人|狼人|第三方)[^。；;！!]){0,40}?)(胜利|获胜|赢)")
+_WIN_SIDE: dict[str, Faction] = {"好人": "good", "狼人": "wolf", "第三方": "third"}
+_NEGATION = re.compile(r"[不没未难让想]|无法")
+
+
+def _stated_winner(text: str | None) -> Faction | None:
+    """The last result statement of a text (recaps end with the result)."""
+    hits = [m for m in _WIN.finditer(text or "") if not _NEGATION.search(text[max(0, m.start() - 3) : m.start()] + m.group(3))]
+    return _WIN_SIDE[hits[-1].group(1)] if hits else None
 
 
 def _winner(summary: str | None, logs: str | None, ctx: Ctx) -> Faction | None:
-    """The last result statement of the recap (it ends with the result), else of the log."""
-    for text in (summary, logs):
-        hits = [m for m in _WIN.finditer(text or "") if not _NEGATION.search(text[max(0, m.start() - 3) : m.end()])]
-        if hits:
-            return _WIN_SIDE[hits[-1].group(1)]
+    recap, log = _stated_winner(summary), _stated_winner(logs)
+    if recap and log and recap != log:
+        ctx.add("warning", "winner_sources_disagree", "metadata.summary", f"the recap says {recap} won, the annotator log says {log}", f"winner {recap} (the recap)")
+    if recap or log:
+        return recap or log
     ctx.add("warning", "winner_unknown", "metadata.summary", "neither the recap nor the annotator log states which side won", "winner null")
     return None
 
