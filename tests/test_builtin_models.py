@@ -175,3 +175,20 @@ def test_smollm2_server_stops_on_error():
             raise RuntimeError("boom")
     with pytest.raises(OSError):
         urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=2)
+
+
+def test_suites_are_well_formed():
+    import yaml
+    from pathlib import Path
+
+    suites = sorted((Path(__file__).resolve().parents[1] / "eval" / "suites").glob("*.yaml"))
+    assert len(suites) >= 2
+    for path in suites:
+        suite = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert suite["name"] == path.stem and suite["description"] and suite["models"], path.name
+        assert set(suite.get("settings", {})) <= {"decodes", "variants", "ablation_protocol", "max_tokens", "temperature", "tasks", "seed"}
+        for entry in suite["models"]:
+            model = entry["model"]
+            assert "/" in model, f"{path.name}: {model} has no litellm provider prefix"
+            if model.split("/")[0] in ("werealign", "local"):
+                assert model in BUILTIN_MODELS, f"{path.name}: {model}"
