@@ -190,3 +190,15 @@ def test_cli_faithfulness_and_build_on_the_release(werebench_src, tmp_path):
         assert r.returncode == 1 and "not written" in r.stderr and not out.exists()
         r = subprocess.run(args + ["--keep-invalid"], capture_output=True, text=True, cwd=REPO)
         assert r.returncode == 0 and out.exists()
+
+
+def test_convert_release_round_trips(tmp_path):
+    path, _ = _release_game(tmp_path, [])
+    out = tmp_path / "converted.yaml"
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "convert-release", str(path), "--out", str(out)],
+                       capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "# note: metadata.game_status.oops: not a phase name" in text
+    srt = path.with_name("01.srt")
+    assert build_from_files(srt, out).game == build_from_files(srt, path).game

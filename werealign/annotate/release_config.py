@@ -226,3 +226,22 @@ def load_release_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list
     converted, notes = convert_release_config(data, path)
     source = ConfigSource(path)
     return validate_config(converted, source), source, notes
+
+
+def release_config_yaml(path: Path) -> tuple[str, list[str]]:
+    """The release config as annotator-config YAML text (validated first), and the conversion notes."""
+    import yaml
+
+    config, _, notes = load_release_config(path)
+    data = config.model_dump(mode="json", exclude_defaults=False)
+    # Seats as numbers in seat order, labels in natural order ('说话人 2' before '说话人 10'): easy to review.
+    natural = lambda label: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", label)]  # noqa: E731
+    data["speakers"] = {k: data["speakers"][k] for k in sorted(data["speakers"], key=natural)}
+    data["roles"] = {int(k): data["roles"][k] for k in sorted(data["roles"], key=int)}
+    data["names"] = {int(k): data["names"][k] for k in sorted(data["names"], key=int)}
+    header = (
+        f"# Converted by `werealign annotate convert-release` from {config.provenance.original_file}.\n"
+        "# Add what the release does not record (events, highlights, winner); see annotation/GUIDE.md.\n"
+    )
+    notes_text = "".join(f"# note: {n}\n" for n in notes)
+    return header + notes_text + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100), notes

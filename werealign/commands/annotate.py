@@ -120,3 +120,19 @@ def wer_command(
             print(f"{stage} correction: WER {m['wer']:.4f}, CER {m['cer']:.4f}" + (f" ({m['replacements']} lexicon replacement(s))" if stage == "after" else ""))
     if result["language"] == "zh":
         print("(Chinese is not written with spaces: CER is the meaningful measure, WER counts space-separated chunks)")
+
+
+@app.command("convert-release")
+def convert_release_command(
+    config: Path = typer.Argument(..., help="A WereBench release config (clean_process/Season_N/NN.config.json)."),
+    out: Path = typer.Option(..., "--out", help="Annotator config to write (.yaml)."),
+) -> None:
+    """Turn a release config into an editable annotator config (YAML), to add events, highlights, the winner."""
+    from werealign.annotate.release_config import release_config_yaml
+    from werealign.files import atomic_write_text
+
+    text, notes = release_config_yaml(config)
+    for note in notes:
+        print(f"note: {config}: {note}", file=sys.stderr)
+    atomic_write_text(out, text)
+    print(f"wrote {out}")
