@@ -237,13 +237,18 @@ def build_game(
 
 
 def load_any_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list[str], bool]:
-    """An annotator YAML config, or the release's .config.json; returns (config, source, notes, is_release)."""
-    from werealign.annotate.config import load_config
-    from werealign.annotate.release_config import load_release_config
+    """An annotator config (YAML, or the same as JSON) or the release's .config.json; returns (config, source, notes, is_release)."""
+    from werealign.annotate.config import load_config, validate_config
+    from werealign.annotate.release_config import is_release_config, load_release_config
+    from werealign.files import read_json
 
     if path.suffix.lower() == ".json":
-        config, source, notes = load_release_config(path)
-        return config, source, notes, True
+        data = read_json(path)
+        if is_release_config(data):
+            config, source, notes = load_release_config(path)
+            return config, source, notes, True
+        source = ConfigSource(path)
+        return validate_config(data, source), source, [], False
     config, source = load_config(path)
     return config, source, [], False
 
