@@ -48,6 +48,7 @@ def make_app(
     hang_s: float = 3600.0,
     rate_garbage: float = 0.0,
     rate_400: float = 0.0,
+    rate_401: float = 0.0,
     seed: int = 0,
     reply: str = "hash",
 ) -> web.Application:
@@ -66,7 +67,7 @@ def make_app(
             await asyncio.sleep(latency_ms / 1000.0)
         r = rng.random()
         edge = 0.0
-        for kind, rate in (("429", rate_429), ("500", rate_500), ("timeout", rate_timeout), ("garbage", rate_garbage), ("400", rate_400)):
+        for kind, rate in (("429", rate_429), ("500", rate_500), ("timeout", rate_timeout), ("garbage", rate_garbage), ("400", rate_400), ("401", rate_401)):
             edge += rate
             if r < edge:
                 stats["faults"][kind] += 1
@@ -81,6 +82,10 @@ def make_app(
                 if kind == "timeout":
                     await asyncio.sleep(hang_s)
                     return web.Response(status=504)
+                if kind == "401":
+                    # Like providers that quote the key they were given: the client must not store it.
+                    msg = f"Incorrect API key provided: {auth.removeprefix('Bearer ')}"
+                    return web.json_response({"error": {"message": msg, "type": "invalid_request_error"}}, status=401)
                 if kind == "400":
                     return web.json_response({"error": {"message": "bad request (mock)", "type": "invalid_request_error"}}, status=400)
                 return web.Response(status=200, body=b"<html>this is not json", content_type="application/json")
@@ -153,6 +158,7 @@ async def serve(args: argparse.Namespace) -> None:
         hang_s=args.hang_s,
         rate_garbage=args.rate_garbage,
         rate_400=args.rate_400,
+        rate_401=args.rate_401,
         seed=args.seed,
         reply=args.reply,
     )
@@ -207,6 +213,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--hang-s", type=float, default=3600.0)
     p.add_argument("--rate-garbage", type=float, default=0.0, help="fraction answered 200 with a non-JSON body")
     p.add_argument("--rate-400", type=float, default=0.0, help="fraction answered 400 (must not be retried)")
+    p.add_argument("--rate-401", type=float, default=0.0, help="fraction answered 401 quoting the API key received")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--reply", choices=["hash", "garbage-answer"], default="hash")
     args = p.parse_args(argv)

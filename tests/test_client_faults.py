@@ -119,6 +119,21 @@ def test_connection_refused_is_retried_and_classified() -> None:
     assert not out.ok and out.attempts == 2 and classify(RuntimeError("x")).retryable is False
 
 
+def test_missing_api_key_is_not_retried(monkeypatch) -> None:
+    """litellm reports a missing key as a 500; it never reached a server, so it must not be retried."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    litellm = import_litellm()
+
+    async def go():
+        return await call_with_retries(
+            litellm.acompletion, model="openai/mock", messages=MSG, kwargs={"api_base": "http://127.0.0.1:9/v1"},
+            policy=FAST, rng=random.Random(0),
+        )
+
+    out = asyncio.run(go())
+    assert not out.ok and out.attempts == 1 and "OPENAI_API_KEY" in out.error_message
+
+
 def test_mixed_faults_end_in_a_complete_set_of_answers() -> None:
     """30% of attempts fail in every way the mock knows; with enough attempts every request succeeds."""
     args = ["--rate-429", "0.1", "--retry-after", "0.05", "--rate-500", "0.1", "--rate-garbage", "0.05",

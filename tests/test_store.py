@@ -35,11 +35,13 @@ def test_roundtrip_and_wal(tmp_path: Path) -> None:
     with Store(tmp_path / "r.sqlite") as s:
         s.put(row("k1"))
         s.put(row("k2", "error"))
-        got = s.load()
+        got = s.load(with_request=True)
+        assert s.load()["k1"].request == {}
         mode = s._db.execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     assert set(got) == {"k1", "k2"}
     assert got["k1"].ok and got["k1"].response == "Answer: A" and got["k1"].usage["total_tokens"] == 5
+    assert got["k1"].request == {"messages": [{"role": "user", "content": "q k1"}], "params": {"seed": 1}}
     assert not got["k2"].ok and got["k2"].error_class == "RateLimitError"
     with Store(tmp_path / "r.sqlite") as s:
         assert s.ok_keys() == {"k1"}

@@ -66,6 +66,8 @@ def classify(exc: BaseException) -> Failure:
     from_provider = mod.startswith(("litellm", "openai", "httpx", "aiohttp"))
     if not from_provider:
         return Failure(False, name, redact(str(exc)), None)
+    if _client_side_config_error(exc):
+        return Failure(False, name, redact(str(exc)), None)
     if name in ("Timeout", "APITimeoutError", "APIConnectionError", "ServiceUnavailableError", "BadGatewayError"):
         retryable = True
     elif isinstance(status, int):
@@ -73,6 +75,23 @@ def classify(exc: BaseException) -> Failure:
     else:
         retryable = name in ("InternalServerError", "APIError")
     return Failure(retryable, name, redact(str(exc)), retry_after_seconds(exc))
+
+
+def _client_side_config_error(exc: BaseException) -> bool:
+    """litellm reports some local mistakes (e.g. no API key set) as a 500; they never reached a server.
+
+    The chain of causes ends in the openai SDK's bare OpenAIError (not an APIError, which every
+    over-the-wire failure is); asking again cannot help.
+    """
+    seen = 0
+    link: BaseException | None = exc
+    while link is not None and seen < 10:
+        cls = type(link)
+        if cls.__name__ == "OpenAIError" and cls.__module__.split(".")[0] == "openai":
+            return True
+        link = link.__cause__ or link.__context__
+        seen += 1
+    return False
 
 
 def retry_after_seconds(exc: BaseException) -> float | None:

@@ -84,9 +84,13 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
-    def load(self) -> dict[str, StoredResponse]:
-        """Every stored row by key (one query: the plan is matched against this in memory)."""
-        rows = self._db.execute(f"SELECT {', '.join(_COLUMNS)} FROM responses").fetchall()
+    def load(self, *, with_request: bool = False) -> dict[str, StoredResponse]:
+        """Every stored row by key (one query: the plan is matched against this in memory).
+
+        The stored request (the whole prompt) is only read when asked for: scoring needs the key alone.
+        """
+        cols = ", ".join(c if (c != "request" or with_request) else "'{}'" for c in _COLUMNS)
+        rows = self._db.execute(f"SELECT {cols} FROM responses").fetchall()
         return {r[0]: _row(r) for r in rows}
 
     def ok_keys(self) -> set[str]:
