@@ -118,14 +118,21 @@ def validate_config(data: Any, source: ConfigSource) -> AnnotatorConfig:
 def _shape_error(e: ValidationError, source: ConfigSource) -> UserError:
     """The first pydantic error as `file:line: field: message`; union branches of one field count once."""
     seen: dict[tuple, dict] = {}
+    branches: dict[tuple, set[str]] = {}
     for err in e.errors():
         # Union members add their type to the location ("str", "constrained-str", "int", ...): drop it.
-        loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and (p in {"str", "float", "int", "bool"} or p.startswith(("constrained-", "literal[")))))
+        def is_branch(p: Any) -> bool:
+            return isinstance(p, str) and (p in {"str", "float", "int", "bool"} or p.startswith(("constrained-", "literal[")))
+
+        loc = tuple(p for p in err["loc"] if not is_branch(p))
         seen.setdefault(loc, err)
+        branches.setdefault(loc, set()).update(p for p in err["loc"] if is_branch(p))
     loc, err = next(iter(seen.items()))
     msg = err["msg"]
     if err["type"] == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TIMESTAMP_PATTERN:
         msg = f"unparsable timestamp {err['input']!r} (expected HH:MM:SS,mmm or seconds)"
+    elif "literal['host']" in branches[loc] and any(b.endswith("int") for b in branches[loc]):
+        msg = f"expected a seat number or 'host', got {err['input']!r}"
     more = len(seen) - 1
     return source.error(loc, msg + (f" (+{more} more problem(s))" if more > 0 else ""))
 
