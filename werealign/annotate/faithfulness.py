@@ -27,7 +27,7 @@ from typing import Any
 from werealign.annotate.build import build_game
 from werealign.annotate.config import parse_timestamp, phase_id
 from werealign.annotate.release_config import ORDINALS, load_release_config, release_seat
-from werealign.annotate.transcript import parse_cues, read_transcript
+from werealign.annotate.transcript import read_transcript
 from werealign.errors import UserError
 from werealign.files import read_json
 from werealign.schema import GameLog
