@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from werealign.annotate.build import build_from_files
 from werealign.annotate.faithfulness import EXPLAINED, check_release, check_release_game, release_cue_quirks, summary
@@ -202,3 +203,27 @@ def test_convert_release_round_trips(tmp_path):
     assert "# note: metadata.game_status.oops: not a phase name" in text
     srt = path.with_name("01.srt")
     assert build_from_files(srt, out).game == build_from_files(srt, path).game
+
+
+def test_agreement_runs_on_real_files(werebench_src, tmp_path):
+    from werealign.annotate.agreement import agreement_from_files
+    from werealign.annotate.release_config import release_config_yaml
+
+    config = werebench_src / "clean_process" / "Season_1" / "01.config.json"
+    srt = config.with_name("01.srt")
+    text, _ = release_config_yaml(config)
+    a = tmp_path / "a.yaml"
+    a.write_text(text, encoding="utf-8")
+    # Annotator B swaps the seats of two speaker labels: every segment of those two labels disagrees.
+    data = yaml.safe_load(text)
+    labels = [k for k, v in data["speakers"].items() if isinstance(v, int)][:2]
+    data["speakers"][labels[0]], data["speakers"][labels[1]] = data["speakers"][labels[1]], data["speakers"][labels[0]]
+    b = tmp_path / "b.yaml"
+    b.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    same = agreement_from_files(a, a, srt)
+    assert same["speaker_attribution"]["kappa"] == pytest.approx(1.0)
+    swapped = agreement_from_files(a, b, srt)["speaker_attribution"]
+    game = build_from_files(srt, a).game
+    n_swapped = sum(len(u.segment_ids) for u in game.utterances if u.speaker in {data["speakers"][x] for x in labels})
+    assert swapped["disagreements"] == n_swapped > 0
+    assert swapped["kappa"] < 1.0
