@@ -22,7 +22,7 @@ from werealign.errors import UserError
 from werealign.files import parse_model
 from werealign.schema import GameLog
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import ROLES, canonical_role, faction_of, is_god
+from werealign.schema.roles import ROLES, canonical_role, faction_of, variant_id
 
 # skill_use is hidden by default (a seer's check is private); everything else is announced.
 PRIVATE_BY_DEFAULT = {"skill_use"}
@@ -32,12 +32,6 @@ PRIVATE_BY_DEFAULT = {"skill_use"}
 class BuildResult:
     game: GameLog
     notes: list[str] = field(default_factory=list)  # what the build dropped or assumed, for the user
-
-
-def variant_of(roles: list[str]) -> str:
-    """'seer-witch-hunter-guard': the special roles in the role table's order."""
-    special = [r for r in ROLES if r in set(roles) and (is_god(r) or r not in ("villager", "werewolf"))]
-    return "-".join(special) or "villagers-werewolves"
 
 
 def _rules(config: AnnotatorConfig) -> dict:
@@ -55,7 +49,7 @@ def _rules(config: AnnotatorConfig) -> dict:
     ]
     return {
         "text": config.rules.text,
-        "variant": config.rules.variant or variant_of(list(counts)),
+        "variant": config.rules.variant or variant_id(counts),
         "composition": composition,
         "win_condition": config.rules.win_condition,
         "has_sheriff": config.rules.has_sheriff,

@@ -48,10 +48,9 @@ from werealign.schema import (
     Utterance,
     canonical_role,
     faction_of,
-    is_god,
     is_host_label,
 )
-from werealign.schema.roles import ROLES, Faction
+from werealign.schema.roles import ROLES, Faction, variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
@@ -520,8 +519,7 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
     unseated = sorted(r for r in listed if r not in by_role)
     if unseated:
         ctx.add("warning", "listed_role_unseated", "metadata.game_roles", f"roles listed but held by no seat: {unseated}", "composition taken from the true roles of the seats")
-    specials = [r for r in ROLES if r in by_role and (is_god(r) or faction_of(r) != "good") and r != "werewolf"]
-    variant = "-".join(specials) or "villagers-werewolves"
+    variant = variant_id(by_role)
     text = (meta.game_rules or "").strip() or None
     if text is None:
         ctx.add("repaired", "rules_text_missing", "metadata.game_rules", "empty rulebook text", "rules.text null; win condition assumed side_elimination (the show's standard rule)")

@@ -6,6 +6,7 @@ works with the canonical English id; the label a file used is kept beside it for
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 Faction = Literal["good", "wolf", "third", "variable"]
@@ -108,3 +109,12 @@ def faction_of(role: str) -> Faction:
 
 def is_god(role: str) -> bool:
     return ROLES[role][1]
+
+
+def variant_id(roles: Iterable[str]) -> str:
+    """Variant id named by a game's special roles in the role table's order, e.g. 'seer-witch-hunter-guard'.
+
+    Plain villagers and werewolves are in every game, so they don't distinguish variants.
+    """
+    present = set(roles)
+    return "-".join(r for r in ROLES if r in present and r not in ("villager", "werewolf")) or "villagers-werewolves"

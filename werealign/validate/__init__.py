@@ -104,7 +104,7 @@ def _check_jsonl(p: Path) -> list[Finding]:
     games_dir = _sibling_games(p, kind)
     store = GameStore(games_dir=games_dir) if games_dir else None
     if store is None:
-        out.warning("references-not-checked", "", f"no games/ directory next to this file, so references to games, seats and segments were not checked")
+        out.warning("references-not-checked", "", "no games/ directory next to this file, so references to games, seats and segments were not checked")
     if kind == "osr":
         check_osr_rows(p, rows, out, store)
     else:
