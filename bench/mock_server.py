@@ -22,6 +22,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -53,10 +54,12 @@ def make_app(
     reply: str = "hash",
 ) -> web.Application:
     rng = random.Random(seed)
-    stats: dict = {"requests": 0, "ok": 0, "faults": Counter(), "served": Counter(), "auth_headers": Counter()}
+    stats: dict = {"requests": 0, "ok": 0, "faults": Counter(), "served": Counter(), "auth_headers": Counter(), "t_first": None, "t_last": None}
 
     async def chat(request: web.Request) -> web.StreamResponse:
         stats["requests"] += 1
+        if stats["t_first"] is None:
+            stats["t_first"] = time.time()
         auth = request.headers.get("Authorization", "")
         stats["auth_headers"]["present" if auth else "absent"] += 1
         try:
@@ -92,6 +95,7 @@ def make_app(
         fp = fingerprint(body)
         stats["ok"] += 1
         stats["served"][fp] += 1
+        stats["t_last"] = time.time()
         content = _reply_text(body, fp, reply)
         n_prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
         n_completion = max(1, len(content) // 4)
@@ -114,11 +118,14 @@ def make_app(
                 "faults": dict(stats["faults"]),
                 "served": dict(stats["served"]),
                 "auth_headers": dict(stats["auth_headers"]),
+                "t_first": stats["t_first"],  # wall clock of the first request and of the last 200 reply
+                "t_last": stats["t_last"],
             }
         )
 
     async def reset(request: web.Request) -> web.Response:
         stats["requests"] = stats["ok"] = 0
+        stats["t_first"] = stats["t_last"] = None
         for k in ("faults", "served", "auth_headers"):
             stats[k].clear()
         return web.json_response({"reset": True})

@@ -158,11 +158,10 @@ async def call_with_retries(
         on_event("attempt")
         started = time.perf_counter()
         try:
-            # wait_for is a backstop for providers that ignore `timeout` (e.g. a custom in-process one).
-            resp = await asyncio.wait_for(
-                acompletion(model=model, messages=messages, timeout=policy.timeout, num_retries=0, max_retries=0, **kwargs),
-                timeout=policy.timeout + 5.0,
-            )
+            # A backstop for providers that ignore `timeout` (e.g. a custom in-process one); unlike
+            # wait_for, asyncio.timeout adds no task per request.
+            async with asyncio.timeout(policy.timeout + 5.0):
+                resp = await acompletion(model=model, messages=messages, timeout=policy.timeout, num_retries=0, max_retries=0, **kwargs)
             latency = time.perf_counter() - started
             return Outcome(
                 ok=True,

@@ -17,6 +17,7 @@ import hashlib
 import json
 import random
 import re
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from importlib import metadata
@@ -340,6 +341,10 @@ async def execute(
     queue: Iterator[Planned] = iter(todo)
     outcomes: list[Outcome] = []
     on_event = progress.event if progress is not None else (lambda event: None)
+    loop = asyncio.get_running_loop()
+    # One writer thread: a worker waits until its response is committed before taking the next request
+    # (durable on arrival), while the event loop keeps serving the other connections during the commit.
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-store")
 
     async def worker(index: int) -> None:
         rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
@@ -354,13 +359,16 @@ async def execute(
                 cost_of=cost_of,
                 on_event=on_event,
             )
-            store.put(stored_row(p, outcome))
+            await loop.run_in_executor(writer, store.put, stored_row(p, outcome))
             outcomes.append(outcome)
             if progress is not None:
                 progress.done(outcome)
 
     n_workers = max(1, min(execution.max_connections, len(todo)))
-    await asyncio.gather(*(worker(i) for i in range(n_workers)))
+    try:
+        await asyncio.gather(*(worker(i) for i in range(n_workers)))
+    finally:
+        writer.shutdown(wait=True)  # every response handed to the writer is committed before we return
     return outcomes
 
 

@@ -66,7 +66,8 @@ class Store:
             if readonly:
                 self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             else:
-                self._db = sqlite3.connect(path)
+                # check_same_thread=False: the runner commits from one writer thread (never two at once).
+                self._db = sqlite3.connect(path, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute(_SCHEMA)
