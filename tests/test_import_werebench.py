@@ -33,7 +33,7 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
 def test_parse_time_reads_sloppy_values_and_says_so():
     assert parse_time("01:02:03,450") == (3723.45, None)
     t, note = parse_time("00:00:36,72")
-    assert t == 36.72 and "720" in note
+    assert t == 36.072 and "72 ms" in note
     t, note = parse_time("00:10:00,000 ")
     assert t == 600.0 and "whitespace" in note
     assert parse_time("") == (None, None)

@@ -25,12 +25,14 @@ def parse_time(text: str) -> tuple[float | None, str | None]:
     if not m:
         return None, None
     h, mi, s, ms = m.groups()
-    seconds = int(h) * 3600 + int(mi) * 60 + int(s) + int(ms.ljust(3, "0")) / 1000
+    # Short milliseconds (',72') are read as the release's own build script read them (72 ms), so
+    # phases match the processed logs and `annotate build` of the same config.
+    seconds = int(h) * 3600 + int(mi) * 60 + int(s) + int(ms) / 1000
     notes = []
     if clean != text:
         notes.append("surrounding whitespace stripped")
     if len(ms) != 3:
-        notes.append(f"milliseconds '{ms}' read as '{ms.ljust(3, '0')}'")
+        notes.append(f"milliseconds '{ms}' read as {int(ms)} ms, as the release's build script reads them")
     return round(seconds, 3), ("; ".join(notes) or None)
 
 
