@@ -10,7 +10,7 @@ from crafted_game import CUTOFF, SECRETS, VIEWPOINT, crafted_game, crafted_oppon
 from werealign.context import build_context, event_line, role_name, rules_summary, seat_label, speaker_label
 from werealign.errors import UserError
 from werealign.eval.prompts import render_messages
-from werealign.schema import GameLog, Utterance
+from werealign.schema import GameLog, Utterance, VoteItem
 
 # --------------------------------------------------------------------------- crafted game
 
@@ -183,6 +183,13 @@ def test_chinese_game_renders_in_chinese():
     assert seat_label(5, "zh") == "5号"
 
 
+def test_every_role_has_chinese_name_and_description():
+    from werealign.context import PHRASES
+    from werealign.schema.roles import ROLES
+
+    assert set(ROLES) <= set(PHRASES["zh_roles"]) and set(ROLES) <= set(PHRASES["zh_role_desc"])
+
+
 def test_context_is_deterministic():
     a = render_messages(crafted_game(), crafted_speech_item())
     b = render_messages(GameLog.model_validate_json(crafted_game().model_dump_json()), crafted_speech_item())
@@ -221,7 +228,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
         game = ds.games[item.game_id]
         where = f"{type(item).__name__} {item.item_id}"
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment,
-                            exclude_own_vote_phase=getattr(item, "phase", None) if hasattr(item, "candidates") and not hasattr(item, "options") and isinstance(getattr(item, "answer"), int) else None)
+                            exclude_own_vote_phase=item.phase if isinstance(item, VoteItem) else None)
         by_index = {u.index: u for u in game.utterances}
         for u in ctx.utterances:
             src = by_index[u.index]
@@ -259,7 +266,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             if seat in roles and seat != item.viewpoint_seat and seat not in ctx.allies:
                 assert role_name(roles[seat].role, "zh") not in m.group(2), f"{where}: broadcast aside leaked: {m.group(0)}"
         # 4. VA: the own vote of that phase is not in the prompt
-        if hasattr(item, "phase"):
+        if isinstance(item, VoteItem):
             for e in game.events:
                 if e.kind == "vote" and e.phase == item.phase and e.actor == item.viewpoint_seat:
                     assert event_line(e, item.viewpoint_seat, game.language) not in prompt, where
