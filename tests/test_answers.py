@@ -32,6 +32,10 @@ OPP = crafted_opponent_item()  # candidates 1, 2, 4, 5
         ("<THINKING>\nAnswer: A\n</THINKING>Answer: E", "E"),
         ("reasoning without an opener</think>\nAnswer: F", "F"),
         ("Answer: b", "B"),
+        ("答案：C。", "C"),
+        ("Answer: **C**.", "C"),
+        ("Answer: $\\boxed{D}$", "D"),
+        ("Answer: `E`", "E"),
     ],
 )
 def test_speech_answers_read(reply, expected):
@@ -71,7 +75,7 @@ def test_option_order_is_undone():
 
 @pytest.mark.parametrize(
     "reply,expected",
-    [("Answer: 5", 5), ("Answer: Seat 2.", 2), ("答案：4号", 4), ("答案：１号玩家", 1), ("**Answer:** #4", 4), ("Answer: (2)", 2), ("Answer: player 1", 1)],
+    [("Answer: 5", 5), ("Answer: Seat 2.", 2), ("答案：4号", 4), ("答案：１号玩家", 1), ("**Answer:** #4", 4), ("Answer: (2)", 2), ("Answer: player 1", 1), ("答案：**5号**。", 5), ("Answer: $\\boxed{4}$", 4)],
 )
 def test_vote_answers_read(reply, expected):
     assert parse_reply(reply, VOTE) == Parsed(expected, None)

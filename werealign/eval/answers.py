@@ -28,6 +28,7 @@ class Parsed:
     error: str | None  # why parsing failed; None when answer is set
 
 
+_BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.S | re.I)
 _THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
@@ -57,11 +58,15 @@ def answer_value(reply: str) -> str | None:
     for line in text.splitlines():
         m = _ANSWER_LINE.match(line)
         if m:
-            value = m.group("value").strip()
-    return value
+            value = m.group("value")
+    if value is None:
+        return None
+    # Markdown emphasis and a LaTeX box are dressing, not content: "**C**." or "$\boxed{C}$".
+    value = _BOXED.sub(r"\1", value).replace("$", "")
+    return re.sub(r"[*`]", "", value).strip()
 
 
-_LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*$|[.、:)\]]|\s*\(|\s+[-—–]\s)", re.I)
+_LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*$|[.。,，、:;)\]]|\s*\(|\s+[-—–]\s)", re.I)
 _SEAT = re.compile(r"^(?:seat|player|no\.?|#)?\s*(?P<n>\d{1,2})\s*(?:号|號)?(?:\s*(?:玩家|位)?\s*)$", re.I)
 _SEAT_WORDS = re.compile(r"\b(?:seats?|players?)\b|no\.|#", re.I)
 _SEP = re.compile(r"\s*(?:[,;、/]|\band\b|和|与)\s*|\s+", re.I)
