@@ -280,3 +280,18 @@ def test_real_data_prompts_are_deterministic(werebench_dataset):
         game = ds.games[item.game_id]
         again = GameLog.model_validate_json(game.model_dump_json())
         assert render_messages(game, item) == render_messages(again, item)
+
+
+@pytest.mark.werebench
+def test_real_data_osr_variant_respects_the_cutoff(werebench_dataset):
+    from werealign.schema import OsrRewrite
+
+    ds = werebench_dataset
+    for item in [*ds.speech[::7], *ds.vote, *ds.opponent]:
+        game = ds.games[item.game_id]
+        osr = [OsrRewrite(game_id=game.game_id, utterance_index=u.index, segment_ids=u.segment_ids, text=f"<OSR-{u.index}>") for u in game.utterances]
+        prompt = _prompt(game, item, variant="osr", osr=osr)
+        night = {p.id for p in game.phases if p.kind == "night"}
+        for u in game.utterances:
+            shown = max(u.segment_ids) <= item.cutoff_segment and not (u.speaker != "host" and u.phase in night)
+            assert (f"<OSR-{u.index}>" in prompt) == shown, f"{item.item_id}: utterance {u.index}"
