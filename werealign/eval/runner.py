@@ -19,7 +19,7 @@ import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -527,9 +527,13 @@ def _send(
     progress_factory: Callable[[int, int], ProgressHooks] | None,
     unique: int,
 ) -> list[Outcome]:
-    from werealign.eval.builtin_models import resolve_model
+    from werealign.eval.builtin_models import max_connections_hint, resolve_model
     from werealign.eval.llm import import_litellm
 
+    hint = max_connections_hint(config.model)
+    if hint is not None and execution.max_connections > hint:
+        # A CPU-bound local server answers one request at a time; more would only queue and time out.
+        execution = replace(execution, max_connections=hint)
     litellm = import_litellm()
     with resolve_model(config.model, execution.api_base) as (model, extra):
         kwargs = {"drop_params": True, **extra}
