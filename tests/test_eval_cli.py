@@ -319,3 +319,37 @@ def test_local_smollm2_runs_offline(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     samples = read_samples(out)
     assert len(samples) == 1 and samples[0]["request_error"] is None and samples[0]["reply"] is not None
+
+
+@pytest.mark.werebench
+def test_baselines_on_real_werebench(werebench_src: Path, tmp_path: Path) -> None:
+    """random scores near 1/9 on the released speech items; longest exposes the release's length bias."""
+    ds = tmp_path / "wb"
+    r = cli("import", "werebench", str(werebench_src), "--out", str(ds))
+    assert r.returncode == 0, r.stderr
+    scores = {}
+    for model in ("werealign/random", "werealign/longest"):
+        out = tmp_path / model.split("/")[1]
+        r = cli("eval", "--model", model, "--dataset", str(ds), "--tasks", "speech", "--decodes", "2",
+                "--max-connections", "32", "--out", str(out), "--quiet")
+        assert r.returncode == 0, r.stderr
+        res = json.loads((out / "results.json").read_text())["variants"]["base"]["speech"]
+        assert res["answered"] >= 2 * 500 and res["parse_failures"] == 0
+        scores[model] = res
+    assert 0.07 <= scores["werealign/random"]["accuracy"] <= 0.16
+    assert scores["werealign/longest"]["accuracy"] >= 0.18  # well above chance: the correct option tends to be longest
+    assert scores["werealign/longest"]["accuracy"] > scores["werealign/random"]["accuracy"] + 0.05
+
+
+def test_priced_model_reports_cost_and_help_does_not_import_litellm(tiny: Path, mock: str, tmp_path: Path) -> None:
+    out = tmp_path / "priced"
+    r = cli("eval", "--model", "openai/gpt-4o-mini", "--api-base", mock + "/v1", "--dataset", str(tiny), "--out", str(out),
+            "--decodes", "1", "--quiet", env={"OPENAI_API_KEY": "sk-unused"})
+    assert r.returncode == 0, r.stderr
+    usage = json.loads((out / "results.json").read_text())["usage"]
+    assert usage["cost_usd"] is not None and usage["cost_usd"] > 0 and usage["cost_known_for"] == 7
+    r = subprocess.run([sys.executable, "-c", "import sys\nfrom werealign.cli import app\n"
+                        "from typer.testing import CliRunner\nres = CliRunner().invoke(app, ['eval', '--help'])\n"
+                        "assert res.exit_code == 0, res.output\nassert 'litellm' not in sys.modules\n"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
