@@ -23,5 +23,6 @@ def import_werebench_command(
     print(f"games: {c['games_converted']}/{c['games_in_source']} converted, {c['games_dropped']} dropped")
     print(f"speech items: {c['speech_converted']}/{c['speech_in_source']} converted, {c['speech_dropped']} dropped")
     print(f"vote items (VA): {c['vote_items']} from {c['mvp_votes_in_source']} MVP votes; opponent items (OI): {c['opponent_items']}")
+    print(f"per-segment text attached to {c['turns_with_segments']} of {c['turns']} turns")
     print(f"repairs: {s.repairs}, drops: {s.drops}, warnings: {s.warnings}")
     print(f"wrote {s.out} (report: {s.out / REPORT_MD})")

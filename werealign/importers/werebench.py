@@ -16,6 +16,7 @@ from werealign.files import staged_directory
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
+from werealign.importers.werebench_segments import TRANSCRIPT_DIR
 from werealign.importers.werebench_source import ITEMS_FILE, load_release
 
 NAME = "werebench"
@@ -35,6 +36,7 @@ RULES = [
     "An MVP vote cut-off after the last segment is clamped to it; a cut-off on the host's vote-result announcement (it names the answer) is moved to the last segment before that turn.",
     "VA items: one per MVP vote; candidates are the seats not announced out at the cut-off, minus the voter. Abstentions, self-votes and votes by or for a seat already out are dropped.",
     "OI items: one per distinct MVP-vote cut-off, for a good-side MVP only; answer = every wolf-faction seat, candidates = every seat but the MVP's. Wolf-side MVPs know the wolves (the item would be trivial); variable/third-side MVPs have no fixed opponent.",
+    "Per-segment text (`utterances[].segments`) comes from the release's raw transcripts `clean_process/Season_N/NN.srt` (segment id = cue number), only for turns whose cue texts joined by a space reproduce the release's turn text exactly; hand-edited turns keep `segments: null` (a cut-off inside them leaves the turn out of the context).",
     "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
 ]
 REPORT_JSON = "import_report.json"
@@ -71,9 +73,12 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         report.add("warning", "unknown_field", source_file=ITEMS_FILE, field=key, what=f"field '{key}' is not part of the known release format", why="not imported")
 
     _check_shared_episodes(release, report)
+    transcripts_root = src if (src / TRANSCRIPT_DIR).is_dir() else None
+    if transcripts_root is None:
+        report.add("warning", "segments_unavailable", source_file=f"{TRANSCRIPT_DIR}/", field=None, what=f"no {TRANSCRIPT_DIR}/ folder (the release's raw transcripts)", why="every turn kept without per-segment text: a cut-off inside a merged turn leaves that turn out of the context")
     games = {}
     for sg in release.games:
-        game = convert_game(sg, report)
+        game = convert_game(sg, report, transcripts_root)
         if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)
@@ -97,6 +102,8 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
         "opponent_items": len(opponent),
         "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
+        "turns": sum(len(g.utterances) for g in games.values()),
+        "turns_with_segments": sum(1 for g in games.values() for u in g.utterances if u.segments is not None),
         "repairs": len(report.entries["repaired"]),
         "drops": len(report.entries["dropped"]),
         "warnings": len(report.entries["warning"]),

@@ -21,11 +21,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
+from werealign.importers.werebench_segments import attach_segments
 from werealign.importers.werebench_source import RawMetadata, RawUtterance, SourceGame
 from werealign.importers.werebench_text import (
     END_KEY,
@@ -78,11 +80,14 @@ class Ctx:
         self.report.add(kind, code, source_file=self.rel, game=self.game_id, item=item, field=field, what=what, why=why)  # type: ignore[arg-type]
 
 
-def convert_game(sg: SourceGame, report: ImportReport) -> GameLog | None:
-    """The converted game, or None when it had to be dropped (the reason is in the report)."""
+def convert_game(sg: SourceGame, report: ImportReport, transcripts_root: Path | None = None) -> GameLog | None:
+    """The converted game, or None when it had to be dropped (the reason is in the report).
+
+    `transcripts_root`: the release root when it has `clean_process/` (per-segment text comes from there).
+    """
     ctx = Ctx(report, sg.rel, sg.game_id)
     try:
-        game = _convert(sg, ctx)
+        game = _convert(sg, ctx, transcripts_root)
     except GameDropped as e:
         ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", str(e))
         return None
@@ -93,7 +98,7 @@ def convert_game(sg: SourceGame, report: ImportReport) -> GameLog | None:
     return game
 
 
-def _convert(sg: SourceGame, ctx: Ctx) -> GameLog:
+def _convert(sg: SourceGame, ctx: Ctx, transcripts_root: Path | None) -> GameLog:
     meta = sg.raw.metadata
     for key in sorted((meta.model_extra or {})):
         ctx.add("warning", "unknown_field", f"metadata.{key}", f"field '{key}' is not part of the known release format", "not imported")
@@ -105,6 +110,8 @@ def _convert(sg: SourceGame, ctx: Ctx) -> GameLog:
     if not utterances:
         raise GameDropped("no usable utterances")
     _check_segments(meta.total_utterances, utterances, ctx)
+    if transcripts_root is not None:
+        utterances = attach_segments(transcripts_root, sg.rel, sg.game_id, utterances, ctx.report)
     events = _sheriff_events(utterances_raw, utterances, n_seats, ctx) + _eliminations(utterances, n_seats)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     _check_speech_after_exit(utterances, events, phases, ctx)
@@ -489,8 +496,9 @@ def _mvp(meta: RawMetadata, utterances: list[Utterance], phases: list[Phase], n_
             ctx.add("repaired", "cutoff_leaks_vote", f"{field}.cut_off_time", f"segment {cut} is in the host's vote-result announcement (segments {utt.segment_ids[0]}-{utt.segment_ids[-1]}), which names the answer", f"moved to {before}, the last segment before that turn", item=key)
             cut = before
             utt = seg_to_utt[cut]
-        if cut != utt.segment_ids[-1]:
-            ctx.add("warning", "cutoff_inside_turn", f"{field}.cut_off_time", f"segment {cut} is inside the merged turn {utt.segment_ids[0]}-{utt.segment_ids[-1]}", "kept: the turn is cut or left out at the cut-off", item=key)
+        if cut != utt.segment_ids[-1] and utt.segments is None:
+            # With per-segment text the turn is simply cut at the cut-off: nothing to report.
+            ctx.add("warning", "cutoff_inside_turn", f"{field}.cut_off_time", f"segment {cut} is inside the merged turn {utt.segment_ids[0]}-{utt.segment_ids[-1]}, whose per-segment text is unknown", "kept: the turn is left out of the context at the cut-off", item=key)
         phase = parsed[0]
         if utt.phase != phase and utt.phase.startswith("day-"):
             ctx.add("repaired", "vote_phase_mismatch", field, f"key says {phase} but the cut-off segment {cut} lies in {utt.phase}", f"phase set to {utt.phase} (where the vote was cast); original key kept", item=key)
