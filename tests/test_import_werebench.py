@@ -175,7 +175,7 @@ def demo(tmp_path: Path) -> tuple[Path, Path]:
     out = tmp_path / "out"
     r = run_cli("import", "werebench", str(src), "--out", str(out))
     assert r.returncode == 0, r.stderr
-    assert "games: 1/1 converted" in r.stdout and "speech items: 2/3 converted, 1 dropped" in r.stdout
+    assert "games: 1/1 converted" in r.stdout and "speech items: 3/3 converted, 0 dropped" in r.stdout
     return src, out
 
 
@@ -207,8 +207,9 @@ def test_demo_release_converts_repairs_and_reports(demo):
     assert "role_label_typo" in _codes(report, "repaired")
     assert _codes(report, "repaired").count("cutoff_leaks_vote") == 2
     assert "cutoff_after_game" in _codes(report, "repaired")
-    assert {"stray_phase_key", "unknown_speaker", "no_viewpoint_seat"} <= set(_codes(report, "dropped"))
-    assert "viewpoint_from_text" in _codes(report, "repaired")
+    assert {"stray_phase_key", "unknown_speaker"} <= set(_codes(report, "dropped"))
+    assert "no_viewpoint_seat" not in _codes(report, "dropped")
+    assert {"viewpoint_from_text", "observer_viewpoint"} <= set(_codes(report, "repaired"))
     assert "segment_gap" in _codes(report, "warning")  # segment 9 went with the dropped turn
 
 
@@ -216,16 +217,43 @@ def test_demo_items_keep_original_keys_and_derive_va_oi(demo):
     _, out = demo
     ds = load_dataset(out)
     by_id = {i.item_id: i for i in ds.speech}
-    assert sorted(by_id) == ["werebench-ct-0001", "werebench-ri-0001"]
-    ri, ct = by_id["werebench-ri-0001"], by_id["werebench-ct-0001"]
+    assert sorted(by_id) == ["werebench-ct-0001", "werebench-ps-0001", "werebench-ri-0001"]
+    ri, ct, ps = by_id["werebench-ri-0001"], by_id["werebench-ct-0001"], by_id["werebench-ps-0001"]
     assert ri.provenance.source_ref == {"category": "Role Inference", "id": 1} and ri.provenance.review == "imported"
     assert ri.viewpoint_seat == 2 and ri.cutoff_segment == 6 and ri.answer == "B" and ri.explanation == "演示解释"
     assert ri.question_short is None and all(o.origin == "imported" for o in ri.options)
-    assert ct.viewpoint_seat == 3 and ct.explanation is None and ct.answer == "I"
+    assert ct.viewpoint_seat == 3 and ct.explanation is None and ct.answer == "I"  # '场上好人' but the text names seat 3
+    assert ps.viewpoint_seat is None and ps.cutoff_segment == 7  # addressed to the table: an observer item
     assert [(v.phase, v.cutoff_segment, v.candidates, v.answer) for v in ds.vote] == [("day-1", 7, [2, 3, 4, 5, 6], 4), ("day-2", 12, [2, 3, 5], 5)]
     assert [(o.cutoff_segment, o.candidates, o.answer) for o in ds.opponent] == [(7, [2, 3, 4, 5, 6], [4, 5]), (12, [2, 3, 4, 5, 6], [4, 5])]
     assert ds.manifest.name == "werebench" and "unspecified" in ds.manifest.licence
-    assert ds.manifest.counts.speech == 2 and ds.manifest.counts.vote == 2 and ds.manifest.counts.opponent == 2
+    assert ds.manifest.counts.speech == 3 and ds.manifest.counts.vote == 2 and ds.manifest.counts.opponent == 2
+
+
+def test_group_viewpoints_become_observer_items_unless_addressed_to_wolves(tmp_path):
+    items = _items()
+    items["categories"] = [
+        {"categoryName": "Role Inference", "questions": [
+            _question(1, 6, "场上好人", "作为一名好人，你怎么看 4 号？"),
+            _question(2, 6, "场上狼人", "作为狼人，你怎么看 4 号？"),
+            _question(3, 6, "2号和5号玩家", "你们怎么看 4 号？"),
+        ]},
+    ]
+    src = write_release(tmp_path / "release", items=items)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "speech items: 1/3 converted, 2 dropped" in r.stdout
+    (item,) = load_dataset(tmp_path / "out").speech
+    assert item.item_id == "werebench-ri-0001" and item.viewpoint_seat is None
+    report = _report(tmp_path / "out")
+    (repair,) = [e for e in report["repaired"] if e["code"] == "observer_viewpoint"]
+    assert repair["item"] == "Role Inference#1" and repair["field"] == "categories[0].questions[0].role"
+    assert "public information" in repair["why"]
+    dropped = {e["item"]: e["code"] for e in report["dropped"] if e["source_file"] == "WereBench/WereBench.json"}
+    # wolves know their teammates: no seatless wolf view; a label naming two seats is not addressed to the table
+    assert dropped == {"Role Inference#2": "no_viewpoint_seat", "Role Inference#3": "no_viewpoint_seat"}
+    r = run_cli("validate", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_wolf_mvp_gets_va_but_no_oi(tmp_path):
@@ -361,6 +389,10 @@ def test_real_every_game_and_item_accounted_for(real_import, werebench_src):
     assert len(converted) == len(set(converted))
     assert sorted(converted + dropped) == sorted(questions)
     assert report["counts"]["speech_converted"] + report["counts"]["speech_dropped"] == 537
+    assert report["counts"]["speech_converted"] == 537 and dropped == []  # issue 2: every release item converts
+    observers = sorted(i.item_id for i in ds.speech if i.viewpoint_seat is None)
+    repaired = sorted(e["item"] for e in report["repaired"] if e["code"] == "observer_viewpoint")
+    assert len(observers) == len(repaired) == 2
     assert all(e["why"] for e in report["dropped"])
     md = (real_import / "IMPORT_REPORT.md").read_text(encoding="utf-8")
     assert "| games | 48 |" in md and "| speech items | 537 |" in md

@@ -109,3 +109,16 @@ def test_deterministic_and_order_independent() -> None:
     a = json.dumps(score_samples(samples), sort_keys=True)
     b = json.dumps(score_samples(list(reversed(samples))), sort_keys=True)
     assert a == b
+
+
+def test_observer_items_are_broken_down_under_observer() -> None:
+    """Observer speech items (viewpoint_seat null) group under "observer", whether or not the role was filled in."""
+    observer = s(item="o1", correct=True, role="observer") | {"viewpoint_seat": None}
+    older = s(item="o2", correct=False, role=None) | {"viewpoint_seat": None}
+    seated = s(item="x1", correct=False, role=None)  # a seat whose role is unknown stays "unknown"
+    r = score_samples([observer, older, seated, s(item="x2", role="seer")])["variants"]["base"]["speech"]
+    assert r["by_viewpoint_role"] == {
+        "observer": {"score": 0.5, "answered": 2},
+        "seer": {"score": 1.0, "answered": 1},
+        "unknown": {"score": 0.0, "answered": 1},
+    }

@@ -205,6 +205,15 @@ def test_good_items_alone_are_clean(tmp_path, kind):
     assert validate_paths([p]) == []
 
 
+def test_observer_speech_item_is_valid_but_vote_and_opponent_need_a_seat(tmp_path):
+    """viewpoint_seat null = observer viewpoint (public information only): fine for speech items only."""
+    p = items_dir(tmp_path, "speech", [mutate(fx.speech(), "viewpoint_seat", None)])
+    assert validate_paths([p]) == []
+    for kind in ("vote", "opponent"):
+        p = items_dir(tmp_path / kind, kind, [mutate(getattr(fx, kind)(), "viewpoint_seat", None)])
+        assert_fires(validate_paths([p]), "schema", "viewpoint_seat", "error")
+
+
 def test_items_without_games_warn_that_references_were_not_checked(tmp_path):
     p = tmp_path / "speech.jsonl"
     write_jsonl(p, [mutate(fx.speech(), "viewpoint_seat", 7)])

@@ -1,7 +1,8 @@
 """The context builder: the ONE place that decides what a model sees (DESIGN.md invariant 1).
 
 `build_context(game, seat, cutoff)` returns a `Context` holding only what the player in `seat`
-legitimately knows at the inclusive cut-off segment `cutoff`:
+legitimately knows at the inclusive cut-off segment `cutoff` (with `seat=None`, an *observer*: only
+what every player at the table knows — no own role, no teammates, no private event, no "you"):
 
 - the rules: the rulebook text, or (when the source has none) a summary generated from the
   role composition, win condition and sheriff flag — all public knowledge at the table;
@@ -68,14 +69,14 @@ class ShownUtterance:
 class Context:
     game_id: str
     language: str
-    viewpoint_seat: int
+    viewpoint_seat: int | None  # None: observer viewpoint, public information only
     cutoff_segment: int
     n_seats: int
     seats: tuple[int, ...]
     rules_text: str
     rules_generated: bool  # True when rules_text is our summary, not the source's rulebook
-    own_role: str  # canonical role id
-    own_faction: str
+    own_role: str | None  # canonical role id; None for an observer
+    own_faction: str | None
     allies: tuple[int, ...]  # other seats the viewpoint knows are on its side (wolf teammates)
     private_events: tuple[Event, ...]  # the viewpoint's own skill uses
     public_events: tuple[Event, ...]
@@ -90,15 +91,15 @@ class Context:
 
 def build_context(
     game: GameLog,
-    viewpoint_seat: int,
+    viewpoint_seat: int | None,
     cutoff_segment: int,
     *,
     osr: list[OsrRewrite] | None = None,
     exclude_own_vote_phase: str | None = None,
 ) -> Context:
     seat_info = {s.seat: s for s in game.seats}
-    me = seat_info.get(viewpoint_seat)
-    if me is None:
+    me = seat_info.get(viewpoint_seat) if viewpoint_seat is not None else None
+    if viewpoint_seat is not None and me is None:
         raise UserError(f"game {game.game_id}: viewpoint_seat {viewpoint_seat} is not a seat of the game")
 
     rewrites = _index_rewrites(game, osr) if osr is not None else None
@@ -122,11 +123,11 @@ def build_context(
             continue
         if ev.public:
             public.append(ev)
-        elif ev.actor == viewpoint_seat:
+        elif me is not None and ev.actor == viewpoint_seat:
             private.append(ev)
 
     allies: tuple[int, ...] = ()
-    if me.faction == "wolf":
+    if me is not None and me.faction == "wolf":
         allies = tuple(sorted(s.seat for s in game.seats if s.faction == "wolf" and s.seat != viewpoint_seat))
 
     rules_text = game.rules.text.strip() if game.rules.text and game.rules.text.strip() else None
@@ -139,8 +140,8 @@ def build_context(
         seats=tuple(sorted(seat_info)),
         rules_text=rules_text if rules_text is not None else rules_summary(game),
         rules_generated=rules_text is None,
-        own_role=me.role,
-        own_faction=me.faction,
+        own_role=me.role if me is not None else None,
+        own_faction=me.faction if me is not None else None,
         allies=allies,
         private_events=tuple(sorted(private, key=_event_key)),
         public_events=tuple(sorted(public, key=_event_key)),
@@ -169,7 +170,7 @@ def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrit
 
 
 def _visible_utterances(
-    game: GameLog, seat: int, cutoff: int, rewrites: dict[int, OsrRewrite] | None
+    game: GameLog, seat: int | None, cutoff: int, rewrites: dict[int, OsrRewrite] | None
 ) -> tuple[list[ShownUtterance], list[int]]:
     shown: list[ShownUtterance] = []
     left_out: list[int] = []
@@ -201,7 +202,7 @@ def _visible_utterances(
             text = strip_broadcast_asides(text)
             if not text.strip():
                 continue
-        shown.append(ShownUtterance(index=u.index, phase=u.phase, speaker=u.speaker, text=text.strip(), is_self=u.speaker == seat, partial=partial))
+        shown.append(ShownUtterance(index=u.index, phase=u.phase, speaker=u.speaker, text=text.strip(), is_self=seat is not None and u.speaker == seat, partial=partial))
     return shown, left_out
 
 
@@ -348,11 +349,11 @@ def seat_label(seat: int, language: str) -> str:
     return f"{seat}号" if language == "zh" else f"Seat {seat}"
 
 
-def speaker_label(speaker: Speaker, viewpoint_seat: int, language: str) -> str:
+def speaker_label(speaker: Speaker, viewpoint_seat: int | None, language: str) -> str:
     if speaker == "host":
         return "主持人" if language == "zh" else "Host"
     label = seat_label(int(speaker), language)
-    if speaker == viewpoint_seat:
+    if viewpoint_seat is not None and speaker == viewpoint_seat:
         label += "（你）" if language == "zh" else " (you)"
     return label
 
@@ -369,13 +370,13 @@ def _lang(language: str) -> str:
     return "zh" if language == "zh" else "en"
 
 
-def event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
+def event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     """One event as a sentence. Event notes are never rendered: they are annotator commentary."""
     line = _event_line(ev, viewpoint_seat, language)
     return line[:1].upper() + line[1:]
 
 
-def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
+def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     zh = language == "zh"
 
     def who(x: Speaker | None) -> str:
@@ -388,7 +389,7 @@ def _event_line(ev: Event, viewpoint_seat: int, language: str) -> str:
         return seat_label(int(x), language)
 
     tgt = who(ev.target) if ev.target is not None else None
-    was = "were" if ev.target == viewpoint_seat else "was"
+    was = "were" if viewpoint_seat is not None and ev.target == viewpoint_seat else "was"
     result = _RESULT[_lang(language)].get(ev.result, ev.result) if ev.result else None
     res = f"（{result}）" if zh and result else (f" ({result})" if result else "")
     if ev.kind == "vote":

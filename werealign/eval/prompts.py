@@ -151,7 +151,7 @@ def render_messages(
                 raise UserError(f"item {item.item_id}: phase '{item.phase}' is not a phase of game {game.game_id}")
             kw["vote_phase"] = ctxmod.phase_label(phase, lang)
     return [
-        {"role": "system", "content": _render(lang, "system")},
+        {"role": "system", "content": _render(lang, "system", observer=kw["observer"])},
         {"role": "user", "content": _render(lang, kind, **kw)},
     ]
 
@@ -175,11 +175,14 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
             {"speaker": ctxmod.speaker_label(u.speaker, ctx.viewpoint_seat, lang), "text": u.text, "partial": u.partial}
         )
     sep = "、" if lang == "zh" else ", "
+    # Observer items (no viewpoint seat) get the observer framing: no "you" seat, role or private knowledge.
+    observer = ctx.viewpoint_seat is None
     return {
         "ctx": ctx,
-        "me": ctxmod.seat_label(ctx.viewpoint_seat, lang),
-        "own_role": ctxmod.role_name(ctx.own_role, lang),
-        "own_faction": ctxmod.faction_name(ctx.own_faction, lang),
+        "observer": observer,
+        "me": None if observer else ctxmod.seat_label(ctx.viewpoint_seat, lang),
+        "own_role": None if ctx.own_role is None else ctxmod.role_name(ctx.own_role, lang),
+        "own_faction": None if ctx.own_faction is None else ctxmod.faction_name(ctx.own_faction, lang),
         "allies": sep.join(ctxmod.seat_label(s, lang) for s in ctx.allies),
         "private_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
         "public_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],

@@ -29,7 +29,7 @@ from werealign import __version__
 from werealign.dataset import Dataset, bundled_sample_path, load_dataset
 from werealign.errors import UserError
 from werealign.eval.client import Outcome, RetryPolicy, call_with_retries
-from werealign.eval.scoring import TASKS, is_correct, score_samples
+from werealign.eval.scoring import OBSERVER_ROLE, TASKS, is_correct, score_samples
 from werealign.eval.store import STORE_NAME, Store, StoredResponse
 from werealign.files import read_json, sha256_file, write_json, write_jsonl
 from werealign.schema.models import GameLog
@@ -149,7 +149,9 @@ def _items(ds: Dataset, task: str) -> list[Any]:
     return list(getattr(ds, task))
 
 
-def _viewpoint_role(game: GameLog, seat: int) -> str | None:
+def _viewpoint_role(game: GameLog, seat: int | None) -> str | None:
+    if seat is None:  # observer speech item: asked from no seat, so there is no role to break down by
+        return OBSERVER_ROLE
     for s in game.seats:
         if s.seat == seat:
             return s.role

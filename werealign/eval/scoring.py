@@ -16,7 +16,8 @@ OI (primary metric `mean_jaccard`): for each sample, Jaccard |P ∩ G| / |P ∪ 
 set P and the true opposing faction G (0 for a parse failure), averaged over samples. Alternatives reported
 beside it: `exact_match` (P == G), `precision`/`recall`/`f1` macro-averaged over samples (precision of an
 empty prediction = 0), and `micro_precision`/`micro_recall`/`micro_f1` from summed counts.
-Breakdowns by the viewpoint player's true role use the task's primary metric.
+Breakdowns by the viewpoint player's true role use the task's primary metric; observer speech items
+(no viewpoint seat, public information only) are grouped under "observer".
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from statistics import fmean, pstdev
 from typing import Any
 
 from werealign.schema.models import DIMENSIONS
+
+OBSERVER_ROLE = "observer"  # the by-role group of items asked from no seat (viewpoint_seat null)
 
 TASKS: tuple[str, ...] = ("speech", "vote", "opponent")
 Sample = dict[str, Any]
@@ -88,7 +91,8 @@ def _mean_primary(samples: Iterable[Sample]) -> float | None:
 def _by_role(samples: Sequence[Sample]) -> dict[str, dict[str, Any]]:
     groups: dict[str, list[Sample]] = defaultdict(list)
     for s in samples:
-        groups[s.get("viewpoint_role") or "unknown"].append(s)
+        observer = "viewpoint_seat" in s and s["viewpoint_seat"] is None
+        groups[s.get("viewpoint_role") or (OBSERVER_ROLE if observer else "unknown")].append(s)
     return {role: {"score": _r(_mean_primary(g)), "answered": _counts(g)["answered"]} for role, g in sorted(groups.items())}
 
 

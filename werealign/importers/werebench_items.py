@@ -3,6 +3,12 @@
 Speech items keep their original key (category, id) in `provenance.source_ref`; their id is
 `werebench-<dim>-<id:04d>` (ids repeat across categories, never within one).
 
+A few speech items are addressed to a group rather than one seat (role "the good players at the
+table", "the players at the table"). When neither the role nor the question names a seat, they
+become observer items (viewpoint_seat null: public information only), recorded as a repair. A
+label addressed to the wolves stays a drop: a wolf knows its teammates, so there is no seatless
+wolf view that hides nothing and invents nothing.
+
 VA (vote) items, one per MVP vote in the log: viewpoint = the MVP, answer = the seat voted for,
 candidates = every seat still alive at the cut-off except the voter. A seat is out once the
 host's announcement of its exit (an `elimination` event) is at or before the cut-off segment.
@@ -38,6 +44,10 @@ CATEGORY_DIMENSION = {
 }
 _REFERENCE = re.compile(r"^data/Season_(\d+)/(\d+)\.json$")
 _YOU_ARE = re.compile(r"你是\s*[^\d，,。？?]{0,6}?\s*(\d{1,2})\s*号")
+# Role labels addressed to the table rather than a seat: "好人" (the good players) or "玩家"/"场上"
+# (the players / the table). Any mention of wolves rules the observer reading out.
+_GROUP_LABEL = re.compile(r"好人|玩家|场上")
+_WOLF_LABEL = re.compile(r"狼")
 
 
 def convert_speech_items(categories, games: dict[str, GameLog], report: ImportReport) -> list[SpeechItem]:
@@ -82,6 +92,7 @@ def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str
         return None
     seats = {s.seat for s in game.seats}
     viewpoint = seat_of_label(q.role)
+    observer = False
     if viewpoint is None:
         in_role = seats_mentioned(q.role, max(seats))
         in_text = [int(x) for x in _YOU_ARE.findall(q.text)]
@@ -91,14 +102,18 @@ def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str
         elif len(set(in_text)) == 1:
             viewpoint = in_text[0]
             note("repaired", "viewpoint_from_text", f"{field}.role", f"'{q.role}' names no seat", f"viewpoint seat {viewpoint} from the question's own 'you are seat N'", game=game_id)
+        elif _GROUP_LABEL.search(str(q.role)) and not _WOLF_LABEL.search(str(q.role)) and not in_role and not in_text:
+            observer = True
+            note("repaired", "observer_viewpoint", f"{field}.role", f"'{q.role}' addresses the players at the table, not one seat, and the question names no seat",
+                 "observer item (viewpoint_seat null): the model sees only public information, no own role or private knowledge", game=game_id)
         else:
-            note("dropped", "no_viewpoint_seat", f"{field}.role", f"'{q.role}' names no seat and the question does not say which seat 'you' are", "item dropped: every item is asked from one seat", game=game_id)
+            note("dropped", "no_viewpoint_seat", f"{field}.role", f"'{q.role}' names no seat, is not addressed to the table, and the question does not say which seat 'you' are", "item dropped: no viewpoint to ask it from", game=game_id)
             return None
     else:
         stated = _YOU_ARE.search(q.text)
         if stated and int(stated.group(1)) != viewpoint:
             note("warning", "viewpoint_disagrees_with_text", f"{field}.role", f"role says seat {viewpoint}, the question says 'you are seat {stated.group(1)}'", "role kept", game=game_id)
-    if viewpoint not in seats:
+    if not observer and viewpoint not in seats:
         note("dropped", "viewpoint_not_a_seat", f"{field}.role", f"seat {viewpoint} is not in {game_id}", "item dropped", game=game_id)
         return None
     seg_turn = {s: u for u in game.utterances for s in u.segment_ids}
@@ -108,7 +123,7 @@ def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str
         return None
     if q.utterance_id != turn.segment_ids[-1]:
         note("warning", "cutoff_inside_turn", f"{field}.utterance_id", f"segment {q.utterance_id} is inside the merged turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the turn is cut or left out at the cut-off", game=game_id)
-    gone = next((e for e in game.events if e.kind == "elimination" and e.target == viewpoint and e.segment_id < turn.segment_ids[0]), None)
+    gone = None if observer else next((e for e in game.events if e.kind == "elimination" and e.target == viewpoint and e.segment_id < turn.segment_ids[0]), None)
     if gone is not None and turn.speaker != viewpoint:  # a player's own last words are fine
         note("warning", "viewpoint_out_before_cutoff", f"{field}.role", f"viewpoint seat {viewpoint} was announced out ({gone.result}) at segment {gone.segment_id}, before the cut-off turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the question asks a player who has left the game", game=game_id)
     keys = [o.key.strip() for o in q.options]

@@ -218,7 +218,11 @@ class SpeechItem(Strict):
     game_id: str
     language: Language
     dimension: Dimension
-    viewpoint_seat: Seat
+    viewpoint_seat: Seat | None = Field(
+        description="Seat the question is asked from. null = observer viewpoint: the model sees only public "
+        "information (rules, public events, speeches up to the cut-off), no own role, no private knowledge; "
+        "the question itself says who 'you' are (e.g. one of the good players at the table)."
+    )
     cutoff_segment: int = Field(ge=0)
     question: str = Field(min_length=1)
     question_short: str | None = Field(None, description="The question without its situational preamble, when the source has one.")

@@ -97,7 +97,8 @@ def check_item_refs(item: Item, idx: GameIndex, out: Sink) -> None:
     game = idx.game
     if item.language != game.language:
         out.warning("language-mismatch", "language", f"item is {item.language!r} but game {game.game_id} is {game.language!r}")
-    if item.viewpoint_seat not in idx.seats:
+    # A speech item with no viewpoint seat is an observer item (public information only): no seat to check.
+    if item.viewpoint_seat is not None and item.viewpoint_seat not in idx.seats:
         out.error("viewpoint-not-seat", "viewpoint_seat", f"viewpoint seat {item.viewpoint_seat} is not a seat of game {game.game_id} (seats {idx.seat_range()})")
     phase_id = None
     if isinstance(item, VoteItem):
