@@ -173,6 +173,57 @@ def test_unknown_viewpoint_seat_is_a_user_error():
         build_context(crafted_game(), 9, CUTOFF)
 
 
+def _observer_item():
+    return crafted_speech_item().model_copy(update={"viewpoint_seat": None})
+
+
+@pytest.mark.parametrize("segments", [True, False])
+@pytest.mark.parametrize("variant", ["base", "rr", "osr"])
+def test_observer_context_has_no_role_no_private_event_and_no_you(segments, variant):
+    game = crafted_game(segments=segments)
+    ctx = build_context(game, None, CUTOFF)
+    seated = build_context(game, VIEWPOINT, CUTOFF)
+    assert (ctx.viewpoint_seat, ctx.own_role, ctx.own_faction, ctx.allies, ctx.private_events) == (None, None, None, (), ())
+    assert ctx.public_events == seated.public_events  # exactly the public part of what a player sees
+    assert [u.text for u in ctx.utterances] == [u.text for u in seated.utterances]
+    assert not any(u.is_self for u in ctx.utterances)
+    item = _observer_item()
+    prompt = _prompt(game, item, variant=variant, osr=crafted_osr(game) if variant == "osr" else None)
+    for where, marker in SECRETS.items():
+        if where != "own_vote_result":
+            assert marker not in prompt, f"{where} leaked into an observer prompt"
+    for private in [e for e in game.events if not e.public]:
+        assert event_line(private, None, "en") not in prompt
+        assert event_line(private, private.actor, "en") not in prompt
+    for seated_only in ("(you)", "is you", "Your role", "You checked", "teammates", "You voted"):
+        assert seated_only not in prompt
+    assert "as an observer at the table" in prompt and "Seat 3 voted for Seat 1" in prompt
+    # the framing ties no seat to its role, not even the seat a seated item would be asked from
+    framing = prompt
+    said = [u.text for u in ctx.utterances] + [item.question, *(o.text for o in item.options)]
+    for t in sorted(said, key=len, reverse=True):
+        framing = framing.replace(t, "")
+    for seat in game.seats:
+        for line in framing.splitlines():
+            if re.search(rf"\bSeat {seat.seat}\b", line):
+                assert role_name(seat.role, "en") not in line.lower(), line
+
+
+def test_observer_framing_in_both_languages_and_seated_prompts_unchanged():
+    en_sys, en_user = (m["content"] for m in render_messages(crafted_game(), _observer_item()))
+    assert "observer" in en_sys and "your own role" not in en_sys
+    assert "in order." in en_user  # the transcript header has no "(Seat N is you)"
+    game = crafted_game().model_copy(update={"language": "zh"})
+    item = _observer_item().model_copy(update={"language": "zh"})
+    zh_sys, zh_user = (m["content"] for m in render_messages(game, item))
+    assert "观察者" in zh_sys and "你自己的身份" not in zh_sys
+    assert "场上观察者" in zh_user and "3号投票给1号" in zh_user
+    for seated_only in ("你的身份：", "（你）", "即你本人", "你自己的行动", "你查验了"):
+        assert seated_only not in zh_user
+    seated = "\n".join(m["content"] for m in render_messages(crafted_game(), crafted_speech_item()))
+    assert "observer" not in seated and "Your role: seer" in seated
+
+
 def test_chinese_game_renders_in_chinese():
     game = crafted_game().model_copy(update={"language": "zh"})
     item = crafted_speech_item().model_copy(update={"language": "zh"})
@@ -224,6 +275,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
     items = [*ds.speech, *ds.vote, *ds.opponent]
     assert items
     checked_after = 0
+    observers = 0
     for item in items:
         game = ds.games[item.game_id]
         where = f"{type(item).__name__} {item.item_id}"
@@ -265,12 +317,23 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             seat = int(m.group(1))
             if seat in roles and seat != item.viewpoint_seat and seat not in ctx.allies:
                 assert role_name(roles[seat].role, "zh") not in m.group(2), f"{where}: broadcast aside leaked: {m.group(0)}"
-        # 4. VA: the own vote of that phase is not in the prompt
+        # 4. observer items (no viewpoint seat): no role, no private event, nobody is "you"
+        if item.viewpoint_seat is None:
+            observers += 1
+            assert (ctx.own_role, ctx.own_faction, ctx.allies, ctx.private_events) == (None, None, (), ()), where
+            assert not any(u.is_self for u in ctx.utterances), where
+            for e in game.events:
+                if not e.public:
+                    assert event_line(e, e.actor if isinstance(e.actor, int) else None, game.language) not in prompt, where
+            for seated_only in ("你的身份：", "（你）", "即你本人", "你自己的行动"):
+                assert seated_only not in prompt, f"{where}: {seated_only}"
+        # 5. VA: the own vote of that phase is not in the prompt
         if isinstance(item, VoteItem):
             for e in game.events:
                 if e.kind == "vote" and e.phase == item.phase and e.actor == item.viewpoint_seat:
                     assert event_line(e, item.viewpoint_seat, game.language) not in prompt, where
     assert checked_after > 1000  # the check above really ran on real text
+    assert observers == 2  # the release's two items addressed to the table, not one seat
 
 
 @pytest.mark.werebench
