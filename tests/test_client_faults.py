@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sys
 import time
@@ -146,3 +147,29 @@ def test_mixed_faults_end_in_a_complete_set_of_answers() -> None:
     assert all(o.ok for o in outs)
     assert sum(st["faults"].values()) > 0 and st["ok"] == 40
     assert st["requests"] == sum(o.attempts for o in outs) == events.count("attempt")
+
+
+def test_eval_through_faults_equals_a_fault_free_run(tmp_path: Path) -> None:
+    """429+Retry-After, 500, hangs and garbage bodies on ~35% of attempts: the run still completes, every
+    fault is retried, and the results are byte-identical to a run against a well-behaved server."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_eval_cli import cli, tiny_dataset
+
+    ds = tiny_dataset(tmp_path / "ds")
+    env = {"OPENAI_API_KEY": "sk-unused"}
+    common = ["--model", "openai/mock", "--dataset", str(ds), "--decodes", "2", "--quiet", "--timeout", "1", "--max-attempts", "10"]
+    faults = ["--rate-429", "0.1", "--retry-after", "0.2", "--rate-500", "0.1", "--rate-timeout", "0.05", "--hang-s", "30",
+              "--rate-garbage", "0.1", "--seed", "11"]
+    with mock_server.spawn(*faults) as base:
+        r = cli("eval", *common, "--api-base", base + "/v1", "--out", str(tmp_path / "faulty"), env=env)
+        st = mock_server.stats(base)
+    assert r.returncode == 0, r.stderr
+    assert sum(st["faults"].values()) > 0 and st["ok"] == 14
+    with mock_server.spawn() as base:
+        r = cli("eval", *common, "--api-base", base + "/v1", "--out", str(tmp_path / "clean"), env=env)
+    assert r.returncode == 0, r.stderr
+    faulty = json.loads((tmp_path / "faulty" / "results.json").read_text())
+    assert faulty["complete"] and faulty["totals"]["request_errors"] == 0
+    assert (tmp_path / "faulty" / "results.json").read_bytes() == (tmp_path / "clean" / "results.json").read_bytes()
+    attempts = [json.loads(line)["attempts"] for line in (tmp_path / "faulty" / "samples.jsonl").read_text().splitlines()]
+    assert sum(attempts) == st["requests"] > 14
