@@ -232,6 +232,11 @@ def test_clear_errors(tiny: Path, mock: str, tmp_path: Path) -> None:
     r = mock_eval(tiny, mock, out, "--seed", "5")
     assert r.returncode == 1 and "holds a different run" in r.stderr
     assert mock_eval(tiny, mock, out, "--seed", "5", "--overwrite").returncode == 0
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("mine")
+    r = mock_eval(tiny, mock, tmp_path / "notes")
+    assert r.returncode == 1 and "not a werealign run" in r.stderr
+    assert sorted(p.name for p in (tmp_path / "notes").iterdir()) == ["todo.txt"]
     r = cli("score", str(tmp_path / "nothing-here"))
     assert r.returncode == 1 and "not a run directory" in r.stderr
 
@@ -353,3 +358,32 @@ def test_priced_model_reports_cost_and_help_does_not_import_litellm(tiny: Path, 
                         "assert res.exit_code == 0, res.output\nassert 'litellm' not in sys.modules\n"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+def test_progress_counters_and_summary_table() -> None:
+    from rich.console import Console
+
+    from werealign.eval.client import Outcome
+    from werealign.eval.progress import Progress, summary_table
+    from werealign.eval.scoring import score_samples
+
+    p = Progress(10, 4, live=False)
+    for e in ("attempt", "retry_wait", "attempt", "retry_wait"):
+        p.event(e)
+    p.event("retry_done")
+    p.done(Outcome(True, "Answer: A", {"total_tokens": 12}, 0.5, 0.1, 2))
+    p.done(Outcome(False, None, None, None, 0.1, 6, "RateLimitError", "slow down"))
+    line = p.line()
+    assert "6/10 done (4 cached)" in line and "errors 1" in line and "retrying 1 (2 retries)" in line
+    assert "12 tokens" in line and "$0.5000" in line
+    p.start()  # not a terminal: no live display, no error
+    p.stop()
+    sample = {"task": "vote", "item_id": "v", "game_id": "g", "dimension": None, "viewpoint_seat": 1, "viewpoint_role": "seer",
+              "variant": "base", "decode": 0, "option_order": None, "key": "k", "gold": 3, "reply": "Answer: 3", "answer": 3,
+              "correct": True, "parse_error": None, "request_error": None, "attempts": 1, "prompt_tokens": 5,
+              "completion_tokens": 1, "cost": None, "latency": 0.1}
+    results = {"model": "m", "dataset": {"name": "d", "version": "1"}, **score_samples([sample])}
+    console = Console(record=True, width=200)
+    console.print(summary_table(results, run_dir="runs/x", sent=1, cached=0))
+    text = console.export_text()
+    assert "vote" in text and "100.0" in text and "cost unknown" in text

@@ -296,6 +296,8 @@ def check_resumable(run_dir: Path, record: dict[str, Any]) -> None:
     if not path.exists():
         if (run_dir / STORE_NAME).exists():
             raise UserError(f"{run_dir}: has {STORE_NAME} but no {RUN_JSON}; use another --out")
+        if run_dir.is_dir() and any(run_dir.iterdir()):
+            raise UserError(f"{run_dir}: --out is a non-empty directory that is not a werealign run; use another --out")
         return
     old = read_json(path)
     for part in ("config", "dataset", "versions"):
