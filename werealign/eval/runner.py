@@ -208,12 +208,17 @@ def plan_run(ds: Dataset, config: EvalConfig) -> list[Planned]:
             for variant in variants:
                 osr = ds.osr.get(item.game_id) if variant == "osr" else None
                 if variant == "osr" and not osr:
+                    missing = sorted({i.game_id for i in items if not ds.osr.get(i.game_id)})
                     raise UserError(
-                        f"variant osr: game {item.game_id} (needed by {task} item {item.item_id}) has no "
-                        f"variants/osr/{item.game_id}.jsonl in the dataset"
+                        f"variant osr: {len(missing)} game(s) have no objective rewrites "
+                        f"(variants/osr/<game_id>.jsonl), first {item.game_id} needed by {task} item {item.item_id}"
                     )
                 if variant == "rr" and not getattr(item, "rule_reminder", None):
-                    raise UserError(f"variant rr: speech item {item.item_id} has no rule_reminder")
+                    missing = [i.item_id for i in items if not getattr(i, "rule_reminder", None)]
+                    raise UserError(
+                        f"variant rr: {len(missing)} of {len(items)} speech items have no rule_reminder, "
+                        f"first {item.item_id}"
+                    )
                 unpermuted: list[dict[str, str]] | None = None
                 for decode in range(config.decodes):
                     order = None
