@@ -213,12 +213,14 @@ def test_observer_framing_in_both_languages_and_seated_prompts_unchanged():
     en_sys, en_user = (m["content"] for m in render_messages(crafted_game(), _observer_item()))
     assert "observer" in en_sys and "your own role" not in en_sys
     assert "in order." in en_user  # the transcript header has no "(Seat N is you)"
+    assert "## Your viewpoint" in en_user and "Who you are" not in en_user
     game = crafted_game().model_copy(update={"language": "zh"})
     item = _observer_item().model_copy(update={"language": "zh"})
     zh_sys, zh_user = (m["content"] for m in render_messages(game, item))
     assert "观察者" in zh_sys and "你自己的身份" not in zh_sys
     assert "场上观察者" in zh_user and "3号投票给1号" in zh_user
-    for seated_only in ("你的身份：", "（你）", "即你本人", "你自己的行动", "你查验了"):
+    assert "## 你的视角" in zh_user
+    for seated_only in ("你的身份", "（你）", "即你本人", "你自己的行动", "你查验了"):
         assert seated_only not in zh_user
     seated = "\n".join(m["content"] for m in render_messages(crafted_game(), crafted_speech_item()))
     assert "observer" not in seated and "Your role: seer" in seated
