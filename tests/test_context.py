@@ -134,7 +134,7 @@ def test_unanchored_events_show_only_after_their_phase_ended():
 
 def test_player_night_turns_and_broadcast_asides_are_not_shown():
     game = crafted_game()
-    aside = f"This game is seen from seat 4, whose role is werewolf."
+    aside = "This game is seen from seat 4, whose role is werewolf."
     game.utterances[0].text = f"{aside} Night falls, everyone close your eyes."
     game.utterances[0].segments = None
     confessional = Utterance(index=7, segment_ids=[2], start=2, end=2.5, phase="night-1", speaker=VIEWPOINT, text="CONFESSIONAL-MARKER")
