@@ -30,7 +30,8 @@ def test_api_key_never_written(tmp_path: Path) -> None:
         assert st["faults"].get("401", 0) > 0 and st["auth_headers"].get("present") == st["requests"]  # the key was sent
         assert key not in r.stderr and key not in r.stdout
         r = cli("score", str(run), env=env)
-        assert r.returncode == 0 and key not in r.stderr + r.stdout
+        assert r.returncode == 0, r.stderr
+        assert key not in r.stderr + r.stdout
     files = all_bytes(run)
     assert {"run.json", "responses.sqlite", "samples.jsonl", "results.json"} <= set(files)
     assert b"Incorrect API key provided" in files["samples.jsonl"]  # the error message itself is kept...
