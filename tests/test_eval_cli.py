@@ -165,6 +165,19 @@ def test_run_directory_and_rescoring(tiny: Path, mock: str, tmp_path: Path) -> N
     assert r.returncode == 0, r.stderr
     assert ((out / "results.json").read_bytes(), (out / "samples.jsonl").read_bytes()) == first
 
+    # prompts are matched by key: a run.json claiming other templates is warned about, not refused
+    run_json = out / "run.json"
+    original = run_json.read_text()
+    tampered = json.loads(original)
+    tampered["versions"]["templates_sha256"] = "0" * 64
+    run_json.write_text(json.dumps(tampered))
+    r = cli("score", str(out), "--quiet", block_litellm=True)
+    assert r.returncode == 0 and "templates_sha256 differs" in r.stderr
+    assert (out / "samples.jsonl").read_bytes() == first[1]
+    assert json.loads((out / "results.json").read_text())["variants"] == results["variants"]
+    run_json.write_text(original)
+    assert cli("score", str(out), "--quiet").returncode == 0
+
     # rerunning the same command: nothing sent, litellm never imported, same results
     sent = mock_server.stats(mock)["requests"]
     r = mock_eval(tiny, mock, out, block_litellm=True)

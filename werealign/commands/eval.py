@@ -90,6 +90,8 @@ def score_command(
     from werealign.eval.runner import score_run
 
     summary = score_run(run, dataset=dataset)
+    for warning in summary.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if not quiet:
         print_summary(summary.results, run_dir=str(summary.run_dir), sent=0, cached=summary.cached)
     missing = summary.results["totals"]["missing"]

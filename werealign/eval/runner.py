@@ -19,7 +19,7 @@ import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,7 @@ class RunSummary:
     results: dict[str, Any]
     first_error: str | None = None
     all_failed: bool = False
+    warnings: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -585,11 +586,13 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
             f"{run_dir / RUN_JSON}: dataset.manifest_sha256 does not match the dataset at "
             f"{ds_path or 'the bundled sample'}; pass the run's dataset with --dataset"
         )
-    versions = versions_record()
-    if versions["templates_sha256"] != record.get("versions", {}).get("templates_sha256"):
-        raise UserError(
+    warnings = []
+    if versions_record()["templates_sha256"] != record.get("versions", {}).get("templates_sha256"):
+        # Not fatal: prompts are matched by request key, so a prompt whose text did not change still finds
+        # its response, and one that did change is reported as missing rather than scored against new text.
+        warnings.append(
             f"{run_dir / RUN_JSON}: versions.templates_sha256 differs from the installed prompt templates; "
-            "the stored responses answer other prompts and cannot be re-scored with this werealign"
+            "responses are matched by request key, prompts whose text changed count as missing"
         )
     plan = plan_run(ds, config)
     if not (run_dir / STORE_NAME).is_file():
@@ -606,4 +609,5 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
         sent=0,
         request_errors=results["totals"]["request_errors"],
         results=results,
+        warnings=warnings,
     )
