@@ -186,7 +186,8 @@ def _visible_utterances(
             if rewrites is not None or not u.segments:
                 left_out.append(u.index)
                 continue
-            text = "".join(_join_segments([seg.text for seg in u.segments if seg.id <= cutoff], game.language))
+            # Cues are joined with one space, as the merged turn text is built (annotate build, the release).
+            text = " ".join(t for seg in u.segments if seg.id <= cutoff and (t := seg.text.strip()))
             if not text.strip():
                 left_out.append(u.index)
                 continue
@@ -218,12 +219,6 @@ def strip_broadcast_asides(text: str) -> str:
     for pattern in _BROADCAST_ASIDES:
         text = pattern.sub("", text)
     return text
-
-
-def _join_segments(texts: list[str], language: str) -> list[str]:
-    # Chinese cues concatenate directly; English cues need a space between them.
-    sep = "" if language == "zh" else " "
-    return [sep.join(t.strip() for t in texts if t.strip())]
 
 
 def _cutoff_phase(game: GameLog, cutoff: int) -> str | None:

@@ -89,7 +89,7 @@ def _release_speaker(speaker: str) -> int | str:
     return seat if seat is not None else speaker
 
 
-def _text_diff(release: str, built: str, limit: int = 3) -> str:
+def text_diff(release: str, built: str, limit: int = 3) -> str:
     """'«transcript» -> «release»' for each changed span: enough to see the hand edit."""
     ops = difflib.SequenceMatcher(None, built, release, autojunk=False).get_opcodes()
     parts = [f"«{built[i1:i2]}» -> «{release[j1:j2]}»" for tag, i1, i2, j1, j2 in ops if tag != "equal"]
@@ -120,7 +120,7 @@ def compare_game(built: GameLog, quirks: tuple[set[int], dict[int, int]], releas
                 report.differences.append(Difference(
                     "release_text_edited",
                     f"turn {b.index} (seat/host {speaker}, {phase}): the release's text differs from its own transcript, "
-                    f"edited by hand after the build: {_text_diff(text, b.text)}",
+                    f"edited by hand after the build: {text_diff(text, b.text)}",
                     list(ids),
                 ))
             else:
@@ -157,7 +157,7 @@ def compare_game(built: GameLog, quirks: tuple[set[int], dict[int, int]], releas
                     ))
                     continue
                 kept_text = " ".join(s.text for s in (b.segments or []) if s.id in set(ids))
-                edited = "" if kept_text == text else f"; the release text was also edited: {_text_diff(text, kept_text)}"
+                edited = "" if kept_text == text else f"; the release text was also edited: {text_diff(text, kept_text)}"
                 report.differences.append(Difference(
                     "release_parser_dropped_cue",
                     f"turn {b.index} (seat/host {speaker}, {phase}): segment(s) {sorted(extra)} have no space after the speaker "
@@ -194,7 +194,7 @@ def _compare_metadata(built: GameLog, rel_meta: dict, cfg_meta: dict, report: Ga
     if summary is not None and summary != built.recap:
         report.differences.append(Difference(
             "recap_text_edited",
-            f"the release's recap (metadata.summary) differs from the transcript's recap segments, edited by hand: {_text_diff(summary, built.recap or '')}",
+            f"the release's recap (metadata.summary) differs from the transcript's recap segments, edited by hand: {text_diff(summary, built.recap or '')}",
         ))
     rel_mvp, cfg_mvp = rel_meta.get("MVP"), cfg_meta.get("MVP")
     if rel_mvp != cfg_mvp:

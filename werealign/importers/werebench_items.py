@@ -121,8 +121,8 @@ def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str
     if turn is None:
         note("dropped", "cutoff_not_in_game", f"{field}.utterance_id", f"segment {q.utterance_id} is in no turn of {game_id}", "item dropped: the cut-off must be a segment of the game", game=game_id)
         return None
-    if q.utterance_id != turn.segment_ids[-1]:
-        note("warning", "cutoff_inside_turn", f"{field}.utterance_id", f"segment {q.utterance_id} is inside the merged turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the turn is cut or left out at the cut-off", game=game_id)
+    if q.utterance_id != turn.segment_ids[-1] and turn.segments is None:
+        note("warning", "cutoff_inside_turn", f"{field}.utterance_id", f"segment {q.utterance_id} is inside the merged turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the turn has no per-segment text, so the context leaves it out", game=game_id)
     gone = None if observer else next((e for e in game.events if e.kind == "elimination" and e.target == viewpoint and e.segment_id < turn.segment_ids[0]), None)
     if gone is not None and turn.speaker != viewpoint:  # a player's own last words are fine
         note("warning", "viewpoint_out_before_cutoff", f"{field}.role", f"viewpoint seat {viewpoint} was announced out ({gone.result}) at segment {gone.segment_id}, before the cut-off turn {turn.segment_ids[0]}-{turn.segment_ids[-1]}", "kept: the question asks a player who has left the game", game=game_id)

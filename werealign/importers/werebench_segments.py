@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from werealign.annotate.faithfulness import _text_diff as text_diff
+from werealign.annotate.faithfulness import text_diff
 from werealign.annotate.transcript import TranscriptSegment, read_transcript
 from werealign.errors import UserError
 from werealign.importers.report import ImportReport
