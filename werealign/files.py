@@ -30,15 +30,20 @@ def dumps_line(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def read_json(path: Path) -> Any:
+def read_text(path: Path, kind: str, encoding: str = "utf-8") -> str:
+    """A user's text file, or a UserError naming it; `kind` ('JSON', 'SRT', ...) words the message."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding=encoding)
     except FileNotFoundError:
         raise UserError(f"{path}: file not found") from None
     except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, expected a JSON file") from None
+        raise UserError(f"{path}: is a directory, expected a {kind} file") from None
     except UnicodeDecodeError as e:
         raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def read_json(path: Path) -> Any:
+    text = read_text(path, "JSON")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from werealign.errors import UserError
+from werealign.files import read_text
 from werealign.schema.annotation import TIMESTAMP_PATTERN, AnnotatorConfig
 from werealign.schema.roles import canonical_role
 
@@ -84,14 +85,7 @@ def _line_map(node: Any, path: Path_ = (), out: dict[Path_, int] | None = None) 
 def read_yaml(path: Path) -> tuple[Any, ConfigSource]:
     import yaml
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, expected a YAML file") from None
-    except UnicodeDecodeError as e:
-        raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    text = read_text(path, "YAML")
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)

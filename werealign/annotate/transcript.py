@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werealign.errors import UserError
+from werealign.files import read_text
 
 # A label is short and has no colon; the space after the colon is optional (ASR exports differ).
 _LABELLED = re.compile(r"^\s*([^:：\n]{1,40}?)\s*[:：]\s*(.*)$", re.DOTALL)
@@ -36,14 +37,7 @@ def split_label(content: str) -> tuple[str, str] | None:
 
 
 def read_srt_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, expected an SRT file") from None
-    except UnicodeDecodeError as e:
-        raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    return read_text(path, "SRT", encoding="utf-8-sig")  # utf-8-sig: ASR tools often write a BOM
 
 
 def parse_cues(path: Path) -> list:
