@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from pathlib import Path
 
 import typer
@@ -63,7 +64,14 @@ def eval_command(
         max_tokens=max_tokens,
     )
     execution = Execution(api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts)
-    summary = run_eval(config, execution, out=out, overwrite=overwrite, progress_factory=make_progress(quiet))
+    # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
+    warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
+    try:
+        summary = run_eval(config, execution, out=out, overwrite=overwrite, progress_factory=make_progress(quiet))
+    except KeyboardInterrupt:
+        # Every response that arrived is already committed (DESIGN.md invariant 3): say how to resume.
+        print("interrupted: the responses received so far are stored; rerun the same command to resume", file=sys.stderr)
+        raise typer.Exit(130) from None
     if summary.all_failed:
         raise UserError(
             f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "

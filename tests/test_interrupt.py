@@ -1,0 +1,52 @@
+"""Ctrl-C during `werealign eval`: exit 130 with a clear message, stored responses kept, rerun resumes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+from werealign.dataset import load_dataset
+
+
+def _stored(db) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+            return con.execute("select count(*) from responses where status = 'ok'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_ctrl_c_keeps_responses_and_rerun_resumes(tmp_path):
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--decodes", "40",
+           "--max-connections", "1", "--out", str(out), "--quiet"]
+    # A background process may inherit SIGINT as ignored; restore the default so Python raises KeyboardInterrupt.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    db = out / "responses.sqlite"
+    deadline = time.monotonic() + 120
+    while _stored(db) < 20 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "rerun the same command" in err
+    assert "Traceback" not in err and "never awaited" not in err
+    kept = _stored(db)
+    assert kept >= 20
+    assert not (out / "results.json").exists()
+
+    done = subprocess.run([c for c in cmd if c != "--quiet"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    ds = load_dataset()  # the bundled sample
+    total = (len(ds.speech) + len(ds.vote) + len(ds.opponent)) * 40
+    assert _stored(db) == total
+    # Only what was missing is paid for on the rerun.
+    assert f"{total - kept} requests sent, {kept} cached" in " ".join((done.stdout + done.stderr).split())
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert results
