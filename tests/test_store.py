@@ -66,6 +66,32 @@ def test_not_a_database_is_a_user_error(tmp_path: Path) -> None:
         Store(bad)
 
 
+def test_a_foreign_responses_table_is_a_user_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE responses (key TEXT, x INTEGER)")
+    db.commit()
+    db.close()
+    for readonly in (False, True):
+        with pytest.raises(UserError, match="not a werealign response store"):
+            Store(path, readonly=readonly)
+
+
+def test_damage_found_while_reading_is_a_user_error(tmp_path: Path) -> None:
+    """A store whose header is intact but whose later pages are garbage opens, then fails on the first read."""
+    path = tmp_path / "r.sqlite"
+    with Store(path) as s:
+        for i in range(400):
+            s.put(row(f"k{i}", text="Answer: A " + "x" * 2000))
+    size = path.stat().st_size
+    with open(path, "r+b") as f:
+        f.seek(size // 2)
+        f.write(b"\xff" * 16384)
+    with pytest.raises(UserError, match="cannot read the response store"):
+        with Store(path) as s:
+            s.load()
+
+
 def test_rows_survive_kill_9(tmp_path: Path) -> None:
     """A child writes rows as fast as it can and is killed mid-stream: every committed row is readable."""
     db = tmp_path / "r.sqlite"

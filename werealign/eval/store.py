@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,9 +74,20 @@ class Store:
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute(_SCHEMA)
                 self._db.commit()
-            self._db.execute("SELECT count(*) FROM responses").fetchone()
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(responses)")}
         except sqlite3.DatabaseError as e:
             raise UserError(f"{path}: cannot open the response store: {e}") from None
+        if missing := [c for c in _COLUMNS if c not in columns]:
+            self._db.close()
+            raise UserError(f"{path}: not a werealign response store (table responses has no column {missing[0]})")
+
+    @contextmanager
+    def _user_errors(self, what: str) -> Iterator[None]:
+        # Damage deeper in the file only shows when its pages are read: one line, never a traceback.
+        try:
+            yield
+        except sqlite3.DatabaseError as e:
+            raise UserError(f"{self.path}: cannot {what} the response store: {e}") from None
 
     def __enter__(self) -> Store:
         return self
@@ -91,11 +104,13 @@ class Store:
         The stored request (the whole prompt) is only read when asked for: scoring needs the key alone.
         """
         cols = ", ".join(c if (c != "request" or with_request) else "'{}'" for c in _COLUMNS)
-        rows = self._db.execute(f"SELECT {cols} FROM responses").fetchall()
+        with self._user_errors("read"):
+            rows = self._db.execute(f"SELECT {cols} FROM responses").fetchall()
         return {r[0]: _row(r) for r in rows}
 
     def ok_keys(self) -> set[str]:
-        return {r[0] for r in self._db.execute("SELECT key FROM responses WHERE status = 'ok'")}
+        with self._user_errors("read"):
+            return {r[0] for r in self._db.execute("SELECT key FROM responses WHERE status = 'ok'")}
 
     def put(self, row: StoredResponse) -> None:
         """Insert or update one row and commit at once; an ok row is never replaced by an error."""
@@ -111,14 +126,15 @@ class Store:
             row.error_message,
             row.attempts,
         )
-        self._db.execute(
-            f"INSERT INTO responses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
-            "ON CONFLICT(key) DO UPDATE SET "
-            + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
-            + " WHERE responses.status != 'ok'",
-            values,
-        )
-        self._db.commit()
+        with self._user_errors("write to"):
+            self._db.execute(
+                f"INSERT INTO responses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+                "ON CONFLICT(key) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+                + " WHERE responses.status != 'ok'",
+                values,
+            )
+            self._db.commit()
 
 
 def _row(r: tuple) -> StoredResponse:
