@@ -36,6 +36,13 @@ OPP = crafted_opponent_item()  # candidates 1, 2, 4, 5
         ("Answer: **C**.", "C"),
         ("Answer: $\\boxed{D}$", "D"),
         ("Answer: `E`", "E"),
+        ("Answer: b.", "B"),  # a lone lower-case letter with a full stop is still a letter
+        ("Answer: (c)", "C"),
+        ("Answer: B!", "B"),
+        ('Answer: "D"', "D"),
+        ("答案：「E」", "E"),
+        ("Answer: C. Head for seat 4 first.", "C"),  # a reason that starts with capitals A-I is not a second letter
+        ("Answer: F. I am sure.", "F"),
     ],
 )
 def test_speech_answers_read(reply, expected):
@@ -56,6 +63,16 @@ def test_speech_answers_read(reply, expected):
         ("Answer: i think", "not one option letter"),
         ("Answer: C or D", "not one option letter"),
         ("Answer: CD", "not one option letter"),
+        ("Answer: B, C", "not one option letter"),  # two letters are a hedge, whatever joins them
+        ("Answer: B,C", "not one option letter"),
+        ("Answer: B; C", "not one option letter"),
+        ("Answer: B. C", "not one option letter"),
+        ("Answer: B (C)", "not one option letter"),
+        ("Answer: B, or C", "not one option letter"),
+        ("Answer: Option B or Option C", "not one option letter"),
+        ("答案：B、C", "not one option letter"),
+        ("答案：B或C", "not one option letter"),
+        ("Answer: b, c", "not one option letter"),
         ("Answer:", "answer line is empty"),
         ("Answer: A\nAnswer: maybe", "not one option letter"),  # a bad last line is not rescued by an earlier one
     ],

@@ -6,7 +6,8 @@
    `答案：` / `最终答案：`, optionally dressed in markdown (`**Answer:** C`, `## Answer: C`, `- Answer: C`).
    Full-width characters are normalised first (NFKC), so `答案：Ｃ` reads as `答案:C`.
 3. The value must be, for a speech item, one option letter (optionally `(C)`, `C.`, `C) text`,
-   `Option C`, `选项C`); for a vote item, one seat number (`5`, `Seat 5`, `5号`); for an opponent
+   `Option C`, `选项C`, `"C"`; a lower-case letter only on its own, `b` or `b.`; two letters such as
+   `B, C` or `B or C` are a hedge, not an answer); for a vote item, one seat number (`5`, `Seat 5`, `5号`); for an opponent
    item, seat numbers separated by commas, `、`, `;`, spaces or "and"/"和".
 Anything else — no answer line, an unreadable value, a letter or seat outside the item's options or
 candidates — gives answer None and an `error` saying why. Earlier answer lines are never a fallback:
@@ -63,10 +64,17 @@ def answer_value(reply: str) -> str | None:
         return None
     # Markdown emphasis and a LaTeX box are dressing, not content: "**C**." or "$\boxed{C}$".
     value = _BOXED.sub(r"\1", value).replace("$", "")
-    return re.sub(r"[*`]", "", value).strip()
+    # Quotes around the whole value are dressing too: "B" or 「B」.
+    return re.sub(r"[*`]", "", value).strip().strip("\"'“”‘’「」").strip()
 
 
-_LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*$|[.。,，、:;)\]]|\s*\(|\s+[-—–]\s)", re.I)
+_LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*$|[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
+# A lower-case letter is read only when it stands alone ("b", "(b)", "b."): "i think ..." is prose.
+_LOWER_ALONE = re.compile(r"[(\[【]?[a-i][)\]】]?[.。!]?")
+# Two or more letters and nothing else ("B, C", "B or C", "B/C", "B. C", "B (C)") is a hedge, not an answer.
+# (Capitals standing alone, so "C. Head" is still option C with a reason; lower case is handled above.)
+_ONE_LETTER = r"(?:[Oo]ption\s*|选项\s*)?[(\[【]?[A-I](?![A-Za-z])[)\]】]?"
+_HEDGE = re.compile(rf"{_ONE_LETTER}(?:(?:\s*(?:[,，、/;&+.。]|(?i:or|and)\b|或|和|与))*\s*{_ONE_LETTER})+\s*[.。!]?")
 _SEAT = re.compile(r"^(?:seat|player|no\.?|#)?\s*(?P<n>\d{1,2})\s*(?:号|號)?(?:\s*(?:玩家|位)?\s*)$", re.I)
 _SEAT_WORDS = re.compile(r"\b(?:seats?|players?)\b|no\.|#", re.I)
 _SEP = re.compile(r"\s*(?:[,;、/]|\band\b|和|与)\s*|\s+", re.I)
@@ -113,8 +121,7 @@ def _parse_letter(value: str, item: SpeechItem, option_order: list[int] | None) 
     if not m:
         return Parsed(None, f"answer '{_short(value)}' is not one option letter A-I")
     letter = m.group("k")
-    if letter.islower() and value.strip() != letter:
-        # "Answer: i think B" is prose, not the option i.
+    if (letter.islower() and not _LOWER_ALONE.fullmatch(value.strip())) or _HEDGE.fullmatch(value.strip()):
         return Parsed(None, f"answer '{_short(value)}' is not one option letter A-I")
     shown = OPTION_KEYS.index(letter.upper())
     if shown >= len(item.options):
