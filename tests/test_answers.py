@@ -92,7 +92,7 @@ def test_option_order_is_undone():
 
 @pytest.mark.parametrize(
     "reply,expected",
-    [("Answer: 5", 5), ("Answer: Seat 2.", 2), ("答案：4号", 4), ("答案：１号玩家", 1), ("**Answer:** #4", 4), ("Answer: (2)", 2), ("Answer: player 1", 1), ("答案：**5号**。", 5), ("Answer: $\\boxed{4}$", 4)],
+    [("Answer: 5", 5), ("Answer: Seat 2.", 2), ("答案：4号", 4), ("答案：１号玩家", 1), ("**Answer:** #4", 4), ("Answer: (2)", 2), ("Answer: player 1", 1), ("答案：**5号**。", 5), ("Answer: $\\boxed{4}$", 4), ("Answer: 5!", 5), ("Answer: \"Seat 4\"", 4)],
 )
 def test_vote_answers_read(reply, expected):
     assert parse_reply(reply, VOTE) == Parsed(expected, None)

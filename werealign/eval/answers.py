@@ -87,7 +87,7 @@ def parse_reply(reply: str | None, item: SpeechItem | VoteItem | OpponentItem, o
     value = answer_value(reply)
     if value is None:
         return Parsed(None, "no answer line (expected a final line 'Answer: ...')")
-    value = value.strip().rstrip("。.").strip() if not isinstance(item, SpeechItem) else value
+    value = value.strip().rstrip("。.!").strip() if not isinstance(item, SpeechItem) else value
     if not value:
         return Parsed(None, "answer line is empty")
     if isinstance(item, SpeechItem):
