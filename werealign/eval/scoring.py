@@ -16,8 +16,10 @@ OI (primary metric `mean_jaccard`): for each sample, Jaccard |P ∩ G| / |P ∪ 
 set P and the true opposing faction G (0 for a parse failure), averaged over samples. Alternatives reported
 beside it: `exact_match` (P == G), `precision`/`recall`/`f1` macro-averaged over samples (precision of an
 empty prediction = 0), and `micro_precision`/`micro_recall`/`micro_f1` from summed counts.
-Breakdowns by the viewpoint player's true role use the task's primary metric; observer speech items
-(no viewpoint seat, public information only) are grouped under "observer".
+Breakdowns by the viewpoint player's true role: the mean per-sample score of that role's answered samples
+(speech: accuracy pooled over the dimensions, not a macro average, since a role rarely has items of every
+dimension; VA: accuracy; OI: mean Jaccard); observer speech items (no viewpoint seat, public information
+only) are grouped under "observer".
 """
 
 from __future__ import annotations
