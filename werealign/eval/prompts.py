@@ -119,6 +119,7 @@ def render_messages(
     if item.game_id != game.game_id:
         raise UserError(f"item {item.item_id}: game_id '{item.game_id}' does not match game '{game.game_id}'")
     kind = _kind(item)
+    check_item_fits_game(game, item)
     rule_reminder = None
     if variant == "rr":
         if kind != "speech":
@@ -154,6 +155,19 @@ def render_messages(
         {"role": "system", "content": _render(lang, "system", observer=kw["observer"])},
         {"role": "user", "content": _render(lang, kind, **kw)},
     ]
+
+
+def check_item_fits_game(game: GameLog, item: Item) -> None:
+    """The item's seat and cut-off must exist in its game: a cut-off past the last segment would show the
+    whole game (the end-of-game reveals included), and a seat that is not in the game has no viewpoint."""
+    if item.viewpoint_seat is not None and item.viewpoint_seat not in {s.seat for s in game.seats}:
+        raise UserError(f"item {item.item_id}: viewpoint_seat {item.viewpoint_seat} is not a seat of game {game.game_id}")
+    last = max((sid for u in game.utterances for sid in u.segment_ids), default=None)
+    if last is None or item.cutoff_segment > last:
+        raise UserError(
+            f"item {item.item_id}: cutoff_segment {item.cutoff_segment} is after the last segment "
+            f"({last}) of game {game.game_id}"
+        )
 
 
 def seat_list(seats: list[int], lang: str) -> str:

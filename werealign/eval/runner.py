@@ -247,13 +247,26 @@ def plan_run(ds: Dataset, config: EvalConfig) -> list[Planned]:
 
 
 def dataset_record(ds: Dataset, config: EvalConfig) -> dict[str, Any]:
-    manifest_path = (ds.root or bundled_sample_path()) / "dataset.json"
+    root = ds.root or bundled_sample_path()
     return {
         "path": config.dataset,  # as given; null = the bundled sample
         "name": ds.manifest.name,
         "version": ds.manifest.version,
-        "manifest_sha256": sha256_file(manifest_path),
+        "manifest_sha256": sha256_file(root / "dataset.json"),
+        "content_sha256": content_sha256(root),
     }
+
+
+def content_sha256(root: Path) -> str:
+    """sha256 over the files eval reads (games, items, rewrites), by relative path.
+
+    The manifest's hash alone identifies the data only while the manifest tells the truth; an item edited
+    by hand afterwards must not be scored, or a run resumed, under the old identity.
+    """
+    h = hashlib.sha256()
+    for path in sorted([*root.glob("games/*.json"), *root.glob("items/*.jsonl"), *root.glob("variants/osr/*.jsonl")]):
+        h.update(f"{path.relative_to(root).as_posix()}\0{sha256_file(path)}\0".encode())
+    return h.hexdigest()
 
 
 def versions_record() -> dict[str, Any]:
@@ -497,6 +510,12 @@ def run_eval(
         for name in (RUN_JSON, STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm", SAMPLES, RESULTS):
             (run_dir / name).unlink(missing_ok=True)
     check_resumable(run_dir, record)
+    if not (run_dir / STORE_NAME).exists():
+        # A fresh run sends everything (so litellm is imported anyway): refuse a model litellm cannot route
+        # before a run directory is made for it. A resumed run already passed this check.
+        from werealign.eval.builtin_models import check_model_name
+
+        check_model_name(config.model, execution.api_base)
     run_dir.mkdir(parents=True, exist_ok=True)
     write_json(run_dir / RUN_JSON, record)
 
@@ -581,11 +600,12 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
     ds = load_dataset(ds_path)
     got = dataset_record(ds, config)
     want = record.get("dataset", {})
-    if got["manifest_sha256"] != want.get("manifest_sha256"):
-        raise UserError(
-            f"{run_dir / RUN_JSON}: dataset.manifest_sha256 does not match the dataset at "
-            f"{ds_path or 'the bundled sample'}; pass the run's dataset with --dataset"
-        )
+    for field_name in ("manifest_sha256", "content_sha256"):
+        if got[field_name] != want.get(field_name):
+            raise UserError(
+                f"{run_dir / RUN_JSON}: dataset.{field_name} does not match the dataset at "
+                f"{ds_path or 'the bundled sample'}; pass the run's dataset with --dataset"
+            )
     warnings = []
     if versions_record()["templates_sha256"] != record.get("versions", {}).get("templates_sha256"):
         # Not fatal: prompts are matched by request key, so a prompt whose text did not change still finds

@@ -1,0 +1,55 @@
+"""Review fixes of the evaluation path: a dataset edited after it was written is a different dataset."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from werealign.dataset import bundled_sample_path
+from werealign.errors import UserError
+from werealign.eval.runner import EvalConfig, Execution, run_eval, score_run
+
+
+def _edit_first_vote_answer(root: Path) -> None:
+    path = root / "items" / "vote.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[0])
+    row["answer"] = next(c for c in row["candidates"] if c != row["answer"])
+    lines[0] = json.dumps(row, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_item_edited_after_the_run_is_not_scored_or_resumed_under_the_old_identity(tmp_path: Path) -> None:
+    ds = tmp_path / "ds"
+    shutil.copytree(bundled_sample_path(), ds)
+    config = EvalConfig(model="werealign/random", dataset=str(ds), tasks=("vote",), decodes=1, limit=1)
+    run = tmp_path / "run"
+    run_eval(config, Execution(), out=run)
+    before = (run / "results.json").read_bytes()
+    assert score_run(run).results["totals"]["samples"] == 1
+
+    _edit_first_vote_answer(ds)  # the manifest (and its sha256) is unchanged: only the content differs
+    with pytest.raises(UserError, match="dataset.content_sha256 does not match"):
+        score_run(run)
+    with pytest.raises(UserError, match=r"different run \(dataset.content_sha256 differs\)"):
+        run_eval(config, Execution(), out=run)
+    assert (run / "results.json").read_bytes() == before  # nothing was rewritten
+
+
+def test_item_whose_seat_or_cutoff_is_not_in_its_game_is_refused_by_item_and_field() -> None:
+    from crafted_game import crafted_game, crafted_opponent_item, crafted_vote_item
+
+    from werealign.eval.prompts import render_messages
+
+    game = crafted_game()
+    last = max(s for u in game.utterances for s in u.segment_ids)
+    render_messages(game, crafted_opponent_item().model_copy(update={"cutoff_segment": last}))  # the last segment is fine
+    late = crafted_opponent_item().model_copy(update={"cutoff_segment": last + 1})
+    with pytest.raises(UserError, match=rf"item {late.item_id}: cutoff_segment {last + 1} is after the last segment"):
+        render_messages(game, late)
+    stranger = crafted_vote_item().model_copy(update={"viewpoint_seat": 30})
+    with pytest.raises(UserError, match=rf"item {stranger.item_id}: viewpoint_seat 30 is not a seat of game {game.game_id}"):
+        render_messages(game, stranger)
