@@ -40,6 +40,8 @@ def read_text(path: Path, kind: str, encoding: str = "utf-8") -> str:
         raise UserError(f"{path}: is a directory, expected a {kind} file") from None
     except UnicodeDecodeError as e:
         raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:  # permission denied, a parent that is a file, ...
+        raise UserError(f"{path}: cannot read: {e.strerror or e}") from None
 
 
 def read_json(path: Path) -> Any:
@@ -52,18 +54,15 @@ def read_json(path: Path) -> Any:
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
     """Yield (line number, object) for every non-blank line."""
-    try:
-        f = path.open(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
-    with f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                yield lineno, json.loads(line)
-            except json.JSONDecodeError as e:
-                raise UserError(f"{path}:{lineno}:{e.colno}: invalid JSON line: {e.msg}") from None
+    # Read whole (item files are small) so a directory, a permission problem or a binary file is
+    # reported by read_text like every other input, never as an OSError half-way through the rows.
+    for lineno, line in enumerate(read_text(path, "JSONL").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as e:
+            raise UserError(f"{path}:{lineno}:{e.colno}: invalid JSON line: {e.msg}") from None
 
 
 def describe_validation_error(err: ValidationError, limit: int = 3) -> str:
@@ -84,16 +83,50 @@ def parse_model(model: type[BaseModel], data: Any, where: str):
         raise UserError(f"{where}: {describe_validation_error(e)}") from None
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only portable way to read it is to set it and put it back
+    os.umask(mask)
+    return mask
+
+
+def _output_error(path: Path, e: OSError) -> UserError:
+    """An OSError on an output path as one line naming it (a parent that is a file, no permission, ...)."""
+    where = e.filename if isinstance(e.filename, str) and e.filename != str(path) else None
+    detail = f"{e.strerror or e}" + (f" ({where})" if where else "")
+    return UserError(f"{path}: cannot write: {detail}")
+
+
+def make_parent(path: Path) -> None:
+    """Create the directories an output path needs, or a UserError naming it."""
+    blocker = next((p for p in reversed(path.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise UserError(f"{path}: cannot write: {blocker} is a file, not a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise _output_error(path, e) from None
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write via a temporary file in the same directory and rename: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    if path.is_dir():
+        raise UserError(f"{path}: is a directory; --out needs a file path")
+    make_parent(path)
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise _output_error(path, e) from None
+    try:
+        # mkstemp creates the file 0600; outputs are shared data, so give them the usual umask mode.
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise _output_error(path, e) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -115,10 +148,16 @@ def staged_directory(final: Path, overwrite: bool = False) -> Iterator[Path]:
     keeps whatever it held before.
     """
     final = final.resolve()
+    if final.exists() and not final.is_dir():
+        raise UserError(f"{final}: exists and is not a directory; --out needs a directory path")
     if final.exists() and not overwrite and any(final.iterdir()):
         raise UserError(f"{final}: output directory exists and is not empty (use --overwrite to replace it)")
-    final.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.staging."))
+    make_parent(final)
+    try:
+        stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.staging."))
+        stage.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; the result is shared data
+    except OSError as e:
+        raise _output_error(final, e) from None
     try:
         yield stage
         if final.exists():
