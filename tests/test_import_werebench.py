@@ -448,3 +448,14 @@ def test_real_reimport_is_byte_identical(real_import, werebench_src, tmp_path):
 def test_real_output_passes_the_validator(real_import):
     r = run_cli("validate", str(real_import), "--format", "json")
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+
+
+def test_absurd_segment_id_is_reported_not_exhausting_memory(tmp_path):
+    # A typo'd id far beyond the others must cost one report line, not a range of 10**12 ids.
+    game = _game()
+    game["utterances"][-1]["utterance_id"] = [10**12]
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    gaps = [e for e in _report(tmp_path / "out")["warning"] if e["code"] == "segment_gap"]
+    assert len(gaps) == 1 and "in all" in gaps[0]["what"] and str(10**12) in gaps[0]["what"], gaps
