@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -53,3 +54,19 @@ def test_item_whose_seat_or_cutoff_is_not_in_its_game_is_refused_by_item_and_fie
     stranger = crafted_vote_item().model_copy(update={"viewpoint_seat": 30})
     with pytest.raises(UserError, match=rf"item {stranger.item_id}: viewpoint_seat 30 is not a seat of game {game.game_id}"):
         render_messages(game, stranger)
+
+
+def test_a_second_eval_on_a_busy_run_directory_is_refused(tmp_path: Path) -> None:
+    """Two evals of one run at once would both send, and pay for, the same missing requests."""
+    fcntl = pytest.importorskip("fcntl")
+    config = EvalConfig(model="werealign/random", tasks=("vote",), decodes=1, limit=1)
+    run = tmp_path / "run"
+    run_eval(config, Execution(), out=run)
+    held = os.open(run, os.O_RDONLY)  # what a running eval holds: a lock on the run directory
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(UserError, match="another `werealign eval` is running on this run directory"):
+            run_eval(config, Execution(), out=run)
+    finally:
+        os.close(held)
+    assert run_eval(config, Execution(), out=run).sent == 0  # released: the rerun resumes (nothing missing)

@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
@@ -336,6 +338,30 @@ def _first_difference(old: Any, new: Any) -> str:
     return ""
 
 
+@contextmanager
+def exclusive(run_dir: Path) -> Iterator[None]:
+    """One `werealign eval` at a time per run directory: a second one would send, and pay for, the same
+    missing requests. An advisory lock on the directory itself (no lock file to leave behind; the OS
+    releases it when the process dies, so it is never stale)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock; the store still keeps one answer per request
+        yield
+        return
+    fd = os.open(run_dir, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise UserError(
+                f"{run_dir}: another `werealign eval` is running on this run directory; wait for it to finish "
+                "(it resumes the same way) or use another --out"
+            ) from None
+        yield
+    finally:
+        os.close(fd)
+
+
 # --------------------------------------------------------------------------- execute
 
 
@@ -517,22 +543,23 @@ def run_eval(
 
         check_model_name(config.model, execution.api_base)
     run_dir.mkdir(parents=True, exist_ok=True)
-    write_json(run_dir / RUN_JSON, record)
+    with exclusive(run_dir):
+        write_json(run_dir / RUN_JSON, record)
 
-    with Store(run_dir / STORE_NAME) as store:
-        ok = store.ok_keys()
-        todo: list[Planned] = []
-        seen: set[str] = set()
-        for p in plan:
-            if p.key not in ok and p.key not in seen:
-                seen.add(p.key)
-                todo.append(p)
-        unique = len({p.key for p in plan})
-        outcomes: list[Outcome] = []
-        if todo:
-            outcomes = _send(todo, store, config, execution, progress_factory, unique)
-        stored = store.load()
-    results = write_outputs(run_dir, record, plan, stored)
+        with Store(run_dir / STORE_NAME) as store:
+            ok = store.ok_keys()
+            todo: list[Planned] = []
+            seen: set[str] = set()
+            for p in plan:
+                if p.key not in ok and p.key not in seen:
+                    seen.add(p.key)
+                    todo.append(p)
+            unique = len({p.key for p in plan})
+            outcomes: list[Outcome] = []
+            if todo:
+                outcomes = _send(todo, store, config, execution, progress_factory, unique)
+            stored = store.load()
+        results = write_outputs(run_dir, record, plan, stored)
     errors = [o for o in outcomes if not o.ok]
     first = f"{errors[0].error_class}: {errors[0].error_message}" if errors else None
     return RunSummary(
