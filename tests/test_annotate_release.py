@@ -118,6 +118,39 @@ def test_release_config_without_end_time_is_an_error(tmp_path):
         load_release_config(path)
 
 
+@pytest.mark.parametrize("field, value, named", [
+    (("metadata", "MVP", "votes", "first_day_votes"), [1], "metadata.MVP.votes.first_day_votes"),
+    (("metadata", "MVP"), 1.5, "metadata.MVP"),
+    (("metadata", "real_role"), [1], "metadata.real_role"),
+    (("metadata", "game_status"), "oops", "metadata.game_status"),
+    (("metadata", "game_rules"), 7, "metadata.game_rules"),
+    (("sheriff_appointments",), 1.5, "sheriff_appointments"),
+])
+def test_release_config_wrong_types_name_the_field(tmp_path, field, value, named):
+    # Each of these crashed the converter (AttributeError/TypeError) before the shape check.
+    path, _ = _release_game(tmp_path, [])
+    broken = json.loads(path.read_text(encoding="utf-8"))
+    node = broken
+    for key in field[:-1]:
+        node = node[key]
+    node[field[-1]] = value
+    path.write_text(json.dumps(broken, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(UserError, match=rf"01.config.json: {named}"):
+        load_release_config(path)
+
+
+def test_release_config_seat_beyond_the_schema_is_dropped_with_a_note(tmp_path):
+    # '1000000000000号' used to size range(1, players + 1) and exhaust memory.
+    path, _ = _release_game(tmp_path, [])
+    broken = json.loads(path.read_text(encoding="utf-8"))
+    broken["metadata"]["user_aliases"]["说话人 5"] = [f"{10**12}号"]
+    broken["metadata"]["real_role"]["说话人 5"] = "村民"
+    path.write_text(json.dumps(broken, ensure_ascii=False), encoding="utf-8")
+    config, _, notes = load_release_config(path)
+    assert config.players == 3 and "说话人 5" not in config.speakers
+    assert any(f"seat {10**12} is outside 1..30" in n for n in notes), notes
+
+
 def test_release_cue_quirks(tmp_path):
     path, _ = _release_game(tmp_path, [])
     assert release_cue_quirks(path.with_name("01.srt")) == ({5}, {7: 6})

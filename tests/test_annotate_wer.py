@@ -52,6 +52,9 @@ def test_lexicon_files(tmp_path):
     tsv.write_text("ok\tfine\nbroken line\n", encoding="utf-8")
     with pytest.raises(UserError, match=r"lex.tsv:2: expected 'wrong<TAB>right'"):
         load_lexicon(tsv)
+    (tmp_path / "dir.tsv").mkdir()
+    with pytest.raises(UserError, match=r"dir.tsv: is a directory"):  # was a bare IsADirectoryError
+        load_lexicon(tmp_path / "dir.tsv")
     yml = tmp_path / "lex.yaml"
     yml.write_text("sear: seer\nbad: [1, 2]\n", encoding="utf-8")
     with pytest.raises(UserError, match=r"lex.yaml:2: bad: each entry maps"):

@@ -15,13 +15,15 @@ from typing import Any
 
 from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id, validate_config
 from werealign.errors import UserError
-from werealign.files import read_json
+from werealign.files import parse_model, read_json
+from werealign.importers.werebench_source import RawReleaseConfig
 from werealign.schema.annotation import AnnotatorConfig
 from werealign.schema.roles import canonical_role, is_host_label
 
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 _PHASE_KEY = re.compile(r"^(first|second|third|fourth|fifth|sixth|seventh|eighth)_(night|day)$")
 _SEAT = re.compile(r"^\s*(\d+)\s*号?\s*$")
+MAX_SEAT = 30  # the schema's Seat bound (werealign.schema.models.Seat)
 
 
 def is_release_config(data: Any) -> bool:
@@ -79,6 +81,8 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         first = aliases[0] if isinstance(aliases, list) and aliases else None
         if isinstance(first, str) and is_host_label(first):
             speakers[label] = "host"
+        elif release_seat(first) is not None and not 1 <= release_seat(first) <= MAX_SEAT:
+            notes.append(f"metadata.user_aliases.{label}: seat {release_seat(first)} is outside 1..{MAX_SEAT}, dropped")
         elif release_seat(first) is not None:
             speakers[label] = release_seat(first)
         else:
@@ -223,6 +227,7 @@ def load_release_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list
     data = read_json(path)
     if not is_release_config(data):
         raise UserError(f"{path}: not a WereBench release config (expected metadata.game_status)")
+    parse_model(RawReleaseConfig, data, str(path))  # wrong types are fatal, named by field; content is judged below
     converted, notes = convert_release_config(data, path)
     source = ConfigSource(path)
     return validate_config(converted, source), source, notes

@@ -20,6 +20,7 @@ from typing import Any
 
 from werealign.annotate.transcript import plain_text
 from werealign.errors import UserError
+from werealign.files import read_text
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -42,13 +43,8 @@ def _char_text(text: str, language: str) -> str:
 
 def load_lexicon(path: Path) -> dict[str, str]:
     """YAML mapping {wrong: right} or TSV lines 'wrong<TAB>right' ('#' starts a comment line)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
-    except UnicodeDecodeError as e:
-        raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     if path.suffix.lower() in (".tsv", ".txt"):
+        text = read_text(path, "TSV lexicon")
         lexicon: dict[str, str] = {}
         for lineno, line in enumerate(text.splitlines(), 1):
             if not line.strip() or line.lstrip().startswith("#"):

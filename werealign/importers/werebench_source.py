@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -70,6 +71,14 @@ class RawUtterance(_Loose):
 class RawGame(_Loose):
     metadata: RawMetadata
     utterances: list[RawUtterance]
+
+
+class RawReleaseConfig(_Loose):
+    """`clean_process/Season_N/NN.config.json`: the annotators' per-game configuration (read by `annotate`)."""
+
+    metadata: RawMetadata
+    sheriff_appointments: dict[str, str | None] = Field(default_factory=dict)
+    summary_id_range: list[Any] | None = None  # judged by the converter, which says why it drops a bad range
 
 
 class RawOption(_Loose):
