@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Language, Provenance, Seat, Strict
+from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Provenance, Seat, Strict
 from werealign.schema.roles import Faction
 
 TIMESTAMP_PATTERN = r"^\d{1,2}:\d{2}:\d{2}([,.]\d{3})?$"
@@ -86,7 +86,7 @@ class Recap(Strict):
 
 class AnnotatorConfig(Strict):
     schema_version: Literal["1.0"] = SCHEMA_VERSION
-    game_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    game_id: Identifier
     language: Language
     provenance: Provenance
     rules: ConfigRules = Field(default_factory=ConfigRules)

@@ -23,6 +23,8 @@ from werealign.schema.roles import Faction
 SCHEMA_VERSION = "1.0"
 
 Seat = Annotated[int, Field(ge=1, le=30, description="1-based seat number")]
+# Game and item ids become file names and keys: letters, digits, '.', '_', '-', not starting with punctuation.
+Identifier = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 Speaker = int | Literal["host"]
 Language = Literal["zh", "en"]
 Dimension = Literal["RI", "SJ", "DR", "PS", "CT"]
@@ -167,7 +169,7 @@ class Highlight(Strict):
 
 class GameLog(Strict):
     schema_version: Literal["1.0"] = SCHEMA_VERSION
-    game_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    game_id: Identifier
     language: Language
     provenance: Provenance
     rules: Rules
@@ -212,11 +214,16 @@ class Option(Strict):
     origin: OptionOrigin
 
 
-class SpeechItem(Strict):
+class ItemBase(Strict):
+    """What every item file row starts with (speech, VA, OI); each kind adds its own fields after these."""
+
     schema_version: Literal["1.0"] = SCHEMA_VERSION
-    item_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    item_id: Identifier
     game_id: str
     language: Language
+
+
+class SpeechItem(ItemBase):
     dimension: Dimension
     viewpoint_seat: Seat | None = Field(
         description="Seat the question is asked from. null = observer viewpoint: the model sees only public "
@@ -233,11 +240,7 @@ class SpeechItem(Strict):
     provenance: ItemProvenance = Field(default_factory=ItemProvenance)
 
 
-class VoteItem(Strict):
-    schema_version: Literal["1.0"] = SCHEMA_VERSION
-    item_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-    game_id: str
-    language: Language
+class VoteItem(ItemBase):
     viewpoint_seat: Seat
     phase: str = Field(description="Day phase id of the vote.")
     cutoff_segment: int = Field(ge=0)
@@ -246,11 +249,7 @@ class VoteItem(Strict):
     provenance: ItemProvenance = Field(default_factory=ItemProvenance)
 
 
-class OpponentItem(Strict):
-    schema_version: Literal["1.0"] = SCHEMA_VERSION
-    item_id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-    game_id: str
-    language: Language
+class OpponentItem(ItemBase):
     viewpoint_seat: Seat
     cutoff_segment: int = Field(ge=0)
     candidates: list[Seat] = Field(min_length=1, description="Seats the model may name (every seat but the viewpoint's and those it knows are allies).")
