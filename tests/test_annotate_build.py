@@ -143,3 +143,20 @@ def test_cli_build_is_deterministic_and_writes_nothing_on_error(tmp_path):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "mvp.votes[1].cutoff_segment" in r.stderr and "not written" in r.stderr
     assert not out3.exists()
+
+
+def test_the_guides_build_command_works_verbatim_and_validates_clean(tmp_path):
+    # The first command block of annotation/GUIDE.md, run as written from the repository root
+    # (only --out redirected into tmp_path, same file name): no error, no validator warning.
+    import re
+    import shlex
+
+    guide = (REPO / "annotation" / "GUIDE.md").read_text(encoding="utf-8")
+    block = re.search(r"```\n(werealign annotate build .*?)\n```", guide, re.S).group(1)
+    argv = shlex.split(block.replace("\\\n", " "))
+    out = argv.index("--out") + 1
+    argv[out] = str(tmp_path / argv[out])
+    r = _cli(*argv[2:])
+    assert r.returncode == 0, r.stderr
+    v = subprocess.run([sys.executable, "-m", "werealign.cli", "validate", argv[out]], capture_output=True, text=True, cwd=REPO)
+    assert v.returncode == 0 and "0 errors, 0 warnings" in v.stdout, v.stdout
