@@ -70,3 +70,23 @@ def test_a_second_eval_on_a_busy_run_directory_is_refused(tmp_path: Path) -> Non
     finally:
         os.close(held)
     assert run_eval(config, Execution(), out=run).sent == 0  # released: the rerun resumes (nothing missing)
+
+
+def test_a_run_from_another_werealign_version_resumes_and_pays_only_for_changed_prompts(tmp_path: Path) -> None:
+    """Refusing would leave two choices, both paying again: another --out, or --overwrite."""
+    config = EvalConfig(model="werealign/random", tasks=("vote",), decodes=2, limit=1)
+    run = tmp_path / "run"
+    first = run_eval(config, Execution(), out=run)
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    installed = record["versions"]
+    record["versions"] = {**installed, "werealign": "0.0.0-old", "templates_sha256": "0" * 64}
+    (run / "run.json").write_text(json.dumps(record), encoding="utf-8")
+
+    again = run_eval(config, Execution(), out=run)
+    assert again.sent == 0 and again.cached == first.sent  # the prompts did not change: nothing is asked again
+    assert len(again.warnings) == 1 and "versions.templates_sha256 differs" in again.warnings[0]
+    assert json.loads((run / "run.json").read_text(encoding="utf-8"))["versions"] == installed
+    assert again.results == first.results
+    # config and dataset still identify the run
+    with pytest.raises(UserError, match=r"different run \(config.seed differs\)"):
+        run_eval(EvalConfig(**{**config.__dict__, "seed": 1}), Execution(), out=run)

@@ -72,6 +72,8 @@ def eval_command(
         # Every response that arrived is already committed (DESIGN.md invariant 3): say how to resume.
         print("interrupted: the responses received so far are stored; rerun the same command to resume", file=sys.stderr)
         raise typer.Exit(130) from None
+    for warning in summary.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if summary.all_failed:
         raise UserError(
             f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "

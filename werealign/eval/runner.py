@@ -311,23 +311,35 @@ def config_from_record(record: dict[str, Any], where: str) -> EvalConfig:
         raise UserError(f"{where}: not a werealign run.json (config: {e})") from None
 
 
-def check_resumable(run_dir: Path, record: dict[str, Any]) -> None:
-    """A run directory may only be resumed by the run that made it (same config, dataset and prompts)."""
+def check_resumable(run_dir: Path, record: dict[str, Any]) -> list[str]:
+    """A run directory may only be resumed by the run that made it (same config and dataset).
+
+    Other package or prompt versions are fine to resume with (a warning is returned): requests are keyed by
+    their messages, so a prompt whose text changed is simply asked again and its old reply is not scored,
+    while every unchanged prompt keeps the reply already paid for.
+    """
     path = run_dir / RUN_JSON
     if not path.exists():
         if (run_dir / STORE_NAME).exists():
             raise UserError(f"{run_dir}: has {STORE_NAME} but no {RUN_JSON}; use another --out")
         if run_dir.is_dir() and any(run_dir.iterdir()):
             raise UserError(f"{run_dir}: --out is a non-empty directory that is not a werealign run; use another --out")
-        return
+        return []
     old = read_json(path)
-    for part in ("config", "dataset", "versions"):
+    for part in ("config", "dataset"):
         if not isinstance(old, dict) or old.get(part) != record[part]:
             diff = _first_difference(old.get(part) if isinstance(old, dict) else None, record[part])
             raise UserError(
                 f"{path}: this directory holds a different run ({part}{diff} differs); "
                 "use another --out, or --overwrite to start it afresh"
             )
+    if old.get("versions") != record["versions"]:
+        diff = _first_difference(old.get("versions"), record["versions"])
+        return [
+            f"{path}: versions{diff} differs from the installed werealign; resuming with the installed one "
+            "(prompts whose text changed are asked again, every other stored reply is reused)"
+        ]
+    return []
 
 
 def _first_difference(old: Any, new: Any) -> str:
@@ -535,7 +547,7 @@ def run_eval(
     if overwrite and run_dir.exists():
         for name in (RUN_JSON, STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm", SAMPLES, RESULTS):
             (run_dir / name).unlink(missing_ok=True)
-    check_resumable(run_dir, record)
+    warnings = check_resumable(run_dir, record)
     if not (run_dir / STORE_NAME).exists():
         # A fresh run sends everything (so litellm is imported anyway): refuse a model litellm cannot route
         # before a run directory is made for it. A resumed run already passed this check.
@@ -572,6 +584,7 @@ def run_eval(
         results=results,
         first_error=first,
         all_failed=bool(todo) and len(errors) == len(todo) and len(ok) == 0,
+        warnings=warnings,
     )
 
 
