@@ -459,3 +459,17 @@ def test_absurd_segment_id_is_reported_not_exhausting_memory(tmp_path):
     assert r.returncode == 0, r.stderr
     gaps = [e for e in _report(tmp_path / "out")["warning"] if e["code"] == "segment_gap"]
     assert len(gaps) == 1 and "in all" in gaps[0]["what"] and str(10**12) in gaps[0]["what"], gaps
+
+
+def test_oi_item_for_an_mvp_already_out_is_kept_with_a_warning(tmp_path):
+    game = _game()
+    game["utterances"][9]["text"] = "天亮了，昨天晚上死亡的是 1 号玩家， 1 号玩家请离场"  # the good MVP dies before the day-2 cut-off
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    report = _report(tmp_path / "out")
+    assert "va_voter_out" in _codes(report, "dropped")
+    out_warnings = [e for e in report["warning"] if e["code"] == "oi_viewpoint_out"]
+    assert [e["item"] for e in out_warnings] == ["second_day_votes"], out_warnings
+    ds = load_dataset(tmp_path / "out")
+    assert any(i.item_id.endswith("second-day") for i in ds.opponent), [i.item_id for i in ds.opponent]

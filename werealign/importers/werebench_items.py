@@ -241,5 +241,7 @@ def derive_decision_items(game: GameLog, report: ImportReport) -> tuple[list[Vot
             provenance=prov(key),
         )
         opponents.append(item)
+        if mvp not in alive:  # kept, like a speech item asked of a player who has left: the inference still stands
+            note("warning", "oi_viewpoint_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the OI cut-off {v.cutoff_segment}", "kept: the item asks a player who has left the game whom they believe the wolves are")
         note("converted", "opponent_item", key, f"good MVP seat {mvp}: wolves {answer} at segment {v.cutoff_segment}", f"items/opponent.jsonl {item.item_id}")
     return votes, opponents
