@@ -473,3 +473,12 @@ def test_oi_item_for_an_mvp_already_out_is_kept_with_a_warning(tmp_path):
     assert [e["item"] for e in out_warnings] == ["second_day_votes"], out_warnings
     ds = load_dataset(tmp_path / "out")
     assert any(i.item_id.endswith("second-day") for i in ds.opponent), [i.item_id for i in ds.opponent]
+
+
+def test_out_that_is_or_contains_the_source_is_refused_even_with_overwrite(tmp_path):
+    # --overwrite used to replace the release itself with the dataset: the source was deleted.
+    src = write_release(tmp_path / "release")
+    before = tree_bytes(src)
+    for out in (src, tmp_path):
+        _assert_clean_error(run_cli("import", "werebench", str(src), "--out", str(out), "--overwrite"), "contains it")
+    assert tree_bytes(src) == before

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werealign.dataset import write_dataset
+from werealign.errors import UserError
 from werealign.files import staged_directory
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
@@ -67,6 +68,9 @@ class ImportSummary:
 
 
 def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
+    if src.resolve() == out.resolve() or out.resolve() in src.resolve().parents:
+        # Replacing --out (with --overwrite) would delete the release being read.
+        raise UserError(f"{out}: --out is the source release or contains it; write the dataset somewhere else")
     release = load_release(src)
     report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
     for key in sorted(release.items.model_extra or {}):
