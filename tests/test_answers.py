@@ -43,6 +43,9 @@ OPP = crafted_opponent_item()  # candidates 1, 2, 4, 5
         ("答案：「E」", "E"),
         ("Answer: C. Head for seat 4 first.", "C"),  # a reason that starts with capitals A-I is not a second letter
         ("Answer: F. I am sure.", "F"),
+        ("答案：B选项", "B"),  # the Chinese way round: letter, then the word for option
+        ("答案：C项。", "C"),
+        ("答案： D 。", "D"),
     ],
 )
 def test_speech_answers_read(reply, expected):

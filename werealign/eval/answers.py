@@ -68,7 +68,7 @@ def answer_value(reply: str) -> str | None:
     return re.sub(r"[*`]", "", value).strip().strip("\"'“”‘’「」").strip()
 
 
-_LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*$|[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
+_LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*选?项)?(?:\s*$|\s*[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
 # A lower-case letter is read only when it stands alone ("b", "(b)", "b."): "i think ..." is prose.
 _LOWER_ALONE = re.compile(r"[(\[【]?[a-i][)\]】]?[.。!]?")
 # Two or more letters and nothing else ("B, C", "B or C", "B/C", "B. C", "B (C)") is a hedge, not an answer.
