@@ -90,3 +90,12 @@ def test_cli_output_paths_that_cannot_be_written(tmp_path):
     _one_line_error(_cli("annotate", "build", "--srt", str(EXAMPLE_SRT), "--config", str(TEMPLATE), "--out", str(a_file / "g.json")), "a_file is a file")
     assert a_file.read_text(encoding="utf-8") == "keep"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "release"]
+
+
+def test_annotate_out_that_is_an_input_is_refused(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_bytes(TEMPLATE.read_bytes())
+    _one_line_error(_cli("annotate", "build", "--srt", str(EXAMPLE_SRT), "--config", str(config), "--out", str(config)), "also an input")
+    assert config.read_bytes() == TEMPLATE.read_bytes()
+    _one_line_error(_cli("annotate", "convert-release", str(config), "--out", str(config)), "also an input")
+    assert config.read_bytes() == TEMPLATE.read_bytes()

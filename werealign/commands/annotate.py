@@ -17,6 +17,13 @@ from werealign.errors import UserError
 app = typer.Typer(help="Annotation toolkit: transcripts + annotator config -> validated game logs; quality measures.", no_args_is_help=True)
 
 
+def _check_out_is_not_an_input(out: Path, *inputs: Path) -> None:
+    # Writing over an input would silently replace the annotator's transcript or config.
+    for path in inputs:
+        if out.resolve() == path.resolve():
+            raise UserError(f"{out}: --out is also an input file; write the output somewhere else")
+
+
 def _check_format(fmt: str) -> None:
     if fmt not in ("text", "json"):
         raise UserError(f"--format: expected text or json, got {fmt!r}")
@@ -33,6 +40,7 @@ def build_command(
     from werealign.annotate.build import build_from_files, validate_built
     from werealign.files import write_json
 
+    _check_out_is_not_an_input(out, srt, config)
     result = build_from_files(srt, config)
     for note in result.notes:
         print(f"note: {config}: {note}", file=sys.stderr)
@@ -131,6 +139,7 @@ def convert_release_command(
     from werealign.annotate.release_config import release_config_yaml
     from werealign.files import atomic_write_text
 
+    _check_out_is_not_an_input(out, config)
     text, notes = release_config_yaml(config)
     for note in notes:
         print(f"note: {config}: {note}", file=sys.stderr)
