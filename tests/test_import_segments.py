@@ -173,6 +173,7 @@ def test_missing_or_broken_transcript_costs_only_the_segments(tmp_path, srt, nee
     assert summary.counts["games_converted"] == 1 and summary.counts["turns_with_segments"] == 0
     [entry] = _entries(out, "warning", "segments_unavailable")
     assert needle in entry["what"] and entry["source_file"] == "clean_process/Season_1/01.srt"
+    assert str(tmp_path) not in (out / "import_report.json").read_text(encoding="utf-8")  # no machine paths in outputs
 
 
 def test_reimport_is_byte_identical(tmp_path):

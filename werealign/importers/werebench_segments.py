@@ -50,7 +50,8 @@ def attach_segments(root: Path, game_rel: str, game_id: str, utterances: list[Ut
         cues = read_cues(path)
     except UserError as e:  # a broken optional file costs the per-segment text, not the game
         report.add("warning", "segments_unavailable", source_file=srt_rel, game=game_id, field=None,
-                   what=f"unreadable transcript: {e}", why=f"all {len(utterances)} turns kept without per-segment text")
+                   # The message starts with the absolute path; the report names files relative to the release.
+                   what=f"unreadable transcript: {str(e).replace(str(path), srt_rel)}", why=f"all {len(utterances)} turns kept without per-segment text")
         return utterances
     out: list[Utterance] = []
     for u in utterances:
