@@ -131,6 +131,17 @@ def test_resolve_model_names():
         assert (name, extra) == ("hosted_vllm/m", {"api_base": "http://127.0.0.1:9/v1"})
 
 
+def test_openai_compatible_endpoint_works_without_a_key(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with resolve_model("openai/m", api_base="http://127.0.0.1:9/v1") as (name, extra):
+        assert (name, extra) == ("openai/m", {"api_base": "http://127.0.0.1:9/v1", "api_key": "none"})
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")  # a key in the environment is left to litellm
+    with resolve_model("openai/m", api_base="http://127.0.0.1:9/v1") as (name, extra):
+        assert extra == {"api_base": "http://127.0.0.1:9/v1"}
+    with resolve_model("openai/gpt-4o-mini") as (name, extra):
+        assert extra == {}
+
+
 def test_unroutable_model_is_refused_before_a_run_directory_exists(tmp_path):
     from werealign.eval.builtin_models import check_model_name
     from werealign.eval.runner import EvalConfig, Execution, run_eval

@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import math
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -94,7 +95,12 @@ def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str,
         with serve_smollm2() as base_url:
             yield "openai/smollm2", {"api_base": base_url, "api_key": "none", **_FREE}
         return
-    yield name, ({"api_base": api_base} if api_base else {})
+    extra: dict[str, Any] = {"api_base": api_base} if api_base else {}
+    if api_base and name.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+        # A local OpenAI-compatible server (vLLM, llama.cpp) needs no key, but the openai client refuses to
+        # send without one. A placeholder, never a secret: a server that does want a key answers 401.
+        extra["api_key"] = "none"
+    yield name, extra
 
 
 # Offline models cost nothing. Saying so gives a real 0.0 cost instead of "unknown price".
