@@ -99,3 +99,13 @@ def test_annotate_out_that_is_an_input_is_refused(tmp_path):
     assert config.read_bytes() == TEMPLATE.read_bytes()
     _one_line_error(_cli("annotate", "convert-release", str(config), "--out", str(config)), "also an input")
     assert config.read_bytes() == TEMPLATE.read_bytes()
+
+
+def test_jsonl_rows_may_hold_unicode_line_separators(tmp_path):
+    from werealign.files import write_jsonl
+
+    rows = [{"text": "a\u2028b\u0085c\x0bd"}, {"text": "e"}]
+    write_jsonl(tmp_path / "x.jsonl", rows)
+    assert [obj for _, obj in read_jsonl(tmp_path / "x.jsonl")] == rows
+    (tmp_path / "crlf.jsonl").write_bytes(b'{"a": 1}\r\n\r\n{"a": 2}\r\n')
+    assert list(read_jsonl(tmp_path / "crlf.jsonl")) == [(1, {"a": 1}), (3, {"a": 2})]

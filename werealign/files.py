@@ -56,7 +56,8 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
     """Yield (line number, object) for every non-blank line."""
     # Read whole (item files are small) so a directory, a permission problem or a binary file is
     # reported by read_text like every other input, never as an OSError half-way through the rows.
-    for lineno, line in enumerate(read_text(path, "JSONL").splitlines(), 1):
+    # split("\n"), not splitlines(): JSON strings may hold U+2028 or U+0085 raw (ensure_ascii=False writes them so).
+    for lineno, line in enumerate(read_text(path, "JSONL").split("\n"), 1):
         if not line.strip():
             continue
         try:
