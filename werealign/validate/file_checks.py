@@ -40,10 +40,8 @@ def _unreadable(err: UserError, p: Path, out: Sink) -> None:
 def load_json(p: Path, out: Sink) -> tuple[bool, Any]:
     try:
         return True, read_json(p)
-    except UserError as e:
+    except UserError as e:  # read_json reports permissions, binary and directories as UserError too
         _unreadable(e, p, out)
-    except OSError as e:  # permissions, a vanished file: still a finding, never a traceback
-        out.error("invalid-json", "", f"cannot read the file: {e.strerror or e}")
     return False, None
 
 
@@ -53,12 +51,8 @@ def load_jsonl(p: Path, out: Sink) -> list[tuple[int, Any]]:
     try:
         for lineno, obj in read_jsonl(p):
             rows.append((lineno, obj))
-    except UserError as e:
+    except UserError as e:  # read_jsonl turns unreadable files (binary, permissions, ...) into UserError
         _unreadable(e, p, out)
-    except UnicodeDecodeError as e:
-        out.error("invalid-json", "", f"not UTF-8 text ({e.reason})")
-    except OSError as e:
-        out.error("invalid-json", "", f"cannot read the file: {e.strerror or e}")
     return rows
 
 
