@@ -26,7 +26,8 @@ from typing import Any
 
 from werealign.annotate.build import build_game
 from werealign.annotate.config import parse_timestamp, phase_id
-from werealign.annotate.release_config import ORDINALS, load_release_config, release_seat
+from werealign.annotate.release_config import ORDINALS, load_release_config
+from werealign.importers.werebench_text import seat_of_label
 from werealign.annotate.transcript import read_transcript
 from werealign.errors import UserError
 from werealign.files import read_json
@@ -85,7 +86,7 @@ def _release_phase(status: str) -> str:
 def _release_speaker(speaker: str) -> int | str:
     if speaker == "host":
         return "host"
-    seat = release_seat(speaker)
+    seat = seat_of_label(speaker)
     return seat if seat is not None else speaker
 
 

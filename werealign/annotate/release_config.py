@@ -17,23 +17,17 @@ from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id, v
 from werealign.errors import UserError
 from werealign.files import parse_model, read_json
 from werealign.importers.werebench_source import RawReleaseConfig
+from werealign.importers.werebench_text import seat_of_label
 from werealign.schema.annotation import AnnotatorConfig
 from werealign.schema.roles import canonical_role, is_host_label
 
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 _PHASE_KEY = re.compile(r"^(first|second|third|fourth|fifth|sixth|seventh|eighth)_(night|day)$")
-_SEAT = re.compile(r"^\s*(\d+)\s*号?\s*$")
 MAX_SEAT = 30  # the schema's Seat bound (werealign.schema.models.Seat)
 
 
 def is_release_config(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("metadata"), dict) and "game_status" in data["metadata"]
-
-
-def release_seat(value: Any) -> int | None:
-    """12 for '12号' or '12'; None for anything else."""
-    m = _SEAT.match(str(value)) if value is not None else None
-    return int(m.group(1)) if m else None
 
 
 def release_game_id(path: Path) -> tuple[str, int | None, int | None]:
@@ -81,10 +75,10 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         first = aliases[0] if isinstance(aliases, list) and aliases else None
         if isinstance(first, str) and is_host_label(first):
             speakers[label] = "host"
-        elif release_seat(first) is not None and not 1 <= release_seat(first) <= MAX_SEAT:
-            notes.append(f"metadata.user_aliases.{label}: seat {release_seat(first)} is outside 1..{MAX_SEAT}, dropped")
-        elif release_seat(first) is not None:
-            speakers[label] = release_seat(first)
+        elif seat_of_label(first) is not None and not 1 <= seat_of_label(first) <= MAX_SEAT:
+            notes.append(f"metadata.user_aliases.{label}: seat {seat_of_label(first)} is outside 1..{MAX_SEAT}, dropped")
+        elif seat_of_label(first) is not None:
+            speakers[label] = seat_of_label(first)
         else:
             notes.append(f"metadata.user_aliases.{label}: alias {aliases!r} is neither a seat nor the host, dropped")
     seats = sorted({s for s in speakers.values() if isinstance(s, int)})
@@ -159,7 +153,7 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
     phase_ids = {phase_id(p["kind"], p["day"]) for p in phases}
     mvp = None
     raw_mvp = meta.get("MVP") or {}
-    mvp_seat = release_seat(raw_mvp.get("id"))
+    mvp_seat = seat_of_label(raw_mvp.get("id"))
     if mvp_seat is None:
         notes.append(f"metadata.MVP.id: {raw_mvp.get('id')!r} is not a seat, MVP dropped")
     else:
@@ -173,7 +167,7 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
                 notes.append(f"{where}: not a '<ordinal>_day_votes' key, dropped")
                 continue
             phase = f"day-{ORDINALS[m.group(1)]}"
-            target = release_seat(vote.get("vote_to"))
+            target = seat_of_label(vote.get("vote_to"))
             cutoff = vote.get("cut_off_time")
             if phase not in phase_ids:
                 notes.append(f"{where}: the game has no {phase} phase, dropped")
