@@ -231,6 +231,11 @@ def test_clear_errors(tiny: Path, mock: str, tmp_path: Path) -> None:
         assert r.returncode == 1 and message in r.stderr and "Traceback" not in r.stderr, (extra, r.stderr)
     r = cli("eval", "--model", "openai/mock", "--dataset", str(tmp_path / "nope"), "--out", str(tmp_path / "y"))
     assert r.returncode == 1 and "dataset directory not found" in r.stderr
+    # a file given as --dataset (e.g. items/speech.jsonl) says so, not "not found"
+    items_file = tiny / "items" / "speech.jsonl"
+    r = cli("eval", "--model", "openai/mock", "--dataset", str(items_file), "--out", str(tmp_path / "y"))
+    assert r.returncode == 1 and "is a file" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert not (tmp_path / "y").exists()
     # missing OSR data fails up front, before any request
     ds = tiny_dataset(tmp_path / "no-osr")
     for f in (ds / "variants" / "osr").iterdir():

@@ -56,6 +56,8 @@ def load_dataset(path: Path | None = None) -> Dataset:
     `werealign validate` for the full list of findings and the semantic checks.
     """
     root = Path(path) if path is not None else bundled_sample_path()
+    if root.is_file():
+        raise UserError(f"{root}: is a file; a dataset is a directory holding {MANIFEST}")
     if not root.is_dir():
         raise UserError(f"{root}: dataset directory not found")
     if not (root / MANIFEST).is_file():

@@ -15,7 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Provenance, Seat, Strict
+# The MVP block is the game log's own: a config's MVP is copied into the log as is.
+from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Mvp, Provenance, Seat, Strict
 from werealign.schema.roles import Faction
 
 TIMESTAMP_PATTERN = r"^\d{1,2}:\d{2}:\d{2}([,.]\d{3})?$"
@@ -59,19 +60,6 @@ class ConfigEvent(Strict):
     note: str | None = None
 
 
-class ConfigMvpVote(Strict):
-    phase: str = Field(description="Day phase id of the vote, e.g. 'day-2'.")
-    target: Seat | None = Field(description="Seat voted for; null for an abstention.")
-    cutoff_segment: int = Field(ge=0, description="Last segment before the vote was cast (inclusive cut-off).")
-    original_label: str | None = None
-
-
-class ConfigMvp(Strict):
-    seat: Seat
-    votes: list[ConfigMvpVote] = Field(default_factory=list)
-    original_label: str | None = None
-
-
 class ConfigHighlight(Strict):
     segment: int = Field(ge=0)
     kind: HighlightKind
@@ -98,7 +86,7 @@ class AnnotatorConfig(Strict):
     game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")
     sheriff: list[SheriffChange] = Field(default_factory=list)
     events: list[ConfigEvent] = Field(default_factory=list)
-    mvp: ConfigMvp | None = None
+    mvp: Mvp | None = None
     highlights: list[ConfigHighlight] = Field(default_factory=list)
     recap: Recap | None = None
     annotator_log: str | None = None
