@@ -97,6 +97,11 @@ def make_app(
         stats["served"][fp] += 1
         stats["t_last"] = time.time()
         content = _reply_text(body, fp, reply)
+        # Like a real server, stop at max_tokens (about 4 characters a token) and say so.
+        finish_reason = "stop"
+        max_tokens = body.get("max_tokens")
+        if isinstance(max_tokens, int) and max_tokens > 0 and len(content) > 4 * max_tokens:
+            content, finish_reason = content[: 4 * max_tokens], "length"
         n_prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
         n_completion = max(1, len(content) // 4)
         return web.json_response(
@@ -105,7 +110,7 @@ def make_app(
                 "object": "chat.completion",
                 "created": 0,
                 "model": body.get("model", "mock"),
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}],
                 "usage": {"prompt_tokens": n_prompt, "completion_tokens": n_completion, "total_tokens": n_prompt + n_completion},
             }
         )

@@ -259,6 +259,25 @@ def test_clear_errors(tiny: Path, mock: str, tmp_path: Path) -> None:
     assert r.returncode == 1 and "not a run directory" in r.stderr
 
 
+def test_replies_cut_at_max_tokens_are_counted_and_explained(tiny: Path, mock: str, tmp_path: Path) -> None:
+    full = tmp_path / "full"
+    assert mock_eval(tiny, mock, full).returncode == 0
+    assert {s["finish_reason"] for s in read_samples(full)} == {"stop"}
+    assert json.loads((full / "results.json").read_text())["totals"]["truncated_replies"] == 0
+    cut = tmp_path / "cut"
+    r = cli("eval", "--model", "openai/mock", "--api-base", mock + "/v1", "--dataset", str(tiny), "--out", str(cut),
+            "--decodes", "2", "--max-tokens", "3", env={"OPENAI_API_KEY": "sk-unused"})
+    assert r.returncode == 0, r.stderr
+    samples = read_samples(cut)
+    assert len(samples) == 14 and all(s["finish_reason"] == "length" and s["parse_error"] for s in samples)
+    totals = json.loads((cut / "results.json").read_text())["totals"]
+    assert totals["truncated_replies"] == 14 and totals["parse_failures"] == 14
+    assert "14 replies were cut at --max-tokens" in " ".join(r.stderr.split())
+    # re-scoring from the store keeps the count
+    assert cli("score", str(cut), "--quiet").returncode == 0
+    assert json.loads((cut / "results.json").read_text())["totals"]["truncated_replies"] == 14
+
+
 def test_every_request_failing_is_an_error_naming_the_cause(tiny: Path, tmp_path: Path) -> None:
     with mock_server.spawn("--rate-400", "1") as base:
         r = cli("eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(tiny), "--out", str(tmp_path / "r"),

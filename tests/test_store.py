@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sqlite3
@@ -75,6 +76,28 @@ def test_a_foreign_responses_table_is_a_user_error(tmp_path: Path) -> None:
     for readonly in (False, True):
         with pytest.raises(UserError, match="not a werealign response store"):
             Store(path, readonly=readonly)
+    assert [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(responses)")] == ["key", "x"]
+
+
+def test_a_store_written_before_finish_reason_is_read_and_upgraded(tmp_path: Path) -> None:
+    """A run from an older werealign (no finish_reason column) still re-scores and resumes."""
+    path = tmp_path / "r.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE responses (key TEXT PRIMARY KEY, request TEXT NOT NULL, status TEXT NOT NULL, response TEXT, usage TEXT, "
+        "cost REAL, latency REAL, error_class TEXT, error_message TEXT, attempts INTEGER NOT NULL)"
+    )
+    db.execute("INSERT INTO responses VALUES ('old', '{}', 'ok', 'Answer: B', NULL, NULL, 0.1, NULL, NULL, 1)")
+    db.commit()
+    db.close()
+    with Store(path, readonly=True) as s:  # `werealign score` opens read-only: nothing is changed
+        assert s.load()["old"].response == "Answer: B" and s.load()["old"].finish_reason is None
+    assert "finish_reason" not in {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(responses)")}
+    with Store(path) as s:  # a resumed eval upgrades the table in place and keeps every row
+        s.put(dataclasses.replace(row("new"), finish_reason="length"))
+        got = s.load()
+    assert got["old"].response == "Answer: B" and got["old"].finish_reason is None
+    assert got["new"].finish_reason == "length"
 
 
 def test_damage_found_while_reading_is_a_user_error(tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ class Outcome:
     attempts: int
     error_class: str | None = None
     error_message: str | None = None
+    finish_reason: str | None = None  # "length": the reply was cut at max_tokens
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,7 @@ async def call_with_retries(
                 ok=True,
                 text=_content(resp),
                 usage=_usage(resp),
+                finish_reason=_finish_reason(resp),
                 cost=cost_of(resp),
                 latency=round(latency, 4),
                 attempts=attempt,
@@ -200,6 +202,14 @@ def _content(resp: Any) -> str:
     except (AttributeError, IndexError, TypeError):
         return ""
     return content if isinstance(content, str) else ""
+
+
+def _finish_reason(resp: Any) -> str | None:
+    try:
+        reason = resp.choices[0].finish_reason
+    except (AttributeError, IndexError, TypeError):
+        return None
+    return reason if isinstance(reason, str) else None
 
 
 def _usage(resp: Any) -> dict[str, int] | None:

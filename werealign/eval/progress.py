@@ -143,6 +143,11 @@ def summary_table(results: dict[str, Any], *, run_dir: str, sent: int, cached: i
 def print_summary(results: dict[str, Any], *, run_dir: str, sent: int, cached: int) -> None:
     from rich.console import Console
 
-    Console(stderr=True, width=160 if not sys.stderr.isatty() else None).print(
-        summary_table(results, run_dir=run_dir, sent=sent, cached=cached)
-    )
+    console = Console(stderr=True, width=160 if not sys.stderr.isatty() else None)
+    console.print(summary_table(results, run_dir=run_dir, sent=sent, cached=cached))
+    truncated = results["totals"].get("truncated_replies", 0)
+    if truncated:
+        console.print(
+            f"{truncated} replies were cut at --max-tokens (finish_reason 'length'); "
+            "a larger --max-tokens lets them reach their answer line (a new run: it changes the requests)."
+        )

@@ -447,6 +447,7 @@ def stored_row(p: Planned, outcome: Outcome) -> StoredResponse:
         error_class=outcome.error_class,
         error_message=outcome.error_message,
         attempts=outcome.attempts,
+        finish_reason=outcome.finish_reason,
     )
 
 
@@ -497,6 +498,7 @@ def build_samples(plan: Sequence[Planned], stored: dict[str, StoredResponse]) ->
             "parse_error": None,
             "request_error": None if row.ok else f"{row.error_class}: {row.error_message}",
             "attempts": row.attempts,
+            "finish_reason": row.finish_reason if row.ok else None,
             "prompt_tokens": (row.usage or {}).get("prompt_tokens") if row.ok else None,
             "completion_tokens": (row.usage or {}).get("completion_tokens") if row.ok else None,
             "cost": row.cost if row.ok else None,

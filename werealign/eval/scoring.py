@@ -200,9 +200,11 @@ def score_samples(samples: Sequence[Sample], *, planned: int | None = None) -> d
         variants[variant] = {task: SCORERS[task]([s for s in vs if s["task"] == task]) for task in TASKS if any(s["task"] == task for s in vs)}
     totals = _counts(samples)
     missing = (planned - len(samples)) if planned is not None else 0
+    # Replies the provider cut at max_tokens: usually why a reasoning model "fails to parse".
+    truncated = sum(1 for s in samples if s.get("finish_reason") == "length")
     return {
         "complete": totals["request_errors"] == 0 and missing == 0,
-        "totals": {**totals, "missing": missing},
+        "totals": {**totals, "missing": missing, "truncated_replies": truncated},
         "usage": usage_totals(samples),
         "variants": variants,
     }

@@ -34,11 +34,15 @@ CREATE TABLE IF NOT EXISTS responses (
     latency REAL,
     error_class TEXT,
     error_message TEXT,
-    attempts INTEGER NOT NULL
+    attempts INTEGER NOT NULL,
+    finish_reason TEXT
 )
 """
 
-_COLUMNS = ("key", "request", "status", "response", "usage", "cost", "latency", "error_class", "error_message", "attempts")
+_COLUMNS = ("key", "request", "status", "response", "usage", "cost", "latency", "error_class", "error_message", "attempts", "finish_reason")
+# Columns added after the first release: a store written before them is upgraded in place (or, read-only,
+# read as NULL), so a run made by an older werealign still resumes and re-scores.
+_ADDED_COLUMNS = {"finish_reason": "TEXT"}
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class StoredResponse:
     error_class: str | None
     error_message: str | None
     attempts: int
+    finish_reason: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -77,9 +82,16 @@ class Store:
             columns = {r[1] for r in self._db.execute("PRAGMA table_info(responses)")}
         except sqlite3.DatabaseError as e:
             raise UserError(f"{path}: cannot open the response store: {e}") from None
-        if missing := [c for c in _COLUMNS if c not in columns]:
+        if missing := [c for c in _COLUMNS if c not in columns and c not in _ADDED_COLUMNS]:
             self._db.close()
             raise UserError(f"{path}: not a werealign response store (table responses has no column {missing[0]})")
+        if not readonly and (added := [c for c in _ADDED_COLUMNS if c not in columns]):
+            with self._user_errors("upgrade"):
+                for name in added:
+                    self._db.execute(f"ALTER TABLE responses ADD COLUMN {name} {_ADDED_COLUMNS[name]}")
+                self._db.commit()
+            columns.update(added)
+        self._columns = columns
 
     @contextmanager
     def _user_errors(self, what: str) -> Iterator[None]:
@@ -103,7 +115,9 @@ class Store:
 
         The stored request (the whole prompt) is only read when asked for: scoring needs the key alone.
         """
-        cols = ", ".join(c if (c != "request" or with_request) else "'{}'" for c in _COLUMNS)
+        cols = ", ".join(
+            "'{}'" if (c == "request" and not with_request) else c if c in self._columns else "NULL" for c in _COLUMNS
+        )
         with self._user_errors("read"):
             rows = self._db.execute(f"SELECT {cols} FROM responses").fetchall()
         return {r[0]: _row(r) for r in rows}
@@ -125,6 +139,7 @@ class Store:
             row.error_class,
             row.error_message,
             row.attempts,
+            row.finish_reason,
         )
         with self._user_errors("write to"):
             self._db.execute(
@@ -149,4 +164,5 @@ def _row(r: tuple) -> StoredResponse:
         error_class=r[7],
         error_message=r[8],
         attempts=r[9],
+        finish_reason=r[10],
     )
