@@ -396,6 +396,11 @@ def test_real_every_game_and_item_accounted_for(real_import, werebench_src):
     assert all(e["why"] for e in report["dropped"])
     md = (real_import / "IMPORT_REPORT.md").read_text(encoding="utf-8")
     assert "| games | 48 |" in md and "| speech items | 537 |" in md
+    # an empty explanation is a count, not one "repair" per item burying the real repairs
+    no_explanation = sum(1 for i in ds.speech if i.explanation is None)
+    assert 0 < report["counts"]["speech_without_explanation"] == no_explanation < 537
+    assert f"without an explanation (stored as null): {no_explanation}" in md
+    assert not any(e["code"] == "explanation_empty" for kind in ("repaired", "warning") for e in report[kind])
 
 
 @pytest.mark.werebench

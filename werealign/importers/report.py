@@ -75,7 +75,8 @@ class ImportReport:
             f"| MVP votes | {c.get('mvp_votes_in_source', 0)} | {c.get('vote_items', 0)} VA items | {c.get('vote_items_dropped', 0)} |",
             f"| OI items (derived) | - | {c.get('opponent_items', 0)} | {c.get('opponent_items_skipped', 0)} skipped |",
             "",
-            f"Per-segment text attached to {c.get('turns_with_segments', 0)} of {c.get('turns', 0)} turns.",
+            f"Per-segment text attached to {c.get('turns_with_segments', 0)} of {c.get('turns', 0)} turns. "
+            f"Speech items without an explanation (stored as null): {c.get('speech_without_explanation', 0)}.",
             "",
             f"Repairs: {len(self.entries['repaired'])}. Drops: {len(self.entries['dropped'])}. "
             f"Warnings (kept as is): {len(self.entries['warning'])}.",

@@ -101,6 +101,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "speech_in_source": n_questions,
         "speech_converted": len(speech),
         "speech_dropped": sum(1 for e in report.entries["dropped"] if e.source_file == ITEMS_FILE),
+        "speech_without_explanation": sum(1 for item in speech if item.explanation is None),
         "mvp_votes_in_source": n_votes,
         "vote_items": len(vote),
         "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
