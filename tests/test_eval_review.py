@@ -90,3 +90,70 @@ def test_a_run_from_another_werealign_version_resumes_and_pays_only_for_changed_
     # config and dataset still identify the run
     with pytest.raises(UserError, match=r"different run \(config.seed differs\)"):
         run_eval(EvalConfig(**{**config.__dict__, "seed": 1}), Execution(), out=run)
+
+
+def test_overwrite_of_a_busy_run_directory_is_refused_and_deletes_nothing(tmp_path: Path) -> None:
+    """--overwrite empties the directory only under the lock: never under a run that is still writing."""
+    fcntl = pytest.importorskip("fcntl")
+    config = EvalConfig(model="werealign/random", tasks=("vote",), decodes=1, limit=1)
+    run = tmp_path / "run"
+    run_eval(config, Execution(), out=run)
+    before = sorted(p.name for p in run.iterdir())
+    held = os.open(run, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(UserError, match="another `werealign eval` is running"):
+            run_eval(EvalConfig(**{**config.__dict__, "seed": 3}), Execution(), out=run, overwrite=True)
+    finally:
+        os.close(held)
+    assert sorted(p.name for p in run.iterdir()) == before
+    assert score_run(run).results["totals"]["samples"] == 1
+
+
+def test_overwrite_with_a_mistyped_model_deletes_nothing(tmp_path: Path) -> None:
+    config = EvalConfig(model="werealign/random", tasks=("vote",), decodes=1, limit=1)
+    run = tmp_path / "run"
+    run_eval(config, Execution(), out=run)
+    before = {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()}
+    with pytest.raises(UserError, match="unknown built-in model"):
+        run_eval(EvalConfig(**{**config.__dict__, "model": "werealign/randm"}), Execution(), out=run, overwrite=True)
+    assert {p.name: p.read_bytes() for p in run.iterdir() if p.is_file()} == before
+
+
+def test_out_under_a_file_is_a_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    config = EvalConfig(model="werealign/random", tasks=("vote",), decodes=1, limit=1)
+    with pytest.raises(UserError, match="afile.*cannot write"):
+        run_eval(config, Execution(), out=tmp_path / "afile" / "run")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("decodes", "3", r"config\.decodes: Input should be a valid integer"),
+        ("tasks", "speech", r"config\.tasks: Input should be a valid tuple"),
+        ("tasks", ["dance"], r"config: --tasks: unknown task dance"),
+        ("colour", "red", r"config\.colour: not a setting"),
+    ],
+)
+def test_a_hand_edited_run_json_is_a_one_line_error_naming_the_field(tmp_path: Path, field: str, value, message: str) -> None:
+    config = EvalConfig(model="werealign/random", tasks=("vote",), decodes=1, limit=1)
+    run = tmp_path / "run"
+    run_eval(config, Execution(), out=run)
+    record = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    record["config"][field] = value
+    (run / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(UserError, match=rf"run\.json: {message}"):
+        score_run(run)
+
+
+def test_score_from_elsewhere_says_the_relative_dataset_came_from_run_json(tmp_path: Path, monkeypatch) -> None:
+    shutil.copytree(bundled_sample_path(), tmp_path / "ds")
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "run"
+    run_eval(EvalConfig(model="werealign/random", dataset="ds", tasks=("vote",), decodes=1, limit=1), Execution(), out=run)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with pytest.raises(UserError, match=r"config\.dataset 'ds' \(as given to eval\).*--dataset"):
+        score_run(run)
+    assert score_run(run, dataset=tmp_path / "ds").results["totals"]["samples"] == 1

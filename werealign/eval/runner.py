@@ -18,6 +18,7 @@ import json
 import os
 import random
 import re
+import typing
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,7 +34,7 @@ from werealign.errors import UserError
 from werealign.eval.client import Outcome, RetryPolicy, call_with_retries
 from werealign.eval.scoring import OBSERVER_ROLE, TASKS, is_correct, score_samples
 from werealign.eval.store import STORE_NAME, Store, StoredResponse
-from werealign.files import read_json, sha256_file, write_json, write_jsonl
+from werealign.files import make_parent, read_json, sha256_file, write_json, write_jsonl
 from werealign.schema.models import GameLog
 
 VARIANTS: tuple[str, ...] = ("base", "rr", "osr")
@@ -302,13 +303,32 @@ def run_record(ds: Dataset, config: EvalConfig, execution: Execution) -> dict[st
 
 
 def config_from_record(record: dict[str, Any], where: str) -> EvalConfig:
+    """The EvalConfig a run.json holds, type-checked field by field (the file may have been edited by hand)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    cfg = record.get("config") if isinstance(record, dict) else None
+    if not isinstance(cfg, dict):
+        raise UserError(f"{where}: not a werealign run.json (no config object)")
+    hints = typing.get_type_hints(EvalConfig)
+    unknown = sorted(set(cfg) - set(hints))
+    if unknown:
+        raise UserError(f"{where}: config.{unknown[0]}: not a setting of this werealign version")
+    values: dict[str, Any] = {}
+    for name, value in cfg.items():
+        try:
+            # strict: "3" is not 3 and "speech" is not a list of tasks; JSON arrays stand for the tuples.
+            values[name] = TypeAdapter(hints[name]).validate_python(tuple(value) if isinstance(value, list) else value, strict=True)
+        except ValidationError as e:
+            raise UserError(f"{where}: config.{name}: {e.errors()[0]['msg']} (got {value!r})") from None
     try:
-        cfg = dict(record["config"])
-        cfg["tasks"] = tuple(cfg["tasks"])
-        cfg["variants"] = tuple(cfg["variants"])
-        return EvalConfig(**cfg)
-    except (KeyError, TypeError) as e:
+        config = EvalConfig(**values)
+    except TypeError as e:  # a required setting is missing
         raise UserError(f"{where}: not a werealign run.json (config: {e})") from None
+    try:
+        validate_config(config)
+    except UserError as e:
+        raise UserError(f"{where}: config: {e}") from None
+    return config
 
 
 def check_resumable(run_dir: Path, record: dict[str, Any]) -> list[str]:
@@ -546,18 +566,20 @@ def run_eval(
     run_dir = out if out is not None else default_run_dir(config)
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: --out exists and is not a directory")
-    if overwrite and run_dir.exists():
-        for name in (RUN_JSON, STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm", SAMPLES, RESULTS):
-            (run_dir / name).unlink(missing_ok=True)
-    warnings = check_resumable(run_dir, record)
-    if not (run_dir / STORE_NAME).exists():
+    if overwrite or not (run_dir / STORE_NAME).exists():
         # A fresh run sends everything (so litellm is imported anyway): refuse a model litellm cannot route
-        # before a run directory is made for it. A resumed run already passed this check.
+        # before a run directory is made, or emptied, for it. A resumed run already passed this check.
         from werealign.eval.builtin_models import check_model_name
 
         check_model_name(config.model, execution.api_base)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    make_parent(run_dir / RUN_JSON)
+    # Everything that reads or changes the directory happens under the lock: --overwrite must not empty
+    # a directory another eval is still writing to.
     with exclusive(run_dir):
+        if overwrite:
+            for name in (RUN_JSON, STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm", SAMPLES, RESULTS):
+                (run_dir / name).unlink(missing_ok=True)
+        warnings = check_resumable(run_dir, record)
         write_json(run_dir / RUN_JSON, record)
 
         with Store(run_dir / STORE_NAME) as store:
@@ -639,6 +661,13 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
         raise UserError(f"{run_dir / RUN_JSON}: not a werealign run.json (format must be {RUN_FORMAT})")
     config = config_from_record(record, str(run_dir / RUN_JSON))
     ds_path = dataset if dataset is not None else (Path(config.dataset) if config.dataset else None)
+    if dataset is None and ds_path is not None and not ds_path.is_dir():
+        # run.json keeps --dataset as it was given (no machine path in outputs), so a relative path only
+        # resolves from the directory eval ran in.
+        raise UserError(
+            f"{run_dir / RUN_JSON}: config.dataset {config.dataset!r} (as given to eval) is not a directory from here; "
+            "pass the run's dataset with --dataset"
+        )
     ds = load_dataset(ds_path)
     got = dataset_record(ds, config)
     want = record.get("dataset", {})
