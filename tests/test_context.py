@@ -249,6 +249,33 @@ def test_context_is_deterministic():
     assert a == b
 
 
+def test_events_of_one_segment_are_told_in_the_order_they_happen():
+    """A self-destructing sheriff: the release lists the badge first; the table hears it last."""
+    from werealign.schema import Event
+
+    game = crafted_game()
+    told_last_first = [
+        Event(kind="badge_transfer", phase="day-1", segment_id=13, public=True, actor=1, target=2),
+        Event(kind="elimination", phase="day-1", segment_id=13, public=True, target=1, result="self_destruct"),
+        Event(kind="self_destruct", phase="day-1", segment_id=13, public=True, actor=1),
+    ]
+    game = game.model_copy(update={"events": told_last_first + list(game.events)})
+    lines = [event_line(ev, VIEWPOINT, "en") for ev in build_context(game, VIEWPOINT, CUTOFF).public_events if ev.segment_id == 13]
+    assert lines == ["Seat 1 self-destructed", "Seat 1 was eliminated (self-destructed)", "Seat 1 passed the sheriff badge to Seat 2"]
+
+
+def test_event_lines_say_nothing_twice_and_no_raw_identifiers():
+    from werealign.schema import Event
+
+    died = Event(kind="night_outcome", phase="night-1", segment_id=11, public=True, target=6, result="died")
+    assert event_line(died, VIEWPOINT, "en") == "Night outcome: Seat 6 died"
+    assert event_line(died, VIEWPOINT, "zh") == "夜间结果：6号死亡"
+    take = Event(kind="skill_use", phase="day-1", segment_id=13, public=True, actor=5, target=2, skill="white_wolf_king_take")
+    assert event_line(take, VIEWPOINT, "en") == "Seat 5 took out Seat 2"
+    odd = Event(kind="skill_use", phase="day-1", segment_id=13, public=True, actor=5, target=2, skill="moon_dance")
+    assert event_line(odd, VIEWPOINT, "en") == "Seat 5 used moon dance on Seat 2"
+
+
 # --------------------------------------------------------------------------- real data
 
 

@@ -152,10 +152,15 @@ def build_context(
     )
 
 
+# Events anchored to one segment are told in the order they happen at the table: ballots, then a
+# self-destruct, the deaths it and the night caused, skills fired on leaving (the hunter's shot), and
+# last where the badge goes. Sources order them otherwise (the WereBench import puts the badge first).
+_TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6}
+
+
 def _event_key(ev: Event) -> tuple:
-    # Stable order: by anchor (unanchored first within the listing), then kind, actor seat, target seat.
-    actor = ev.actor if isinstance(ev.actor, int) else (-1 if ev.actor == "host" else -2)
-    return (ev.segment_id if ev.segment_id is not None else -1, ev.kind, actor, ev.target or 0)
+    # By anchor (unanchored first), then telling order; sorted() is stable, so ties keep the game's order.
+    return (ev.segment_id if ev.segment_id is not None else -1, _TELLING_ORDER[ev.kind])
 
 
 def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrite]:
@@ -288,6 +293,7 @@ _SKILL = {
         "silence": "silenced",
         "stalker_assassinate": "assassinated",
         "wolf_kill": "chose to kill",
+        "white_wolf_king_take": "took out",
     },
     "zh": {
         "seer_check": "查验了",
@@ -298,6 +304,7 @@ _SKILL = {
         "silence": "禁言了",
         "stalker_assassinate": "暗杀了",
         "wolf_kill": "选择击杀",
+        "white_wolf_king_take": "带走了",
     },
 }
 
@@ -327,7 +334,10 @@ _RESULT = {
 
 # Every language-dependent phrase the builder produces, hashed into templates_hash() by the
 # prompts module so a wording change is visible in run.json.
-PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACTION, "win": _WIN, "skill": _SKILL, "result": _RESULT}
+_DEATH_RESULTS = {"died", "night_death", "died in the night", "死亡", "夜间死亡"}
+
+PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACTION, "win": _WIN, "skill": _SKILL, "result": _RESULT,
+           "death_results": sorted(_DEATH_RESULTS), "telling_order": _TELLING_ORDER}
 
 
 def role_name(role: str, language: str) -> str:
@@ -396,6 +406,8 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     if ev.kind == "night_outcome":
         if tgt is None:
             return f"夜间结果：{result or '平安夜'}" if zh else f"Night outcome: {result or 'peaceful night'}"
+        if ev.result in _DEATH_RESULTS:  # "died (died)" says nothing twice
+            res = ""
         return f"夜间结果：{tgt}死亡{res}" if zh else f"Night outcome: {tgt} died{res}"
     if ev.kind == "self_destruct":
         return f"{who(ev.actor)}自爆" if zh else f"{who(ev.actor)} self-destructed"
@@ -408,7 +420,8 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     # skill_use
     verb = _SKILL[_lang(language)].get(ev.skill or "", None)
     if verb is None:
-        verb = f"使用技能 {ev.skill}：" if zh else f"used {ev.skill or 'a skill'} on"
+        skill = (ev.skill or "").replace("_", " ")  # an id such as 'white_wolf_king_take' reads as words
+        verb = f"使用技能 {skill}：" if zh else f"used {skill or 'a skill'} on"
     if zh:
         return f"{who(ev.actor)}{verb}{tgt or '无目标'}{res}"
     return f"{who(ev.actor)} {verb} {tgt or 'nobody'}{res}"
