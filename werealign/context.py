@@ -30,7 +30,11 @@ other players' private events, event notes (annotator commentary), anything afte
 and the item's answer or explanation (items never reach this module).
 
 Vote items (VA) pass `exclude_own_vote_phase`: every vote event of that phase is withheld even
-if anchored before the cut-off, because the ballot or the tally would reveal the answer.
+if anchored before the cut-off, because the ballot or the tally would reveal the answer. Speech is
+not filtered: a VA cut-off lies before the host announces the ballot asked about (the importer
+moves cut-offs that fall on that announcement), so a tally the host has already read out is an
+earlier round's — e.g. the first round before a tie-break (PK) re-vote — which everyone at the
+table heard, the viewpoint player included.
 
 OSR variant: each shown utterance's text is replaced by its objective rewrite, matched by
 (utterance_index, segment_ids). A straddling turn is left out under OSR (a rewrite cannot be
