@@ -8,9 +8,8 @@ import sys
 
 import pytest
 
-from werealign.annotate.agreement import ABSENT, agreement, event_agreement, kappa, speaker_agreement
+from werealign.annotate.agreement import ABSENT, event_agreement, kappa, speaker_agreement
 from werealign.annotate.build import build_from_files
-from werealign.errors import UserError
 from werealign.files import write_json
 
 from conftest import REPO
@@ -91,10 +90,37 @@ def test_kappa_edge_cases():
     assert kappa(["a", "b"], ["b", "a"]) == pytest.approx(-1.0)
 
 
-def test_duplicate_event_key_is_an_error(base):
-    a = _events(base, [{"kind": "vote", "phase": "day-1", "actor": 1, "target": 2}, {"kind": "vote", "phase": "day-1", "actor": 1, "target": 3}])
-    with pytest.raises(UserError, match=r"annotator A: game example-six-seat: events\[1\]: a second vote"):
-        agreement(a, a)
+def test_tie_revote_is_compared_ballot_by_ballot(base):
+    # A tie revote: seat 1 votes twice in day-1. Units are (key, ordinal): seat 1's 1st and 2nd ballot.
+    first, revote = {"kind": "vote", "phase": "day-1", "actor": 1, "target": 2}, {"kind": "vote", "phase": "day-1", "actor": 1, "target": 3}
+    other = {"kind": "vote", "phase": "day-1", "actor": 4, "target": 2}
+    a = _events(base, [first, other, revote])
+    # Both annotators logged the revote, B with another target: 3 units, the 2nd ballot differs.
+    b = _events(base, [first, other, dict(revote, target=4)])
+    m = event_agreement(a, b)
+    assert (m["n"], m["disagreements"]) == (3, 1)
+    assert m["examples"] == ["('vote', 'day-1', '1', 2): A '3', B '4'"]
+    assert event_agreement(a, a)["disagreements"] == 0
+    # Only A logged the revote: B's missing 2nd ballot is a disagreement, the 1st ballots still agree.
+    b = _events(base, [first, other])
+    m = event_agreement(a, b)
+    assert (m["n"], m["disagreements"]) == (3, 1)
+    assert m["examples"] == [f"('vote', 'day-1', '1', 2): A '3', B '{ABSENT}'"]
+
+
+def test_cli_agreement_on_configs_with_a_revote(tmp_path):
+    # Through annotate build: a revote in a config used to build, then stop `annotate agreement`.
+    text = TEMPLATE.read_text(encoding="utf-8")
+    line = "  - {kind: vote, segment: 17, actor: 1, target: 2}\n"
+    assert text.count(line) == 1
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text(text.replace(line, line + "  - {kind: vote, segment: 17, actor: 1, target: 5}\n"), encoding="utf-8")
+    b.write_text(text.replace(line, line + "  - {kind: vote, segment: 17, actor: 1, target: 3}\n"), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "agreement", str(a), str(b), "--srt", str(EXAMPLE_SRT), "--format", "json"],
+                       capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    events = json.loads(r.stdout)["game_state_events"]
+    assert events["disagreements"] == 1 and events["examples"] == ["('vote', 'day-1', '1', 2): A '5', B '3'"]
 
 
 def test_cli_on_game_logs_and_on_configs(base, tmp_path):

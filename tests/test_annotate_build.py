@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +161,31 @@ def test_the_guides_build_command_works_verbatim_and_validates_clean(tmp_path):
     assert r.returncode == 0, r.stderr
     v = subprocess.run([sys.executable, "-m", "werealign.cli", "validate", argv[out]], capture_output=True, text=True, cwd=REPO)
     assert v.returncode == 0 and "0 errors, 0 warnings" in v.stdout, v.stdout
+
+
+@pytest.mark.parametrize(
+    "time_line, words",
+    [
+        ("00:00:29,000 --> 00:00:24,600", "cue 2: ends (00:00:24,600) before it starts (00:00:29,000)"),
+        ("00:00:20,000 --> 00:00:88,600", "cue 2: timestamp '00:00:88,600' out of range (minutes and seconds must be below 60"),
+        ("00:75:20,000 --> 00:75:21,000", "cue 2: timestamp '00:75:20,000' out of range"),
+    ],
+)
+def test_transcript_timing_is_checked(tmp_path, time_line, words):
+    # The srt library accepted all three: a cue ending before it starts, and 88 seconds read as 1:28.
+    srt = tmp_path / "t.srt"
+    srt.write_text(f"1\n00:00:01,000 --> 00:00:02,000\nA: one\n\n2\n{time_line}\nA: two\n", encoding="utf-8")
+    with pytest.raises(UserError) as e:
+        read_transcript(srt)
+    assert str(e.value).startswith(f"{srt}:6: {words}"), str(e.value)  # line 6: the time line
+
+
+def test_parse_error_names_the_line_where_the_bad_cue_starts(tmp_path):
+    srt = tmp_path / "bad.srt"
+    srt.write_text("garbage\nmore garbage\n", encoding="utf-8")
+    with pytest.raises(UserError, match=rf"^{re.escape(str(srt))}:1: not a valid SRT cue"):
+        read_transcript(srt)
+    # Unreadable lines before good cues: where the unreadable part starts, not where the next good cue does (line 4).
+    srt.write_text("oops\nno cue here\n\n1\n00:00:01,000 --> 00:00:02,000\nA: one\n", encoding="utf-8")
+    with pytest.raises(UserError, match=rf"^{re.escape(str(srt))}:1: not a valid SRT cue"):
+        read_transcript(srt)

@@ -151,6 +151,53 @@ def test_release_config_seat_beyond_the_schema_is_dropped_with_a_note(tmp_path):
     assert any("seat 31 is outside 1..30" in n for n in notes), notes
 
 
+def _edit_config(path: Path, edit) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def test_release_config_empty_phases_are_dropped_with_a_note(tmp_path):
+    # The release times a phase it did not time with the next phase's time (33 of its 48 games), or
+    # with end_time. Such a phase is empty; an annotator config refuses it, so the reader drops it.
+    path, _ = _release_game(tmp_path, [])
+    srt = path.with_name("01.srt")
+    before = build_from_files(srt, path).game
+
+    def edit(data):
+        status = data["metadata"]["game_status"]
+        status["sheiff_election"] = "00:00:09,005"  # the time first_day gets (',5' read as 5 ms)
+        status["second_night"] = "00:00:20,000"  # the time of end_time
+    _edit_config(path, edit)
+    config, _, notes = load_release_config(path)
+    assert [(p.kind, p.day) for p in config.phases] == [("night", 1), ("day", 1)]
+    assert "metadata.game_status.sheiff_election: starts at 00:00:09,005 like first_day: an empty phase, dropped" in notes
+    assert "metadata.game_status.second_night: starts at 00:00:20,000 like end_time: an empty phase, dropped" in notes
+    assert build_from_files(srt, path).game == before
+    # convert-release writes an annotator config that builds (it would not with the empty phases in it).
+    out = tmp_path / "converted.yaml"
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "convert-release", str(path), "--out", str(out)],
+                       capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    assert build_from_files(srt, out).game == before
+
+
+def test_faithfulness_lists_games_that_need_keep_invalid(tmp_path):
+    from werealign.annotate.faithfulness import text_report
+
+    path, data = _release_game(tmp_path, [])
+    report = check_release_game(path, data)
+    assert report.validation_errors == [] and summary([report])["need_keep_invalid"] == {}
+    # The MVP's cut-off moved onto the recap (segment 8, after end_time): annotate build refuses the game.
+    _edit_config(path, lambda d: d["metadata"]["MVP"]["votes"]["first_day_votes"].update(cut_off_time=8))
+    report = check_release_game(path, data)
+    assert len(report.validation_errors) == 1 and report.validation_errors[0].startswith("mvp.votes[0].cutoff_segment: ")
+    assert summary([report])["need_keep_invalid"] == {"pandakill-s1-01": report.validation_errors[0]}
+    text = text_report([report])
+    assert f"  ! `annotate build` writes this game only with --keep-invalid: {report.validation_errors[0]}" in text
+    assert "1/1 games need --keep-invalid to build" in text and text.splitlines()[-1].startswith("total: ")
+
+
 def test_release_cue_quirks(tmp_path):
     path, _ = _release_game(tmp_path, [])
     assert release_cue_quirks(path.with_name("01.srt")) == ({5}, {7: 6})
@@ -192,6 +239,9 @@ def test_faithfulness_on_the_release(werebench_src):
     assert total["unexplained"] == 0, [d for r in reports for d in r.unexplained]
     assert total["exact_turns"] >= 0.99 * total["release_turns"]
     assert set(total["differences_by_kind"]) <= EXPLAINED
+    # The release's own MVP cut-off errors: these games build only with --keep-invalid, and the report says so.
+    assert sorted(total["need_keep_invalid"]) == [f"pandakill-s3-{n}" for n in ("03", "05", "06", "08", "17", "18", "20", "26")]
+    assert all(e.startswith("mvp.votes[") and "cutoff" in e for e in total["need_keep_invalid"].values())
     for r in reports:
         for d in r.differences:
             assert d.explanation

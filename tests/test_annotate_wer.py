@@ -86,3 +86,61 @@ def test_runs_on_real_transcripts(werebench_src):
     srt = werebench_src / "clean_process" / "Season_1" / "01.srt"
     r = wer_from_files(srt, srt)
     assert r["language"] == "zh" and r["before"]["cer"] == 0 and r["reference_chars"] > 1000
+
+
+def test_lexicon_respects_word_boundaries_and_case():
+    # "two" used to rewrite "network" into "ne2rk", and "seed" missed "Seed".
+    assert apply_lexicon("Seed three. Also network two.", {"seed": "seat", "two": "2"}) == ("seat three also network 2", 2)
+    # Entries are normalised like the text: case and punctuation do not matter, in the key or the value.
+    assert apply_lexicon("SEAT-TO votes", {"Seat to": "Seat Two!"}) == ("seat two votes", 1)
+    # A digit edge needs a boundary too ("2" is not inside "12"); a CJK neighbour is a boundary.
+    assert apply_lexicon("12 2号", {"2": "two"}) == ("12 two号", 1)
+    # CJK entries match anywhere: Chinese has no spaces.
+    assert apply_lexicon("我说二少是狼", {"二少": "二号"}) == ("我说二号是狼", 1)
+    # An entry that is only punctuation could match nothing: an error, not a silent no-op.
+    with pytest.raises(ValueError, match=r"lexicon entry '\?\?' has nothing left to match"):
+        apply_lexicon("x", {"??": "y"})
+
+
+def test_lexicon_file_entries_that_cannot_apply(tmp_path):
+    tsv = tmp_path / "lex.tsv"
+    tsv.write_text("seed\tseat\n?!\tx\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"lex.tsv:2: entry '\?!' has nothing left to match"):
+        load_lexicon(tsv)
+    # "Seed" and "seed" are one entry once normalised: two corrections for it cannot both apply.
+    tsv.write_text("seed\tseat\nSeed\tsea\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"lex.tsv:2: entry 'Seed' is 'seed' after normalisation, like an earlier entry"):
+        load_lexicon(tsv)
+    yml = tmp_path / "lex.yaml"
+    yml.write_text("seed: seat\nSEED: sea\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"lex.yaml:2: SEED: entry 'SEED' is 'seed'"):
+        load_lexicon(yml)
+
+
+def test_lexicon_corrects_a_capitalised_word():
+    # ref "seat three also network two"; hyp has "Seed" (1 substitution in 5 words), which the entry "seed" now fixes.
+    r = wer_report("Seat three, also network two.", "Seed three. Also network two.", {"seed": "seat", "two": "two"})
+    assert r["before"]["wer"] == pytest.approx(1 / 5)
+    assert r["after"]["wer"] == 0 and r["after"]["replacements"] == 2
+
+
+def test_tsv_lexicon_with_a_bom_keeps_its_first_entry(tmp_path):
+    tsv = tmp_path / "lex.tsv"
+    tsv.write_bytes("二少\t2号\n景辉流\t警徽流\n".encode("utf-8-sig"))
+    assert load_lexicon(tsv) == {"二少": "2号", "景辉流": "警徽流"}
+
+
+def test_plain_text_keeps_a_colon_that_is_not_a_speaker_label(tmp_path):
+    from werealign.annotate.transcript import plain_text
+
+    def srt(*contents: str):
+        path = tmp_path / "t.srt"
+        path.write_text("".join(f"{i}\n00:00:0{i},000 --> 00:00:0{i},500\n{c}\n\n" for i, c in enumerate(contents, 1)), encoding="utf-8")
+        return path
+
+    # No labels at all: a sentence with a colon keeps its first words.
+    assert plain_text(srt("I checked seat 3: wolf", "vote him out")) == "I checked seat 3: wolf vote him out"
+    # Label forms are stripped even when used once ...
+    assert plain_text(srt("说话人 3: 我是预言家", "SPEAKER_01: hi", "spk1: yes", "Speaker 12：full-width")) == "我是预言家 hi yes full-width"
+    # ... and any prefix that starts at least two cues is a label ("Host" has no number).
+    assert plain_text(srt("Host: night falls", "Host: day breaks", "Note: one-off")) == "night falls day breaks Note: one-off"

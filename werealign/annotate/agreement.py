@@ -14,10 +14,15 @@ annotator has and the other lacks counts as a disagreement rather than vanishing
     self_destruct  (phase, actor)          -> "yes"
   and "(absent)" when the other annotator has the key but this one does not. Segment anchors are
   not part of the key: annotators legitimately anchor one event to neighbouring segments.
+  A key can occur more than once (a tie revote: the same voter votes again in the same phase), so
+  the unit is the key plus its occurrence ordinal in event order — 1 for the voter's first ballot
+  in that phase, 2 for the revote — and the two annotations are compared ballot by ballot; a revote
+  only one annotator logged is a disagreement with "(absent)".
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -79,18 +84,19 @@ def event_key(ev: Event) -> tuple[tuple, str]:
     return (ev.kind, ev.phase, seat(ev.actor)), "yes"
 
 
-def event_labels(game: GameLog, who: str) -> dict[tuple, str]:
+def event_labels(game: GameLog) -> dict[tuple, str]:
+    """Unit (event key + occurrence ordinal, as documented above) -> label."""
     out: dict[tuple, str] = {}
-    for i, ev in enumerate(game.events):
+    seen: Counter[tuple] = Counter()
+    for ev in game.events:  # a built game lists events in segment order, so ordinals follow the game
         key, label = event_key(ev)
-        if key in out:
-            raise UserError(f"annotator {who}: game {game.game_id}: events[{i}]: a second {ev.kind} with key {key}; one per key (see werealign.annotate.agreement)")
-        out[key] = label
+        seen[key] += 1
+        out[(*key, seen[key])] = label
     return out
 
 
 def event_agreement(a: GameLog, b: GameLog) -> dict:
-    la, lb = event_labels(a, "A"), event_labels(b, "B")
+    la, lb = event_labels(a), event_labels(b)
     return _measure(sorted(set(la) | set(lb), key=str), la, lb, "events")
 
 
@@ -108,8 +114,9 @@ def _load_side(path: Path, srt: Path | None) -> GameLog:
         from werealign.annotate.config import load_config
         from werealign.annotate.transcript import read_transcript
 
-        config, source = load_config(path)
-        return build_game(config, source, read_transcript(srt), srt).game
+        segments = read_transcript(srt)
+        config, source = load_config(path, (srt, {s.id for s in segments}))
+        return build_game(config, source, segments, srt).game
     raise UserError(f"{path}: expected a game log (.json) or an annotator config (.yaml)")
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id
+from werealign.annotate.config import ConfigSource, KnownSegments, parse_timestamp, phase_id, segment_not_in
 from werealign.annotate.transcript import TranscriptSegment, read_transcript
 from werealign.errors import UserError
 from werealign.files import parse_model
@@ -120,7 +120,7 @@ def build_game(
     def anchor(segment: int, path: tuple) -> int:
         """Phase index of an in-game segment named by the config at `path`."""
         if segment not in by_id:
-            raise source.error(path, f"segment {segment} is not in {srt_path}")
+            raise segment_not_in(source, path, segment, srt_path)
         if segment not in in_game:
             s = by_id[segment]
             if not game_start <= s.start < game_end:
@@ -174,7 +174,7 @@ def build_game(
     if config.mvp is not None:
         for i, v in enumerate(config.mvp.votes):
             if v.cutoff_segment not in by_id:
-                raise source.error(("mvp", "votes", i, "cutoff_segment"), f"segment {v.cutoff_segment} is not in {srt_path}")
+                raise segment_not_in(source, ("mvp", "votes", i, "cutoff_segment"), v.cutoff_segment, srt_path)
 
     recap = None
     if config.recap is not None:
@@ -230,8 +230,11 @@ def build_game(
     return BuildResult(parse_model(GameLog, game, f"{source.file}: built game {config.game_id}"), notes)
 
 
-def load_any_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list[str], bool]:
-    """An annotator config (YAML, or the same as JSON) or the release's .config.json; returns (config, source, notes, is_release)."""
+def load_any_config(path: Path, segments: KnownSegments | None = None) -> tuple[AnnotatorConfig, ConfigSource, list[str], bool]:
+    """An annotator config (YAML, or the same as JSON) or the release's .config.json; returns (config, source, notes, is_release).
+
+    `segments` (the transcript's ids) lets the config check name an event's unknown segment first.
+    """
     from werealign.annotate.config import load_config, validate_config
     from werealign.annotate.release_config import is_release_config, load_release_config
     from werealign.files import read_json
@@ -242,14 +245,15 @@ def load_any_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list[str
             config, source, notes = load_release_config(path)
             return config, source, notes, True
         source = ConfigSource(path)
-        return validate_config(data, source), source, [], False
-    config, source = load_config(path)
+        return validate_config(data, source, segments), source, [], False
+    config, source = load_config(path, segments)
     return config, source, [], False
 
 
 def build_from_files(srt_path: Path, config_path: Path) -> BuildResult:
-    config, source, notes, is_release = load_any_config(config_path)
-    result = build_game(config, source, read_transcript(srt_path), srt_path, unknown_speakers="drop" if is_release else "error")
+    segments = read_transcript(srt_path)
+    config, source, notes, is_release = load_any_config(config_path, (srt_path, {s.id for s in segments}))
+    result = build_game(config, source, segments, srt_path, unknown_speakers="drop" if is_release else "error")
     result.notes[:0] = notes
     return result
 

@@ -2,12 +2,14 @@
 
 PyYAML's composer gives every node a start mark, so we keep a map from field path to line and use
 it for both shape errors (pydantic) and the game-sense checks below (seats in range, phases in time
-order, no vote by an eliminated player, ...).
+order, no vote by an eliminated player, ...). The same walk refuses a key given twice in one mapping,
+which the YAML loader would otherwise resolve silently (last one wins).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,10 +18,12 @@ from pydantic import ValidationError
 
 from werealign.errors import UserError
 from werealign.files import read_text
-from werealign.schema.annotation import TIMESTAMP_PATTERN, AnnotatorConfig
+from werealign.schema.annotation import AnnotatorConfig
 from werealign.schema.roles import canonical_role
 
 Path_ = tuple[str, ...]
+# A transcript file and its segment ids, when known before the config is checked (`annotate build`).
+KnownSegments = tuple[Path, Collection[int]]
 
 _TS = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})(?:[,.](\d{3}))?$")
 
@@ -66,20 +70,31 @@ class ConfigSource:
         return UserError(f"{self.where(*path)}: {message}")
 
 
-def _line_map(node: Any, path: Path_ = (), out: dict[Path_, int] | None = None) -> dict[Path_, int]:
+def _line_map(node: Any, source: ConfigSource, path: Path_ = ()) -> None:
+    """Fill `source.lines` from the composed YAML tree; a key given twice in one mapping is an error.
+
+    The loader would keep the last value silently (two entries for one speaker label, a seat's role
+    given twice), so duplicates are found here, on the nodes. Keys compare by their text: `3` and
+    `'3'` are one key, as both become seat 3.
+    """
     import yaml
 
-    out = {} if out is None else out
-    out[path] = node.start_mark.line + 1
+    source.lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
+        first: dict[str, int] = {}
         for key, value in node.value:
-            child = path + (str(key.value),)
-            _line_map(value, child, out)
-            out[child] = key.start_mark.line + 1  # the key's line reads best in an error
+            name = str(key.value)
+            child = path + (name,)
+            line = key.start_mark.line + 1  # the key's line reads best in an error
+            if name in first:
+                source.lines[child] = line
+                raise source.error(child, f"duplicate key {name!r} (first at line {first[name]})")
+            first[name] = line
+            _line_map(value, source, child)
+            source.lines[child] = line
     elif isinstance(node, yaml.SequenceNode):
         for i, value in enumerate(node.value):
-            _line_map(value, path + (str(i),), out)
-    return out
+            _line_map(value, source, path + (str(i),))
 
 
 def read_yaml(path: Path) -> tuple[Any, ConfigSource]:
@@ -94,10 +109,13 @@ def read_yaml(path: Path) -> tuple[Any, ConfigSource]:
         line = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise UserError(f"{path}{line}: invalid YAML: {problem}") from None
-    return data, ConfigSource(path, _line_map(node) if node is not None else {})
+    source = ConfigSource(path)
+    if node is not None:
+        _line_map(node, source)
+    return data, source
 
 
-def validate_config(data: Any, source: ConfigSource) -> AnnotatorConfig:
+def validate_config(data: Any, source: ConfigSource, segments: KnownSegments | None = None) -> AnnotatorConfig:
     """Shape (pydantic) then game sense; the first problem becomes a UserError naming line and field."""
     if not isinstance(data, dict):
         raise source.error((), "expected a mapping of config fields")
@@ -105,7 +123,7 @@ def validate_config(data: Any, source: ConfigSource) -> AnnotatorConfig:
         config = AnnotatorConfig.model_validate(data)
     except ValidationError as e:
         raise _shape_error(e, source) from None
-    check_config(config, source)
+    check_config(config, source, segments)
     return config
 
 
@@ -122,18 +140,26 @@ def _shape_error(e: ValidationError, source: ConfigSource) -> UserError:
         seen.setdefault(loc, err)
         branches.setdefault(loc, set()).update(p for p in err["loc"] if is_branch(p))
     loc, err = next(iter(seen.items()))
-    msg = err["msg"]
-    if err["type"] == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TIMESTAMP_PATTERN:
-        msg = f"unparsable timestamp {err['input']!r} (expected HH:MM:SS,mmm or seconds)"
+    msg = err["msg"].removeprefix("Value error, ")  # our own validators' messages need no pydantic prefix
+    # A timestamp is the config's only string-or-number field; whichever branch failed first
+    # ("Input should be a valid string" for -3), say what a timestamp is.
+    if {"constrained-str", "constrained-float"} <= branches[loc]:
+        msg = f"unparsable timestamp {err['input']!r} (expected HH:MM:SS,mmm or non-negative seconds)"
     elif "literal['host']" in branches[loc] and any(b.endswith("int") for b in branches[loc]):
         msg = f"expected a seat number or 'host', got {err['input']!r}"
+    elif err["type"].endswith("_type"):  # a value of the wrong type: show it ("6" is not the seat 6)
+        msg = f"{msg}, got {repr(err['input'])[:60]}"
     more = len(seen) - 1
     return source.error(loc, msg + (f" (+{more} more problem(s))" if more > 0 else ""))
 
 
-def load_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource]:
+def load_config(path: Path, segments: KnownSegments | None = None) -> tuple[AnnotatorConfig, ConfigSource]:
     data, source = read_yaml(path)
-    return validate_config(data, source), source
+    return validate_config(data, source, segments), source
+
+
+def segment_not_in(source: ConfigSource, path: tuple, segment: int, srt_path: Path) -> UserError:
+    return source.error(path, f"segment {segment} is not in {srt_path}")
 
 
 def _check_seat(seat: Any, players: int, source: ConfigSource, path: tuple) -> None:
@@ -141,8 +167,12 @@ def _check_seat(seat: Any, players: int, source: ConfigSource, path: tuple) -> N
         raise source.error(path, f"seat {seat} out of range (players: {players})")
 
 
-def check_config(config: AnnotatorConfig, source: ConfigSource) -> None:
-    """The checks a shape cannot express. Raises on the first problem, in file order."""
+def check_config(config: AnnotatorConfig, source: ConfigSource, segments: KnownSegments | None = None) -> None:
+    """The checks a shape cannot express. Raises on the first problem, in file order.
+
+    With `segments`, an event anchored to a segment the transcript lacks is named as such before the
+    events are replayed (a typo like 99 would otherwise surface as a vote by a dead player).
+    """
     n = config.players
     for label, seat in config.speakers.items():
         _check_seat(seat, n, source, ("speakers", label))
@@ -168,15 +198,19 @@ def check_config(config: AnnotatorConfig, source: ConfigSource) -> None:
         if pid in ids:
             raise source.error(("phases", i), f"duplicate phase {pid}")
         ids.add(pid)
-        if starts and t < starts[-1]:
-            raise source.error(("phases", i, "start"), f"overlapping phases: {pid} starts at {phase.start}, before the previous phase ({config.phases[i - 1].start})")
+        # Equal starts are refused too: the first phase would be empty (a segment belongs to the last
+        # phase started at or before it), which is always a typo in an annotator's config.
+        if starts and t <= starts[-1]:
+            when = "at the same time as" if t == starts[-1] else "before"
+            raise source.error(("phases", i, "start"), f"overlapping phases: {pid} starts at {phase.start}, {when} the previous phase ({config.phases[i - 1].start})")
         starts.append(t)
     try:
         end = parse_timestamp(config.game_end)
     except ValueError as e:
         raise source.error(("game_end",), str(e)) from None
-    if end < starts[-1]:
-        raise source.error(("game_end",), f"game ends at {config.game_end}, before the last phase starts ({config.phases[-1].start})")
+    if end <= starts[-1]:
+        when = "the same time as" if end == starts[-1] else "before"
+        raise source.error(("game_end",), f"game ends at {config.game_end}, {when} the last phase starts ({config.phases[-1].start})")
 
     for i, change in enumerate(config.sheriff):
         _check_seat(change.seat, n, source, ("sheriff", i, "seat"))
@@ -188,7 +222,7 @@ def check_config(config: AnnotatorConfig, source: ConfigSource) -> None:
             except ValueError as e:
                 raise source.error(("sheriff", i, "time"), str(e)) from None
 
-    _check_events(config, source, ids)
+    _check_events(config, source, ids, segments)
 
     if config.mvp is not None:
         _check_seat(config.mvp.seat, n, source, ("mvp", "seat"))
@@ -204,13 +238,18 @@ def check_config(config: AnnotatorConfig, source: ConfigSource) -> None:
             raise source.error(("recap", "last_segment"), f"recap ends ({r.last_segment}) before it starts ({r.first_segment})")
 
 
-def _check_events(config: AnnotatorConfig, source: ConfigSource, phase_ids: set[str]) -> None:
+def _check_events(config: AnnotatorConfig, source: ConfigSource, phase_ids: set[str], segments: KnownSegments | None) -> None:
     """Seats in range, phases known, and nobody acts after leaving the game.
 
     Events are replayed in segment order (config order breaks ties): an `elimination` removes its
     target, a `self_destruct` its actor; a later vote by or against a removed seat is an error.
     """
     n = config.players
+    if segments is not None:
+        srt_path, known = segments
+        for i, ev in enumerate(config.events):
+            if ev.segment not in known:
+                raise segment_not_in(source, ("events", i, "segment"), ev.segment, srt_path)
     dead: dict[int, int] = {}  # seat -> index of the event that removed it
     order = sorted(range(len(config.events)), key=lambda i: (config.events[i].segment, i))
     for i in order:
@@ -222,10 +261,11 @@ def _check_events(config: AnnotatorConfig, source: ConfigSource, phase_ids: set[
         if ev.kind == "vote":
             if ev.actor is None or ev.actor == "host":
                 raise source.error(("events", i, "actor"), "a vote needs the voter's seat as actor")
+            # Both segments are named: a typo in this event's segment (99 for 19) reads as a late vote.
             if ev.actor in dead:
-                raise source.error(("events", i, "actor"), f"vote by a dead player: seat {ev.actor} was eliminated at segment {config.events[dead[ev.actor]].segment} (events[{dead[ev.actor]}])")
+                raise source.error(("events", i, "actor"), f"vote by a dead player: seat {ev.actor} votes at segment {ev.segment} but was eliminated at segment {config.events[dead[ev.actor]].segment} (events[{dead[ev.actor]}])")
             if ev.target in dead:
-                raise source.error(("events", i, "target"), f"vote for a dead player: seat {ev.target} was eliminated at segment {config.events[dead[ev.target]].segment} (events[{dead[ev.target]}])")
+                raise source.error(("events", i, "target"), f"vote for a dead player: seat {ev.target} is voted for at segment {ev.segment} but was eliminated at segment {config.events[dead[ev.target]].segment} (events[{dead[ev.target]}])")
         elif ev.kind == "elimination" and ev.target is not None:
             first = dead.get(ev.target)
             # A self-destruct followed by its elimination is one exit, logged twice: fine.

@@ -14,6 +14,10 @@ Known release behaviours (the release's build script, reconstructed from its out
 - segments by a speaker label with no alias keep the raw label ('说话人 14') as the speaker;
 - after building, the processed logs were hand-edited: ASR corrections in turn text and in the
   recap, MVP cut-offs moved by a segment, metadata fields changed.
+
+Each built game is also validated like `annotate build` does: a game with validation errors (the
+release's own MVP cut-offs outside the game or the vote's phase) is listed as needing `--keep-invalid`,
+with its errors, since `annotate build` refuses to write it otherwise.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werealign.annotate.build import build_game
+from werealign.annotate.build import build_game, validate_built
 from werealign.annotate.config import parse_timestamp, phase_id
 from werealign.annotate.release_config import ORDINALS, load_release_config
 from werealign.importers.werebench_text import seat_of_label
@@ -63,6 +67,8 @@ class GameFaithfulness:
     exact: int
     differences: list[Difference] = field(default_factory=list)
     build_notes: list[str] = field(default_factory=list)
+    # Why `annotate build` refuses this game without --keep-invalid: its validation errors, first first.
+    validation_errors: list[str] = field(default_factory=list)
 
     @property
     def unexplained(self) -> list[Difference]:
@@ -254,6 +260,9 @@ def check_release_game(config_path: Path, data_dir: Path) -> GameFaithfulness:
         raise UserError(f"{release_path}: not a release game log (expected metadata and utterances)")
     report = compare_game(result.game, release_cue_quirks(srt_path), release_log, read_json(config_path), f"{data_dir.name}/{config_path.parent.name}/{release_path.name}")
     report.build_notes = notes + result.notes
+    report.validation_errors = [
+        f"{f.field}: {f.message} [{f.code}]" for f in validate_built(result.game, str(config_path)) if f.severity == "error"
+    ]
     return report
 
 
@@ -281,4 +290,27 @@ def summary(reports: list[GameFaithfulness]) -> dict[str, Any]:
         "games_all_exact": sum(1 for r in reports if r.exact == r.release_turns),
         "differences_by_kind": dict(sorted(kinds.items())),
         "unexplained": sum(len(r.unexplained) for r in reports),
+        # game id -> first validation error: `annotate build` writes these only with --keep-invalid
+        "need_keep_invalid": {r.game_id: r.validation_errors[0] for r in reports if r.validation_errors},
     }
+
+
+def text_report(reports: list[GameFaithfulness]) -> str:
+    """What `annotate faithfulness` prints: each game, its differences and why it needs --keep-invalid; the total last."""
+    total = summary(reports)
+    lines = []
+    for r in reports:
+        lines.append(f"{r.game_id}: {r.exact}/{r.release_turns} release turns reproduced exactly ({r.built_turns} built), "
+                     f"{len(r.differences)} difference(s), {len(r.unexplained)} unexplained")
+        for d in r.differences:
+            ids = f" segments {d.segment_ids[0]}..{d.segment_ids[-1]}" if d.segment_ids else ""
+            lines.append(f"  - [{d.kind}]{ids}: {d.explanation}")
+        if r.validation_errors:
+            more = f" (+{len(r.validation_errors) - 1} more)" if len(r.validation_errors) > 1 else ""
+            lines.append(f"  ! `annotate build` writes this game only with --keep-invalid: {r.validation_errors[0]}{more}")
+    need = total["need_keep_invalid"]
+    if need:
+        lines.append(f"{len(need)}/{total['games']} games need --keep-invalid to build (the release's own errors, shown above): {', '.join(need)}")
+    lines.append(f"total: {total['exact_turns']}/{total['release_turns']} turns exact; {total['games_all_exact']}/{total['games']} games "
+                 f"with every turn exact; differences by kind: {total['differences_by_kind']}; unexplained: {total['unexplained']}")
+    return "\n".join(lines)

@@ -130,8 +130,16 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
     in_time = sorted(timed, key=lambda t: t[0])
     if [t[1] for t in in_time] != [t[1] for t in timed]:
         notes.append(f"metadata.game_status: phases out of time order ({', '.join(f'{k}={ts}' for _, _, k, ts in timed)}); sorted by time as the release does (a timestamp is probably wrong)")
+    # A phase that starts when the next phase (or the game's end) starts is empty: the release gives
+    # a phase it did not time the next one's time. No segment can fall in it (a segment belongs to
+    # the last phase started at or before it), and an annotator config refuses an empty phase, so
+    # it is dropped here, said in a note, rather than the check being relaxed for everyone.
+    following = [(t, k) for t, _, k, _ in in_time[1:]] + [(parse_timestamp(game_end), "end_time")]
     phases = []
-    for _, _, key, ts in in_time:
+    for (t, _, key, ts), (next_t, next_key) in zip(in_time, following):
+        if t == next_t:
+            notes.append(f"metadata.game_status.{key}: starts at {ts} like {next_key}: an empty phase, dropped")
+            continue
         if key in ("sheiff_election", "sheriff_election"):
             phases.append({"kind": "sheriff_election", "day": 1, "start": ts, "original_label": key})
         else:

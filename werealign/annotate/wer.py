@@ -8,7 +8,11 @@ word spaces, so its WER counts space-separated chunks and is reported only for c
 
 The lexicon maps what the ASR wrote to what was said: nicknames -> seat numbers, mis-heard game
 terms. Replacements are applied to the hypothesis only, longest entry first, in one pass (a
-replacement is never rewritten again).
+replacement is never rewritten again). They work on the normalised hypothesis, with normalised
+entries, so case and punctuation do not matter ("Seed" matches the entry "seed"). An entry whose
+first (last) character is a Latin letter or a digit only matches where the text has no Latin letter
+or digit just before (after) it: "two" does not rewrite "network", "2" does not rewrite "12". CJK
+edges match anywhere, since Chinese is written without spaces ("二少" in "二少是狼").
 """
 
 from __future__ import annotations
@@ -41,10 +45,21 @@ def _char_text(text: str, language: str) -> str:
     return text.replace(" ", "") if language == "zh" else text
 
 
+def _entry_problem(wrong: str, right: str, seen: dict[str, str]) -> str | None:
+    """Why a lexicon entry cannot be applied (entries are matched normalised), or None; `seen` collects them."""
+    key = normalise(wrong)
+    if not key:
+        return f"entry {wrong!r} has nothing left to match after normalisation (punctuation only)"
+    if seen.setdefault(key, normalise(right)) != normalise(right):
+        return f"entry {wrong!r} is {key!r} after normalisation, like an earlier entry with another correction"
+    return None
+
+
 def load_lexicon(path: Path) -> dict[str, str]:
     """YAML mapping {wrong: right} or TSV lines 'wrong<TAB>right' ('#' starts a comment line)."""
+    seen: dict[str, str] = {}
     if path.suffix.lower() in (".tsv", ".txt"):
-        text = read_text(path, "TSV lexicon")
+        text = read_text(path, "TSV lexicon", encoding="utf-8-sig")  # a BOM would glue onto the first entry
         lexicon: dict[str, str] = {}
         for lineno, line in enumerate(text.splitlines(), 1):
             if not line.strip() or line.lstrip().startswith("#"):
@@ -52,7 +67,11 @@ def load_lexicon(path: Path) -> dict[str, str]:
             parts = line.split("\t")
             if len(parts) != 2 or not parts[0].strip():
                 raise UserError(f"{path}:{lineno}: expected 'wrong<TAB>right'")
-            lexicon[parts[0].strip()] = parts[1].strip()
+            wrong, right = parts[0].strip(), parts[1].strip()
+            problem = _entry_problem(wrong, right, seen)
+            if problem:
+                raise UserError(f"{path}:{lineno}: {problem}")
+            lexicon[wrong] = right
         return lexicon
     from werealign.annotate.config import read_yaml
 
@@ -62,21 +81,41 @@ def load_lexicon(path: Path) -> dict[str, str]:
     for key, value in data.items():
         if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(key).strip():
             raise source.error((str(key),), "each entry maps a non-empty string to a string")
+        problem = _entry_problem(str(key), str(value), seen)
+        if problem:
+            raise source.error((str(key),), problem)
     return {str(k): str(v) for k, v in data.items()}
 
 
+# Characters that make up a word in a spaced script: a lexicon entry must not match inside one.
+_WORD_CHARS = "0-9A-Za-z\u00c0-\u024f\u1e00-\u1eff"
+_WORD_CHAR = re.compile(f"[{_WORD_CHARS}]")
+
+
+def _entry_pattern(key: str) -> str:
+    before = f"(?<![{_WORD_CHARS}])" if _WORD_CHAR.match(key[0]) else ""
+    after = f"(?![{_WORD_CHARS}])" if _WORD_CHAR.match(key[-1]) else ""
+    return before + re.escape(key) + after
+
+
 def apply_lexicon(text: str, lexicon: dict[str, str]) -> tuple[str, int]:
-    """The corrected text and the number of replacements made."""
-    if not lexicon:
+    """The normalised text, corrected, and the number of replacements made (rules in the module docstring)."""
+    entries: dict[str, str] = {}
+    for wrong, right in lexicon.items():
+        problem = _entry_problem(wrong, right, entries)
+        if problem:  # load_lexicon names the file and line; this is for a lexicon built in code
+            raise ValueError(f"lexicon {problem}")
+    text = normalise(text)
+    if not entries:
         return text, 0
-    keys = sorted(lexicon, key=lambda k: (-len(k), k))
-    pattern = re.compile("|".join(re.escape(k) for k in keys))
+    keys = sorted(entries, key=lambda k: (-len(k), k))
+    pattern = re.compile("|".join(_entry_pattern(k) for k in keys))
     count = 0
 
     def swap(m: re.Match) -> str:
         nonlocal count
         count += 1
-        return lexicon[m.group(0)]
+        return entries[m.group(0)]
 
     return pattern.sub(swap, text), count
 

@@ -63,7 +63,7 @@ def faithfulness_command(
     format: str = typer.Option("text", "--format", help="text or json"),
 ) -> None:
     """Rebuild every release game and compare it with the release's processed log, turn by turn."""
-    from werealign.annotate.faithfulness import check_release, summary
+    from werealign.annotate.faithfulness import check_release, summary, text_report
 
     _check_format(format)
     reports = check_release(clean_process, data)
@@ -71,14 +71,7 @@ def faithfulness_command(
     if format == "json":
         print(json.dumps({"summary": total, "games": [r.to_dict() for r in reports]}, ensure_ascii=False, indent=2))
     else:
-        for r in reports:
-            print(f"{r.game_id}: {r.exact}/{r.release_turns} release turns reproduced exactly ({r.built_turns} built), "
-                  f"{len(r.differences)} difference(s), {len(r.unexplained)} unexplained")
-            for d in r.differences:
-                ids = f" segments {d.segment_ids[0]}..{d.segment_ids[-1]}" if d.segment_ids else ""
-                print(f"  - [{d.kind}]{ids}: {d.explanation}")
-        print(f"total: {total['exact_turns']}/{total['release_turns']} turns exact; {total['games_all_exact']}/{total['games']} games "
-              f"with every turn exact; differences by kind: {total['differences_by_kind']}; unexplained: {total['unexplained']}")
+        print(text_report(reports))
     if total["unexplained"]:
         raise UserError(f"{total['unexplained']} unexplained difference(s) between the builder and the release")
 

@@ -7,17 +7,32 @@ phase starts, and the game state as events. `annotation/config.template.yaml` is
 
 Conventions (same as the game log): seats are 1-based ints, the host is "host", segment ids are
 the transcript's cue numbers, timestamps are "HH:MM:SS,mmm" (SRT style) or seconds.
+
+Seat values are validated strictly (an int; not true, "6" or 6.0): YAML reads `yes` as true, and
+lax validation would quietly make it seat 1 (and "6" seat 6) although the JSON Schema refuses both.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, ConfigDict, Field, Strict as StrictMode
 
-# The MVP block is the game log's own: a config's MVP is copied into the log as is.
-from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Mvp, Provenance, Seat, Strict
+from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
 from werealign.schema.roles import Faction
+
+ConfigSeat = Annotated[Seat, StrictMode()]
+
+
+def _seat_key(value: Any) -> Any:
+    # Keys of `roles` / `names`: a JSON object's keys are always strings, so "6" stays a seat there
+    # (and in YAML, where `6` and `'6'` are one key); YAML's yes (true) and 6.0 are refused.
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"expected a seat number, got {value!r}")
+    return value
+
+
+SeatKey = Annotated[int, BeforeValidator(_seat_key)]
 
 TIMESTAMP_PATTERN = r"^\d{1,2}:\d{2}:\d{2}([,.]\d{3})?$"
 Timestamp = Annotated[
@@ -43,7 +58,7 @@ class ConfigPhase(Strict):
 class SheriffChange(Strict):
     """The badge goes to `seat`: the first entry is the election, later ones are transfers."""
 
-    seat: Seat | None = Field(description="New sheriff; null when the badge is torn up.")
+    seat: ConfigSeat | None = Field(description="New sheriff; null when the badge is torn up.")
     segment: int | None = Field(None, ge=0, description="Segment where the change is announced.")
     time: Timestamp | None = Field(None, description="Alternative to `segment`: the change holds from the first segment starting at or after this time.")
 
@@ -52,8 +67,8 @@ class ConfigEvent(Strict):
     kind: EventKind
     segment: int = Field(ge=0, description="Segment the event is anchored to; events are checked in segment order.")
     phase: str | None = Field(None, description="Phase id ('day-2'); derived from the segment when absent.")
-    actor: Seat | Literal["host"] | None = None
-    target: Seat | None = None
+    actor: ConfigSeat | Literal["host"] | None = None
+    target: ConfigSeat | None = None
     skill: str | None = None
     result: str | None = None
     public: bool | None = Field(None, description="Default: true, except skill_use (false).")
@@ -72,6 +87,17 @@ class Recap(Strict):
     text: str | None = Field(None, description="The recap text, when it is not taken from the transcript.")
 
 
+# The MVP block is the game log's own (a config's MVP is copied into the log as is), with its
+# seats checked strictly (see the module docstring).
+class ConfigMvpVote(MvpVote):
+    model_config = ConfigDict(strict=True)
+
+
+class ConfigMvp(Mvp):
+    model_config = ConfigDict(strict=True)
+    votes: list[ConfigMvpVote] = Field(default_factory=list)
+
+
 class AnnotatorConfig(Strict):
     schema_version: Literal["1.0"] = SCHEMA_VERSION
     game_id: Identifier
@@ -79,14 +105,14 @@ class AnnotatorConfig(Strict):
     provenance: Provenance
     rules: ConfigRules = Field(default_factory=ConfigRules)
     players: int = Field(ge=1, le=30, description="Number of seats; every seat in the config must be 1..players.")
-    speakers: dict[str, Seat | Literal["host"]] = Field(description="Transcript speaker label -> seat or 'host'. Several labels may share a seat.")
-    roles: dict[int, str] = Field(description="Seat -> true role label (canonical id, or a label werealign.schema.roles knows).")
-    names: dict[int, str] = Field(default_factory=dict, description="Seat -> player name or nickname.")
+    speakers: dict[str, ConfigSeat | Literal["host"]] = Field(description="Transcript speaker label -> seat or 'host'. Several labels may share a seat.")
+    roles: dict[SeatKey, str] = Field(description="Seat -> true role label (canonical id, or a label werealign.schema.roles knows).")
+    names: dict[SeatKey, str] = Field(default_factory=dict, description="Seat -> player name or nickname.")
     phases: list[ConfigPhase] = Field(min_length=1, description="In time order; the first starts the game.")
     game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")
     sheriff: list[SheriffChange] = Field(default_factory=list)
     events: list[ConfigEvent] = Field(default_factory=list)
-    mvp: Mvp | None = None
+    mvp: ConfigMvp | None = None
     highlights: list[ConfigHighlight] = Field(default_factory=list)
     recap: Recap | None = None
     annotator_log: str | None = None
