@@ -363,6 +363,8 @@ def real_import(werebench_src: Path, tmp_path_factory) -> Path:
     r = run_cli("import", "werebench", str(werebench_src), "--out", str(out))
     assert r.returncode == 0, r.stderr
     assert "games: 48/48 converted" in r.stdout
+    # The counts every change to the importer must keep (or explain).
+    assert "speech items: 537/537 converted" in r.stdout and "vote items (VA): 58 from 67 MVP votes; opponent items (OI): 37" in r.stdout
     return out
 
 

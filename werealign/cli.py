@@ -7,6 +7,7 @@ commands that need no model start fast.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import typer
@@ -46,14 +47,33 @@ app.add_typer(annotate.app, name="annotate")
 
 
 def main() -> None:
+    terminated = False
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        # By default SIGTERM ends the process on the spot: no `finally` runs, so a half-built output
+        # (an import's staging directory) stays behind. Raised as an interruption, it takes the Ctrl-C
+        # path instead: clean-ups run and eval says how to resume. A second SIGTERM kills at once,
+        # should a clean-up hang.
+        nonlocal terminated
+        terminated = True
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        app()
+        app()  # typer ends with SystemExit, even on Ctrl-C (exit code 130)
+    except SystemExit as e:
+        code = e.code
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
-        sys.exit(1)
+        code = 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        code = 130
+    if terminated:
+        print("terminated (SIGTERM)", file=sys.stderr)
+        code = 128 + signal.SIGTERM  # what a shell reports for a process killed by SIGTERM
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,11 @@ class ImportReport:
     ) -> None:
         self.entries[kind].append(Entry(code, source_file, game, item, field, what, why))
 
+    def add_unknown_fields(self, fields: list[tuple[str, str]], *, source_file: str, game: str | None = None, item: str | None = None) -> None:
+        """One warning per (field path, key) the known source format lacks: kept out of the output, never silently."""
+        for path, key in fields:
+            self.add("warning", "unknown_field", source_file=source_file, game=game, item=item, field=path, what=f"field '{key}' is not part of the known release format", why="not imported")
+
     def count(self, kind: Kind, code: str | None = None) -> int:
         return sum(1 for e in self.entries[kind] if code is None or e.code == code)
 

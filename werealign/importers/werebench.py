@@ -17,8 +17,8 @@ from werealign.files import staged_directory
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
-from werealign.importers.werebench_segments import TRANSCRIPT_DIR
-from werealign.importers.werebench_source import ITEMS_FILE, load_release
+from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
+from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
 
 NAME = "werebench"
 VERSION = "1.0"
@@ -73,16 +73,16 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         raise UserError(f"{out}: --out is the source release or contains it; write the dataset somewhere else")
     release = load_release(src)
     report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
-    for key in sorted(release.items.model_extra or {}):
-        report.add("warning", "unknown_field", source_file=ITEMS_FILE, field=key, what=f"field '{key}' is not part of the known release format", why="not imported")
+    # Categories, questions and options are reported with their item key by convert_speech_items.
+    report.add_unknown_fields(unknown_fields(release.items, nested=False), source_file=ITEMS_FILE)
 
     _check_shared_episodes(release, report)
-    transcripts_root = src if (src / TRANSCRIPT_DIR).is_dir() else None
-    if transcripts_root is None:
+    transcripts = find_transcripts(src)
+    if transcripts is None:
         report.add("warning", "segments_unavailable", source_file=f"{TRANSCRIPT_DIR}/", field=None, what=f"no {TRANSCRIPT_DIR}/ folder (the release's raw transcripts)", why="every turn kept without per-segment text: a cut-off inside a merged turn leaves that turn out of the context")
     games = {}
     for sg in release.games:
-        game = convert_game(sg, report, transcripts_root)
+        game = convert_game(sg, report, transcripts)
         if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)

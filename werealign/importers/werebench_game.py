@@ -21,14 +21,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_segments import attach_segments
-from werealign.importers.werebench_source import RawMetadata, RawUtterance, SourceGame
+from werealign.importers.werebench_segments import Transcripts, attach_segments
+from werealign.importers.werebench_source import RawMetadata, RawUtterance, SourceGame, unknown_fields
 from werealign.importers.werebench_text import (
     END_KEY,
     host_exits,
@@ -80,14 +79,14 @@ class Ctx:
         self.report.add(kind, code, source_file=self.rel, game=self.game_id, item=item, field=field, what=what, why=why)  # type: ignore[arg-type]
 
 
-def convert_game(sg: SourceGame, report: ImportReport, transcripts_root: Path | None = None) -> GameLog | None:
+def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts | None = None) -> GameLog | None:
     """The converted game, or None when it had to be dropped (the reason is in the report).
 
-    `transcripts_root`: the release root when it has `clean_process/` (per-segment text comes from there).
+    `transcripts`: the release's `clean_process/` transcripts, where per-segment text comes from.
     """
     ctx = Ctx(report, sg.rel, sg.game_id)
     try:
-        game = _convert(sg, ctx, transcripts_root)
+        game = _convert(sg, ctx, transcripts)
     except GameDropped as e:
         ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", str(e))
         return None
@@ -98,10 +97,9 @@ def convert_game(sg: SourceGame, report: ImportReport, transcripts_root: Path | 
     return game
 
 
-def _convert(sg: SourceGame, ctx: Ctx, transcripts_root: Path | None) -> GameLog:
+def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None) -> GameLog:
     meta = sg.raw.metadata
-    for key in sorted((meta.model_extra or {})):
-        ctx.add("warning", "unknown_field", f"metadata.{key}", f"field '{key}' is not part of the known release format", "not imported")
+    ctx.report.add_unknown_fields(unknown_fields(sg.raw), source_file=sg.rel, game=sg.game_id)
     seats, host_labels, label_to_speaker = _seats(meta, ctx)
     n_seats = max(s.seat for s in seats)
     utterances_raw = sg.raw.utterances
@@ -110,8 +108,8 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts_root: Path | None) -> GameLog
     if not utterances:
         raise GameDropped("no usable utterances")
     _check_segments(meta.total_utterances, utterances, ctx)
-    if transcripts_root is not None:
-        utterances = attach_segments(transcripts_root, sg.rel, sg.game_id, utterances, ctx.report)
+    if transcripts is not None:
+        utterances = attach_segments(transcripts, sg.rel, sg.game_id, utterances, ctx.report)
     events = _sheriff_events(utterances_raw, utterances, n_seats, ctx) + _eliminations(utterances, n_seats)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     _check_speech_after_exit(utterances, events, phases, ctx)
@@ -261,9 +259,10 @@ def _timeline(status: dict[str, str], utts: list[RawUtterance], ctx: Ctx) -> tup
             starts[pid] = fixed
             ctx.add("repaired", "phase_start_rederived", field, bad, f"start re-derived as {_fmt(fixed)}: the first turn that carries the elected sheriff")
         else:
-            del starts[pid]
+            # Marked unusable rather than deleted: the phases still to check look their neighbours up in `starts`.
+            starts[pid] = None
             ctx.add("dropped", "phase_unusable", field, bad, "phase dropped; its turns are assigned to the phase containing their start time")
-    order = [p for p in order if p in starts]
+    order = [p for p in order if starts[p] is not None]
     if not order:
         raise GameDropped("metadata.game_status has no usable phase")
     last_turn_end = max((parse_time(u.end_time)[0] or 0.0) for u in utts) if utts else 0.0
@@ -332,8 +331,6 @@ def _utterances(utts: list[RawUtterance], label_to_speaker: dict[str, int | str]
         field = f"utterances[{i}]"
         segs = u.utterance_id
         item = f"segments {segs[0]}-{segs[-1]}"
-        for key in sorted(u.model_extra or {}):
-            ctx.add("warning", "unknown_field", f"{field}.{key}", f"field '{key}' is not part of the known release format", "not imported")
         speaker = _speaker(u.speaker_id, label_to_speaker, seat_numbers)
         if speaker is None:
             ctx.add("dropped", "unknown_speaker", f"{field}.speaker_id", f"speaker '{u.speaker_id}' is neither a seat, the host, nor a label in user_aliases ({len(u.text)} chars of text)", "turn dropped: no seat to attribute it to", item=item)

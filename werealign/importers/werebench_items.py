@@ -30,7 +30,7 @@ from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_source import ITEMS_FILE, RawQuestion
+from werealign.importers.werebench_source import ITEMS_FILE, RawQuestion, unknown_fields
 from werealign.importers.werebench_text import seat_of_label, seats_mentioned
 from werealign.schema import OPTION_KEYS, GameLog, ItemProvenance, OpponentItem, Option, SpeechItem, VoteItem
 
@@ -50,14 +50,21 @@ _GROUP_LABEL = re.compile(r"好人|玩家|场上")
 _WOLF_LABEL = re.compile(r"狼")
 
 
+def speech_item_id(dim: str, qid: int) -> str:
+    return f"werebench-{dim.lower()}-{qid:04d}"
+
+
 def convert_speech_items(categories, games: dict[str, GameLog], report: ImportReport) -> list[SpeechItem]:
     items: list[SpeechItem] = []
     seen: set[tuple[str, int]] = set()
+    made: dict[str, str] = {}  # item id -> the key of the converted item that has it
     for ci, cat in enumerate(categories):
         dim = CATEGORY_DIMENSION.get(cat.categoryName)
+        report.add_unknown_fields(unknown_fields(cat, f"categories[{ci}]", nested=False), source_file=ITEMS_FILE, item=cat.categoryName)
         for qi, q in enumerate(cat.questions):
             key = f"{cat.categoryName}#{q.id}"
             field = f"categories[{ci}].questions[{qi}]"
+            report.add_unknown_fields(unknown_fields(q, field), source_file=ITEMS_FILE, item=key)
 
             def note(kind: str, code: str, f: str | None, what: str, why: str, game: str | None = None) -> None:
                 report.add(kind, code, source_file=ITEMS_FILE, game=game, item=key, field=f, what=what, why=why)  # type: ignore[arg-type]
@@ -69,12 +76,19 @@ def convert_speech_items(categories, games: dict[str, GameLog], report: ImportRe
                 note("dropped", "duplicate_item_key", f"{field}.id", f"second item with key {key}", "item dropped: the key must identify one item")
                 continue
             seen.add((cat.categoryName, q.id))
+            # Two category names can mean one dimension ('Social Interaction' and 'Persuasive Statements'
+            # are both PS): the same id under both would write two items with one id.
+            item_id = speech_item_id(dim, q.id)
+            if item_id in made:
+                note("dropped", "duplicate_item_id", f"{field}.id", f"{key} would be item {item_id}, already made from {ITEMS_FILE} {made[item_id]}", "item dropped: item ids must be unique; the first one is kept")
+                continue
             try:
                 item = _speech_item(q, dim, key, field, games, note)
             except ValidationError as e:  # a value our schema cannot hold that no rule anticipated
                 note("dropped", "item_unusable", field, f"{key}", f"does not fit the speech item schema: {describe_validation_error(e)}")
                 continue
             if item is not None:
+                made[item.item_id] = key
                 items.append(item)
                 note("converted", "speech_item", field, f"{key} ({q.reference}, cut-off {q.utterance_id}, viewpoint '{q.role}')", f"items/speech.jsonl {item.item_id}", game=item.game_id)
     return sorted(items, key=lambda i: i.item_id)
@@ -147,7 +161,7 @@ def _speech_item(q: RawQuestion, dim: str, key: str, field: str, games: dict[str
     short = (q.text1 or "").strip() or None
     options = sorted(q.options, key=lambda o: o.key.strip())
     return SpeechItem(
-        item_id=f"werebench-{dim.lower()}-{q.id:04d}",
+        item_id=speech_item_id(dim, q.id),
         game_id=game_id,
         language="zh",
         dimension=dim,
@@ -192,10 +206,21 @@ def derive_decision_items(game: GameLog, report: ImportReport) -> tuple[list[Vot
     def prov(key: str) -> ItemProvenance:
         return ItemProvenance(review="imported", source=rel, source_ref={"mvp_vote": key, "derived": "werealign import werebench"})
 
+    made: dict[str, str] = {}  # item id -> the vote key it was made from
+
+    def taken(item_id: str, key: str, code: str) -> bool:
+        """Whether an earlier vote already made this id ('second_day' and 'second_day_votes' both give '...-second-day')."""
+        if item_id not in made:
+            made[item_id] = key
+            return False
+        note("dropped", code, key, f"would be item {item_id}, already made from {rel} metadata.MVP.votes.{made[item_id]}", "item dropped: item ids must be unique; the first one is kept")
+        return True
+
     oi_cutoffs: set[int] = set()
     for v in game.mvp.votes:
         key = v.original_label or v.phase
         stem = key.removesuffix("_votes").replace("_", "-")
+        va_id, oi_id = f"{game.game_id}-va-{stem}", f"{game.game_id}-oi-{stem}"
         alive = alive_at(game, v.cutoff_segment)
         if v.target is None:
             note("dropped", "va_abstention", key, "the MVP abstained", "no VA item: there is no seat to predict")
@@ -205,9 +230,9 @@ def derive_decision_items(game: GameLog, report: ImportReport) -> tuple[list[Vot
             note("dropped", "va_voter_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: a player who is out cannot vote")
         elif v.target not in alive:
             note("dropped", "va_target_out", key, f"target seat {v.target} {_exit_of(game, v.target)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: the answer would not be a candidate")
-        else:
+        elif not taken(va_id, key, "va_duplicate_id"):
             item = VoteItem(
-                item_id=f"{game.game_id}-va-{stem}",
+                item_id=va_id,
                 game_id=game.game_id,
                 language=game.language,
                 viewpoint_seat=mvp,
@@ -230,8 +255,10 @@ def derive_decision_items(game: GameLog, report: ImportReport) -> tuple[list[Vot
         if not answer:
             note("dropped", "oi_no_wolves", key, "no wolf-faction seat in the game", "no OI item")
             continue
+        if taken(oi_id, key, "oi_duplicate_id"):
+            continue
         item = OpponentItem(
-            item_id=f"{game.game_id}-oi-{stem}",
+            item_id=oi_id,
             game_id=game.game_id,
             language=game.language,
             viewpoint_seat=mvp,

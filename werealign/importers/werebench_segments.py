@@ -13,18 +13,36 @@ turn keeps `segments: null` and the report says why. The release's text stays th
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from werealign.annotate.faithfulness import text_diff
 from werealign.annotate.transcript import TranscriptSegment, read_transcript
 from werealign.errors import UserError
 from werealign.importers.report import ImportReport
+from werealign.importers.werebench_source import season_files
 from werealign.schema import Segment, Utterance
 
 TRANSCRIPT_DIR = "clean_process"
 # The release's build glued a cue written with no blank line before it (number and time line
 # included) into the previous cue's text: such a turn text holds an SRT time line.
 _GLUED_TIME_LINE = re.compile(r"\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->")
+
+
+@dataclass(frozen=True)
+class Transcripts:
+    root: Path  # the release root
+    files: frozenset[str]  # release-relative paths of every clean_process/Season_*/*.srt
+
+
+def find_transcripts(root: Path) -> Transcripts | None:
+    """The release's transcripts, or None when it has no clean_process/ folder.
+
+    Every transcript folder is listed up front: one that cannot be read is an error naming it,
+    not a game after game of "no transcript" warnings (or a PermissionError half-way through).
+    """
+    files = season_files(root, TRANSCRIPT_DIR, "*.srt")
+    return None if files is None else Transcripts(root, frozenset(files))
 
 
 def transcript_rel(game_rel: str) -> str:
@@ -38,11 +56,11 @@ def read_cues(path: Path) -> dict[int, TranscriptSegment]:
     return {seg.id: seg for seg in read_transcript(path, require_labels=False)}
 
 
-def attach_segments(root: Path, game_rel: str, game_id: str, utterances: list[Utterance], report: ImportReport) -> list[Utterance]:
+def attach_segments(transcripts: Transcripts, game_rel: str, game_id: str, utterances: list[Utterance], report: ImportReport) -> list[Utterance]:
     """The turns, with `segments` filled where the transcript reproduces the release's text exactly."""
     srt_rel = transcript_rel(game_rel)
-    path = root / srt_rel
-    if not path.is_file():
+    path = transcripts.root / srt_rel
+    if srt_rel not in transcripts.files:
         report.add("warning", "segments_unavailable", source_file=srt_rel, game=game_id, field=None,
                    what="no transcript for this game", why=f"all {len(utterances)} turns kept without per-segment text")
         return utterances

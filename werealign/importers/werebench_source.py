@@ -8,8 +8,10 @@ converter repairs or drops them and reports each one.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,34 @@ class _Loose(BaseModel):
     # Unknown keys are kept (model_extra) and reported as warnings rather than refused:
     # a newer release adding a field should still import.
     model_config = ConfigDict(extra="allow")
+
+
+def unknown_fields(model: BaseModel, path: str = "", nested: bool = True) -> list[tuple[str, str]]:
+    """(field path, key) of every key the known format lacks, in `model` and, when `nested`, in every model inside it.
+
+    Walks the parsed models instead of listing the places where a release might grow a field, so
+    a key added at any depth is reported rather than silently dropped.
+    """
+
+    def at(name: str) -> str:
+        return f"{path}.{name}" if path else name
+
+    found = [(at(key), key) for key in sorted(model.model_extra or {})]
+    if not nested:
+        return found
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if isinstance(value, BaseModel):
+            found += unknown_fields(value, at(name))
+        elif isinstance(value, list):
+            for i, child in enumerate(value):
+                if isinstance(child, BaseModel):
+                    found += unknown_fields(child, f"{at(name)}[{i}]")
+        elif isinstance(value, dict):
+            for key, child in value.items():
+                if isinstance(child, BaseModel):
+                    found += unknown_fields(child, f"{at(name)}.{key}")
+    return found
 
 
 class RawVote(_Loose):
@@ -128,23 +158,50 @@ class Release:
     items: RawItems
 
 
+def _listing(folder: Path) -> list[os.DirEntry]:
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entries, key=lambda e: e.name)
+    except OSError as e:
+        raise UserError(f"{folder}: cannot read folder: {e.strerror or e}") from None
+
+
+def season_files(root: Path, top: str, pattern: str) -> list[str] | None:
+    """Release-relative paths of `top/Season_*/<pattern>` in path order, or None when there is no `top` folder.
+
+    What a glob would find, except that a folder that cannot be read is a UserError naming it: a
+    glob skips it silently, and every game or transcript inside would vanish from the import.
+    """
+    if not any(e.name == top and e.is_dir() for e in _listing(root)):
+        return None
+    found = []
+    for season in _listing(root / top):
+        if fnmatchcase(season.name, "Season_*") and season.is_dir():
+            found += [f"{top}/{season.name}/{f.name}" for f in _listing(root / top / season.name) if fnmatchcase(f.name, pattern)]
+    return found
+
+
 def load_release(src: Path) -> Release:
     """Read every game log and the speech items of a release, shape-checked."""
     if not src.exists():
         raise UserError(f"{src}: not found (expected the dataset/ folder of a WereBench release)")
     if not src.is_dir():
         raise UserError(f"{src}: not a directory (expected the dataset/ folder of a WereBench release)")
-    paths = sorted(src.glob(GAME_GLOB))
+    rels = season_files(src, "data", "*.json") or []
     items_path = src / ITEMS_FILE
-    if not paths and not items_path.exists():
+    try:
+        items_exists, items_is_file = items_path.exists(), items_path.is_file()
+    except OSError as e:  # only "not found" is False; anything else means its folder cannot be searched
+        raise UserError(f"{items_path.parent}: cannot read folder: {e.strerror or e}") from None
+    if not rels and not items_exists:
         raise UserError(f"{src}: not a WereBench release (no {GAME_GLOB} and no {ITEMS_FILE})")
-    if not paths:
+    if not rels:
         raise UserError(f"{src}: no game logs found ({GAME_GLOB})")
-    if not items_path.is_file():
+    if not items_is_file:
         raise UserError(f"{items_path}: file not found (every WereBench release has {ITEMS_FILE})")
     games = []
-    for path in paths:
-        rel = path.relative_to(src).as_posix()
+    for rel in rels:
+        path = src / rel
         m = _GAME_PATH.match(rel)
         if not m:
             raise UserError(f"{path}: unexpected game file name (expected data/Season_N/NN.json)")
