@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from werealign.errors import UserError
-from werealign.files import atomic_write_text, read_jsonl, read_text, staged_directory
+from werealign.files import atomic_write_text, path_kind, read_json, read_jsonl, read_text, sha256_file, staged_directory
 
 from conftest import REPO
 
@@ -109,3 +109,94 @@ def test_jsonl_rows_may_hold_unicode_line_separators(tmp_path):
     assert [obj for _, obj in read_jsonl(tmp_path / "x.jsonl")] == rows
     (tmp_path / "crlf.jsonl").write_bytes(b'{"a": 1}\r\n\r\n{"a": 2}\r\n')
     assert list(read_jsonl(tmp_path / "crlf.jsonl")) == [(1, {"a": 1}), (3, {"a": 2})]
+
+
+# --------------------------------------------------------------------------- what json.loads lets through or chokes on
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # RecursionError inside json.loads
+    ('{"a": ' + "7" * 5000 + "}", "more than"),  # ValueError: Python's int max str digits
+    ('{"a": NaN}', "NaN is not a JSON value"),
+    ('[1, Infinity]', "Infinity is not a JSON value"),
+    ('{"a": -Infinity}', "-Infinity is not a JSON value"),
+], ids=["deep", "long-int", "nan", "infinity", "minus-infinity"])
+def test_json_readers_turn_every_parse_failure_into_one_line(tmp_path, text, needle):
+    p = tmp_path / "x.json"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError, match=needle) as e:
+        read_json(p)
+    assert str(e.value).startswith(f"{p}: invalid JSON") and "\n" not in str(e.value)
+    lines = tmp_path / "x.jsonl"
+    lines.write_text('{"ok": 1}\n' + text + "\n", encoding="utf-8")
+    with pytest.raises(UserError, match=needle) as e:
+        list(read_jsonl(lines))
+    assert str(e.value).startswith(f"{lines}:2: invalid JSON line")
+
+
+def test_an_empty_json_file_says_so(tmp_path):
+    for text in ("", " \n\t\n"):
+        p = tmp_path / "g.json"
+        p.write_text(text, encoding="utf-8")
+        with pytest.raises(UserError, match=r"empty file, expected JSON$"):
+            read_json(p)
+
+
+def test_lone_surrogate_escapes_are_refused_paired_ones_kept(tmp_path):
+    p = tmp_path / "x.json"
+    for text in ('{"a": "x\\ud800y"}', '{"\\uDC00": 1}', '[["deep", {"k": "\\udbff"}]]'):
+        p.write_text(text, encoding="utf-8")
+        with pytest.raises(UserError, match=r"lone UTF-16 surrogate escape \\u[0-9a-f]{4}") as e:
+            read_json(p)
+        assert str(e.value).startswith(f"{p}: invalid JSON")
+    lines = tmp_path / "x.jsonl"
+    lines.write_text('{"a": "ok"}\n\n{"a": "\\ud83d"}\n', encoding="utf-8")
+    with pytest.raises(UserError, match=f"^{lines}:3: invalid JSON line: lone UTF-16 surrogate"):
+        list(read_jsonl(lines))
+    # A pair is an astral character; an escaped backslash before 'ud800' is plain text.
+    p.write_text('{"a": "\\ud83d\\ude00", "b": "\\\\ud800"}', encoding="utf-8")
+    assert read_json(p) == {"a": "\U0001F600", "b": "\\ud800"}
+
+
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
+    """Opening a FIFO blocks until a writer comes: run in a subprocess so a regression fails, not hangs."""
+    fifo = tmp_path / "x.json"
+    os.mkfifo(fifo)
+    script = (
+        "import sys; from pathlib import Path; from werealign.errors import UserError\n"
+        "from werealign.files import read_json, read_jsonl, sha256_file\n"
+        "for f in (read_json, lambda p: list(read_jsonl(p)), sha256_file):\n"
+        "    try: f(Path(sys.argv[1]))\n"
+        "    except UserError as e: print(e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script, str(fifo)], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [f"{fifo}: not a regular file (a FIFO, socket or device), expected a {k} file"
+                                     for k in ("JSON", "JSONL", "regular")]
+
+
+def test_permission_problems_are_one_line(tmp_path, monkeypatch):
+    """Root reads anything, so the failing calls are made to fail as they do for other users."""
+    p = tmp_path / "x.json"
+    p.write_text("{}", encoding="utf-8")
+    real_stat, real_open = Path.stat, Path.open
+
+    def denied(*_a, **_k):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "open", lambda self, *a, **k: denied() if self == p else real_open(self, *a, **k))
+    for read in (read_json, sha256_file):
+        with pytest.raises(UserError, match=f"^{p}: cannot read: Permission denied$"):
+            read(p)
+    # A parent directory without search permission: even looking at the path fails.
+    monkeypatch.setattr(Path, "stat", lambda self, *a, **k: denied() if self == p else real_stat(self, *a, **k))
+    for check in (path_kind, read_json, sha256_file):
+        with pytest.raises(UserError, match=f"^{p}: cannot read: Permission denied$"):
+            check(p)
+
+
+def test_sha256_refuses_a_directory_and_a_missing_file(tmp_path):
+    with pytest.raises(UserError, match="is a directory"):
+        sha256_file(tmp_path)
+    with pytest.raises(UserError, match="file not found"):
+        sha256_file(tmp_path / "nope")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
+import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -30,40 +33,122 @@ def dumps_line(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+def path_kind(path: Path) -> str:
+    """'file', 'directory', 'missing' or 'special' (a FIFO, socket or device), found without opening the path.
+
+    A path that cannot even be looked at (a parent without search permission, a symlink loop) is a
+    UserError naming it, never an OSError from deep inside a check.
+    """
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "missing"
+    except OSError as e:
+        raise UserError(f"{path}: cannot read: {e.strerror or e}") from None
+    if stat.S_ISREG(mode):
+        return "file"
+    return "directory" if stat.S_ISDIR(mode) else "special"
+
+
+def require_file(path: Path, kind: str) -> None:
+    """Refuse anything but a regular file, before opening it: opening a FIFO blocks until some writer
+    comes (validate would hang), and a device may never end. `kind` ('JSON', 'SRT', ...) words the message."""
+    found = path_kind(path)
+    if found == "missing":
+        raise UserError(f"{path}: file not found")
+    if found == "directory":
+        raise UserError(f"{path}: is a directory, expected a {kind} file")
+    if found == "special":
+        raise UserError(f"{path}: not a regular file (a FIFO, socket or device), expected a {kind} file")
+
+
 def read_text(path: Path, kind: str, encoding: str = "utf-8") -> str:
     """A user's text file, or a UserError naming it; `kind` ('JSON', 'SRT', ...) words the message."""
+    require_file(path, kind)
     try:
         return path.read_text(encoding=encoding)
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, expected a {kind} file") from None
     except UnicodeDecodeError as e:
         raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:  # permission denied, a parent that is a file, ...
+    except OSError as e:  # permission denied, the file removed since it was looked at, ...
         raise UserError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+class _NonStandardConstant(ValueError):
+    """NaN, Infinity or -Infinity: Python's json accepts them, JSON (and every other reader) does not."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NonStandardConstant(name)
+
+
+# Strict UTF-8 decoding rejects raw surrogates, so a JSON text can only produce one through a
+# \ud800-\udfff escape: looking for such an escape keeps the common path free of the walk below.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _lone_surrogate(obj: Any) -> str | None:
+    """The first surrogate left in any string (key or value) of a parsed JSON value.
+
+    json.loads joins a valid pair of escapes into one astral character, so any surrogate left is
+    a lone one: a string that cannot be printed or written as UTF-8. Iterative, as the value may
+    be nested as deeply as the parser allows.
+    """
+    stack = [obj]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if m := _SURROGATE.search(value):
+                return m.group()
+        elif isinstance(value, dict):
+            stack.extend(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return None
+
+
+def parse_json_text(text: str, path: Path, line: int | None = None) -> Any:
+    """Parse one JSON document (a whole file, or line `line` of a JSONL file); every way it can be
+    bad becomes a one-line UserError naming the file (and line), never a traceback."""
+    where, what = (f"{path}:{line}", "invalid JSON line") if line is not None else (str(path), "invalid JSON")
+    try:
+        obj = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as e:
+        at = f"{e.colno}" if line is not None else f"{e.lineno}:{e.colno}"
+        raise UserError(f"{where}:{at}: {what}: {e.msg}") from None
+    except _NonStandardConstant as e:
+        raise UserError(f"{where}: {what}: {e} is not a JSON value (JSON has no NaN or Infinity); write null or a number") from None
+    except RecursionError:  # '[[[[...' deeper than the parser's recursion limit
+        raise UserError(f"{where}: {what}: arrays or objects nested too deeply") from None
+    except ValueError:  # Python refuses to convert an integer literal of more than sys.get_int_max_str_digits() digits
+        raise UserError(f"{where}: {what}: a number has more than {sys.get_int_max_str_digits()} digits") from None
+    if _SURROGATE_ESCAPE.search(text) and (lone := _lone_surrogate(obj)) is not None:
+        raise UserError(f"{where}: {what}: lone UTF-16 surrogate escape \\u{ord(lone):04x} (half of a character); "
+                        "escape the whole pair or write the character itself")
+    return obj
 
 
 def read_json(path: Path) -> Any:
     text = read_text(path, "JSON")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UserError(f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+    if not text or text.isspace():  # isspace() stops at the first other character: no copy of the text
+        raise UserError(f"{path}: empty file, expected JSON")
+    return parse_json_text(text, path)
 
 
-def read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
-    """Yield (line number, object) for every non-blank line."""
+def read_jsonl_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, text) of every non-blank line, unparsed: a caller can go on past a bad line."""
     # Read whole (item files are small) so a directory, a permission problem or a binary file is
     # reported by read_text like every other input, never as an OSError half-way through the rows.
     # split("\n"), not splitlines(): JSON strings may hold U+2028 or U+0085 raw (ensure_ascii=False writes them so).
-    for lineno, line in enumerate(read_text(path, "JSONL").split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            yield lineno, json.loads(line)
-        except json.JSONDecodeError as e:
-            raise UserError(f"{path}:{lineno}:{e.colno}: invalid JSON line: {e.msg}") from None
+    lines = enumerate(read_text(path, "JSONL").split("\n"), 1)
+    return [(lineno, line) for lineno, line in lines if line.strip()]
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, object) for every non-blank line; the first bad line is a UserError."""
+    for lineno, line in read_jsonl_lines(path):
+        yield lineno, parse_json_text(line, path, lineno)
 
 
 def describe_validation_error(err: ValidationError, limit: int = 3) -> str:
@@ -175,8 +260,13 @@ def staged_directory(final: Path, overwrite: bool = False) -> Iterator[Path]:
 
 
 def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a regular file, or a UserError naming it (missing, a directory, a FIFO, no permission)."""
+    require_file(path, "regular")
     h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
+    try:
+        with path.open("rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError as e:
+        raise UserError(f"{path}: cannot read: {e.strerror or e}") from None
     return h.hexdigest()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import typer
@@ -10,6 +11,13 @@ import typer
 from werealign.errors import UserError
 
 FORMATS = ("text", "json")
+
+
+def _json_safe(text: str) -> str:
+    """Lone surrogates (a file name whose bytes are not UTF-8) as JSON \\u escapes, as ensure_ascii
+    would write them: printing them raw fails or emits bytes that are not UTF-8, and the escape reads
+    back as the same name."""
+    return re.sub(r"[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def validate_command(
@@ -32,7 +40,7 @@ def validate_command(
             "findings": [f.to_dict() for f in report.findings],
             "summary": {"errors": errors, "warnings": warnings, "files": len(report.files)},
         }
-        print(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True))
+        print(_json_safe(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True)))
     else:
         for f in collapse(report.findings, 0 if show_all else 5):
             print(f.to_text())

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from werealign.dataset import MANIFEST, is_dataset_dir
+from werealign.dataset import MANIFEST
 from werealign.errors import UserError
+from werealign.files import path_kind, require_file
 from werealign.schema import GameLog
 from werealign.validate.dataset_checks import validate_dataset
 from werealign.validate.file_checks import (
@@ -24,6 +25,7 @@ from werealign.validate.file_checks import (
     check_items_rows,
     check_osr_rows,
     detect_jsonl_kind,
+    kind_of,
     load_jsonl,
     validate_game_model,
 )
@@ -70,12 +72,12 @@ def check_paths(paths: Sequence[Path | str]) -> Report:
 
 
 def _classify(p: Path) -> str:
-    if p.is_dir():
-        if is_dataset_dir(p):
+    # path_kind, not is_dir()/exists(): those raise a bare PermissionError under an unsearchable directory.
+    if path_kind(p) == "directory":
+        if path_kind(p / MANIFEST) == "file":  # is_dataset_dir, with a permission problem as one line
             return "dataset"
         raise UserError(f"{p}: not a werealign dataset directory (no {MANIFEST}); pass a dataset directory, a game .json or an items .jsonl")
-    if not p.exists():
-        raise UserError(f"{p}: file not found")
+    require_file(p, "game .json or items .jsonl")  # missing, or a FIFO that would block validate forever
     if p.name == MANIFEST:
         raise UserError(f"{p}: this is a dataset manifest; validate the whole dataset by passing its directory {p.parent}")
     if p.suffix == ".json":
@@ -89,12 +91,12 @@ def _sibling_games(p: Path, kind: str) -> Path | None:
     """The games/ directory of the dataset a lone file sits in (items/x.jsonl or variants/osr/x.jsonl)."""
     root = p.parent.parent.parent if kind == "osr" else p.parent.parent
     games = root / "games"
-    return games if games.is_dir() else None
+    return games if kind_of(games) == "directory" else None
 
 
 def _check_jsonl(p: Path) -> list[Finding]:
     out = Sink(file=str(p))
-    rows = load_jsonl(p, out)
+    rows, _ = load_jsonl(p, out)
     kind = detect_jsonl_kind(p, rows)
     if kind is None:
         if rows:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from werealign.dataset import MANIFEST
-from werealign.files import sha256_file
+from werealign.errors import UserError
+from werealign.files import path_kind, sha256_file
 from werealign.schema import DatasetManifest
 from werealign.validate.file_checks import (
     ITEM_KINDS,
@@ -13,6 +15,7 @@ from werealign.validate.file_checks import (
     check_game_file,
     check_items_rows,
     check_osr_rows,
+    kind_of,
     load_json,
     load_jsonl,
 )
@@ -34,12 +37,16 @@ def validate_dataset(root: Path) -> tuple[list[Finding], list[str]]:
     manifest_out = sink(root / MANIFEST)
     ok, obj = load_json(root / MANIFEST, manifest_out)
     manifest = check_schema("dataset_manifest", obj, manifest_out) if ok else None
+    extra = Sink(file=str(root))  # findings about the directory itself
+    sinks.append(extra)
 
     # Games first: items and rewrites are checked against them.
+    game_files = _listing(root / "games", ".json", extra)
     store = GameStore(games_dir=None, report_broken=False)
-    game_files = sorted((root / "games").glob("*.json"))
+    # When games/ cannot be listed no game is known: leave references unchecked rather than report every one missing.
+    refs = store if game_files is not None else None
     languages: set[str] = set()
-    for gp in game_files:
+    for gp in game_files or []:
         out, idx = check_game_file(gp, str(gp), in_dataset=True)
         sinks.append(out)
         files.append(str(gp))
@@ -48,17 +55,17 @@ def validate_dataset(root: Path) -> tuple[list[Finding], list[str]]:
         # Items find their game by file name, so that is the key (a mismatched game_id is reported).
         store.cache[gp.stem] = idx
 
-    counts = {"games": len(game_files), "osr_games": 0}
+    # None: not countable (a directory that cannot be listed, a file that cannot be read); its own finding says why.
+    counts: dict[str, int | None] = {"games": None if game_files is None else len(game_files)}
     all_items = []
     for kind in ITEM_KINDS:
         ip = root / "items" / f"{kind}.jsonl"
         counts[kind] = 0
-        if not ip.is_file():
+        if kind_of(ip) == "missing":  # anything else there (a directory, no permission) is reported by reading it
             continue
         out = sink(ip)
-        rows = load_jsonl(ip, out)
-        counts[kind] = len(rows)
-        all_items += check_items_rows(kind, rows, out, store)
+        rows, counts[kind] = load_jsonl(ip, out)  # lines, not parsed rows: a broken line is still an item
+        all_items += check_items_rows(kind, rows, out, refs)
     # Ids must be unique across the three files too: runs and scores are keyed by item id.
     # (Duplicates inside one file were reported by that file's own pass.)
     first_file: dict[str, Sink] = {}
@@ -66,28 +73,41 @@ def validate_dataset(root: Path) -> tuple[list[Finding], list[str]]:
         prev = first_file.setdefault(item.item_id, out)
         if prev.file != out.file:
             out.error("duplicate-item-id", "item_id", f"item id {item.item_id} is already used at {prev.file}:{prev.line}")
-    extra = Sink(file=str(root))
-    sinks.append(extra)
 
-    for ip in sorted((root / "items").glob("*.jsonl")):
+    for ip in _listing(root / "items", ".jsonl", extra) or []:
         if ip.stem not in ITEM_KINDS:
             extra.warning("unknown-file", "", f"{ip.relative_to(root).as_posix()} is not a dataset file (expected items/{{speech,vote,opponent}}.jsonl); it is ignored")
 
-    osr_files = sorted((root / "variants" / "osr").glob("*.jsonl"))
-    counts["osr_games"] = len(osr_files)
-    for op in osr_files:
+    osr_files = _listing(root / "variants" / "osr", ".jsonl", extra)
+    counts["osr_games"] = None if osr_files is None else len(osr_files)
+    for op in osr_files or []:
         out = sink(op)
-        check_osr_rows(op, load_jsonl(op, out), out, store)
+        rows, _ = load_jsonl(op, out)
+        check_osr_rows(op, rows, out, refs)
 
     if manifest is not None:
         _check_manifest(root, manifest, counts, languages, manifest_out)
     return [f for s in sinks for f in s.findings], files
 
 
-def _check_manifest(root: Path, manifest: DatasetManifest, counts: dict[str, int], languages: set[str], out: Sink) -> None:
+def _listing(d: Path, suffix: str, out: Sink) -> list[Path] | None:
+    """The entries of directory `d` whose names end in `suffix`, sorted; [] when there is no such
+    directory; None, reported, when it cannot be listed (glob would silently find nothing, and the
+    counts would then blame the manifest)."""
+    try:
+        names = os.listdir(d)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as e:
+        out.error("unreadable", "", f"{d}: cannot list the directory: {e.strerror or e}")
+        return None
+    return sorted(d / name for name in names if name.endswith(suffix))
+
+
+def _check_manifest(root: Path, manifest: DatasetManifest, counts: dict[str, int | None], languages: set[str], out: Sink) -> None:
     for key, actual in counts.items():
         declared = getattr(manifest.counts, key)
-        if declared != actual:
+        if actual is not None and declared != actual:
             out.error("count-mismatch", path("counts", key), f"manifest says {declared}, the directory holds {actual}; regenerate the manifest")
     if languages and set(manifest.languages) != languages:
         out.warning("language-mismatch", "languages",
@@ -95,12 +115,15 @@ def _check_manifest(root: Path, manifest: DatasetManifest, counts: dict[str, int
     for rel, digest in sorted(manifest.content_hashes.items()):
         p = root / rel
         where = path("content_hashes", rel)
-        if not p.is_file():
-            out.error("hash-missing-file", where, f"{rel} is listed in the manifest but missing")
-        elif sha256_file(p) != digest:
-            out.error("hash-mismatch", where, f"{rel} changed since the manifest was written; regenerate the manifest if the change is intended")
+        try:
+            if path_kind(p) == "missing":
+                out.error("hash-missing-file", where, f"{rel} is listed in the manifest but missing")
+            elif sha256_file(p) != digest:
+                out.error("hash-mismatch", where, f"{rel} changed since the manifest was written; regenerate the manifest if the change is intended")
+        except UserError as e:  # a directory, a FIFO, no permission: the message names the path and the problem
+            out.error("hash-unreadable", where, str(e))
     listed = set(manifest.content_hashes)
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
-        if p.is_file() and p.name != MANIFEST and rel not in listed and not any(part.startswith(".") for part in p.relative_to(root).parts):
+        if kind_of(p) == "file" and p.name != MANIFEST and rel not in listed and not any(part.startswith(".") for part in p.relative_to(root).parts):
             out.warning("hash-unlisted-file", "content_hashes", f"{rel} is not listed in the manifest's content hashes")

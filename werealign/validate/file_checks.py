@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from werealign.errors import UserError
-from werealign.files import read_json, read_jsonl
+from werealign.files import parse_json_text, path_kind, read_json, read_jsonl_lines
 from werealign.schema import GameLog, OsrRewrite
 from werealign.validate.findings import Sink
 from werealign.validate.game_checks import check_game
@@ -25,14 +25,15 @@ ITEM_KINDS = ("speech", "vote", "opponent")
 
 
 def _unreadable(err: UserError, p: Path, out: Sink) -> None:
-    """Turn a read error of `werealign.files` into a finding, keeping its line number."""
+    """Turn a read error of `werealign.files` into a finding, keeping its line and column."""
     msg = str(err)
     prefix = str(p)
     if msg.startswith(prefix):
         msg = msg[len(prefix):]
-    m = re.match(r"^:(\d+):\d+: (.*)$", msg)
+    m = re.match(r"^:(\d+)(?::(\d+))?: (.*)$", msg)  # file:line:column or file:line (a JSONL line)
     if m:
-        out.child(line=int(m.group(1))).error("invalid-json", "", m.group(2))
+        column = f" (column {m.group(2)})" if m.group(2) else ""  # 'Unterminated string starting at' needs it
+        out.child(line=int(m.group(1))).error("invalid-json", "", m.group(3) + column)
     else:
         out.error("invalid-json", "", msg.lstrip(": "))
 
@@ -45,15 +46,33 @@ def load_json(p: Path, out: Sink) -> tuple[bool, Any]:
     return False, None
 
 
-def load_jsonl(p: Path, out: Sink) -> list[tuple[int, Any]]:
-    """Every line up to the first unreadable one (which is reported)."""
-    rows: list[tuple[int, Any]] = []
+def load_jsonl(p: Path, out: Sink) -> tuple[list[tuple[int, Any]], int | None]:
+    """The readable lines as (line number, object), every unreadable line reported, and the number
+    of non-blank lines (None when the file itself could not be read).
+
+    A bad line does not stop the reading: the lines after it get their own checks, and the line
+    count (one row a line) stays true for the manifest's counts.
+    """
     try:
-        for lineno, obj in read_jsonl(p):
-            rows.append((lineno, obj))
-    except UserError as e:  # read_jsonl turns unreadable files (binary, permissions, ...) into UserError
+        lines = read_jsonl_lines(p)
+    except UserError as e:  # read_jsonl_lines turns unreadable files (binary, permissions, ...) into UserError
         _unreadable(e, p, out)
-    return rows
+        return [], None
+    rows: list[tuple[int, Any]] = []
+    for lineno, text in lines:
+        try:
+            rows.append((lineno, parse_json_text(text, p, lineno)))
+        except UserError as e:
+            _unreadable(e, p, out)
+    return rows, len(lines)
+
+
+def kind_of(p: Path) -> str:
+    """path_kind, or 'unreadable' for a path that cannot even be looked at: reading it will say why."""
+    try:
+        return path_kind(p)
+    except UserError:
+        return "unreadable"
 
 
 # --------------------------------------------------------------------------- games
@@ -105,7 +124,7 @@ class GameStore:
             if self.games_dir is None or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", game_id):
                 return "missing", None
             p = self.games_dir / f"{game_id}.json"
-            if not p.is_file():
+            if kind_of(p) == "missing":  # a directory or an unreadable file is there: check_game_file reports it
                 return "missing", None
             _, idx = check_game_file(p, str(p), in_dataset=True)
             self.cache[game_id] = idx

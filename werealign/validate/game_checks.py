@@ -150,8 +150,17 @@ def check_phases(game: GameLog, out: Sink) -> None:
 def check_utterances(game: GameLog, idx: GameIndex, out: Sink) -> None:
     first_use: dict[int, int] = {}
     prev_start = None
+    prev_last: tuple[int, int] | None = None  # (position, last segment id) of the previous turn
     for i, u in enumerate(game.utterances):
         where = path("utterances", i)
+        # The context builder cuts the transcript at a segment id, taking every turn whose ids lie
+        # at or before it: a turn numbered out of timeline order would leak a later day into the cut.
+        if u.segment_ids:  # the schema requires one, but a GameLog built in code may lack it
+            if prev_last is not None and u.segment_ids[0] <= prev_last[1]:
+                out.error("segment-timeline-order", path(where, "segment_ids"),
+                          f"turn starts at segment {u.segment_ids[0]}, not after segment {prev_last[1]} that ends utterances[{prev_last[0]}]; "
+                          "segment ids must rise from turn to turn in timeline order")
+            prev_last = (i, u.segment_ids[-1])
         if u.index != i:
             out.error("utterance-index", path(where, "index"), f"index is {u.index} but this is turn {i}; number turns 0, 1, 2, ... in order")
         if u.end < u.start:

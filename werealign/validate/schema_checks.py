@@ -30,7 +30,8 @@ def _validator(kind: str):
 
 def check_schema(kind: str, obj: Any, out: Sink) -> BaseModel | None:
     """Report every schema violation of `obj`; return the parsed model when there were none."""
-    errors = sorted(_validator(kind).iter_errors(obj), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = [e for err in _validator(kind).iter_errors(obj) for e in _actionable(err)]
+    errors.sort(key=lambda e: [str(p) for p in e.absolute_path])
     for err in errors:
         field, message = _describe(err)
         out.error("schema", field, message)
@@ -42,6 +43,28 @@ def check_schema(kind: str, obj: Any, out: Sink) -> BaseModel | None:
         for pe in e.errors():
             out.error("schema", path(*pe["loc"]), pe["msg"])
         return None
+
+
+def _actionable(err) -> list:
+    """The errors behind `err` that a person can act on.
+
+    A nullable field is `anyOf [X, null]`; when it holds a non-null value that breaks a rule of X
+    (possibly deep inside, like a vote target of 0 inside `mvp`), jsonschema only says the value is
+    valid under neither branch. The real rule is among the errors of the X branch (`err.context`,
+    whose schema paths start with the branch's position), so report those, recursively: X may
+    hold nullable fields of its own. Any other anyOf keeps its 'expected X or Y' message.
+    """
+    if err.validator not in ("anyOf", "oneOf") or err.instance is None:
+        return [err]
+    branches = [i for i, s in enumerate(err.validator_value) if not (isinstance(s, dict) and s.get("type") == "null")]
+    if len(branches) != 1:
+        return [err]
+    inner = [e for c in err.context if c.relative_schema_path[0] == branches[0] for e in _actionable(c)]
+    # A value of the wrong kind altogether reads best as 'expected X or null, got ...'; and a oneOf
+    # that fails because both branches match has no branch errors to show.
+    if all(e.validator == "type" and e.absolute_path == err.absolute_path for e in inner):
+        return [err]
+    return inner
 
 
 def _describe(err) -> tuple[str, str]:
