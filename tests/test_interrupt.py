@@ -1,4 +1,4 @@
-"""Ctrl-C during `werealign eval`: exit 130 with a clear message, stored responses kept, rerun resumes."""
+"""Ctrl-C or SIGTERM during `werealign eval`: exit 130 / 143 with a clear message, stored responses kept, rerun resumes."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+
+import pytest
 
 from werealign.dataset import load_dataset
 
@@ -20,7 +22,8 @@ def _stored(db) -> int:
         return 0
 
 
-def test_ctrl_c_keeps_responses_and_rerun_resumes(tmp_path):
+@pytest.mark.parametrize(("sig", "code", "said"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+def test_interrupt_keeps_responses_and_rerun_resumes(tmp_path, sig, code, said):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--decodes", "40",
            "--max-connections", "1", "--out", str(out), "--quiet"]
@@ -32,10 +35,10 @@ def test_ctrl_c_keeps_responses_and_rerun_resumes(tmp_path):
     while _stored(db) < 20 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert proc.poll() is None, "the run finished before it could be interrupted"
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
-    assert "interrupted" in err and "rerun the same command" in err
+    assert proc.returncode == code, err
+    assert said in err and "rerun the same command" in err
     assert "Traceback" not in err and "never awaited" not in err
     kept = _stored(db)
     assert kept >= 20

@@ -245,3 +245,12 @@ def test_a_file_name_that_is_not_utf8_prints_in_both_formats(tmp_path):
 
 def test_good_sample_copy_is_still_clean(tmp_path):
     assert check_paths([sample_copy(tmp_path)]).findings == []
+
+
+def test_every_command_error_is_one_line(tmp_path):
+    """cli.main prints UserErrors with the same escaping as findings: a newline in a path stays on the line."""
+    bad = tmp_path / "two\nlines"
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--dataset", str(bad)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and "two\\nlines" in r.stderr and "dataset directory not found" in r.stderr, r.stderr

@@ -14,7 +14,7 @@ import typer
 
 from werealign import __version__
 from werealign.commands import annotate, eval as eval_cmd, importer, validate
-from werealign.errors import UserError
+from werealign.errors import UserError, one_line
 
 app = typer.Typer(
     name="werealign",
@@ -65,7 +65,7 @@ def main() -> None:
     except SystemExit as e:
         code = e.code
     except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {one_line(str(e))}", file=sys.stderr)
         code = 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
