@@ -120,7 +120,8 @@ def test_jsonl_rows_may_hold_unicode_line_separators(tmp_path):
     ('{"a": NaN}', "NaN is not a JSON value"),
     ('[1, Infinity]', "Infinity is not a JSON value"),
     ('{"a": -Infinity}', "-Infinity is not a JSON value"),
-], ids=["deep", "long-int", "nan", "infinity", "minus-infinity"])
+    ('{"a": 1.5e308, "b": -1e400}', "the number -1e400 is too large"),  # float() would give -inf silently
+], ids=["deep", "long-int", "nan", "infinity", "minus-infinity", "huge-float"])
 def test_json_readers_turn_every_parse_failure_into_one_line(tmp_path, text, needle):
     p = tmp_path / "x.json"
     p.write_text(text, encoding="utf-8")

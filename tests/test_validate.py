@@ -164,6 +164,8 @@ ITEM_CASES = [
     ("speech", "options[2].origin", "m2_biased_rationale", "answer-is-distractor", "answer", "error"),
     ("speech", "options[4].text", "Seat 4 because of reason D", "duplicate-option", "options[4].text", "warning"),
     ("speech", "options[4].text", "seat 3  because of reason C.", "duplicate-option", "options[4].text", "error"),
+    ("speech", "options[4].text", "Seat 3 because of reason C .", "duplicate-option", "options[4].text", "error"),
+    ("speech", "options[4].text", "\u200bＳeat 3 because of reason C", "duplicate-option", "options[4].text", "error"),
     ("speech", "options[5].text", "   ", "empty-option", "options[5].text", "error"),
     ("speech", "question", " ", "empty-question", "question", "error"),
     ("speech", "options", [{"key": "A", "text": "x", "origin": "imported"}] * 8, "schema", "options", "error"),

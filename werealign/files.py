@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -81,6 +82,22 @@ def _refuse_constant(name: str) -> Any:
     raise _NonStandardConstant(name)
 
 
+# A number only overflows a float to infinity with a 3-digit exponent or 309+ digits; only a text that
+# has one pays for parsing every float in Python (game files hold thousands of timestamps).
+_MAYBE_HUGE_FLOAT = re.compile(r"[eE][+]?0*[1-9]\d{2}|\d{309}")
+
+
+class _HugeFloat(ValueError):
+    """A literal beyond the float range: Python would read it as Infinity, silently."""
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if math.isinf(value):
+        raise _HugeFloat(literal[:20] + ("..." if len(literal) > 20 else ""))
+    return value
+
+
 # Strict UTF-8 decoding rejects raw surrogates, so a JSON text can only produce one through a
 # \ud800-\udfff escape: looking for such an escape keeps the common path free of the walk below.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -113,12 +130,15 @@ def parse_json_text(text: str, path: Path, line: int | None = None) -> Any:
     bad becomes a one-line UserError naming the file (and line), never a traceback."""
     where, what = (f"{path}:{line}", "invalid JSON line") if line is not None else (str(path), "invalid JSON")
     try:
-        obj = json.loads(text, parse_constant=_refuse_constant)
+        huge = _MAYBE_HUGE_FLOAT.search(text) is not None
+        obj = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float if huge else None)
     except json.JSONDecodeError as e:
         at = f"{e.colno}" if line is not None else f"{e.lineno}:{e.colno}"
         raise UserError(f"{where}:{at}: {what}: {e.msg}") from None
     except _NonStandardConstant as e:
         raise UserError(f"{where}: {what}: {e} is not a JSON value (JSON has no NaN or Infinity); write null or a number") from None
+    except _HugeFloat as e:
+        raise UserError(f"{where}: {what}: the number {e} is too large (it would read as Infinity)") from None
     except RecursionError:  # '[[[[...' deeper than the parser's recursion limit
         raise UserError(f"{where}: {what}: arrays or objects nested too deeply") from None
     except ValueError:  # Python refuses to convert an integer literal of more than sys.get_int_max_str_digits() digits

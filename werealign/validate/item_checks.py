@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from werealign.schema import OPTION_KEYS, OpponentItem, OsrRewrite, SpeechItem, VoteItem
@@ -27,8 +28,10 @@ def check_item(item: Item, out: Sink) -> None:
 
 
 def _norm(text: str) -> str:
-    """Option text as a reader compares it: case, spacing and trailing punctuation ignored."""
-    return re.sub(r"\s+", " ", text).strip().rstrip("。.!！?？;；").casefold()
+    """Option text as a reader compares it: width, case, spacing, invisible format characters
+    (a zero-width space makes no other option) and trailing punctuation and spaces ignored."""
+    text = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
+    return re.sub(r"\s+", " ", text).strip().rstrip("。.!！?？;； ").casefold()
 
 
 def check_speech_item(item: SpeechItem, out: Sink) -> None:
