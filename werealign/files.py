@@ -51,6 +51,20 @@ def path_kind(path: Path) -> str:
     return "directory" if stat.S_ISDIR(mode) else "special"
 
 
+def list_dir(folder: Path) -> list[str]:
+    """The sorted entry names of `folder`; [] when there is no such folder.
+
+    A folder that exists but cannot be listed is a UserError naming it: a glob would silently find
+    nothing there, and whatever the folder holds would vanish from an import or a count.
+    """
+    try:
+        return sorted(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as e:
+        raise UserError(f"{folder}: cannot read folder: {e.strerror or e}") from None
+
+
 def require_file(path: Path, kind: str) -> None:
     """Refuse anything but a regular file, before opening it: opening a FIFO blocks until some writer
     comes (validate would hang), and a device may never end. `kind` ('JSON', 'SRT', ...) words the message."""

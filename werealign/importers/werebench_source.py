@@ -8,7 +8,6 @@ converter repairs or drops them and reports each one.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -18,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from werealign.errors import UserError
-from werealign.files import parse_model, read_json
+from werealign.files import list_dir, parse_model, read_json
 
 ITEMS_FILE = "WereBench/WereBench.json"
 GAME_GLOB = "data/Season_*/*.json"
@@ -158,26 +157,18 @@ class Release:
     items: RawItems
 
 
-def _listing(folder: Path) -> list[os.DirEntry]:
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(entries, key=lambda e: e.name)
-    except OSError as e:
-        raise UserError(f"{folder}: cannot read folder: {e.strerror or e}") from None
-
-
 def season_files(root: Path, top: str, pattern: str) -> list[str] | None:
     """Release-relative paths of `top/Season_*/<pattern>` in path order, or None when there is no `top` folder.
 
     What a glob would find, except that a folder that cannot be read is a UserError naming it: a
     glob skips it silently, and every game or transcript inside would vanish from the import.
     """
-    if not any(e.name == top and e.is_dir() for e in _listing(root)):
+    if top not in list_dir(root) or not (root / top).is_dir():
         return None
     found = []
-    for season in _listing(root / top):
-        if fnmatchcase(season.name, "Season_*") and season.is_dir():
-            found += [f"{top}/{season.name}/{f.name}" for f in _listing(root / top / season.name) if fnmatchcase(f.name, pattern)]
+    for season in list_dir(root / top):
+        if fnmatchcase(season, "Season_*") and (root / top / season).is_dir():
+            found += [f"{top}/{season}/{name}" for name in list_dir(root / top / season) if fnmatchcase(name, pattern)]
     return found
 
 
