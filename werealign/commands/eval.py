@@ -104,7 +104,7 @@ def score_command(
         print(f"warning: {warning}", file=sys.stderr)
     if not quiet:
         print_summary(summary.results, run_dir=str(summary.run_dir), sent=0, cached=summary.cached)
-    missing = summary.results["totals"]["missing"]
+    missing = summary.results.totals.missing
     if missing:
         print(f"warning: {missing} planned request(s) have no stored response; run `werealign eval` again to fetch them", file=sys.stderr)
     if summary.request_errors:
