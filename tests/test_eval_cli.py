@@ -326,8 +326,7 @@ def test_builtin_baselines_on_the_bundled_sample(tmp_path: Path) -> None:
     runs = {}
     for model in ("werealign/random", "werealign/longest"):
         out = tmp_path / model.split("/")[1]
-        r = cli("eval", "--model", model, "--out", str(out), "--decodes", "3", "--quiet")
-        assert r.returncode == 0, r.stderr
+        run_eval(EvalConfig(model=model, decodes=3), Execution(), out=out)  # in-process: the real litellm path
         runs[model] = out
         run = json.loads((out / "run.json").read_text())
         assert run["dataset"]["path"] is None and run["dataset"]["name"] == "werealign-sample"
@@ -349,7 +348,7 @@ def test_builtin_baselines_on_the_bundled_sample(tmp_path: Path) -> None:
     assert len({tuple(s["option_order"]) for s in longest}) > 1
     # random is reproducible: same command into another directory, same bytes
     again = tmp_path / "random-again"
-    assert cli("eval", "--model", "werealign/random", "--out", str(again), "--decodes", "3", "--quiet").returncode == 0
+    run_eval(EvalConfig(model="werealign/random", decodes=3), Execution(), out=again)
     assert (again / "results.json").read_bytes() == (runs["werealign/random"] / "results.json").read_bytes()
 
 
