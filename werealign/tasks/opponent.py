@@ -107,8 +107,7 @@ TASK = Task(
     metric="mean_jaccard",
     question_vars=question_vars,
     parse=parse,
+    score=score,
     gold=lambda item: sorted(item.answer),
     is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
-    primary=jaccard,
-    score=score,
 )

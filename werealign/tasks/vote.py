@@ -52,9 +52,6 @@ TASK = Task(
     metric="accuracy",
     question_vars=question_vars,
     parse=parse,
-    gold=lambda item: item.answer,
-    is_correct=lambda answer, gold: answer == gold,
-    primary=correct_value,
     score=score,
     # The viewpoint's own vote of the asked phase is the answer: it must not be shown.
     context_kwargs=lambda item: {"exclude_own_vote_phase": item.phase},
