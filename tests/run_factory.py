@@ -44,9 +44,10 @@ def make_samples(model: str, skill: float, *, games: int = 4, decodes: int = 3, 
                     ok = correct(row) if correct else _unit(model, item_id, variant, decode) < skill
                     gold: Any = {"speech": "C", "vote": 5, "opponent": [1, 4, 9]}[task]
                     answer: Any = gold if ok else {"speech": "A", "vote": 2, "opponent": [1, 2]}[task]
-                    rows.append({**row, "gold": gold, "answer": answer, "correct": ok, "parse_error": None,
-                                 "request_error": None, "finish_reason": "stop", "prompt_tokens": 100,
-                                 "completion_tokens": 5, "cost": 0.0})
+                    rows.append({**row, "option_order": None, "key": f"{model}|{item_id}|{variant}|{decode}",
+                                 "gold": gold, "reply": f"Answer: {answer}", "answer": answer, "correct": ok,
+                                 "parse_error": None, "request_error": None, "attempts": 1, "finish_reason": "stop",
+                                 "prompt_tokens": 100, "completion_tokens": 5, "cost": 0.0, "latency": 0.01})
     return rows
 
 
@@ -61,7 +62,7 @@ def write_run(root: Path, model: str, skill: float = 0.5, *, dataset_sha: str = 
               "config": {"model": model, "dataset": None, "tasks": ["speech", "vote", "opponent"], "variants": variants,
                          "protocol": protocol, "decodes": decodes, "permute": True, "seed": 0, "limit": None,
                          "temperature": 0.7, "max_tokens": 1024},
-              "execution": {}, "dataset": dataset, "versions": versions}
+              "execution": {"api_base": None}, "dataset": dataset, "versions": versions}
     results = {"format": "werealign-run/1", "model": model, "dataset": dataset, "versions": versions,
                **score_samples(samples, planned=len(samples) + missing)}
     root.mkdir(parents=True, exist_ok=True)

@@ -227,3 +227,13 @@ def test_same_seed_same_intervals_other_seed_other_intervals(three_runs):
     a, b, c = (leaderboard_json(board(three_runs, seed=s)) for s in (1, 1, 2))
     assert a == b
     assert a["tables"][0] != c["tables"][0]
+
+
+def test_a_malformed_results_file_names_the_file_and_field(tmp_path):
+    run = write_run(tmp_path / "a", "prov/a")
+    results = json.loads((run / "results.json").read_text())
+    results["totals"]["missing"] = "none"
+    (run / "results.json").write_text(json.dumps(results))
+    with pytest.raises(UserError, match=r"results\.json: totals\.missing") as e:
+        collect([run])
+    assert "\n" not in str(e.value)

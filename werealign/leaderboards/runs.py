@@ -1,7 +1,7 @@
 """Reading one run directory: the only module of werealign.leaderboards that knows the run files.
 
-Everything else works on `Run` and `Observation`, so when the run outputs get typed models
-(werealign/schema/runs.py) only this module changes.
+Files are read only through the run-output models (werealign.schema.runs), which accept every
+format version; everything else in werealign.leaderboards works on `Run` and `Observation`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from werealign.errors import UserError
 from werealign.eval.scoring import OBSERVER_ROLE, primary_value
-from werealign.files import path_kind, read_json, read_jsonl
+from werealign.files import describe_validation_error, path_kind, read_json, read_jsonl
+from werealign.schema.runs import Results, SampleRow, read_results, read_run_record, read_sample_row
 
 RUN_JSON, RESULTS, SAMPLES = "run.json", "results.json", "samples.jsonl"
 
@@ -44,31 +47,20 @@ class Run:
     observations: tuple[Observation, ...]
 
 
-def _field(obj: Any, dotted: str, where: Path) -> Any:
-    value = obj
-    for part in dotted.split("."):
-        if not isinstance(value, dict) or part not in value:
-            raise UserError(f"{where}: missing field {dotted}")
-        value = value[part]
-    return value
-
-
-def _observation(row: Any, where: str) -> Observation | None:
-    if not isinstance(row, dict):
-        raise UserError(f"{where}: expected a JSON object")
+def _parse(reader, data: Any, where: str):
     try:
-        if row["request_error"]:
-            return None  # a failed request says nothing about the model; scoring leaves it out too
-        seat_known = "viewpoint_seat" in row and row["viewpoint_seat"] is None
-        role = row.get("viewpoint_role") or (OBSERVER_ROLE if seat_known else "unknown")
-        return Observation(
-            task=row["task"], variant=row["variant"], item_id=row["item_id"], game_id=row["game_id"],
-            dimension=row.get("dimension"), role=role, decode=int(row["decode"]), value=float(primary_value(row)),
-        )
-    except KeyError as e:
-        raise UserError(f"{where}: missing field {e.args[0]}") from None
-    except (TypeError, ValueError) as e:
-        raise UserError(f"{where}: malformed sample: {e}") from None
+        return reader(data)
+    except ValidationError as e:
+        raise UserError(f"{where}: {describe_validation_error(e)}") from None
+
+
+def _observation(row: SampleRow) -> Observation | None:
+    if row.request_error:
+        return None  # a failed request says nothing about the model; scoring leaves it out too
+    role = row.viewpoint_role or (OBSERVER_ROLE if row.viewpoint_seat is None else "unknown")
+    return Observation(task=row.task, variant=row.variant, item_id=row.item_id, game_id=row.game_id,
+                       dimension=row.dimension, role=role, decode=row.decode,
+                       value=float(primary_value(row.model_dump())))
 
 
 def read_run(path: Path) -> Run:
@@ -83,30 +75,26 @@ def read_run(path: Path) -> Run:
     if path_kind(path / RESULTS) == "missing":
         raise UserError(f"{path}: no {RESULTS}: the run was interrupted before it was scored; "
                         f"`werealign score {path}` scores what was answered (shown as partial)")
-    record, results = read_json(path / RUN_JSON), read_json(path / RESULTS)
     if path_kind(path / SAMPLES) == "missing":
         raise UserError(f"{path}: no {SAMPLES} beside {RESULTS}; rerun `werealign score {path}`")
-    model = _field(results, "model", path / RESULTS)
-    if model != _field(record, "config.model", path / RUN_JSON):
-        raise UserError(f"{path}: {RESULTS} is of model {model!r} but {RUN_JSON} of {record['config']['model']!r}")
-    config = _field(record, "config", path / RUN_JSON)
-    identity = {
-        "dataset content_sha256": _field(results, "dataset.content_sha256", path / RESULTS),
-        "prompt version": _field(results, "versions.prompt_version", path / RESULTS),
-        "prompt templates_sha256": _field(results, "versions.templates_sha256", path / RESULTS),
-        "ablation protocol": config.get("protocol"),
-        "item limit": config.get("limit"),
-    }
+    record = _parse(read_run_record, read_json(path / RUN_JSON), str(path / RUN_JSON))
+    results: Results = _parse(read_results, read_json(path / RESULTS), str(path / RESULTS))
+    if results.model != record.config.model:
+        raise UserError(f"{path}: {RESULTS} is of model {results.model!r} but {RUN_JSON} of {record.config.model!r}")
     observations = tuple(
-        o for lineno, row in read_jsonl(path / SAMPLES)
-        if (o := _observation(row, f"{path / SAMPLES}:{lineno}")) is not None
+        o for lineno, data in read_jsonl(path / SAMPLES)
+        if (o := _observation(_parse(read_sample_row, data, f"{path / SAMPLES}:{lineno}"))) is not None
     )
-    scores = _field(results, "variants", path / RESULTS)
-    if not isinstance(scores, dict):
-        raise UserError(f"{path / RESULTS}: field variants: expected an object")
+    identity = {
+        "dataset content_sha256": results.dataset.content_sha256,
+        "prompt version": results.versions.prompt_version,
+        "prompt templates_sha256": results.versions.templates_sha256,
+        "ablation protocol": record.config.protocol,
+        "item limit": record.config.limit,
+    }
+    scores = {variant: {task: s.model_dump() for task, s in tasks.items()} for variant, tasks in results.variants.items()}
     return Run(
-        path=path, model=model, complete=bool(_field(results, "complete", path / RESULTS)),
-        dataset={k: _field(results, f"dataset.{k}", path / RESULTS) for k in ("name", "version", "content_sha256")},
-        identity=identity,
-        decodes=int(config.get("decodes") or 1), scores=scores, observations=observations,
+        path=path, model=results.model, complete=results.complete,
+        dataset={"name": results.dataset.name, "version": results.dataset.version, "content_sha256": results.dataset.content_sha256},
+        identity=identity, decodes=record.config.decodes, scores=scores, observations=observations,
     )
