@@ -86,9 +86,12 @@ def speech_artifacts(ds: WereDataset) -> list[str]:
     return lines
 
 
-def _tally(values: list[Any]) -> str:
-    counts = Counter("unknown" if v is None else str(v) for v in values)
-    return ", ".join(f"{k} ({n})" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+def _tally(values: list[Any], shown: int = 5) -> str:
+    """'a (10), b (3), 4 others (5)': the most frequent values, the long tail (one source file per game) summed."""
+    counts = sorted(Counter("unknown" if v is None else str(v) for v in values).items(), key=lambda kv: (-kv[1], kv[0]))
+    head = [f"{k} ({n})" for k, n in counts[:shown]]
+    rest = counts[shown:]
+    return ", ".join(head + ([f"{len(rest)} others ({sum(n for _, n in rest)})"] if rest else []))
 
 
 def provenance_lines(ds: WereDataset) -> list[str]:
