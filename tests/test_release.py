@@ -160,3 +160,14 @@ def test_real_werebench_round_trips(offline, werebench_src, tmp_path):
     counts = assert_round_trip(offline, dataset_dir, tmp_path / "release")
     assert counts["speech"] > 100 and counts["games"] > 10
     assert "zh" in card_header(tmp_path / "release")["language"]
+
+
+def test_release_command_is_registered(tmp_path):
+    from typer.testing import CliRunner
+
+    from werealign.cli import app
+
+    done = CliRunner().invoke(app, ["release", "--out", str(tmp_path / "rel")])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "rel" / "data" / "speech" / "test.parquet").is_file()
+    assert "speech 20, vote 6, opponent 6, games 2, osr 116" in done.output
