@@ -167,23 +167,24 @@ def _order(entries: Sequence[ModelEntry]) -> list[ModelEntry]:
     return sorted(entries, key=key)
 
 
-def main_table(entries, by_model, seed, resamples) -> tuple[Table, list[dict[str, Any]]]:
+def main_table(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[Table, list[dict[str, Any]]]:
     columns = main_columns(entries)
     table = Table("main", "Main results (base variant)", columns, _model_rows(entries, columns, BASE, seed, resamples))
     _rank(table.rows, columns)
     return table, _compare(table, BASE, by_model, seed, resamples)
 
 
-def ablation_table(entries, seed, resamples) -> Table | None:
+def ablation_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> Table | None:
     columns = [c for c in main_columns(entries) if c.name in ("Avg", "VA", "OI")]
     variants = sorted({v for e in entries for v in e.scores} - {BASE})
     if not variants:
         return None
     rows = []
     for variant in variants:
-        group = [r for r in _model_rows([e for e in entries if variant in e.scores], columns, variant, seed, resamples)]
+        having = [e for e in entries if variant in e.scores]
+        group = _model_rows(having, columns, variant, seed, resamples)
         _rank(group, columns)
-        for row, entry in zip(group, [e for e in entries if variant in e.scores]):
+        for row, entry in zip(group, having):
             for c in columns:
                 cell, base = row.cells[c.name], c.value(entry, BASE)
                 if cell.value is None or base is None:
@@ -199,7 +200,7 @@ def ablation_table(entries, seed, resamples) -> Table | None:
                  ["change = variant − base of the same model, on that variant's items; * its 95% interval excludes 0"])
 
 
-def role_tables(entries, by_model, seed, resamples) -> tuple[list[Table], list[dict[str, Any]]]:
+def role_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[list[Table], list[dict[str, Any]]]:
     tables, comparisons = [], []
     for task in ("speech", "vote", "opponent"):
         roles = sorted({role for e in entries for role in e.scores.get(BASE, {}).get(task, {}).get("by_viewpoint_role", {})})
@@ -214,7 +215,7 @@ def role_tables(entries, by_model, seed, resamples) -> tuple[list[Table], list[d
     return tables, comparisons
 
 
-def floors_table(entries, seed, resamples) -> Table | None:
+def floors_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> Table | None:
     baselines = [e for e in entries if e.baseline]
     if not baselines:
         return None
