@@ -120,6 +120,8 @@ def test_ties_share_the_rank_and_the_next_value_is_second(tmp_path):
     assert cell_text(md, "Main results (base variant)", "prov/d", "VA").startswith("25.0")
     # A tie at the top is never "significantly best".
     assert not any(r.cells["VA"].significant for r in main.rows)
+    # When every model shows the same value (OI is right for all of them here), nobody is bold.
+    assert {r.cells["OI"].value for r in main.rows} == {1.0} and {r.cells["OI"].rank for r in main.rows} == {None}
 
 
 def test_significance_marks_a_clear_winner(tmp_path):

@@ -120,6 +120,8 @@ def _rank(rows: Sequence[Row], columns: Sequence[Column]) -> None:
         if len(cells) < 2:
             continue
         distinct = sorted({Decimal(shown(c.value)) for c in cells}, reverse=True)
+        if len(distinct) < 2:
+            continue  # every model shows the same value: nothing to single out
         for cell in cells:
             at = distinct.index(Decimal(shown(cell.value)))
             cell.rank = at + 1 if at < 2 else None
