@@ -230,32 +230,13 @@ def build_game(
     return BuildResult(parse_model(GameLog, game, f"{source.file}: built game {config.game_id}"), notes)
 
 
-def load_any_config(path: Path, segments: KnownSegments | None = None) -> tuple[AnnotatorConfig, ConfigSource, list[str], bool]:
-    """An annotator config (YAML, or the same as JSON) or the release's .config.json; returns (config, source, notes, is_release).
-
-    `segments` (the transcript's ids) lets the config check name an event's unknown segment first.
-    """
-    from werealign.annotate.config import load_config, validate_config
-    from werealign.annotate.release_config import is_release_config, load_release_config
-    from werealign.files import read_json
-
-    if path.suffix.lower() == ".json":
-        data = read_json(path)
-        if is_release_config(data):
-            config, source, notes = load_release_config(path)
-            return config, source, notes, True
-        source = ConfigSource(path)
-        return validate_config(data, source, segments), source, [], False
-    config, source = load_config(path, segments)
-    return config, source, [], False
-
-
 def build_from_files(srt_path: Path, config_path: Path) -> BuildResult:
+    """Build a game from a transcript and an annotator config (YAML, or the same as JSON)."""
+    from werealign.annotate.config import load_config
+
     segments = read_transcript(srt_path)
-    config, source, notes, is_release = load_any_config(config_path, (srt_path, {s.id for s in segments}))
-    result = build_game(config, source, segments, srt_path, unknown_speakers="drop" if is_release else "error")
-    result.notes[:0] = notes
-    return result
+    config, source = load_config(config_path, (srt_path, {s.id for s in segments}))
+    return build_game(config, source, segments, srt_path)
 
 
 def validate_built(game: GameLog, file: str) -> list:
