@@ -36,6 +36,13 @@ moves cut-offs that fall on that announcement), so a tally the host has already 
 earlier round's — e.g. the first round before a tie-break (PK) re-vote — which everyone at the
 table heard, the viewpoint player included.
 
+Vote items also choose how much of the viewpoint's OWN speech is shown (`withhold_own_turns_from_day`,
+set from the run's VA mode, see `werealign.eval.prompts.VA_MODES`): the viewpoint's own turns of
+every phase of that day or later are withheld and counted, so the prompt can say so in one line. At
+the decision point (the default, the vote's day) the player's own calls of the day ("归票，2号")
+cannot hand it the answer; from day 0 every line of the player is masked (the release authors'
+protocol); what the player knew from its role and nights stays in its private section either way.
+
 OSR variant: each shown utterance's text is replaced by its objective rewrite, matched by
 (utterance_index, segment_ids). A straddling turn is left out under OSR (a rewrite cannot be
 cut at a segment boundary); a shown turn without a matching rewrite is an error, not a silent
@@ -54,7 +61,7 @@ from dataclasses import dataclass
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
 from werealign.schema.models import Speaker
-from werealign.schema.roles import ROLE_LABELS, ROLES
+from werealign.schema.roles import ROLE_LABELS, ROLES, faction_of
 
 # --------------------------------------------------------------------------- data
 
@@ -88,6 +95,7 @@ class Context:
     left_out: tuple[int, ...]  # indices of straddling turns left out (no per-segment text / OSR)
     current_phase: str | None  # phase of the cut-off (the last shown turn's phase)
     phases: tuple[Phase, ...]  # phases that have begun by the cut-off, in order
+    own_turns_withheld: int = 0  # the viewpoint's own turns not shown (VA decision point / masked MVP)
 
 
 # --------------------------------------------------------------------------- building
@@ -100,6 +108,7 @@ def build_context(
     *,
     osr: list[OsrRewrite] | None = None,
     exclude_own_vote_phase: str | None = None,
+    withhold_own_turns_from_day: int | None = None,
 ) -> Context:
     seat_info = {s.seat: s for s in game.seats}
     me = seat_info.get(viewpoint_seat) if viewpoint_seat is not None else None
@@ -108,6 +117,12 @@ def build_context(
 
     rewrites = _index_rewrites(game, osr) if osr is not None else None
     utterances, left_out = _visible_utterances(game, viewpoint_seat, cutoff_segment, rewrites)
+    withheld = 0
+    if withhold_own_turns_from_day is not None and viewpoint_seat is not None:
+        day_of = {p.id: p.day for p in game.phases}
+        kept = [u for u in utterances if not (u.is_self and day_of.get(u.phase, 0) >= withhold_own_turns_from_day)]
+        withheld = len(utterances) - len(kept)
+        utterances = kept
 
     phase_order = {p.id: i for i, p in enumerate(game.phases)}
     current_phase = _cutoff_phase(game, cutoff_segment)
@@ -153,6 +168,7 @@ def build_context(
         left_out=tuple(left_out),
         current_phase=current_phase,
         phases=tuple(p for p in game.phases if phase_order[p.id] <= current_pos),
+        own_turns_withheld=withheld,
     )
 
 
@@ -432,24 +448,42 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
 
 
 def rules_summary(game: GameLog) -> str:
-    """Rules text generated from public facts (composition, win condition, sheriff) when the source has none."""
+    """Rules text generated from public facts (the card list, win condition, sheriff) when the source has none.
+
+    The card list is `rules.public_cards` when the game has one: with spare cards (a thief's buried
+    cards) the seats' roles are hidden information, and counting them would tell which cards are out
+    of play. Otherwise the composition is the announced deck."""
     zh = game.language == "zh"
     lang = _lang(game.language)
     n = sum(rc.count for rc in game.rules.composition)
+    public = game.rules.public_cards
+    if public is not None:
+        cards = [(role, None, faction_of(role) if role in ROLES else None) for role in public]
+    else:
+        cards = [(rc.role, rc.count, rc.faction) for rc in game.rules.composition]
     lines = []
     if zh:
-        parts = "、".join(f"{rc.count}张{role_name(rc.role, 'zh')}" for rc in game.rules.composition)
-        lines.append(f"本局共有{n}张身份牌：{parts}。")
-        for rc in game.rules.composition:
-            lines.append(f"{role_name(rc.role, 'zh')}（{faction_name(rc.faction, 'zh')}）：{_ZH_ROLE_DESC.get(rc.role, '')}")
+        if public is not None:
+            lines.append(f"本局{len(game.seats)}名玩家。牌池包含：{'、'.join(role_name(r, 'zh') for r, _, _ in cards)}（每种牌的张数不公开，部分牌可能不在场上）。")
+        else:
+            parts = "、".join(f"{c}张{role_name(r, 'zh')}" for r, c, _ in cards)
+            lines.append(f"本局共有{n}张身份牌：{parts}。")
+        for role, _, faction in cards:
+            side = f"（{faction_name(faction, 'zh')}）" if faction else ""
+            lines.append(f"{role_name(role, 'zh')}{side}：{_ZH_ROLE_DESC.get(role, '')}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("本局设有警长，警长拥有1.5票归票权。" if game.rules.has_sheriff else "本局不设警长。")
     else:
-        parts = ", ".join(f"{rc.count} x {role_name(rc.role, 'en')}" for rc in game.rules.composition)
-        lines.append(f"This game has {n} role cards: {parts}.")
-        for rc in game.rules.composition:
-            desc = ROLES[rc.role][2] if rc.role in ROLES else ""
-            lines.append(f"{role_name(rc.role, 'en').capitalize()} ({faction_name(rc.faction, 'en')}): {desc}")
+        if public is not None:
+            lines.append(f"This game has {len(game.seats)} players. The cards in play come from: {', '.join(role_name(r, 'en') for r, _, _ in cards)} "
+                         "(how many of each is not announced, and some cards may be out of play).")
+        else:
+            parts = ", ".join(f"{c} x {role_name(r, 'en')}" for r, c, _ in cards)
+            lines.append(f"This game has {n} role cards: {parts}.")
+        for role, _, faction in cards:
+            desc = ROLES[role][2] if role in ROLES else ""
+            side = f" ({faction_name(faction, 'en')})" if faction else ""
+            lines.append(f"{role_name(role, 'en').capitalize()}{side}: {desc}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.rules.has_sheriff else "There is no sheriff.")
     return "\n".join(lines)

@@ -29,6 +29,14 @@ Variant = Literal["base", "rr", "osr"]
 
 Item = SpeechItem | VoteItem | OpponentItem
 
+# How much of the viewpoint's own speech a vote (VA) prompt shows; recorded in run.json (config.va_mode).
+# decision: the vote is asked where the player must decide, so its own turns of that day are withheld
+#   (its own words "归票，2号" would hand it the answer; what it knew from its role and nights stays);
+# mask-mvp: every line of the viewpoint (the MVP) is withheld, the WereBench release authors' protocol;
+# full: everything said up to the cut-off, the viewpoint's own calls of the day included.
+VA_MODES: tuple[str, ...] = ("decision", "mask-mvp", "full")
+DEFAULT_VA_MODE = "decision"
+
 
 def _templates_root():
     return resources.files("werealign.eval") / "templates"
@@ -112,8 +120,11 @@ def render_messages(
     variant: str = "base",
     osr: list[OsrRewrite] | None = None,
     option_order: list[int] | None = None,
+    va_mode: str = DEFAULT_VA_MODE,
 ) -> list[dict[str, str]]:
     """The chat messages for one item: [system, user]. Deterministic: same inputs, same strings."""
+    if va_mode not in VA_MODES:
+        raise UserError(f"--va-mode: '{va_mode}' is not one of {', '.join(VA_MODES)}")
     if variant not in VARIANTS:
         raise UserError(f"item {item.item_id}: unknown variant '{variant}' (choose from {', '.join(VARIANTS)})")
     if item.game_id != game.game_id:
@@ -136,16 +147,20 @@ def render_messages(
         item.cutoff_segment,
         osr=osr if variant == "osr" else None,
         exclude_own_vote_phase=item.phase if isinstance(item, VoteItem) else None,
+        withhold_own_turns_from_day=_withheld_from_day(game, item, va_mode),
     )
     lang = "zh" if game.language == "zh" else "en"
     kw = _context_vars(game, ctx, lang)
     kw["rule_reminder"] = rule_reminder
     if kind == "speech":
-        kw["question"] = item.question.strip()
+        # The sanitised stem (the release's text1) is what the release's authors prompt with; the full
+        # question may tell the viewpoint more than it knew (another seat's role, a later event).
+        kw["question"] = (item.question_short or item.question).strip()
         kw["options"] = [{"key": k, "text": t.strip()} for k, t in shown_options(item, option_order)]
     else:
         check_option_order(item, option_order)
         kw["candidates"] = seat_list(sorted(item.candidates), lang)
+        kw["withheld_scope"] = "all" if va_mode == "mask-mvp" else "today"
         if kind == "vote":
             phase = next((p for p in game.phases if p.id == item.phase), None)
             if phase is None:
@@ -155,6 +170,18 @@ def render_messages(
         {"role": "system", "content": _render(lang, "system", observer=kw["observer"])},
         {"role": "user", "content": _render(lang, kind, **kw)},
     ]
+
+
+def _withheld_from_day(game: GameLog, item: Item, va_mode: str) -> int | None:
+    """The first day whose own turns a vote prompt withholds (None: withhold nothing)."""
+    if not isinstance(item, VoteItem) or va_mode == "full":
+        return None
+    if va_mode == "mask-mvp":
+        return 0
+    phase = next((p for p in game.phases if p.id == item.phase), None)
+    if phase is None:
+        raise UserError(f"item {item.item_id}: phase '{item.phase}' is not a phase of game {game.game_id}")
+    return phase.day
 
 
 def check_item_fits_game(game: GameLog, item: Item) -> None:
@@ -203,4 +230,5 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
         "transcript": transcript,
         "now": plabel(ctx.current_phase) if ctx.current_phase else ctxmod.phase_label(None, lang),
         "left_out": len(ctx.left_out),
+        "own_turns_withheld": ctx.own_turns_withheld,
     }

@@ -536,10 +536,15 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
         RoleCount(role=role, faction=faction_of(role), count=sum(1 for s in seats if s.role == role), original_label="/".join(sorted(by_role[role])))
         for role in sorted(by_role, key=list(ROLES).index)
     ]
-    listed = {canonical_role(r) or r for r in meta.game_roles}
+    listed = list(dict.fromkeys(canonical_role(r) or r for r in meta.game_roles))
     unseated = sorted(r for r in listed if r not in by_role)
+    public_cards = None
     if unseated:
-        ctx.add("warning", "listed_role_unseated", "metadata.game_roles", f"roles listed but held by no seat: {unseated}", "composition taken from the true roles of the seats")
+        # Spare cards (a thief's) or roles handed out during play: the seats are not the whole deck, so
+        # the rules summary must list the announced cards, not the seats' (it would tell which are buried).
+        public_cards = listed + [r for r in by_role if r not in listed]
+        ctx.add("warning", "listed_role_unseated", "metadata.game_roles", f"roles listed but held by no seat: {unseated}",
+                "composition taken from the true roles of the seats (hidden); rules summaries use the listed cards (rules.public_cards)")
     variant = variant_id(by_role)
     text = (meta.game_rules or "").strip() or None
     if text is None:
@@ -553,7 +558,7 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
         ctx.add("warning", "win_condition_unstated", "metadata.game_rules", "the rules text names no win condition", "win condition set to 'other'")
         win = "other"
     has_sheriff = any(p.kind == "sheriff_election" for p in phases)
-    return Rules(text=text, variant=variant, composition=composition, win_condition=win, has_sheriff=has_sheriff)
+    return Rules(text=text, variant=variant, composition=composition, win_condition=win, has_sheriff=has_sheriff, public_cards=public_cards)
 
 
 def _provenance_numbers(sg: SourceGame, source: str, ctx: Ctx) -> tuple[int, int | None]:

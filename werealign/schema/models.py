@@ -71,6 +71,12 @@ class Rules(Strict):
     composition: list[RoleCount] = Field(description="How many cards of each role are in the game.")
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
     has_sheriff: bool = True
+    public_cards: list[str] | None = Field(
+        None,
+        description="The card list announced to the players (role ids, no counts), when the seats' roles are not the whole deck "
+        "(a thief's buried spare cards, roles handed out during play). Rules summaries are built from it, never from the seats; "
+        "null: the composition itself is public.",
+    )
 
 
 class SeatInfo(Strict):
