@@ -41,8 +41,8 @@ def compute(setup: str, dataset: Path | None, work: Path) -> dict[str, Any]:
         config = EvalConfig(model=model, dataset=str(dataset) if dataset else None, variants=opts["variants"],
                             decodes=opts["decodes"], limit=opts["limit"])
         summary = run_eval(config, Execution(max_connections=32), out=work / model.replace("/", "-"))
-        out["content_sha256"] = summary.results["dataset"]["content_sha256"]
-        out["models"][model] = pinned_numbers(summary.results)
+        out["content_sha256"] = summary.results.dataset.content_sha256
+        out["models"][model] = pinned_numbers(summary.results.model_dump(mode="json"))
     return out
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from werealign.eval.client import RetryPolicy, backoff_delay, call_with_retries, classify, parse_retry_after, redact
-from werealign.eval.llm import import_litellm
+from werealign.llm.client import RetryPolicy, backoff_delay, call_with_retries, classify, parse_retry_after, redact
+from werealign.llm.loader import import_litellm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import mock_server  # noqa: E402

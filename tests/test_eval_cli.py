@@ -400,7 +400,7 @@ def test_priced_model_reports_cost_and_help_does_not_import_litellm(tiny: Path, 
 def test_progress_counters_and_summary_table() -> None:
     from rich.console import Console
 
-    from werealign.eval.client import Outcome
+    from werealign.llm.client import Outcome
     from werealign.eval.progress import Progress, summary_table
     from werealign.eval.scoring import score_samples
 
@@ -419,7 +419,11 @@ def test_progress_counters_and_summary_table() -> None:
               "variant": "base", "decode": 0, "option_order": None, "key": "k", "gold": 3, "reply": "Answer: 3", "answer": 3,
               "correct": True, "parse_error": None, "request_error": None, "attempts": 1, "prompt_tokens": 5,
               "completion_tokens": 1, "cost": None, "latency": 0.1}
-    results = {"model": "m", "dataset": {"name": "d", "version": "1"}, **score_samples([sample])}
+    from werealign.schema.runs import DatasetRecord, Results, Versions
+
+    results = Results(model="m", dataset=DatasetRecord(path=None, name="d", version="1", manifest_sha256="0", content_sha256="0"),
+                      versions=Versions(werealign="0", litellm=None, prompt_version="v1", templates_sha256="0"),
+                      **score_samples([sample]))
     console = Console(record=True, width=200)
     console.print(summary_table(results, run_dir="runs/x", sent=1, cached=0))
     text = console.export_text()

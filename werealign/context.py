@@ -96,6 +96,7 @@ class Context:
     current_phase: str | None  # phase of the cut-off (the last shown turn's phase)
     phases: tuple[Phase, ...]  # phases that have begun by the cut-off, in order
     own_turns_withheld: int = 0  # the viewpoint's own turns not shown (VA decision point / masked MVP)
+    own_turns_withheld_from_day: int | None = None  # the first day whose own turns are withheld (0: all)
 
 
 # --------------------------------------------------------------------------- building
@@ -169,6 +170,7 @@ def build_context(
         current_phase=current_phase,
         phases=tuple(p for p in game.phases if phase_order[p.id] <= current_pos),
         own_turns_withheld=withheld,
+        own_turns_withheld_from_day=withhold_own_turns_from_day if viewpoint_seat is not None else None,
     )
 
 

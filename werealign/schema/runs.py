@@ -49,7 +49,12 @@ class RunConfig(_Model):
     seed: int = Field(0, description="Seed of option orders, variant assignment and the per-request sampling seed.")
     limit: int | None = Field(None, description="Only the first N items of each task; null = all.")
     temperature: float = Field(0.7, description="Sampling temperature sent with every request.")
-    max_tokens: int = Field(1024, description="Maximum completion tokens per request.")
+    max_tokens: int | None = Field(
+        None, description="Maximum completion tokens per request; null = no cap of ours (the provider's own limit), so reasoning models are not cut off.")
+    modes: dict[str, str] = Field(
+        default_factory=dict,
+        description="The mode each evaluated task was asked in, e.g. {'vote': 'decision', 'opponent': 'set'} (see werealign.tasks); "
+        "a task with modes that is missing here is asked in its default mode.")
 
 
 class RunExecution(_Model):
@@ -229,6 +234,10 @@ def _upgrade(data: Any) -> Any:
     if isinstance(data, dict) and "format_version" not in data:
         data = {k: v for k, v in data.items() if not (k == "format" and v == LEGACY_RUN_FORMAT)}
         data["format_version"] = RUN_FORMAT_VERSION
+        config = data.get("config")
+        if isinstance(config, dict) and "modes" not in config and "vote" in (config.get("tasks") or ()):
+            # Version 1 asked VA with the voter's own speech shown (today's `full`): re-scoring must rebuild those prompts.
+            data["config"] = {**config, "modes": {"vote": "full"}}
     return data
 
 

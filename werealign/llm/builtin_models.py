@@ -68,7 +68,7 @@ def check_model_name(name: str, api_base: str | None = None) -> None:
     _check_builtin(name)
     if name.startswith((f"{PROVIDER}/", "local/")):
         return
-    from werealign.eval.llm import import_litellm
+    from werealign.llm.loader import import_litellm
 
     try:
         import_litellm().get_llm_provider(model=name, api_base=api_base)
@@ -89,7 +89,7 @@ def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str,
         yield name, dict(_FREE)
         return
     if name.startswith("local/"):
-        from werealign.eval.local_server import serve_smollm2
+        from werealign.llm.local_server import serve_smollm2
 
         _quiet_litellm()
         with serve_smollm2() as base_url:
@@ -121,7 +121,7 @@ def _quiet_litellm() -> None:
 
 
 def _register() -> None:
-    from werealign.eval.llm import import_litellm
+    from werealign.llm.loader import import_litellm
 
     litellm = import_litellm()
     _quiet_litellm()
@@ -133,7 +133,7 @@ def _register() -> None:
 
 @lru_cache(maxsize=1)
 def _handler():
-    from werealign.eval.llm import import_litellm
+    from werealign.llm.loader import import_litellm
 
     litellm = import_litellm()
     from litellm import CustomLLM

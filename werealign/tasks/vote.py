@@ -1,0 +1,83 @@
+"""Vote items (VA): the viewpoint player's actual day vote. Answer: one seat; score: exact-match accuracy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from werealign import context as ctxmod
+from werealign.errors import UserError
+from werealign.schema import GameLog, VoteItem
+from werealign.tasks.answers import read_seat, seat_value, short
+from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_value, rounded, seat_list
+
+
+def question_vars(game: GameLog, item: VoteItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
+    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": ctxmod.phase_label(_phase(game, item), lang)}
+
+
+# How much of the voter's own speech the prompt shows (`werealign eval --va-mode`):
+# decision: the vote is asked where the player must decide: its own turns of the vote's day are withheld
+#   (its own "归票，2号" would hand it the answer); what it knew from its role and nights stays;
+# mask-mvp: every line of the voter (the MVP) is withheld, the WereBench release authors' protocol;
+# full: everything said up to the cut-off, the voter's own calls of the day included.
+MODES: tuple[str, ...] = ("decision", "mask-mvp", "full")
+
+
+def context_kwargs(game: GameLog, item: VoteItem, mode: str | None) -> dict[str, Any]:
+    # The viewpoint's own ballot of the asked phase is the answer: it is never shown.
+    kw: dict[str, Any] = {"exclude_own_vote_phase": item.phase}
+    if mode == "mask-mvp":
+        kw["withhold_own_turns_from_day"] = 0
+    elif mode in (None, "decision"):
+        kw["withhold_own_turns_from_day"] = _phase(game, item).day
+    return kw
+
+
+def _phase(game: GameLog, item: VoteItem):
+    phase = next((p for p in game.phases if p.id == item.phase), None)
+    if phase is None:
+        raise UserError(f"item {item.item_id}: phase '{item.phase}' is not a phase of game {game.game_id}")
+    return phase
+
+
+def parse(value: str, item: VoteItem, option_order: list[int] | None) -> Parsed:
+    value = seat_value(value)
+    if not value:
+        return Parsed(None, "answer line is empty")
+    seat = read_seat(value)
+    if seat is None:
+        return Parsed(None, f"answer '{short(value)}' is not one seat number")
+    if seat not in item.candidates:
+        return Parsed(None, f"seat {seat} is not a candidate")
+    return Parsed(seat, None)
+
+
+def score(samples: Sequence[Sample]) -> dict[str, Any]:
+    per_decode, std = decode_std(samples, partial(mean_value, value=correct_value))
+    return {
+        "metric": "accuracy",
+        "accuracy": rounded(mean_value(samples, correct_value)),
+        "accuracy_std": std,
+        "per_decode_accuracy": per_decode,
+        "by_viewpoint_role": by_role(samples, correct_value),
+        **counts(samples),
+    }
+
+
+TASK = Task(
+    name="vote",
+    item_model=VoteItem,
+    variants=("base", "osr"),
+    metric="accuracy",
+    question_vars=question_vars,
+    parse=parse,
+    gold=lambda item: item.answer,
+    is_correct=lambda answer, gold: answer == gold,
+    primary=correct_value,
+    score=score,
+    context_kwargs=context_kwargs,
+    modes=MODES,
+)
