@@ -11,7 +11,7 @@ from werealign.errors import UserError
 from werealign.schema import GameLog, VoteItem
 from werealign.tasks.answers import read_seat, seat_value, short
 from werealign.tasks.base import Parsed, Sample, Task
-from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_value, rounded, seat_list
+from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded, seat_list
 
 
 def question_vars(game: GameLog, item: VoteItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
@@ -60,6 +60,7 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
     return {
         "metric": "accuracy",
         "accuracy": rounded(mean_value(samples, correct_value)),
+        "accuracy_answered": rounded(mean_answered(samples, correct_value)),
         "accuracy_std": std,
         "per_decode_accuracy": per_decode,
         "by_viewpoint_role": by_role(samples, correct_value),
