@@ -40,7 +40,7 @@ def eval_command(
     decodes: int = typer.Option(5, "--decodes", help="Independent decodes per item (std is reported across decode runs)."),
     permute: bool = typer.Option(True, "--permute/--no-permute", help="Shuffle speech options per decode (seeded by seed, item, decode)."),
     seed: int = typer.Option(0, "--seed", help="Seed of option orders, variant assignment and per-decode sampling seeds."),
-    limit: int | None = typer.Option(None, "--limit", help="Use only the first N items of each task."),
+    limit: int | None = typer.Option(None, "--limit", help="Use N items of each task, sampled with --seed across the speech dimensions (round-robin), not the first N."),
     temperature: float = typer.Option(0.7, "--temperature", help="Sampling temperature (recorded in run.json)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Maximum completion tokens per request (default: no cap of ours, the provider's limit; recorded in run.json)."),
     va_mode: str | None = typer.Option(None, "--va-mode", help="What a VA prompt shows of the voter's own speech: decision (default: not its own turns of the vote's day), mask-mvp (none of its lines: the release authors' protocol), full (everything up to the cut-off)."),
@@ -94,10 +94,10 @@ def eval_command(
             f"Nothing was scored; fix the cause and rerun the same command."
         )
     if not quiet:
-        print_summary(summary.results, run_dir=str(summary.run_dir), sent=summary.sent, cached=summary.cached)
+        print_summary(summary.results, run_dir=str(summary.run_dir), sent=summary.sent, cached=summary.cached, limit=config.limit)
     if summary.request_errors:
         print(
-            f"warning: {summary.request_errors} request(s) failed and were left out of the scores "
+            f"warning: {summary.request_errors} request(s) failed and count as wrong in the headline scores (answered-only scores beside them) "
             f"(first: {summary.first_error}); rerun the same command to retry them",
             file=sys.stderr,
         )
@@ -122,5 +122,5 @@ def score_command(
     if missing:
         print(f"warning: {missing} planned request(s) have no stored response; run `werealign eval` again to fetch them", file=sys.stderr)
     if summary.request_errors:
-        print(f"warning: {summary.request_errors} stored request(s) are errors and were left out of the scores", file=sys.stderr)
+        print(f"warning: {summary.request_errors} stored request(s) are errors and count as wrong in the headline scores (answered-only scores beside them)", file=sys.stderr)
     print(run / "results.json")
