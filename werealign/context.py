@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
 from werealign.schema.models import Speaker
-from werealign.schema.roles import ROLE_LABELS, ROLES, faction_of
+from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 
 # --------------------------------------------------------------------------- data
 
@@ -84,6 +84,7 @@ class Context:
     cutoff_segment: int
     n_seats: int
     seats: tuple[int, ...]
+    names: tuple[tuple[int, str], ...]  # (seat, player name) for seats whose name the game records: public at the table
     rules_text: str
     rules_generated: bool  # True when rules_text is our summary, not the source's rulebook
     own_role: str | None  # canonical role id; None for an observer
@@ -158,6 +159,7 @@ def build_context(
         cutoff_segment=cutoff_segment,
         n_seats=len(game.seats),
         seats=tuple(sorted(seat_info)),
+        names=tuple((seat, seat_info[seat].name) for seat in sorted(seat_info) if seat_info[seat].name),
         rules_text=rules_text if rules_text is not None else rules_summary(game),
         rules_generated=rules_text is None,
         own_role=me.role if me is not None else None,
@@ -259,37 +261,15 @@ def _cutoff_phase(game: GameLog, cutoff: int) -> str | None:
 
 # --------------------------------------------------------------------------- rendering helpers
 
-# Chinese name of each canonical role: the first Chinese label of the role table (so typos and
-# synonyms listed later never win).
-_ZH_ROLE: dict[str, str] = {}
-for _label, _role in ROLE_LABELS.items():
-    if _label and ord(_label[0]) > 0x2E80:
-        _ZH_ROLE.setdefault(_role, _label)
-
-_ZH_ROLE_DESC: dict[str, str] = {
-    "villager": "普通村民，夜间没有技能，白天参与投票。",
-    "seer": "每晚可以查验一名玩家，得知其是否为狼人。",
-    "witch": "有一瓶解药和一瓶毒药，同一晚不能同时使用两瓶药。",
-    "hunter": "出局时（被毒除外）可以开枪带走一名玩家。",
-    "guard": "每晚守护一名玩家免受狼人袭击，不能连续两晚守护同一人。",
-    "idiot": "被投票出局时翻牌免于出局，但失去投票权。",
-    "silencer_elder": "每晚禁言一名玩家，被禁言者次日白天不能发言。",
-    "stalker": "每局可以暗杀一名自己白天投了票但没有出局的玩家。",
-    "nine_tailed_fox": "好人阵营的妖狐，相邻有狼存活时会失去尾巴。",
-    "magician": "每晚可以交换两名玩家的号码牌，影响当晚的技能目标。",
-    "werewolf": "狼人每晚共同杀死一名玩家，白天可以自爆。",
-    "white_wolf_king": "狼人，白天可以自爆并带走一名玩家。",
-    "wolf_beauty": "狼人，每晚魅惑一名玩家，她出局时被魅惑者随之出局。",
-    "demon": "狼人阵营，夜间可以查验一名玩家是否为神职。",
-    "ghost_bride": "第一晚与一名新郎结成连接，阵营取决于连接情况。",
-    "groom": "与鬼魂新娘连接，阵营取决于连接情况。",
-    "witness": "见证鬼魂新娘的婚礼，阵营取决于连接情况。",
-    "thief": "第一晚从两张备用牌中选择一张并以该身份游戏。",
-}
+# Role names and rule lines come from the role catalogue (werealign/schema/role_catalogue.json),
+# extended by the game's own declarations; listed here so a wording change shows in the prompt hash.
+_ZH_ROLE: dict[str, str] = {r.id: r.name("zh") for r in CATALOGUE.roles.values() if r.names.get("zh")}
+_ZH_ROLE_DESC: dict[str, str] = {r.id: r.rule["zh"] for r in CATALOGUE.roles.values() if "zh" in r.rule}
 
 _FACTION = {
-    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game"},
-    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定"},
+    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game",
+           "unknown": "side not recorded"},
+    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定", "unknown": "阵营未记录"},
 }
 
 _WIN = {
@@ -362,10 +342,21 @@ PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACT
            "death_results": sorted(_DEATH_RESULTS), "telling_order": _TELLING_ORDER}
 
 
-def role_name(role: str, language: str) -> str:
+def role_name(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    """A role's display name: Chinese from the catalogue, English as the id in words; a role no one
+    declared keeps its original label; a declared role uses its declared names."""
+    known = (catalogue or CATALOGUE).get(role)
+    if known is None:
+        return role
     if language == "zh":
-        return _ZH_ROLE.get(role, role)
-    return role.replace("_", " ")
+        return known.name("zh")
+    # Built-in roles read as their id in words, as prompts always showed them; declared roles by their name.
+    return role.replace("_", " ") if role in CATALOGUE else known.name("en")
+
+
+def role_rule(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    known = (catalogue or CATALOGUE).get(role)
+    return "" if known is None else known.rule.get(_lang(language), known.rule.get("en", ""))
 
 
 def faction_name(faction: str, language: str) -> str:
@@ -374,6 +365,13 @@ def faction_name(faction: str, language: str) -> str:
 
 def seat_label(seat: int, language: str) -> str:
     return f"{seat}号" if language == "zh" else f"Seat {seat}"
+
+
+def players_line(names: tuple[tuple[int, str], ...], language: str) -> str:
+    """'Seat 1: Ava, Seat 2: Ben': ties the names players use in speech to seats."""
+    if language == "zh":
+        return "、".join(f"{seat_label(s, 'zh')}：{n}" for s, n in names)
+    return ", ".join(f"{seat_label(s, language)}: {n}" for s, n in names)
 
 
 def speaker_label(speaker: Speaker, viewpoint_seat: int | None, language: str) -> str:
@@ -458,34 +456,35 @@ def rules_summary(game: GameLog) -> str:
     zh = game.language == "zh"
     lang = _lang(game.language)
     n = sum(rc.count for rc in game.rules.composition)
+    cat = catalogue_for(game.rules.declared_roles)
     public = game.rules.public_cards
     if public is not None:
-        cards = [(role, None, faction_of(role) if role in ROLES else None) for role in public]
+        cards = [(role, None, cat.faction(role)) for role in public]
     else:
         cards = [(rc.role, rc.count, rc.faction) for rc in game.rules.composition]
     lines = []
     if zh:
         if public is not None:
-            lines.append(f"本局{len(game.seats)}名玩家。牌池包含：{'、'.join(role_name(r, 'zh') for r, _, _ in cards)}（每种牌的张数不公开，部分牌可能不在场上）。")
+            names = "、".join(role_name(r, "zh", cat) for r, _, _ in cards)
+            lines.append(f"本局{len(game.seats)}名玩家。牌池包含：{names}（每种牌的张数不公开，部分牌可能不在场上）。")
         else:
-            parts = "、".join(f"{c}张{role_name(r, 'zh')}" for r, c, _ in cards)
+            parts = "、".join(f"{c}张{role_name(r, 'zh', cat)}" for r, c, _ in cards)
             lines.append(f"本局共有{n}张身份牌：{parts}。")
         for role, _, faction in cards:
-            side = f"（{faction_name(faction, 'zh')}）" if faction else ""
-            lines.append(f"{role_name(role, 'zh')}{side}：{_ZH_ROLE_DESC.get(role, '')}")
+            lines.append(f"{role_name(role, 'zh', cat)}（{faction_name(faction, 'zh')}）：{role_rule(role, 'zh', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("本局设有警长，警长拥有1.5票归票权。" if game.rules.has_sheriff else "本局不设警长。")
     else:
         if public is not None:
-            lines.append(f"This game has {len(game.seats)} players. The cards in play come from: {', '.join(role_name(r, 'en') for r, _, _ in cards)} "
+            names = ", ".join(role_name(r, "en", cat) for r, _, _ in cards)
+            lines.append(f"This game has {len(game.seats)} players. The cards in play come from: {names} "
                          "(how many of each is not announced, and some cards may be out of play).")
         else:
-            parts = ", ".join(f"{c} x {role_name(r, 'en')}" for r, c, _ in cards)
+            parts = ", ".join(f"{c} x {role_name(r, 'en', cat)}" for r, c, _ in cards)
             lines.append(f"This game has {n} role cards: {parts}.")
         for role, _, faction in cards:
-            desc = ROLES[role][2] if role in ROLES else ""
-            side = f" ({faction_name(faction, 'en')})" if faction else ""
-            lines.append(f"{role_name(role, 'en').capitalize()}{side}: {desc}")
+            name = role_name(role, "en", cat)
+            lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {role_rule(role, 'en', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.rules.has_sheriff else "There is no sheriff.")
     return "\n".join(lines)

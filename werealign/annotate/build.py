@@ -22,7 +22,7 @@ from werealign.errors import UserError
 from werealign.files import parse_model
 from werealign.schema import GameLog
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import ROLES, canonical_role, faction_of, variant_id
+from werealign.schema.roles import RoleCatalogue, catalogue_for, variant_id
 
 # skill_use is hidden by default (a seer's check is private); everything else is announced.
 PRIVATE_BY_DEFAULT = {"skill_use"}
@@ -34,25 +34,37 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)  # what the build dropped or assumed, for the user
 
 
-def _rules(config: AnnotatorConfig) -> dict:
+def seat_role(label: str, catalogue: RoleCatalogue) -> tuple[str, str]:
+    """(role, faction) of a true-role label: the canonical id, or the label itself with faction `unknown`."""
+    role = catalogue.canonical(label)
+    return (role, catalogue.faction(role)) if role is not None else (label.strip(), "unknown")
+
+
+def _rules(config: AnnotatorConfig, catalogue: RoleCatalogue, notes: list[str]) -> dict:
     counts: Counter[str] = Counter()
     first_label: dict[str, str] = {}
     for seat in sorted(config.roles):
         label = config.roles[seat]
-        role = canonical_role(label)
+        role, _ = seat_role(label, catalogue)
         counts[role] += 1
         first_label.setdefault(role, label)
     composition = [
-        {"role": r, "faction": faction_of(r), "count": counts[r], "original_label": None if first_label[r] == r else first_label[r]}
-        for r in ROLES
-        if counts[r]
+        {"role": r, "faction": seat_role(first_label[r], catalogue)[1], "count": counts[r],
+         "original_label": None if first_label[r] == r else first_label[r]}
+        for r in sorted(counts, key=catalogue.order)
     ]
+    has_sheriff = config.rules.has_sheriff
+    if has_sheriff is None:
+        has_sheriff = bool(config.sheriff) or any(p.kind == "sheriff_election" for p in config.phases)
+        notes.append(f"rules.has_sheriff: not given; inferred {str(has_sheriff).lower()} "
+                     f"({'a sheriff election or badge entry' if has_sheriff else 'no sheriff election phase or badge entry'}); write it to be sure")
     return {
         "text": config.rules.text,
-        "variant": config.rules.variant or variant_id(counts),
+        "variant": config.rules.variant or variant_id(counts, catalogue),
         "composition": composition,
         "win_condition": config.rules.win_condition,
-        "has_sheriff": config.rules.has_sheriff,
+        "has_sheriff": has_sheriff,
+        "declared_roles": [d.model_dump(exclude_defaults=True) for d in config.declared_roles],
     }
 
 
@@ -187,6 +199,11 @@ def build_game(
         if r.text is not None:
             recap = r.text if recap is None else f"{recap}\n{r.text}"
 
+    catalogue = catalogue_for(config.declared_roles)
+    for seat in sorted(config.roles):
+        if catalogue.canonical(config.roles[seat]) is None:
+            notes.append(f"roles.{seat}: role label {config.roles[seat]!r} is in neither the role catalogue nor declared_roles: "
+                         "kept as given with faction 'unknown' (items that need this seat's side are skipped); declare it to fix")
     labels: dict[int, list[str]] = {}
     for label, who in config.speakers.items():
         if isinstance(who, int):
@@ -195,13 +212,13 @@ def build_game(
         "game_id": config.game_id,
         "language": config.language,
         "provenance": config.provenance.model_dump(),
-        "rules": _rules(config),
+        "rules": _rules(config, catalogue, notes),
         "seats": [
             {
                 "seat": seat,
-                "role": canonical_role(config.roles[seat]),
-                "faction": faction_of(canonical_role(config.roles[seat])),
-                "original_role_label": None if canonical_role(config.roles[seat]) == config.roles[seat] else config.roles[seat],
+                "role": seat_role(config.roles[seat], catalogue)[0],
+                "faction": seat_role(config.roles[seat], catalogue)[1],
+                "original_role_label": None if seat_role(config.roles[seat], catalogue)[0] == config.roles[seat] else config.roles[seat],
                 "speaker_labels": sorted(labels.get(seat, [])),
                 "name": config.names.get(seat),
             }

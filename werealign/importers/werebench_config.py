@@ -21,9 +21,9 @@ from werealign.errors import UserError
 from werealign.files import list_dir, parse_model, read_json
 from werealign.importers.python_literal import read_literal_assignment
 from werealign.importers.werebench_source import RawReleaseConfig
-from werealign.importers.werebench_text import ORDINALS, phase_key, seat_of_label
+from werealign.importers.werebench_text import ORDINALS, RELEASE_ROLES, declarations_used, phase_key, seat_of_label
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import canonical_role, is_host_label
+from werealign.schema.roles import is_host_label
 
 MAX_SEAT = 30  # the schema's Seat bound (werealign.schema.models.Seat)
 CONFIG_VARIABLE = "GAME_CONFIG"
@@ -178,11 +178,11 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         if host_role:
             notes.append(f"metadata.real_role.{label}: alias says seat {who} but role is {role!r}, dropped")
             continue
-        if who in roles and canonical_role(roles[who]) != canonical_role(role):
+        if who in roles and RELEASE_ROLES.canonical(roles[who]) != RELEASE_ROLES.canonical(role):
             notes.append(f"metadata.real_role.{label}: seat {who} already has role {roles[who]!r}; {role!r} dropped")
             continue
-        if canonical_role(str(role)) is None:
-            notes.append(f"metadata.real_role.{label}: unknown role label {role!r}")
+        if RELEASE_ROLES.canonical(str(role)) is None:
+            notes.append(f"metadata.real_role.{label}: role label {role!r} is not in the role catalogue: kept, faction unknown")
         roles.setdefault(who, role)
 
     # Phases: the release sorts them by time (stable), so do we, and say when that reorders them.
@@ -287,6 +287,7 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         "players": players,
         "speakers": speakers,
         "roles": roles,
+        "declared_roles": [d.model_dump(exclude_defaults=True) for d in declarations_used(list(roles.values()))],
         "phases": phases,
         "game_end": game_end,
         "sheriff": sheriff_list,
