@@ -314,7 +314,7 @@ class Estimate:
     skipped: list[str]
 
 
-def estimate(config: GenConfig, out: Path) -> Estimate:
+def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
     """Request count and cost before anything is spent (prompt tokens ~ characters / 3; replies ~ 300 tokens)."""
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     units, skipped = plan_units(ds, config)
@@ -324,7 +324,7 @@ def estimate(config: GenConfig, out: Path) -> Estimate:
     chars = 0
     with _store(out, readonly=True) as store:
         ok = store.ok_keys() if store is not None else set()
-        session = Session(store=store, model=config.model, seed=config.seed)  # type: ignore[arg-type]
+        session = Session(store=store, model=config.model, seed=config.seed, base_params={"max_tokens": max_tokens})  # type: ignore[arg-type]
         for u in units:
             game = ds.games[u.game_id]
             tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
@@ -353,7 +353,7 @@ def _store(out: Path, readonly: bool = False) -> Iterator[Store | None]:
 
 
 def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api_base: str | None = None,
-                   policy: RetryPolicy | None = None, max_connections: int = 4, quiet: bool = False) -> tuple[Outcome, Session]:
+                   policy: RetryPolicy | None = None, max_connections: int = 4, max_tokens: int = 1024, quiet: bool = False) -> tuple[Outcome, Session]:
     """Run (or resume) a generation into `out`. `acompletion` replaces litellm (tests' scripted provider)."""
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     units, skipped = plan_units(ds, config)
@@ -365,7 +365,8 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
     write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "config": asdict(config), "templates": prompts.TEMPLATES})
     with _store(out) as store, _connection(config.model, api_base, acompletion) as (call, routed, kwargs):
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,
-                          policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet)
+                          policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
+                          base_params={"max_tokens": max_tokens})
         outcome = generate(session, ds, config, units)
     _write(out, ds, config, outcome, session)
     return outcome, session

@@ -58,12 +58,13 @@ class Session:
     policy: RetryPolicy = field(default_factory=RetryPolicy)
     max_connections: int = 4
     repairs: int = 2
+    base_params: dict[str, Any] = field(default_factory=dict)  # sent with every request (e.g. max_tokens), part of its key
     quiet: bool = False
     spend: Spend = field(default_factory=Spend)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def request(self, stage: str, unit: str, template: str, messages: list[dict[str, str]], params: dict[str, Any] | None = None) -> Request:
-        return Request(stage=stage, unit=unit, template=template, messages=messages, params=params or {}, model=self.model)
+        return Request(stage=stage, unit=unit, template=template, messages=messages, params={**self.base_params, **(params or {})}, model=self.model)
 
     def stored(self, request: Request) -> bool:
         return request.key in self._ok
