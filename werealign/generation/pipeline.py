@@ -303,6 +303,12 @@ def _item(u: Unit, game: GameLog, stem: dict[str, str], options: list[Option], a
 # --------------------------------------------------------------------------- entry points
 
 
+def request_params(max_tokens: int) -> dict[str, Any]:
+    """Sent with every request and part of its key. JSON mode makes providers that support it (OpenAI,
+    llama.cpp's grammar) return parseable JSON; litellm drops it for those that do not."""
+    return {"max_tokens": max_tokens, "response_format": {"type": "json_object"}}
+
+
 @dataclass(frozen=True)
 class Estimate:
     units: int
@@ -324,7 +330,7 @@ def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
     chars = 0
     with _store(out, readonly=True) as store:
         ok = store.ok_keys() if store is not None else set()
-        session = Session(store=store, model=config.model, seed=config.seed, base_params={"max_tokens": max_tokens})  # type: ignore[arg-type]
+        session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens))  # type: ignore[arg-type]
         for u in units:
             game = ds.games[u.game_id]
             tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
@@ -366,7 +372,7 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
     with _store(out) as store, _connection(config.model, api_base, acompletion) as (call, routed, kwargs):
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,
                           policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
-                          base_params={"max_tokens": max_tokens})
+                          base_params=request_params(max_tokens))
         outcome = generate(session, ds, config, units)
     _write(out, ds, config, outcome, session)
     return outcome, session
