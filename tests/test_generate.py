@@ -95,6 +95,7 @@ def test_malformed_replies_are_repaired_then_recorded_and_skipped(tmp_path):
     assert all(r["error"].startswith("malformed reply: no JSON object") and len(r["keys"]) == 3 for r in recs)
     outcome, _, _ = _run(tmp_path / "noquestion", malformed_always={"question"})
     assert outcome.items == [] and {d["stage"] for d in outcome.dropped} == {"question"}
+    assert all(d["reason"].startswith("malformed reply: no JSON object") for d in outcome.dropped)
     assert load_dataset(tmp_path / "noquestion" / "dataset").speech == []
 
 

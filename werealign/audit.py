@@ -22,7 +22,6 @@ The audit never calls a model and is deterministic: the same dataset gives the s
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -34,6 +33,10 @@ from werealign.dataset import Dataset
 from werealign.schema import GameLog, SpeechItem
 from werealign.schema.models import DIMENSIONS, OPTION_KEYS
 from werealign.schema.roles import ROLE_LABELS, ROLES
+
+# Option text as a reader compares it (width, case, spacing, invisible characters, end punctuation):
+# the validator's definition of "the same option", so audit and validate agree on duplicates.
+from werealign.validate.item_checks import _norm as normalise  # noqa: E402
 
 CHANCE = 1 / len(OPTION_KEYS)
 MIN_ITEMS = 18  # two expected answers per letter: below this a rate or a distribution says nothing
@@ -86,12 +89,6 @@ class AuditReport:
 
 
 # --------------------------------------------------------------------------- text helpers
-
-
-def normalise(text: str) -> str:
-    """Option text as a reader compares it (width, case, spacing, invisible characters, end punctuation)."""
-    text = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
-    return re.sub(r"\s+", " ", text).strip().rstrip("。.!！?？;； ").casefold()
 
 
 def text_length(text: str) -> int:

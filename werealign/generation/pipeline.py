@@ -234,7 +234,8 @@ def stage_osr(s: Session, games: list[GameLog]) -> tuple[dict[str, list[OsrRewri
 def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> Outcome:
     out = Outcome()
 
-    def drop(unit: Unit, stage: str, reason: str) -> None:
+    def drop(unit: Unit, stage: str, reason: str = "") -> None:
+        reason = reason or "; ".join(r["error"] for r in s.records.get(stage, []) if r["unit"] == unit.item_id and r["error"]) or "no usable reply"
         out.dropped.append({"unit": unit.item_id, "game_id": unit.game_id, "stage": stage, "reason": reason})
 
     if config.redraft:
@@ -243,12 +244,12 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         stems = stage_questions(s, ds, units)
     for u in units:
         if u.item_id not in stems:
-            drop(u, "question", "no usable reply")
+            drop(u, "question")
     live = [u for u in units if u.item_id in stems]
     negatives = stage_negatives(s, ds, stems, live)
     for u in live:
         if u.item_id not in negatives:
-            drop(u, "negatives", "no usable reply")
+            drop(u, "negatives")
     drafts = {u.item_id: (u, stems[u.item_id], *assemble(u, stems[u.item_id], negatives[u.item_id], config.seed)) for u in live if u.item_id in negatives}
     stage_restyle(s, ds, drafts)
 
