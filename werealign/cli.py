@@ -13,7 +13,7 @@ import sys
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, derive, eval as eval_cmd, importer, validate
+from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, review, validate
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -45,6 +45,9 @@ app.command("eval")(eval_cmd.eval_command)
 app.command("score")(eval_cmd.score_command)
 app.add_typer(annotate.app, name="annotate")
 app.command("derive")(derive.derive_command)
+app.command("audit")(audit.audit_command)
+app.command("generate")(generate.generate_command)
+app.command("review")(review.review_command)
 
 
 def main() -> None:
