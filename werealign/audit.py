@@ -302,7 +302,11 @@ def _seat_role_claims(question: str, seats: set[int]) -> list[tuple[int, str]]:
             continue
         rest = text[m.end() :]
         clause = rest[: _CLAUSE_END.search(rest).start()] if _CLAUSE_END.search(rest) else rest
-        clause = clause[:40]
+        # ... or right before it, in the same clause ("the witch, seat 11", "女巫 11号")
+        before = text[: m.start()]
+        ends = list(_CLAUSE_END.finditer(before))
+        lead = before[ends[-1].end() :] if ends else before
+        clause = lead[-8:] + " " + clause[:40]
         for role, labels in words.items():
             if any(label in clause for label in labels):
                 pairs.append((seat, role))
@@ -347,23 +351,27 @@ def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
     return index
 
 
-def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], float] | None = None) -> list[str]:
+def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], float] | None = None, *, stem: str | None = None) -> list[str]:
     """Reasons the question tells more than the viewpoint knew at the cut-off (empty: no leak found).
 
     - it states a seat's TRUE role that the viewpoint does not know and that no visible speech or
       event so much as names (a role someone claimed at the table is public talk, not a leak);
     - it copies LEAK_NGRAM tokens of hidden text (turns after the cut-off, the recap, the annotator
       log) that appear nowhere in what the viewpoint saw.
+
+    `stem`: the text to check instead of `item.question` (validate checks the stem a prompt shows).
     """
+    question = item.question if stem is None else stem
     hidden = hidden_text_index(game) if hidden is None else hidden
     truth = {s.seat: s.role for s in game.seats}
-    claims = _seat_role_claims(item.question, set(truth))
-    copied = {g for g in leak_grams(item.question) if hidden.get(g, -1) > item.cutoff_segment}
+    claims = _seat_role_claims(question, set(truth))
+    copied = {g for g in leak_grams(question) if hidden.get(g, -1) > item.cutoff_segment}
     if not claims and not copied:
         return []  # the common case: no need to build what the viewpoint saw
     ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
     seen_text = " ".join([ctx.rules_text, *(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)])
-    seen_norm = normalise(seen_text)
+    # A role is "named at the table" only by what was said or happened, not by the rules, which list every card.
+    seen_norm = normalise(" ".join([*(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)]))
     known = set(ctx.allies) | ({item.viewpoint_seat} if item.viewpoint_seat is not None else set())
     words = _role_words()
     reasons = []
