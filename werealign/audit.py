@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any
 
 from werealign.context import build_context
@@ -98,6 +99,7 @@ def text_length(text: str) -> int:
 
 _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 _TOKEN = re.compile(rf"{_CJK}|[^\W_]+")
+_CJK_RE = re.compile(_CJK)
 
 
 def tokens(text: str) -> list[str]:
@@ -314,7 +316,7 @@ def _seat_role_claims(question: str, seats: set[int]) -> list[tuple[int, str]]:
 
 
 def _is_cjk(token: str) -> bool:
-    return re.fullmatch(_CJK, token) is not None
+    return _CJK_RE.fullmatch(token) is not None
 
 
 def leak_grams(text: str) -> set[tuple[str, ...]]:
@@ -334,6 +336,11 @@ def leak_grams(text: str) -> set[tuple[str, ...]]:
     return grams
 
 
+@lru_cache(maxsize=16384)
+def _text_grams(text: str) -> frozenset[tuple[str, ...]]:
+    return frozenset(leak_grams(text))
+
+
 def _show(gram: tuple[str, ...]) -> str:
     return "".join(gram) if all(map(_is_cjk, gram)) else " ".join(gram)
 
@@ -343,7 +350,7 @@ def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
     and the annotator log count as never visible). A gram is hidden text at cut-off c when its value > c."""
     index: dict[tuple[str, ...], float] = {}
     for u in game.utterances:
-        for gram in leak_grams(u.text):
+        for gram in _text_grams(u.text):
             index[gram] = max(index.get(gram, -1), min(u.segment_ids))
     for text in (game.recap, game.annotator_log):
         for gram in leak_grams(text or ""):
@@ -369,7 +376,6 @@ def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], fl
     if not claims and not copied:
         return []  # the common case: no need to build what the viewpoint saw
     ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
-    seen_text = " ".join([ctx.rules_text, *(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)])
     # A role is "named at the table" only by what was said or happened, not by the rules, which list every card.
     seen_norm = normalise(" ".join([*(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)]))
     known = set(ctx.allies) | ({item.viewpoint_seat} if item.viewpoint_seat is not None else set())
@@ -380,7 +386,12 @@ def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], fl
             continue
         if not any(label in seen_norm for label in words.get(role, [])):
             reasons.append(f"names seat {seat}'s hidden role ({role}), which nothing visible at the cut-off mentions")
-    copied -= leak_grams(seen_text)
+    # Per shown text, cached: the same turns are seen from many cut-offs (one pass over the whole
+    # transcript per item made `werealign validate` of the release several times slower).
+    for text in [ctx.rules_text, *(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)]:
+        if not copied:
+            break
+        copied -= _text_grams(text)
     if copied:
         reasons.append(f"copies hidden text (after the cut-off, recap or annotator log): '{_show(min(copied))}'")
     return reasons
