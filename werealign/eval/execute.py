@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from werealign.eval.plan import Planned, derived_int
+from werealign.llm.cache import ResponseCache
 from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
@@ -28,6 +29,7 @@ async def execute(
     cost_of: Callable[[Any], float | None],
     progress: ProgressHooks | None = None,
     seed: int = 0,
+    cache: ResponseCache | None = None,
 ) -> list[Outcome]:
     """Send every planned request with at most `max_connections` in flight; store each on arrival."""
     policy = RetryPolicy(
@@ -57,7 +59,7 @@ async def execute(
                 cost_of=cost_of,
                 on_event=on_event,
             )
-            await loop.run_in_executor(writer, store.put, stored_row(p, outcome))
+            await loop.run_in_executor(writer, _keep, store, cache, stored_row(p, outcome))
             outcomes.append(outcome)
             if progress is not None:
                 progress.done(outcome)
@@ -68,6 +70,12 @@ async def execute(
     finally:
         writer.shutdown(wait=True)  # every response handed to the writer is committed before we return
     return outcomes
+
+
+def _keep(store: Store, cache: ResponseCache | None, row: StoredResponse) -> None:
+    store.put(row)  # the run's store first: it is the source of truth
+    if cache is not None:
+        cache.add(row)
 
 
 def request_record(p: Planned) -> dict[str, Any]:
@@ -98,6 +106,7 @@ def send(
     execution: RunExecution,
     progress: ProgressHooks | None,
     acompletion: Callable[..., Any] | None = None,
+    cache: ResponseCache | None = None,
 ) -> list[Outcome]:
     """Resolve the model (starting a local server if it is one), then send `todo`.
 
@@ -129,6 +138,7 @@ def send(
                     cost_of=litellm_cost,
                     progress=progress,
                     seed=config.seed,
+                    cache=cache,
                 )
             )
         finally:

@@ -8,7 +8,8 @@ imported (a cached rerun is fast).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,9 @@ from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entr
 from werealign.eval.execute import ProgressHooks, send
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
+from werealign.llm.cache import ResponseCache, cache_enabled
 from werealign.llm.client import Outcome
+from werealign.llm.credentials import check_credentials
 from werealign.llm.store import STORE_NAME, Store
 from werealign.schema.runs import Results, RunConfig, RunExecution
 
@@ -30,13 +33,14 @@ class RunSummary:
     run_dir: Path
     planned: int
     unique_requests: int
-    cached: int
+    cached: int  # planned requests not sent: already in the run's store, or copied from the shared cache
     sent: int
     request_errors: int
     results: Results
     first_error: str | None = None
     all_failed: bool = False
     warnings: list[str] = field(default_factory=list)
+    from_cache: int = 0  # of `cached`: replies copied from the shared cache into this run
 
 
 def run_eval(
@@ -47,8 +51,13 @@ def run_eval(
     overwrite: bool = False,
     progress_factory: Callable[[int, int], ProgressHooks] | None = None,
     acompletion: Callable[..., Any] | None = None,
+    cache: bool = True,
 ) -> RunSummary:
-    """Evaluate `config.model`; `acompletion` replaces litellm.acompletion (tests inject a fake here)."""
+    """Evaluate `config.model`, resuming `out` if it holds this run.
+
+    `cache`: use the response cache shared across runs (werealign.llm.cache; also off with
+    WEREALIGN_CACHE=off). `acompletion` replaces litellm.acompletion (tests inject a fake here).
+    """
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     plan = plan_run(ds, config)
     record = rundir.run_record(ds, config, execution)
@@ -61,6 +70,7 @@ def run_eval(
         from werealign.llm.builtin_models import check_model_name
 
         check_model_name(config.model, execution.api_base)
+        check_credentials(config.model, execution.api_base)
     make_parent(run_dir / rundir.RUN_JSON)
     # Everything that reads or changes the directory happens under the lock: --overwrite must not empty
     # a directory another eval is still writing to.
@@ -69,14 +79,23 @@ def run_eval(
             rundir.clear(run_dir)
         warnings = rundir.check_resumable(run_dir, record)
         write_json(run_dir / rundir.RUN_JSON, record)
-        with Store(run_dir / STORE_NAME) as store:
+        with Store(run_dir / STORE_NAME) as store, _shared_cache(config, execution, cache) as shared:
             ok = store.ok_keys()
             todo = _missing(plan, ok)
             unique = len({p.key for p in plan})
+            from_cache = 0
+            if todo and shared is not None:
+                hits = shared.lookup(p.key for p in todo)
+                for row in hits.values():  # the run's own store stays complete without the cache
+                    store.put(row)
+                todo = [p for p in todo if p.key not in hits]
+                from_cache = len(hits)
             outcomes: list[Outcome] = []
             if todo:
+                if acompletion is None:
+                    check_credentials(config.model, execution.api_base)
                 progress = progress_factory(unique, unique - len(todo)) if progress_factory else None
-                outcomes = send(todo, store, config, execution, progress, acompletion)
+                outcomes = send(todo, store, config, execution, progress, acompletion, cache=shared)
             stored = store.load()
         results = rundir.write_outputs(run_dir, record, plan, stored)
     errors = [o for o in outcomes if not o.ok]
@@ -86,6 +105,7 @@ def run_eval(
         planned=len(plan),
         unique_requests=unique,
         cached=unique - len(todo),
+        from_cache=from_cache,
         sent=len(todo),
         request_errors=results.totals.request_errors,
         results=results,
@@ -93,6 +113,18 @@ def run_eval(
         all_failed=bool(todo) and len(errors) == len(todo) and len(ok) == 0,
         warnings=warnings,
     )
+
+
+@contextmanager
+def _shared_cache(config: RunConfig, execution: RunExecution, wanted: bool) -> Iterator[ResponseCache | None]:
+    """The shared response cache, unless turned off. The free baselines are not worth a cache entry."""
+    from werealign.llm.builtin_models import PROVIDER
+
+    if not wanted or not cache_enabled() or config.model.startswith(f"{PROVIDER}/"):
+        yield None
+        return
+    with ResponseCache(rundir.public_api_base(execution.api_base)) as shared:
+        yield shared
 
 
 def _missing(plan: list[Planned], ok: set[str]) -> list[Planned]:

@@ -66,6 +66,11 @@ def max_connections_hint(name: str) -> int | None:
     return 1 if name in LOCAL_MODELS else None
 
 
+def is_builtin(name: str) -> bool:
+    """A model served inside werealign (a baseline or a local model), never by a paid provider."""
+    return name.startswith((f"{PROVIDER}/", "local/"))
+
+
 def _check_builtin(name: str) -> None:
     if name.startswith(f"{PROVIDER}/") and name.split("/", 1)[1] not in BASELINES:
         raise UserError(f"--model {name}: unknown built-in model (built-ins: {', '.join(BUILTIN_MODELS)})")
@@ -81,7 +86,7 @@ def check_model_name(name: str, api_base: str | None = None) -> None:
     if not name.strip():
         raise UserError("--model: give a model name")
     _check_builtin(name)
-    if name.startswith((f"{PROVIDER}/", "local/")):
+    if is_builtin(name):
         return
     from werealign.llm.loader import import_litellm
 

@@ -34,10 +34,10 @@ class Task:
     question_vars: Callable[[GameLog, Any, str, list[int] | None], dict[str, Any]]
     # The value of the reply's answer line -> the answer in the gold's terms (original option key, seats).
     parse: Callable[[str, Any, list[int] | None], Parsed]
-    gold: Callable[[Any], Any]  # the item's answer as samples.jsonl records it
-    is_correct: Callable[[Any, Any], bool]  # (answer, gold); answer is never None here
-    primary: Callable[[Sample], float]  # one answered sample's contribution to the primary score
     score: Callable[[Sequence[Sample]], dict[str, Any]]  # this task's samples -> its results.json block
+    # The defaults suit a single-answer kind (one letter, one seat): right or wrong.
+    gold: Callable[[Any], Any] = lambda item: item.answer  # the item's answer as samples.jsonl records it
+    is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold  # answer is never None here
     permutes_options: bool = False  # options shown in a per-decode order (--permute)
     # Extra arguments of werealign.context.build_context for an item of this kind: (game, item, mode).
     context_kwargs: Callable[[GameLog, Any, str | None], dict[str, Any]] = lambda game, item, mode: {}

@@ -129,10 +129,9 @@ TASK = Task(
     metric="mean_jaccard",
     question_vars=question_vars,
     parse=parse,
+    score=score,
     gold=lambda item: sorted(item.answer),
     is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
-    primary=jaccard,
-    score=score,
     modes=MODES,
     mode_metrics={"set-accuracy": "exact_match"},
 )

@@ -103,9 +103,6 @@ TASK = Task(
     metric="macro_accuracy",
     question_vars=question_vars,
     parse=parse,
-    gold=lambda item: item.answer,
-    is_correct=lambda answer, gold: answer == gold,
-    primary=correct_value,
     score=score,
     permutes_options=True,
 )
