@@ -34,6 +34,16 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)  # what the build dropped or assumed, for the user
 
 
+def _audience(ev) -> dict:
+    """The event's audience as the config gives it (or its 1.0 `public`), else the kind's default."""
+    if ev.audience is not None:
+        return ev.audience.model_dump()
+    if ev.public is None and ev.kind == "skill_use" and ev.skill == "wolf_kill":
+        return {"kind": "team", "team": "wolf"}  # the pack decides together: every wolf knows the target
+    public = ev.public if ev.public is not None else ev.kind not in PRIVATE_BY_DEFAULT
+    return {"kind": "everyone" if public else "actor"}
+
+
 def seat_role(label: str, catalogue: RoleCatalogue) -> tuple[str, str]:
     """(role, faction) of a true-role label: the canonical id, or the label itself with faction `unknown`."""
     role = catalogue.canonical(label)
@@ -158,7 +168,7 @@ def build_game(
                 "kind": "sheriff_election" if i == 0 else "badge_transfer",
                 "phase": phase_ids[p],
                 "segment_id": seg_id,
-                "public": True,
+                "audience": {"kind": "everyone"},
                 "actor": previous if i > 0 else None,
                 "target": change.seat,
             })
@@ -171,7 +181,8 @@ def build_game(
                 "kind": ev.kind,
                 "phase": ev.phase or phase_ids[p],
                 "segment_id": ev.segment,
-                "public": ev.public if ev.public is not None else ev.kind not in PRIVATE_BY_DEFAULT,
+                "audience": _audience(ev),
+                "round": ev.round,
                 "actor": ev.actor,
                 "target": ev.target,
                 "skill": ev.skill,

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, Strict as StrictMode
 
-from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
+from werealign.schema.models import SCHEMA_VERSION, Audience, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
 from werealign.schema.roles import Faction, RoleDeclaration
 
 ConfigSeat = Annotated[Seat, StrictMode()]
@@ -72,7 +72,9 @@ class ConfigEvent(Strict):
     target: ConfigSeat | None = None
     skill: str | None = None
     result: str | None = None
-    public: bool | None = Field(None, description="Default: true, except skill_use (false).")
+    audience: Audience | None = Field(None, description="Who perceived it: {kind: everyone | actor | team | seats, team: wolf, seats: [..]}. Default: everyone, except skill_use (the actor).")
+    public: bool | None = Field(None, description="Shorthand of schema 1.0: true = everyone, false = the actor.")
+    round: int | None = Field(None, ge=1, description="For votes: the round within the phase (1 = first vote, 2 = a re-vote).")
     note: str | None = None
 
 
