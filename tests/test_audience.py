@@ -149,3 +149,29 @@ def test_audience_naming_nobody_is_reported():
                                              if i == 1 else e for i, e in enumerate(game.events)]})
     codes = {(f.code, f.field) for f in validate_game(bad, "chat.json")}
     assert ("audience-not-seat", "events[1].audience.seats[0]") in codes
+
+
+def test_annotator_config_marks_a_team_night_chat(tmp_path):
+    from conftest import REPO
+    from werealign.annotate.build import build_from_files
+
+    srt = tmp_path / "game.srt"
+    original = (REPO / "annotation" / "examples" / "six_seat.srt").read_text(encoding="utf-8")
+    old_cue = "Speaker 7: Night falls. Everyone, close your eyes. Werewolves, wake up and choose your target."
+    srt.write_text(original.replace(old_cue, "Speaker 4: PACK-CHAT let us take seat 6 tonight."), encoding="utf-8")
+    config = tmp_path / "config.yaml"
+    template = (REPO / "annotation" / "config.template.yaml").read_text(encoding="utf-8")
+    config.write_text(template + "\nturn_audiences:\n  - {first_segment: 2, last_segment: 2, audience: {kind: team, team: wolf}}\n", encoding="utf-8")
+    game = build_from_files(srt, config).game
+    (chat,) = [u for u in game.utterances if 2 in u.segment_ids]
+    assert chat.speaker == 2 and chat.audience.kind == "team" and chat.audience.team == "wolf"
+    assert [f for f in validate_game(game, "g.json") if f.severity == "error"] == []
+    wolf, other_wolf, seer = (build_context(game, s, 16) for s in (2, 5, 3))
+    assert "PACK-CHAT" in _said(wolf) and "PACK-CHAT" in _said(other_wolf) and "PACK-CHAT" not in _said(seer)
+    # The pack's kill decision (a wolf_kill skill use) reaches every wolf, not only the one who entered it.
+    assert any(e.skill == "wolf_kill" for e in other_wolf.private_events)
+    assert not any(e.skill == "wolf_kill" for e in seer.private_events)
+    # Without the audience the same night turn is off-table commentary: shown to nobody.
+    config.write_text(template, encoding="utf-8")
+    plain = build_from_files(srt, config).game
+    assert all("PACK-CHAT" not in _said(build_context(plain, s, 16)) for s in (2, 3, 5))

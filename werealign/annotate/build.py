@@ -115,15 +115,20 @@ def build_game(
     if not kept:
         raise UserError(f"{srt_path}: no transcript segment falls inside the game ({source.where('phases')} to {source.where('game_end')})")
 
-    # 2. Merge runs of one speaker within one phase into turns.
+    # 2. Merge runs of one speaker within one phase (and one audience) into turns.
+    def heard_by(segment_id: int) -> int | None:
+        """Index of the turn_audiences range holding the segment (the first one), or None: the table's."""
+        return next((i for i, r in enumerate(config.turn_audiences) if r.first_segment <= segment_id <= r.last_segment), None)
+
     utterances: list[dict] = []
     for seg, speaker, p in kept:
         last = utterances[-1] if utterances else None
-        if last is not None and last["speaker"] == speaker and last["_phase"] == p:
+        audience = heard_by(seg.id)
+        if last is not None and last["speaker"] == speaker and last["_phase"] == p and last["_audience"] == audience:
             last["segment_ids"].append(seg.id)
             last["segments"].append(seg)
         else:
-            utterances.append({"speaker": speaker, "_phase": p, "segment_ids": [seg.id], "segments": [seg]})
+            utterances.append({"speaker": speaker, "_phase": p, "_audience": audience, "segment_ids": [seg.id], "segments": [seg]})
     turns = [
         {
             "index": i,
@@ -134,6 +139,7 @@ def build_game(
             "speaker": u["speaker"],
             "text": " ".join(s.text for s in u["segments"]),
             "segments": [{"id": s.id, "start": s.start, "end": s.end, "text": s.text} for s in u["segments"]],
+            "audience": None if u["_audience"] is None else config.turn_audiences[u["_audience"]].audience.model_dump(),
         }
         for i, u in enumerate(utterances)
     ]

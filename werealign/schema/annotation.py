@@ -78,6 +78,14 @@ class ConfigEvent(Strict):
     note: str | None = None
 
 
+class TurnAudience(Strict):
+    """Segments heard only by an audience: the wolves' night chat, a private message."""
+
+    first_segment: int = Field(ge=0)
+    last_segment: int = Field(ge=0, description="Inclusive.")
+    audience: Audience
+
+
 class ConfigHighlight(Strict):
     segment: int = Field(ge=0)
     kind: HighlightKind
@@ -117,6 +125,8 @@ class AnnotatorConfig(Strict):
     game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")
     sheriff: list[SheriffChange] = Field(default_factory=list)
     events: list[ConfigEvent] = Field(default_factory=list)
+    turn_audiences: list[TurnAudience] = Field(
+        default_factory=list, description="Segment ranges heard only by an audience (e.g. {kind: team, team: wolf} for the wolves' night chat); other turns are the table's.")
     mvp: ConfigMvp | None = None
     highlights: list[ConfigHighlight] = Field(default_factory=list)
     recap: Recap | None = None
