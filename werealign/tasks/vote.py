@@ -28,7 +28,7 @@ MODES: tuple[str, ...] = ("decision", "mask-mvp", "full")
 
 def context_kwargs(game: GameLog, item: VoteItem, mode: str | None) -> dict[str, Any]:
     # The viewpoint's own ballot of the asked phase is the answer: it is never shown.
-    kw: dict[str, Any] = {"exclude_own_vote_phase": item.phase}
+    kw: dict[str, Any] = {"exclude_own_vote_phase": item.phase, "exclude_own_vote_round": item.round}
     if mode == "mask-mvp":
         kw["withhold_own_turns_from_day"] = 0
     elif mode in (None, "decision"):
