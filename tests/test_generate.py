@@ -165,3 +165,24 @@ def test_cli_dry_run_and_bad_options(tmp_path):
     assert r.exit_code != 0 and "XX" in str(r.exception)
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--games", "nope"])
     assert "no game 'nope'" in str(r.exception)
+
+
+def test_extras_only_fills_rr_explanation_and_osr_and_keeps_options(tmp_path):
+    from werealign.dataset import write_dataset
+
+    sample = load_dataset(bundled_sample_path())
+    bare = [it.model_copy(update={"rule_reminder": None, "explanation": None if i % 2 else it.explanation}) for i, it in enumerate(sample.speech)]
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=bare,
+                  vote=sample.vote, opponent=sample.opponent)  # no OSR either, like the imported release
+    config = GenConfig(model="fake/model", dataset=str(tmp_path / "bare"), extras_only=True, judges=0)
+    outcome, _, fake = _run(tmp_path / "g", config)
+    out = load_dataset(tmp_path / "g" / "dataset")
+    assert set(out.osr) == set(sample.games) and not outcome.dropped
+    for old, new in zip(bare, out.speech):
+        assert new.options == old.options and new.answer == old.answer and new.question == old.question
+        assert new.rule_reminder and new.explanation
+        assert new.explanation == (old.explanation or new.explanation)  # an existing explanation is kept
+        assert new.provenance.source_ref["filled_by"] == "fake/model" and new.provenance.review == old.provenance.review
+    # a second pass over the filled dataset asks nothing: nothing is missing any more
+    _, session, fake = _run(tmp_path / "g2", GenConfig(model="fake/model", dataset=str(tmp_path / "g" / "dataset"), extras_only=True, judges=0))
+    assert fake.calls == 0
