@@ -22,6 +22,16 @@ def words(seed: str, n: int = 9) -> str:
     return " ".join(WORDS[h[i] % len(WORDS)] for i in range(n))  # five-letter words: equal lengths by construction
 
 
+def sized(seed: str, target: int, i: int) -> str:
+    """Words whose length (spaces aside) lands near `target`: one word fewer, as many, or one more by i,
+    so the key sits among its distractors' lengths, as a model following the prompt would place it."""
+    return words(seed, max(1, round(target / 5) + (i % 3) - 1))
+
+
+def _target(user: str) -> int:
+    return int(re.search(r"about (\d+) characters", user).group(1))
+
+
 def _line(text: str, label: str) -> str:
     m = re.search(rf"^{label}: (.*)$", text, re.M)
     return m.group(1) if m else ""
@@ -65,23 +75,32 @@ class FakeProvider:
         if stage == "question":
             question = f"You are the viewpoint player. What is your best move here ({hashlib.sha256(user.encode()).hexdigest()[:8]})?"
             return {"question": question, "key": words(question)}
+        if stage.startswith("negatives") or stage == "restyle":
+            # end like the key, as the prompt asks (a sentence mark or none)
+            key = _line(user, "CORRECT ANSWER \\(the key\\)") or _line(user, "KEY \\(do not change\\)")
+            end = key[-1] if key and key[-1] in ".。!！?？" else ""
+            return {"options": self._options(stage, user, end)}
+        return self._extras(stage, user)
+
+    def _options(self, stage: str, user: str, end: str) -> Any:
         if stage == "negatives_m1":
             q = _line(user, "QUESTION")
             mechs = ["role_perturbation", "information_occlusion", "faction_inversion", "role_perturbation"]
-            return {"options": [{"mechanism": m, "text": words(f"{q}-m1-{i}")} for i, m in enumerate(mechs)]}
+            return [{"mechanism": m, "text": sized(f"{q}-m1-{i}", _target(user), i) + end} for i, m in enumerate(mechs)]
         if stage == "negatives_m2":
             q = _line(user, "QUESTION")
-            return {"options": [{"text": words(f"{q}-m2-{i}", 18 if self.long_m2 else 9)} for i in range(4)]}
-        if stage == "restyle":
-            letters = re.findall(r"^([A-I]): ", user, re.M)
-            return {"options": {k: words(f"{user}-{k}") for k in letters}}
+            return [{"text": sized(f"{q}-m2-{i}", _target(user) * (2 if self.long_m2 else 1), i) + end} for i in range(4)]
+        letters = re.findall(r"^([A-I]): ", user, re.M)  # restyle
+        return {k: sized(f"{user}-{k}", _target(user), i) + end for i, k in enumerate(letters)}
+
+    def _extras(self, stage: str, user: str) -> dict[str, Any]:
         if stage == "explain":
             answer = _line(user, "CORRECT")
             key_text = re.search(rf"^{answer}\. (.*)$", user, re.M).group(1)
             return {"explanation": f"{key_text}: that is what the evidence supports.", "rule_reminder": "The seer checks one player each night."}
         if stage == "judge":
             key = words(_line(user, "QUESTION"))
-            letter = next(m.group(1) for m in re.finditer(r"^([A-I])\. (.*)$", user, re.M) if m.group(2) == key)
+            letter = next((m.group(1) for m in re.finditer(r"^([A-I])\. (.*)$", user, re.M) if m.group(2) == key), "A")
             return {"answer": letter, "single_best": True}
         if stage == "osr":
             return {"text": "Objective rewrite: " + " ".join(user.splitlines()[1].split()[:8])}

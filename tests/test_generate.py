@@ -186,3 +186,25 @@ def test_extras_only_fills_rr_explanation_and_osr_and_keeps_options(tmp_path):
     # a second pass over the filled dataset asks nothing: nothing is missing any more
     _, session, fake = _run(tmp_path / "g2", GenConfig(model="fake/model", dataset=str(tmp_path / "g" / "dataset"), extras_only=True, judges=0))
     assert fake.calls == 0
+
+
+def test_redrafting_removes_a_length_bias(tmp_path):
+    """Invented items whose key is always the longest option (the imported release's artifact, made total)."""
+    from werealign.dataset import write_dataset
+    from werealign.schema import Option
+
+    sample = load_dataset(bundled_sample_path())
+    biased = []
+    for it in sample.speech * 2:
+        n = len(biased)
+        options = [Option(key=o.key, origin=o.origin, text=o.text if o.key != it.answer else o.text + " And that settles today's vote for good.")
+                   for o in it.options]
+        biased.append(it.model_copy(update={"item_id": f"biased-{n}", "options": options}))
+    write_dataset(tmp_path / "biased", name="biased", version="1", licence="CC0", games=list(sample.games.values()), speech=biased, vote=[], opponent=[])
+    config = GenConfig(model="fake/model", dataset=str(tmp_path / "biased"), redraft=True, osr=False, judges=0)
+    outcome, _, _ = _run(tmp_path / "g", config)
+    before = {(c["name"], c["scope"]): c for c in json.loads((tmp_path / "g" / "audit.before.json").read_text())["checks"]}
+    after = {(c["name"], c["scope"]): c for c in json.loads((tmp_path / "g" / "audit.after.json").read_text())["checks"]}
+    assert before[("key-longest", "all")]["verdict"] == "fail" and before[("key-longest", "all")]["value"] > 0.8
+    assert len(outcome.items) == len(biased) and not outcome.dropped
+    assert after[("key-longest", "all")]["verdict"] == "pass", after[("key-longest", "all")]["detail"]
