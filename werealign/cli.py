@@ -57,10 +57,17 @@ def main() -> None:
         # (an import's staging directory) stays behind. Raised as an interruption, it takes the Ctrl-C
         # path instead: clean-ups run and eval says how to resume. A second SIGTERM kills at once,
         # should a clean-up hang.
+        # It is handed to whatever handles Ctrl-C right now: inside an eval that is asyncio's
+        # handler, which cancels the main task. A KeyboardInterrupt raised here instead can land in
+        # a garbage-collector callback, where Python prints "Exception ignored" and drops it, and
+        # the eval would run on to the end.
         nonlocal terminated
         terminated = True
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        raise KeyboardInterrupt
+        on_sigint = signal.getsignal(signal.SIGINT)
+        if not callable(on_sigint):
+            raise KeyboardInterrupt
+        on_sigint(signal.SIGINT, frame)
 
     signal.signal(signal.SIGTERM, on_sigterm)
     try:
