@@ -9,6 +9,7 @@ restyle stage must fix them before the length filter lets the item through.
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import re
 from types import SimpleNamespace
@@ -22,14 +23,22 @@ def words(seed: str, n: int = 9) -> str:
     return " ".join(WORDS[h[i] % len(WORDS)] for i in range(n))  # five-letter words: equal lengths by construction
 
 
-def sized(seed: str, target: int, i: int) -> str:
-    """Words whose length (spaces aside) lands near `target`: one word fewer, as many, or one more by i,
-    so the key sits among its distractors' lengths, as a model following the prompt would place it."""
-    return words(seed, max(1, round(target / 5) + (i % 3) - 1))
+def sized(seed: str, target: int, key_length: int | None = None) -> str:
+    """Words whose length (spaces aside) lands within 2.5 characters of `target`, and within the 25% band
+    around the key's length when it is given, as a model that follows the prompt would write."""
+    n = max(1, round(target / 5))
+    if key_length:
+        n = min(max(n, math.ceil(key_length / 1.25 / 5)), math.floor(key_length * 1.25 / 5))
+    return words(seed, n)
 
 
-def _target(user: str) -> int:
-    return int(re.search(r"about (\d+) characters", user).group(1))
+def _key_length(user: str) -> int | None:
+    m = re.search(r"the key has (\d+)", user)
+    return int(m.group(1)) if m else None
+
+
+def _targets(user: str) -> list[int]:
+    return [int(n) for n in re.findall(r"answer \d+ about (\d+) characters", user)]
 
 
 def _line(text: str, label: str) -> str:
@@ -86,12 +95,12 @@ class FakeProvider:
         if stage == "negatives_m1":
             q = _line(user, "QUESTION")
             mechs = ["role_perturbation", "information_occlusion", "faction_inversion", "role_perturbation"]
-            return [{"mechanism": m, "text": sized(f"{q}-m1-{i}", _target(user), i) + end} for i, m in enumerate(mechs)]
+            return [{"mechanism": m, "text": sized(f"{q}-m1-{i}", t, _key_length(user)) + end} for i, (m, t) in enumerate(zip(mechs, _targets(user)))]
         if stage == "negatives_m2":
             q = _line(user, "QUESTION")
-            return [{"text": sized(f"{q}-m2-{i}", _target(user) * (2 if self.long_m2 else 1), i) + end} for i in range(4)]
-        letters = re.findall(r"^([A-I]): ", user, re.M)  # restyle
-        return {k: sized(f"{user}-{k}", _target(user), i) + end for i, k in enumerate(letters)}
+            return [{"text": sized(f"{q}-m2-{i}", t * (2 if self.long_m2 else 1)) + end} for i, t in enumerate(_targets(user))]
+        asked = re.findall(r"^([A-I]) \(about (\d+) characters\): ", user, re.M)  # restyle
+        return {k: sized(f"{user}-{k}", int(t), _key_length(user)) + end for k, t in asked}
 
     def _extras(self, stage: str, user: str) -> dict[str, Any]:
         if stage == "explain":

@@ -132,7 +132,11 @@ def test_a_question_that_quotes_the_next_move_is_dropped(tmp_path):
 def test_osr_variant_is_written_and_usable(tmp_path):
     from dataclasses import replace
 
-    _run(tmp_path / "g", replace(SMALL, osr=True, dimensions=("RI",)))
+    from werealign.dataset import write_dataset
+
+    sample = load_dataset(bundled_sample_path())  # without its OSR files: the stage writes them
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=[], vote=[], opponent=[])
+    _run(tmp_path / "g", replace(SMALL, osr=True, dimensions=("RI",), dataset=str(tmp_path / "bare")))
     ds = load_dataset(tmp_path / "g" / "dataset")
     game = ds.games[GAME]
     assert len(ds.osr[GAME]) == len(game.utterances)
@@ -197,7 +201,7 @@ def test_redrafting_removes_a_length_bias(tmp_path):
     biased = []
     for it in sample.speech * 2:
         n = len(biased)
-        options = [Option(key=o.key, origin=o.origin, text=o.text if o.key != it.answer else o.text + " And that settles today's vote for good.")
+        options = [Option(key=o.key, origin=o.origin, text=o.text if o.key != it.answer else f"{o.text} Said twice: {o.text}")
                    for o in it.options]
         biased.append(it.model_copy(update={"item_id": f"biased-{n}", "options": options}))
     write_dataset(tmp_path / "biased", name="biased", version="1", licence="CC0", games=list(sample.games.values()), speech=biased, vote=[], opponent=[])

@@ -136,13 +136,15 @@ def stage_questions(s: Session, ds: Dataset, units: list[Unit]) -> dict[str, dic
     return {r.record["unit"]: r.value for r in s.ask("question", drafts) if r.value is not None}
 
 
-def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], units: list[Unit]) -> dict[str, list[dict[str, str]]]:
+def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], units: list[Unit], seed: int) -> dict[str, list[dict[str, str]]]:
     drafts = []
     for u in units:
         game, stem = ds.games[u.game_id], stems[u.item_id]
-        for kind, m1 in (("negatives_m1", True), ("negatives_m2", False)):
+        key_length = filters.text_length(stem["key"])
+        targets = filters.length_targets(key_length, f"{seed}:{u.item_id}")
+        for kind, m1, lengths in (("negatives_m1", True, targets[:4]), ("negatives_m2", False, targets[4:])):
             tpl, messages = prompts.render(kind, language=game.language, question=stem["question"], key=stem["key"],
-                                           target_length=filters.text_length(stem["key"]), **_context(game, u))
+                                           key_length=key_length, target_lengths=lengths, **_context(game, u))
             drafts.append(Draft(s.request("negatives", u.item_id, tpl, messages), lambda reply, m1=m1: replies.parse_negatives(reply, m1=m1)))
     found: dict[str, list[dict[str, str]]] = {}
     failed: set[str] = set()
@@ -172,9 +174,12 @@ def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit,
         if not off:
             continue
         game = ds.games[u.game_id]
-        shown = [o for o in options if o.key in off]
+        key_length = filters.text_length(stem["key"])
+        # fresh targets drawn like the first ones, so rewritten options keep the key's length rank uniform
+        fresh = filters.length_targets(key_length, f"{s.seed}:{uid}:restyle", n=len(off))
+        shown = list(zip([o for o in options if o.key in off], fresh))
         tpl, messages = prompts.render("restyle", language=game.language, question=stem["question"], key=stem["key"],
-                                       target_length=filters.text_length(stem["key"]), options=shown)
+                                       key_length=key_length, options=shown)
         drafts.append(Draft(s.request("restyle", uid, tpl, messages), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
         targets[uid] = off
     if not drafts:
@@ -282,7 +287,7 @@ def _draft(s: Session, ds: Dataset, config: GenConfig, units: list[Unit], drop: 
         if u.item_id not in stems:
             drop(u, "question")
     live = [u for u in units if u.item_id in stems]
-    negatives = stage_negatives(s, ds, stems, live)
+    negatives = stage_negatives(s, ds, stems, live, config.seed)
     for u in live:
         if u.item_id not in negatives:
             drop(u, "negatives")
