@@ -9,6 +9,7 @@ restyle stage must fix them before the length filter lets the item through.
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import re
 from types import SimpleNamespace
@@ -20,6 +21,24 @@ WORDS = "amber birch coral delta ember flint grove haven ivory jolly karma lemon
 def words(seed: str, n: int = 9) -> str:
     h = hashlib.sha256(seed.encode()).digest()
     return " ".join(WORDS[h[i] % len(WORDS)] for i in range(n))  # five-letter words: equal lengths by construction
+
+
+def sized(seed: str, target: int, key_length: int | None = None) -> str:
+    """Words whose length (spaces aside) lands within 2.5 characters of `target`, and within the 25% band
+    around the key's length when it is given, as a model that follows the prompt would write."""
+    n = max(1, round(target / 5))
+    if key_length:
+        n = min(max(n, math.ceil(key_length / 1.25 / 5)), math.floor(key_length * 1.25 / 5))
+    return words(seed, n)
+
+
+def _key_length(user: str) -> int | None:
+    m = re.search(r"the key has (\d+)", user)
+    return int(m.group(1)) if m else None
+
+
+def _targets(user: str) -> list[int]:
+    return [int(n) for n in re.findall(r"answer \d+ about (\d+) characters", user)]
 
 
 def _line(text: str, label: str) -> str:
@@ -65,23 +84,32 @@ class FakeProvider:
         if stage == "question":
             question = f"You are the viewpoint player. What is your best move here ({hashlib.sha256(user.encode()).hexdigest()[:8]})?"
             return {"question": question, "key": words(question)}
+        if stage.startswith("negatives") or stage == "restyle":
+            # end like the key, as the prompt asks (a sentence mark or none)
+            key = _line(user, "CORRECT ANSWER \\(the key\\)") or _line(user, "KEY \\(do not change\\)")
+            end = key[-1] if key and key[-1] in ".。!！?？" else ""
+            return {"options": self._options(stage, user, end)}
+        return self._extras(stage, user)
+
+    def _options(self, stage: str, user: str, end: str) -> Any:
         if stage == "negatives_m1":
             q = _line(user, "QUESTION")
             mechs = ["role_perturbation", "information_occlusion", "faction_inversion", "role_perturbation"]
-            return {"options": [{"mechanism": m, "text": words(f"{q}-m1-{i}")} for i, m in enumerate(mechs)]}
+            return [{"mechanism": m, "text": sized(f"{q}-m1-{i}", t, _key_length(user)) + end} for i, (m, t) in enumerate(zip(mechs, _targets(user)))]
         if stage == "negatives_m2":
             q = _line(user, "QUESTION")
-            return {"options": [{"text": words(f"{q}-m2-{i}", 18 if self.long_m2 else 9)} for i in range(4)]}
-        if stage == "restyle":
-            letters = re.findall(r"^([A-I]): ", user, re.M)
-            return {"options": {k: words(f"{user}-{k}") for k in letters}}
+            return [{"text": sized(f"{q}-m2-{i}", t * (2 if self.long_m2 else 1)) + end} for i, t in enumerate(_targets(user))]
+        asked = re.findall(r"^([A-I]) \(about (\d+) characters\): ", user, re.M)  # restyle
+        return {k: sized(f"{user}-{k}", int(t), _key_length(user)) + end for k, t in asked}
+
+    def _extras(self, stage: str, user: str) -> dict[str, Any]:
         if stage == "explain":
             answer = _line(user, "CORRECT")
             key_text = re.search(rf"^{answer}\. (.*)$", user, re.M).group(1)
             return {"explanation": f"{key_text}: that is what the evidence supports.", "rule_reminder": "The seer checks one player each night."}
         if stage == "judge":
             key = words(_line(user, "QUESTION"))
-            letter = next(m.group(1) for m in re.finditer(r"^([A-I])\. (.*)$", user, re.M) if m.group(2) == key)
+            letter = next((m.group(1) for m in re.finditer(r"^([A-I])\. (.*)$", user, re.M) if m.group(2) == key), "A")
             return {"answer": letter, "single_best": True}
         if stage == "osr":
             return {"text": "Objective rewrite: " + " ".join(user.splitlines()[1].split()[:8])}

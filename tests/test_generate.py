@@ -132,7 +132,11 @@ def test_a_question_that_quotes_the_next_move_is_dropped(tmp_path):
 def test_osr_variant_is_written_and_usable(tmp_path):
     from dataclasses import replace
 
-    _run(tmp_path / "g", replace(SMALL, osr=True, dimensions=("RI",)))
+    from werealign.dataset import write_dataset
+
+    sample = load_dataset(bundled_sample_path())  # without its OSR files: the stage writes them
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=[], vote=[], opponent=[])
+    _run(tmp_path / "g", replace(SMALL, osr=True, dimensions=("RI",), dataset=str(tmp_path / "bare")))
     ds = load_dataset(tmp_path / "g" / "dataset")
     game = ds.games[GAME]
     assert len(ds.osr[GAME]) == len(game.utterances)
@@ -165,3 +169,46 @@ def test_cli_dry_run_and_bad_options(tmp_path):
     assert r.exit_code != 0 and "XX" in str(r.exception)
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--games", "nope"])
     assert "no game 'nope'" in str(r.exception)
+
+
+def test_extras_only_fills_rr_explanation_and_osr_and_keeps_options(tmp_path):
+    from werealign.dataset import write_dataset
+
+    sample = load_dataset(bundled_sample_path())
+    bare = [it.model_copy(update={"rule_reminder": None, "explanation": None if i % 2 else it.explanation}) for i, it in enumerate(sample.speech)]
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=bare,
+                  vote=sample.vote, opponent=sample.opponent)  # no OSR either, like the imported release
+    config = GenConfig(model="fake/model", dataset=str(tmp_path / "bare"), extras_only=True, judges=0)
+    outcome, _, fake = _run(tmp_path / "g", config)
+    out = load_dataset(tmp_path / "g" / "dataset")
+    assert set(out.osr) == set(sample.games) and not outcome.dropped
+    for old, new in zip(bare, out.speech):
+        assert new.options == old.options and new.answer == old.answer and new.question == old.question
+        assert new.rule_reminder and new.explanation
+        assert new.explanation == (old.explanation or new.explanation)  # an existing explanation is kept
+        assert new.provenance.source_ref["filled_by"] == "fake/model" and new.provenance.review == old.provenance.review
+    # a second pass over the filled dataset asks nothing: nothing is missing any more
+    _, session, fake = _run(tmp_path / "g2", GenConfig(model="fake/model", dataset=str(tmp_path / "g" / "dataset"), extras_only=True, judges=0))
+    assert fake.calls == 0
+
+
+def test_redrafting_removes_a_length_bias(tmp_path):
+    """Invented items whose key is always the longest option (the imported release's artifact, made total)."""
+    from werealign.dataset import write_dataset
+    from werealign.schema import Option
+
+    sample = load_dataset(bundled_sample_path())
+    biased = []
+    for it in sample.speech * 2:
+        n = len(biased)
+        options = [Option(key=o.key, origin=o.origin, text=o.text if o.key != it.answer else f"{o.text} Said twice: {o.text}")
+                   for o in it.options]
+        biased.append(it.model_copy(update={"item_id": f"biased-{n}", "options": options}))
+    write_dataset(tmp_path / "biased", name="biased", version="1", licence="CC0", games=list(sample.games.values()), speech=biased, vote=[], opponent=[])
+    config = GenConfig(model="fake/model", dataset=str(tmp_path / "biased"), redraft=True, osr=False, judges=0)
+    outcome, _, _ = _run(tmp_path / "g", config)
+    before = {(c["name"], c["scope"]): c for c in json.loads((tmp_path / "g" / "audit.before.json").read_text())["checks"]}
+    after = {(c["name"], c["scope"]): c for c in json.loads((tmp_path / "g" / "audit.after.json").read_text())["checks"]}
+    assert before[("key-longest", "all")]["verdict"] == "fail" and before[("key-longest", "all")]["value"] > 0.8
+    assert len(outcome.items) == len(biased) and not outcome.dropped
+    assert after[("key-longest", "all")]["verdict"] == "pass", after[("key-longest", "all")]["detail"]

@@ -22,6 +22,7 @@ def generate_command(
     games: str | None = typer.Option(None, "--games", help="Comma-separated game ids (default: every game)."),
     dimensions: str = typer.Option("RI,SJ,DR,PS,CT", "--dimensions", help="Comma-separated dimensions."),
     redraft: bool = typer.Option(False, "--redraft", help="Rewrite the distractors of the dataset's existing items (question and key kept); writes the audit before and after."),
+    extras_only: bool = typer.Option(False, "--extras-only", help="Keep the dataset's items as they are; fill in only what they lack: explanation, RR rule reminder, OSR rewrites."),
     osr: bool = typer.Option(True, "--osr/--no-osr", help="Also write an objective rewrite of every turn (the OSR variant)."),
     judges: int = typer.Option(3, "--judges", help="Independent answers of the self-consistency judge per item (0: no judge)."),
     limit: int | None = typer.Option(None, "--limit", help="At most N items (moments x dimensions, or items when re-drafting)."),
@@ -47,10 +48,12 @@ def generate_command(
     for name, value in (("--judges", judges), ("--max-connections", max_connections - 1), ("--max-attempts", max_attempts - 1), ("--max-tokens", max_tokens - 1)):
         if value < 0:
             raise UserError(f"{name}: too small")
+    if redraft and extras_only:
+        raise UserError("--redraft and --extras-only: choose one")
     if limit is not None and limit < 1:
         raise UserError("--limit: must be at least 1")
     config = GenConfig(model=model, dataset=str(dataset), games=_csv(games), dimensions=dims, seed=seed, judges=judges,
-                       osr=osr, redraft=redraft, limit=limit)
+                       osr=osr, redraft=redraft, extras_only=extras_only, limit=limit)
     if dry_run:
         est = estimate(config, out, max_tokens=max_tokens)
         cost = "unknown (litellm has no price for this model)" if est.cost is None else f"${est.cost:.4f}"

@@ -1,25 +1,37 @@
 """Filters of a drafted item: what drops it (hard) and what the reviewer is told (soft).
 
 Length and style matching is what keeps the key from being found from the options alone (the
-imported release's key is the longest option in a quarter of its items): every distractor must
-be within LENGTH_BAND of the key's length and end like the key, and the key may not be the longest
-or the shortest option by itself. Distractors that break the first two rules are sent to the
-restyle stage once; an item still off afterwards is dropped. The price of the third rule is that a
-generated key is never the unique extreme (the audit's key-longest rate then sits below chance,
-which no options-only reader can exploit beyond ruling out the two extremes).
+imported release's key is the longest option in a quarter of its items). Matching every distractor
+to the key's length is not enough: the key would then sit in the middle of its options, which an
+options-only reader learns as well (the audit's classifier does). So each item draws, with its seed,
+how many distractors are shorter than the key (0 to 8, uniformly: the key's length rank is uniform)
+and a target length for each within LENGTH_BAND of the key's (`length_targets`); the prompts ask for
+those lengths. A distractor outside the band, or not ending like the key (a sentence mark or none),
+is sent to the restyle stage once; an item still off afterwards is dropped.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from werealign.audit import duplicate_pairs, explanation_favours, text_length
 from werealign.schema import Option, SpeechItem
 
-__all__ = ["LENGTH_BAND", "hard_failures", "outliers", "soft_flags", "text_length"]
+__all__ = ["LENGTH_BAND", "hard_failures", "length_targets", "outliers", "soft_flags", "text_length"]
 
 LENGTH_BAND = 1.25  # a distractor's length / the key's must lie in [1/LENGTH_BAND, LENGTH_BAND]
 _END_MARKS = ".。!！?？"
+
+
+def length_targets(key_length: int, seed: str, n: int = 8) -> list[int]:
+    """n distractor lengths around the key's: a uniform number of them shorter, the rest longer, in random order."""
+    rng = random.Random(seed)
+    shorter = rng.randrange(n + 1)
+    low, high = 1 / LENGTH_BAND + 0.02, LENGTH_BAND - 0.02  # inside the band, so a target met is never filtered
+    targets = [round(key_length * rng.uniform(low, 0.97)) for _ in range(shorter)] + [round(key_length * rng.uniform(1.03, high)) for _ in range(n - shorter)]
+    rng.shuffle(targets)
+    return [max(1, t) for t in targets]
 
 
 def _ending(text: str) -> str:
@@ -42,16 +54,6 @@ def outliers(options: list[Option], answer: str) -> list[str]:
     return off
 
 
-def key_extreme(options: list[Option], answer: str) -> str | None:
-    lengths = {o.key: text_length(o.text) for o in options}
-    others = [n for k, n in lengths.items() if k != answer]
-    if lengths[answer] > max(others):
-        return "longest"
-    if lengths[answer] < min(others):
-        return "shortest"
-    return None
-
-
 def hard_failures(item: SpeechItem) -> list[str]:
     reasons = []
     exact, near = duplicate_pairs(item)
@@ -59,8 +61,6 @@ def hard_failures(item: SpeechItem) -> list[str]:
         reasons.append("duplicate options " + ", ".join(f"{a}={b}" for a, b in exact + near))
     if off := outliers(item.options, item.answer):
         reasons.append(f"length/style: options {', '.join(off)} still stand out from the key after restyling")
-    if extreme := key_extreme(item.options, item.answer):
-        reasons.append(f"length: the key is the {extreme} option")
     return reasons
 
 

@@ -10,7 +10,11 @@ or per existing item when re-drafting:
 3. restyle       distractors whose length or form stands out from the key are rewritten (filters.py);
 4. explain       explanation and RR rule reminder;
 5. judge         several independent answers: items whose key is not clearly the single best are flagged;
-6. osr           an objective rewrite of every turn of every game (the OSR variant file).
+6. osr           an objective rewrite of every turn of every game lacking one (the OSR variant file).
+
+`extras_only` skips 1-3 and the filters: the dataset's items keep their options and only get what
+they lack (explanation, RR) and their games the OSR file — how the imported release, which has
+neither RR nor OSR, becomes usable for those ablations.
 
 Hard filters drop a unit with its reason (leaking stem, duplicate options, length/style still off
 after restyle); soft ones flag it for the reviewer (judge disagreement, explanation pointing to
@@ -62,6 +66,7 @@ class GenConfig:
     judges: int = 3
     osr: bool = True
     redraft: bool = False
+    extras_only: bool = False  # existing items keep their options: fill in explanation, RR and OSR only
     limit: int | None = None  # at most this many units (moments x dimensions, or items)
 
 
@@ -99,7 +104,7 @@ def plan_units(ds: Dataset, config: GenConfig) -> tuple[list[Unit], list[str]]:
     games = select_games(ds, config)
     units: list[Unit] = []
     skipped: list[str] = []
-    if config.redraft:
+    if config.redraft or config.extras_only:
         chosen = {g.game_id for g in games}
         for it in ds.speech:
             if it.game_id in chosen and it.dimension in config.dimensions:
@@ -131,13 +136,15 @@ def stage_questions(s: Session, ds: Dataset, units: list[Unit]) -> dict[str, dic
     return {r.record["unit"]: r.value for r in s.ask("question", drafts) if r.value is not None}
 
 
-def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], units: list[Unit]) -> dict[str, list[dict[str, str]]]:
+def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], units: list[Unit], seed: int) -> dict[str, list[dict[str, str]]]:
     drafts = []
     for u in units:
         game, stem = ds.games[u.game_id], stems[u.item_id]
-        for kind, m1 in (("negatives_m1", True), ("negatives_m2", False)):
+        key_length = filters.text_length(stem["key"])
+        targets = filters.length_targets(key_length, f"{seed}:{u.item_id}")
+        for kind, m1, lengths in (("negatives_m1", True, targets[:4]), ("negatives_m2", False, targets[4:])):
             tpl, messages = prompts.render(kind, language=game.language, question=stem["question"], key=stem["key"],
-                                           target_length=filters.text_length(stem["key"]), **_context(game, u))
+                                           key_length=key_length, target_lengths=lengths, **_context(game, u))
             drafts.append(Draft(s.request("negatives", u.item_id, tpl, messages), lambda reply, m1=m1: replies.parse_negatives(reply, m1=m1)))
     found: dict[str, list[dict[str, str]]] = {}
     failed: set[str] = set()
@@ -167,9 +174,12 @@ def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit,
         if not off:
             continue
         game = ds.games[u.game_id]
-        shown = [o for o in options if o.key in off]
+        key_length = filters.text_length(stem["key"])
+        # fresh targets drawn like the first ones, so rewritten options keep the key's length rank uniform
+        fresh = filters.length_targets(key_length, f"{s.seed}:{uid}:restyle", n=len(off))
+        shown = list(zip([o for o in options if o.key in off], fresh))
         tpl, messages = prompts.render("restyle", language=game.language, question=stem["question"], key=stem["key"],
-                                       target_length=filters.text_length(stem["key"]), options=shown)
+                                       key_length=key_length, options=shown)
         drafts.append(Draft(s.request("restyle", uid, tpl, messages), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
         targets[uid] = off
     if not drafts:
@@ -238,6 +248,37 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         reason = reason or "; ".join(r["error"] for r in s.records.get(stage, []) if r["unit"] == unit.item_id and r["error"]) or "no usable reply"
         out.dropped.append({"unit": unit.item_id, "game_id": unit.game_id, "stage": stage, "reason": reason})
 
+    if config.extras_only:  # existing items as they are: only the explanation, RR and OSR are filled in
+        items = {u.item_id: (u, u.source) for u in units if u.source is not None}
+    else:
+        items = _draft(s, ds, config, units, drop)
+    # An item that already has both (a re-drafted or filled-in one) costs no explain request.
+    wanting = {uid: pair for uid, pair in items.items() if not (pair[1].explanation and pair[1].rule_reminder)}
+    extras = stage_explain(s, ds, wanting)
+    votes = stage_judge(s, ds, items, config.judges) if config.judges else {}
+    for uid, (u, item) in items.items():
+        extra = extras.get(uid)
+        if extra is not None:  # what the item already has is kept; only what is missing is filled in
+            filled = {k: extra[k] for k in ("explanation", "rule_reminder") if not getattr(item, k)}
+            if config.extras_only:
+                ref = {**item.provenance.source_ref, "filled_by": s.model, "filled": ",".join(sorted(filled))}
+                filled["provenance"] = item.provenance.model_copy(update={"source_ref": ref})
+            item = item.model_copy(update=filled)
+        flags = filters.soft_flags(item, votes.get(uid, []), config.judges)
+        if uid in wanting and extra is None:
+            flags.append("no explanation: the explain stage gave no usable reply")
+        if u.source is not None:
+            flags += [f"leak: {r}" for r in stem_leaks(ds.games[u.game_id], item)]
+        out.items.append(item)
+        out.notes.append({"item_id": uid, "flags": flags, "judge": votes.get(uid, []), "next_move": u.next_move})
+    if config.osr:
+        out.osr, missing = stage_osr(s, [g for g in select_games(ds, config) if g.game_id not in ds.osr])  # existing rewrites are kept
+        out.dropped += [{"unit": "osr", "game_id": m.split(":")[0].removeprefix("game "), "stage": "osr", "reason": m} for m in missing]
+    return out
+
+
+def _draft(s: Session, ds: Dataset, config: GenConfig, units: list[Unit], drop: Any) -> dict[str, tuple[Unit, SpeechItem]]:
+    """Question and key (or the existing ones), negatives, restyle, then the hard filters."""
     if config.redraft:
         stems = {u.item_id: {"question": u.source.question, "key": next(o.text for o in u.source.options if o.key == u.source.answer)} for u in units}
     else:
@@ -246,7 +287,7 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         if u.item_id not in stems:
             drop(u, "question")
     live = [u for u in units if u.item_id in stems]
-    negatives = stage_negatives(s, ds, stems, live)
+    negatives = stage_negatives(s, ds, stems, live, config.seed)
     for u in live:
         if u.item_id not in negatives:
             drop(u, "negatives")
@@ -265,26 +306,7 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         else:
             items[uid] = (u, item)
 
-    extras = stage_explain(s, ds, items)
-    votes = stage_judge(s, ds, items, config.judges) if config.judges else {}
-    for uid, (u, item) in items.items():
-        extra = extras.get(uid)
-        update: dict[str, Any] = {}
-        if extra is not None:
-            keep = u.source.explanation if u.source is not None and u.source.explanation else None
-            update = {"explanation": keep or extra["explanation"], "rule_reminder": (u.source.rule_reminder if u.source else None) or extra["rule_reminder"]}
-        item = item.model_copy(update=update)
-        flags = filters.soft_flags(item, votes.get(uid, []), config.judges)
-        if extra is None:
-            flags.append("no explanation: the explain stage gave no usable reply")
-        if u.source is not None:
-            flags += [f"leak: {r}" for r in stem_leaks(ds.games[u.game_id], item)]
-        out.items.append(item)
-        out.notes.append({"item_id": uid, "flags": flags, "judge": votes.get(uid, []), "next_move": u.next_move})
-    if config.osr:
-        out.osr, missing = stage_osr(s, select_games(ds, config))
-        out.dropped += [{"unit": "osr", "game_id": m.split(":")[0].removeprefix("game "), "stage": "osr", "reason": m} for m in missing]
-    return out
+    return items
 
 
 def _item(u: Unit, game: GameLog, stem: dict[str, str], options: list[Option], answer: str, s: Session, config: GenConfig) -> SpeechItem:
@@ -325,7 +347,8 @@ def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
     """Request count and cost before anything is spent (prompt tokens ~ characters / 3; replies ~ 300 tokens)."""
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     units, skipped = plan_units(ds, config)
-    per_unit = (0 if config.redraft else 1) + 2 + 1 + 1 + config.judges  # question, negatives x2, restyle (at most), explain, judges
+    # question, negatives x2, restyle (at most), explain, judges
+    per_unit = 1 + config.judges if config.extras_only else (0 if config.redraft else 1) + 2 + 1 + 1 + config.judges
     osr_turns = sum(len(g.utterances) for g in select_games(ds, config)) if config.osr else 0
     stored = 0
     chars = 0
@@ -394,8 +417,9 @@ def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session:
     write_jsonl(out / "notes.jsonl", outcome.notes)
     write_jsonl(out / "dropped.jsonl", outcome.dropped)
     games = select_games(ds, config)
-    name = f"{ds.manifest.name}-{'redraft' if config.redraft else 'generated'}"
-    if config.redraft:
+    label = "extras" if config.extras_only else "redraft" if config.redraft else "gen"
+    name = f"{ds.manifest.name}-{label}"
+    if config.redraft or config.extras_only:
         chosen = {g.game_id for g in games}
         redrafted = {it.item_id: it for it in outcome.items}
         kept = [redrafted.get(it.item_id, it) for it in ds.speech if it.game_id in chosen]
@@ -407,7 +431,7 @@ def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session:
         speech, vote, opponent = outcome.items, [], []
     osr = {**{g: ds.osr[g] for g in ds.osr if g in {x.game_id for x in games}}, **outcome.osr}
     with staged_directory(out / "dataset", overwrite=True) as stage:
-        write_dataset(stage, name=name, version=f"{ds.manifest.version}+{'redraft' if config.redraft else 'gen'}.{config.seed}",
+        write_dataset(stage, name=name, version=f"{ds.manifest.version}+{label}.{config.seed}",
                       licence=ds.manifest.licence, games=games, speech=speech, vote=vote, opponent=opponent, osr=osr,
                       description=f"Drafted by werealign generate with {config.model}; items are unreviewed until `werealign review`.",
                       source=ds.manifest.source)
