@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ class ReviewSession:
             merged = {**original.model_dump(mode="json"), **edited, **{k: v for k, v in fixed.items()}}
             item_doc = _retag_answer(parse_model(SpeechItem, merged, f"item {item_id} (edited)")).model_dump(mode="json")
         entry = {"item_id": item_id, "decision": decision, "reason": reason.strip(), "reviewer": reviewer,
-                 "time": datetime.now(timezone.utc).isoformat(timespec="seconds"), "item": item_doc}
+                 "time": datetime.now(UTC).isoformat(timespec="seconds"), "item": item_doc}
         append_fsync(self.log_path, json.dumps(entry, ensure_ascii=False, sort_keys=True))
         self.decisions[item_id] = entry
         return entry
