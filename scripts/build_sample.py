@@ -1509,8 +1509,8 @@ def _night_deaths(where: str, night: str, actions: dict[str, int]) -> list[int]:
 
 
 def build_items(spec: GameSpec, built: Built):
-    from werealign.schema import OPTION_KEYS, OpponentItem, Option, SpeechItem, VoteItem
-    from werealign.schema.roles import faction_of
+    from werealign.game.derive import derive_decision_items
+    from werealign.schema import OPTION_KEYS, Option, SpeechItem
 
     game = built.game
     viewpoint = spec.mvp
@@ -1531,26 +1531,9 @@ def build_items(spec: GameSpec, built: Built):
             answer=OPTION_KEYS[origins.index(GT)], explanation=item.explanation, rule_reminder=item.rule_reminder,
             provenance=_provenance(),
         ))
-    seats = sorted(s.seat for s in game.seats)
-    side = {s.seat: s.faction for s in game.seats}
-    own = side[viewpoint]
-    # Only wolves know their allies; a good player knows no one but herself.
-    allies = {s for s in seats if own == "wolf" and side[s] == "wolf"} | {viewpoint}
-    opponents = [s for s in seats if side[s] != own and faction_of(next(x.role for x in game.seats if x.seat == s)) != "third"]
-    vote, opponent = [], []
-    for v in game.mvp.votes:
-        dead = {e.target for e in game.events if e.kind == "elimination" and e.segment_id <= v.cutoff_segment}
-        vote.append(VoteItem(
-            item_id=f"{spec.game_id}-VA-{v.phase}", game_id=spec.game_id, language="en", viewpoint_seat=viewpoint,
-            phase=v.phase, cutoff_segment=v.cutoff_segment,
-            candidates=[s for s in seats if s not in dead and s != viewpoint], answer=v.target,
-            provenance=_provenance(),
-        ))
-        opponent.append(OpponentItem(
-            item_id=f"{spec.game_id}-OI-{v.phase}", game_id=spec.game_id, language="en", viewpoint_seat=viewpoint,
-            cutoff_segment=v.cutoff_segment, candidates=[s for s in seats if s not in allies], answer=opponents,
-            provenance=_provenance(),
-        ))
+    # VA and OI come from the game log through the one derive stage (werealign.game.derive).
+    derived = derive_decision_items(game, provenance=lambda g, key: _provenance(), tags=("VA", "OI"))
+    vote, opponent = derived.vote, derived.opponent
     return speech, vote, opponent
 
 

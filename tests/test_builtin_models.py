@@ -32,10 +32,12 @@ def _ask(model: str, messages, **params) -> str:
 
 
 def test_builtin_names():
-    assert set(BUILTIN_MODELS) == {"werealign/random", "werealign/longest", "werealign/lexical", "local/smollm2"}
+    assert set(BUILTIN_MODELS) == {"werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only",
+                                   "werealign/own-last-call", "werealign/all-candidates", "local/smollm2"}
 
 
-@pytest.mark.parametrize("model", ["werealign/random", "werealign/longest", "werealign/lexical"])
+@pytest.mark.parametrize("model", ["werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only",
+                                   "werealign/own-last-call", "werealign/all-candidates"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_baselines_answer_every_item_kind_in_the_answer_format(model, lang):
     game = crafted_game().model_copy(update={"language": lang})
@@ -102,12 +104,13 @@ def test_lexical_and_longest_vote_baselines_use_the_transcript():
     game = crafted_game()
     game.utterances[3].text = "Seat 4 is suspicious, seat 4 voted oddly, seat 4 again."
     game.utterances[3].segments = None
-    reply = _ask("werealign/lexical", render_messages(game, crafted_vote_item()))
+    # seat 3 is the voter: its own turn of the day is shown only in the full VA view
+    reply = _ask("werealign/lexical", render_messages(game, crafted_vote_item(), mode="full"))
     assert parse_reply(reply, crafted_vote_item()).answer == 4
     # longest: the candidate who has said the most (seat 1 or 2 speak; seat 1's turn is longest here)
     game.utterances[2].text = "x" * 500
     game.utterances[2].segments = None
-    assert parse_reply(_ask("werealign/longest", render_messages(game, crafted_vote_item())), crafted_vote_item()).answer == 1
+    assert parse_reply(_ask("werealign/longest", render_messages(game, crafted_vote_item(), mode="full")), crafted_vote_item()).answer == 1
 
 
 def test_read_prompt_parses_options_and_candidates():

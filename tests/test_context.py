@@ -316,7 +316,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             assert u.partial or max(src.segment_ids) <= item.cutoff_segment, where
         prompt = _prompt(game, item)
         allowed = "\n".join([ctx.rules_text, *(u.text for u in game.utterances if min(u.segment_ids) <= item.cutoff_segment),
-                             getattr(item, "question", ""), *(o.text for o in getattr(item, "options", []))])
+                             (getattr(item, "question_short", None) or getattr(item, "question", "")), *(o.text for o in getattr(item, "options", []))])
         # 1. nothing said after the cut-off (unless the same words were also said before)
         for u in game.utterances:
             if min(u.segment_ids) > item.cutoff_segment:
@@ -333,7 +333,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
         # 3. no other seat's hidden role: the framing never ties a seat to its role, and no host aside does
         roles = {s.seat: s for s in game.seats}
         framing = prompt
-        said = [u.text for u in ctx.utterances] + [getattr(item, "question", ""), *(o.text for o in getattr(item, "options", []))]
+        said = [u.text for u in ctx.utterances] + [(getattr(item, "question_short", None) or getattr(item, "question", "")), *(o.text for o in getattr(item, "options", []))]
         for t in sorted(said, key=len, reverse=True):  # longest first: a short turn must not cut a long one
             framing = framing.replace(t, "") if t else framing
         for line in framing.splitlines():
@@ -384,6 +384,11 @@ def test_real_data_osr_variant_respects_the_cutoff(werebench_dataset):
         osr = [OsrRewrite(game_id=game.game_id, utterance_index=u.index, segment_ids=u.segment_ids, text=f"<OSR-{u.index}>") for u in game.utterances]
         prompt = _prompt(game, item, variant="osr", osr=osr)
         night = {p.id for p in game.phases if p.kind == "night"}
+        day_of = {p.id: p.day for p in game.phases}
+        # VA at the decision point (the default mode): the voter's own turns of the vote's day are withheld.
+        withheld_from = day_of[item.phase] if isinstance(item, VoteItem) else None
         for u in game.utterances:
             shown = max(u.segment_ids) <= item.cutoff_segment and not (u.speaker != "host" and u.phase in night)
+            if withheld_from is not None and u.speaker == item.viewpoint_seat and day_of[u.phase] >= withheld_from:
+                shown = False
             assert (f"<OSR-{u.index}>" in prompt) == shown, f"{item.item_id}: utterance {u.index}"

@@ -286,16 +286,43 @@ def test_out_of_order_phase_is_rederived_and_turns_relabelled(tmp_path):
 
 def test_unusable_game_is_listed_with_its_items(tmp_path):
     game = _game()
-    game["metadata"]["real_role"]["说话人 7"] = "神秘人"  # a role label nobody knows
+    game["metadata"]["user_aliases"]["说话人 7"] = ["座位七"]  # neither a seat like '6号' nor the host
     src = write_release(tmp_path / "release", game=game)
     r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
     assert r.returncode == 0, r.stderr
     assert "games: 0/1 converted, 1 dropped" in r.stdout and "speech items: 0/3 converted, 3 dropped" in r.stdout
     report = _report(tmp_path / "out")
     (entry,) = [e for e in report["dropped"] if e["code"] == "game_unusable"]
-    assert entry["source_file"] == "data/Season_1/01.json" and "神秘人" in entry["why"]
+    assert entry["source_file"] == "data/Season_1/01.json" and "座位七" in entry["why"]
     assert _codes(report, "dropped").count("game_not_converted") == 3
     assert load_dataset(tmp_path / "out").games == {}
+
+
+def test_unknown_role_label_keeps_its_game(tmp_path):
+    # Open world: a label nobody knows (an invented one here) keeps its game, raw label and all;
+    # only what needs that seat's side (the OI items of a good MVP) is skipped, with the reason.
+    game = _game()
+    game["metadata"]["real_role"]["说话人 7"] = "神秘人"
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "games: 1/1 converted, 0 dropped" in r.stdout and "speech items: 3/3 converted" in r.stdout
+    ds = load_dataset(tmp_path / "out")
+    (g,) = ds.games.values()
+    seat6 = next(s for s in g.seats if s.seat == 6)
+    assert (seat6.role, seat6.faction, seat6.original_role_label) == ("神秘人", "unknown", "神秘人")
+    assert any(rc.role == "神秘人" and rc.faction == "unknown" for rc in g.rules.composition)
+    report = _report(tmp_path / "out")
+    (warn,) = [e for e in report["warning"] if e["code"] == "unknown_role_label"]
+    assert "神秘人" in warn["what"] and "unknown" in warn["why"]
+    assert [v.answer for v in ds.vote] == [4, 5]  # VA needs no faction: kept
+    assert ds.opponent == [] and _codes(report, "dropped").count("oi_faction_unknown") == 2
+    # A label that names known roles inside it takes their side as evidence.
+    game["metadata"]["real_role"]["说话人 7"] = "狼人（新牌）"
+    src = write_release(tmp_path / "release2", game=game)
+    assert run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out2")).returncode == 0
+    (g,) = load_dataset(tmp_path / "out2").games.values()
+    assert next(s.faction for s in g.seats if s.seat == 6) == "wolf"
 
 
 def test_refuses_non_empty_out_and_overwrite_replaces(demo, tmp_path):
@@ -318,12 +345,23 @@ def _assert_clean_error(r: subprocess.CompletedProcess, *needles: str) -> None:
 
 
 def test_truncated_game_json(tmp_path):
+    # One bad game never stops the import: it is dropped with the error naming file and place; the
+    # other games are converted. A release whose every game is unreadable is an error.
     src = write_release(tmp_path / "release")
+    second = src / "data" / "Season_1" / "02.json"
+    second.write_text((src / "data" / "Season_1" / "01.json").read_text(encoding="utf-8"), encoding="utf-8")
+    second.write_text(second.read_text(encoding="utf-8")[:500], encoding="utf-8")
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "games: 1/2 converted, 1 dropped" in r.stdout
+    (entry,) = [e for e in _report(tmp_path / "out")["dropped"] if e["code"] == "game_unusable"]
+    assert entry["source_file"] == "data/Season_1/02.json" and entry["game"] == "pandakill-s1-02"
+    assert "02.json" in entry["why"] and "invalid JSON" in entry["why"]
     path = src / "data" / "Season_1" / "01.json"
     path.write_text(path.read_text(encoding="utf-8")[:500], encoding="utf-8")
-    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
-    _assert_clean_error(r, "01.json", "invalid JSON")
-    assert not (tmp_path / "out").exists()
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out2"))
+    _assert_clean_error(r, "01.json", "invalid JSON", "every other game file")
+    assert not (tmp_path / "out2").exists()
 
 
 def test_wrong_types_name_file_and_field(tmp_path):
@@ -331,7 +369,7 @@ def test_wrong_types_name_file_and_field(tmp_path):
     game["utterances"][2]["utterance_id"] = "four"
     src = write_release(tmp_path / "release", game=game)
     r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
-    _assert_clean_error(r, "01.json", "utterances.2.utterance_id")
+    _assert_clean_error(r, "01.json", "utterances.2.utterance_id")  # the only game: nothing to import
     items = _items()
     items["categories"][0]["questions"][0]["options"] = "A-I"
     src2 = write_release(tmp_path / "release2", items=items)

@@ -51,7 +51,7 @@ def test_speech_accuracy_macro_and_decode_std() -> None:
     assert r["accuracy"] == pytest.approx(4 / 6, abs=1e-6)
 
 
-def test_request_errors_are_excluded_and_parse_failures_are_wrong() -> None:
+def test_request_errors_and_parse_failures_are_wrong_in_the_headline() -> None:
     samples = [
         s(item="a", correct=True),
         s(item="b", parse_error="no answer line"),
@@ -59,7 +59,10 @@ def test_request_errors_are_excluded_and_parse_failures_are_wrong() -> None:
     ]
     out = score_samples(samples, planned=4)
     r = out["variants"]["base"]["speech"]
-    assert r["accuracy"] == 0.5  # 1 correct of 2 answered; the failed request is not a wrong answer
+    # issue 13: the headline is over ALL samples (a failed request is wrong, like an unparsable reply);
+    # the answered-only score (1 correct of 2 answered) is reported beside it, with the coverage.
+    assert r["accuracy"] == pytest.approx(1 / 3, abs=1e-6)
+    assert r["accuracy_answered"] == 0.5 and r["coverage"] == pytest.approx(2 / 3, abs=1e-6)
     assert r["parse_failures"] == 1 and r["request_errors"] == 1 and r["answered"] == 2
     assert out["totals"]["missing"] == 1 and out["complete"] is False
     assert score_samples([s()], planned=1)["complete"] is True

@@ -13,7 +13,7 @@ import sys
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, eval as eval_cmd, importer, leaderboard, release, validate
+from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, review, validate
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -46,6 +46,10 @@ app.command("score")(eval_cmd.score_command)
 app.add_typer(annotate.app, name="annotate")
 app.command("leaderboard")(leaderboard.leaderboard_command)
 app.command("release")(release.release_command)
+app.command("derive")(derive.derive_command)
+app.command("audit")(audit.audit_command)
+app.command("generate")(generate.generate_command)
+app.command("review")(review.review_command)
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ what every player at the table knows — no own role, no teammates, no private e
 - the viewpoint player's OWN role and faction, and what that role knows: a wolf-side player
   knows which other seats are wolf-side (not their exact wolf role); nobody else learns any
   other seat's role;
-- private events whose actor is the viewpoint player (their own skill uses, e.g. the seer's
-  checks with results, the witch's potions), anchored at or before the cut-off;
+- events the viewpoint perceived but not everyone did (see Audiences below: their own skill
+  uses, e.g. the seer's checks with results, a team's decision), anchored at or before the cut-off;
 - public events anchored at or before the cut-off. An event with no anchor segment is shown
   only when its phase ended before the cut-off's phase began (we cannot tell when inside its
   own phase it became known, so we err on the side of hiding it);
@@ -29,12 +29,27 @@ Never shown: another seat's hidden role, the recap, the annotator log, highlight
 other players' private events, event notes (annotator commentary), anything after the cut-off,
 and the item's answer or explanation (items never reach this module).
 
-Vote items (VA) pass `exclude_own_vote_phase`: every vote event of that phase is withheld even
-if anchored before the cut-off, because the ballot or the tally would reveal the answer. Speech is
+Audiences: every event and turn says who perceived it (`Audience`): everyone, the actor, a team
+(a faction such as 'wolf' or a catalogue team such as 'lovers') or listed seats. A seat sees exactly
+what it perceived up to the cut-off: public events, plus the events whose audience includes it
+(its own skill uses, the pack's kill decision for a wolf); a turn with an audience (the wolves'
+night chat) is shown to that audience only. An observer perceives only what everyone does.
+
+Vote items (VA) pass `exclude_own_vote_phase` (and `exclude_own_vote_round` when the item names a
+round): the viewpoint's own ballot of that round is withheld even if anchored before the cut-off,
+as it is the answer. Other ballots anchored at or before the cut-off were cast openly before the
+viewpoint's and are shown; ballots announced later are after the cut-off anyway. Speech is
 not filtered: a VA cut-off lies before the host announces the ballot asked about (the importer
 moves cut-offs that fall on that announcement), so a tally the host has already read out is an
 earlier round's — e.g. the first round before a tie-break (PK) re-vote — which everyone at the
 table heard, the viewpoint player included.
+
+Vote items also choose how much of the viewpoint's OWN speech is shown (`withhold_own_turns_from_day`,
+set from the run's VA mode, see `werealign.eval.prompts.VA_MODES`): the viewpoint's own turns of
+every phase of that day or later are withheld and counted, so the prompt can say so in one line. At
+the decision point (the default, the vote's day) the player's own calls of the day ("归票，2号")
+cannot hand it the answer; from day 0 every line of the player is masked (the release authors'
+protocol); what the player knew from its role and nights stays in its private section either way.
 
 OSR variant: each shown utterance's text is replaced by its objective rewrite, matched by
 (utterance_index, segment_ids). A straddling turn is left out under OSR (a rewrite cannot be
@@ -53,8 +68,8 @@ from dataclasses import dataclass
 
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
-from werealign.schema.models import Speaker
-from werealign.schema.roles import ROLE_LABELS, ROLES
+from werealign.schema.models import Audience, SeatInfo, Speaker
+from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 
 # --------------------------------------------------------------------------- data
 
@@ -77,6 +92,7 @@ class Context:
     cutoff_segment: int
     n_seats: int
     seats: tuple[int, ...]
+    names: tuple[tuple[int, str], ...]  # (seat, player name) for seats whose name the game records: public at the table
     rules_text: str
     rules_generated: bool  # True when rules_text is our summary, not the source's rulebook
     own_role: str | None  # canonical role id; None for an observer
@@ -88,6 +104,8 @@ class Context:
     left_out: tuple[int, ...]  # indices of straddling turns left out (no per-segment text / OSR)
     current_phase: str | None  # phase of the cut-off (the last shown turn's phase)
     phases: tuple[Phase, ...]  # phases that have begun by the cut-off, in order
+    own_turns_withheld: int = 0  # the viewpoint's own turns not shown (VA decision point / masked MVP)
+    own_turns_withheld_from_day: int | None = None  # the first day whose own turns are withheld (0: all)
 
 
 # --------------------------------------------------------------------------- building
@@ -100,14 +118,23 @@ def build_context(
     *,
     osr: list[OsrRewrite] | None = None,
     exclude_own_vote_phase: str | None = None,
+    exclude_own_vote_round: int | None = None,
+    withhold_own_turns_from_day: int | None = None,
 ) -> Context:
     seat_info = {s.seat: s for s in game.seats}
     me = seat_info.get(viewpoint_seat) if viewpoint_seat is not None else None
     if viewpoint_seat is not None and me is None:
         raise UserError(f"game {game.game_id}: viewpoint_seat {viewpoint_seat} is not a seat of the game")
 
+    catalogue = catalogue_for(game.rules.declared_roles)
     rewrites = _index_rewrites(game, osr) if osr is not None else None
-    utterances, left_out = _visible_utterances(game, viewpoint_seat, cutoff_segment, rewrites)
+    utterances, left_out = _visible_utterances(game, me, cutoff_segment, rewrites, catalogue)
+    withheld = 0
+    if withhold_own_turns_from_day is not None and viewpoint_seat is not None:
+        day_of = {p.id: p.day for p in game.phases}
+        kept = [u for u in utterances if not (u.is_self and day_of.get(u.phase, 0) >= withhold_own_turns_from_day)]
+        withheld = len(utterances) - len(kept)
+        utterances = kept
 
     phase_order = {p.id: i for i, p in enumerate(game.phases)}
     current_phase = _cutoff_phase(game, cutoff_segment)
@@ -123,11 +150,12 @@ def build_context(
     for ev in game.events:
         if not known_by_now(ev):
             continue
-        if exclude_own_vote_phase is not None and ev.kind == "vote" and ev.phase == exclude_own_vote_phase:
-            continue
-        if ev.public:
+        if exclude_own_vote_phase is not None and ev.kind == "vote" and ev.phase == exclude_own_vote_phase \
+                and ev.actor == viewpoint_seat and (exclude_own_vote_round is None or ev.round in (None, exclude_own_vote_round)):
+            continue  # the ballot asked about; the others cast before the cut-off were seen by the table
+        if ev.audience.kind == "everyone":
             public.append(ev)
-        elif me is not None and ev.actor == viewpoint_seat:
+        elif perceives(ev.audience, ev.actor, me, catalogue):
             private.append(ev)
 
     allies: tuple[int, ...] = ()
@@ -142,6 +170,7 @@ def build_context(
         cutoff_segment=cutoff_segment,
         n_seats=len(game.seats),
         seats=tuple(sorted(seat_info)),
+        names=tuple((seat, seat_info[seat].name) for seat in sorted(seat_info) if seat_info[seat].name),
         rules_text=rules_text if rules_text is not None else rules_summary(game),
         rules_generated=rules_text is None,
         own_role=me.role if me is not None else None,
@@ -153,6 +182,8 @@ def build_context(
         left_out=tuple(left_out),
         current_phase=current_phase,
         phases=tuple(p for p in game.phases if phase_order[p.id] <= current_pos),
+        own_turns_withheld=withheld,
+        own_turns_withheld_from_day=withhold_own_turns_from_day if viewpoint_seat is not None else None,
     )
 
 
@@ -178,9 +209,24 @@ def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrit
     return out
 
 
+def perceives(audience: Audience, actor: Speaker | None, me: SeatInfo | None, catalogue: RoleCatalogue) -> bool:
+    """Whether the player `me` (None: an observer, who perceives only what everyone does) perceived it."""
+    if audience.kind == "everyone":
+        return True
+    if me is None:
+        return False
+    if audience.kind == "actor":
+        return actor == me.seat
+    if audience.kind == "seats":
+        return me.seat in audience.seats
+    role = catalogue.get(me.role)
+    return audience.team in (me.faction, role.team if role is not None else None)
+
+
 def _visible_utterances(
-    game: GameLog, seat: int | None, cutoff: int, rewrites: dict[int, OsrRewrite] | None
+    game: GameLog, me: SeatInfo | None, cutoff: int, rewrites: dict[int, OsrRewrite] | None, catalogue: RoleCatalogue
 ) -> tuple[list[ShownUtterance], list[int]]:
+    seat = me.seat if me is not None else None
     shown: list[ShownUtterance] = []
     left_out: list[int] = []
     night = {p.id for p in game.phases if p.kind == "night"}
@@ -188,7 +234,10 @@ def _visible_utterances(
         before = [s for s in u.segment_ids if s <= cutoff]
         if not before:
             continue
-        if u.speaker != "host" and u.phase in night:
+        if u.audience is not None:
+            if not perceives(u.audience, u.speaker, me, catalogue):
+                continue  # a team's night chat, a whisper: only its audience heard it
+        elif u.speaker != "host" and u.phase in night:
             continue
         partial = len(before) < len(u.segment_ids)
         if partial:
@@ -241,37 +290,15 @@ def _cutoff_phase(game: GameLog, cutoff: int) -> str | None:
 
 # --------------------------------------------------------------------------- rendering helpers
 
-# Chinese name of each canonical role: the first Chinese label of the role table (so typos and
-# synonyms listed later never win).
-_ZH_ROLE: dict[str, str] = {}
-for _label, _role in ROLE_LABELS.items():
-    if _label and ord(_label[0]) > 0x2E80:
-        _ZH_ROLE.setdefault(_role, _label)
-
-_ZH_ROLE_DESC: dict[str, str] = {
-    "villager": "普通村民，夜间没有技能，白天参与投票。",
-    "seer": "每晚可以查验一名玩家，得知其是否为狼人。",
-    "witch": "有一瓶解药和一瓶毒药，同一晚不能同时使用两瓶药。",
-    "hunter": "出局时（被毒除外）可以开枪带走一名玩家。",
-    "guard": "每晚守护一名玩家免受狼人袭击，不能连续两晚守护同一人。",
-    "idiot": "被投票出局时翻牌免于出局，但失去投票权。",
-    "silencer_elder": "每晚禁言一名玩家，被禁言者次日白天不能发言。",
-    "stalker": "每局可以暗杀一名自己白天投了票但没有出局的玩家。",
-    "nine_tailed_fox": "好人阵营的妖狐，相邻有狼存活时会失去尾巴。",
-    "magician": "每晚可以交换两名玩家的号码牌，影响当晚的技能目标。",
-    "werewolf": "狼人每晚共同杀死一名玩家，白天可以自爆。",
-    "white_wolf_king": "狼人，白天可以自爆并带走一名玩家。",
-    "wolf_beauty": "狼人，每晚魅惑一名玩家，她出局时被魅惑者随之出局。",
-    "demon": "狼人阵营，夜间可以查验一名玩家是否为神职。",
-    "ghost_bride": "第一晚与一名新郎结成连接，阵营取决于连接情况。",
-    "groom": "与鬼魂新娘连接，阵营取决于连接情况。",
-    "witness": "见证鬼魂新娘的婚礼，阵营取决于连接情况。",
-    "thief": "第一晚从两张备用牌中选择一张并以该身份游戏。",
-}
+# Role names and rule lines come from the role catalogue (werealign/schema/role_catalogue.json),
+# extended by the game's own declarations; listed here so a wording change shows in the prompt hash.
+_ZH_ROLE: dict[str, str] = {r.id: r.name("zh") for r in CATALOGUE.roles.values() if r.names.get("zh")}
+_ZH_ROLE_DESC: dict[str, str] = {r.id: r.rule["zh"] for r in CATALOGUE.roles.values() if "zh" in r.rule}
 
 _FACTION = {
-    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game"},
-    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定"},
+    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game",
+           "unknown": "side not recorded"},
+    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定", "unknown": "阵营未记录"},
 }
 
 _WIN = {
@@ -344,10 +371,21 @@ PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACT
            "death_results": sorted(_DEATH_RESULTS), "telling_order": _TELLING_ORDER}
 
 
-def role_name(role: str, language: str) -> str:
+def role_name(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    """A role's display name: Chinese from the catalogue, English as the id in words; a role no one
+    declared keeps its original label; a declared role uses its declared names."""
+    known = (catalogue or CATALOGUE).get(role)
+    if known is None:
+        return role
     if language == "zh":
-        return _ZH_ROLE.get(role, role)
-    return role.replace("_", " ")
+        return known.name("zh")
+    # Built-in roles read as their id in words, as prompts always showed them; declared roles by their name.
+    return role.replace("_", " ") if role in CATALOGUE else known.name("en")
+
+
+def role_rule(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    known = (catalogue or CATALOGUE).get(role)
+    return "" if known is None else known.rule.get(_lang(language), known.rule.get("en", ""))
 
 
 def faction_name(faction: str, language: str) -> str:
@@ -356,6 +394,13 @@ def faction_name(faction: str, language: str) -> str:
 
 def seat_label(seat: int, language: str) -> str:
     return f"{seat}号" if language == "zh" else f"Seat {seat}"
+
+
+def players_line(names: tuple[tuple[int, str], ...], language: str) -> str:
+    """'Seat 1: Ava, Seat 2: Ben': ties the names players use in speech to seats."""
+    if language == "zh":
+        return "、".join(f"{seat_label(s, 'zh')}：{n}" for s, n in names)
+    return ", ".join(f"{seat_label(s, language)}: {n}" for s, n in names)
 
 
 def speaker_label(speaker: Speaker, viewpoint_seat: int | None, language: str) -> str:
@@ -432,24 +477,43 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
 
 
 def rules_summary(game: GameLog) -> str:
-    """Rules text generated from public facts (composition, win condition, sheriff) when the source has none."""
+    """Rules text generated from public facts (the card list, win condition, sheriff) when the source has none.
+
+    The card list is `rules.public_cards` when the game has one: with spare cards (a thief's buried
+    cards) the seats' roles are hidden information, and counting them would tell which cards are out
+    of play. Otherwise the composition is the announced deck."""
     zh = game.language == "zh"
     lang = _lang(game.language)
     n = sum(rc.count for rc in game.rules.composition)
+    cat = catalogue_for(game.rules.declared_roles)
+    public = game.rules.public_cards
+    if public is not None:
+        cards = [(role, None, cat.faction(role)) for role in public]
+    else:
+        cards = [(rc.role, rc.count, rc.faction) for rc in game.rules.composition]
     lines = []
     if zh:
-        parts = "、".join(f"{rc.count}张{role_name(rc.role, 'zh')}" for rc in game.rules.composition)
-        lines.append(f"本局共有{n}张身份牌：{parts}。")
-        for rc in game.rules.composition:
-            lines.append(f"{role_name(rc.role, 'zh')}（{faction_name(rc.faction, 'zh')}）：{_ZH_ROLE_DESC.get(rc.role, '')}")
+        if public is not None:
+            names = "、".join(role_name(r, "zh", cat) for r, _, _ in cards)
+            lines.append(f"本局{len(game.seats)}名玩家。牌池包含：{names}（每种牌的张数不公开，部分牌可能不在场上）。")
+        else:
+            parts = "、".join(f"{c}张{role_name(r, 'zh', cat)}" for r, c, _ in cards)
+            lines.append(f"本局共有{n}张身份牌：{parts}。")
+        for role, _, faction in cards:
+            lines.append(f"{role_name(role, 'zh', cat)}（{faction_name(faction, 'zh')}）：{role_rule(role, 'zh', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("本局设有警长，警长拥有1.5票归票权。" if game.rules.has_sheriff else "本局不设警长。")
     else:
-        parts = ", ".join(f"{rc.count} x {role_name(rc.role, 'en')}" for rc in game.rules.composition)
-        lines.append(f"This game has {n} role cards: {parts}.")
-        for rc in game.rules.composition:
-            desc = ROLES[rc.role][2] if rc.role in ROLES else ""
-            lines.append(f"{role_name(rc.role, 'en').capitalize()} ({faction_name(rc.faction, 'en')}): {desc}")
+        if public is not None:
+            names = ", ".join(role_name(r, "en", cat) for r, _, _ in cards)
+            lines.append(f"This game has {len(game.seats)} players. The cards in play come from: {names} "
+                         "(how many of each is not announced, and some cards may be out of play).")
+        else:
+            parts = ", ".join(f"{c} x {role_name(r, 'en', cat)}" for r, c, _ in cards)
+            lines.append(f"This game has {n} role cards: {parts}.")
+        for role, _, faction in cards:
+            name = role_name(role, "en", cat)
+            lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {role_rule(role, 'en', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.rules.has_sheriff else "There is no sheriff.")
     return "\n".join(lines)

@@ -16,13 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from werealign.annotate.config import ConfigSource, KnownSegments, parse_timestamp, phase_id, segment_not_in
+from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id, segment_not_in
 from werealign.annotate.transcript import TranscriptSegment, read_transcript
 from werealign.errors import UserError
 from werealign.files import parse_model
 from werealign.schema import GameLog
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import ROLES, canonical_role, faction_of, variant_id
+from werealign.schema.roles import RoleCatalogue, catalogue_for, variant_id
 
 # skill_use is hidden by default (a seer's check is private); everything else is announced.
 PRIVATE_BY_DEFAULT = {"skill_use"}
@@ -34,25 +34,47 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)  # what the build dropped or assumed, for the user
 
 
-def _rules(config: AnnotatorConfig) -> dict:
+def _audience(ev) -> dict:
+    """The event's audience as the config gives it (or its 1.0 `public`), else the kind's default."""
+    if ev.audience is not None:
+        return ev.audience.model_dump()
+    if ev.public is None and ev.kind == "skill_use" and ev.skill == "wolf_kill":
+        return {"kind": "team", "team": "wolf"}  # the pack decides together: every wolf knows the target
+    public = ev.public if ev.public is not None else ev.kind not in PRIVATE_BY_DEFAULT
+    return {"kind": "everyone" if public else "actor"}
+
+
+def seat_role(label: str, catalogue: RoleCatalogue) -> tuple[str, str]:
+    """(role, faction) of a true-role label: the canonical id, or the label itself with faction `unknown`."""
+    role = catalogue.canonical(label)
+    return (role, catalogue.faction(role)) if role is not None else (label.strip(), "unknown")
+
+
+def _rules(config: AnnotatorConfig, catalogue: RoleCatalogue, notes: list[str]) -> dict:
     counts: Counter[str] = Counter()
     first_label: dict[str, str] = {}
     for seat in sorted(config.roles):
         label = config.roles[seat]
-        role = canonical_role(label)
+        role, _ = seat_role(label, catalogue)
         counts[role] += 1
         first_label.setdefault(role, label)
     composition = [
-        {"role": r, "faction": faction_of(r), "count": counts[r], "original_label": None if first_label[r] == r else first_label[r]}
-        for r in ROLES
-        if counts[r]
+        {"role": r, "faction": seat_role(first_label[r], catalogue)[1], "count": counts[r],
+         "original_label": None if first_label[r] == r else first_label[r]}
+        for r in sorted(counts, key=catalogue.order)
     ]
+    has_sheriff = config.rules.has_sheriff
+    if has_sheriff is None:
+        has_sheriff = bool(config.sheriff) or any(p.kind == "sheriff_election" for p in config.phases)
+        notes.append(f"rules.has_sheriff: not given; inferred {str(has_sheriff).lower()} "
+                     f"({'a sheriff election or badge entry' if has_sheriff else 'no sheriff election phase or badge entry'}); write it to be sure")
     return {
         "text": config.rules.text,
-        "variant": config.rules.variant or variant_id(counts),
+        "variant": config.rules.variant or variant_id(counts, catalogue),
         "composition": composition,
         "win_condition": config.rules.win_condition,
-        "has_sheriff": config.rules.has_sheriff,
+        "has_sheriff": has_sheriff,
+        "declared_roles": [d.model_dump(exclude_defaults=True) for d in config.declared_roles],
     }
 
 
@@ -93,15 +115,20 @@ def build_game(
     if not kept:
         raise UserError(f"{srt_path}: no transcript segment falls inside the game ({source.where('phases')} to {source.where('game_end')})")
 
-    # 2. Merge runs of one speaker within one phase into turns.
+    # 2. Merge runs of one speaker within one phase (and one audience) into turns.
+    def heard_by(segment_id: int) -> int | None:
+        """Index of the turn_audiences range holding the segment (the first one), or None: the table's."""
+        return next((i for i, r in enumerate(config.turn_audiences) if r.first_segment <= segment_id <= r.last_segment), None)
+
     utterances: list[dict] = []
     for seg, speaker, p in kept:
         last = utterances[-1] if utterances else None
-        if last is not None and last["speaker"] == speaker and last["_phase"] == p:
+        audience = heard_by(seg.id)
+        if last is not None and last["speaker"] == speaker and last["_phase"] == p and last["_audience"] == audience:
             last["segment_ids"].append(seg.id)
             last["segments"].append(seg)
         else:
-            utterances.append({"speaker": speaker, "_phase": p, "segment_ids": [seg.id], "segments": [seg]})
+            utterances.append({"speaker": speaker, "_phase": p, "_audience": audience, "segment_ids": [seg.id], "segments": [seg]})
     turns = [
         {
             "index": i,
@@ -112,6 +139,7 @@ def build_game(
             "speaker": u["speaker"],
             "text": " ".join(s.text for s in u["segments"]),
             "segments": [{"id": s.id, "start": s.start, "end": s.end, "text": s.text} for s in u["segments"]],
+            "audience": None if u["_audience"] is None else config.turn_audiences[u["_audience"]].audience.model_dump(),
         }
         for i, u in enumerate(utterances)
     ]
@@ -146,7 +174,7 @@ def build_game(
                 "kind": "sheriff_election" if i == 0 else "badge_transfer",
                 "phase": phase_ids[p],
                 "segment_id": seg_id,
-                "public": True,
+                "audience": {"kind": "everyone"},
                 "actor": previous if i > 0 else None,
                 "target": change.seat,
             })
@@ -159,7 +187,8 @@ def build_game(
                 "kind": ev.kind,
                 "phase": ev.phase or phase_ids[p],
                 "segment_id": ev.segment,
-                "public": ev.public if ev.public is not None else ev.kind not in PRIVATE_BY_DEFAULT,
+                "audience": _audience(ev),
+                "round": ev.round,
                 "actor": ev.actor,
                 "target": ev.target,
                 "skill": ev.skill,
@@ -187,6 +216,11 @@ def build_game(
         if r.text is not None:
             recap = r.text if recap is None else f"{recap}\n{r.text}"
 
+    catalogue = catalogue_for(config.declared_roles)
+    for seat in sorted(config.roles):
+        if catalogue.canonical(config.roles[seat]) is None:
+            notes.append(f"roles.{seat}: role label {config.roles[seat]!r} is in neither the role catalogue nor declared_roles: "
+                         "kept as given with faction 'unknown' (items that need this seat's side are skipped); declare it to fix")
     labels: dict[int, list[str]] = {}
     for label, who in config.speakers.items():
         if isinstance(who, int):
@@ -195,13 +229,13 @@ def build_game(
         "game_id": config.game_id,
         "language": config.language,
         "provenance": config.provenance.model_dump(),
-        "rules": _rules(config),
+        "rules": _rules(config, catalogue, notes),
         "seats": [
             {
                 "seat": seat,
-                "role": canonical_role(config.roles[seat]),
-                "faction": faction_of(canonical_role(config.roles[seat])),
-                "original_role_label": None if canonical_role(config.roles[seat]) == config.roles[seat] else config.roles[seat],
+                "role": seat_role(config.roles[seat], catalogue)[0],
+                "faction": seat_role(config.roles[seat], catalogue)[1],
+                "original_role_label": None if seat_role(config.roles[seat], catalogue)[0] == config.roles[seat] else config.roles[seat],
                 "speaker_labels": sorted(labels.get(seat, [])),
                 "name": config.names.get(seat),
             }
@@ -230,32 +264,13 @@ def build_game(
     return BuildResult(parse_model(GameLog, game, f"{source.file}: built game {config.game_id}"), notes)
 
 
-def load_any_config(path: Path, segments: KnownSegments | None = None) -> tuple[AnnotatorConfig, ConfigSource, list[str], bool]:
-    """An annotator config (YAML, or the same as JSON) or the release's .config.json; returns (config, source, notes, is_release).
-
-    `segments` (the transcript's ids) lets the config check name an event's unknown segment first.
-    """
-    from werealign.annotate.config import load_config, validate_config
-    from werealign.annotate.release_config import is_release_config, load_release_config
-    from werealign.files import read_json
-
-    if path.suffix.lower() == ".json":
-        data = read_json(path)
-        if is_release_config(data):
-            config, source, notes = load_release_config(path)
-            return config, source, notes, True
-        source = ConfigSource(path)
-        return validate_config(data, source, segments), source, [], False
-    config, source = load_config(path, segments)
-    return config, source, [], False
-
-
 def build_from_files(srt_path: Path, config_path: Path) -> BuildResult:
+    """Build a game from a transcript and an annotator config (YAML, or the same as JSON)."""
+    from werealign.annotate.config import load_config
+
     segments = read_transcript(srt_path)
-    config, source, notes, is_release = load_any_config(config_path, (srt_path, {s.id for s in segments}))
-    result = build_game(config, source, segments, srt_path, unknown_speakers="drop" if is_release else "error")
-    result.notes[:0] = notes
-    return result
+    config, source = load_config(config_path, (srt_path, {s.id for s in segments}))
+    return build_game(config, source, segments, srt_path)
 
 
 def validate_built(game: GameLog, file: str) -> list:

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from werealign.errors import UserError
 from werealign.files import read_text
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import canonical_role
+from werealign.schema.roles import CATALOGUE
 
 Path_ = tuple[str, ...]
 # A transcript file and its segment ids, when known before the config is checked (`annotate build`).
@@ -176,10 +176,16 @@ def check_config(config: AnnotatorConfig, source: ConfigSource, segments: KnownS
     n = config.players
     for label, seat in config.speakers.items():
         _check_seat(seat, n, source, ("speakers", label))
-    for seat, role in config.roles.items():
+    for seat in config.roles:
         _check_seat(seat, n, source, ("roles", seat))
-        if canonical_role(role) is None:
-            raise source.error(("roles", seat), f"unknown role label {role!r} (see werealign.schema.roles)")
+    for i, r in enumerate(config.turn_audiences):
+        if r.last_segment < r.first_segment:
+            raise source.error(("turn_audiences", i, "last_segment"), f"{r.last_segment} is before first_segment {r.first_segment}")
+        for j, seat in enumerate(r.audience.seats):
+            _check_seat(seat, n, source, ("turn_audiences", i, "audience", "seats", j))
+    for i, declared in enumerate(config.declared_roles):
+        if declared.id not in CATALOGUE and declared.faction is None:
+            raise source.error(("declared_roles", i, "faction"), f"role {declared.id!r} is not in the role catalogue, so its faction is needed")
     missing = sorted(set(range(1, n + 1)) - set(config.roles))
     if missing:
         raise source.error(("roles",), f"no true role for seat(s) {missing} (players: {n})")

@@ -20,6 +20,17 @@ def _csv(value: str, option: str) -> tuple[str, ...]:
     return parts
 
 
+def _modes(va_mode: str | None, oi_mode: str | None, tasks: tuple[str, ...]) -> dict[str, str]:
+    """run.json's `modes`: every evaluated task with modes gets one (its default unless given)."""
+    from werealign.tasks import modes_of
+
+    given = {task: mode for task, mode in (("vote", va_mode), ("opponent", oi_mode)) if mode is not None}
+    for task, option in (("vote", "--va-mode"), ("opponent", "--oi-mode")):
+        if task in given and task not in tasks:
+            raise UserError(f"{option}: {task} items are not evaluated (--tasks {','.join(tasks)})")
+    return modes_of(given, tasks)
+
+
 def eval_command(
     model: str = typer.Option(..., "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, local/smollm2."),
     dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory (default: the bundled sample)."),
@@ -29,9 +40,11 @@ def eval_command(
     decodes: int = typer.Option(5, "--decodes", help="Independent decodes per item (std is reported across decode runs)."),
     permute: bool = typer.Option(True, "--permute/--no-permute", help="Shuffle speech options per decode (seeded by seed, item, decode)."),
     seed: int = typer.Option(0, "--seed", help="Seed of option orders, variant assignment and per-decode sampling seeds."),
-    limit: int | None = typer.Option(None, "--limit", help="Use only the first N items of each task."),
+    limit: int | None = typer.Option(None, "--limit", help="Use N items of each task, sampled with --seed across the speech dimensions (round-robin), not the first N."),
     temperature: float = typer.Option(0.7, "--temperature", help="Sampling temperature (recorded in run.json)."),
-    max_tokens: int = typer.Option(1024, "--max-tokens", help="Maximum completion tokens per request."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", help="Maximum completion tokens per request (default: no cap of ours, the provider's limit; recorded in run.json)."),
+    va_mode: str | None = typer.Option(None, "--va-mode", help="What a VA prompt shows of the voter's own speech: decision (default: not its own turns of the vote's day), mask-mvp (none of its lines: the release authors' protocol), full (everything up to the cut-off)."),
+    oi_mode: str | None = typer.Option(None, "--oi-mode", help="How OI is scored: set (default: mean Jaccard of the named seats with the opposing faction), set-accuracy (the paper's set-level accuracy: the exact set)."),
     api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint (vLLM, llama.cpp, a mock), e.g. http://127.0.0.1:8000/v1 with --model openai/NAME."),
     max_connections: int = typer.Option(16, "--max-connections", help="Requests in flight at once."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
@@ -63,6 +76,7 @@ def eval_command(
         limit=limit,
         temperature=temperature,
         max_tokens=max_tokens,
+        modes=_modes(va_mode, oi_mode, _csv(tasks, "--tasks")),
     )
     execution = Execution(api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts)
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
@@ -83,10 +97,10 @@ def eval_command(
             f"Nothing was scored; fix the cause and rerun the same command."
         )
     if not quiet:
-        print_summary(summary.results, run_dir=str(summary.run_dir), sent=summary.sent, cached=summary.cached)
+        print_summary(summary.results, run_dir=str(summary.run_dir), sent=summary.sent, cached=summary.cached, limit=config.limit)
     if summary.request_errors:
         print(
-            f"warning: {summary.request_errors} request(s) failed and were left out of the scores "
+            f"warning: {summary.request_errors} request(s) failed and count as wrong in the headline scores (answered-only scores beside them) "
             f"(first: {summary.first_error}); rerun the same command to retry them",
             file=sys.stderr,
         )
@@ -111,5 +125,5 @@ def score_command(
     if missing:
         print(f"warning: {missing} planned request(s) have no stored response; run `werealign eval` again to fetch them", file=sys.stderr)
     if summary.request_errors:
-        print(f"warning: {summary.request_errors} stored request(s) are errors and were left out of the scores", file=sys.stderr)
+        print(f"warning: {summary.request_errors} stored request(s) are errors and count as wrong in the headline scores (answered-only scores beside them)", file=sys.stderr)
     print(run / "results.json")

@@ -6,7 +6,7 @@ from pydantic import Field
 
 from werealign.errors import UserError
 from werealign.schema.runs import RunConfig, RunExecution
-from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, tasks_with_variant
+from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, modes_of, tasks_with_variant
 
 PROTOCOLS: tuple[str, ...] = ("paired", "randomized")
 
@@ -35,7 +35,8 @@ def validate_config(config: RunConfig) -> None:
         raise UserError("--limit: must be at least 1")
     if not 0.0 <= config.temperature <= 2.0:
         raise UserError("--temperature: must be between 0 and 2")
-    if config.max_tokens < 1:
+    modes_of(config.modes, config.tasks)  # every mode names an evaluated task and one of its modes
+    if config.max_tokens is not None and config.max_tokens < 1:
         raise UserError("--max-tokens: must be at least 1")
     for task in config.tasks:
         if not any(v in TASKS[task].variants for v in config.variants):

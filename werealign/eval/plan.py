@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from werealign.errors import UserError
 from werealign.eval.config import validate_config
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
-from werealign.tasks import TASKS
+from werealign.tasks import TASKS, modes_of
 
 
 @dataclass(frozen=True)
@@ -75,17 +76,38 @@ def _check_variant_data(ds: Dataset, task: str, items: list[Any], item: Any, var
         raise UserError(f"variant rr: {len(missing)} of {len(items)} {task} items have no rule_reminder, first {item.item_id}")
 
 
+def limited(items: Sequence[Any], limit: int, seed: int, task: str) -> list[Any]:
+    """`limit` items sampled with the seed, round-robin across dimensions (items without one form one group),
+    so a small --limit still covers every dimension; returned in dataset order. The first N items of a
+    file are usually one dimension (the release lists RI first), and a macro average over one dimension
+    is no macro average."""
+    groups: dict[str, list[Any]] = defaultdict(list)
+    for item in items:
+        groups[str(getattr(item, "dimension", None) or "")].append(item)
+    queues = []
+    for key in sorted(groups):
+        group = sorted(groups[key], key=lambda it: derived_int("limit", seed, task, it.item_id))
+        queues.append(group)
+    picked: set[str] = set()
+    while len(picked) < min(limit, len(items)):
+        for queue in queues:
+            if queue and len(picked) < limit:
+                picked.add(queue.pop(0).item_id)
+    return [it for it in items if it.item_id in picked]
+
+
 def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
     """Every request of the run, rendered and keyed. Raises UserError up front for missing variant data."""
     from werealign.eval.prompts import render_messages
 
     validate_config(config)
+    modes = modes_of(config.modes, config.tasks)
     plan: list[Planned] = []
     for task_name in config.tasks:
         task = TASKS[task_name]
         items = ds.items_of(task_name)
         if config.limit is not None:
-            items = items[: config.limit]
+            items = limited(items, config.limit, config.seed, task_name)
         applicable = [v for v in config.variants if v in task.variants]
         for item in items:
             game = ds.games.get(item.game_id)
@@ -106,14 +128,15 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                     if order is None and unpermuted is not None:
                         messages = unpermuted  # same prompt for every decode: render once
                     else:
-                        messages = render_messages(game, item, variant=variant, osr=osr, option_order=order)
+                        messages = render_messages(game, item, variant=variant, osr=osr, option_order=order, mode=modes.get(task_name))
                         if order is None:
                             unpermuted = messages
                     params = {
                         "temperature": config.temperature,
-                        "max_tokens": config.max_tokens,
                         "seed": derived_int("decode", config.seed, task_name, item.item_id, decode) % (2**31),
                     }
+                    if config.max_tokens is not None:  # no cap of ours by default: the provider's limit applies
+                        params["max_tokens"] = config.max_tokens
                     key = request_key(config.model, params, messages, decode)
                     plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key))
     if not plan:

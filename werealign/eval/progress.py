@@ -125,29 +125,57 @@ def summary_table(results: Results, *, run_dir: str, sent: int, cached: int) -> 
             f"tokens {usage.prompt_tokens}+{usage.completion_tokens}, cost {cost}"
         ),
     )
-    for col in ("variant", "task", "metric", "score %", "± std", "answered", "parse fail", "req err", "detail"):
-        table.add_column(col, justify="right" if col not in ("variant", "task", "metric", "detail") else "left")
+    left = ("variant", "task", "metric", "best floor", "detail")
+    for col in ("variant", "task", "metric", "score %", "± std", "answered-only %", "coverage %", "parse fail", "req err",
+                "best floor", "floor %", "margin", "detail"):
+        table.add_column(col, justify="left" if col in left else "right")
     for variant, tasks in results.variants.items():
         for task, r in tasks.items():
+            floors = r.floors
+            margin = r.primary - floors.best_score if floors and r.primary is not None and floors.best_score is not None else None
             table.add_row(
                 variant,
                 task,
-                r.metric,
+                _metric_label(r),
                 _fmt(r.primary),
                 _fmt(getattr(r, f"{r.metric}_std", None)),  # every task names its decode std <metric>_std
-                str(r.answered),
+                _fmt(getattr(r, f"{r.metric}_answered", None)),
+                _fmt(r.coverage),
                 str(r.parse_failures),
                 str(r.request_errors),
+                floors.best.removeprefix("werealign/") if floors and floors.best else "-",
+                _fmt(floors.best_score) if floors else "-",
+                "-" if margin is None else f"{100 * margin:+.1f}",
                 _detail(r),
             )
     return table
 
 
-def print_summary(results: Results, *, run_dir: str, sent: int, cached: int) -> None:
+def _metric_label(r: TaskScores) -> str:
+    """The metric, and for a macro average the dimensions it covers."""
+    dims = getattr(r, "dimensions", None)
+    return f"{r.metric} ({','.join(dims)})" if dims else r.metric
+
+
+def summary_warnings(results: Results, *, limit: int | None = None) -> list[str]:
+    """What makes the headline numbers not comparable: macro averages over different dimensions, a --limit."""
+    out = []
+    covered = {variant: tuple(getattr(tasks.get("speech"), "dimensions", None) or ()) for variant, tasks in results.variants.items() if "speech" in tasks}
+    if len(set(covered.values())) > 1:
+        which = "; ".join(f"{v}: {','.join(d)}" for v, d in covered.items())
+        out.append(f"the speech macro averages cover different dimensions per variant ({which}): they are not comparable")
+    if limit is not None:
+        out.append(f"--limit {limit}: scores cover a seeded sample of the items, not the dataset")
+    return out
+
+
+def print_summary(results: Results, *, run_dir: str, sent: int, cached: int, limit: int | None = None) -> None:
     from rich.console import Console
 
     console = Console(stderr=True, width=160 if not sys.stderr.isatty() else None)
     console.print(summary_table(results, run_dir=run_dir, sent=sent, cached=cached))
+    for warning in summary_warnings(results, limit=limit):
+        console.print(f"warning: {warning}")
     truncated = results.totals.truncated_replies
     if truncated:
         console.print(

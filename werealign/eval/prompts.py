@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from werealign import context as ctxmod
 from werealign.errors import UserError
 from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
-from werealign.tasks import TASKS, VARIANTS, task_of, tasks_with_variant
+from werealign.schema.roles import catalogue_for
+from werealign.tasks import TASKS, VARIANTS, resolve_mode, task_of, tasks_with_variant
 
 if TYPE_CHECKING:
     import jinja2
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 PROMPT_VERSION = "v1"
 
 Item = SpeechItem | VoteItem | OpponentItem
+
 
 
 def _templates_root():
@@ -84,13 +86,17 @@ def render_messages(
     variant: str = "base",
     osr: list[OsrRewrite] | None = None,
     option_order: list[int] | None = None,
+    mode: str | None = None,
 ) -> list[dict[str, str]]:
-    """The chat messages for one item: [system, user]. Deterministic: same inputs, same strings."""
+    """The chat messages for one item: [system, user]. Deterministic: same inputs, same strings.
+
+    `mode`: one of the task's named modes (`Task.modes`, e.g. the VA view); None = the task's default."""
     if variant not in VARIANTS:
         raise UserError(f"item {item.item_id}: unknown variant '{variant}' (choose from {', '.join(VARIANTS)})")
     if item.game_id != game.game_id:
         raise UserError(f"item {item.item_id}: game_id '{item.game_id}' does not match game '{game.game_id}'")
     task = task_of(item)
+    mode = resolve_mode(task, mode)
     check_item_fits_game(game, item)
     if option_order is not None and not task.permutes_options:
         with_options = ", ".join(t.name for t in TASKS.values() if t.permutes_options)
@@ -113,7 +119,7 @@ def render_messages(
         item.viewpoint_seat,
         item.cutoff_segment,
         osr=osr if variant == "osr" else None,
-        **task.context_kwargs(item),
+        **task.context_kwargs(game, item, mode),
     )
     lang = "zh" if game.language == "zh" else "en"
     kw = _context_vars(game, ctx, lang)
@@ -159,12 +165,15 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
         "ctx": ctx,
         "observer": observer,
         "me": None if observer else ctxmod.seat_label(ctx.viewpoint_seat, lang),
-        "own_role": None if ctx.own_role is None else ctxmod.role_name(ctx.own_role, lang),
+        "own_role": None if ctx.own_role is None else ctxmod.role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
         "own_faction": None if ctx.own_faction is None else ctxmod.faction_name(ctx.own_faction, lang),
+        "players": ctxmod.players_line(ctx.names, lang),
         "allies": sep.join(ctxmod.seat_label(s, lang) for s in ctx.allies),
         "private_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
         "public_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
         "transcript": transcript,
         "now": plabel(ctx.current_phase) if ctx.current_phase else ctxmod.phase_label(None, lang),
         "left_out": len(ctx.left_out),
+        "own_turns_withheld": ctx.own_turns_withheld,
+        "withheld_scope": "all" if ctx.own_turns_withheld_from_day == 0 else "today",
     }

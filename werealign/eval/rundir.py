@@ -26,6 +26,7 @@ from werealign.errors import UserError
 from werealign.eval.config import validate_config
 from werealign.eval.plan import Planned, canonical_json
 from werealign.eval.samples import build_samples
+from werealign.eval.floors import run_floors
 from werealign.eval.scoring import score_samples
 from werealign.files import describe_validation_error, read_json, sha256_file, write_json, write_jsonl
 from werealign.llm.store import STORE_NAME, StoredResponse
@@ -191,7 +192,7 @@ def write_outputs(run_dir: Path, record: RunRecord, plan: Sequence[Planned], sto
         model=record.config.model,
         dataset=record.dataset,
         versions=record.versions,
-        **score_samples(rows, planned=len(plan)),
+        **score_samples(rows, planned=len(plan), modes=record.config.modes, floors=run_floors(plan, record.config.modes)),
     )
     write_jsonl(run_dir / SAMPLES, rows)
     write_json(run_dir / RESULTS, results)

@@ -3,8 +3,10 @@
 A *sample* is one row of samples.jsonl: one item x decode x variant, with the parsed answer and the gold.
 
 Counting rules (the same for every task):
-- a sample whose request finally failed (`request_error`) is left out of every score and counted under
-  `request_errors`: it says nothing about the model. `complete` is false when any sample is missing or failed;
+- a sample whose request finally failed (`request_error`) counts as WRONG in every headline score, over all
+  samples (leaving it out would reward a model for failing on hard items), and is counted under
+  `request_errors`; every headline has an `*_answered` twin over answered samples only, and `coverage`
+  (answered / samples) says how far apart the two may be. `complete` is false when any sample is missing or failed;
 - a reply that cannot be parsed strictly (`parse_error`) counts as wrong and is also counted under
   `parse_failures`.
 
@@ -28,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from werealign.tasks import TASKS
+from werealign.tasks import TASKS, resolve_mode
 from werealign.tasks.common import counts, rounded
 
 Sample = dict[str, Any]
@@ -47,14 +49,29 @@ def usage_totals(samples: Sequence[Sample]) -> dict[str, Any]:
     }
 
 
-def score_samples(samples: Sequence[Sample], *, planned: int | None = None) -> dict[str, Any]:
-    """results.json content (without the run configuration): per variant, per task (registry order)."""
+def score_samples(
+    samples: Sequence[Sample],
+    *,
+    planned: int | None = None,
+    modes: dict[str, str] | None = None,
+    floors: dict[str, dict[str, dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """results.json content (without the run configuration): per variant, per task (registry order).
+
+    `modes`: the run's task modes (a mode may change a task's headline metric); `floors`: variant -> task ->
+    floors (werealign.eval.floors), attached to the matching blocks."""
     variants: dict[str, dict[str, Any]] = {}
     for variant in sorted({s["variant"] for s in samples}):
         vs = [s for s in samples if s["variant"] == variant]
-        variants[variant] = {
-            name: task.score([s for s in vs if s["task"] == name]) for name, task in TASKS.items() if any(s["task"] == name for s in vs)
-        }
+        variants[variant] = {}
+        for name, task in TASKS.items():
+            if not any(s["task"] == name for s in vs):
+                continue
+            block = task.score([s for s in vs if s["task"] == name])
+            block["metric"] = task.metric_for(resolve_mode(task, (modes or {}).get(name)))
+            if floors and name in floors.get(variant, {}):
+                block["floors"] = floors[variant][name]
+            variants[variant][name] = block
     totals = counts(samples)
     missing = (planned - len(samples)) if planned is not None else 0
     # Replies the provider cut at max_tokens: usually why a reasoning model "fails to parse".

@@ -16,6 +16,7 @@ from werealign.errors import UserError
 from werealign.files import staged_directory
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
+from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
@@ -39,6 +40,8 @@ RULES = [
     "OI items: one per distinct MVP-vote cut-off, for a good-side MVP only; answer = every wolf-faction seat, candidates = every seat but the MVP's. Wolf-side MVPs know the wolves (the item would be trivial); variable/third-side MVPs have no fixed opponent.",
     "Per-segment text (`utterances[].segments`) comes from the release's raw transcripts `clean_process/Season_N/NN.srt` (segment id = cue number), only for turns whose cue texts joined by a space reproduce the release's turn text exactly; hand-edited turns keep `segments: null` (a cut-off inside them leaves the turn out of the context).",
     "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
+    "Rules summaries: when the release's card list (`game_roles`) names cards no seat holds (a thief's buried cards, roles given out in play), the game keeps that list as `rules.public_cards` and summaries list it without counts; the seats' roles stay hidden.",
+    "Own night knowledge: viewpoint seats whose role acts at night but whose night actions the game log does not record are reported per game (`night_knowledge_missing`); the annotators' free-text summary, the only place the release states them, is hidden information and is not parsed.",
 ]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
@@ -67,6 +70,28 @@ class ImportSummary:
     warnings: int
 
 
+def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> int:
+    """Per game, the viewpoint seats whose role acts at night but whose own night actions and results
+    (a seer's checks, a witch's potions, a guard's targets) the game log does not record: their prompts
+    lack what the player knew. The release states these only in the annotators' free-text summary, which
+    is hidden information and is not parsed (a misread night would put a wrong fact in a prompt)."""
+    total = 0
+    for game_id, game in sorted(games.items()):
+        cat = catalogue_for(game.rules.declared_roles)
+        seats = sorted({it.viewpoint_seat for it in items if it.game_id == game_id and it.viewpoint_seat is not None})
+        roles = {s.seat: s.role for s in game.seats}
+        acting = [s for s in seats if (r := cat.get(roles.get(s, ""))) is not None and r.night_ability]
+        recorded = {e.actor for e in game.events if e.kind == "skill_use" and not e.public}
+        missing = [s for s in acting if s not in recorded]
+        if missing:
+            total += len(missing)
+            report.add("warning", "night_knowledge_missing", source_file=game.provenance.original_file or "", game=game_id, field=None,
+                       what=f"{len(missing)} of {len(acting)} viewpoint seat(s) with a night ability have no recorded night action: "
+                            + ", ".join(f"seat {s} ({roles[s]})" for s in missing),
+                       why="their prompts show no own night actions or results; the release states them only in the annotators' free-text summary, which is not parsed")
+    return total
+
+
 def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
     if src.resolve() == out.resolve() or out.resolve() in src.resolve().parents:
         # Replacing --out (with --overwrite) would delete the release being read.
@@ -80,6 +105,8 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     transcripts = find_transcripts(src)
     if transcripts is None:
         report.add("warning", "segments_unavailable", source_file=f"{TRANSCRIPT_DIR}/", field=None, what=f"no {TRANSCRIPT_DIR}/ folder (the release's raw transcripts)", why="every turn kept without per-segment text: a cut-off inside a merged turn leaves that turn out of the context")
+    for rel, (game_id, error) in release.unreadable.items():
+        report.add("dropped", "game_unusable", source_file=rel, game=game_id, field=None, what="game file", why=f"unreadable: {error}")
     games = {}
     for sg in release.games:
         game = convert_game(sg, report, transcripts)
@@ -92,10 +119,11 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         vote += v
         opponent += o
 
+    lacking = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
     n_questions = sum(len(c.questions) for c in release.items.categories)
     n_votes = sum(len(sg.raw.metadata.MVP.votes) for sg in release.games if sg.raw.metadata.MVP is not None)
     report.counts = {
-        "games_in_source": len(release.games),
+        "games_in_source": len(release.games) + len(release.unreadable),
         "games_converted": len(games),
         "games_dropped": report.count("dropped", "game_unusable"),
         "speech_in_source": n_questions,
@@ -107,6 +135,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
         "opponent_items": len(opponent),
         "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
+        "viewpoints_without_night_knowledge": lacking,
         "turns": sum(len(g.utterances) for g in games.values()),
         "turns_with_segments": sum(1 for g in games.values() for u in g.utterances if u.segments is not None),
         "repairs": len(report.entries["repaired"]),

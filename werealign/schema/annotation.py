@@ -18,8 +18,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, Strict as StrictMode
 
-from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
-from werealign.schema.roles import Faction
+from werealign.schema.models import SCHEMA_VERSION, Audience, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
+from werealign.schema.roles import Faction, RoleDeclaration
 
 ConfigSeat = Annotated[Seat, StrictMode()]
 
@@ -45,7 +45,8 @@ class ConfigRules(Strict):
     text: str | None = Field(None, description="The rulebook text as given to the players.")
     variant: str | None = Field(None, description="Variant id; derived from the special roles when absent.")
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
-    has_sheriff: bool = True
+    has_sheriff: bool | None = Field(
+        None, description="Whether a sheriff is elected. When absent it is inferred (a sheriff_election phase or a sheriff entry) and the build says so.")
 
 
 class ConfigPhase(Strict):
@@ -71,8 +72,18 @@ class ConfigEvent(Strict):
     target: ConfigSeat | None = None
     skill: str | None = None
     result: str | None = None
-    public: bool | None = Field(None, description="Default: true, except skill_use (false).")
+    audience: Audience | None = Field(None, description="Who perceived it: {kind: everyone | actor | team | seats, team: wolf, seats: [..]}. Default: everyone, except skill_use (the actor).")
+    public: bool | None = Field(None, description="Shorthand of schema 1.0: true = everyone, false = the actor.")
+    round: int | None = Field(None, ge=1, description="For votes: the round within the phase (1 = first vote, 2 = a re-vote).")
     note: str | None = None
+
+
+class TurnAudience(Strict):
+    """Segments heard only by an audience: the wolves' night chat, a private message."""
+
+    first_segment: int = Field(ge=0)
+    last_segment: int = Field(ge=0, description="Inclusive.")
+    audience: Audience
 
 
 class ConfigHighlight(Strict):
@@ -106,12 +117,16 @@ class AnnotatorConfig(Strict):
     rules: ConfigRules = Field(default_factory=ConfigRules)
     players: int = Field(ge=1, le=30, description="Number of seats; every seat in the config must be 1..players.")
     speakers: dict[str, ConfigSeat | Literal["host"]] = Field(description="Transcript speaker label -> seat or 'host'. Several labels may share a seat.")
-    roles: dict[SeatKey, str] = Field(description="Seat -> true role label (canonical id, or a label werealign.schema.roles knows).")
+    roles: dict[SeatKey, str] = Field(description="Seat -> true role label: a canonical id, a name the role catalogue or `declared_roles` knows, or any other label (kept, faction unknown).")
+    declared_roles: list[RoleDeclaration] = Field(
+        default_factory=list, description="Roles this game adds to the role catalogue (id, names, faction, ability, rule), or catalogue roles it changes.")
     names: dict[SeatKey, str] = Field(default_factory=dict, description="Seat -> player name or nickname.")
     phases: list[ConfigPhase] = Field(min_length=1, description="In time order; the first starts the game.")
     game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")
     sheriff: list[SheriffChange] = Field(default_factory=list)
     events: list[ConfigEvent] = Field(default_factory=list)
+    turn_audiences: list[TurnAudience] = Field(
+        default_factory=list, description="Segment ranges heard only by an audience (e.g. {kind: team, team: wolf} for the wolves' night chat); other turns are the table's.")
     mvp: ConfigMvp | None = None
     highlights: list[ConfigHighlight] = Field(default_factory=list)
     recap: Recap | None = None

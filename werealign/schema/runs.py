@@ -49,7 +49,12 @@ class RunConfig(_Model):
     seed: int = Field(0, description="Seed of option orders, variant assignment and the per-request sampling seed.")
     limit: int | None = Field(None, description="Only the first N items of each task; null = all.")
     temperature: float = Field(0.7, description="Sampling temperature sent with every request.")
-    max_tokens: int = Field(1024, description="Maximum completion tokens per request.")
+    max_tokens: int | None = Field(
+        None, description="Maximum completion tokens per request; null = no cap of ours (the provider's own limit), so reasoning models are not cut off.")
+    modes: dict[str, str] = Field(
+        default_factory=dict,
+        description="The mode each evaluated task was asked in, e.g. {'vote': 'decision', 'opponent': 'set'} (see werealign.tasks); "
+        "a task with modes that is missing here is asked in its default mode.")
 
 
 class RunExecution(_Model):
@@ -129,6 +134,16 @@ class SampleRow(_Model):
 # --------------------------------------------------------------------------- results.json
 
 
+class Floors(_Model):
+    """A score is read against these: what no judgment at all achieves on the same items and prompts."""
+
+    metric: str = Field(description="The metric of the floors (the task's primary metric in the run's mode).")
+    chance: float | None = Field(description="Expected score of a uniformly random answer (werealign/random's policy).")
+    shortcuts: dict[str, float | None] = Field(description="Built-in shortcut model -> its score on the run's prompts (first decode).")
+    best: str | None = Field(description="The shortcut (or 'chance') with the highest floor.")
+    best_score: float | None
+
+
 class RoleScore(_Model):
     score: float | None = Field(description="Mean per-sample primary score of this viewpoint role's answered samples.")
     answered: int
@@ -140,6 +155,7 @@ class Counts(_Model):
     request_errors: int = Field(description="Samples whose request finally failed; left out of every score.")
     parse_failures: int = Field(description="Answered samples whose reply could not be parsed; scored as wrong.")
     items: int = Field(description="Distinct items.")
+    coverage: float | None = Field(None, description="answered / samples: the share of samples the answered-only scores cover.")
 
 
 class TaskScores(Counts):
@@ -148,6 +164,7 @@ class TaskScores(Counts):
     model_config = ConfigDict(extra="allow", frozen=True)  # a task kind may report more fields
     metric: str = Field(description="Name of the field holding the primary score.")
     by_viewpoint_role: dict[str, RoleScore] = Field(description="Primary score per true role of the viewpoint seat.")
+    floors: Floors | None = Field(None, description="What chance and the built-in shortcut models score on the same prompts, in the same metric.")
 
     @property
     def primary(self) -> float | None:
@@ -156,7 +173,8 @@ class TaskScores(Counts):
 
 
 class DimensionScore(Counts):
-    accuracy: float | None
+    accuracy: float | None = Field(description="Correct / samples (failed requests count as wrong).")
+    accuracy_answered: float | None = Field(None, description="Correct / answered samples.")
 
 
 class SpeechScores(TaskScores):
@@ -166,24 +184,30 @@ class SpeechScores(TaskScores):
     macro_accuracy_std: float | None = Field(description="Population std of the per-decode macro accuracies; null with fewer than two decodes.")
     per_decode_macro_accuracy: list[float | None]
     accuracy: float | None = Field(description="Accuracy pooled over all speech samples.")
+    macro_accuracy_answered: float | None = Field(None, description="The macro accuracy over answered samples only.")
+    accuracy_answered: float | None = Field(None, description="Pooled accuracy over answered samples only.")
+    dimensions: list[str] | None = Field(None, description="The dimensions the macro average covers.")
     by_dimension: dict[str, DimensionScore]
 
 
 class VoteScores(TaskScores):
     model_config = ConfigDict(extra="forbid", frozen=True)
     metric: Literal["accuracy"]
-    accuracy: float | None = Field(description="Exact match of the seat with the human's vote.")
+    accuracy: float | None = Field(description="Exact match of the seat with the human's vote (failed requests count as wrong).")
+    accuracy_answered: float | None = Field(None, description="The same over answered samples only.")
     accuracy_std: float | None
     per_decode_accuracy: list[float | None]
 
 
 class OpponentScores(TaskScores):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    metric: Literal["mean_jaccard"]
+    metric: Literal["mean_jaccard", "exact_match"] = Field(description="mean_jaccard (mode set) or exact_match (mode set-accuracy, the paper's).")
     mean_jaccard: float | None = Field(description="Mean per-sample Jaccard between predicted seats and the true opposing faction.")
     mean_jaccard_std: float | None
     per_decode_mean_jaccard: list[float | None]
     exact_match: float | None
+    mean_jaccard_answered: float | None = None
+    exact_match_answered: float | None = None
     precision: float | None
     recall: float | None
     f1: float | None
@@ -229,6 +253,10 @@ def _upgrade(data: Any) -> Any:
     if isinstance(data, dict) and "format_version" not in data:
         data = {k: v for k, v in data.items() if not (k == "format" and v == LEGACY_RUN_FORMAT)}
         data["format_version"] = RUN_FORMAT_VERSION
+        config = data.get("config")
+        if isinstance(config, dict) and "modes" not in config and "vote" in (config.get("tasks") or ()):
+            # Version 1 asked VA with the voter's own speech shown (today's `full`): re-scoring must rebuild those prompts.
+            data["config"] = {**config, "modes": {"vote": "full"}}
     return data
 
 

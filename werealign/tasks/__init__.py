@@ -41,3 +41,26 @@ def task_of(item: Any) -> Task:
 
 def tasks_with_variant(variant: str) -> tuple[str, ...]:
     return tuple(name for name, task in TASKS.items() if variant in task.variants)
+
+
+def resolve_mode(task: Task, mode: str | None) -> str | None:
+    """The mode a task is asked in: the given one (checked) or the task's default; None for a task without modes."""
+    if mode is None:
+        return task.modes[0] if task.modes else None
+    if mode not in task.modes:
+        named = f"one of {', '.join(task.modes)}" if task.modes else "none (it has no modes)"
+        raise UserError(f"{task.name} mode '{mode}': not a mode of {task.name} items; choose {named}")
+    return mode
+
+
+def modes_of(config_modes: dict[str, str], tasks: tuple[str, ...]) -> dict[str, str]:
+    """The mode of every selected task that has modes: the chosen one or its default (what run.json records)."""
+    unknown = sorted(set(config_modes) - set(tasks))
+    if unknown:
+        raise UserError(f"a mode is set for {unknown[0]}, which is not among the evaluated tasks ({', '.join(tasks)})")
+    out = {}
+    for name in tasks:
+        mode = resolve_mode(get_task(name), config_modes.get(name))
+        if mode is not None:
+            out[name] = mode
+    return out

@@ -8,7 +8,7 @@ module plus its templates; the runner, scoring, answer parsing and validation as
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
@@ -39,7 +39,15 @@ class Task:
     gold: Callable[[Any], Any] = lambda item: item.answer  # the item's answer as samples.jsonl records it
     is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold  # answer is never None here
     permutes_options: bool = False  # options shown in a per-decode order (--permute)
-    # Extra arguments of werealign.context.build_context for an item of this kind.
-    context_kwargs: Callable[[Any], dict[str, Any]] = lambda item: {}
+    # Extra arguments of werealign.context.build_context for an item of this kind: (game, item, mode).
+    context_kwargs: Callable[[GameLog, Any, str | None], dict[str, Any]] = lambda game, item, mode: {}
+    # Named ways of asking or scoring this kind (e.g. how much of the VA voter's own speech is shown); the
+    # first is the default. A run records the mode of every task it evaluates (run.json config.modes).
+    modes: tuple[str, ...] = ()
+    # The primary metric per mode, when a mode changes it (default: `metric`).
+    mode_metrics: dict[str, str] = field(default_factory=dict)
+
+    def metric_for(self, mode: str | None) -> str:
+        return self.mode_metrics.get(mode or "", self.metric)
     # A short note of what a variant needs and this kind lacks, for messages when it does not apply.
     variant_note: str = ""

@@ -25,10 +25,19 @@ def counts(samples: Sequence[Sample]) -> dict[str, int]:
         "request_errors": sum(1 for s in samples if s["request_error"]),
         "parse_failures": sum(1 for s in samples if not s["request_error"] and s["parse_error"]),
         "items": len({s["item_id"] for s in samples}),
+        # Share of samples with a reply: below 1, the answered-only scores cover a different item set.
+        "coverage": rounded(sum(1 for s in samples if not s["request_error"]) / len(samples)) if samples else None,
     }
 
 
 def mean_value(samples: Iterable[Sample], value: Value) -> float | None:
+    """The headline: over ALL samples, a failed request counting as wrong (0), like an unparsable reply."""
+    vals = [0.0 if s["request_error"] else value(s) for s in samples]
+    return fmean(vals) if vals else None
+
+
+def mean_answered(samples: Iterable[Sample], value: Value) -> float | None:
+    """The same over answered samples only (reported beside the headline, never instead of it)."""
     vals = [value(s) for s in samples if not s["request_error"]]
     return fmean(vals) if vals else None
 

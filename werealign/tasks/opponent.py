@@ -1,7 +1,11 @@
 """Opponent items (OI): the seats of the opposing faction. Answer: a set of seats.
 
-Primary metric `mean_jaccard`: per sample |P ∩ G| / |P ∪ G| between the predicted set P and the true
-opposing faction G (0 for a parse failure), averaged over samples. Reported beside it: `exact_match`,
+Two modes (`werealign eval --oi-mode`), the same prompt, a different headline:
+- `set` (default), metric `mean_jaccard`: per sample |P ∩ G| / |P ∪ G| between the predicted set P and the
+  true opposing faction G (0 for a parse failure or a failed request), averaged over ALL samples;
+- `set-accuracy`, metric `exact_match`: P == G, the paper's "set-level accuracy".
+The prompt states the candidate rule (every other seat, in or out of the game; or only the seats still in
+it, when an item's candidates are those). Reported beside the headline: `exact_match`,
 `precision`/`recall`/`f1` macro-averaged over samples (precision of an empty prediction = 0), and
 `micro_precision`/`micro_recall`/`micro_f1` from summed counts.
 """
@@ -23,8 +27,23 @@ _SEAT_WORDS = re.compile(r"\b(?:seats?|players?)\b|no\.|#", re.I)
 _SEP = re.compile(r"\s*(?:[,;、/]|\band\b|和|与)\s*|\s+", re.I)
 
 
+MODES: tuple[str, ...] = ("set", "set-accuracy")
+
+
+def candidate_rule(game: GameLog, item: OpponentItem) -> str | None:
+    """Which seats an item lets the model name: 'all' (every other seat, out of the game or not), 'alive'
+    (every other seat still in the game at the cut-off), or None (an item's own list)."""
+    others = {s.seat for s in game.seats} - {item.viewpoint_seat}
+    out = {e.target for e in game.events if e.kind == "elimination" and e.segment_id is not None and e.segment_id <= item.cutoff_segment}
+    if set(item.candidates) == others:
+        return "all"
+    if set(item.candidates) == others - out:
+        return "alive"
+    return None
+
+
 def question_vars(game: GameLog, item: OpponentItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
-    return {"candidates": seat_list(sorted(item.candidates))}
+    return {"candidates": seat_list(sorted(item.candidates)), "candidate_rule": candidate_rule(game, item)}
 
 
 def parse(value: str, item: OpponentItem, option_order: list[int] | None) -> Parsed:
@@ -71,8 +90,9 @@ def jaccard(sample: Sample) -> float:
 
 
 def score(samples: Sequence[Sample]) -> dict[str, Any]:
-    answered = [s for s in samples if not s["request_error"]]
-    per = [set_scores(s["answer"], s["gold"]) for s in answered]
+    # A failed request is an empty prediction, like an unparsable reply: the headline covers every sample.
+    per = [set_scores(None if s["request_error"] else s["answer"], s["gold"]) for s in samples]
+    answered = [p for p, s in zip(per, samples) if not s["request_error"]]
     tp = sum(p["tp"] for p in per)
     n_pred = sum(p["n_pred"] for p in per)
     n_gold = sum(p["n_gold"] for p in per)
@@ -80,8 +100,8 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
     micro_r = tp / n_gold if n_gold else 0.0
     per_decode, std = decode_std(samples, partial(mean_value, value=jaccard))
 
-    def avg(field: str) -> float | None:
-        return rounded(fmean(p[field] for p in per)) if per else None
+    def avg(field: str, rows: list[dict[str, float]] = per) -> float | None:
+        return rounded(fmean(p[field] for p in rows)) if rows else None
 
     return {
         "metric": "mean_jaccard",
@@ -89,6 +109,8 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
         "mean_jaccard_std": std,
         "per_decode_mean_jaccard": per_decode,
         "exact_match": avg("exact"),
+        "mean_jaccard_answered": avg("jaccard", answered),
+        "exact_match_answered": avg("exact", answered),
         "precision": avg("precision"),
         "recall": avg("recall"),
         "f1": avg("f1"),
@@ -110,4 +132,6 @@ TASK = Task(
     score=score,
     gold=lambda item: sorted(item.answer),
     is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
+    modes=MODES,
+    mode_metrics={"set-accuracy": "exact_match"},
 )

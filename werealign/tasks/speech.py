@@ -16,7 +16,7 @@ from werealign.errors import UserError
 from werealign.schema import DIMENSIONS, OPTION_KEYS, GameLog, SpeechItem
 from werealign.tasks.answers import short
 from werealign.tasks.base import Parsed, Sample, Task
-from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_value, rounded
+from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
 _LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*选?项)?(?:\s*$|\s*[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
 # A lower-case letter is read only when it stands alone ("b", "(b)", "b."): "i think ..." is prose.
@@ -44,7 +44,9 @@ def shown_options(item: SpeechItem, option_order: list[int] | None) -> list[tupl
 
 def question_vars(game: GameLog, item: SpeechItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
     return {
-        "question": item.question.strip(),
+        # The sanitised stem (the release's text1) is what the release's authors prompt with; the full
+        # question may tell the viewpoint more than it knew at the cut-off (another seat's role, a later event).
+        "question": (item.question_short or item.question).strip(),
         "options": [{"key": k, "text": t.strip()} for k, t in shown_options(item, option_order)],
     }
 
@@ -63,11 +65,11 @@ def parse(value: str, item: SpeechItem, option_order: list[int] | None) -> Parse
     return Parsed(item.options[order[shown]].key, None)
 
 
-def _macro(samples: Sequence[Sample]) -> float | None:
+def _macro(samples: Sequence[Sample], mean=mean_value) -> float | None:
     dims: dict[str, list[Sample]] = defaultdict(list)
     for s in samples:
         dims[s["dimension"]].append(s)
-    accs = [a for a in (mean_value(dims[d], correct_value) for d in DIMENSIONS if d in dims) if a is not None]
+    accs = [a for a in (mean(dims[d], correct_value) for d in DIMENSIONS if d in dims) if a is not None]
     return fmean(accs) if accs else None
 
 
@@ -76,7 +78,8 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
     for dim in DIMENSIONS:
         group = [s for s in samples if s["dimension"] == dim]
         if group:
-            by_dim[dim] = {"accuracy": rounded(mean_value(group, correct_value)), **counts(group)}
+            by_dim[dim] = {"accuracy": rounded(mean_value(group, correct_value)),
+                           "accuracy_answered": rounded(mean_answered(group, correct_value)), **counts(group)}
     per_decode, std = decode_std(samples, _macro)
     return {
         "metric": "macro_accuracy",
@@ -84,6 +87,9 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
         "macro_accuracy_std": std,
         "per_decode_macro_accuracy": per_decode,
         "accuracy": rounded(mean_value(samples, correct_value)),
+        "macro_accuracy_answered": rounded(_macro(samples, mean_answered)),
+        "accuracy_answered": rounded(mean_answered(samples, correct_value)),
+        "dimensions": [d for d in DIMENSIONS if d in by_dim],
         "by_dimension": by_dim,
         "by_viewpoint_role": by_role(samples, correct_value),
         **counts(samples),

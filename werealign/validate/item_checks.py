@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from werealign.errors import UserError
 from werealign.schema import OPTION_KEYS, OpponentItem, OsrRewrite, SpeechItem, VoteItem
 from werealign.validate.findings import Sink, path
 from werealign.validate.game_checks import VOTE_PHASE_KINDS, check_cutoff
@@ -119,6 +120,24 @@ def check_item_refs(item: Item, idx: GameIndex, out: Sink) -> None:
         _seats_exist(answers, "answer", idx, out)
     if isinstance(item, OpponentItem) and item.viewpoint_seat in idx.seats:
         _check_opponents(item, idx, out)
+    if isinstance(item, SpeechItem) and (item.viewpoint_seat is None or item.viewpoint_seat in idx.seats):
+        _check_stem(item, idx, out)
+
+
+def _check_stem(item: SpeechItem, idx: GameIndex, out: Sink) -> None:
+    """The stem a prompt shows (the sanitised one when the item has it) must not tell the viewpoint what it
+    could not know at the cut-off: one implementation with `werealign audit` (werealign.audit.stem_leaks)."""
+    from werealign.audit import hidden_text_index, stem_leaks  # the audit imports this module
+
+    if idx.hidden_text is None:
+        idx.hidden_text = hidden_text_index(idx.game)
+    field = "question_short" if item.question_short else "question"
+    try:
+        reasons = stem_leaks(idx.game, item, idx.hidden_text, stem=item.question_short or item.question)
+    except UserError:  # a cut-off or seat the other checks already report
+        return
+    for why in reasons:
+        out.warning("stem-leak", field, f"the stem shown to the model {why}; sanitise it (question_short)")
 
 
 def _seats_exist(seats: Sequence[int], field: str, idx: GameIndex, out: Sink) -> None:

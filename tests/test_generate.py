@@ -1,0 +1,214 @@
+"""`werealign generate` with a scripted provider: schema-valid items, provenance, filters, resume, re-drafting."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gen_fake import FakeProvider, Killed
+from werealign.audit import audit_items
+from werealign.cli import app
+from werealign.context import build_context
+from werealign.dataset import bundled_sample_path, load_dataset
+from werealign.generation.pipeline import GenConfig, run_generation
+from werealign.validate import check_paths, count
+
+GAME = "sample-en-01"
+SMALL = GenConfig(model="fake/model", games=(GAME,), dimensions=("RI", "PS"), osr=False)
+
+
+def _run(out: Path, config: GenConfig = SMALL, **fake_kw) -> tuple:
+    fake = FakeProvider(**fake_kw)
+    outcome, session = run_generation(config, out, acompletion=fake, quiet=True)
+    return outcome, session, fake
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_items_are_schema_valid_unreviewed_and_tagged(tmp_path):
+    outcome, session, fake = _run(tmp_path / "g")
+    ds = load_dataset(tmp_path / "g" / "dataset")
+    assert len(ds.speech) == 8 and not outcome.dropped  # 4 MVP moments x 2 dimensions
+    errors, _ = count(check_paths([tmp_path / "g" / "dataset"]).findings)
+    assert errors == 0
+    for item in ds.speech:
+        origins = Counter(o.origin for o in item.options)
+        assert origins["ground_truth"] == 1 and origins["m2_biased_rationale"] == 4
+        assert {"m1_role_perturbation", "m1_information_occlusion", "m1_faction_inversion"} <= set(origins)
+        assert next(o for o in item.options if o.key == item.answer).origin == "ground_truth"
+        assert item.viewpoint_seat == ds.games[GAME].mvp.seat and item.explanation and item.rule_reminder
+        p = item.provenance
+        assert (p.generator_model, p.seed, p.review) == ("fake/model", 0, "unreviewed") and p.prompt_version.startswith("gen:question.v1")
+    # every stage left provenance records: template + version, model, seed, raw reply, cost
+    rec = _jsonl(tmp_path / "g" / "stages" / "question.jsonl")[0]
+    assert rec["template"] == "question.v1" and rec["model"] == "fake/model" and rec["reply"] and rec["cost"] == 0.001 and rec["parsed"]["key"]
+    assert {p.name for p in (tmp_path / "g" / "stages").iterdir()} == {"question.jsonl", "negatives.jsonl", "restyle.jsonl", "explain.jsonl", "judge.jsonl"}
+    # the M2 negatives came back twice too long: restyle fixed them, so length matching holds
+    assert all(_jsonl(tmp_path / "g" / "stages" / "restyle.jsonl"))
+    assert session.spend.sent == fake.calls
+
+
+def test_same_inputs_same_bytes_and_a_rerun_sends_nothing(tmp_path):
+    _run(tmp_path / "a")
+    _run(tmp_path / "b")
+    assert _tree(tmp_path / "a" / "dataset") == _tree(tmp_path / "b" / "dataset")
+    _, session, fake = _run(tmp_path / "a")
+    assert fake.calls == 0 and session.spend.sent == 0 and session.spend.stored > 0
+
+
+def test_only_what_changed_is_asked_again(tmp_path):
+    _run(tmp_path / "g")
+    from dataclasses import replace
+
+    _, _, fake = _run(tmp_path / "g", replace(SMALL, judges=4))
+    assert fake.calls == 8  # one more judge answer per item; every other reply is reused
+
+
+def test_a_killed_run_resumes_without_repaying_any_reply(tmp_path):
+    first = FakeProvider(kill_after=23)
+    with pytest.raises(Killed):
+        run_generation(SMALL, tmp_path / "k", acompletion=first, quiet=True)
+    second = FakeProvider()
+    run_generation(SMALL, tmp_path / "k", acompletion=second, quiet=True)
+    assert first.replied and not set(first.replied) & set(second.replied)
+    _run(tmp_path / "clean")
+    assert _tree(tmp_path / "k" / "dataset") == _tree(tmp_path / "clean" / "dataset")
+    assert not any(p.name.startswith(".") for p in (tmp_path / "k").iterdir())  # no staging left behind
+
+
+def test_malformed_replies_are_repaired_then_recorded_and_skipped(tmp_path):
+    outcome, session, _ = _run(tmp_path / "once", malformed_once={"question", "judge"})
+    assert len(outcome.items) == 8 and session.spend.repairs == 8 + 24
+    outcome, session, _ = _run(tmp_path / "always", malformed_always={"explain"})
+    assert len(outcome.items) == 8 and all("no explanation" in " ".join(n["flags"]) for n in outcome.notes)
+    recs = _jsonl(tmp_path / "always" / "stages" / "explain.jsonl")
+    assert all(r["error"].startswith("malformed reply: no JSON object") and len(r["keys"]) == 3 for r in recs)
+    outcome, _, _ = _run(tmp_path / "noquestion", malformed_always={"question"})
+    assert outcome.items == [] and {d["stage"] for d in outcome.dropped} == {"question"}
+    assert all(d["reason"].startswith("malformed reply: no JSON object") for d in outcome.dropped)
+    assert load_dataset(tmp_path / "noquestion" / "dataset").speech == []
+
+
+def test_length_filter_drops_items_whose_distractors_stay_long(tmp_path):
+    outcome, _, _ = _run(tmp_path / "g", malformed_always={"restyle"})
+    assert outcome.items == [] and all("length/style" in d["reason"] for d in outcome.dropped)
+
+
+def test_generated_items_pass_the_audit_on_length(tmp_path):
+    config = GenConfig(model="fake/model", osr=False, judges=0)  # every moment, every dimension: 45 items
+    _run(tmp_path / "g", config)
+    report = audit_items(load_dataset(tmp_path / "g" / "dataset"))
+    assert report.items == 45
+    for check in ("key-longest", "key-shortest", "options-only", "duplicate-options", "stem-leak"):
+        assert report.find(check).verdict == "pass", report.find(check).detail
+
+
+class LeakyProvider(FakeProvider):
+    """Writes questions that quote what the MVP says next: the leak filter must drop them."""
+
+    def reply(self, stage, user):
+        out = super().reply(stage, user)
+        if stage == "question":
+            move = user.split("WHAT Seat 7 ACTUALLY DID NEXT")[1].splitlines()[1]
+            out["question"] = f"You are about to say: {move.split(':', 1)[1].strip()} Why?"
+        return out
+
+
+def test_a_question_that_quotes_the_next_move_is_dropped(tmp_path):
+    outcome, _ = run_generation(SMALL, tmp_path / "g", acompletion=LeakyProvider(), quiet=True)
+    assert outcome.items == [] and all(d["reason"].startswith("leak: copies hidden text") for d in outcome.dropped)
+
+
+def test_osr_variant_is_written_and_usable(tmp_path):
+    from dataclasses import replace
+
+    from werealign.dataset import write_dataset
+
+    sample = load_dataset(bundled_sample_path())  # without its OSR files: the stage writes them
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=[], vote=[], opponent=[])
+    _run(tmp_path / "g", replace(SMALL, osr=True, dimensions=("RI",), dataset=str(tmp_path / "bare")))
+    ds = load_dataset(tmp_path / "g" / "dataset")
+    game = ds.games[GAME]
+    assert len(ds.osr[GAME]) == len(game.utterances)
+    item = ds.speech[0]
+    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, osr=ds.osr[GAME])
+    assert ctx.utterances and all(u.text.startswith("Objective rewrite:") for u in ctx.utterances)
+
+
+def test_redraft_keeps_question_and_key_and_audits_before_and_after(tmp_path):
+    config = GenConfig(model="fake/model", redraft=True, osr=False, judges=1)
+    outcome, _, fake = _run(tmp_path / "g", config)
+    before = {it.item_id: it for it in load_dataset(bundled_sample_path()).speech}
+    after = load_dataset(tmp_path / "g" / "dataset")
+    assert len(after.speech) == len(before) and len(after.vote) == len(load_dataset(bundled_sample_path()).vote)
+    for item in after.speech:
+        old = before[item.item_id]
+        key = lambda it: next(o.text for o in it.options if o.key == it.answer)  # noqa: E731
+        assert item.question == old.question and key(item) == key(old)
+        if item.provenance.review == "unreviewed":
+            assert item.provenance.source_ref["redrafted_from"] == old.item_id and item.explanation == old.explanation
+    assert (tmp_path / "g" / "audit.before.json").is_file() and json.loads((tmp_path / "g" / "audit.after.json").read_text())["items"] == 20
+
+
+def test_cli_dry_run_and_bad_options(tmp_path):
+    runner = CliRunner()
+    r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "werealign/random", "--out", str(tmp_path / "g"), "--dry-run", "--games", GAME, "--no-osr"])
+    assert r.exit_code == 0, r.output
+    assert "20 items to draft; at most 160 requests (0 question replies already stored)" in r.stdout and not (tmp_path / "g").exists()
+    r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--dimensions", "RI,XX"])
+    assert r.exit_code != 0 and "XX" in str(r.exception)
+    r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--games", "nope"])
+    assert "no game 'nope'" in str(r.exception)
+
+
+def test_extras_only_fills_rr_explanation_and_osr_and_keeps_options(tmp_path):
+    from werealign.dataset import write_dataset
+
+    sample = load_dataset(bundled_sample_path())
+    bare = [it.model_copy(update={"rule_reminder": None, "explanation": None if i % 2 else it.explanation}) for i, it in enumerate(sample.speech)]
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=bare,
+                  vote=sample.vote, opponent=sample.opponent)  # no OSR either, like the imported release
+    config = GenConfig(model="fake/model", dataset=str(tmp_path / "bare"), extras_only=True, judges=0)
+    outcome, _, fake = _run(tmp_path / "g", config)
+    out = load_dataset(tmp_path / "g" / "dataset")
+    assert set(out.osr) == set(sample.games) and not outcome.dropped
+    for old, new in zip(bare, out.speech):
+        assert new.options == old.options and new.answer == old.answer and new.question == old.question
+        assert new.rule_reminder and new.explanation
+        assert new.explanation == (old.explanation or new.explanation)  # an existing explanation is kept
+        assert new.provenance.source_ref["filled_by"] == "fake/model" and new.provenance.review == old.provenance.review
+    # a second pass over the filled dataset asks nothing: nothing is missing any more
+    _, session, fake = _run(tmp_path / "g2", GenConfig(model="fake/model", dataset=str(tmp_path / "g" / "dataset"), extras_only=True, judges=0))
+    assert fake.calls == 0
+
+
+def test_redrafting_removes_a_length_bias(tmp_path):
+    """Invented items whose key is always the longest option (the imported release's artifact, made total)."""
+    from werealign.dataset import write_dataset
+    from werealign.schema import Option
+
+    sample = load_dataset(bundled_sample_path())
+    biased = []
+    for it in sample.speech * 2:
+        n = len(biased)
+        options = [Option(key=o.key, origin=o.origin, text=o.text if o.key != it.answer else f"{o.text} Said twice: {o.text}")
+                   for o in it.options]
+        biased.append(it.model_copy(update={"item_id": f"biased-{n}", "options": options}))
+    write_dataset(tmp_path / "biased", name="biased", version="1", licence="CC0", games=list(sample.games.values()), speech=biased, vote=[], opponent=[])
+    config = GenConfig(model="fake/model", dataset=str(tmp_path / "biased"), redraft=True, osr=False, judges=0)
+    outcome, _, _ = _run(tmp_path / "g", config)
+    before = {(c["name"], c["scope"]): c for c in json.loads((tmp_path / "g" / "audit.before.json").read_text())["checks"]}
+    after = {(c["name"], c["scope"]): c for c in json.loads((tmp_path / "g" / "audit.after.json").read_text())["checks"]}
+    assert before[("key-longest", "all")]["verdict"] == "fail" and before[("key-longest", "all")]["value"] > 0.8
+    assert len(outcome.items) == len(biased) and not outcome.dropped
+    assert after[("key-longest", "all")]["verdict"] == "pass", after[("key-longest", "all")]["detail"]

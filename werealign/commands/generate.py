@@ -1,0 +1,75 @@
+"""`werealign generate DATASET --model X --out DIR`: draft unreviewed speech items (see werealign/generation/pipeline.py)."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+import typer
+
+from werealign.errors import UserError
+
+
+def _csv(value: str | None) -> tuple[str, ...]:
+    return tuple(p.strip() for p in (value or "").split(",") if p.strip())
+
+
+def generate_command(
+    dataset: Path = typer.Argument(..., help="Dataset directory whose games (and, with --redraft, items) are used."),
+    model: str = typer.Option(..., "--model", help="Any litellm model string, or local/smollm2 (offline)."),
+    out: Path = typer.Option(..., "--out", help="Generation directory; rerunning the same command resumes it and pays only for what is missing."),
+    games: str | None = typer.Option(None, "--games", help="Comma-separated game ids (default: every game)."),
+    dimensions: str = typer.Option("RI,SJ,DR,PS,CT", "--dimensions", help="Comma-separated dimensions."),
+    redraft: bool = typer.Option(False, "--redraft", help="Rewrite the distractors of the dataset's existing items (question and key kept); writes the audit before and after."),
+    extras_only: bool = typer.Option(False, "--extras-only", help="Keep the dataset's items as they are; fill in only what they lack: explanation, RR rule reminder, OSR rewrites."),
+    osr: bool = typer.Option(True, "--osr/--no-osr", help="Also write an objective rewrite of every turn (the OSR variant)."),
+    judges: int = typer.Option(3, "--judges", help="Independent answers of the self-consistency judge per item (0: no judge)."),
+    limit: int | None = typer.Option(None, "--limit", help="At most N items (moments x dimensions, or items when re-drafting)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of option orders (recorded in every item's provenance)."),
+    max_tokens: int = typer.Option(1024, "--max-tokens", help="Maximum completion tokens per request."),
+    api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint, with --model openai/NAME."),
+    max_connections: int = typer.Option(4, "--max-connections", help="Requests in flight at once."),
+    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
+    max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts, connection errors)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the request count and estimated cost; send nothing."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+) -> None:
+    """Draft nine-way speech items at the MVP's highlighted moments (or re-draft existing ones).
+
+    Items are written unreviewed to DIR/dataset; review them with `werealign review DIR`."""
+    from werealign.generation.model import RetryPolicy
+    from werealign.generation.pipeline import GenConfig, estimate, run_generation
+    from werealign.schema.models import DIMENSIONS
+
+    dims = _csv(dimensions)
+    if not dims or (bad := [d for d in dims if d not in DIMENSIONS]):
+        raise UserError(f"--dimensions: unknown dimension {bad[0] if dims else dimensions!r}; use some of {', '.join(DIMENSIONS)}")
+    for name, value in (("--judges", judges), ("--max-connections", max_connections - 1), ("--max-attempts", max_attempts - 1), ("--max-tokens", max_tokens - 1)):
+        if value < 0:
+            raise UserError(f"{name}: too small")
+    if redraft and extras_only:
+        raise UserError("--redraft and --extras-only: choose one")
+    if limit is not None and limit < 1:
+        raise UserError("--limit: must be at least 1")
+    config = GenConfig(model=model, dataset=str(dataset), games=_csv(games), dimensions=dims, seed=seed, judges=judges,
+                       osr=osr, redraft=redraft, extras_only=extras_only, limit=limit)
+    if dry_run:
+        est = estimate(config, out, max_tokens=max_tokens)
+        cost = "unknown (litellm has no price for this model)" if est.cost is None else f"${est.cost:.4f}"
+        print(f"{est.units} items to draft; at most {est.requests} requests ({est.stored} question replies already stored); "
+              f"~{est.prompt_tokens} prompt + ~{est.completion_tokens} completion tokens; estimated cost {cost}")
+        for line in est.skipped:
+            print(f"skipped: {line}")
+        return
+    warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
+    try:
+        outcome, session = run_generation(config, out, api_base=api_base, max_connections=max_connections, max_tokens=max_tokens, quiet=quiet,
+                                          policy=RetryPolicy(max_attempts=max_attempts, timeout=timeout))
+    except KeyboardInterrupt:
+        print("interrupted: the replies received so far are stored; rerun the same command to resume", file=sys.stderr)
+        raise typer.Exit(130) from None
+    flagged = sum(bool(n["flags"]) for n in outcome.notes)
+    print(f"{len(outcome.items)} items drafted ({flagged} flagged for the reviewer), {len(outcome.dropped)} dropped; "
+          f"{session.spend.sent} requests sent, {session.spend.stored} replies reused, spend {session.cost_text()}")
+    print(f"wrote {out / 'dataset'}; next: werealign review {out}")

@@ -1,0 +1,1 @@
+"""Drafting items with an LLM, filtering them, and the annotators' review page."""

@@ -1,0 +1,110 @@
+"""The model layer as generation uses it: the ONE module that imports the shared litellm client, its
+response store and the built-in models (so moving those modules is a one-line change here).
+
+Requests are keyed by their content (model, parameters, messages): a request whose reply is already
+in the store is never sent again, and a changed prompt is a new request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from werealign.llm import builtin_models
+from werealign.llm import loader as llm
+from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
+from werealign.llm.store import STORE_NAME, Store, StoredResponse
+
+__all__ = ["STORE_NAME", "Outcome", "Request", "RetryPolicy", "Store", "StoredResponse", "connect", "request_key", "send_all", "price_per_token"]
+
+Acompletion = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Request:
+    stage: str
+    unit: str  # what the request is about: an item id, or game:turn for OSR
+    template: str  # template name with its version, e.g. "question.v1"
+    messages: list[dict[str, str]]
+    params: dict[str, Any] = field(default_factory=dict)
+    model: str = ""
+
+    @property
+    def key(self) -> str:
+        return request_key(self.model, self.params, self.messages)
+
+
+def request_key(model: str, params: dict[str, Any], messages: list[dict[str, str]]) -> str:
+    blob = json.dumps({"model": model, "params": params, "messages": messages}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+@contextmanager
+def connect(model: str, api_base: str | None = None) -> Iterator[tuple[Acompletion, str, dict[str, Any]]]:
+    """litellm's acompletion, the routed model name and its extra arguments (a built-in or local model
+    is started here and stopped on exit)."""
+    builtin_models.check_model_name(model, api_base)
+    litellm = llm.import_litellm()
+    with builtin_models.resolve_model(model, api_base) as (routed, extra):
+        yield litellm.acompletion, routed, {"drop_params": True, **extra}
+
+
+def max_connections_for(model: str, wanted: int) -> int:
+    hint = builtin_models.max_connections_hint(model)
+    return min(wanted, hint) if hint is not None else wanted
+
+
+def price_per_token(model: str) -> tuple[float, float] | None:
+    """(input, output) USD per token as litellm knows it, or None (never guessed)."""
+    litellm = llm.import_litellm()
+    info = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1])
+    if not info or "input_cost_per_token" not in info:
+        return None
+    return float(info["input_cost_per_token"]), float(info.get("output_cost_per_token", 0.0))
+
+
+async def send_all(
+    requests: Sequence[Request],
+    store: Store,
+    *,
+    acompletion: Acompletion,
+    routed_model: str,
+    kwargs: dict[str, Any],
+    policy: RetryPolicy,
+    max_connections: int = 4,
+    seed: int = 0,
+    on_event: Callable[[str], None] = lambda e: None,
+    on_done: Callable[[Outcome], None] = lambda o: None,
+) -> None:
+    """Send each request (none of them stored yet) and store its outcome the moment it arrives."""
+    queue = iter(requests)
+    loop = asyncio.get_running_loop()
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-gen-store")
+
+    async def worker(index: int) -> None:
+        rng = random.Random(f"gen-jitter-{seed}-{index}")  # backoff jitter only
+        for r in queue:
+            outcome = await call_with_retries(acompletion, model=routed_model, messages=r.messages, kwargs={**kwargs, **r.params},
+                                              policy=policy, rng=rng, cost_of=litellm_cost, on_event=on_event)
+            await loop.run_in_executor(writer, store.put, _row(r, outcome))
+            on_done(outcome)
+
+    try:
+        await asyncio.gather(*(worker(i) for i in range(max(1, min(max_connections, len(requests))))))
+    finally:
+        writer.shutdown(wait=True)
+
+
+def _row(r: Request, outcome: Outcome) -> StoredResponse:
+    return StoredResponse(
+        key=r.key, request={"model": r.model, "params": r.params, "messages": r.messages, "stage": r.stage, "template": r.template},
+        status="ok" if outcome.ok else "error", response=outcome.text, usage=outcome.usage, cost=outcome.cost,
+        latency=outcome.latency, error_class=outcome.error_class, error_message=outcome.error_message,
+        attempts=outcome.attempts, finish_reason=outcome.finish_reason)
