@@ -61,7 +61,6 @@ def test_parse_timestamp():
         ("{kind: vote, segment: 24, actor: 3, target: 5}", "{kind: vote, segment: 24, actor: 2, target: 5}", "events.18.actor", "vote by a dead player"),
         # vote for a dead player
         ("{kind: vote, segment: 24, actor: 4, target: 5}", "{kind: vote, segment: 24, actor: 4, target: 1}", "events.19.target", "vote for a dead player"),
-        ("  4: witch\n", "  4: wizard\n", "roles.4", "unknown role label"),
         ('  "Speaker 7": host', '  "Speaker 7": hots', "speakers.Speaker 7", "expected a seat number or 'host', got 'hots'"),
         ("    - {phase: day-2, target: 5, cutoff_segment: 23}", "    - {phase: day-9, target: 5, cutoff_segment: 23}", "mvp.votes.1.phase", "unknown phase"),
         ("  - {seat: 3, segment: 8}", "  - {seat: 3}", "sheriff.0", "exactly one of segment or time"),

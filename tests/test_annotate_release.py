@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from werealign.annotate.build import build_from_files
-from werealign.annotate.faithfulness import EXPLAINED, check_release, check_release_game, release_cue_quirks, summary
-from werealign.annotate.release_config import load_release_config
+from werealign.importers.werebench_config import build_release_game, find_config_files, load_release_config, sibling_with_number
+from werealign.importers.werebench_faithfulness import EXPLAINED, ReleaseFaithfulness, check_release, check_release_game, release_cue_quirks, summary
 from werealign.errors import UserError
 
 from conftest import REPO
@@ -162,7 +162,7 @@ def test_release_config_empty_phases_are_dropped_with_a_note(tmp_path):
     # with end_time. Such a phase is empty; an annotator config refuses it, so the reader drops it.
     path, _ = _release_game(tmp_path, [])
     srt = path.with_name("01.srt")
-    before = build_from_files(srt, path).game
+    before = build_release_game(srt, path).game
 
     def edit(data):
         status = data["metadata"]["game_status"]
@@ -173,7 +173,7 @@ def test_release_config_empty_phases_are_dropped_with_a_note(tmp_path):
     assert [(p.kind, p.day) for p in config.phases] == [("night", 1), ("day", 1)]
     assert "metadata.game_status.sheiff_election: starts at 00:00:09,005 like first_day: an empty phase, dropped" in notes
     assert "metadata.game_status.second_night: starts at 00:00:20,000 like end_time: an empty phase, dropped" in notes
-    assert build_from_files(srt, path).game == before
+    assert build_release_game(srt, path).game == before
     # convert-release writes an annotator config that builds (it would not with the empty phases in it).
     out = tmp_path / "converted.yaml"
     r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "convert-release", str(path), "--out", str(out)],
@@ -183,17 +183,17 @@ def test_release_config_empty_phases_are_dropped_with_a_note(tmp_path):
 
 
 def test_faithfulness_lists_games_that_need_keep_invalid(tmp_path):
-    from werealign.annotate.faithfulness import text_report
+    from werealign.importers.werebench_faithfulness import text_report
 
     path, data = _release_game(tmp_path, [])
     report = check_release_game(path, data)
-    assert report.validation_errors == [] and summary([report])["need_keep_invalid"] == {}
+    assert report.validation_errors == [] and summary(ReleaseFaithfulness([report]))["need_keep_invalid"] == {}
     # The MVP's cut-off moved onto the recap (segment 8, after end_time): annotate build refuses the game.
     _edit_config(path, lambda d: d["metadata"]["MVP"]["votes"]["first_day_votes"].update(cut_off_time=8))
     report = check_release_game(path, data)
     assert len(report.validation_errors) == 1 and report.validation_errors[0].startswith("mvp.votes[0].cutoff_segment: ")
-    assert summary([report])["need_keep_invalid"] == {"pandakill-s1-01": report.validation_errors[0]}
-    text = text_report([report])
+    assert summary(ReleaseFaithfulness([report]))["need_keep_invalid"] == {"pandakill-s1-01": report.validation_errors[0]}
+    text = text_report(ReleaseFaithfulness([report]))
     assert f"  ! `annotate build` writes this game only with --keep-invalid: {report.validation_errors[0]}" in text
     assert "1/1 games need --keep-invalid to build" in text and text.splitlines()[-1].startswith("total: ")
 
@@ -232,9 +232,14 @@ def test_faithfulness_classifies_each_difference(tmp_path):
 
 
 def test_faithfulness_on_the_release(werebench_src):
-    reports = check_release(werebench_src / "clean_process", werebench_src / "data")
-    total = summary(reports)
-    assert total["games"] == len(list((werebench_src / "clean_process").glob("*/*.config.json")))
+    release = check_release(werebench_src / "clean_process", werebench_src / "data")
+    reports = release.games
+    total = summary(release)
+    configs, skipped = find_config_files(werebench_src / "clean_process")
+    assert total["games"] == len(configs) == 48 and not release.failed
+    # The template beside the Season 3 games is passed over with a note, not read as a game.
+    assert len(skipped) == 1 and "template" in skipped[0]
+    assert total["exact_turns"] == 2365 and total["release_turns"] == 2375
     # Every difference has a known cause, and nearly every release turn is reproduced exactly.
     assert total["unexplained"] == 0, [d for r in reports for d in r.unexplained]
     assert total["exact_turns"] >= 0.99 * total["release_turns"]
@@ -256,20 +261,20 @@ def test_cli_faithfulness_and_build_on_the_release(werebench_src, tmp_path):
     assert r.stdout.strip().splitlines()[-1].startswith("total: ") and "unexplained: 0" in r.stdout
     # Every release game builds; the validator then names the release's real problems (e.g. MVP cut-offs
     # outside the game), and the CLI refuses to write such a game unless asked.
-    errors = {}
-    for config in sorted((werebench_src / "clean_process").glob("*/*.config.json")):
+    errors, paths = {}, {}
+    for c in find_config_files(werebench_src / "clean_process")[0]:
         from werealign.annotate.build import validate_built
 
-        game = build_from_files(config.with_name(config.name.replace(".config.json", ".srt")), config).game
+        game = build_release_game(sibling_with_number(c.path, c.number, ".srt"), c.path).game
         errors[game.game_id] = [f for f in validate_built(game, "x") if f.severity == "error"]
+        paths[game.game_id] = (c.path, sibling_with_number(c.path, c.number, ".srt"))
     bad = sorted(g for g, e in errors.items() if e)
     good = sorted(g for g, e in errors.items() if not e)
     assert good, "some release games should build without validation errors"
     if bad:
-        season, number = bad[0].split("-")[1][1:], bad[0].split("-")[2]
-        config = werebench_src / "clean_process" / f"Season_{season}" / f"{number}.config.json"
+        config, srt = paths[bad[0]]
         out = tmp_path / "g.json"
-        args = [sys.executable, "-m", "werealign.cli", "annotate", "build", "--srt", str(config.with_name(f"{number}.srt")), "--config", str(config), "--out", str(out)]
+        args = [sys.executable, "-m", "werealign.cli", "annotate", "build", "--srt", str(srt), "--config", str(config), "--out", str(out)]
         r = subprocess.run(args, capture_output=True, text=True, cwd=REPO)
         assert r.returncode == 1 and "not written" in r.stderr and not out.exists()
         r = subprocess.run(args + ["--keep-invalid"], capture_output=True, text=True, cwd=REPO)
@@ -285,15 +290,15 @@ def test_convert_release_round_trips(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "# note: metadata.game_status.oops: not a phase name" in text
     srt = path.with_name("01.srt")
-    assert build_from_files(srt, out).game == build_from_files(srt, path).game
+    assert build_from_files(srt, out).game == build_release_game(srt, path).game
 
 
 def test_agreement_runs_on_real_files(werebench_src, tmp_path):
     from werealign.annotate.agreement import agreement_from_files
-    from werealign.annotate.release_config import release_config_yaml
+    from werealign.importers.werebench_config import release_config_yaml
 
-    config = werebench_src / "clean_process" / "Season_1" / "01.config.json"
-    srt = config.with_name("01.srt")
+    config = next(c.path for c in find_config_files(werebench_src / "clean_process")[0] if (c.season, c.number) == (1, 1))
+    srt = sibling_with_number(config, 1, ".srt")
     text, _ = release_config_yaml(config)
     a = tmp_path / "a.yaml"
     a.write_text(text, encoding="utf-8")

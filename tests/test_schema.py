@@ -40,8 +40,11 @@ def test_speech_item_shape():
 
 
 @pytest.mark.parametrize("label,role,faction", [
-    ("预言家", "seer", "good"), ("阔人", "hunter", "good"), ("Werewolf", "werewolf", "wolf"),
+    ("预言家", "seer", "good"), ("Werewolf", "werewolf", "wolf"),
     ("白狼王", "white_wolf_king", "wolf"), ("盗贼", "thief", "variable"), ("nine-tailed fox", "nine_tailed_fox", "good"),
+    ("Nine_Tailed-Fox", "nine_tailed_fox", "good"), ("石像鬼", "gargoyle", "wolf"), ("狼兄", "wolf_brother", "wolf"),
+    ("丘比特", "cupid", "variable"), ("吹笛者", "pied_piper", "third"), ("Mafioso", "mafioso", "wolf"), ("cop", "detective", "good"),
+    ("townie", "bystander", "good"), ("Jester", "jester", "third"), ("serial killer", "serial_killer", "third"),
 ])
 def test_role_labels(label, role, faction):
     assert canonical_role(label) == role

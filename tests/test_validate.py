@@ -51,7 +51,8 @@ GAME_CASES = [
     # (dotted path, new value, code, field, severity)
     ("seats[1].seat", 1, "seat-duplicate", "seats[1].seat", "error"),
     ("seats[5].seat", 7, "seat-gap", "seats", "error"),
-    ("seats[2].role", "dragon", "unknown-role", "seats[2].role", "error"),
+    # Open world: an undeclared role keeps the game usable (a warning); a catalogue name in place of its id is an error.
+    ("seats[2].role", "dragon", "unknown-role", "seats[2].role", "warning"),
     ("seats[2].role", "Villager", "unknown-role", "seats[2].role", "error"),
     ("seats[0].faction", "wolf", "faction-mismatch", "seats[0].faction", "error"),
     ("rules.composition[3].faction", "good", "faction-mismatch", "rules.composition[3].faction", "error"),

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
 from werealign.schema.models import Speaker
-from werealign.schema.roles import ROLE_LABELS, ROLES
+from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 
 # --------------------------------------------------------------------------- data
 
@@ -241,37 +241,15 @@ def _cutoff_phase(game: GameLog, cutoff: int) -> str | None:
 
 # --------------------------------------------------------------------------- rendering helpers
 
-# Chinese name of each canonical role: the first Chinese label of the role table (so typos and
-# synonyms listed later never win).
-_ZH_ROLE: dict[str, str] = {}
-for _label, _role in ROLE_LABELS.items():
-    if _label and ord(_label[0]) > 0x2E80:
-        _ZH_ROLE.setdefault(_role, _label)
-
-_ZH_ROLE_DESC: dict[str, str] = {
-    "villager": "普通村民，夜间没有技能，白天参与投票。",
-    "seer": "每晚可以查验一名玩家，得知其是否为狼人。",
-    "witch": "有一瓶解药和一瓶毒药，同一晚不能同时使用两瓶药。",
-    "hunter": "出局时（被毒除外）可以开枪带走一名玩家。",
-    "guard": "每晚守护一名玩家免受狼人袭击，不能连续两晚守护同一人。",
-    "idiot": "被投票出局时翻牌免于出局，但失去投票权。",
-    "silencer_elder": "每晚禁言一名玩家，被禁言者次日白天不能发言。",
-    "stalker": "每局可以暗杀一名自己白天投了票但没有出局的玩家。",
-    "nine_tailed_fox": "好人阵营的妖狐，相邻有狼存活时会失去尾巴。",
-    "magician": "每晚可以交换两名玩家的号码牌，影响当晚的技能目标。",
-    "werewolf": "狼人每晚共同杀死一名玩家，白天可以自爆。",
-    "white_wolf_king": "狼人，白天可以自爆并带走一名玩家。",
-    "wolf_beauty": "狼人，每晚魅惑一名玩家，她出局时被魅惑者随之出局。",
-    "demon": "狼人阵营，夜间可以查验一名玩家是否为神职。",
-    "ghost_bride": "第一晚与一名新郎结成连接，阵营取决于连接情况。",
-    "groom": "与鬼魂新娘连接，阵营取决于连接情况。",
-    "witness": "见证鬼魂新娘的婚礼，阵营取决于连接情况。",
-    "thief": "第一晚从两张备用牌中选择一张并以该身份游戏。",
-}
+# Role names and rule lines come from the role catalogue (werealign/schema/role_catalogue.json),
+# extended by the game's own declarations; listed here so a wording change shows in the prompt hash.
+_ZH_ROLE: dict[str, str] = {r.id: r.name("zh") for r in CATALOGUE.roles.values() if r.names.get("zh")}
+_ZH_ROLE_DESC: dict[str, str] = {r.id: r.rule["zh"] for r in CATALOGUE.roles.values() if "zh" in r.rule}
 
 _FACTION = {
-    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game"},
-    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定"},
+    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game",
+           "unknown": "side not recorded"},
+    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定", "unknown": "阵营未记录"},
 }
 
 _WIN = {
@@ -344,10 +322,21 @@ PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACT
            "death_results": sorted(_DEATH_RESULTS), "telling_order": _TELLING_ORDER}
 
 
-def role_name(role: str, language: str) -> str:
+def role_name(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    """A role's display name: Chinese from the catalogue, English as the id in words; a role no one
+    declared keeps its original label; a declared role uses its declared names."""
+    known = (catalogue or CATALOGUE).get(role)
+    if known is None:
+        return role
     if language == "zh":
-        return _ZH_ROLE.get(role, role)
-    return role.replace("_", " ")
+        return known.name("zh")
+    # Built-in roles read as their id in words, as prompts always showed them; declared roles by their name.
+    return role.replace("_", " ") if role in CATALOGUE else known.name("en")
+
+
+def role_rule(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    known = (catalogue or CATALOGUE).get(role)
+    return "" if known is None else known.rule.get(_lang(language), known.rule.get("en", ""))
 
 
 def faction_name(faction: str, language: str) -> str:
@@ -437,19 +426,20 @@ def rules_summary(game: GameLog) -> str:
     lang = _lang(game.language)
     n = sum(rc.count for rc in game.rules.composition)
     lines = []
+    cat = catalogue_for(game.rules.declared_roles)
     if zh:
-        parts = "、".join(f"{rc.count}张{role_name(rc.role, 'zh')}" for rc in game.rules.composition)
+        parts = "、".join(f"{rc.count}张{role_name(rc.role, 'zh', cat)}" for rc in game.rules.composition)
         lines.append(f"本局共有{n}张身份牌：{parts}。")
         for rc in game.rules.composition:
-            lines.append(f"{role_name(rc.role, 'zh')}（{faction_name(rc.faction, 'zh')}）：{_ZH_ROLE_DESC.get(rc.role, '')}")
+            lines.append(f"{role_name(rc.role, 'zh', cat)}（{faction_name(rc.faction, 'zh')}）：{role_rule(rc.role, 'zh', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("本局设有警长，警长拥有1.5票归票权。" if game.rules.has_sheriff else "本局不设警长。")
     else:
-        parts = ", ".join(f"{rc.count} x {role_name(rc.role, 'en')}" for rc in game.rules.composition)
+        parts = ", ".join(f"{rc.count} x {role_name(rc.role, 'en', cat)}" for rc in game.rules.composition)
         lines.append(f"This game has {n} role cards: {parts}.")
         for rc in game.rules.composition:
-            desc = ROLES[rc.role][2] if rc.role in ROLES else ""
-            lines.append(f"{role_name(rc.role, 'en').capitalize()} ({faction_name(rc.faction, 'en')}): {desc}")
+            name = role_name(rc.role, 'en', cat)
+            lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(rc.faction, 'en')}): {role_rule(rc.role, 'en', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
         lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.rules.has_sheriff else "There is no sheriff.")
     return "\n".join(lines)

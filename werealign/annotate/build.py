@@ -23,7 +23,7 @@ from werealign.errors import UserError
 from werealign.files import parse_model
 from werealign.schema import GameLog
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import ROLES, canonical_role, faction_of, variant_id
+from werealign.schema.roles import RoleCatalogue, catalogue_for, variant_id
 
 # skill_use is hidden by default (a seer's check is private); everything else is announced.
 PRIVATE_BY_DEFAULT = {"skill_use"}
@@ -35,25 +35,37 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)  # what the build dropped or assumed, for the user
 
 
-def _rules(config: AnnotatorConfig) -> dict:
+def seat_role(label: str, catalogue: RoleCatalogue) -> tuple[str, str]:
+    """(role, faction) of a true-role label: the canonical id, or the label itself with faction `unknown`."""
+    role = catalogue.canonical(label)
+    return (role, catalogue.faction(role)) if role is not None else (label.strip(), "unknown")
+
+
+def _rules(config: AnnotatorConfig, catalogue: RoleCatalogue, notes: list[str]) -> dict:
     counts: Counter[str] = Counter()
     first_label: dict[str, str] = {}
     for seat in sorted(config.roles):
         label = config.roles[seat]
-        role = canonical_role(label)
+        role, _ = seat_role(label, catalogue)
         counts[role] += 1
         first_label.setdefault(role, label)
     composition = [
-        {"role": r, "faction": faction_of(r), "count": counts[r], "original_label": None if first_label[r] == r else first_label[r]}
-        for r in ROLES
-        if counts[r]
+        {"role": r, "faction": seat_role(first_label[r], catalogue)[1], "count": counts[r],
+         "original_label": None if first_label[r] == r else first_label[r]}
+        for r in sorted(counts, key=catalogue.order)
     ]
+    has_sheriff = config.rules.has_sheriff
+    if has_sheriff is None:
+        has_sheriff = bool(config.sheriff) or any(p.kind == "sheriff_election" for p in config.phases)
+        notes.append(f"rules.has_sheriff: not given; inferred {str(has_sheriff).lower()} "
+                     f"({'a sheriff election or badge entry' if has_sheriff else 'no sheriff election phase or badge entry'}); write it to be sure")
     return {
         "text": config.rules.text,
-        "variant": config.rules.variant or variant_id(counts),
+        "variant": config.rules.variant or variant_id(counts, catalogue),
         "composition": composition,
         "win_condition": config.rules.win_condition,
-        "has_sheriff": config.rules.has_sheriff,
+        "has_sheriff": has_sheriff,
+        "declared_roles": [d.model_dump(exclude_defaults=True) for d in config.declared_roles],
     }
 
 
@@ -191,6 +203,11 @@ def build_game(
         if r.text is not None:
             recap = r.text if recap is None else f"{recap}\n{r.text}"
 
+    catalogue = catalogue_for(config.declared_roles)
+    for seat in sorted(config.roles):
+        if catalogue.canonical(config.roles[seat]) is None:
+            notes.append(f"roles.{seat}: role label {config.roles[seat]!r} is in neither the role catalogue nor declared_roles: "
+                         "kept as given with faction 'unknown' (items that need this seat's side are skipped); declare it to fix")
     labels: dict[int, list[str]] = {}
     for label, who in config.speakers.items():
         if isinstance(who, int):
@@ -199,13 +216,13 @@ def build_game(
         "game_id": config.game_id,
         "language": config.language,
         "provenance": config.provenance.model_dump(),
-        "rules": _rules(config),
+        "rules": _rules(config, catalogue, notes),
         "seats": [
             {
                 "seat": seat,
-                "role": canonical_role(config.roles[seat]),
-                "faction": faction_of(canonical_role(config.roles[seat])),
-                "original_role_label": None if canonical_role(config.roles[seat]) == config.roles[seat] else config.roles[seat],
+                "role": seat_role(config.roles[seat], catalogue)[0],
+                "faction": seat_role(config.roles[seat], catalogue)[1],
+                "original_role_label": None if seat_role(config.roles[seat], catalogue)[0] == config.roles[seat] else config.roles[seat],
                 "speaker_labels": sorted(labels.get(seat, [])),
                 "name": config.names.get(seat),
             }
@@ -234,32 +251,13 @@ def build_game(
     return BuildResult(parse_model(GameLog, game, f"{source.file}: built game {config.game_id}"), notes)
 
 
-def load_any_config(path: Path, segments: KnownSegments | None = None) -> tuple[AnnotatorConfig, ConfigSource, list[str], bool]:
-    """An annotator config (YAML, or the same as JSON) or the release's .config.json; returns (config, source, notes, is_release).
-
-    `segments` (the transcript's ids) lets the config check name an event's unknown segment first.
-    """
-    from werealign.annotate.config import load_config, validate_config
-    from werealign.annotate.release_config import is_release_config, load_release_config
-    from werealign.files import read_json
-
-    if path.suffix.lower() == ".json":
-        data = read_json(path)
-        if is_release_config(data):
-            config, source, notes = load_release_config(path)
-            return config, source, notes, True
-        source = ConfigSource(path)
-        return validate_config(data, source, segments), source, [], False
-    config, source = load_config(path, segments)
-    return config, source, [], False
-
-
 def build_from_files(srt_path: Path, config_path: Path) -> BuildResult:
+    """Build a game from a transcript and an annotator config (YAML, or the same as JSON)."""
+    from werealign.annotate.config import load_config
+
     segments = read_transcript(srt_path)
-    config, source, notes, is_release = load_any_config(config_path, (srt_path, {s.id for s in segments}))
-    result = build_game(config, source, segments, srt_path, unknown_speakers="drop" if is_release else "error")
-    result.notes[:0] = notes
-    return result
+    config, source = load_config(config_path, (srt_path, {s.id for s in segments}))
+    return build_game(config, source, segments, srt_path)
 
 
 def validate_built(game: GameLog, file: str) -> list:

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from werealign.errors import UserError
 from werealign.files import read_text
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import canonical_role
+from werealign.schema.roles import CATALOGUE
 
 Path_ = tuple[str, ...]
 # A transcript file and its segment ids, when known before the config is checked (`annotate build`).
@@ -178,8 +178,9 @@ def check_config(config: AnnotatorConfig, source: ConfigSource, segments: KnownS
         _check_seat(seat, n, source, ("speakers", label))
     for seat, role in config.roles.items():
         _check_seat(seat, n, source, ("roles", seat))
-        if canonical_role(role) is None:
-            raise source.error(("roles", seat), f"unknown role label {role!r} (see werealign.schema.roles)")
+    for i, declared in enumerate(config.declared_roles):
+        if declared.id not in CATALOGUE and declared.faction is None:
+            raise source.error(("declared_roles", i, "faction"), f"role {declared.id!r} is not in the role catalogue, so its faction is needed")
     missing = sorted(set(range(1, n + 1)) - set(config.roles))
     if missing:
         raise source.error(("roles",), f"no true role for seat(s) {missing} (players: {n})")

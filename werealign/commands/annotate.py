@@ -32,16 +32,18 @@ def _check_format(fmt: str) -> None:
 @app.command("build")
 def build_command(
     srt: Path = typer.Option(..., "--srt", help="The ASR transcript (SRT, cues '<speaker label>: text')."),
-    config: Path = typer.Option(..., "--config", help="Annotator config (.yaml) or a WereBench release config (.config.json)."),
+    config: Path = typer.Option(..., "--config", help="Annotator config (.yaml) or a WereBench release config as published (NN - GAME_CONFIG.txt, NN-GAME_CONFIG.py, NN - GAME_CONFIG.txt / NN-GAME_CONFIG.py)."),
     out: Path = typer.Option(..., "--out", help="Game log to write (GAME.json)."),
     keep_invalid: bool = typer.Option(False, "--keep-invalid", help="Write the game even when validation finds errors."),
 ) -> None:
     """Build a game log from a transcript and an annotator config, validated like `werealign validate`."""
     from werealign.annotate.build import build_from_files, validate_built
     from werealign.files import write_json
+    from werealign.importers.werebench_config import build_release_game, looks_like_release_config
 
     _check_out_is_not_an_input(out, srt, config)
-    result = build_from_files(srt, config)
+    # The one place the generic toolkit meets the release format: annotate/ never imports importers/.
+    result = build_release_game(srt, config) if looks_like_release_config(config) else build_from_files(srt, config)
     for note in result.notes:
         print(f"note: {config}: {note}", file=sys.stderr)
     findings = validate_built(result.game, str(out))
@@ -58,22 +60,27 @@ def build_command(
 
 @app.command("faithfulness")
 def faithfulness_command(
-    clean_process: Path = typer.Argument(..., help="The release's dataset/clean_process directory (Season_N/NN.srt + NN.config.json)."),
+    clean_process: Path = typer.Argument(..., help="The release's dataset/clean_process directory (Season_N/NN.srt + the game config files)."),
     data: Path = typer.Argument(..., help="The release's dataset/data directory (Season_N/NN.json processed logs)."),
     format: str = typer.Option("text", "--format", help="text or json"),
 ) -> None:
     """Rebuild every release game and compare it with the release's processed log, turn by turn."""
-    from werealign.annotate.faithfulness import check_release, summary, text_report
+    from werealign.importers.werebench_faithfulness import check_release, summary, text_report
 
     _check_format(format)
-    reports = check_release(clean_process, data)
-    total = summary(reports)
+    release = check_release(clean_process, data)
+    total = summary(release)
     if format == "json":
-        print(json.dumps({"summary": total, "games": [r.to_dict() for r in reports]}, ensure_ascii=False, indent=2))
+        print(json.dumps({"summary": total, "games": [r.to_dict() for r in release.games]}, ensure_ascii=False, indent=2))
     else:
-        print(text_report(reports))
+        print(text_report(release))
+    problems = []
     if total["unexplained"]:
-        raise UserError(f"{total['unexplained']} unexplained difference(s) between the builder and the release")
+        problems.append(f"{total['unexplained']} unexplained difference(s) between the builder and the release")
+    if release.failed:
+        problems.append(f"{len(release.failed)} game(s) could not be checked ({', '.join(release.failed)})")
+    if problems:
+        raise UserError("; ".join(problems))
 
 
 @app.command("agreement")
@@ -125,11 +132,11 @@ def wer_command(
 
 @app.command("convert-release")
 def convert_release_command(
-    config: Path = typer.Argument(..., help="A WereBench release config (clean_process/Season_N/NN.config.json)."),
+    config: Path = typer.Argument(..., help="A WereBench release config as published (clean_process/Season_N/NN - GAME_CONFIG.txt, NN-GAME_CONFIG.py, ...)."),
     out: Path = typer.Option(..., "--out", help="Annotator config to write (.yaml)."),
 ) -> None:
     """Turn a release config into an editable annotator config (YAML), to add events, highlights, the winner."""
-    from werealign.annotate.release_config import release_config_yaml
+    from werealign.importers.werebench_config import release_config_yaml
     from werealign.files import atomic_write_text
 
     _check_out_is_not_an_input(out, config)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from werealign import context as ctxmod
 from werealign.errors import UserError
+from werealign.schema.roles import catalogue_for
 from werealign.schema import OPTION_KEYS, GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
 
 if TYPE_CHECKING:
@@ -195,7 +196,7 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
         "ctx": ctx,
         "observer": observer,
         "me": None if observer else ctxmod.seat_label(ctx.viewpoint_seat, lang),
-        "own_role": None if ctx.own_role is None else ctxmod.role_name(ctx.own_role, lang),
+        "own_role": None if ctx.own_role is None else ctxmod.role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
         "own_faction": None if ctx.own_faction is None else ctxmod.faction_name(ctx.own_faction, lang),
         "allies": sep.join(ctxmod.seat_label(s, lang) for s in ctx.allies),
         "private_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],

@@ -30,6 +30,7 @@ from werealign.importers.werebench_segments import Transcripts, attach_segments
 from werealign.importers.werebench_source import RawMetadata, RawUtterance, SourceGame, unknown_fields
 from werealign.importers.werebench_text import (
     END_KEY,
+    RELEASE_ROLES,
     host_exits,
     parse_time,
     phase_key,
@@ -47,11 +48,9 @@ from werealign.schema import (
     Rules,
     SeatInfo,
     Utterance,
-    canonical_role,
-    faction_of,
     is_host_label,
 )
-from werealign.schema.roles import ROLES, Faction, variant_id
+from werealign.schema.roles import Faction, variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
@@ -188,14 +187,12 @@ def _seats(meta: RawMetadata, ctx: Ctx) -> tuple[list[SeatInfo], list[str], dict
         if len(roles) > 1:
             raise GameDropped(f"seat {seat}: speaker labels {labels} have different true roles {roles}")
         original = roles[0]
-        role = canonical_role(original)
-        if role is None:
-            raise GameDropped(f"metadata.real_role: unknown role label '{original}' for seat {seat}")
-        if original.strip() not in ROLES and original.strip() in _TYPOS:
+        role, faction = _seat_role(original, seat, f"metadata.real_role.{labels[0]}", ctx)
+        if original.strip() in _TYPOS:
             ctx.add("repaired", "role_label_typo", f"metadata.real_role.{labels[0]}", f"'{original}' (seat {seat})", f"read as '{role}': {_TYPOS[original.strip()]}")
         if len(labels) > 1:
             ctx.add("warning", "seat_has_several_labels", "metadata.user_aliases", f"seat {seat} is spoken by labels {labels} (same true role '{original}')", "kept: all labels map to the seat")
-        seats.append(SeatInfo(seat=seat, role=role, faction=faction_of(role), original_role_label=original, speaker_labels=labels))
+        seats.append(SeatInfo(seat=seat, role=role, faction=faction, original_role_label=original, speaker_labels=labels))
     missing = sorted(set(range(1, max(seat_labels) + 1)) - set(seat_labels))
     if missing:
         ctx.add("warning", "missing_seats", "metadata.user_aliases", f"no speaker label maps to seats {missing}", "those seats have no role and no turns")
@@ -204,6 +201,23 @@ def _seats(meta: RawMetadata, ctx: Ctx) -> tuple[list[SeatInfo], list[str], dict
 
 # Labels the role table reads, but which are typos rather than synonyms: reported as repairs.
 _TYPOS = {"阔人": "typo of 猎人 (hunter)"}
+
+
+def _seat_role(label: str, seat: int, field: str, ctx: Ctx) -> tuple[str, Faction]:
+    """(role, faction) for a true-role label. An unknown label keeps its game: the label itself is
+    the role; the faction comes from the roles the label names ('狼人（白狼王）'), else `unknown`."""
+    role = RELEASE_ROLES.canonical(label)
+    if role is not None:
+        return role, RELEASE_ROLES.faction(role)
+    named = {RELEASE_ROLES.faction(r) for r in _roles_named(label)} - {"variable"}
+    if len(named) == 1:
+        faction = named.pop()
+        ctx.add("warning", "unknown_role_label", field, f"'{label}' (seat {seat}) is not in the role catalogue",
+                f"kept as the role; faction '{faction}' from the role names inside the label")
+        return label.strip(), faction
+    ctx.add("warning", "unknown_role_label", field, f"'{label}' (seat {seat}) is not in the role catalogue",
+            "kept as the role with faction 'unknown': items that need this seat's side are skipped")
+    return label.strip(), "unknown"
 
 
 def _label_order(label: str) -> tuple[int, str]:
@@ -532,15 +546,16 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
     by_role: dict[str, list[str]] = {}
     for (role, label), _ in sorted(counts.items()):
         by_role.setdefault(role, []).append(label or "")
+    faction = {s.role: s.faction for s in seats}
     composition = [
-        RoleCount(role=role, faction=faction_of(role), count=sum(1 for s in seats if s.role == role), original_label="/".join(sorted(by_role[role])))
-        for role in sorted(by_role, key=list(ROLES).index)
+        RoleCount(role=role, faction=faction[role], count=sum(1 for s in seats if s.role == role), original_label="/".join(sorted(by_role[role])))
+        for role in sorted(by_role, key=RELEASE_ROLES.order)
     ]
-    listed = {canonical_role(r) or r for r in meta.game_roles}
+    listed = {RELEASE_ROLES.canonical(r) or r for r in meta.game_roles}
     unseated = sorted(r for r in listed if r not in by_role)
     if unseated:
         ctx.add("warning", "listed_role_unseated", "metadata.game_roles", f"roles listed but held by no seat: {unseated}", "composition taken from the true roles of the seats")
-    variant = variant_id(by_role)
+    variant = variant_id(by_role, RELEASE_ROLES)
     text = (meta.game_rules or "").strip() or None
     if text is None:
         ctx.add("repaired", "rules_text_missing", "metadata.game_rules", "empty rulebook text", "rules.text null; win condition assumed side_elimination (the show's standard rule)")
@@ -626,7 +641,7 @@ def _roles_named(text: str) -> list[str]:
     i = 0
     while i < len(text):
         for n in range(min(5, len(text) - i), 0, -1):
-            role = canonical_role(text[i : i + n]) if not text[i : i + n].isascii() else None
+            role = RELEASE_ROLES.canonical(text[i : i + n]) if not text[i : i + n].isascii() else None
             if role:
                 if role not in found:
                     found.append(role)

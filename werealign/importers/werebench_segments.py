@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from werealign.annotate.faithfulness import text_diff
 from werealign.annotate.transcript import TranscriptSegment, read_transcript
 from werealign.errors import UserError
 from werealign.importers.report import ImportReport
+from werealign.importers.werebench_faithfulness import text_diff
 from werealign.importers.werebench_source import season_files
 from werealign.schema import Segment, Utterance
 

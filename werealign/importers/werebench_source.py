@@ -103,7 +103,7 @@ class RawGame(_Loose):
 
 
 class RawReleaseConfig(_Loose):
-    """`clean_process/Season_N/NN.config.json`: the annotators' per-game configuration (read by `annotate`)."""
+    """`clean_process/Season_N/NN - GAME_CONFIG.txt / NN-GAME_CONFIG.py`: the annotators' per-game configuration (read by `annotate`)."""
 
     metadata: RawMetadata
     sheriff_appointments: dict[str, str | None] = Field(default_factory=dict)

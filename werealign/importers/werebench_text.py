@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from werealign.schema.roles import RoleDeclaration, catalogue_for
+
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 # The release spells it "sheiff_election"; accept the correct spelling too.
 SHERIFF_KEYS = ("sheiff_election", "sheriff_election")
@@ -129,3 +131,15 @@ def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
         if all(seat != s for s, _ in found):
             found.append((seat, how))
     return found
+
+
+# The release's own slips, declared the way any dataset declares roles: a typo becomes a name of
+# the role it stands for (the original label is kept beside the canonical id as always).
+RELEASE_DECLARATIONS = [RoleDeclaration(id="hunter", names={"zh": ["阔人"]})]  # 猎 misread as 阔 (one game)
+RELEASE_ROLES = catalogue_for(RELEASE_DECLARATIONS)
+
+
+def declarations_used(labels: list[str]) -> list[RoleDeclaration]:
+    """The release declarations that some of `labels` need (to write them into a converted config)."""
+    wanted = {label.strip() for label in labels}
+    return [d for d in RELEASE_DECLARATIONS if wanted & {n for names in d.names.values() for n in names}]

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, ConfigDict, Field, Strict as StrictMode
 
 from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
-from werealign.schema.roles import Faction
+from werealign.schema.roles import Faction, RoleDeclaration
 
 ConfigSeat = Annotated[Seat, StrictMode()]
 
@@ -45,7 +45,8 @@ class ConfigRules(Strict):
     text: str | None = Field(None, description="The rulebook text as given to the players.")
     variant: str | None = Field(None, description="Variant id; derived from the special roles when absent.")
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
-    has_sheriff: bool = True
+    has_sheriff: bool | None = Field(
+        None, description="Whether a sheriff is elected. When absent it is inferred (a sheriff_election phase or a sheriff entry) and the build says so.")
 
 
 class ConfigPhase(Strict):
@@ -106,7 +107,9 @@ class AnnotatorConfig(Strict):
     rules: ConfigRules = Field(default_factory=ConfigRules)
     players: int = Field(ge=1, le=30, description="Number of seats; every seat in the config must be 1..players.")
     speakers: dict[str, ConfigSeat | Literal["host"]] = Field(description="Transcript speaker label -> seat or 'host'. Several labels may share a seat.")
-    roles: dict[SeatKey, str] = Field(description="Seat -> true role label (canonical id, or a label werealign.schema.roles knows).")
+    roles: dict[SeatKey, str] = Field(description="Seat -> true role label: a canonical id, a name the role catalogue or `declared_roles` knows, or any other label (kept, faction unknown).")
+    declared_roles: list[RoleDeclaration] = Field(
+        default_factory=list, description="Roles this game adds to the role catalogue (id, names, faction, ability, rule), or catalogue roles it changes.")
     names: dict[SeatKey, str] = Field(default_factory=dict, description="Seat -> player name or nickname.")
     phases: list[ConfigPhase] = Field(min_length=1, description="In time order; the first starts the game.")
     game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")

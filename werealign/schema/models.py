@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from werealign.schema.roles import Faction
+from werealign.schema.roles import Faction, RoleDeclaration
 
 SCHEMA_VERSION = "1.0"
 
@@ -26,7 +26,9 @@ Seat = Annotated[int, Field(ge=1, le=30, description="1-based seat number")]
 # Game and item ids become file names and keys: letters, digits, '.', '_', '-', not starting with punctuation.
 Identifier = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 Speaker = int | Literal["host"]
-Language = Literal["zh", "en"]
+# Any language: a BCP 47-style tag ('zh', 'en', 'pt-BR'). Prompts fall back to English wording for a
+# language without templates, and say so.
+Language = Annotated[str, Field(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", description="Language tag, e.g. 'zh', 'en', 'pt-BR'.")]
 Dimension = Literal["RI", "SJ", "DR", "PS", "CT"]
 DIMENSIONS: tuple[str, ...] = ("RI", "SJ", "DR", "PS", "CT")
 DIMENSION_NAMES = {
@@ -59,7 +61,7 @@ class Provenance(Strict):
 
 
 class RoleCount(Strict):
-    role: str = Field(description="Canonical role id (see werealign.schema.roles).")
+    role: str = Field(description="Canonical role id (see werealign.schema.roles), or the original label of a role nobody declared.")
     faction: Faction
     count: int = Field(ge=1)
     original_label: str | None = None
@@ -71,11 +73,13 @@ class Rules(Strict):
     composition: list[RoleCount] = Field(description="How many cards of each role are in the game.")
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
     has_sheriff: bool = True
+    declared_roles: list[RoleDeclaration] = Field(
+        default_factory=list, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
 
 
 class SeatInfo(Strict):
     seat: Seat
-    role: str = Field(description="Canonical role id: hidden information.")
+    role: str = Field(description="Canonical role id (or the original label of an undeclared role, faction 'unknown'): hidden information.")
     faction: Faction
     original_role_label: str | None = None
     speaker_labels: list[str] = Field(default_factory=list, description="Transcript speaker labels that map to this seat.")

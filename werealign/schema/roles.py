@@ -1,120 +1,190 @@
-"""Canonical role names, their factions, and every original label we know how to read.
+"""Roles are data: the role catalogue shipped with the package, and the declarations that extend it.
 
-Real annotation writes roles in Chinese or English, with synonyms and typos. Everything downstream
-works with the canonical English id; the label a file used is kept beside it for traceability.
+`role_catalogue.json` (beside this module, in the wheel) lists Werewolf and Mafia roles: a
+canonical id, names and synonyms per language, a faction, a team, the night ability and the
+one-line rule text that rules summaries use. Real games bring roles nobody listed, so a game log
+(`rules.declared_roles`), an annotator config (`declared_roles`) or an importer may declare more
+roles, or override one (a declaration with a known id replaces the fields it gives and adds its
+names). Everything downstream works with the canonical id; the label a file used is kept beside it.
+
+A label that neither the catalogue nor a declaration knows is not an error by itself: the game
+keeps the raw label as the role, its faction is `unknown`, and only what needs that faction is
+skipped (see werealign.game.derive).
+
+Factions: `good`, `wolf`, `third` (a third party: lovers, a solo role), `variable` (the side is
+decided in play, e.g. the thief's card) and `unknown`. Teams refine a faction: `village` and `gods`
+(good roles without / with a skill), `wolves`, `lovers`, `solo`, `variable`.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
-from typing import Literal
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
 
-Faction = Literal["good", "wolf", "third", "variable"]
+from pydantic import BaseModel, ConfigDict, Field
 
-# Canonical role id -> (faction, is a special "god" role with a night or day skill, description).
-# "variable" means the role's side is decided during the game (e.g. the thief picks a card).
-ROLES: dict[str, tuple[Faction, bool, str]] = {
-    "villager": ("good", False, "Ordinary villager: no night action, votes by day."),
-    "seer": ("good", True, "Each night checks one player and learns whether they are a werewolf."),
-    "witch": ("good", True, "Holds one antidote and one poison; cannot use both on one night."),
-    "hunter": ("good", True, "When eliminated (except by poison) may shoot one player."),
-    "guard": ("good", True, "Each night protects one player from the wolves' kill; not the same player twice in a row."),
-    "idiot": ("good", True, "If voted out, reveals the card and stays in the game without a vote."),
-    "silencer_elder": ("good", True, "Each night silences one player for the next day."),
-    "stalker": ("good", True, "Once per game may assassinate a player they voted for who was not eliminated."),
-    "nine_tailed_fox": ("good", True, "Good-side fox; loses a tail when a neighbouring wolf survives."),
-    "magician": ("good", True, "Each night may swap two players' numbers for that night's actions."),
-    "werewolf": ("wolf", False, "Kills one player each night with the pack; may self-destruct by day."),
-    "white_wolf_king": ("wolf", True, "Werewolf who may self-destruct by day and take one player with him."),
-    "wolf_beauty": ("wolf", True, "Werewolf who charms a player each night; the charmed player dies with her."),
-    "demon": ("wolf", True, "Wolf-side role that checks at night whether a player is a god role."),
-    "ghost_bride": ("variable", True, "Links herself and a groom on night one; the couple's side depends on the link."),
-    "groom": ("variable", False, "Linked to the ghost bride; side depends on the link."),
-    "witness": ("variable", True, "Witnesses the ghost bride's wedding; side depends on the link."),
-    "thief": ("variable", True, "Chooses one of two spare cards on night one and plays that role."),
-}
-
+Faction = Literal["good", "wolf", "third", "variable", "unknown"]
+CATALOGUE_FILE = Path(__file__).with_name("role_catalogue.json")
 HOST = "host"
+# Labels that mean "the host / narrator", not a player, including a typo seen in real annotation.
+HOST_LABELS = {"host", "hsot", "主持人", "法官", "narrator", "moderator", "gm", "game master"}
 
-# Original label (as found in real files; lower-cased for English) -> canonical role id.
-# Includes synonyms and the typos seen in the WereBench release.
-ROLE_LABELS: dict[str, str] = {
-    # Chinese
-    "村民": "villager",
-    "平民": "villager",
-    "狼人": "werewolf",
-    "狼": "werewolf",
-    "预言家": "seer",
-    "女巫": "witch",
-    "猎人": "hunter",
-    "阔人": "hunter",  # typo in the release (one game): 猎 misread as 阔
-    "守卫": "guard",
-    "白痴": "idiot",
-    "禁言长老": "silencer_elder",
-    "潜行者": "stalker",
-    "九尾妖狐": "nine_tailed_fox",
-    "魔术师": "magician",
-    "白狼王": "white_wolf_king",
-    "狼美人": "wolf_beauty",
-    "恶魔": "demon",
-    "鬼魂新娘": "ghost_bride",
-    "新娘": "ghost_bride",
-    "新郎": "groom",
-    "证婚人": "witness",
-    "盗贼": "thief",
-    # English
-    "villager": "villager",
-    "werewolf": "werewolf",
-    "wolf": "werewolf",
-    "seer": "seer",
-    "prophet": "seer",
-    "witch": "witch",
-    "hunter": "hunter",
-    "guard": "guard",
-    "bodyguard": "guard",
-    "idiot": "idiot",
-    "silencer elder": "silencer_elder",
-    "silencer": "silencer_elder",
-    "stalker": "stalker",
-    "nine-tailed fox": "nine_tailed_fox",
-    "magician": "magician",
-    "white wolf king": "white_wolf_king",
-    "wolf beauty": "wolf_beauty",
-    "demon": "demon",
-    "ghost bride": "ghost_bride",
-    "groom": "groom",
-    "witness": "witness",
-    "thief": "thief",
-}
-
-# Labels that mean "the host / narrator", not a player, including the release's typo.
-HOST_LABELS = {"host", "hsot", "主持人", "法官"}
+RoleId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_]*$", description="Canonical role id: lower-case letters, digits, '_'.")]
 
 
-def canonical_role(label: str) -> str | None:
+class RoleDeclaration(BaseModel):
+    """A role a game or config declares, or a change to a catalogue role (same id: given fields win, names add up)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: RoleId
+    names: dict[str, list[str]] = Field(default_factory=dict, description="Language code -> names and synonyms; the first is the display name.")
+    faction: Faction | None = Field(None, description="Required for a role the catalogue does not have.")
+    team: str | None = Field(None, description="village, gods, wolves, lovers, solo, variable, or a team of the game's own.")
+    night_ability: str | None = None
+    rule: dict[str, str] = Field(default_factory=dict, description="Language code -> one-line rule text for rules summaries.")
+
+
+@dataclass(frozen=True)
+class Role:
+    id: str
+    faction: Faction
+    team: str | None
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    night_ability: str | None = None
+    rule: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_god(self) -> bool:
+        return self.team == "gods"
+
+    def name(self, language: str) -> str:
+        """Display name in `language`, else English, else the id in words."""
+        for lang in (language, "en"):
+            if self.names.get(lang):
+                return self.names[lang][0]
+        return self.id.replace("_", " ")
+
+    def rule_text(self, language: str) -> str | None:
+        return self.rule.get(language)
+
+
+def normalise_label(label: str) -> str:
+    """How labels are compared: case, '_'/'-' and runs of spaces do not matter ('Nine_Tailed-Fox' = 'nine tailed fox')."""
+    return re.sub(r"\s+", " ", re.sub(r"[_\-]", " ", label.strip().lower()))
+
+
+class RoleCatalogue:
+    """Roles by id, in catalogue order (declared roles last), and every label that names one."""
+
+    def __init__(self, roles: Iterable[Role]):
+        self.roles: dict[str, Role] = {r.id: r for r in roles}
+        self._labels: dict[str, str] = {}
+        for role in self.roles.values():
+            for label in [role.id, *(n for names in role.names.values() for n in names)]:
+                # The first role to claim a label keeps it: a declaration cannot silently steal a catalogue name.
+                self._labels.setdefault(normalise_label(label), role.id)
+
+    def __contains__(self, role_id: object) -> bool:
+        return role_id in self.roles
+
+    def get(self, role_id: str) -> Role | None:
+        return self.roles.get(role_id)
+
+    def canonical(self, label: str) -> str | None:
+        """Canonical id for an original label (any language, any case), or None when unknown."""
+        if label in self.roles:
+            return label
+        return self._labels.get(normalise_label(label))
+
+    def faction(self, role_id: str) -> Faction:
+        role = self.roles.get(role_id)
+        return role.faction if role is not None else "unknown"
+
+    def order(self, role_id: str) -> tuple[int, str]:
+        """Sort key: catalogue order, unknown roles last by label."""
+        ids = list(self.roles)
+        return (ids.index(role_id), "") if role_id in self.roles else (len(ids), role_id)
+
+    def extended(self, declarations: Iterable[RoleDeclaration]) -> RoleCatalogue:
+        """This catalogue with `declarations` applied; a new role without a faction is a ValueError."""
+        roles = dict(self.roles)
+        declared_labels: dict[str, str] = {}
+        for d in declarations:
+            old = roles.get(d.id)
+            if old is None and d.faction is None:
+                raise ValueError(f"declared role {d.id!r} is not in the role catalogue, so it needs a faction")
+            old_names = old.names if old else {}
+            names = {lang: tuple(dict.fromkeys([*old_names.get(lang, ()), *d.names.get(lang, [])])) for lang in sorted({*old_names, *d.names})}
+            roles[d.id] = Role(
+                id=d.id,
+                faction=d.faction or old.faction,
+                team=d.team if d.team is not None else (old.team if old else None),
+                names=names,
+                night_ability=d.night_ability if d.night_ability is not None else (old.night_ability if old else None),
+                rule={**(old.rule if old else {}), **d.rule},
+            )
+            for label in [n for ns in d.names.values() for n in ns]:
+                declared_labels[normalise_label(label)] = d.id
+        extended = RoleCatalogue(roles.values())
+        # A declared name wins over the catalogue's: the game says what its label means.
+        extended._labels.update(declared_labels)
+        return extended
+
+
+@lru_cache(maxsize=1)
+def builtin_catalogue() -> RoleCatalogue:
+    data = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
+    return RoleCatalogue(
+        Role(id=r["id"], faction=r["faction"], team=r.get("team"), names={k: tuple(v) for k, v in r.get("names", {}).items()},
+             night_ability=r.get("night_ability"), rule=dict(r.get("rule") or {}))
+        for r in data["roles"]
+    )
+
+
+def catalogue_for(declarations: Iterable[RoleDeclaration] = ()) -> RoleCatalogue:
+    declarations = list(declarations)
+    return builtin_catalogue().extended(declarations) if declarations else builtin_catalogue()
+
+
+CATALOGUE = builtin_catalogue()
+# Read-only views kept for callers that only need the built-in catalogue.
+ROLES: dict[str, tuple[Faction, bool, str]] = {r.id: (r.faction, r.is_god, r.rule.get("en", "")) for r in CATALOGUE.roles.values()}
+ROLE_LABELS: dict[str, str] = dict(CATALOGUE._labels)
+
+
+def canonical_role(label: str, catalogue: RoleCatalogue | None = None) -> str | None:
     """Canonical role id for an original label, or None when the label is unknown."""
-    key = label.strip()
-    if key in ROLES:
-        return key
-    return ROLE_LABELS.get(key) or ROLE_LABELS.get(key.lower().replace("_", " "))
+    return (catalogue or CATALOGUE).canonical(label)
 
 
 def is_host_label(label: str) -> bool:
-    return label.strip().lower() in HOST_LABELS
+    return normalise_label(label) in HOST_LABELS
 
 
-def faction_of(role: str) -> Faction:
-    return ROLES[role][0]
+def faction_of(role: str, catalogue: RoleCatalogue | None = None) -> Faction:
+    """The role's faction; `unknown` for a role neither the catalogue nor a declaration knows."""
+    return (catalogue or CATALOGUE).faction(role)
 
 
-def is_god(role: str) -> bool:
-    return ROLES[role][1]
+def is_god(role: str, catalogue: RoleCatalogue | None = None) -> bool:
+    r = (catalogue or CATALOGUE).get(role)
+    return r is not None and r.is_god
 
 
-def variant_id(roles: Iterable[str]) -> str:
-    """Variant id named by a game's special roles in the role table's order, e.g. 'seer-witch-hunter-guard'.
+def variant_id(roles: Iterable[str], catalogue: RoleCatalogue | None = None) -> str:
+    """Variant id named by a game's special roles in catalogue order, e.g. 'seer-witch-hunter-guard'.
 
-    Plain villagers and werewolves are in every game, so they don't distinguish variants.
+    Plain villagers and werewolves are in every game, so they don't distinguish variants; a role
+    the catalogue does not know is named by its label (slugged), after the known ones.
     """
-    present = set(roles)
-    return "-".join(r for r in ROLES if r in present and r not in ("villager", "werewolf")) or "villagers-werewolves"
+    cat = catalogue or CATALOGUE
+    present = sorted(set(roles), key=cat.order)
+    slugs = [r if r in cat else re.sub(r"[^0-9a-z\u4e00-\u9fff]+", "_", r.lower()).strip("_") or "unknown" for r in present
+             if r not in ("villager", "werewolf")]
+    return "-".join(slugs) or "villagers-werewolves"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from werealign.schema import GameLog, canonical_role
-from werealign.schema.roles import ROLES, faction_of, is_god
+from werealign.schema import GameLog
+from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 from werealign.validate.findings import Sink, path
 from werealign.validate.index import GameIndex
 
@@ -24,9 +24,10 @@ VOTE_PHASE_KINDS = ("day", "sheriff_election")
 def check_game(game: GameLog, out: Sink) -> GameIndex:
     """Run every game check, reporting into `out`; return the index for cross-reference checks."""
     idx = GameIndex.build(game)
-    check_seats(game, out)
-    check_composition(game, out)
-    check_variant(game, out)
+    catalogue = game_catalogue(game, out)
+    check_seats(game, catalogue, out)
+    check_composition(game, catalogue, out)
+    check_variant(game, catalogue, out)
     check_phases(game, out)
     check_utterances(game, idx, out)
     check_events(game, idx, out)
@@ -39,12 +40,24 @@ def check_game(game: GameLog, out: Sink) -> GameIndex:
 # --------------------------------------------------------------------------- seats and roles
 
 
-def check_seats(game: GameLog, out: Sink) -> None:
+def game_catalogue(game: GameLog, out: Sink) -> RoleCatalogue:
+    """The role catalogue with the game's own declarations; a declaration it cannot apply is an error."""
+    usable = []
+    for i, d in enumerate(game.rules.declared_roles):
+        if d.id not in CATALOGUE and d.faction is None:
+            out.error("declared-role-without-faction", path("rules", "declared_roles", i, "faction"),
+                      f"role {d.id!r} is not in the role catalogue, so its faction is needed")
+        else:
+            usable.append(d)
+    return catalogue_for(usable)
+
+
+def check_seats(game: GameLog, catalogue: RoleCatalogue, out: Sink) -> None:
     counts = Counter(s.seat for s in game.seats)
     for i, s in enumerate(game.seats):
         if counts[s.seat] > 1:
             out.error("seat-duplicate", path("seats", i, "seat"), f"seat {s.seat} is listed {counts[s.seat]} times; each seat once")
-        _check_role(s.role, s.faction, path("seats", i), out)
+        _check_role(s.role, s.faction, path("seats", i), catalogue, out)
     numbers = sorted(counts)
     if numbers != list(range(1, len(numbers) + 1)):
         out.error("seat-gap", "seats", f"seats must be numbered 1..{len(numbers)} without gaps; found {', '.join(map(str, numbers))}")
@@ -64,18 +77,21 @@ def check_seats(game: GameLog, out: Sink) -> None:
                 out.error("speaker-label-ambiguous", where, f"speaker label {label!r} of seat {s.seat} is also a host label")
 
 
-def _check_role(role: str, faction: str, where: str, out: Sink) -> None:
-    if role not in ROLES:
-        hint = canonical_role(role)
-        fix = f"write {hint!r}" if hint else "use a canonical role id from werealign.schema.roles"
-        out.error("unknown-role", path(where, "role"), f"{role!r} is not a canonical role id; {fix}")
+def _check_role(role: str, faction: str, where: str, catalogue: RoleCatalogue, out: Sink) -> None:
+    if role not in catalogue:
+        hint = catalogue.canonical(role)
+        if hint:  # a name of a known role where its id belongs
+            out.error("unknown-role", path(where, "role"), f"{role!r} is not a canonical role id; write {hint!r}")
+        else:  # open world: the game stays usable; only what needs this seat's side is skipped
+            out.warning("unknown-role", path(where, "role"),
+                        f"role {role!r} is in neither the role catalogue nor rules.declared_roles; faction {faction!r} cannot be checked (declare the role)")
         return
-    expected = faction_of(role)
+    expected = catalogue.faction(role)
     if expected != "variable" and faction != expected:
         out.error("faction-mismatch", path(where, "faction"), f"role {role} belongs to faction {expected!r}, not {faction!r}")
 
 
-def check_composition(game: GameLog, out: Sink) -> None:
+def check_composition(game: GameLog, catalogue: RoleCatalogue, out: Sink) -> None:
     declared: Counter[str] = Counter()
     first: dict[str, int] = {}
     for i, rc in enumerate(game.rules.composition):
@@ -85,7 +101,7 @@ def check_composition(game: GameLog, out: Sink) -> None:
                       f"role {rc.role} is listed again (first at rules.composition[{first[rc.role]}]); merge the counts")
         first.setdefault(rc.role, i)
         declared[rc.role] += rc.count
-        _check_role(rc.role, rc.faction, where, out)
+        _check_role(rc.role, rc.faction, where, catalogue, out)
     seated = Counter(s.role for s in game.seats)
     if declared == seated:
         return
@@ -99,17 +115,30 @@ def check_composition(game: GameLog, out: Sink) -> None:
         out.error("composition-mismatch", "rules.composition", message)
 
 
-def _variant_mentions(variant: str) -> set[str]:
+def _variant_mentions(variant: str, catalogue: RoleCatalogue) -> set[str]:
     """Special roles named in a variant id such as 'seer-witch-hunter-guard' (either - or _ spelling)."""
-    text = variant.lower().replace("_", "-")
-    return {r for r in ROLES if is_god(r) and re.search(rf"(?<![a-z]){re.escape(r.replace('_', '-'))}(?![a-z])", text)}
+    # Tokens between '-' are role ids as variant_id writes them ('silencer_elder'); a token that is
+    # no id is joined with the next ones ('silencer-elder', 'nine-tailed-fox'), shortest match first.
+    tokens = [t for t in variant.lower().split("-") if t]
+    found, i = set(), 0
+    while i < len(tokens):
+        for j in range(i + 1, len(tokens) + 1):
+            role = catalogue.get("_".join(tokens[i:j]))
+            if role is not None:
+                if role.is_god:
+                    found.add(role.id)
+                i = j
+                break
+        else:
+            i += 1
+    return found
 
 
-def check_variant(game: GameLog, out: Sink) -> None:
-    mentioned = _variant_mentions(game.rules.variant)
+def check_variant(game: GameLog, catalogue: RoleCatalogue, out: Sink) -> None:
+    mentioned = _variant_mentions(game.rules.variant, catalogue)
     if not mentioned:  # a named variant ("standard-12") says nothing we can check
         return
-    special = {rc.role for rc in game.rules.composition if rc.role in ROLES and is_god(rc.role)}
+    special = {rc.role for rc in game.rules.composition if rc.role in catalogue and catalogue.roles[rc.role].is_god}
     missing = sorted(mentioned - special)
     unlisted = sorted(special - mentioned)
     if missing:

@@ -1,29 +1,93 @@
-"""Read the WereBench release's per-game configuration (`clean_process/Season_N/NN.config.json`).
+"""Read the WereBench release's per-game configuration files as the release publishes them.
 
-The release's annotators described each game with a Python dict (converted to JSON): phase
-timestamps keyed by names like `first_night` / `sheiff_election` [sic], speaker label -> ["12号"]
-aliases, true roles keyed by speaker label, MVP votes with segment cut-offs, sheriff appointment
-times and the recap's segment range. This module turns one into our AnnotatorConfig, keeping what
-is sound and saying, in `notes`, what it repaired or dropped and why.
+The annotators described each game with a Python dict literal assigned to `GAME_CONFIG`
+(`clean_process/Season_1/NN - GAME_CONFIG.txt`, `clean_process/Season_3/NN-GAME_CONFIG.py`, ...;
+older copies were converted to JSON, `NN - GAME_CONFIG.txt / NN-GAME_CONFIG.py`): phase timestamps keyed by names like
+`first_night` / `sheiff_election` [sic], speaker label -> ["12号"] aliases, true roles keyed by speaker
+label, MVP votes with segment cut-offs, sheriff appointment times and the recap's segment range.
+This module finds those files, reads them as data (see python_literal) and turns each into our
+AnnotatorConfig, keeping what is sound and saying, in `notes`, what it repaired or dropped and why.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id, validate_config
 from werealign.errors import UserError
-from werealign.files import parse_model, read_json
+from werealign.files import list_dir, parse_model, read_json
+from werealign.importers.python_literal import read_literal_assignment
 from werealign.importers.werebench_source import RawReleaseConfig
-from werealign.importers.werebench_text import seat_of_label
+from werealign.importers.werebench_text import ORDINALS, RELEASE_ROLES, declarations_used, phase_key, seat_of_label
 from werealign.schema.annotation import AnnotatorConfig
-from werealign.schema.roles import canonical_role, is_host_label
+from werealign.schema.roles import is_host_label
 
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
-_PHASE_KEY = re.compile(r"^(first|second|third|fourth|fifth|sixth|seventh|eighth)_(night|day)$")
 MAX_SEAT = 30  # the schema's Seat bound (werealign.schema.models.Seat)
+CONFIG_VARIABLE = "GAME_CONFIG"
+CONFIG_SUFFIXES = (".py", ".txt", ".json")
+# 'NN - GAME_CONFIG.txt', 'NN-GAME_CONFIG.py', 'NN_game_config.py', 'NN - GAME_CONFIG.txt / NN-GAME_CONFIG.py': a game number
+# first, then a name saying it is a game config. The separator and case vary across the release.
+_CONFIG_NAME = re.compile(r"^\s*(\d+)\s*[-_. ]*\s*(?:game[-_ ]?)?config\b.*$", re.IGNORECASE)
+_TEMPLATE = re.compile(r"template", re.IGNORECASE)
+
+
+@dataclass
+class ConfigFile:
+    path: Path
+    season: int | None
+    number: int
+
+
+def find_config_files(clean_dir: Path) -> tuple[list[ConfigFile], list[str]]:
+    """Every game config under `clean_dir/Season_*/`, in (season, number) order, and notes on files passed over.
+
+    A config is any file whose name starts with a game number and names a game config, with a
+    .py, .txt or .json suffix. Templates left beside the games and a second config for a game
+    number already seen are passed over, each with a note.
+    """
+    found: dict[tuple[int | None, int], ConfigFile] = {}
+    notes: list[str] = []
+    for season_name in list_dir(clean_dir):
+        folder = clean_dir / season_name
+        if not folder.is_dir():
+            continue
+        season_m = re.match(r"^Season_(\d+)$", season_name)
+        season = int(season_m.group(1)) if season_m else None
+        for name in sorted(list_dir(folder)):
+            path = folder / name
+            if path.suffix.lower() not in CONFIG_SUFFIXES or "config" not in name.lower():
+                continue
+            rel = f"{season_name}/{name}"
+            if _TEMPLATE.search(name):
+                notes.append(f"{rel}: a config template, not a game; ignored")
+                continue
+            m = _CONFIG_NAME.match(Path(name).stem if not name.lower().endswith(".config.json") else name)
+            if not m:
+                notes.append(f"{rel}: names a config but carries no game number; ignored")
+                continue
+            key = (season, int(m.group(1)))
+            if key in found:
+                notes.append(f"{rel}: a second config for game {key[1]} of {season_name} (first: {found[key].path.name}); ignored")
+                continue
+            found[key] = ConfigFile(path, season, key[1])
+    return [found[k] for k in sorted(found, key=lambda k: (k[0] is None, k[0] or 0, k[1]))], notes
+
+
+def read_release_config_data(path: Path) -> Any:
+    """The raw config: the `GAME_CONFIG` literal of a .py/.txt file, or a JSON copy's content."""
+    if path.suffix.lower() == ".json":
+        return read_json(path)
+    return read_literal_assignment(path, CONFIG_VARIABLE)
+
+
+def looks_like_release_config(path: Path) -> bool:
+    """Whether `annotate build --config PATH` should read PATH as a release config (not an annotator YAML)."""
+    if path.suffix.lower() in (".py", ".txt"):
+        return True
+    return path.suffix.lower() == ".json" and is_release_config(read_json(path))
 
 
 def is_release_config(data: Any) -> bool:
@@ -31,13 +95,25 @@ def is_release_config(data: Any) -> bool:
 
 
 def release_game_id(path: Path) -> tuple[str, int | None, int | None]:
-    """('pandakill-s1-01', 1, 1) for .../Season_1/01.config.json: the importer's naming."""
+    """('pandakill-s1-01', 1, 1) for .../Season_1/01 - GAME_CONFIG.txt: the importer's naming."""
     season_m = re.match(r"^Season_(\d+)$", path.parent.name)
-    episode_m = re.match(r"^(\d+)", path.name)
+    episode_m = re.match(r"^\s*(\d+)", path.name)
     if season_m and episode_m:
         season, episode = int(season_m.group(1)), int(episode_m.group(1))
         return f"pandakill-s{season}-{episode:02d}", season, episode
     return re.sub(r"[^A-Za-z0-9._-]", "-", path.name.split(".")[0]) or "game", None, None
+
+
+def sibling_with_number(path: Path, number: int, suffix: str) -> Path:
+    """The file of game `number` with `suffix` in `path`'s folder ('01.srt' beside '01 - GAME_CONFIG.txt').
+
+    Matched on the number's value, so '1.srt' and '01.srt' both fit; the zero-padded name when none exists.
+    """
+    for name in sorted(list_dir(path.parent)):
+        m = re.match(r"^\s*(\d+)\s*$", Path(name).stem)
+        if m and Path(name).suffix.lower() == suffix and int(m.group(1)) == number:
+            return path.parent / name
+    return path.parent / f"{number:02d}{suffix}"
 
 
 def _timestamp(raw: Any, what: str, notes: list[str]) -> str | None:
@@ -102,11 +178,11 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         if host_role:
             notes.append(f"metadata.real_role.{label}: alias says seat {who} but role is {role!r}, dropped")
             continue
-        if who in roles and canonical_role(roles[who]) != canonical_role(role):
+        if who in roles and RELEASE_ROLES.canonical(roles[who]) != RELEASE_ROLES.canonical(role):
             notes.append(f"metadata.real_role.{label}: seat {who} already has role {roles[who]!r}; {role!r} dropped")
             continue
-        if canonical_role(str(role)) is None:
-            notes.append(f"metadata.real_role.{label}: unknown role label {role!r}")
+        if RELEASE_ROLES.canonical(str(role)) is None:
+            notes.append(f"metadata.real_role.{label}: role label {role!r} is not in the role catalogue: kept, faction unknown")
         roles.setdefault(who, role)
 
     # Phases: the release sorts them by time (stable), so do we, and say when that reorders them.
@@ -114,14 +190,13 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
     game_end = None
     for i, (key, raw) in enumerate((meta.get("game_status") or {}).items()):
         where = f"metadata.game_status.{key}"
-        norm = "sheriff_election" if key in ("sheiff_election", "sheriff_election") else key
-        if norm != "end_time" and norm != "sheriff_election" and not _PHASE_KEY.match(norm):
+        if key != "end_time" and phase_key(key) is None:
             notes.append(f"{where}: not a phase name, dropped")
             continue
         ts = _timestamp(raw, where, notes)
         if ts is None:
             continue
-        if norm == "end_time":
+        if key == "end_time":
             game_end = ts
         else:
             timed.append((parse_timestamp(ts), i, key, ts))
@@ -140,11 +215,8 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         if t == next_t:
             notes.append(f"metadata.game_status.{key}: starts at {ts} like {next_key}: an empty phase, dropped")
             continue
-        if key in ("sheiff_election", "sheriff_election"):
-            phases.append({"kind": "sheriff_election", "day": 1, "start": ts, "original_label": key})
-        else:
-            word, kind = _PHASE_KEY.match(key).groups()
-            phases.append({"kind": kind, "day": ORDINALS[word], "start": ts, "original_label": key})
+        _, kind, day = phase_key(key)
+        phases.append({"kind": kind, "day": day, "start": ts, "original_label": key})
 
     sheriff = []
     for label, raw in (data.get("sheriff_appointments") or {}).items():
@@ -174,7 +246,7 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
             if not m or m.group(1) not in ORDINALS:
                 notes.append(f"{where}: not a '<ordinal>_day_votes' key, dropped")
                 continue
-            phase = f"day-{ORDINALS[m.group(1)]}"
+            phase = f"day-{ORDINALS.index(m.group(1)) + 1}"
             target = seat_of_label(vote.get("vote_to"))
             cutoff = vote.get("cut_off_time")
             if phase not in phase_ids:
@@ -215,6 +287,7 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         "players": players,
         "speakers": speakers,
         "roles": roles,
+        "declared_roles": [d.model_dump(exclude_defaults=True) for d in declarations_used(list(roles.values()))],
         "phases": phases,
         "game_end": game_end,
         "sheriff": sheriff_list,
@@ -226,13 +299,28 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
 
 
 def load_release_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list[str]]:
-    data = read_json(path)
+    data = read_release_config_data(path)
     if not is_release_config(data):
         raise UserError(f"{path}: not a WereBench release config (expected metadata.game_status)")
     parse_model(RawReleaseConfig, data, str(path))  # wrong types are fatal, named by field; content is judged below
     converted, notes = convert_release_config(data, path)
     source = ConfigSource(path)
     return validate_config(converted, source), source, notes
+
+
+def build_release_game(srt_path: Path, config_path: Path):
+    """`annotate build` of a release game: its transcript and its config file as published.
+
+    Segments by a speaker label the config gives no alias are dropped (the release keeps the raw
+    label as a speaker; a werealign speaker is a seat or the host), each said in the notes.
+    """
+    from werealign.annotate.build import build_game
+    from werealign.annotate.transcript import read_transcript
+
+    config, source, notes = load_release_config(config_path)
+    result = build_game(config, source, read_transcript(srt_path), srt_path, unknown_speakers="drop")
+    result.notes[:0] = notes
+    return result
 
 
 def release_config_yaml(path: Path) -> tuple[str, list[str]]:

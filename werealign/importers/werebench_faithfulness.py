@@ -1,6 +1,7 @@
 """Does `annotate build` reproduce the WereBench release? Compare a built game with the release's log.
 
-For every release game, `clean_process/Season_N/NN.{srt,config.json}` is built with our builder
+For every release game, `clean_process/Season_N/NN.srt` and its config file (as published, see
+werebench_config) are built with our builder
 and compared, turn by turn, with the release's processed `data/Season_N/NN.json`. A release turn is
 an exact match when a built turn has the same segment ids, speaker, phase, start/end and text.
 Every other turn, and every metadata field the release changed, becomes a Difference with a kind
@@ -29,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from werealign.annotate.build import build_game, validate_built
-from werealign.annotate.config import parse_timestamp, phase_id
-from werealign.annotate.release_config import ORDINALS, load_release_config
-from werealign.importers.werebench_text import seat_of_label
+from werealign.annotate.config import parse_timestamp
 from werealign.annotate.transcript import read_transcript
 from werealign.errors import UserError
 from werealign.files import read_json
+from werealign.importers.werebench_config import find_config_files, load_release_config, read_release_config_data, sibling_with_number
+from werealign.importers.werebench_text import phase_key, seat_of_label
 from werealign.schema import GameLog
 
 # The release's own cue pattern; a cue that does not match was dropped by its build.
@@ -81,12 +82,8 @@ class GameFaithfulness:
 
 
 def _release_phase(status: str) -> str:
-    if status in ("sheiff_election", "sheriff_election"):
-        return phase_id("sheriff_election", 1)
-    m = re.match(r"^(\w+?)_(night|day)$", status)
-    if m and m.group(1) in ORDINALS:
-        return phase_id(m.group(2), ORDINALS[m.group(1)])
-    return status
+    known = phase_key(status)
+    return known[0] if known else status
 
 
 def _release_speaker(speaker: str) -> int | str:
@@ -249,16 +246,22 @@ def release_cue_quirks(srt_path: Path) -> tuple[set[int], dict[int, int]]:
     return dropped, glued
 
 
-def check_release_game(config_path: Path, data_dir: Path) -> GameFaithfulness:
-    """Build one release game from its .srt and .config.json and compare it with data/Season_N/NN.json."""
-    srt_path = config_path.with_name(config_path.name.replace(".config.json", ".srt"))
-    release_path = data_dir / config_path.parent.name / config_path.name.replace(".config.json", ".json")
+def check_release_game(config_path: Path, data_dir: Path, number: int | None = None) -> GameFaithfulness:
+    """Build one release game from its .srt and config file and compare it with data/Season_N/NN.json."""
+    if number is None:
+        m = re.match(r"^\s*(\d+)", config_path.name)
+        if not m:
+            raise UserError(f"{config_path}: no game number at the start of the file name")
+        number = int(m.group(1))
+    srt_path = sibling_with_number(config_path, number, ".srt")
+    release_path = sibling_with_number(data_dir / config_path.parent.name / "x", number, ".json")
     config, source, notes = load_release_config(config_path)
     result = build_game(config, source, read_transcript(srt_path), srt_path, unknown_speakers="drop")
     release_log = read_json(release_path)
     if not isinstance(release_log, dict) or not isinstance(release_log.get("utterances"), list):
         raise UserError(f"{release_path}: not a release game log (expected metadata and utterances)")
-    report = compare_game(result.game, release_cue_quirks(srt_path), release_log, read_json(config_path), f"{data_dir.name}/{config_path.parent.name}/{release_path.name}")
+    report = compare_game(result.game, release_cue_quirks(srt_path), release_log, read_release_config_data(config_path),
+                          f"{data_dir.name}/{config_path.parent.name}/{release_path.name}")
     report.build_notes = notes + result.notes
     report.validation_errors = [
         f"{f.field}: {f.message} [{f.code}]" for f in validate_built(result.game, str(config_path)) if f.severity == "error"
@@ -266,25 +269,42 @@ def check_release_game(config_path: Path, data_dir: Path) -> GameFaithfulness:
     return report
 
 
-def check_release(clean_dir: Path, data_dir: Path) -> list[GameFaithfulness]:
-    """Every `<clean_dir>/Season_N/NN.config.json`, in order."""
+@dataclass
+class ReleaseFaithfulness:
+    games: list[GameFaithfulness]
+    # Games that could not be built or compared (one bad game never stops the others): file -> error.
+    failed: dict[str, str] = field(default_factory=dict)
+    # Files beside the games that were passed over (templates, a second config for one game).
+    skipped: list[str] = field(default_factory=list)
+
+
+def check_release(clean_dir: Path, data_dir: Path) -> ReleaseFaithfulness:
+    """Every game config under `<clean_dir>/Season_*/`, in order; each game gets its own outcome."""
     if not clean_dir.is_dir():
         raise UserError(f"{clean_dir}: directory not found (expected the release's dataset/clean_process)")
     if not data_dir.is_dir():
         raise UserError(f"{data_dir}: directory not found (expected the release's dataset/data)")
-    configs = sorted(clean_dir.glob("*/*.config.json"))
+    configs, skipped = find_config_files(clean_dir)
     if not configs:
-        raise UserError(f"{clean_dir}: no Season_*/NN.config.json files")
-    return [check_release_game(c, data_dir) for c in configs]
+        raise UserError(f"{clean_dir}: no game config files (Season_*/NN - GAME_CONFIG.txt, NN-GAME_CONFIG.py, NN - GAME_CONFIG.txt / NN-GAME_CONFIG.py, ...)")
+    result = ReleaseFaithfulness([], skipped=skipped)
+    for c in configs:
+        try:
+            result.games.append(check_release_game(c.path, data_dir, c.number))
+        except UserError as e:
+            result.failed[f"{c.path.parent.name}/{c.path.name}"] = str(e)
+    return result
 
 
-def summary(reports: list[GameFaithfulness]) -> dict[str, Any]:
+def summary(release: ReleaseFaithfulness) -> dict[str, Any]:
+    reports = release.games
     kinds: dict[str, int] = {}
     for r in reports:
         for d in r.differences:
             kinds[d.kind] = kinds.get(d.kind, 0) + 1
     return {
         "games": len(reports),
+        "games_failed": len(release.failed),
         "release_turns": sum(r.release_turns for r in reports),
         "exact_turns": sum(r.exact for r in reports),
         "games_all_exact": sum(1 for r in reports if r.exact == r.release_turns),
@@ -292,13 +312,16 @@ def summary(reports: list[GameFaithfulness]) -> dict[str, Any]:
         "unexplained": sum(len(r.unexplained) for r in reports),
         # game id -> first validation error: `annotate build` writes these only with --keep-invalid
         "need_keep_invalid": {r.game_id: r.validation_errors[0] for r in reports if r.validation_errors},
+        "failed": dict(release.failed),
+        "skipped": list(release.skipped),
     }
 
 
-def text_report(reports: list[GameFaithfulness]) -> str:
+def text_report(release: ReleaseFaithfulness) -> str:
     """What `annotate faithfulness` prints: each game, its differences and why it needs --keep-invalid; the total last."""
-    total = summary(reports)
-    lines = []
+    reports = release.games
+    total = summary(release)
+    lines = [f"note: {s}" for s in release.skipped]
     for r in reports:
         lines.append(f"{r.game_id}: {r.exact}/{r.release_turns} release turns reproduced exactly ({r.built_turns} built), "
                      f"{len(r.differences)} difference(s), {len(r.unexplained)} unexplained")
@@ -308,9 +331,12 @@ def text_report(reports: list[GameFaithfulness]) -> str:
         if r.validation_errors:
             more = f" (+{len(r.validation_errors) - 1} more)" if len(r.validation_errors) > 1 else ""
             lines.append(f"  ! `annotate build` writes this game only with --keep-invalid: {r.validation_errors[0]}{more}")
+    for file, error in release.failed.items():
+        lines.append(f"{file}: not checked: {error}")
     need = total["need_keep_invalid"]
     if need:
         lines.append(f"{len(need)}/{total['games']} games need --keep-invalid to build (the release's own errors, shown above): {', '.join(need)}")
+    failed = f"; {len(release.failed)} game(s) could not be checked" if release.failed else ""
     lines.append(f"total: {total['exact_turns']}/{total['release_turns']} turns exact; {total['games_all_exact']}/{total['games']} games "
-                 f"with every turn exact; differences by kind: {total['differences_by_kind']}; unexplained: {total['unexplained']}")
+                 f"with every turn exact; differences by kind: {total['differences_by_kind']}; unexplained: {total['unexplained']}{failed}")
     return "\n".join(lines)
