@@ -286,16 +286,43 @@ def test_out_of_order_phase_is_rederived_and_turns_relabelled(tmp_path):
 
 def test_unusable_game_is_listed_with_its_items(tmp_path):
     game = _game()
-    game["metadata"]["real_role"]["说话人 7"] = "神秘人"  # a role label nobody knows
+    game["metadata"]["user_aliases"]["说话人 7"] = ["座位七"]  # neither a seat like '6号' nor the host
     src = write_release(tmp_path / "release", game=game)
     r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
     assert r.returncode == 0, r.stderr
     assert "games: 0/1 converted, 1 dropped" in r.stdout and "speech items: 0/3 converted, 3 dropped" in r.stdout
     report = _report(tmp_path / "out")
     (entry,) = [e for e in report["dropped"] if e["code"] == "game_unusable"]
-    assert entry["source_file"] == "data/Season_1/01.json" and "神秘人" in entry["why"]
+    assert entry["source_file"] == "data/Season_1/01.json" and "座位七" in entry["why"]
     assert _codes(report, "dropped").count("game_not_converted") == 3
     assert load_dataset(tmp_path / "out").games == {}
+
+
+def test_unknown_role_label_keeps_its_game(tmp_path):
+    # Open world: a label nobody knows (an invented one here) keeps its game, raw label and all;
+    # only what needs that seat's side (the OI items of a good MVP) is skipped, with the reason.
+    game = _game()
+    game["metadata"]["real_role"]["说话人 7"] = "神秘人"
+    src = write_release(tmp_path / "release", game=game)
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "games: 1/1 converted, 0 dropped" in r.stdout and "speech items: 3/3 converted" in r.stdout
+    ds = load_dataset(tmp_path / "out")
+    (g,) = ds.games.values()
+    seat6 = next(s for s in g.seats if s.seat == 6)
+    assert (seat6.role, seat6.faction, seat6.original_role_label) == ("神秘人", "unknown", "神秘人")
+    assert any(rc.role == "神秘人" and rc.faction == "unknown" for rc in g.rules.composition)
+    report = _report(tmp_path / "out")
+    (warn,) = [e for e in report["warning"] if e["code"] == "unknown_role_label"]
+    assert "神秘人" in warn["what"] and "unknown" in warn["why"]
+    assert [v.answer for v in ds.vote] == [4, 5]  # VA needs no faction: kept
+    assert ds.opponent == [] and _codes(report, "dropped").count("oi_faction_unknown") == 2
+    # A label that names known roles inside it takes their side as evidence.
+    game["metadata"]["real_role"]["说话人 7"] = "狼人（新牌）"
+    src = write_release(tmp_path / "release2", game=game)
+    assert run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out2")).returncode == 0
+    (g,) = load_dataset(tmp_path / "out2").games.values()
+    assert next(s.faction for s in g.seats if s.seat == 6) == "wolf"
 
 
 def test_refuses_non_empty_out_and_overwrite_replaces(demo, tmp_path):

@@ -9,17 +9,8 @@ become observer items (viewpoint_seat null: public information only), recorded a
 label addressed to the wolves stays a drop: a wolf knows its teammates, so there is no seatless
 wolf view that hides nothing and invents nothing.
 
-VA (vote) items, one per MVP vote in the log: viewpoint = the MVP, answer = the seat voted for,
-candidates = every seat still alive at the cut-off except the voter. A seat is out once the
-host's announcement of its exit (an `elimination` event) is at or before the cut-off segment.
-Abstentions, votes for oneself, and votes whose voter or target is already out are skipped
-with a reason.
-
-OI (opponent) items, one per distinct MVP-vote cut-off: for a good-side MVP the answer is every
-wolf-faction seat (eliminated or not: the question is who the opponents are), candidates = all
-seats but the MVP's. A wolf-side MVP knows every wolf, so the good side would be exactly the
-remaining seats: the item would be trivial and is skipped, as is a variable/third-party MVP
-whose opposing side is not fixed by the card.
+VA and OI items come from the MVP annotations through werealign.game.derive (one implementation
+for the importer, `werealign derive`, the sample and `annotate build` games).
 """
 
 from __future__ import annotations
@@ -29,6 +20,7 @@ import re
 from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
+from werealign.game.derive import derive_decision_items as derive
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_source import ITEMS_FILE, RawQuestion, unknown_fields
 from werealign.importers.werebench_text import seat_of_label, seats_mentioned
@@ -180,95 +172,14 @@ def _category_of(key: str) -> str:
     return key.rsplit("#", 1)[0]
 
 
-def alive_at(game: GameLog, cutoff: int) -> list[int]:
-    """Seats not announced out at or before the cut-off segment."""
-    out = {e.target for e in game.events if e.kind == "elimination" and e.segment_id is not None and e.segment_id <= cutoff}
-    return [s.seat for s in game.seats if s.seat not in out]
-
-
-def _exit_of(game: GameLog, seat: int) -> str:
-    e = next(e for e in game.events if e.kind == "elimination" and e.target == seat)
-    return f"was announced out ({e.result}) by the host at segment {e.segment_id}"
-
-
 def derive_decision_items(game: GameLog, report: ImportReport) -> tuple[list[VoteItem], list[OpponentItem]]:
-    votes: list[VoteItem] = []
-    opponents: list[OpponentItem] = []
-    if game.mvp is None:
-        return votes, opponents
+    """VA and OI items of an imported game (werealign.game.derive), each outcome in the import report."""
     rel = game.provenance.original_file or ""
-    mvp = game.mvp.seat
-    faction = {s.seat: s.faction for s in game.seats}
 
-    def note(kind: str, code: str, key: str, what: str, why: str) -> None:
-        report.add(kind, code, source_file=rel, game=game.game_id, item=key, field=f"metadata.MVP.votes.{key}", what=what, why=why)  # type: ignore[arg-type]
-
-    def prov(key: str) -> ItemProvenance:
+    def prov(g: GameLog, key: str) -> ItemProvenance:
         return ItemProvenance(review="imported", source=rel, source_ref={"mvp_vote": key, "derived": "werealign import werebench"})
 
-    made: dict[str, str] = {}  # item id -> the vote key it was made from
-
-    def taken(item_id: str, key: str, code: str) -> bool:
-        """Whether an earlier vote already made this id ('second_day' and 'second_day_votes' both give '...-second-day')."""
-        if item_id not in made:
-            made[item_id] = key
-            return False
-        note("dropped", code, key, f"would be item {item_id}, already made from {rel} metadata.MVP.votes.{made[item_id]}", "item dropped: item ids must be unique; the first one is kept")
-        return True
-
-    oi_cutoffs: set[int] = set()
-    for v in game.mvp.votes:
-        key = v.original_label or v.phase
-        stem = key.removesuffix("_votes").replace("_", "-")
-        va_id, oi_id = f"{game.game_id}-va-{stem}", f"{game.game_id}-oi-{stem}"
-        alive = alive_at(game, v.cutoff_segment)
-        if v.target is None:
-            note("dropped", "va_abstention", key, "the MVP abstained", "no VA item: there is no seat to predict")
-        elif v.target == mvp:
-            note("dropped", "va_self_vote", key, f"recorded vote for the MVP's own seat {mvp}", "no VA item: a player cannot vote for themself")
-        elif mvp not in alive:
-            note("dropped", "va_voter_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: a player who is out cannot vote")
-        elif v.target not in alive:
-            note("dropped", "va_target_out", key, f"target seat {v.target} {_exit_of(game, v.target)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: the answer would not be a candidate")
-        elif not taken(va_id, key, "va_duplicate_id"):
-            item = VoteItem(
-                item_id=va_id,
-                game_id=game.game_id,
-                language=game.language,
-                viewpoint_seat=mvp,
-                phase=v.phase,
-                cutoff_segment=v.cutoff_segment,
-                candidates=[s for s in alive if s != mvp],
-                answer=v.target,
-                provenance=prov(key),
-            )
-            votes.append(item)
-            note("converted", "vote_item", key, f"MVP seat {mvp} votes seat {v.target} at segment {v.cutoff_segment}", f"items/vote.jsonl {item.item_id}")
-        if v.cutoff_segment in oi_cutoffs:
-            continue
-        oi_cutoffs.add(v.cutoff_segment)
-        side = faction[mvp]
-        if side != "good":
-            note("dropped", "oi_not_good_mvp", key, f"MVP seat {mvp} is on the {side} side", "no OI item: a wolf knows the wolves, so the answer would be every other seat; a variable/third side has no fixed opponent")
-            continue
-        answer = sorted(s for s, f in faction.items() if f == "wolf")
-        if not answer:
-            note("dropped", "oi_no_wolves", key, "no wolf-faction seat in the game", "no OI item")
-            continue
-        if taken(oi_id, key, "oi_duplicate_id"):
-            continue
-        item = OpponentItem(
-            item_id=oi_id,
-            game_id=game.game_id,
-            language=game.language,
-            viewpoint_seat=mvp,
-            cutoff_segment=v.cutoff_segment,
-            candidates=[s.seat for s in game.seats if s.seat != mvp],
-            answer=answer,
-            provenance=prov(key),
-        )
-        opponents.append(item)
-        if mvp not in alive:  # kept, like a speech item asked of a player who has left: the inference still stands
-            note("warning", "oi_viewpoint_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the OI cut-off {v.cutoff_segment}", "kept: the item asks a player who has left the game whom they believe the wolves are")
-        note("converted", "opponent_item", key, f"good MVP seat {mvp}: wolves {answer} at segment {v.cutoff_segment}", f"items/opponent.jsonl {item.item_id}")
-    return votes, opponents
+    derived = derive(game, prov)
+    for n in derived.notes:
+        report.add(n.kind, n.code, source_file=rel, game=game.game_id, item=n.vote, field=f"metadata.MVP.votes.{n.vote}", what=n.what, why=n.why)
+    return derived.vote, derived.opponent

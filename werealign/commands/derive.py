@@ -1,0 +1,24 @@
+"""`werealign derive DATASET`: VA and OI items from the dataset's game logs (werealign.game.derive)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+
+def derive_command(
+    dataset: Path = typer.Argument(..., help="Dataset directory whose games to derive VA/OI items from."),
+    out: Path | None = typer.Option(None, "--out", help="Write the dataset here instead of updating DATASET in place."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace a non-empty --out directory."),
+) -> None:
+    """Derive the VA (vote) and OI (opponent) items from every game's MVP annotations; speech items are kept."""
+    from werealign.game.derive import derive_dataset
+
+    result = derive_dataset(dataset, out, overwrite=overwrite)
+    for game_id, notes in result.notes.items():
+        for n in notes:
+            if n.kind != "converted":
+                print(f"{n.kind}: {game_id}: MVP vote {n.vote}: {n.what}; {n.why} [{n.code}]", file=sys.stderr)
+    print(f"derived {result.vote} vote (VA) and {result.opponent} opponent (OI) items from {result.games} games; wrote {result.out}")

@@ -1,0 +1,178 @@
+"""Decision items from game logs, without an LLM: VA (the MVP's vote) and OI (the MVP's opponents).
+
+The one implementation behind `werealign derive`, the WereBench importer, the sample builder and
+games made with `annotate build`.
+
+VA (vote) items, one per MVP vote: viewpoint = the MVP, answer = the seat voted for, candidates =
+every seat still alive at the cut-off except the voter. A seat is out once the host's announcement
+of its exit (an `elimination` event) is at or before the cut-off segment. Abstentions, votes for
+oneself, and votes whose voter or target is already out give no item, each with a reason.
+
+OI (opponent) items, one per distinct MVP-vote cut-off: for a good-side MVP the answer is every
+wolf-faction seat (eliminated or not: the question is who the opponents are), candidates = all
+seats but the MVP's. A wolf-side MVP knows every wolf, so the good side would be exactly the
+remaining seats: the item would be trivial and is skipped, as is a variable/third-party MVP whose
+opposing side is not fixed by the card. When the MVP's or any seat's faction is `unknown` (a role
+nobody declared), the answer cannot be known: that game's OI items are skipped, with the reason;
+its VA items, which need no faction, are kept.
+
+Item ids: `<game_id>-<tag>-<stem>`, the stem from the vote's original label ('second_day_votes'
+-> 'second-day') or its phase; two votes giving one id keep the first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from werealign.schema import GameLog, ItemProvenance, OpponentItem, VoteItem
+
+NoteKind = Literal["converted", "dropped", "warning"]
+
+
+@dataclass(frozen=True)
+class DeriveNote:
+    kind: NoteKind
+    code: str  # e.g. va_abstention, oi_faction_unknown, vote_item
+    vote: str  # the MVP vote's key (original label or phase)
+    what: str
+    why: str
+
+
+@dataclass
+class Derived:
+    vote: list[VoteItem] = field(default_factory=list)
+    opponent: list[OpponentItem] = field(default_factory=list)
+    notes: list[DeriveNote] = field(default_factory=list)
+
+
+def alive_at(game: GameLog, cutoff: int) -> list[int]:
+    """Seats not announced out at or before the cut-off segment."""
+    out = {e.target for e in game.events if e.kind == "elimination" and e.segment_id is not None and e.segment_id <= cutoff}
+    return [s.seat for s in game.seats if s.seat not in out]
+
+
+def _exit_of(game: GameLog, seat: int) -> str:
+    e = next(e for e in game.events if e.kind == "elimination" and e.target == seat)
+    return f"was announced out ({e.result}) by the host at segment {e.segment_id}"
+
+
+def default_provenance(game: GameLog, vote_key: str) -> ItemProvenance:
+    return ItemProvenance(source=game.provenance.original_file or game.game_id,
+                          source_ref={"mvp_vote": vote_key, "derived": "werealign derive"})
+
+
+def derive_decision_items(
+    game: GameLog,
+    provenance: Callable[[GameLog, str], ItemProvenance] = default_provenance,
+    tags: tuple[str, str] = ("va", "oi"),
+) -> Derived:
+    """VA and OI items of one game, and a note for every item made or not made (with why)."""
+    out = Derived()
+    if game.mvp is None:
+        return out
+    mvp = game.mvp.seat
+    faction = {s.seat: s.faction for s in game.seats}
+    unknown = sorted(s for s, f in faction.items() if f == "unknown")
+
+    def note(kind: NoteKind, code: str, key: str, what: str, why: str) -> None:
+        out.notes.append(DeriveNote(kind, code, key, what, why))
+
+    made: dict[str, str] = {}  # item id -> the vote key it was made from
+
+    def taken(item_id: str, key: str, code: str) -> bool:
+        """Whether an earlier vote already made this id ('second_day' and 'second_day_votes' both give '...-second-day')."""
+        if item_id not in made:
+            made[item_id] = key
+            return False
+        note("dropped", code, key, f"would be item {item_id}, already made from MVP vote {made[item_id]}", "item dropped: item ids must be unique; the first one is kept")
+        return True
+
+    oi_cutoffs: set[int] = set()
+    for v in game.mvp.votes:
+        key = v.original_label or v.phase
+        stem = key.removesuffix("_votes").replace("_", "-")
+        va_id, oi_id = f"{game.game_id}-{tags[0]}-{stem}", f"{game.game_id}-{tags[1]}-{stem}"
+        alive = alive_at(game, v.cutoff_segment)
+        if v.target is None:
+            note("dropped", "va_abstention", key, "the MVP abstained", "no VA item: there is no seat to predict")
+        elif v.target == mvp:
+            note("dropped", "va_self_vote", key, f"recorded vote for the MVP's own seat {mvp}", "no VA item: the candidates never include the voter's own seat")
+        elif mvp not in alive:
+            note("dropped", "va_voter_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: a player who is out cannot vote")
+        elif v.target not in alive:
+            note("dropped", "va_target_out", key, f"target seat {v.target} {_exit_of(game, v.target)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: the answer would not be a candidate")
+        elif not taken(va_id, key, "va_duplicate_id"):
+            item = VoteItem(item_id=va_id, game_id=game.game_id, language=game.language, viewpoint_seat=mvp, phase=v.phase,
+                            cutoff_segment=v.cutoff_segment, candidates=[s for s in alive if s != mvp], answer=v.target,
+                            provenance=provenance(game, key))
+            out.vote.append(item)
+            note("converted", "vote_item", key, f"MVP seat {mvp} votes seat {v.target} at segment {v.cutoff_segment}", f"items/vote.jsonl {item.item_id}")
+        if v.cutoff_segment in oi_cutoffs:
+            continue
+        oi_cutoffs.add(v.cutoff_segment)
+        side = faction[mvp]
+        if side == "unknown" or (side == "good" and unknown):
+            who = f"MVP seat {mvp}" if side == "unknown" else f"seat(s) {unknown}"
+            note("dropped", "oi_faction_unknown", key, f"the faction of {who} is unknown (a role label neither the catalogue nor a declaration knows)",
+                 "no OI item: its answer needs every seat's side; declare the role to get it")
+            continue
+        if side != "good":
+            note("dropped", "oi_not_good_mvp", key, f"MVP seat {mvp} is on the {side} side", "no OI item: a wolf knows the wolves, so the answer would be every other seat; a variable/third side has no fixed opponent")
+            continue
+        answer = sorted(s for s, f in faction.items() if f == "wolf")
+        if not answer:
+            note("dropped", "oi_no_wolves", key, "no wolf-faction seat in the game", "no OI item")
+            continue
+        if taken(oi_id, key, "oi_duplicate_id"):
+            continue
+        item = OpponentItem(item_id=oi_id, game_id=game.game_id, language=game.language, viewpoint_seat=mvp, cutoff_segment=v.cutoff_segment,
+                            candidates=[s.seat for s in game.seats if s.seat != mvp], answer=answer, provenance=provenance(game, key))
+        out.opponent.append(item)
+        if mvp not in alive:  # kept, like a speech item asked of a player who has left: the inference still stands
+            note("warning", "oi_viewpoint_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the OI cut-off {v.cutoff_segment}", "kept: the item asks a player who has left the game whom they believe the wolves are")
+        note("converted", "opponent_item", key, f"good MVP seat {mvp}: wolves {answer} at segment {v.cutoff_segment}", f"items/opponent.jsonl {item.item_id}")
+    return out
+
+
+@dataclass
+class DatasetDerived:
+    out: Path
+    games: int
+    vote: int
+    opponent: int
+    notes: dict[str, list[DeriveNote]]  # game id -> notes (each game its own outcome)
+
+
+def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) -> DatasetDerived:
+    """Re-derive every VA and OI item of the dataset at `src` from its games; write to `out` (default: `src`, in place).
+
+    Speech items, OSR variants and any other file of the dataset are kept as they are; the manifest
+    is rewritten with the new counts and hashes. All or nothing: a failure leaves `out` untouched.
+    """
+    from werealign.dataset import MANIFEST, load_dataset, write_dataset
+    from werealign.errors import UserError
+    from werealign.files import read_text, staged_directory
+
+    ds = load_dataset(src)
+    target = src if out is None else out
+    if out is not None and out.resolve() != src.resolve() and out.exists() and any(out.iterdir()) and not overwrite:
+        raise UserError(f"{out}: exists and is not empty (use --overwrite, or omit --out to update {src} in place)")
+    vote: list[VoteItem] = []
+    opponent: list[OpponentItem] = []
+    notes: dict[str, list[DeriveNote]] = {}
+    for game_id in sorted(ds.games):
+        derived = derive_decision_items(ds.games[game_id])
+        vote += derived.vote
+        opponent += derived.opponent
+        notes[game_id] = derived.notes
+    owned = {MANIFEST, "games", "items", "variants"}
+    extra = {p.relative_to(src).as_posix(): read_text(p, "dataset")
+             for p in sorted(src.rglob("*")) if p.is_file() and p.relative_to(src).parts[0] not in owned}
+    m = ds.manifest
+    with staged_directory(target, overwrite=True) as stage:
+        write_dataset(stage, name=m.name, version=m.version, licence=m.licence, games=list(ds.games.values()), speech=ds.speech,
+                      vote=vote, opponent=opponent, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
+    return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes)
