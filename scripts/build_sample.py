@@ -5,7 +5,8 @@ The sources are what annotators write: per game a transcript (transcript.srt) an
 config (config.yaml), built into a game log by the code of `werealign annotate build`, plus the
 reviewed speech items (speech_items.yaml) and objective rewrites (osr.yaml) as data. The VA and OI
 items are derived from each game's MVP votes by the code of `werealign derive`. Every game gets the
-checks of `werealign validate`, and so does the finished dataset: an error stops the build and
+checks of `werealign validate` (its replay of the game included), and so does the finished dataset:
+the sample is an example for annotators, so any finding, even a warning, stops the build and
 nothing is written.
 
 Usage:
@@ -72,9 +73,9 @@ def build_game(folder: Path):
     result = build_from_files(folder / "transcript.srt", folder / "config.yaml")
     for note in result.notes:
         print(f"note: {folder / 'config.yaml'}: {note}", file=sys.stderr)
-    errors = [f for f in validate_built(result.game, str(folder / "config.yaml")) if f.severity == "error"]
-    if errors:
-        raise UserError("\n".join(f.to_text() for f in errors))
+    findings = validate_built(result.game, str(folder / "config.yaml"))
+    if findings:
+        raise UserError("\n".join(f.to_text() for f in findings))
     return result.game
 
 
@@ -104,9 +105,8 @@ def build(out: Path, sources: Path = SOURCES) -> None:
     with staged_directory(out, overwrite=True) as stage:
         write_dataset(stage, games=games, speech=speech, vote=vote, opponent=opponent, osr=osr, **manifest)
         findings, _ = validate_dataset(stage)
-        errors = [f for f in findings if f.severity == "error"]
-        if errors:  # raised inside the stage: `out` is left as it was
-            raise UserError("\n".join(f.to_text() for f in errors))
+        if findings:  # raised inside the stage: `out` is left as it was
+            raise UserError("\n".join(f.to_text() for f in findings))
 
 
 def main(argv: list[str]) -> int:
