@@ -156,7 +156,7 @@ def test_two_vote_keys_naming_one_day_keep_the_first_item_and_report_the_second(
     assert sorted(dups) == ["oi_duplicate_id", "va_duplicate_id"]
     for e in dups.values():
         assert (e["source_file"], e["item"], e["field"]) == ("data/Season_1/01.json", "second_day", "metadata.MVP.votes.second_day")
-        assert "data/Season_1/01.json metadata.MVP.votes.second_day_votes" in e["what"] and "first one is kept" in e["why"]
+        assert "already made from MVP vote second_day_votes" in e["what"] and "first one is kept" in e["why"]
     assert report["counts"]["vote_items_dropped"] == 1 and report["counts"]["opponent_items_skipped"] == 1
     v = run_cli("validate", str(out))
     assert v.returncode == 0, v.stdout + v.stderr

@@ -77,6 +77,7 @@ class Context:
     cutoff_segment: int
     n_seats: int
     seats: tuple[int, ...]
+    names: tuple[tuple[int, str], ...]  # (seat, player name) for seats whose name the game records: public at the table
     rules_text: str
     rules_generated: bool  # True when rules_text is our summary, not the source's rulebook
     own_role: str | None  # canonical role id; None for an observer
@@ -142,6 +143,7 @@ def build_context(
         cutoff_segment=cutoff_segment,
         n_seats=len(game.seats),
         seats=tuple(sorted(seat_info)),
+        names=tuple((seat, seat_info[seat].name) for seat in sorted(seat_info) if seat_info[seat].name),
         rules_text=rules_text if rules_text is not None else rules_summary(game),
         rules_generated=rules_text is None,
         own_role=me.role if me is not None else None,
@@ -345,6 +347,13 @@ def faction_name(faction: str, language: str) -> str:
 
 def seat_label(seat: int, language: str) -> str:
     return f"{seat}号" if language == "zh" else f"Seat {seat}"
+
+
+def players_line(names: tuple[tuple[int, str], ...], language: str) -> str:
+    """'Seat 1: Ava, Seat 2: Ben': ties the names players use in speech to seats."""
+    if language == "zh":
+        return "、".join(f"{seat_label(s, 'zh')}：{n}" for s, n in names)
+    return ", ".join(f"{seat_label(s, language)}: {n}" for s, n in names)
 
 
 def speaker_label(speaker: Speaker, viewpoint_seat: int | None, language: str) -> str:

@@ -198,6 +198,7 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
         "me": None if observer else ctxmod.seat_label(ctx.viewpoint_seat, lang),
         "own_role": None if ctx.own_role is None else ctxmod.role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
         "own_faction": None if ctx.own_faction is None else ctxmod.faction_name(ctx.own_faction, lang),
+        "players": ctxmod.players_line(ctx.names, lang),
         "allies": sep.join(ctxmod.seat_label(s, lang) for s in ctx.allies),
         "private_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
         "public_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],

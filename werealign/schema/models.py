@@ -41,6 +41,12 @@ DIMENSION_NAMES = {
 OPTION_KEYS: tuple[str, ...] = tuple("ABCDEFGHI")
 
 
+def _empty(value: object) -> bool:
+    """Fields added after a format's first version are left out of files while empty, so files
+    that do not use them keep their bytes (and their content hashes)."""
+    return value is None or value == []
+
+
 class Strict(BaseModel):
     """Base for all file models: unknown fields are an error, not silently dropped."""
 
@@ -74,7 +80,7 @@ class Rules(Strict):
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
     has_sheriff: bool = True
     declared_roles: list[RoleDeclaration] = Field(
-        default_factory=list, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
+        default_factory=list, exclude_if=_empty, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
 
 
 class SeatInfo(Strict):
