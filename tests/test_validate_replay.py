@@ -139,3 +139,12 @@ def test_open_world_unknown_result_words_and_ties_are_not_judged():
     # A tie (2-2) may be broken by any rule; a result in words the replay does not know says nothing.
     g = _invented_game([(2, 3), (4, 3), (5, 1), (3, 1)], exiled=1, seer_result="Unverdächtig")
     assert {c for c in codes(g) if c in {"tally-contradicts-outcome", "seer-result-contradicts-role"}} == set()
+
+
+def test_a_skill_used_nights_after_the_exit(games):
+    g = games["sample-en-01"]  # seat 11, exiled on day 1, "chooses" the wolves' kill on night 3
+    events(g, kind="skill_use", phase="night-3", skill="wolf_kill")[0]["actor"] = 11
+    [f] = findings(g)
+    assert f.code == "skill-after-elimination" and "seat 11 uses wolf_kill in night-3" in f.message
+    # The hunter's shot on the day her night death is announced is fine (the sample's seat 5, day 2).
+    assert events(games["sample-en-01"], kind="skill_use", skill="hunter_shoot")[0]["phase"] == "day-2"

@@ -6,10 +6,12 @@ a player's last words filed in the next phase) is still usable, but the slip is 
 in the log that VA/OI items and contexts would inherit, so the annotator should look.
 
 Only what holds in every rule set is checked. Rules that vary between games (who may speak after
-dying, how a night's actions resolve, the sheriff's vote weight) are not assumed: an eliminated
-player may speak in the phase of the exit and the next one (a night death is announced at dawn:
-last words, a hunter's shot, a badge pass), never later; a tally is compared with the exile only when it is unambiguous with
-the sheriff's ballot counted once and counted one and a half.
+dying, how a night's actions resolve, the sheriff's vote weight) are not assumed: a player who is
+out may speak and act in the phase of the exit and the next one (a night death is announced at
+dawn: last words, a hunter's shot, a badge pass), never later; an exile or a sheriff election is
+questioned only when the seat chosen leads the ballots neither with the sheriff's ballot counted
+once nor counted one and a half (a tie may be broken by any rule; in a re-vote a voter's last
+ballot counts).
 """
 
 from __future__ import annotations
@@ -36,17 +38,21 @@ def check_replay(game: GameLog, out: Sink) -> None:
     sheriff: int | None = None
     # phase -> voter -> (target, sheriff at the time); a later ballot of a voter (a re-vote) replaces the earlier one
     ballots: dict[str, dict[int, tuple[int, int | None]]] = defaultdict(dict)
-    exile_checked: set[str] = set()
-    late_turns: dict[int, list[int]] = {}  # seat -> its turns after the phase that announced its exit  # phases whose first exile after the ballots was compared with them
+    exile_checked: set[str] = set()  # phases whose first exile after the ballots was compared with them
+    late_turns: dict[int, list[int]] = {}  # seat -> its turns after the phase that followed its exit
 
     def gone(seat: object) -> tuple[int, str] | None:
         return out_since.get(seat) if isinstance(seat, int) else None
 
+    def too_late(seat: object, phase: str) -> bool:
+        """Whether `seat` is out and `phase` is later than the phase after its exit."""
+        exit_ = gone(seat)
+        return exit_ is not None and phase_order.get(phase, -1) > phase_order.get(exit_[1], -1) + 1
+
     for _, is_event, i in timeline:
         if not is_event:
             u = game.utterances[i]
-            exit_ = gone(u.speaker)
-            if exit_ and phase_order.get(u.phase, -1) > phase_order.get(exit_[1], -1) + 1:
+            if too_late(u.speaker, u.phase):
                 late_turns.setdefault(u.speaker, []).append(i)
             continue
         e = game.events[i]
@@ -59,7 +65,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
                                 f"vote {who} seat {seat} in {e.phase}, who left the game at events[{gone(seat)[0]}]")
             if isinstance(e.actor, int) and e.target is not None:
                 ballots[e.phase][e.actor] = (e.target, sheriff)
-        elif e.kind == "skill_use" and gone(e.actor) and phase_order.get(e.phase, -1) > phase_order.get(gone(e.actor)[1], -1):
+        elif e.kind == "skill_use" and too_late(e.actor, e.phase):
             out.warning("skill-after-elimination", path(where, "actor"),
                         f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
         elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result:
@@ -101,7 +107,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
 
 
 def _check_leader(ballots: dict[int, tuple[int, int | None]], chosen: int, what: str, where: str, out: Sink) -> None:
-    """Warn when, under every sheriff weight, the ballots of the phase make another seat the sole leader."""
+    """Warn when the chosen seat leads the ballots under no sheriff weight."""
     if not ballots:
         return
     leaders = []
