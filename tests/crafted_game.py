@@ -38,8 +38,9 @@ SECRETS = {
     "event_note": "LEMUR-EVENT-NOTE",
     "late_event": "GECKO-LATE-EVENT",
     "own_vote_result": "BISON-OWN-VOTE",
-    "player_name": "HERON-NAME",
 }
+# Players' names are public at the table (issue 12): shown with their seats, no longer a secret.
+PLAYER_NAME = "HERON-NAME"
 VIEWPOINT = 3  # a seer
 CUTOFF = 14
 
@@ -51,7 +52,7 @@ def crafted_game(*, rules_text: str | None = "Standard werewolf rules for six pl
                          phase=phase, speaker=speaker, text=" ".join(texts), segments=segs)
 
     seats = [
-        SeatInfo(seat=1, role="werewolf", faction="wolf", original_role_label="wolf", speaker_labels=["Speaker A"], name=SECRETS["player_name"]),
+        SeatInfo(seat=1, role="werewolf", faction="wolf", original_role_label="wolf", speaker_labels=["Speaker A"], name=PLAYER_NAME),
         SeatInfo(seat=2, role="villager", faction="good"),
         SeatInfo(seat=3, role="seer", faction="good"),
         SeatInfo(seat=4, role="werewolf", faction="wolf"),

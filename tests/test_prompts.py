@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from crafted_game import crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
+from crafted_game import PLAYER_NAME, crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
 from werealign.errors import UserError
 from werealign.eval import prompts
 from werealign.eval.prompts import PROMPT_VERSION, render_messages, templates_hash
@@ -39,6 +39,15 @@ def test_vote_and_opponent_list_the_candidates():
     assert "Candidates: 1, 2, 4, 5" in render_messages(game, crafted_vote_item())[1]["content"]
     assert "time to vote in Day 1" in render_messages(game, crafted_vote_item())[1]["content"]
     assert "Candidates: 1, 2, 4, 5" in render_messages(game, crafted_opponent_item())[1]["content"]
+
+
+def test_player_names_are_shown_with_their_seats():
+    # Names are public at the table: speech says "Heron", the model must know that is seat 1.
+    game = crafted_game()
+    for item in (crafted_speech_item(), crafted_vote_item(), crafted_opponent_item()):
+        assert f"## Players\nSeat 1: {PLAYER_NAME}\n" in render_messages(game, item)[1]["content"]
+    nameless = game.model_copy(update={"seats": [s.model_copy(update={"name": None}) for s in game.seats]})
+    assert "## Players" not in render_messages(nameless, crafted_vote_item())[1]["content"]
 
 
 def test_option_order_reletters_in_shown_order():
