@@ -38,9 +38,13 @@ def read_yaml(path: Path) -> dict:
 
 def rows(path: Path, key: str) -> list[tuple[str, dict]]:
     """Each entry of the list `key` merged over the file's `common` fields, with where it is for errors."""
+    from werealign.errors import UserError
+
     data = read_yaml(path)
-    common = data.get("common", {})
-    return [(f"{path}: {key}[{i}]", {**common, **entry}) for i, entry in enumerate(data.get(key) or [])]
+    common, entries = data.get("common", {}), data.get(key) or []
+    if not isinstance(common, dict) or not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise UserError(f"{path}: expected `common` (a mapping) and `{key}` (a list of mappings)")
+    return [(f"{path}: {key}[{i}]", {**common, **entry}) for i, entry in enumerate(entries)]
 
 
 def speech_items(path: Path) -> list:
