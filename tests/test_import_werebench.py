@@ -345,12 +345,23 @@ def _assert_clean_error(r: subprocess.CompletedProcess, *needles: str) -> None:
 
 
 def test_truncated_game_json(tmp_path):
+    # One bad game never stops the import: it is dropped with the error naming file and place; the
+    # other games are converted. A release whose every game is unreadable is an error.
     src = write_release(tmp_path / "release")
+    second = src / "data" / "Season_1" / "02.json"
+    second.write_text((src / "data" / "Season_1" / "01.json").read_text(encoding="utf-8"), encoding="utf-8")
+    second.write_text(second.read_text(encoding="utf-8")[:500], encoding="utf-8")
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "games: 1/2 converted, 1 dropped" in r.stdout
+    (entry,) = [e for e in _report(tmp_path / "out")["dropped"] if e["code"] == "game_unusable"]
+    assert entry["source_file"] == "data/Season_1/02.json" and entry["game"] == "pandakill-s1-02"
+    assert "02.json" in entry["why"] and "invalid JSON" in entry["why"]
     path = src / "data" / "Season_1" / "01.json"
     path.write_text(path.read_text(encoding="utf-8")[:500], encoding="utf-8")
-    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
-    _assert_clean_error(r, "01.json", "invalid JSON")
-    assert not (tmp_path / "out").exists()
+    r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out2"))
+    _assert_clean_error(r, "01.json", "invalid JSON", "every other game file")
+    assert not (tmp_path / "out2").exists()
 
 
 def test_wrong_types_name_file_and_field(tmp_path):
@@ -358,7 +369,7 @@ def test_wrong_types_name_file_and_field(tmp_path):
     game["utterances"][2]["utterance_id"] = "four"
     src = write_release(tmp_path / "release", game=game)
     r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
-    _assert_clean_error(r, "01.json", "utterances.2.utterance_id")
+    _assert_clean_error(r, "01.json", "utterances.2.utterance_id")  # the only game: nothing to import
     items = _items()
     items["categories"][0]["questions"][0]["options"] = "A-I"
     src2 = write_release(tmp_path / "release2", items=items)

@@ -9,8 +9,8 @@ what every player at the table knows — no own role, no teammates, no private e
 - the viewpoint player's OWN role and faction, and what that role knows: a wolf-side player
   knows which other seats are wolf-side (not their exact wolf role); nobody else learns any
   other seat's role;
-- private events whose actor is the viewpoint player (their own skill uses, e.g. the seer's
-  checks with results, the witch's potions), anchored at or before the cut-off;
+- events the viewpoint perceived but not everyone did (see Audiences below: their own skill
+  uses, e.g. the seer's checks with results, a team's decision), anchored at or before the cut-off;
 - public events anchored at or before the cut-off. An event with no anchor segment is shown
   only when its phase ended before the cut-off's phase began (we cannot tell when inside its
   own phase it became known, so we err on the side of hiding it);
@@ -29,8 +29,16 @@ Never shown: another seat's hidden role, the recap, the annotator log, highlight
 other players' private events, event notes (annotator commentary), anything after the cut-off,
 and the item's answer or explanation (items never reach this module).
 
-Vote items (VA) pass `exclude_own_vote_phase`: every vote event of that phase is withheld even
-if anchored before the cut-off, because the ballot or the tally would reveal the answer. Speech is
+Audiences: every event and turn says who perceived it (`Audience`): everyone, the actor, a team
+(a faction such as 'wolf' or a catalogue team such as 'lovers') or listed seats. A seat sees exactly
+what it perceived up to the cut-off: public events, plus the events whose audience includes it
+(its own skill uses, the pack's kill decision for a wolf); a turn with an audience (the wolves'
+night chat) is shown to that audience only. An observer perceives only what everyone does.
+
+Vote items (VA) pass `exclude_own_vote_phase` (and `exclude_own_vote_round` when the item names a
+round): the viewpoint's own ballot of that round is withheld even if anchored before the cut-off,
+as it is the answer. Other ballots anchored at or before the cut-off were cast openly before the
+viewpoint's and are shown; ballots announced later are after the cut-off anyway. Speech is
 not filtered: a VA cut-off lies before the host announces the ballot asked about (the importer
 moves cut-offs that fall on that announcement), so a tally the host has already read out is an
 earlier round's — e.g. the first round before a tie-break (PK) re-vote — which everyone at the
@@ -53,7 +61,7 @@ from dataclasses import dataclass
 
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
-from werealign.schema.models import Speaker
+from werealign.schema.models import Audience, SeatInfo, Speaker
 from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 
 # --------------------------------------------------------------------------- data
@@ -101,14 +109,16 @@ def build_context(
     *,
     osr: list[OsrRewrite] | None = None,
     exclude_own_vote_phase: str | None = None,
+    exclude_own_vote_round: int | None = None,
 ) -> Context:
     seat_info = {s.seat: s for s in game.seats}
     me = seat_info.get(viewpoint_seat) if viewpoint_seat is not None else None
     if viewpoint_seat is not None and me is None:
         raise UserError(f"game {game.game_id}: viewpoint_seat {viewpoint_seat} is not a seat of the game")
 
+    catalogue = catalogue_for(game.rules.declared_roles)
     rewrites = _index_rewrites(game, osr) if osr is not None else None
-    utterances, left_out = _visible_utterances(game, viewpoint_seat, cutoff_segment, rewrites)
+    utterances, left_out = _visible_utterances(game, me, cutoff_segment, rewrites, catalogue)
 
     phase_order = {p.id: i for i, p in enumerate(game.phases)}
     current_phase = _cutoff_phase(game, cutoff_segment)
@@ -124,11 +134,12 @@ def build_context(
     for ev in game.events:
         if not known_by_now(ev):
             continue
-        if exclude_own_vote_phase is not None and ev.kind == "vote" and ev.phase == exclude_own_vote_phase:
-            continue
-        if ev.public:
+        if exclude_own_vote_phase is not None and ev.kind == "vote" and ev.phase == exclude_own_vote_phase \
+                and ev.actor == viewpoint_seat and (exclude_own_vote_round is None or ev.round in (None, exclude_own_vote_round)):
+            continue  # the ballot asked about; the others cast before the cut-off were seen by the table
+        if ev.audience.kind == "everyone":
             public.append(ev)
-        elif me is not None and ev.actor == viewpoint_seat:
+        elif perceives(ev.audience, ev.actor, me, catalogue):
             private.append(ev)
 
     allies: tuple[int, ...] = ()
@@ -180,9 +191,24 @@ def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrit
     return out
 
 
+def perceives(audience: Audience, actor: Speaker | None, me: SeatInfo | None, catalogue: RoleCatalogue) -> bool:
+    """Whether the player `me` (None: an observer, who perceives only what everyone does) perceived it."""
+    if audience.kind == "everyone":
+        return True
+    if me is None:
+        return False
+    if audience.kind == "actor":
+        return actor == me.seat
+    if audience.kind == "seats":
+        return me.seat in audience.seats
+    role = catalogue.get(me.role)
+    return audience.team in (me.faction, role.team if role is not None else None)
+
+
 def _visible_utterances(
-    game: GameLog, seat: int | None, cutoff: int, rewrites: dict[int, OsrRewrite] | None
+    game: GameLog, me: SeatInfo | None, cutoff: int, rewrites: dict[int, OsrRewrite] | None, catalogue: RoleCatalogue
 ) -> tuple[list[ShownUtterance], list[int]]:
+    seat = me.seat if me is not None else None
     shown: list[ShownUtterance] = []
     left_out: list[int] = []
     night = {p.id for p in game.phases if p.kind == "night"}
@@ -190,7 +216,10 @@ def _visible_utterances(
         before = [s for s in u.segment_ids if s <= cutoff]
         if not before:
             continue
-        if u.speaker != "host" and u.phase in night:
+        if u.audience is not None:
+            if not perceives(u.audience, u.speaker, me, catalogue):
+                continue  # a team's night chat, a whisper: only its audience heard it
+        elif u.speaker != "host" and u.phase in night:
             continue
         partial = len(before) < len(u.segment_ids)
         if partial:

@@ -4,8 +4,8 @@ The rules (the same ones the WereBench release used, so its games can be rebuilt
 - a segment is part of the game when first-phase start <= its start < game_end; earlier segments
   (rules read-out, introductions) and later ones (recap, chat) are not turns;
 - a segment's phase is the last phase that started at or before the segment started;
-- consecutive in-game segments of one speaker (seat or host) in one phase form one turn, unless the
-  config lists a segment in `turn_breaks` (it starts a new turn); the turn keeps every segment's id,
+- consecutive in-game segments of one speaker (seat or host) in one phase (and one `turn_audiences`
+  range) form one turn, unless the config lists a segment in `turn_breaks` (it starts a new turn); the turn keeps every segment's id,
   time and text, and its text is the segments' texts joined by a space;
 - the recap is the text of the config's recap segment range, joined the same way.
 """
@@ -33,6 +33,16 @@ PRIVATE_BY_DEFAULT = {"skill_use"}
 class BuildResult:
     game: GameLog
     notes: list[str] = field(default_factory=list)  # what the build dropped or assumed, for the user
+
+
+def _audience(ev) -> dict:
+    """The event's audience as the config gives it (or its 1.0 `public`), else the kind's default."""
+    if ev.audience is not None:
+        return ev.audience.model_dump()
+    if ev.public is None and ev.kind == "skill_use" and ev.skill == "wolf_kill":
+        return {"kind": "team", "team": "wolf"}  # the pack decides together: every wolf knows the target
+    public = ev.public if ev.public is not None else ev.kind not in PRIVATE_BY_DEFAULT
+    return {"kind": "everyone" if public else "actor"}
 
 
 def seat_role(label: str, catalogue: RoleCatalogue) -> tuple[str, str]:
@@ -106,16 +116,21 @@ def build_game(
     if not kept:
         raise UserError(f"{srt_path}: no transcript segment falls inside the game ({source.where('phases')} to {source.where('game_end')})")
 
-    # 2. Merge runs of one speaker within one phase into turns.
+    # 2. Merge runs of one speaker within one phase (and one audience) into turns; a turn break starts a new one.
+    def heard_by(segment_id: int) -> int | None:
+        """Index of the turn_audiences range holding the segment (the first one), or None: the table's."""
+        return next((i for i, r in enumerate(config.turn_audiences) if r.first_segment <= segment_id <= r.last_segment), None)
+
     breaks = set(config.turn_breaks)
     utterances: list[dict] = []
     for seg, speaker, p in kept:
         last = utterances[-1] if utterances else None
-        if last is not None and last["speaker"] == speaker and last["_phase"] == p and seg.id not in breaks:
+        audience = heard_by(seg.id)
+        if last is not None and last["speaker"] == speaker and last["_phase"] == p and last["_audience"] == audience and seg.id not in breaks:
             last["segment_ids"].append(seg.id)
             last["segments"].append(seg)
         else:
-            utterances.append({"speaker": speaker, "_phase": p, "segment_ids": [seg.id], "segments": [seg]})
+            utterances.append({"speaker": speaker, "_phase": p, "_audience": audience, "segment_ids": [seg.id], "segments": [seg]})
     turns = [
         {
             "index": i,
@@ -126,6 +141,7 @@ def build_game(
             "speaker": u["speaker"],
             "text": " ".join(s.text for s in u["segments"]),
             "segments": [{"id": s.id, "start": s.start, "end": s.end, "text": s.text} for s in u["segments"]],
+            "audience": None if u["_audience"] is None else config.turn_audiences[u["_audience"]].audience.model_dump(),
         }
         for i, u in enumerate(utterances)
     ]
@@ -160,7 +176,7 @@ def build_game(
                 "kind": "sheriff_election" if i == 0 else "badge_transfer",
                 "phase": phase_ids[p],
                 "segment_id": seg_id,
-                "public": True,
+                "audience": {"kind": "everyone"},
                 "actor": previous if i > 0 else None,
                 "target": change.seat,
             })
@@ -173,7 +189,8 @@ def build_game(
                 "kind": ev.kind,
                 "phase": ev.phase or phase_ids[p],
                 "segment_id": ev.segment,
-                "public": ev.public if ev.public is not None else ev.kind not in PRIVATE_BY_DEFAULT,
+                "audience": _audience(ev),
+                "round": ev.round,
                 "actor": ev.actor,
                 "target": ev.target,
                 "skill": ev.skill,

@@ -178,6 +178,11 @@ def check_config(config: AnnotatorConfig, source: ConfigSource, segments: KnownS
         _check_seat(seat, n, source, ("speakers", label))
     for seat, role in config.roles.items():
         _check_seat(seat, n, source, ("roles", seat))
+    for i, r in enumerate(config.turn_audiences):
+        if r.last_segment < r.first_segment:
+            raise source.error(("turn_audiences", i, "last_segment"), f"{r.last_segment} is before first_segment {r.first_segment}")
+        for j, seat in enumerate(r.audience.seats):
+            _check_seat(seat, n, source, ("turn_audiences", i, "audience", "seats", j))
     for i, declared in enumerate(config.declared_roles):
         if declared.id not in CATALOGUE and declared.faction is None:
             raise source.error(("declared_roles", i, "faction"), f"role {declared.id!r} is not in the role catalogue, so its faction is needed")

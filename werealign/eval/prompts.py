@@ -137,6 +137,7 @@ def render_messages(
         item.cutoff_segment,
         osr=osr if variant == "osr" else None,
         exclude_own_vote_phase=item.phase if isinstance(item, VoteItem) else None,
+        exclude_own_vote_round=item.round if isinstance(item, VoteItem) else None,
     )
     lang = "zh" if game.language == "zh" else "en"
     kw = _context_vars(game, ctx, lang)

@@ -80,6 +80,8 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     transcripts = find_transcripts(src)
     if transcripts is None:
         report.add("warning", "segments_unavailable", source_file=f"{TRANSCRIPT_DIR}/", field=None, what=f"no {TRANSCRIPT_DIR}/ folder (the release's raw transcripts)", why="every turn kept without per-segment text: a cut-off inside a merged turn leaves that turn out of the context")
+    for rel, (game_id, error) in release.unreadable.items():
+        report.add("dropped", "game_unusable", source_file=rel, game=game_id, field=None, what="game file", why=f"unreadable: {error}")
     games = {}
     for sg in release.games:
         game = convert_game(sg, report, transcripts)
@@ -95,7 +97,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     n_questions = sum(len(c.questions) for c in release.items.categories)
     n_votes = sum(len(sg.raw.metadata.MVP.votes) for sg in release.games if sg.raw.metadata.MVP is not None)
     report.counts = {
-        "games_in_source": len(release.games),
+        "games_in_source": len(release.games) + len(release.unreadable),
         "games_converted": len(games),
         "games_dropped": report.count("dropped", "game_unusable"),
         "speech_in_source": n_questions,

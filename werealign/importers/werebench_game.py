@@ -50,6 +50,7 @@ from werealign.schema import (
     Utterance,
     is_host_label,
 )
+from werealign.schema.models import EVERYONE
 from werealign.schema.roles import Faction, variant_id
 
 SHOW = "Pandakill"
@@ -435,7 +436,7 @@ def _sheriff_events(utts: list[RawUtterance], utterances: list[Utterance], n_sea
         if seat == current:
             continue
         kind = "sheriff_election" if current is None else "badge_transfer"
-        events.append(Event(kind=kind, phase=u.phase, segment_id=u.segment_ids[0], public=True, actor=current, target=seat, note="derived from the turn's sheriff field"))
+        events.append(Event(kind=kind, phase=u.phase, segment_id=u.segment_ids[0], audience=EVERYONE, actor=current, target=seat, note="derived from the turn's sheriff field"))
         current = seat
     return events
 
@@ -452,8 +453,8 @@ def _eliminations(utterances: list[Utterance], n_seats: int) -> list[Event]:
             gone.add(seat)
             anchor = u.segment_ids[-1]
             if how == "self_destruct":
-                events.append(Event(kind="self_destruct", phase=u.phase, segment_id=anchor, public=True, actor=seat, note="host announcement"))
-            events.append(Event(kind="elimination", phase=u.phase, segment_id=anchor, public=True, target=seat, result=how, note="read from the host's announcement"))
+                events.append(Event(kind="self_destruct", phase=u.phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="host announcement"))
+            events.append(Event(kind="elimination", phase=u.phase, segment_id=anchor, audience=EVERYONE, target=seat, result=how, note="read from the host's announcement"))
     return events
 
 

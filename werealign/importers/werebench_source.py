@@ -9,7 +9,7 @@ converter repairs or drops them and reports each one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,9 @@ class Release:
     root: Path
     games: list[SourceGame]
     items: RawItems
+    # Game files that could not be read (truncated JSON, wrong types): rel path -> (game id, the error).
+    # One bad game never stops the import: each is reported as dropped, the others are converted.
+    unreadable: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def season_files(root: Path, top: str, pattern: str) -> list[str] | None:
@@ -191,17 +194,25 @@ def load_release(src: Path) -> Release:
     if not items_is_file:
         raise UserError(f"{items_path}: file not found (every WereBench release has {ITEMS_FILE})")
     games = []
+    unreadable: dict[str, tuple[str, str]] = {}
     for rel in rels:
         path = src / rel
         m = _GAME_PATH.match(rel)
         if not m:
             raise UserError(f"{path}: unexpected game file name (expected data/Season_N/NN.json)")
-        raw = parse_model(RawGame, read_json(path), str(path))
-        games.append(SourceGame(rel=rel, season=int(m.group(1)), number=int(m.group(2)), raw=raw))
+        season, number = int(m.group(1)), int(m.group(2))
+        try:
+            raw = parse_model(RawGame, read_json(path), str(path))
+        except UserError as e:
+            unreadable[rel] = (f"pandakill-s{season}-{number:02d}", str(e))
+            continue
+        games.append(SourceGame(rel=rel, season=season, number=number, raw=raw))
+    if not games and unreadable:
+        raise UserError(next(iter(unreadable.values()))[1] + f" (and every other game file of {src} is unreadable too)")
     # Same game number twice under one season (e.g. 1.json and 01.json) would collide.
     ids = [g.game_id for g in games]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise UserError(f"{src}: two game files map to the same game id {dup[0]}")
     items = parse_model(RawItems, read_json(items_path), str(items_path))
-    return Release(root=src, games=games, items=items)
+    return Release(root=src, games=games, items=items, unreadable=unreadable)

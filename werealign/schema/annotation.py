@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, Strict as StrictMode
 
-from werealign.schema.models import SCHEMA_VERSION, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
+from werealign.schema.models import SCHEMA_VERSION, Audience, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
 from werealign.schema.roles import Faction, RoleDeclaration
 
 ConfigSeat = Annotated[Seat, StrictMode()]
@@ -72,8 +72,18 @@ class ConfigEvent(Strict):
     target: ConfigSeat | None = None
     skill: str | None = None
     result: str | None = None
-    public: bool | None = Field(None, description="Default: true, except skill_use (false).")
+    audience: Audience | None = Field(None, description="Who perceived it: {kind: everyone | actor | team | seats, team: wolf, seats: [..]}. Default: everyone, except skill_use (the actor).")
+    public: bool | None = Field(None, description="Shorthand of schema 1.0: true = everyone, false = the actor.")
+    round: int | None = Field(None, ge=1, description="For votes: the round within the phase (1 = first vote, 2 = a re-vote).")
     note: str | None = None
+
+
+class TurnAudience(Strict):
+    """Segments heard only by an audience: the wolves' night chat, a private message."""
+
+    first_segment: int = Field(ge=0)
+    last_segment: int = Field(ge=0, description="Inclusive.")
+    audience: Audience
 
 
 class ConfigHighlight(Strict):
@@ -119,6 +129,8 @@ class AnnotatorConfig(Strict):
         "(e.g. the host's vote result after the ballots, which would otherwise join the call to vote).")
     sheriff: list[SheriffChange] = Field(default_factory=list)
     events: list[ConfigEvent] = Field(default_factory=list)
+    turn_audiences: list[TurnAudience] = Field(
+        default_factory=list, description="Segment ranges heard only by an audience (e.g. {kind: team, team: wolf} for the wolves' night chat); other turns are the table's.")
     mvp: ConfigMvp | None = None
     highlights: list[ConfigHighlight] = Field(default_factory=list)
     recap: Recap | None = None

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from werealign.schema.roles import Faction, RoleDeclaration
 
 SCHEMA_VERSION = "1.0"
+# Game logs: 1.1 says who perceived each event and turn (`audience`) where 1.0 had `public: bool`.
+# A 1.0 game is still read: `public` becomes the audience everyone (true) or the actor (false).
+GAME_SCHEMA_VERSION = "1.1"
 
 Seat = Annotated[int, Field(ge=1, le=30, description="1-based seat number")]
 # Game and item ids become file names and keys: letters, digits, '.', '_', '-', not starting with punctuation.
@@ -79,6 +82,7 @@ class Rules(Strict):
     composition: list[RoleCount] = Field(description="How many cards of each role are in the game.")
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
     has_sheriff: bool = True
+    self_vote_allowed: bool = Field(False, exclude_if=lambda v: not v, description="Whether a player may vote for themself (then VA candidates include the voter).")
     declared_roles: list[RoleDeclaration] = Field(
         default_factory=list, exclude_if=_empty, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
 
@@ -113,6 +117,36 @@ class Segment(Strict):
     text: str
 
 
+AudienceKind = Literal["everyone", "actor", "team", "seats"]
+
+
+class Audience(Strict):
+    """Who perceived an event or a turn: everyone at the table, the actor alone, a team, or listed seats."""
+
+    kind: AudienceKind
+    team: str | None = Field(None, exclude_if=_empty, description="kind=team: a faction ('wolf') or a team of the role catalogue ('wolves', 'lovers') whose members perceived it.")
+    seats: list[Seat] = Field(default_factory=list, exclude_if=_empty, description="kind=seats: the seats that perceived it.")
+
+    @model_validator(mode="after")
+    def _complete(self) -> Audience:
+        if self.kind == "team" and not self.team:
+            raise ValueError("audience kind 'team' needs a team (e.g. 'wolf')")
+        if self.kind == "seats" and not self.seats:
+            raise ValueError("audience kind 'seats' needs the seats")
+        return self
+
+
+EVERYONE = Audience(kind="everyone")
+ACTOR = Audience(kind="actor")
+
+
+def _upgrade_public(data: object) -> object:
+    """Schema 1.0 wrote `public: bool`; read it as the audience it meant."""
+    if isinstance(data, dict) and data.get("audience") is None and isinstance(data.get("public"), bool):
+        data = {**data, "audience": {"kind": "everyone" if data["public"] else "actor"}}
+    return data
+
+
 class Utterance(Strict):
     index: int = Field(ge=0, description="Position of this turn in the game, from 0.")
     segment_ids: list[int] = Field(min_length=1, description="Transcript segment ids this turn covers, ascending.")
@@ -122,6 +156,10 @@ class Utterance(Strict):
     speaker: Speaker
     text: str
     segments: list[Segment] | None = Field(None, description="Per-segment text when known; null when only the merged text exists.")
+    audience: Audience | None = Field(
+        None, exclude_if=_empty,
+        description="Who heard the turn (e.g. the wolves' night chat: kind team, team wolf). Absent: the table; a player's turn in a night phase "
+                    "is then off-table commentary, shown to nobody.")
 
 
 EventKind = Literal[
@@ -139,12 +177,24 @@ class Event(Strict):
     kind: EventKind
     phase: str
     segment_id: int | None = Field(description="Segment the event is anchored to (when it became known or happened).")
-    public: bool = Field(description="Whether every player learns of the event. Private events are hidden information.")
+    audience: Audience | None = Field(None, description="Who perceived the event (schema 1.1; required unless a 1.0 `public` is given).")
+    public: bool | None = Field(
+        None, exclude=True, description="Schema 1.0, read only: true = everyone, false = the actor. Always equals audience kind 'everyone' once read.")
+    round: int | None = Field(None, ge=1, exclude_if=_empty, description="For votes: the round within the phase (1 = first vote, 2 = a re-vote).")
     actor: Speaker | None = None
     target: Seat | None = Field(None, description="Vote target, eliminated seat, skill target, new sheriff; null for an abstention or a peaceful night.")
     skill: str | None = Field(None, description="For skill_use: e.g. seer_check, witch_save, witch_poison, guard_protect, hunter_shoot.")
     result: str | None = Field(None, description="Outcome text, e.g. 'wolf' for a seer check, 'peaceful night'.")
     note: str | None = None
+
+    _upgrade = model_validator(mode="before")(_upgrade_public)
+
+    @model_validator(mode="after")
+    def _one_audience(self) -> Event:
+        if self.audience is None:
+            raise ValueError("audience: field required (who perceived the event)")
+        self.public = self.audience.kind == "everyone"
+        return self
 
 
 class MvpVote(Strict):
@@ -152,6 +202,7 @@ class MvpVote(Strict):
     target: Seat | None = Field(description="Seat voted for; null for an abstention.")
     cutoff_segment: int = Field(ge=0, description="Last segment before the vote was cast.")
     original_label: str | None = None
+    round: int | None = Field(None, ge=1, exclude_if=_empty, description="Vote round within the phase (1 = first vote, 2 = a re-vote); absent = the only or first.")
 
 
 class Mvp(Strict):
@@ -178,7 +229,7 @@ class Highlight(Strict):
 
 
 class GameLog(Strict):
-    schema_version: Literal["1.0"] = SCHEMA_VERSION
+    schema_version: Literal["1.0", "1.1"] = Field(GAME_SCHEMA_VERSION, description="1.0 files are read and upgraded to 1.1.")
     game_id: Identifier
     language: Language
     provenance: Provenance
@@ -193,6 +244,11 @@ class GameLog(Strict):
     recap: str | None = Field(None, description="The host's post-game recap: hidden information.")
     annotator_log: str | None = Field(None, description="The annotator's free-text log of the game: hidden information.")
     winner: Faction | None = None
+
+    @model_validator(mode="after")
+    def _upgraded(self) -> GameLog:
+        self.schema_version = GAME_SCHEMA_VERSION  # the events' `public` was read as audiences above
+        return self
 
 
 # --------------------------------------------------------------------------- items
@@ -256,6 +312,7 @@ class VoteItem(ItemBase):
     cutoff_segment: int = Field(ge=0)
     candidates: list[Seat] = Field(min_length=1, description="Seats that may be voted for (alive, not the voter).")
     answer: Seat = Field(description="The seat the human actually voted for.")
+    round: int | None = Field(None, ge=1, exclude_if=_empty, description="The vote round asked about (absent: the only or first round).")
     provenance: ItemProvenance = Field(default_factory=ItemProvenance)
 
 

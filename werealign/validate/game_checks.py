@@ -242,6 +242,28 @@ def check_events(game: GameLog, idx: GameIndex, out: Sink) -> None:
                         f"anchor segment {e.segment_id} is not in the transcript (segments {idx.segment_range()})")
         if e.kind == "skill_use" and not e.skill:
             out.warning("skill-missing", path(where, "skill"), "a skill_use event should name the skill (e.g. seer_check)")
+        check_audience(e.audience, path(where, "audience"), idx, game, out, has_actor=isinstance(e.actor, int))
+    for i, u in enumerate(game.utterances):
+        if u.audience is not None:
+            check_audience(u.audience, path("utterances", i, "audience"), idx, game, out, has_actor=isinstance(u.speaker, int))
+
+
+def check_audience(audience, where: str, idx: GameIndex, game: GameLog, out: Sink, has_actor: bool) -> None:
+    """An audience must name someone who exists: listed seats are seats, a team is someone's faction or team."""
+    if audience is None:
+        return
+    if audience.kind == "seats":
+        for j, seat in enumerate(audience.seats):
+            if seat not in idx.seats:
+                out.error("audience-not-seat", path(where, "seats", j), f"seat {seat} is not a seat (seats {idx.seat_range()})")
+    elif audience.kind == "actor" and not has_actor:
+        out.error("audience-without-actor", path(where, "kind"), "audience 'actor' but no seat acts: nobody would perceive it")
+    elif audience.kind == "team":
+        catalogue = catalogue_for(d for d in game.rules.declared_roles if d.id in CATALOGUE or d.faction is not None)
+        teams = {s.faction for s in game.seats} | {r.team for s in game.seats if (r := catalogue.get(s.role)) is not None}
+        if audience.team not in teams:
+            out.warning("audience-team-empty", path(where, "team"),
+                        f"no seat belongs to team {audience.team!r} (factions and teams here: {', '.join(sorted(t for t in teams if t))}): nobody perceives it")
 
 
 # --------------------------------------------------------------------------- MVP, highlights, winner
