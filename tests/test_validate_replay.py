@@ -108,7 +108,7 @@ def test_an_elimination_twice(games):
     assert "eliminated-twice" in codes(g)
 
 
-def _invented_game(ballots: list[tuple[int, int]], exiled: int, has_sheriff: bool = False, seer_result: str = "innocent") -> dict:
+def _invented_game(ballots: list[tuple[int, int, int | None]], exiled: int, has_sheriff: bool = False, seer_result: str = "innocent") -> dict:
     """A five-seat Mafia-style game with roles the werewolf rules never heard of and no sheriff."""
     roles = {1: ("mafioso", "wolf"), 2: ("bystander", "good"), 3: ("detective", "good"), 4: ("doctor", "good"), 5: ("bystander", "good")}
     turns = [(1, "night-1", "host", "Night.")] + [(i + 2, "day-1", seat, f"Seat {seat} talks.") for i, seat in enumerate(range(1, 6))]
@@ -120,24 +120,31 @@ def _invented_game(ballots: list[tuple[int, int]], exiled: int, has_sheriff: boo
                    {"id": "day-1", "kind": "day", "day": 1, "start": 2, "end": 20}],
         "utterances": [{"index": i, "segment_ids": [sid], "start": sid, "end": sid + 0.5, "phase": ph, "speaker": sp, "text": t}
                        for i, (sid, ph, sp, t) in enumerate(turns)],
-        "events": [{"kind": "skill_use", "phase": "night-1", "segment_id": 1, "public": False, "actor": 3, "target": 2,
+        "events": [{"kind": "skill_use", "phase": "night-1", "segment_id": 1, "audience": {"kind": "actor"}, "actor": 3, "target": 2,
                     "skill": "seer_check", "result": seer_result}]
-        + [{"kind": "vote", "phase": "day-1", "segment_id": 6, "public": True, "actor": a, "target": t} for a, t in ballots]
-        + [{"kind": "elimination", "phase": "day-1", "segment_id": 6, "public": True, "target": exiled, "result": "lynched"}],
+        + [{"kind": "vote", "phase": "day-1", "segment_id": 6, "audience": {"kind": "everyone"}, "actor": a, "target": t, "round": r} for a, t, r in ballots]
+        + [{"kind": "elimination", "phase": "day-1", "segment_id": 6, "audience": {"kind": "everyone"}, "target": exiled, "result": "lynched"}],
     }
 
 
-def test_open_world_a_re_vote_counts_each_voters_last_ballot():
-    # Seats 2 and 4 first vote seat 3, then change to seat 1 in the re-vote: seat 1 is lynched.
-    g = _invented_game([(2, 3), (4, 3), (5, 1), (3, 1), (2, 1), (4, 1)], exiled=1)
+def test_open_world_the_last_round_decides():
+    # A 2-2 tie between seats 3 and 1; in the re-vote seats 2 and 4 (candidates may not vote) change nothing,
+    # seat 5 joins seat 3's voters for seat 1: seat 1 is lynched.
+    first = [(2, 3, 1), (4, 3, 1), (5, 1, 1), (3, 1, 1)]
+    g = _invented_game(first + [(5, 1, 2), (2, 1, 2)], exiled=1)
     assert codes(g) & {"tally-contradicts-outcome", "vote-by-eliminated"} == set()
-    g = _invented_game([(2, 3), (4, 3), (5, 3), (3, 1)], exiled=1)
+    g = _invented_game(first + [(5, 3, 2), (2, 3, 2)], exiled=1)
+    assert "tally-contradicts-outcome" in codes(g)
+    # Logged without rounds, a voter's later ballot replaces the earlier one.
+    g = _invented_game([(2, 3, None), (4, 3, None), (5, 1, None), (3, 1, None), (2, 1, None), (4, 1, None)], exiled=1)
+    assert "tally-contradicts-outcome" not in codes(g)
+    g = _invented_game([(2, 3, None), (4, 3, None), (5, 3, None), (3, 1, None)], exiled=1)
     assert "tally-contradicts-outcome" in codes(g)
 
 
 def test_open_world_unknown_result_words_and_ties_are_not_judged():
     # A tie (2-2) may be broken by any rule; a result in words the replay does not know says nothing.
-    g = _invented_game([(2, 3), (4, 3), (5, 1), (3, 1)], exiled=1, seer_result="Unverdächtig")
+    g = _invented_game([(2, 3, None), (4, 3, None), (5, 1, None), (3, 1, None)], exiled=1, seer_result="Unverdächtig")
     assert {c for c in codes(g) if c in {"tally-contradicts-outcome", "seer-result-contradicts-role"}} == set()
 
 

@@ -10,8 +10,8 @@ dying, how a night's actions resolve, the sheriff's vote weight) are not assumed
 out may speak and act in the phase of the exit and the next one (a night death is announced at
 dawn: last words, a hunter's shot, a badge pass), never later; an exile or a sheriff election is
 questioned only when the seat chosen leads the ballots neither with the sheriff's ballot counted
-once nor counted one and a half (a tie may be broken by any rule; in a re-vote a voter's last
-ballot counts).
+once nor counted one and a half, in the phase's last vote round (a tie may be broken by any rule;
+within a round a voter's last ballot counts).
 """
 
 from __future__ import annotations
@@ -36,8 +36,13 @@ def check_replay(game: GameLog, out: Sink) -> None:
     )
     out_since: dict[int, tuple[int, str]] = {}  # seat -> (events index, phase) of its exit
     sheriff: int | None = None
-    # phase -> voter -> (target, sheriff at the time); a later ballot of a voter (a re-vote) replaces the earlier one
-    ballots: dict[str, dict[int, tuple[int, int | None]]] = defaultdict(dict)
+    # phase -> round -> voter -> (target, sheriff at the time). The last round decides; within a round
+    # a voter's later ballot (a re-vote logged without its round) replaces the earlier one.
+    ballots: dict[str, dict[int, dict[int, tuple[int, int | None]]]] = defaultdict(lambda: defaultdict(dict))
+
+    def deciding(phase: str) -> dict[int, tuple[int, int | None]]:
+        rounds = ballots.get(phase)
+        return rounds[max(rounds)] if rounds else {}
     exile_checked: set[str] = set()  # phases whose first exile after the ballots was compared with them
     late_turns: dict[int, list[int]] = {}  # seat -> its turns after the phase that followed its exit
 
@@ -64,7 +69,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
                     out.warning(f"vote-{who}-eliminated", path(where, role),
                                 f"vote {who} seat {seat} in {e.phase}, who left the game at events[{gone(seat)[0]}]")
             if isinstance(e.actor, int) and e.target is not None:
-                ballots[e.phase][e.actor] = (e.target, sheriff)
+                ballots[e.phase][e.round or 1][e.actor] = (e.target, sheriff)
         elif e.kind == "skill_use" and too_late(e.actor, e.phase):
             out.warning("skill-after-elimination", path(where, "actor"),
                         f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
@@ -75,7 +80,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
                 out.warning("seer-result-contradicts-role", path(where, "result"),
                             f"the seer's check on seat {e.target} says {e.result!r}, but that seat is on the {truth} side")
         elif e.kind == "sheriff_election" and e.target is not None:
-            _check_leader(ballots.get(e.phase, {}), e.target, f"the sheriff election in {e.phase}", path(where, "target"), out)
+            _check_leader(deciding(e.phase), e.target, f"the sheriff election in {e.phase}", path(where, "target"), out)
             sheriff = e.target
         elif e.kind == "badge_transfer":
             if e.actor != sheriff:
@@ -93,10 +98,10 @@ def check_replay(game: GameLog, out: Sink) -> None:
             out_since.setdefault(seat, (i, e.phase))
             # The first seat voted for that leaves after the ballots is the exile; a later one (shot by
             # the exiled hunter, say) is not the vote's outcome.
-            voted_for = {target for target, _ in ballots.get(e.phase, {}).values()}
+            voted_for = {target for round_ in ballots.get(e.phase, {}).values() for target, _ in round_.values()}
             if e.kind == "elimination" and seat in voted_for and e.phase not in exile_checked:
                 exile_checked.add(e.phase)
-                _check_leader(ballots[e.phase], seat, f"the exile of seat {seat} in {e.phase}", path(where, "target"), out)
+                _check_leader(deciding(e.phase), seat, f"the exile of seat {seat} in {e.phase}", path(where, "target"), out)
 
     for i, e in enumerate(game.events):
         if e.kind == "night_outcome" and isinstance(e.target, int) and e.target not in out_since:
