@@ -1,4 +1,4 @@
-"""The bundled sample dataset: reproducible from its source, complete, consistent, and clean."""
+"""The bundled sample dataset: rebuilt byte for byte from its sources in annotation/sample/, complete, consistent, clean."""
 
 from __future__ import annotations
 
