@@ -156,9 +156,3 @@ def test_a_skill_used_nights_after_the_exit(games):
     # The hunter's shot on the day her night death is announced is fine (the sample's seat 5, day 2).
     assert events(games["sample-en-01"], kind="skill_use", skill="hunter_shoot")[0]["phase"] == "day-2"
 
-
-def test_an_announced_death_without_its_elimination(games):
-    g = games["sample-en-02"]
-    g["events"].remove(events(g, kind="elimination", target=9)[0])  # night 4's victim, announced on day 4
-    [f] = findings(g)
-    assert f.code == "death-not-eliminated" and "seat 9" in f.message and "day-4" in f.message

@@ -103,11 +103,6 @@ def check_replay(game: GameLog, out: Sink) -> None:
                 exile_checked.add(e.phase)
                 _check_leader(deciding(e.phase), seat, f"the exile of seat {seat} in {e.phase}", path(where, "target"), out)
 
-    for i, e in enumerate(game.events):
-        if e.kind == "night_outcome" and isinstance(e.target, int) and e.target not in out_since:
-            out.warning("death-not-eliminated", path("events", i, "target"),
-                        f"the night outcome in {e.phase} announces the death of seat {e.target}, but no event eliminates that seat; "
-                        "log the death also as an elimination")
     for seat, turns in late_turns.items():
         first = game.utterances[turns[0]]
         more = f" (and {len(turns) - 1} later turn(s))" if len(turns) > 1 else ""
