@@ -107,6 +107,19 @@ def test_merging_rules(tmp_path):
     assert [u.index for u in game.utterances] == [0, 1, 2, 3, 4]
 
 
+def test_turn_breaks_split_one_speakers_run(tmp_path):
+    # The host calls the vote, the ballots are cast in silence, the host announces the result.
+    srt = _srt(tmp_path, [(1.0, "H: night falls"), (10.0, "H: vote now"), (14.0, "H: seat 2 is out"), (15.0, "H: last words, seat 2"),
+                          (16.0, "B: last words")])
+    game = build_from_files(srt, _config(tmp_path, "turn_breaks: [3]\n")).game
+    assert [(u.segment_ids, u.text) for u in game.utterances] == [
+        ([1], "night falls"), ([2], "vote now"), ([3, 4], "seat 2 is out last words, seat 2"), ([5], "last words")]
+    # A break at a cue that starts a turn anyway changes nothing; one outside the game is named.
+    assert build_from_files(srt, _config(tmp_path, "turn_breaks: [5]\n")).game.utterances[1].segment_ids == [2, 3, 4]
+    with pytest.raises(UserError, match=r"c.yaml:\d+: turn_breaks.0: segment 9 is not in .*t.srt"):
+        build_from_files(srt, _config(tmp_path, "turn_breaks: [9]\n"))
+
+
 def test_event_anchor_must_be_in_the_game(tmp_path):
     srt = _srt(tmp_path, [(1.0, "H: night"), (2.0, "A: hi"), (25.0, "H: after")])
     config = _config(tmp_path, "events:\n  - {kind: elimination, segment: 3, target: 2}\n")

@@ -1,9 +1,9 @@
-"""The bundled sample dataset: reproducible from its source, complete, consistent, and clean."""
+"""The bundled sample dataset: rebuilt byte for byte from its sources in annotation/sample/, complete, consistent, clean."""
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from werealign.dataset import bundled_sample_path, load_dataset
+from werealign.errors import UserError
 from werealign.schema import DIMENSIONS
 
 from conftest import REPO
@@ -23,7 +24,6 @@ BUILDER = REPO / "scripts" / "build_sample.py"
 def builder():
     spec = importlib.util.spec_from_file_location("build_sample", BUILDER)
     module = importlib.util.module_from_spec(spec)
-    sys.modules["build_sample"] = module  # dataclasses look their module up by name
     spec.loader.exec_module(module)
     return module
 
@@ -154,42 +154,51 @@ def test_every_utterance_has_an_objective_rewrite(sample):
                 assert r.text != u.text and r.text.startswith(f"Seat {u.speaker} ")
 
 
-def test_the_consistency_check_catches_mistakes(builder):
-    spec = builder.GAMES[0]
-    builder.build_game(spec)  # the real script passes
+def _sources_copy(tmp_path: Path) -> Path:
+    src = tmp_path / "sources"
+    shutil.copytree(REPO / "annotation" / "sample", src)
+    return src
 
-    def broken(replace):
-        script = [replace(step) for step in spec.script]
-        return dataclasses.replace(spec, script=script)
 
-    def vote_by_dead_seat(step):  # seat 11 is exiled on day 1; give him a day-2 ballot
-        if isinstance(step, builder.Ev) and step.kind == "vote" and step.actor == 12 and step.target == 6:
-            return dataclasses.replace(step, actor=11)
-        return step
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} must occur once in {path.name}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
 
-    def wrong_seer_result(step):
-        if isinstance(step, builder.Ev) and step.skill == "seer_check" and step.target == 1:
-            return dataclasses.replace(step, result="wolf")
-        return step
 
-    def dead_player_speaks(step):  # seat 5 dies on night 2; make her speak on day 3 instead of seat 9
-        if isinstance(step, builder.Turn) and step.key == "d3-9":
-            return dataclasses.replace(step, speaker=5)
-        return step
+def test_the_build_refuses_an_inconsistent_game_and_writes_nothing(builder, tmp_path):
+    """The consistency replay of the old builder is now the validator's: the build stops on any finding."""
+    src = _sources_copy(tmp_path)
+    # Night 2 of game 1: the seer checks seat 1 (a villager); claim a wolf result.
+    _edit(src / "sample-en-01" / "config.yaml", "seer_check, target: 1, result: good", "seer_check, target: 1, result: wolf")
+    out = tmp_path / "out"
+    with pytest.raises(UserError, match=r"events\[\d+\]\.result: warning: .*seat 1.*\[seer-result-contradicts-role\]"):
+        builder.build(out, src)
+    assert not out.exists()
 
-    def tally_does_not_match(step):  # swing day-1 ballots so seat 11 no longer has the most votes
-        if isinstance(step, builder.Ev) and step.kind == "vote" and step.target == 11 and step.actor in (1, 2, 4, 8, 9, 10):
-            return dataclasses.replace(step, target=7)
-        return step
 
-    for mutate, message in [
-        (vote_by_dead_seat, "dead seat"),
-        (wrong_seer_result, "seer check"),
-        (dead_player_speaks, "dead seat 5 speaks"),
-        (tally_does_not_match, "exiles 11"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            builder.build_game(broken(mutate))
+def test_a_rewrite_must_name_the_cues_of_one_turn(builder, tmp_path):
+    src = _sources_copy(tmp_path)
+    _edit(src / "sample-en-02" / "osr.yaml", "segment_ids: [3, 4]", "segment_ids: [3]")
+    with pytest.raises(UserError, match=r"osr\.yaml: rewrites\[2\]: segment_ids \[3\] are not the cues of one turn of sample-en-02"):
+        builder.build(tmp_path / "out", src)
+
+
+def test_a_speech_item_error_names_the_file_and_the_item(builder, tmp_path):
+    src = _sources_copy(tmp_path)
+    _edit(src / "sample-en-01" / "speech_items.yaml", "item_id: sample-en-01-RI-1\n    dimension: RI", "item_id: sample-en-01-RI-1\n    dimension: XX")
+    with pytest.raises(UserError, match=r"speech_items\.yaml: items\[0\].*dimension"):
+        builder.build(tmp_path / "out", src)
+
+
+def test_the_sources_are_clean_annotator_files():
+    """What annotators read as an example: every game folder holds the four files, no stray ones."""
+    root = REPO / "annotation" / "sample"
+    folders = sorted(p for p in root.iterdir() if p.is_dir())
+    assert [p.name for p in folders] == sorted(load_dataset().games)
+    for folder in folders:
+        assert sorted(p.name for p in folder.iterdir()) == ["config.yaml", "osr.yaml", "speech_items.yaml", "transcript.srt"]
+        assert (folder / "config.yaml").read_text(encoding="utf-8").startswith("# Annotator config")
 
 
 def test_werealign_validate_reports_no_errors(tmp_path):

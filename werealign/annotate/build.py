@@ -4,8 +4,9 @@ The rules (the same ones the WereBench release used, so its games can be rebuilt
 - a segment is part of the game when first-phase start <= its start < game_end; earlier segments
   (rules read-out, introductions) and later ones (recap, chat) are not turns;
 - a segment's phase is the last phase that started at or before the segment started;
-- consecutive in-game segments of one speaker (seat or host) in one phase form one turn; the turn
-  keeps every segment's id, time and text, and its text is the segments' texts joined by a space;
+- consecutive in-game segments of one speaker (seat or host) in one phase (and one `turn_audiences`
+  range) form one turn, unless the config lists a segment in `turn_breaks` (it starts a new turn); the turn keeps every segment's id,
+  time and text, and its text is the segments' texts joined by a space;
 - the recap is the text of the config's recap segment range, joined the same way.
 """
 
@@ -115,16 +116,17 @@ def build_game(
     if not kept:
         raise UserError(f"{srt_path}: no transcript segment falls inside the game ({source.where('phases')} to {source.where('game_end')})")
 
-    # 2. Merge runs of one speaker within one phase (and one audience) into turns.
+    # 2. Merge runs of one speaker within one phase (and one audience) into turns; a turn break starts a new one.
     def heard_by(segment_id: int) -> int | None:
         """Index of the turn_audiences range holding the segment (the first one), or None: the table's."""
         return next((i for i, r in enumerate(config.turn_audiences) if r.first_segment <= segment_id <= r.last_segment), None)
 
+    breaks = set(config.turn_breaks)
     utterances: list[dict] = []
     for seg, speaker, p in kept:
         last = utterances[-1] if utterances else None
         audience = heard_by(seg.id)
-        if last is not None and last["speaker"] == speaker and last["_phase"] == p and last["_audience"] == audience:
+        if last is not None and last["speaker"] == speaker and last["_phase"] == p and last["_audience"] == audience and seg.id not in breaks:
             last["segment_ids"].append(seg.id)
             last["segments"].append(seg)
         else:
@@ -200,6 +202,8 @@ def build_game(
 
     for i, h in enumerate(config.highlights):
         anchor(h.segment, ("highlights", i, "segment"))
+    for i, segment in enumerate(config.turn_breaks):
+        anchor(segment, ("turn_breaks", i))
     if config.mvp is not None:
         for i, v in enumerate(config.mvp.votes):
             if v.cutoff_segment not in by_id:

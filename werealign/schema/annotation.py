@@ -123,6 +123,10 @@ class AnnotatorConfig(Strict):
     names: dict[SeatKey, str] = Field(default_factory=dict, description="Seat -> player name or nickname.")
     phases: list[ConfigPhase] = Field(min_length=1, description="In time order; the first starts the game.")
     game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")
+    turn_breaks: list[int] = Field(
+        default_factory=list,
+        description="Segments that start a new turn although the same speaker goes on in the same phase "
+        "(e.g. the host's vote result after the ballots, which would otherwise join the call to vote).")
     sheriff: list[SheriffChange] = Field(default_factory=list)
     events: list[ConfigEvent] = Field(default_factory=list)
     turn_audiences: list[TurnAudience] = Field(

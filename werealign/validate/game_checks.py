@@ -13,6 +13,7 @@ from werealign.schema import GameLog
 from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 from werealign.validate.findings import Sink, path
 from werealign.validate.index import GameIndex
+from werealign.validate.replay_checks import check_replay
 
 # Phase timestamps are annotated by hand, to the second at best: a turn that starts or ends
 # this close to its phase boundary is not worth a warning.
@@ -33,6 +34,7 @@ def check_game(game: GameLog, out: Sink) -> GameIndex:
     check_mvp(game, idx, out)
     check_highlights(game, idx, out)
     check_winner(game, idx, out)
+    check_replay(game, out)
     return idx
 
 

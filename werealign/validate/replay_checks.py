@@ -1,0 +1,128 @@
+"""The game replayed in timeline order: who is still in the game, who holds the badge, what the
+votes add up to, and whether the events and turns agree with that.
+
+Each finding is a warning: a human game with an annotation slip (a ballot given to the wrong seat,
+a player's last words filed in the next phase) is still usable, but the slip is usually an error
+in the log that VA/OI items and contexts would inherit, so the annotator should look.
+
+Only what holds in every rule set is checked. Rules that vary between games (who may speak after
+dying, how a night's actions resolve, the sheriff's vote weight) are not assumed: a player who is
+out may speak and act in the phase of the exit and the next one (a night death is announced at
+dawn: last words, a hunter's shot, a badge pass), never later; an exile or a sheriff election is
+questioned only when the seat chosen leads the ballots neither with the sheriff's ballot counted
+once nor counted one and a half, in the phase's last vote round (a tie may be broken by any rule;
+within a round a voter's last ballot counts).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from werealign.schema import GameLog
+from werealign.validate.findings import Sink, path
+
+SHERIFF_WEIGHTS = (1.0, 1.5)  # one vote, or the usual one and a half: a finding must hold for both
+GOOD_RESULTS = {"good", "villager", "好人", "金水"}
+WOLF_RESULTS = {"wolf", "werewolf", "bad", "狼人", "查杀"}
+
+
+def check_replay(game: GameLog, out: Sink) -> None:
+    phase_order = {p.id: i for i, p in enumerate(game.phases)}
+    faction = {s.seat: s.faction for s in game.seats}
+    # Turns and events in timeline order; at one segment, a turn comes before the events anchored to it.
+    timeline = sorted(
+        [(u.segment_ids[0], 0, i) for i, u in enumerate(game.utterances) if u.segment_ids]
+        + [(e.segment_id, 1, i) for i, e in enumerate(game.events) if e.segment_id is not None]
+    )
+    out_since: dict[int, tuple[int, str]] = {}  # seat -> (events index, phase) of its exit
+    sheriff: int | None = None
+    # phase -> round -> voter -> (target, sheriff at the time). The last round decides; within a round
+    # a voter's later ballot (a re-vote logged without its round) replaces the earlier one.
+    ballots: dict[str, dict[int, dict[int, tuple[int, int | None]]]] = defaultdict(lambda: defaultdict(dict))
+
+    def deciding(phase: str) -> dict[int, tuple[int, int | None]]:
+        rounds = ballots.get(phase)
+        return rounds[max(rounds)] if rounds else {}
+    exile_checked: set[str] = set()  # phases whose first exile after the ballots was compared with them
+    late_turns: dict[int, list[int]] = {}  # seat -> its turns after the phase that followed its exit
+
+    def gone(seat: object) -> tuple[int, str] | None:
+        return out_since.get(seat) if isinstance(seat, int) else None
+
+    def too_late(seat: object, phase: str) -> bool:
+        """Whether `seat` is out and `phase` is later than the phase after its exit."""
+        exit_ = gone(seat)
+        return exit_ is not None and phase_order.get(phase, -1) > phase_order.get(exit_[1], -1) + 1
+
+    for _, is_event, i in timeline:
+        if not is_event:
+            u = game.utterances[i]
+            if too_late(u.speaker, u.phase):
+                late_turns.setdefault(u.speaker, []).append(i)
+            continue
+        e = game.events[i]
+        where = path("events", i)
+        if e.kind == "vote":
+            for role, seat in (("actor", e.actor), ("target", e.target)):
+                if gone(seat):
+                    who = "by" if role == "actor" else "for"
+                    out.warning(f"vote-{who}-eliminated", path(where, role),
+                                f"vote {who} seat {seat} in {e.phase}, who left the game at events[{gone(seat)[0]}]")
+            if isinstance(e.actor, int) and e.target is not None:
+                ballots[e.phase][e.round or 1][e.actor] = (e.target, sheriff)
+        elif e.kind == "skill_use" and too_late(e.actor, e.phase):
+            out.warning("skill-after-elimination", path(where, "actor"),
+                        f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
+        elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result:
+            told = "good" if e.result.strip().lower() in GOOD_RESULTS else "wolf" if e.result.strip().lower() in WOLF_RESULTS else None
+            truth = faction[e.target]
+            if told and truth in ("good", "wolf") and told != truth:
+                out.warning("seer-result-contradicts-role", path(where, "result"),
+                            f"the seer's check on seat {e.target} says {e.result!r}, but that seat is on the {truth} side")
+        elif e.kind == "sheriff_election" and e.target is not None:
+            _check_leader(deciding(e.phase), e.target, f"the sheriff election in {e.phase}", path(where, "target"), out)
+            sheriff = e.target
+        elif e.kind == "badge_transfer":
+            if e.actor != sheriff:
+                out.warning("badge-not-held", path(where, "actor"),
+                            f"seat {e.actor} passes the badge in {e.phase}, but the sheriff is {'nobody' if sheriff is None else f'seat {sheriff}'}")
+            if gone(e.target):
+                out.warning("badge-to-eliminated", path(where, "target"), f"the badge goes to seat {e.target}, who has left the game")
+            sheriff = e.target
+        elif e.kind in ("elimination", "self_destruct"):
+            seat = e.target if e.kind == "elimination" else e.actor
+            if not isinstance(seat, int):
+                continue
+            if e.kind == "elimination" and gone(seat) and game.events[gone(seat)[0]].kind == "elimination":
+                out.warning("eliminated-twice", path(where, "target"), f"seat {seat} is eliminated again (first at events[{gone(seat)[0]}])")
+            out_since.setdefault(seat, (i, e.phase))
+            # The first seat voted for that leaves after the ballots is the exile; a later one (shot by
+            # the exiled hunter, say) is not the vote's outcome.
+            voted_for = {target for round_ in ballots.get(e.phase, {}).values() for target, _ in round_.values()}
+            if e.kind == "elimination" and seat in voted_for and e.phase not in exile_checked:
+                exile_checked.add(e.phase)
+                _check_leader(deciding(e.phase), seat, f"the exile of seat {seat} in {e.phase}", path(where, "target"), out)
+
+    for seat, turns in late_turns.items():
+        first = game.utterances[turns[0]]
+        more = f" (and {len(turns) - 1} later turn(s))" if len(turns) > 1 else ""
+        out.warning("speaks-after-elimination", path("utterances", turns[0], "speaker"),
+                    f"seat {seat} speaks in {first.phase}{more}, after leaving the game in {out_since[seat][1]} (events[{out_since[seat][0]}]); "
+                    "a player who is out speaks only when the exit happens or is announced (last words)")
+
+
+def _check_leader(ballots: dict[int, tuple[int, int | None]], chosen: int, what: str, where: str, out: Sink) -> None:
+    """Warn when the chosen seat leads the ballots under no sheriff weight."""
+    if not ballots:
+        return
+    leaders = []
+    for weight in SHERIFF_WEIGHTS:
+        tally: dict[int, float] = defaultdict(float)
+        for voter, (target, holder) in ballots.items():
+            tally[target] += weight if voter == holder else 1.0
+        top = max(tally.values())
+        leaders.append(({s for s, v in tally.items() if v == top}, dict(tally)))
+    if all(chosen not in best for best, _ in leaders):
+        best, tally = leaders[0]
+        shown = ", ".join(f"seat {s}: {v:g}" for s, v in sorted(tally.items(), key=lambda x: (-x[1], x[0])))
+        out.warning("tally-contradicts-outcome", where, f"{what} does not follow the ballots ({shown})")
