@@ -9,32 +9,31 @@ restyle stage must fix them before the length filter lets the item through.
 from __future__ import annotations
 
 import hashlib
-import math
 import json
 import re
 from types import SimpleNamespace
 from typing import Any
 
-WORDS = "amber birch coral delta ember flint grove haven ivory jolly karma lemon maple noble ocean pearl quail raven".split()
+# Words by length, so a text of any length can be written exactly (a model hits a length only roughly,
+# but the fake must not add an artifact of its own: keys and distractors come from the same words).
+POOLS = {3: "elk fox owl yew ash", 4: "moss reed pine kelp dune", 5: "amber birch coral delta ember",
+         6: "parcel thorny willow meadow falcon", 7: "harvest lantern thistle orchard sparrow"}
+POOLS = {n: [w for w in ws.split() if len(w) == n] for n, ws in POOLS.items()}
 
 
-def words(seed: str, n: int = 9) -> str:
+def exact(seed: str, length: int) -> str:
+    """Words (3 to 7 letters) whose letters add up to exactly `length`, chosen by the seed."""
+    length = max(3, length)
+    k = -(-length // 7)
+    base, extra = divmod(length, k)
     h = hashlib.sha256(seed.encode()).digest()
-    return " ".join(WORDS[h[i] % len(WORDS)] for i in range(n))  # five-letter words: equal lengths by construction
+    sizes = [base + 1] * extra + [base] * (k - extra)
+    return " ".join(POOLS[n][h[i % 32] % len(POOLS[n])] for i, n in enumerate(sizes))
 
 
-def sized(seed: str, target: int, key_length: int | None = None) -> str:
-    """Words whose length (spaces aside) lands within 2.5 characters of `target`, and within the 25% band
-    around the key's length when it is given, as a model that follows the prompt would write."""
-    n = max(1, round(target / 5))
-    if key_length:
-        n = min(max(n, math.ceil(key_length / 1.25 / 5)), math.floor(key_length * 1.25 / 5))
-    return words(seed, n)
-
-
-def _key_length(user: str) -> int | None:
-    m = re.search(r"the key has (\d+)", user)
-    return int(m.group(1)) if m else None
+def words(seed: str) -> str:
+    """A key: 30 to 59 letters, by the seed."""
+    return exact(seed, 30 + hashlib.sha256(seed.encode()).digest()[0] % 30)
 
 
 def _targets(user: str) -> list[int]:
@@ -95,12 +94,12 @@ class FakeProvider:
         if stage == "negatives_m1":
             q = _line(user, "QUESTION")
             mechs = ["role_perturbation", "information_occlusion", "faction_inversion", "role_perturbation"]
-            return [{"mechanism": m, "text": sized(f"{q}-m1-{i}", t, _key_length(user)) + end} for i, (m, t) in enumerate(zip(mechs, _targets(user)))]
+            return [{"mechanism": m, "text": exact(f"{q}-m1-{i}", t) + end} for i, (m, t) in enumerate(zip(mechs, _targets(user)))]
         if stage == "negatives_m2":
             q = _line(user, "QUESTION")
-            return [{"text": sized(f"{q}-m2-{i}", t * (2 if self.long_m2 else 1)) + end} for i, t in enumerate(_targets(user))]
+            return [{"text": exact(f"{q}-m2-{i}", t * (2 if self.long_m2 else 1)) + end} for i, t in enumerate(_targets(user))]
         asked = re.findall(r"^([A-I]) \(about (\d+) characters\): ", user, re.M)  # restyle
-        return {k: sized(f"{user}-{k}", int(t), _key_length(user)) + end for k, t in asked}
+        return {k: exact(f"{user}-{k}", int(t)) + end for k, t in asked}
 
     def _extras(self, stage: str, user: str) -> dict[str, Any]:
         if stage == "explain":

@@ -106,9 +106,10 @@ def test_length_filter_drops_items_whose_distractors_stay_long(tmp_path):
 
 def test_generated_items_pass_the_audit_on_length(tmp_path):
     config = GenConfig(model="fake/model", osr=False, judges=0)  # every moment, every dimension: 45 items
-    _run(tmp_path / "g", config)
+    outcome, _, _ = _run(tmp_path / "g", config)
     report = audit_items(load_dataset(tmp_path / "g" / "dataset"))
-    assert report.items == 45
+    # the fake's small word pools now and then give two near-identical options: the filter drops those
+    assert report.items >= 40 and all(d["reason"].startswith("duplicate options") for d in outcome.dropped)
     for check in ("key-longest", "key-shortest", "options-only", "duplicate-options", "stem-leak"):
         assert report.find(check).verdict == "pass", report.find(check).detail
 

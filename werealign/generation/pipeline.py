@@ -168,7 +168,7 @@ def assemble(unit: Unit, stem: dict[str, str], negatives: list[dict[str, str]], 
 
 def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit, dict[str, str], list[Option], str]]) -> None:
     """Rewrite, once, the distractors that stand out; replaces them in place."""
-    drafts, targets = [], {}
+    drafts = []
     for uid, (u, stem, options, answer) in drafts_by_unit.items():
         off = filters.outliers(options, answer)
         if not off:
@@ -181,7 +181,6 @@ def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit,
         tpl, messages = prompts.render("restyle", language=game.language, question=stem["question"], key=stem["key"],
                                        key_length=key_length, options=shown)
         drafts.append(Draft(s.request("restyle", uid, tpl, messages), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
-        targets[uid] = off
     if not drafts:
         return
     for r in s.ask("restyle", drafts):

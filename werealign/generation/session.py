@@ -66,9 +66,6 @@ class Session:
     def request(self, stage: str, unit: str, template: str, messages: list[dict[str, str]], params: dict[str, Any] | None = None) -> Request:
         return Request(stage=stage, unit=unit, template=template, messages=messages, params={**self.base_params, **(params or {})}, model=self.model)
 
-    def stored(self, request: Request) -> bool:
-        return request.key in self._ok
-
     def ask(self, stage: str, drafts: list[Draft]) -> list[Result]:
         self._ok = self.store.ok_keys()
         current = [d.request for d in drafts]
