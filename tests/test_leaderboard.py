@@ -6,7 +6,6 @@ import csv
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 from run_factory import write_run

@@ -56,13 +56,13 @@ def test_html_renders_and_sorts_in_chromium(page, tmp_path):
     assert page.locator("#main .best").count() >= 8 and page.locator("#main .partial").count() == 1
     # Sort by VA: click once -> descending, a model without VA last; again -> ascending, still last.
     va = headers.index("VA")
-    page.click("#main thead th:nth-child(%d)" % (va + 1))
+    page.click(f"#main thead th:nth-child({va + 1})")
     values = _column(page, "main", va)
     assert values[-1] == "—"
     shown = [_number(v) for v in values[:-1]]
     assert shown == sorted(shown, reverse=True)
-    assert page.get_attribute("#main thead th:nth-child(%d)" % (va + 1), "aria-sort") == "descending"
-    page.click("#main thead th:nth-child(%d)" % (va + 1))
+    assert page.get_attribute(f"#main thead th:nth-child({va + 1})", "aria-sort") == "descending"
+    page.click(f"#main thead th:nth-child({va + 1})")
     values = _column(page, "main", va)
     assert values[-1] == "—" and [_number(v) for v in values[:-1]] == sorted(shown)
     # Sort by name.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -67,7 +66,7 @@ def test_card_header_describes_every_config(tmp_path):
     assert {"multiple-choice"} <= set(head["task_categories"])
     configs = {c["config_name"]: c for c in head["configs"]}
     assert set(configs) == {"speech", "vote", "opponent", "games", "osr"}
-    for name, c in configs.items():
+    for c in configs.values():
         assert (folder / c["data_files"][0]["path"]).is_file()
     info = {i["config_name"]: i for i in head["dataset_info"]}
     assert {f["name"]: f.get("dtype") for f in info["speech"]["features"]}["options"] == "json"
