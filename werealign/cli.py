@@ -13,7 +13,7 @@ import sys
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, review, validate
+from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, review, validate
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -48,6 +48,8 @@ app.command("derive")(derive.derive_command)
 app.command("audit")(audit.audit_command)
 app.command("generate")(generate.generate_command)
 app.command("review")(review.review_command)
+app.command("leaderboard")(leaderboard.leaderboard_command)
+app.command("release")(release.release_command)
 
 
 def main() -> None:
