@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from werealign.tasks import TASKS, resolve_mode
-from werealign.tasks.common import counts, rounded
+from werealign.tasks.common import OBSERVER_ROLE, correct_value, counts, rounded  # noqa: F401 (OBSERVER_ROLE: leaderboards)
 
 Sample = dict[str, Any]
 
@@ -82,3 +82,10 @@ def score_samples(
         "usage": usage_totals(samples),
         "variants": variants,
     }
+
+
+def primary_value(sample: Sample) -> float:
+    """One sample's contribution to its task's default headline (per-item statistics in leaderboards)."""
+    from werealign.tasks.opponent import jaccard
+
+    return jaccard(sample) if sample["task"] == "opponent" else correct_value(sample)
