@@ -13,7 +13,7 @@ import sys
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, derive, eval as eval_cmd, importer, validate
+from werealign.commands import annotate, derive, eval as eval_cmd, importer, leaderboard, release, validate
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -45,6 +45,8 @@ app.command("eval")(eval_cmd.eval_command)
 app.command("score")(eval_cmd.score_command)
 app.add_typer(annotate.app, name="annotate")
 app.command("derive")(derive.derive_command)
+app.command("leaderboard")(leaderboard.leaderboard_command)
+app.command("release")(release.release_command)
 
 
 def main() -> None:
