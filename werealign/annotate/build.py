@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from werealign.annotate.config import ConfigSource, KnownSegments, parse_timestamp, phase_id, segment_not_in
+from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id, segment_not_in
 from werealign.annotate.transcript import TranscriptSegment, read_transcript
 from werealign.errors import UserError
 from werealign.files import parse_model

@@ -176,7 +176,7 @@ def check_config(config: AnnotatorConfig, source: ConfigSource, segments: KnownS
     n = config.players
     for label, seat in config.speakers.items():
         _check_seat(seat, n, source, ("speakers", label))
-    for seat, role in config.roles.items():
+    for seat in config.roles:
         _check_seat(seat, n, source, ("roles", seat))
     for i, r in enumerate(config.turn_audiences):
         if r.last_segment < r.first_segment:

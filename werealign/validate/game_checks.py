@@ -7,7 +7,6 @@ but usable (a turn a few seconds outside its phase, a winner the events do not e
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from werealign.schema import GameLog
