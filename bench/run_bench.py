@@ -93,7 +93,8 @@ def main() -> None:
                 run = tmp / f"run-{transport}"
                 cmd = [*WEREALIGN, "eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(ds),
                        "--tasks", "speech", "--limit", str(a.items), "--decodes", str(a.decodes),
-                       "--max-connections", str(a.connections), "--out", str(run), "--quiet"]
+                       "--max-connections", str(a.connections), "--out", str(run), "--quiet",
+                       "--no-cache"]  # measure sending: the shared cache would answer the second transport
                 reset(base)
                 cold = measured(cmd, env) | request_phase(base)
                 assert cold["ok"] == n, f"expected {n} requests at the mock, saw {cold['ok']}"

@@ -16,3 +16,12 @@ def werebench_src() -> Path:
     if not (WEREBENCH / "WereBench" / "WereBench.json").is_file():
         pytest.skip("../shared/werebench is not present")
     return WEREBENCH
+
+
+@pytest.fixture(autouse=True)
+def private_response_cache(tmp_path_factory, monkeypatch) -> Path:
+    """Every test gets its own shared response cache (never the user's); subprocesses inherit it."""
+    path = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("WEREALIGN_CACHE_DIR", str(path))
+    monkeypatch.delenv("WEREALIGN_CACHE", raising=False)
+    return path

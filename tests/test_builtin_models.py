@@ -10,10 +10,10 @@ import pytest
 
 from crafted_game import crafted_game, crafted_opponent_item, crafted_speech_item, crafted_vote_item
 from werealign.errors import UserError
-from werealign.eval import local_server
-from werealign.eval.answers import parse_reply
-from werealign.eval.builtin_models import BUILTIN_MODELS, read_prompt, resolve_model
-from werealign.eval.llm import import_litellm
+from werealign.llm import local_server
+from werealign.tasks.answers import parse_reply
+from werealign.llm.builtin_models import BUILTIN_MODELS, read_prompt, resolve_model
+from werealign.llm.loader import import_litellm
 from werealign.eval.prompts import render_messages
 from werealign.schema import Option
 
@@ -143,7 +143,7 @@ def test_openai_compatible_endpoint_works_without_a_key(monkeypatch):
 
 
 def test_unroutable_model_is_refused_before_a_run_directory_exists(tmp_path):
-    from werealign.eval.builtin_models import check_model_name
+    from werealign.llm.builtin_models import check_model_name
     from werealign.eval.runner import EvalConfig, Execution, run_eval
 
     for bad in ("nosuch/model", "my-model", "werealign/nope", "local/nope", " "):
@@ -221,7 +221,7 @@ def test_suites_are_well_formed():
 
 
 def test_local_models_ask_for_one_connection():
-    from werealign.eval.builtin_models import max_connections_hint
+    from werealign.llm.builtin_models import max_connections_hint
 
     assert max_connections_hint("local/smollm2") == 1
     assert max_connections_hint("werealign/lexical") is None and max_connections_hint("openai/gpt-4o") is None

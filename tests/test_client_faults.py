@@ -8,13 +8,13 @@ import random
 import sys
 import time
 from email.utils import format_datetime
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 import pytest
 
-from werealign.eval.client import RetryPolicy, backoff_delay, call_with_retries, classify, parse_retry_after, redact
-from werealign.eval.llm import import_litellm
+from werealign.llm.client import RetryPolicy, backoff_delay, call_with_retries, classify, parse_retry_after, redact
+from werealign.llm.loader import import_litellm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import mock_server  # noqa: E402
@@ -51,7 +51,7 @@ def test_parse_retry_after() -> None:
     assert parse_retry_after("0.25") == 0.25
     assert parse_retry_after("-5") == 0.0
     assert parse_retry_after("99999") == 300.0  # capped
-    now = datetime(2030, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2030, 1, 1, tzinfo=UTC)
     assert parse_retry_after(format_datetime(now + timedelta(seconds=7), usegmt=True), now=now.timestamp()) == pytest.approx(7.0)
     assert parse_retry_after("soon") is None
 

@@ -37,6 +37,10 @@ from werealign.schema.models import (
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 import mock_server  # noqa: E402
+from fake_llm import FakeCompletion  # noqa: E402
+
+from werealign.errors import UserError  # noqa: E402
+from werealign.eval.runner import EvalConfig, Execution, run_eval, score_run  # noqa: E402
 
 ROLES = {1: "seer", 2: "werewolf", 3: "villager", 4: "witch", 5: "werewolf", 6: "villager"}
 FACTION = {"werewolf": "wolf"}
@@ -186,21 +190,29 @@ def test_run_directory_and_rescoring(tiny: Path, mock: str, tmp_path: Path) -> N
     assert (out / "results.json").read_bytes() == first[0]
 
 
-def test_determinism_across_runs(tiny: Path, mock: str, tmp_path: Path) -> None:
+def run_fake(tiny: Path, out: Path, fake: FakeCompletion | None = None, overwrite: bool = False, **config):
+    """The in-process twin of mock_eval: the same settings, a fake completion function at the client seam."""
+    settings = {"model": "openai/mock", "dataset": str(tiny), "decodes": 2, **config}
+    # no shared cache: each run here must send its own requests, as the mock_eval twins did
+    return run_eval(EvalConfig(**settings), Execution(max_connections=4), out=out, acompletion=fake or FakeCompletion(),
+                    overwrite=overwrite, cache=False)
+
+
+def test_determinism_across_runs(tiny: Path, tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
-    assert mock_eval(tiny, mock, a, "--max-connections", "1").returncode == 0
-    assert mock_eval(tiny, mock, b, "--max-connections", "8").returncode == 0
+    for out, connections in ((a, 1), (b, 8)):
+        run_eval(EvalConfig(model="openai/mock", dataset=str(tiny), decodes=2), Execution(max_connections=connections), out=out,
+                 acompletion=FakeCompletion(), cache=False)
     assert (a / "results.json").read_bytes() == (b / "results.json").read_bytes()
     assert strip_timing(read_samples(a)) == strip_timing(read_samples(b))
     c = tmp_path / "c"
-    assert mock_eval(tiny, mock, c, "--seed", "1").returncode == 0
+    run_fake(tiny, c, seed=1)
     assert [s["option_order"] for s in read_samples(a)] != [s["option_order"] for s in read_samples(c)]
 
 
-def test_no_permute_and_variants(tiny: Path, mock: str, tmp_path: Path) -> None:
+def test_no_permute_and_variants(tiny: Path, tmp_path: Path) -> None:
     out = tmp_path / "paired"
-    r = mock_eval(tiny, mock, out, "--variant", "base,rr,osr", "--no-permute")
-    assert r.returncode == 0, r.stderr
+    run_fake(tiny, out, variants=("base", "rr", "osr"), permute=False)
     samples = read_samples(out)
     counts = {v: sum(1 for s in samples if s["variant"] == v) for v in ("base", "rr", "osr")}
     assert counts == {"base": 14, "rr": 10, "osr": 14}  # rr applies to speech items only
@@ -209,8 +221,7 @@ def test_no_permute_and_variants(tiny: Path, mock: str, tmp_path: Path) -> None:
     assert set(results["variants"]) == {"base", "rr", "osr"}
 
     out = tmp_path / "randomized"
-    r = mock_eval(tiny, mock, out, "--variant", "base,rr,osr", "--ablation-protocol", "randomized")
-    assert r.returncode == 0, r.stderr
+    run_fake(tiny, out, variants=("base", "rr", "osr"), protocol="randomized")
     samples = read_samples(out)
     per_item = {}
     for s in samples:
@@ -221,42 +232,43 @@ def test_no_permute_and_variants(tiny: Path, mock: str, tmp_path: Path) -> None:
 
 def test_clear_errors(tiny: Path, mock: str, tmp_path: Path) -> None:
     cases = [
-        (("--tasks", "speech,dance"), "--tasks"),
-        (("--variant", "rr", "--tasks", "vote"), "no chosen variant applies to vote"),
-        (("--decodes", "0"), "--decodes"),
-        (("--ablation-protocol", "shuffled"), "--ablation-protocol"),
+        ({"tasks": ("speech", "dance")}, "--tasks"),
+        ({"variants": ("rr",), "tasks": ("vote",)}, "no chosen variant applies to vote"),
+        ({"decodes": 0}, "--decodes"),
+        ({"protocol": "shuffled"}, "--ablation-protocol"),
     ]
-    for extra, message in cases:
-        r = mock_eval(tiny, mock, tmp_path / "x", *extra)
-        assert r.returncode == 1 and message in r.stderr and "Traceback" not in r.stderr, (extra, r.stderr)
+    for settings, message in cases:
+        with pytest.raises(UserError, match=message):
+            run_fake(tiny, tmp_path / "x", **settings)
+    assert not (tmp_path / "x").exists()
+    # through the CLI: one line, exit 1, no traceback (the same for every UserError)
     r = cli("eval", "--model", "openai/mock", "--dataset", str(tmp_path / "nope"), "--out", str(tmp_path / "y"))
-    assert r.returncode == 1 and "dataset directory not found" in r.stderr
+    assert r.returncode == 1 and "dataset directory not found" in r.stderr and "Traceback" not in r.stderr
     # a file given as --dataset (e.g. items/speech.jsonl) says so, not "not found"
-    items_file = tiny / "items" / "speech.jsonl"
-    r = cli("eval", "--model", "openai/mock", "--dataset", str(items_file), "--out", str(tmp_path / "y"))
-    assert r.returncode == 1 and "is a file" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    with pytest.raises(UserError, match="is a file"):
+        run_fake(tiny / "items" / "speech.jsonl", tmp_path / "y")
     assert not (tmp_path / "y").exists()
     # missing OSR data fails up front, before any request
     ds = tiny_dataset(tmp_path / "no-osr")
     for f in (ds / "variants" / "osr").iterdir():
         f.unlink()
-    sent = mock_server.stats(mock)["requests"]
-    r = mock_eval(ds, mock, tmp_path / "z", "--variant", "base,osr")
-    assert r.returncode == 1 and "osr" in r.stderr and "tiny-1" in r.stderr, r.stderr
-    assert mock_server.stats(mock)["requests"] == sent and not (tmp_path / "z").exists()
+    fake = FakeCompletion()
+    with pytest.raises(UserError, match="osr.*tiny-1"):
+        run_fake(ds, tmp_path / "z", fake, variants=("base", "osr"))
+    assert not fake.calls and not (tmp_path / "z").exists()
     # a run directory is only resumed by the same run
     out = tmp_path / "run"
-    assert mock_eval(tiny, mock, out).returncode == 0
-    r = mock_eval(tiny, mock, out, "--seed", "5")
-    assert r.returncode == 1 and "holds a different run" in r.stderr
-    assert mock_eval(tiny, mock, out, "--seed", "5", "--overwrite").returncode == 0
+    run_fake(tiny, out)
+    with pytest.raises(UserError, match="holds a different run"):
+        run_fake(tiny, out, seed=5)
+    run_fake(tiny, out, seed=5, overwrite=True)
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "todo.txt").write_text("mine")
-    r = mock_eval(tiny, mock, tmp_path / "notes")
-    assert r.returncode == 1 and "not a werealign run" in r.stderr
+    with pytest.raises(UserError, match="not a werealign run"):
+        run_fake(tiny, tmp_path / "notes")
     assert sorted(p.name for p in (tmp_path / "notes").iterdir()) == ["todo.txt"]
-    r = cli("score", str(tmp_path / "nothing-here"))
-    assert r.returncode == 1 and "not a run directory" in r.stderr
+    with pytest.raises(UserError, match="not a run directory"):
+        score_run(tmp_path / "nothing-here")
 
 
 def test_replies_cut_at_max_tokens_are_counted_and_explained(tiny: Path, mock: str, tmp_path: Path) -> None:
@@ -314,8 +326,7 @@ def test_builtin_baselines_on_the_bundled_sample(tmp_path: Path) -> None:
     runs = {}
     for model in ("werealign/random", "werealign/longest"):
         out = tmp_path / model.split("/")[1]
-        r = cli("eval", "--model", model, "--out", str(out), "--decodes", "3", "--quiet")
-        assert r.returncode == 0, r.stderr
+        run_eval(EvalConfig(model=model, decodes=3), Execution(), out=out)  # in-process: the real litellm path
         runs[model] = out
         run = json.loads((out / "run.json").read_text())
         assert run["dataset"]["path"] is None and run["dataset"]["name"] == "werealign-sample"
@@ -337,7 +348,7 @@ def test_builtin_baselines_on_the_bundled_sample(tmp_path: Path) -> None:
     assert len({tuple(s["option_order"]) for s in longest}) > 1
     # random is reproducible: same command into another directory, same bytes
     again = tmp_path / "random-again"
-    assert cli("eval", "--model", "werealign/random", "--out", str(again), "--decodes", "3", "--quiet").returncode == 0
+    run_eval(EvalConfig(model="werealign/random", decodes=3), Execution(), out=again)
     assert (again / "results.json").read_bytes() == (runs["werealign/random"] / "results.json").read_bytes()
 
 
@@ -400,7 +411,7 @@ def test_priced_model_reports_cost_and_help_does_not_import_litellm(tiny: Path, 
 def test_progress_counters_and_summary_table() -> None:
     from rich.console import Console
 
-    from werealign.eval.client import Outcome
+    from werealign.llm.client import Outcome
     from werealign.eval.progress import Progress, summary_table
     from werealign.eval.scoring import score_samples
 
@@ -419,7 +430,11 @@ def test_progress_counters_and_summary_table() -> None:
               "variant": "base", "decode": 0, "option_order": None, "key": "k", "gold": 3, "reply": "Answer: 3", "answer": 3,
               "correct": True, "parse_error": None, "request_error": None, "attempts": 1, "prompt_tokens": 5,
               "completion_tokens": 1, "cost": None, "latency": 0.1}
-    results = {"model": "m", "dataset": {"name": "d", "version": "1"}, **score_samples([sample])}
+    from werealign.schema.runs import DatasetRecord, Results, Versions
+
+    results = Results(model="m", dataset=DatasetRecord(path=None, name="d", version="1", manifest_sha256="0", content_sha256="0"),
+                      versions=Versions(werealign="0", litellm=None, prompt_version="v1", templates_sha256="0"),
+                      **score_samples([sample]))
     console = Console(record=True, width=200)
     console.print(summary_table(results, run_dir="runs/x", sent=1, cached=0))
     text = console.export_text()

@@ -30,7 +30,7 @@ def test_item_edited_after_the_run_is_not_scored_or_resumed_under_the_old_identi
     run = tmp_path / "run"
     run_eval(config, Execution(), out=run)
     before = (run / "results.json").read_bytes()
-    assert score_run(run).results["totals"]["samples"] == 1
+    assert score_run(run).results.totals.samples == 1
 
     _edit_first_vote_answer(ds)  # the manifest (and its sha256) is unchanged: only the content differs
     with pytest.raises(UserError, match="dataset.content_sha256 does not match"):
@@ -107,7 +107,7 @@ def test_overwrite_of_a_busy_run_directory_is_refused_and_deletes_nothing(tmp_pa
     finally:
         os.close(held)
     assert sorted(p.name for p in run.iterdir()) == before
-    assert score_run(run).results["totals"]["samples"] == 1
+    assert score_run(run).results.totals.samples == 1
 
 
 def test_overwrite_with_a_mistyped_model_deletes_nothing(tmp_path: Path) -> None:
@@ -131,9 +131,9 @@ def test_out_under_a_file_is_a_one_line_error(tmp_path: Path) -> None:
     ("field", "value", "message"),
     [
         ("decodes", "3", r"config\.decodes: Input should be a valid integer"),
-        ("tasks", "speech", r"config\.tasks: Input should be a valid tuple"),
+        ("tasks", "speech", r"config\.tasks: Input should be a valid array"),
         ("tasks", ["dance"], r"config: --tasks: unknown task dance"),
-        ("colour", "red", r"config\.colour: not a setting"),
+        ("colour", "red", r"config\.colour: Extra inputs are not permitted"),
     ],
 )
 def test_a_hand_edited_run_json_is_a_one_line_error_naming_the_field(tmp_path: Path, field: str, value, message: str) -> None:
@@ -156,4 +156,4 @@ def test_score_from_elsewhere_says_the_relative_dataset_came_from_run_json(tmp_p
     monkeypatch.chdir(tmp_path / "elsewhere")
     with pytest.raises(UserError, match=r"config\.dataset 'ds' \(as given to eval\).*--dataset"):
         score_run(run)
-    assert score_run(run, dataset=tmp_path / "ds").results["totals"]["samples"] == 1
+    assert score_run(run, dataset=tmp_path / "ds").results.totals.samples == 1

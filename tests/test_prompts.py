@@ -73,7 +73,8 @@ def test_missing_variant_data_names_item_and_field():
     game = crafted_game()
     with pytest.raises(UserError, match="item crafted-RI-1: rule_reminder is missing"):
         render_messages(game, crafted_speech_item(rule_reminder=None), variant="rr")
-    with pytest.raises(UserError, match="item crafted-VA-1: rule_reminder"):
+    # the task registry says which variants a kind takes: vote items take no rule reminder
+    with pytest.raises(UserError, match=r"item crafted-VA-1: variant rr does not apply to vote items \(it applies to speech items only\)"):
         render_messages(game, crafted_vote_item(), variant="rr")
     with pytest.raises(UserError, match="item crafted-OI-1: variant osr needs objective rewrites of game crafted-1"):
         render_messages(game, crafted_opponent_item(), variant="osr", osr=None)

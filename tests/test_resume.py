@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import mock_server  # noqa: E402
 from test_eval_cli import REPO, cli, read_samples, strip_timing, tiny_dataset  # noqa: E402
 
-from werealign.eval.store import Store  # noqa: E402
+from werealign.llm.store import Store  # noqa: E402
 
 
 def ok_rows(db: Path) -> int:

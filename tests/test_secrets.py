@@ -16,7 +16,7 @@ def all_bytes(run: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in run.rglob("*") if p.is_file()}
 
 
-def test_api_key_never_written(tmp_path: Path) -> None:
+def test_api_key_never_written(tmp_path: Path, private_response_cache: Path) -> None:
     key = "sk-test-" + secrets.token_hex(16)
     ds = tiny_dataset(tmp_path / "ds")
     env = {"OPENAI_API_KEY": key}
@@ -33,6 +33,8 @@ def test_api_key_never_written(tmp_path: Path) -> None:
         assert r.returncode == 0, r.stderr
         assert key not in r.stderr + r.stdout
     files = all_bytes(run)
+    cached = all_bytes(private_response_cache)  # the shared response cache got this run's replies
+    assert cached and all(key.encode() not in data and key[8:].encode() not in data for data in cached.values())
     assert {"run.json", "responses.sqlite", "samples.jsonl", "results.json"} <= set(files)
     assert b"Incorrect API key provided" in files["samples.jsonl"]  # the error message itself is kept...
     for name, data in files.items():

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from werealign.errors import UserError
-from werealign.eval.store import Store, StoredResponse
+from werealign.llm.store import Store, StoredResponse
 
 
 def row(key: str, status: str = "ok", text: str | None = "Answer: A", attempts: int = 1) -> StoredResponse:
@@ -120,7 +120,7 @@ def test_rows_survive_kill_9(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     code = (
         "import sys, time\n"
-        "from werealign.eval.store import Store, StoredResponse\n"
+        "from werealign.llm.store import Store, StoredResponse\n"
         "s = Store(__import__('pathlib').Path(sys.argv[1]))\n"
         "i = 0\n"
         "while True:\n"

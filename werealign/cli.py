@@ -13,7 +13,7 @@ import sys
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, audit, eval as eval_cmd, generate, importer, review, validate
+from werealign.commands import annotate, audit, eval as eval_cmd, generate, importer, leaderboard, release, review, validate
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -44,6 +44,8 @@ app.add_typer(importer.app, name="import")
 app.command("eval")(eval_cmd.eval_command)
 app.command("score")(eval_cmd.score_command)
 app.add_typer(annotate.app, name="annotate")
+app.command("leaderboard")(leaderboard.leaderboard_command)
+app.command("release")(release.release_command)
 app.command("audit")(audit.audit_command)
 app.command("generate")(generate.generate_command)
 app.command("review")(review.review_command)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from werealign.errors import UserError
-from werealign.files import parse_model, read_json, read_jsonl, sha256_file, write_json, write_jsonl
+from werealign.files import list_dir, parse_model, read_json, read_jsonl, sha256_file, write_json, write_jsonl
 from werealign.schema import (
     DatasetCounts,
     DatasetManifest,
@@ -24,20 +25,49 @@ from werealign.schema import (
     SpeechItem,
     VoteItem,
 )
+from werealign.tasks import TASKS
 
 MANIFEST = "dataset.json"
-ITEM_FILES = {"speech": SpeechItem, "vote": VoteItem, "opponent": OpponentItem}
 
 
 @dataclass
 class Dataset:
     manifest: DatasetManifest
     games: dict[str, GameLog]
-    speech: list[SpeechItem] = field(default_factory=list)
-    vote: list[VoteItem] = field(default_factory=list)
-    opponent: list[OpponentItem] = field(default_factory=list)
+    items: dict[str, list[Any]] = field(default_factory=dict)  # task name -> items in file order
     osr: dict[str, list[OsrRewrite]] = field(default_factory=dict)  # game_id -> rewrites
     root: Path | None = None
+
+    def items_of(self, task: str) -> list[Any]:
+        return self.items.get(task, [])
+
+    # The built-in kinds by name, for readable callers (any other kind: items_of).
+    speech = property(lambda self: self.items_of("speech"))
+    vote = property(lambda self: self.items_of("vote"))
+    opponent = property(lambda self: self.items_of("opponent"))
+
+
+@dataclass(frozen=True)
+class DatasetFiles:
+    """The files of a dataset directory that eval reads, found by listing (never a silent glob)."""
+
+    games: list[Path]
+    items: dict[str, Path]  # task name -> items/<task>.jsonl, for the files present
+    osr: list[Path]
+
+    def all(self) -> list[Path]:
+        return [*self.games, *self.items.values(), *self.osr]
+
+
+def dataset_files(root: Path) -> DatasetFiles:
+    """List a dataset directory: an unreadable games/, items/ or variants/osr/ is a UserError naming it."""
+    items_dir = root / "items"
+    present = set(list_dir(items_dir))
+    return DatasetFiles(
+        games=[root / "games" / n for n in list_dir(root / "games") if n.endswith(".json")],
+        items={task: items_dir / f"{task}.jsonl" for task in TASKS if f"{task}.jsonl" in present},
+        osr=[root / "variants" / "osr" / n for n in list_dir(root / "variants" / "osr") if n.endswith(".jsonl")],
+    )
 
 
 def bundled_sample_path() -> Path:
@@ -63,20 +93,18 @@ def load_dataset(path: Path | None = None) -> Dataset:
     if not (root / MANIFEST).is_file():
         raise UserError(f"{root}: not a werealign dataset directory (no {MANIFEST}); convert a release with `werealign import`")
     manifest = parse_model(DatasetManifest, read_json(root / MANIFEST), str(root / MANIFEST))
+    files = dataset_files(root)
     games: dict[str, GameLog] = {}
-    for gpath in sorted((root / "games").glob("*.json")):
+    for gpath in files.games:
         game = parse_model(GameLog, read_json(gpath), str(gpath))
         if game.game_id != gpath.stem:
             raise UserError(f"{gpath}: game_id '{game.game_id}' does not match the file name")
         games[game.game_id] = game
     ds = Dataset(manifest=manifest, games=games, root=root)
-    for kind, model in ITEM_FILES.items():
-        ipath = root / "items" / f"{kind}.jsonl"
-        if not ipath.exists():
-            continue
-        rows = [parse_model(model, obj, f"{ipath}:{lineno}{_item_label(obj)}") for lineno, obj in read_jsonl(ipath)]
-        setattr(ds, kind, rows)
-    for opath in sorted((root / "variants" / "osr").glob("*.jsonl")):
+    for task, ipath in files.items.items():
+        model = TASKS[task].item_model
+        ds.items[task] = [parse_model(model, obj, f"{ipath}:{lineno}{_item_label(obj)}") for lineno, obj in read_jsonl(ipath)]
+    for opath in files.osr:
         ds.osr[opath.stem] = [parse_model(OsrRewrite, obj, f"{opath}:{lineno}") for lineno, obj in read_jsonl(opath)]
     return ds
 

@@ -38,6 +38,7 @@ def eval_command(
     max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts and connection errors are retried)."),
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>). Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
+    cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
 ) -> None:
     """Evaluate a model on a dataset (default: the bundled sample); resumable, see `werealign score`."""
@@ -67,13 +68,15 @@ def eval_command(
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
-        summary = run_eval(config, execution, out=out, overwrite=overwrite, progress_factory=make_progress(quiet))
+        summary = run_eval(config, execution, out=out, overwrite=overwrite, progress_factory=make_progress(quiet), cache=cache)
     except KeyboardInterrupt:
         # Every response that arrived is already committed (DESIGN.md invariant 3): say how to resume.
         print("interrupted: the responses received so far are stored; rerun the same command to resume", file=sys.stderr)
         raise typer.Exit(130) from None
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if summary.from_cache:
+        print(f"{summary.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
     if summary.all_failed:
         raise UserError(
             f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "
@@ -104,7 +107,7 @@ def score_command(
         print(f"warning: {warning}", file=sys.stderr)
     if not quiet:
         print_summary(summary.results, run_dir=str(summary.run_dir), sent=0, cached=summary.cached)
-    missing = summary.results["totals"]["missing"]
+    missing = summary.results.totals.missing
     if missing:
         print(f"warning: {missing} planned request(s) have no stored response; run `werealign eval` again to fetch them", file=sys.stderr)
     if summary.request_errors:

@@ -10,7 +10,8 @@ import sys
 import time
 from typing import Any
 
-from werealign.eval.client import Outcome
+from werealign.llm.client import Outcome
+from werealign.schema.runs import Results, TaskScores
 
 
 class Progress:
@@ -99,53 +100,55 @@ def _fmt(x: Any, pct: bool = True) -> str:
     return f"{100 * x:.1f}" if pct else str(x)
 
 
-def summary_table(results: dict[str, Any], *, run_dir: str, sent: int, cached: int) -> Any:
+def _detail(r: TaskScores) -> str:
+    """The secondary numbers a task reports, when it has them."""
+    by_dimension = getattr(r, "by_dimension", None)
+    if by_dimension:
+        return " ".join(f"{d}={_fmt(v.accuracy)}" for d, v in by_dimension.items())
+    if getattr(r, "exact_match", None) is not None:
+        return f"exact={_fmt(r.exact_match)} P={_fmt(r.precision)} R={_fmt(r.recall)} F1={_fmt(r.f1)}"
+    return ""
+
+
+def summary_table(results: Results, *, run_dir: str, sent: int, cached: int) -> Any:
     """A rich Table of the headline scores per variant and task."""
     from rich.table import Table
 
-    totals = results["totals"]
-    usage = results["usage"]
-    cost = f"${usage['cost_usd']:.4f}" if usage["cost_usd"] is not None else "unknown"
+    totals = results.totals
+    usage = results.usage
+    cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown"
     table = Table(
-        title=f"{results['model']} on {results['dataset']['name']} {results['dataset']['version']}",
+        title=f"{results.model} on {results.dataset.name} {results.dataset.version}",
         caption=(
-            f"{run_dir}: {sent} requests sent, {cached} cached; request errors {totals['request_errors']}, "
-            f"parse failures {totals['parse_failures']}, missing {totals['missing']}; "
-            f"tokens {usage['prompt_tokens']}+{usage['completion_tokens']}, cost {cost}"
+            f"{run_dir}: {sent} requests sent, {cached} cached; request errors {totals.request_errors}, "
+            f"parse failures {totals.parse_failures}, missing {totals.missing}; "
+            f"tokens {usage.prompt_tokens}+{usage.completion_tokens}, cost {cost}"
         ),
     )
     for col in ("variant", "task", "metric", "score %", "± std", "answered", "parse fail", "req err", "detail"):
         table.add_column(col, justify="right" if col not in ("variant", "task", "metric", "detail") else "left")
-    for variant, tasks in results["variants"].items():
+    for variant, tasks in results.variants.items():
         for task, r in tasks.items():
-            metric = r["metric"]
-            std_key = {"speech": "macro_accuracy_std", "vote": "accuracy_std", "opponent": "mean_jaccard_std"}[task]
-            if task == "speech":
-                detail = " ".join(f"{d}={_fmt(v['accuracy'])}" for d, v in r["by_dimension"].items())
-            elif task == "opponent":
-                detail = f"exact={_fmt(r['exact_match'])} P={_fmt(r['precision'])} R={_fmt(r['recall'])} F1={_fmt(r['f1'])}"
-            else:
-                detail = ""
             table.add_row(
                 variant,
                 task,
-                metric,
-                _fmt(r[metric]),
-                _fmt(r[std_key]),
-                str(r["answered"]),
-                str(r["parse_failures"]),
-                str(r["request_errors"]),
-                detail,
+                r.metric,
+                _fmt(r.primary),
+                _fmt(getattr(r, f"{r.metric}_std", None)),  # every task names its decode std <metric>_std
+                str(r.answered),
+                str(r.parse_failures),
+                str(r.request_errors),
+                _detail(r),
             )
     return table
 
 
-def print_summary(results: dict[str, Any], *, run_dir: str, sent: int, cached: int) -> None:
+def print_summary(results: Results, *, run_dir: str, sent: int, cached: int) -> None:
     from rich.console import Console
 
     console = Console(stderr=True, width=160 if not sys.stderr.isatty() else None)
     console.print(summary_table(results, run_dir=run_dir, sent=sent, cached=cached))
-    truncated = results["totals"].get("truncated_replies", 0)
+    truncated = results.totals.truncated_replies
     if truncated:
         console.print(
             f"{truncated} replies were cut at --max-tokens (finish_reason 'length'); "

@@ -14,18 +14,17 @@ import hashlib
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from werealign import context as ctxmod
 from werealign.errors import UserError
-from werealign.schema import OPTION_KEYS, GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
+from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
+from werealign.tasks import TASKS, VARIANTS, task_of, tasks_with_variant
 
 if TYPE_CHECKING:
     import jinja2
 
 PROMPT_VERSION = "v1"
-VARIANTS: tuple[str, ...] = ("base", "rr", "osr")
-Variant = Literal["base", "rr", "osr"]
 
 Item = SpeechItem | VoteItem | OpponentItem
 
@@ -78,33 +77,6 @@ def _render(lang: str, name: str, **kw: Any) -> str:
     return "\n".join(out)
 
 
-def _kind(item: Item) -> str:
-    if isinstance(item, SpeechItem):
-        return "speech"
-    if isinstance(item, VoteItem):
-        return "vote"
-    if isinstance(item, OpponentItem):
-        return "opponent"
-    raise TypeError(f"not an item: {type(item).__name__}")
-
-
-def shown_options(item: SpeechItem, option_order: list[int] | None) -> list[tuple[str, str]]:
-    """(shown letter, text) in display order. Position i shows original option option_order[i]."""
-    order = check_option_order(item, option_order)
-    return [(OPTION_KEYS[i], item.options[j].text) for i, j in enumerate(order)]
-
-
-def check_option_order(item: Item, option_order: list[int] | None) -> list[int]:
-    n = len(item.options) if isinstance(item, SpeechItem) else 0
-    if option_order is None:
-        return list(range(n))
-    if not isinstance(item, SpeechItem):
-        raise UserError(f"item {item.item_id}: option_order only applies to speech items")
-    if sorted(option_order) != list(range(n)):
-        raise UserError(f"item {item.item_id}: option_order {option_order} is not a permutation of 0..{n - 1}")
-    return list(option_order)
-
-
 def render_messages(
     game: GameLog,
     item: Item,
@@ -118,12 +90,18 @@ def render_messages(
         raise UserError(f"item {item.item_id}: unknown variant '{variant}' (choose from {', '.join(VARIANTS)})")
     if item.game_id != game.game_id:
         raise UserError(f"item {item.item_id}: game_id '{item.game_id}' does not match game '{game.game_id}'")
-    kind = _kind(item)
+    task = task_of(item)
     check_item_fits_game(game, item)
+    if option_order is not None and not task.permutes_options:
+        with_options = ", ".join(t.name for t in TASKS.values() if t.permutes_options)
+        raise UserError(f"item {item.item_id}: option_order only applies to {with_options} items")
+    if variant not in task.variants:
+        raise UserError(
+            f"item {item.item_id}: variant {variant} does not apply to {task.name} items "
+            f"(it applies to {', '.join(tasks_with_variant(variant))} items only)"
+        )
     rule_reminder = None
     if variant == "rr":
-        if kind != "speech":
-            raise UserError(f"item {item.item_id}: rule_reminder: {kind} items have none, variant rr applies to speech items only")
         if not item.rule_reminder:
             raise UserError(f"item {item.item_id}: rule_reminder is missing, needed by variant rr")
         rule_reminder = item.rule_reminder.strip()
@@ -135,25 +113,15 @@ def render_messages(
         item.viewpoint_seat,
         item.cutoff_segment,
         osr=osr if variant == "osr" else None,
-        exclude_own_vote_phase=item.phase if isinstance(item, VoteItem) else None,
+        **task.context_kwargs(item),
     )
     lang = "zh" if game.language == "zh" else "en"
     kw = _context_vars(game, ctx, lang)
     kw["rule_reminder"] = rule_reminder
-    if kind == "speech":
-        kw["question"] = item.question.strip()
-        kw["options"] = [{"key": k, "text": t.strip()} for k, t in shown_options(item, option_order)]
-    else:
-        check_option_order(item, option_order)
-        kw["candidates"] = seat_list(sorted(item.candidates), lang)
-        if kind == "vote":
-            phase = next((p for p in game.phases if p.id == item.phase), None)
-            if phase is None:
-                raise UserError(f"item {item.item_id}: phase '{item.phase}' is not a phase of game {game.game_id}")
-            kw["vote_phase"] = ctxmod.phase_label(phase, lang)
+    kw.update(task.question_vars(game, item, lang, option_order))
     return [
         {"role": "system", "content": _render(lang, "system", observer=kw["observer"])},
-        {"role": "user", "content": _render(lang, kind, **kw)},
+        {"role": "user", "content": _render(lang, task.name, **kw)},
     ]
 
 
@@ -168,10 +136,6 @@ def check_item_fits_game(game: GameLog, item: Item) -> None:
             f"item {item.item_id}: cutoff_segment {item.cutoff_segment} is after the last segment "
             f"({last}) of game {game.game_id}"
         )
-
-
-def seat_list(seats: list[int], lang: str) -> str:
-    return ", ".join(str(s) for s in seats)
 
 
 def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, Any]:

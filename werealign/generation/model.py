@@ -17,10 +17,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.eval import builtin_models, llm
-from werealign.eval.client import Outcome, RetryPolicy, call_with_retries
-from werealign.eval.runner import litellm_cost
-from werealign.eval.store import STORE_NAME, Store, StoredResponse
+from werealign.llm import builtin_models, loader as llm
+from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
+from werealign.llm.store import STORE_NAME, Store, StoredResponse
 
 __all__ = ["STORE_NAME", "Outcome", "Request", "RetryPolicy", "Store", "StoredResponse", "connect", "request_key", "send_all", "price_per_token"]
 

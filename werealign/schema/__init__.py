@@ -27,6 +27,7 @@ from werealign.schema.models import (  # noqa: F401
     VoteItem,
 )
 from werealign.schema.annotation import AnnotatorConfig  # noqa: F401
+from werealign.schema.runs import RunRecord, Results, SampleRow  # noqa: F401
 from werealign.schema.roles import ROLE_LABELS, ROLES, canonical_role, faction_of, is_god, is_host_label  # noqa: F401
 
 # File kind -> model; the JSON Schemas in data/schemas/ are named after these keys.
@@ -38,4 +39,7 @@ FILE_MODELS = {
     "osr_rewrite": OsrRewrite,
     "dataset_manifest": DatasetManifest,
     "annotator_config": AnnotatorConfig,
+    "run": RunRecord,
+    "sample": SampleRow,
+    "results": Results,
 }

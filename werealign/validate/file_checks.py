@@ -15,13 +15,14 @@ from typing import Any
 from werealign.errors import UserError
 from werealign.files import parse_json_text, path_kind, read_json, read_jsonl_lines
 from werealign.schema import GameLog, OsrRewrite
+from werealign.tasks import TASK_NAMES
 from werealign.validate.findings import Sink
 from werealign.validate.game_checks import check_game
 from werealign.validate.index import GameIndex
 from werealign.validate.item_checks import Item, check_duplicate_items, check_item, check_item_refs, check_osr
 from werealign.validate.schema_checks import check_schema
 
-ITEM_KINDS = ("speech", "vote", "opponent")
+ITEM_KINDS = TASK_NAMES  # the item kinds are the registered tasks
 
 
 def _unreadable(err: UserError, p: Path, out: Sink) -> None:

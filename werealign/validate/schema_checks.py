@@ -8,7 +8,7 @@ typed object; it only fails where pydantic is stricter than the schema.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -19,7 +19,7 @@ from werealign.validate.findings import Sink, path
 _MAX_REPR = 60
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(kind: str):
     from jsonschema import Draft202012Validator  # imported here: keeps `werealign --help` fast
 

@@ -222,3 +222,17 @@ def _usage(resp: Any) -> dict[str, int] | None:
         if isinstance(value, int):
             out[field] = value
     return out or None
+
+
+def litellm_cost(resp: Any) -> float | None:
+    """litellm's price for a response, or None when it has no price for the model (never guessed)."""
+    hidden = getattr(resp, "_hidden_params", None) or {}
+    if "response_cost" in hidden:
+        cost = hidden.get("response_cost")
+        return float(cost) if isinstance(cost, int | float) else None
+    from werealign.llm.loader import import_litellm
+
+    try:
+        return float(import_litellm().completion_cost(completion_response=resp))
+    except Exception:  # noqa: BLE001 - unknown model or provider: cost is unknown, not zero
+        return None

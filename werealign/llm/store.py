@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,6 +125,18 @@ class Store:
     def ok_keys(self) -> set[str]:
         with self._user_errors("read"):
             return {r[0] for r in self._db.execute("SELECT key FROM responses WHERE status = 'ok'")}
+
+    def ok_rows(self, keys: Iterable[str]) -> dict[str, StoredResponse]:
+        """The successful rows among `keys` (with their requests), by key."""
+        wanted = list(dict.fromkeys(keys))
+        cols = ", ".join(c if c in self._columns else "NULL" for c in _COLUMNS)
+        found: dict[str, StoredResponse] = {}
+        with self._user_errors("read"):
+            for start in range(0, len(wanted), 500):  # sqlite limits the number of bound parameters
+                chunk = wanted[start : start + 500]
+                sql = f"SELECT {cols} FROM responses WHERE status = 'ok' AND key IN ({', '.join('?' * len(chunk))})"
+                found.update((r[0], _row(r)) for r in self._db.execute(sql, chunk))
+        return found
 
     def put(self, row: StoredResponse) -> None:
         """Insert or update one row and commit at once; an ok row is never replaced by an error."""

@@ -51,6 +51,11 @@ def max_connections_hint(name: str) -> int | None:
     return 1 if name in LOCAL_MODELS else None
 
 
+def is_builtin(name: str) -> bool:
+    """A model served inside werealign (a baseline or a local model), never by a paid provider."""
+    return name.startswith((f"{PROVIDER}/", "local/"))
+
+
 def _check_builtin(name: str) -> None:
     if name.startswith(f"{PROVIDER}/") and name.split("/", 1)[1] not in BASELINES:
         raise UserError(f"--model {name}: unknown built-in model (built-ins: {', '.join(BUILTIN_MODELS)})")
@@ -66,9 +71,9 @@ def check_model_name(name: str, api_base: str | None = None) -> None:
     if not name.strip():
         raise UserError("--model: give a model name")
     _check_builtin(name)
-    if name.startswith((f"{PROVIDER}/", "local/")):
+    if is_builtin(name):
         return
-    from werealign.eval.llm import import_litellm
+    from werealign.llm.loader import import_litellm
 
     try:
         import_litellm().get_llm_provider(model=name, api_base=api_base)
@@ -89,7 +94,7 @@ def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str,
         yield name, dict(_FREE)
         return
     if name.startswith("local/"):
-        from werealign.eval.local_server import serve_smollm2
+        from werealign.llm.local_server import serve_smollm2
 
         _quiet_litellm()
         with serve_smollm2() as base_url:
@@ -121,7 +126,7 @@ def _quiet_litellm() -> None:
 
 
 def _register() -> None:
-    from werealign.eval.llm import import_litellm
+    from werealign.llm.loader import import_litellm
 
     litellm = import_litellm()
     _quiet_litellm()
@@ -133,7 +138,7 @@ def _register() -> None:
 
 @lru_cache(maxsize=1)
 def _handler():
-    from werealign.eval.llm import import_litellm
+    from werealign.llm.loader import import_litellm
 
     litellm = import_litellm()
     from litellm import CustomLLM

@@ -1,6 +1,6 @@
 """`local/smollm2`: run SmolLM2-135M-Instruct behind xllamacpp's OpenAI-compatible server.
 
-The server runs in a child process (`python -m werealign.eval.local_server`) bound to 127.0.0.1 on
+The server runs in a child process (`python -m werealign.llm.local_server`) bound to 127.0.0.1 on
 a free port, so its native threads and log output never mix with the evaluation process, and it
 can always be stopped: on normal exit, on error and on KeyboardInterrupt the parent terminates it;
 if the parent dies without cleaning up, the child sees its stdin close and exits by itself.
@@ -65,7 +65,7 @@ def serve_smollm2(*, n_ctx: int = DEFAULT_N_CTX, startup_timeout: float = 120.0)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     log = tempfile.NamedTemporaryFile(prefix="werealign-smollm2-", suffix=".log", delete=False)
-    cmd = [sys.executable, "-m", "werealign.eval.local_server", "--model", str(gguf), "--port", str(port), "--n-ctx", str(n_ctx)]
+    cmd = [sys.executable, "-m", "werealign.llm.local_server", "--model", str(gguf), "--port", str(port), "--n-ctx", str(n_ctx)]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + startup_timeout

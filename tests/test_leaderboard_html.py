@@ -1,0 +1,76 @@
+"""The HTML leaderboard in a real headless browser (Debian chromium via Playwright): it renders, is
+self-contained, sorts by a clicked column; the screenshot is kept for a person to look at."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from run_factory import write_run
+
+from werealign.leaderboards.collect import collect
+from werealign.leaderboards.render import to_html
+from werealign.leaderboards.tables import build
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def page():
+    if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = browser.new_page(viewport={"width": 1300, "height": 900})
+        # Self-contained: any request for another resource would be a missing stylesheet or script.
+        requests: list[str] = []
+        pg.on("request", lambda r: requests.append(r.url) if not r.url.startswith("file:") else None)
+        pg.requests = requests
+        yield pg
+        browser.close()
+
+
+def _number(text: str) -> float:
+    return float(re.match(r"[\d.]+", text).group())
+
+
+def _column(page, table: str, index: int) -> list[str]:
+    return page.eval_on_selector_all(f"#{table} tbody tr", f"rows => rows.map(r => r.cells[{index}].innerText.trim())")
+
+
+def test_html_renders_and_sorts_in_chromium(page, tmp_path):
+    runs = [write_run(tmp_path / "a", "prov/alpha", 0.8), write_run(tmp_path / "b", "prov/beta", 0.3, tasks=("speech",)),
+            write_run(tmp_path / "c", "werealign/random", 0.5, missing=3)]
+    html = tmp_path / "leaderboard.html"
+    html.write_text(to_html(build(collect(runs), resamples=200)), encoding="utf-8")
+    page.goto(html.as_uri())
+    assert page.title() == "werealign leaderboard"
+    assert page.requests == []
+    headers = page.eval_on_selector_all("#main thead th", "ths => ths.map(t => t.innerText.trim())")
+    assert headers == ["model", "RI", "SJ", "DR", "PS", "CT", "Avg", "VA", "OI"]
+    assert page.locator("#main .best").count() >= 8 and page.locator("#main .partial").count() == 1
+    # Sort by VA: click once -> descending, a model without VA last; again -> ascending, still last.
+    va = headers.index("VA")
+    page.click("#main thead th:nth-child(%d)" % (va + 1))
+    values = _column(page, "main", va)
+    assert values[-1] == "—"
+    shown = [_number(v) for v in values[:-1]]
+    assert shown == sorted(shown, reverse=True)
+    assert page.get_attribute("#main thead th:nth-child(%d)" % (va + 1), "aria-sort") == "descending"
+    page.click("#main thead th:nth-child(%d)" % (va + 1))
+    values = _column(page, "main", va)
+    assert values[-1] == "—" and [_number(v) for v in values[:-1]] == sorted(shown)
+    # Sort by name.
+    page.click("#main thead th:nth-child(1)")
+    names = [n.replace(" (partial)", "") for n in _column(page, "main", 0)]
+    assert names == sorted(names, reverse=True)
+    # Bold and underline are real styles, not only class names.
+    assert page.eval_on_selector("#main .best", "e => getComputedStyle(e).fontWeight") in ("700", "bold")
+    shot = Path(__import__("os").environ.get("WEREALIGN_SCREENSHOT_DIR", tmp_path)) / "leaderboard.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000

@@ -1,0 +1,40 @@
+"""The task registry: one module per item kind, asked by everything else instead of kind names."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from werealign.dataset import load_dataset
+from werealign.errors import UserError
+from werealign.eval.config import EvalConfig, validate_config
+from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, get_task, task_of, tasks_with_variant
+
+
+def test_every_registered_task_is_complete() -> None:
+    templates = resources.files("werealign.eval") / "templates"
+    for name, task in TASKS.items():
+        assert task.name == name
+        assert set(task.variants) <= set(VARIANTS) and "base" in task.variants
+        for lang in ("en", "zh"):
+            assert (templates / lang / f"{name}.v1.j2").is_file(), f"{name} has no {lang} template"
+
+
+def test_items_find_their_task_and_the_dataset_is_read_by_task() -> None:
+    ds = load_dataset()
+    for name in TASK_NAMES:
+        items = ds.items_of(name)
+        assert items and all(task_of(i) is TASKS[name] for i in items)
+    with pytest.raises(TypeError):
+        task_of(object())
+    with pytest.raises(UserError, match="unknown task 'bargain'"):
+        get_task("bargain")
+
+
+def test_the_variant_rules_come_from_the_registry() -> None:
+    assert tasks_with_variant("rr") == ("speech",)
+    assert tasks_with_variant("base") == TASK_NAMES
+    assert EvalConfig(model="m").tasks == TASK_NAMES
+    with pytest.raises(UserError, match="no chosen variant applies to vote items"):
+        validate_config(EvalConfig(model="m", tasks=("vote",), variants=("rr",)))

@@ -1,0 +1,27 @@
+"""`werealign release DATASET --out DIR [--push-to-hub REPO]`: the Hugging Face dataset folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+
+def release_command(
+    dataset: Path = typer.Argument(None, help="Dataset directory (default: the bundled sample)."),
+    out: Path = typer.Option(..., "--out", help="Folder to write: README.md (dataset card) and data/<config>/test.parquet."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it exists and is not empty."),
+    push_to_hub: str | None = typer.Option(None, "--push-to-hub", help="Also upload the folder to this Hub dataset repo (token from HF_TOKEN)."),
+    private: bool = typer.Option(False, "--private", help="With --push-to-hub: create the repo as private."),
+) -> None:
+    """One config per item kind (speech, vote, opponent) plus games and osr, loadable with
+    `datasets.load_dataset(OUT, CONFIG)`; nested fields round-trip exactly (Json columns)."""
+    from werealign.leaderboards.release.build import build_release
+
+    release = build_release(dataset, out, overwrite=overwrite)
+    print(f"wrote {out}: " + ", ".join(f"{name} {n}" for name, n in release.rows.items()), file=sys.stderr)
+    if push_to_hub:
+        from werealign.leaderboards.release.push import push_release
+
+        print(f"pushed to {push_release(out, push_to_hub, private=private)}", file=sys.stderr)

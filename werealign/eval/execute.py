@@ -1,0 +1,146 @@
+"""Send the planned requests not yet stored (asyncio, `max_connections` workers) and store each outcome
+the moment it arrives. The only module of eval that talks to the model layer."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from werealign.eval.plan import Planned, derived_int
+from werealign.llm.cache import ResponseCache
+from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
+from werealign.llm.store import Store, StoredResponse
+from werealign.schema.runs import RunConfig, RunExecution
+
+ProgressHooks = Any  # werealign.eval.progress.Progress (duck-typed to keep this module display-free)
+
+
+async def execute(
+    todo: Sequence[Planned],
+    store: Store,
+    *,
+    acompletion: Callable[..., Any],
+    model: str,
+    kwargs: dict[str, Any],
+    execution: RunExecution,
+    cost_of: Callable[[Any], float | None],
+    progress: ProgressHooks | None = None,
+    seed: int = 0,
+    cache: ResponseCache | None = None,
+) -> list[Outcome]:
+    """Send every planned request with at most `max_connections` in flight; store each on arrival."""
+    policy = RetryPolicy(
+        max_attempts=execution.max_attempts,
+        timeout=execution.timeout,
+        backoff_base=execution.backoff_base,
+        backoff_max=execution.backoff_max,
+    )
+    queue: Iterator[Planned] = iter(todo)
+    outcomes: list[Outcome] = []
+    on_event = progress.event if progress is not None else (lambda event: None)
+    loop = asyncio.get_running_loop()
+    # One writer thread: a worker waits until its response is committed before taking the next request
+    # (durable on arrival), while the event loop keeps serving the other connections during the commit.
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-store")
+
+    async def worker(index: int) -> None:
+        rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
+        for p in queue:  # a shared iterator: each planned request is taken by exactly one worker
+            outcome = await call_with_retries(
+                acompletion,
+                model=model,
+                messages=p.messages,
+                kwargs={**kwargs, **p.params},
+                policy=policy,
+                rng=rng,
+                cost_of=cost_of,
+                on_event=on_event,
+            )
+            await loop.run_in_executor(writer, _keep, store, cache, stored_row(p, outcome))
+            outcomes.append(outcome)
+            if progress is not None:
+                progress.done(outcome)
+
+    n_workers = max(1, min(execution.max_connections, len(todo)))
+    try:
+        await asyncio.gather(*(worker(i) for i in range(n_workers)))
+    finally:
+        writer.shutdown(wait=True)  # every response handed to the writer is committed before we return
+    return outcomes
+
+
+def _keep(store: Store, cache: ResponseCache | None, row: StoredResponse) -> None:
+    store.put(row)  # the run's store first: it is the source of truth
+    if cache is not None:
+        cache.add(row)
+
+
+def request_record(p: Planned) -> dict[str, Any]:
+    """The request as sent, minus transport settings (api_base, api_key never get here)."""
+    return {"model": p.model, "params": p.params, "messages": p.messages, "decode": p.decode}
+
+
+def stored_row(p: Planned, outcome: Outcome) -> StoredResponse:
+    return StoredResponse(
+        key=p.key,
+        request=request_record(p),
+        status="ok" if outcome.ok else "error",
+        response=outcome.text,
+        usage=outcome.usage,
+        cost=outcome.cost,
+        latency=outcome.latency,
+        error_class=outcome.error_class,
+        error_message=outcome.error_message,
+        attempts=outcome.attempts,
+        finish_reason=outcome.finish_reason,
+    )
+
+
+def send(
+    todo: list[Planned],
+    store: Store,
+    config: RunConfig,
+    execution: RunExecution,
+    progress: ProgressHooks | None,
+    acompletion: Callable[..., Any] | None = None,
+    cache: ResponseCache | None = None,
+) -> list[Outcome]:
+    """Resolve the model (starting a local server if it is one), then send `todo`.
+
+    `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's.
+    """
+    from werealign.llm.builtin_models import max_connections_hint, resolve_model
+
+    hint = max_connections_hint(config.model)
+    if hint is not None and execution.max_connections > hint:
+        # A CPU-bound local server answers one request at a time; more would only queue and time out.
+        execution = execution.model_copy(update={"max_connections": hint})
+    if acompletion is None:
+        from werealign.llm.loader import import_litellm
+
+        acompletion = import_litellm().acompletion
+    with resolve_model(config.model, execution.api_base) as (model, extra):
+        kwargs = {"drop_params": True, **extra}
+        try:
+            if progress is not None:
+                progress.start()
+            return asyncio.run(
+                execute(
+                    todo,
+                    store,
+                    acompletion=acompletion,
+                    model=model,
+                    kwargs=kwargs,
+                    execution=execution,
+                    cost_of=litellm_cost,
+                    progress=progress,
+                    seed=config.seed,
+                    cache=cache,
+                )
+            )
+        finally:
+            if progress is not None:
+                progress.stop()

@@ -1,0 +1,121 @@
+"""Plan a run: dataset + config -> one Planned request per item x variant x decode, rendered and keyed.
+
+Everything here is deterministic: option orders, variant assignment and per-request sampling seeds are
+drawn from sha256 of (seed, item, decode), stable across processes, platforms and Python versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from werealign.dataset import Dataset
+from werealign.errors import UserError
+from werealign.eval.config import validate_config
+from werealign.schema import GameLog
+from werealign.schema.runs import RunConfig
+from werealign.tasks import TASKS
+
+
+@dataclass(frozen=True)
+class Planned:
+    model: str
+    task: str
+    item: Any
+    game: GameLog
+    variant: str
+    decode: int
+    option_order: list[int] | None
+    messages: list[dict[str, str]]
+    params: dict[str, Any]
+    key: str
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def request_key(model: str, params: dict[str, Any], messages: list[dict[str, str]], decode: int) -> str:
+    """sha256 of (model, sampling params, messages, decode index): the identity of a paid request."""
+    blob = canonical_json({"model": model, "params": params, "messages": messages, "decode": decode})
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def derived_int(*parts: object) -> int:
+    """A 63-bit integer from sha256 of the parts: stable across processes, platforms and Python versions."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def option_order_for(seed: int, item_id: str, decode: int, n: int = 9) -> list[int]:
+    order = list(range(n))
+    random.Random(derived_int("options", seed, item_id, decode)).shuffle(order)
+    return order
+
+
+def assign_variant(seed: int, task: str, item_id: str, variants: Sequence[str]) -> str:
+    """The paper's randomized protocol: one variant per base item, drawn with a seed."""
+    return random.Random(derived_int("variant", seed, task, item_id)).choice(list(variants))
+
+
+def _check_variant_data(ds: Dataset, task: str, items: list[Any], item: Any, variant: str) -> None:
+    """Missing rewrites or rule reminders are found before anything is sent, with how many are missing."""
+    if variant == "osr" and not ds.osr.get(item.game_id):
+        missing = sorted({i.game_id for i in items if not ds.osr.get(i.game_id)})
+        raise UserError(
+            f"variant osr: {len(missing)} game(s) have no objective rewrites "
+            f"(variants/osr/<game_id>.jsonl), first {item.game_id} needed by {task} item {item.item_id}"
+        )
+    if variant == "rr" and not getattr(item, "rule_reminder", None):
+        missing = [i.item_id for i in items if not getattr(i, "rule_reminder", None)]
+        raise UserError(f"variant rr: {len(missing)} of {len(items)} {task} items have no rule_reminder, first {item.item_id}")
+
+
+def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
+    """Every request of the run, rendered and keyed. Raises UserError up front for missing variant data."""
+    from werealign.eval.prompts import render_messages
+
+    validate_config(config)
+    plan: list[Planned] = []
+    for task_name in config.tasks:
+        task = TASKS[task_name]
+        items = ds.items_of(task_name)
+        if config.limit is not None:
+            items = items[: config.limit]
+        applicable = [v for v in config.variants if v in task.variants]
+        for item in items:
+            game = ds.games.get(item.game_id)
+            if game is None:
+                raise UserError(f"{task_name} item {item.item_id}: game_id '{item.game_id}' is not in the dataset")
+            if config.protocol == "randomized":
+                variants = [assign_variant(config.seed, task_name, item.item_id, applicable)]
+            else:
+                variants = applicable
+            for variant in variants:
+                _check_variant_data(ds, task_name, items, item, variant)
+                osr = ds.osr.get(item.game_id) if variant == "osr" else None
+                unpermuted: list[dict[str, str]] | None = None
+                for decode in range(config.decodes):
+                    order = None
+                    if task.permutes_options and config.permute:
+                        order = option_order_for(config.seed, item.item_id, decode, len(item.options))
+                    if order is None and unpermuted is not None:
+                        messages = unpermuted  # same prompt for every decode: render once
+                    else:
+                        messages = render_messages(game, item, variant=variant, osr=osr, option_order=order)
+                        if order is None:
+                            unpermuted = messages
+                    params = {
+                        "temperature": config.temperature,
+                        "max_tokens": config.max_tokens,
+                        "seed": derived_int("decode", config.seed, task_name, item.item_id, decode) % (2**31),
+                    }
+                    key = request_key(config.model, params, messages, decode)
+                    plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key))
+    if not plan:
+        raise UserError(f"nothing to evaluate: the dataset has no {'/'.join(config.tasks)} items")
+    return plan

@@ -1,0 +1,100 @@
+"""Reading one run directory: the only module of werealign.leaderboards that knows the run files.
+
+Files are read only through the run-output models (werealign.schema.runs), which accept every
+format version; everything else in werealign.leaderboards works on `Run` and `Observation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from werealign.errors import UserError
+from werealign.eval.scoring import OBSERVER_ROLE, primary_value
+from werealign.files import describe_validation_error, path_kind, read_json, read_jsonl
+from werealign.schema.runs import Results, SampleRow, read_results, read_run_record, read_sample_row
+
+RUN_JSON, RESULTS, SAMPLES = "run.json", "results.json", "samples.jsonl"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One answered sample reduced to what statistics need: its score and how it is clustered."""
+
+    task: str
+    variant: str
+    item_id: str
+    game_id: str
+    dimension: str | None
+    role: str
+    decode: int
+    value: float  # 1/0 for speech and VA, the Jaccard for OI (the per-sample score results.json averages)
+
+
+@dataclass(frozen=True)
+class Run:
+    path: Path
+    model: str
+    complete: bool
+    dataset: dict[str, Any]  # name, version, content_sha256 of the evaluated dataset
+    # What must be equal for two runs to share a table (see collect.py): description -> value.
+    identity: dict[str, Any]
+    decodes: int
+    scores: dict[str, dict[str, dict[str, Any]]]  # results.json "variants": variant -> task -> scores
+    observations: tuple[Observation, ...]
+
+
+def _parse(reader, data: Any, where: str):
+    try:
+        return reader(data)
+    except ValidationError as e:
+        raise UserError(f"{where}: {describe_validation_error(e)}") from None
+
+
+def _observation(row: SampleRow) -> Observation | None:
+    if row.request_error:
+        return None  # a failed request says nothing about the model; scoring leaves it out too
+    role = row.viewpoint_role or (OBSERVER_ROLE if row.viewpoint_seat is None else "unknown")
+    return Observation(task=row.task, variant=row.variant, item_id=row.item_id, game_id=row.game_id,
+                       dimension=row.dimension, role=role, decode=row.decode,
+                       value=float(primary_value(row.model_dump())))
+
+
+def read_run(path: Path) -> Run:
+    """A run directory, or a one-line UserError saying why it cannot be put on a leaderboard."""
+    kind = path_kind(path)
+    if kind == "missing":
+        raise UserError(f"{path}: run directory not found")
+    if kind != "directory":
+        raise UserError(f"{path}: not a directory; a run is the directory `werealign eval` wrote")
+    if path_kind(path / RUN_JSON) == "missing":
+        raise UserError(f"{path}: not a run directory (no {RUN_JSON})")
+    if path_kind(path / RESULTS) == "missing":
+        raise UserError(f"{path}: no {RESULTS}: the run was interrupted before it was scored; "
+                        f"`werealign score {path}` scores what was answered (shown as partial)")
+    if path_kind(path / SAMPLES) == "missing":
+        raise UserError(f"{path}: no {SAMPLES} beside {RESULTS}; rerun `werealign score {path}`")
+    record = _parse(read_run_record, read_json(path / RUN_JSON), str(path / RUN_JSON))
+    results: Results = _parse(read_results, read_json(path / RESULTS), str(path / RESULTS))
+    if results.model != record.config.model:
+        raise UserError(f"{path}: {RESULTS} is of model {results.model!r} but {RUN_JSON} of {record.config.model!r}")
+    observations = tuple(
+        o for lineno, data in read_jsonl(path / SAMPLES)
+        if (o := _observation(_parse(read_sample_row, data, f"{path / SAMPLES}:{lineno}"))) is not None
+    )
+    identity = {
+        "dataset content_sha256": results.dataset.content_sha256,
+        "prompt version": results.versions.prompt_version,
+        "prompt templates_sha256": results.versions.templates_sha256,
+        "ablation protocol": record.config.protocol,
+        "item limit": record.config.limit,
+    }
+    scores = {variant: {task: s.model_dump() for task, s in tasks.items()} for variant, tasks in results.variants.items()}
+    return Run(
+        path=path, model=results.model, complete=results.complete,
+        dataset={"name": results.dataset.name, "version": results.dataset.version, "content_sha256": results.dataset.content_sha256},
+        identity=identity, decodes=record.config.decodes, scores=scores, observations=observations,
+    )

@@ -1,0 +1,245 @@
+"""Model entries -> the leaderboard tables (values, intervals, ranks, significance), ready to render.
+
+Every value is read from its run's results.json; the statistics add the interval and the marks.
+Tables: the main table (RI SJ DR PS CT Avg | VA OI on the base variant), the ablation table (each
+other variant with its change against base), one role-conditioned table per task (the viewpoint
+player's true role), and the shortcut floors (the built-in baselines, and their best per column).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import combinations
+from typing import Any
+
+from werealign.leaderboards import stats
+from werealign.leaderboards.collect import ModelEntry
+from werealign.leaderboards.runs import Observation
+from werealign.schema.models import DIMENSIONS
+
+BASE = "base"
+TASK_TITLES = {"speech": "speech accuracy", "vote": "VA accuracy", "opponent": "OI mean Jaccard"}
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    task: str
+    path: tuple[str, ...]  # where the value sits in results.json, under variants.<variant>.<task>
+    dimension: str | None = None
+    role: str | None = None
+    macro: bool = False  # the mean over dimensions of each dimension's accuracy (speech Avg)
+    group_start: bool = False  # a rule before this column (between speech and decision tasks)
+
+    def value(self, entry: ModelEntry, variant: str) -> float | None:
+        node: Any = entry.scores.get(variant, {}).get(self.task)
+        for key in self.path:
+            node = node.get(key) if isinstance(node, dict) else None
+        return float(node) if isinstance(node, (int, float)) and not isinstance(node, bool) else None
+
+    def observations(self, entry: ModelEntry, variant: str) -> list[Observation]:
+        return [o for o in entry.observations if o.task == self.task and o.variant == variant
+                and (self.dimension is None or o.dimension == self.dimension)
+                and (self.role is None or o.role == self.role)]
+
+    def group_of(self):
+        return (lambda o: o.dimension) if self.macro else (lambda o: None)
+
+
+@dataclass
+class Cell:
+    value: float | None  # None: the model has no score here (task not run, dimension absent)
+    low: float | None = None
+    high: float | None = None
+    rank: int | None = None  # 1 best, 2 second (on the shown, rounded values: ties share a rank)
+    significant: bool = False  # rank 1 and significantly above every other row of the column
+    change: float | None = None  # ablation: value - base value of the same model
+    change_low: float | None = None
+    change_high: float | None = None
+    change_significant: bool = False
+
+
+@dataclass
+class Row:
+    label: str
+    model: str | None  # None for a derived row (the shortcut floor)
+    partial: bool = False
+    baseline: bool = False
+    variant: str = BASE
+    cells: dict[str, Cell] = field(default_factory=dict)
+
+
+@dataclass
+class Table:
+    key: str
+    title: str
+    columns: list[Column]
+    rows: list[Row]
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Leaderboard:
+    tables: list[Table]
+    comparisons: list[dict[str, Any]]
+    entries: list[ModelEntry]
+    seed: int
+    resamples: int
+
+
+def shown(value: float) -> str:
+    """How a score is printed: a percentage with one decimal (also the precision ranks and ties use)."""
+    return f"{value * 100:.1f}"
+
+
+def _dimensions(entries: Sequence[ModelEntry]) -> list[str]:
+    found = {d for e in entries for tasks in e.scores.values() for d in tasks.get("speech", {}).get("by_dimension", {})}
+    return [*DIMENSIONS, *sorted(found - set(DIMENSIONS))]  # the five always shown: a missing one is a finding
+
+
+def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
+    dims = [Column(d, "speech", ("by_dimension", d, "accuracy"), dimension=d) for d in _dimensions(entries)]
+    return [*dims, Column("Avg", "speech", ("macro_accuracy",), macro=True),
+            Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", ("mean_jaccard",))]
+
+
+def _estimate(entry: ModelEntry, column: Column, variant: str, seed: int, resamples: int) -> Cell:
+    value = column.value(entry, variant)
+    if value is None:
+        return Cell(None)
+    est = stats.estimate(column.observations(entry, variant), resamples=resamples, group_of=column.group_of(),
+                         seed=stats.derived_seed(seed, "estimate", entry.model, variant, column.task, column.name))
+    return Cell(value, est.low, est.high) if est else Cell(value)
+
+
+def _rank(rows: Sequence[Row], columns: Sequence[Column]) -> None:
+    for column in columns:
+        cells = [r.cells[column.name] for r in rows if r.model is not None and r.cells[column.name].value is not None]
+        if len(cells) < 2:
+            continue
+        distinct = sorted({Decimal(shown(c.value)) for c in cells}, reverse=True)
+        if len(distinct) < 2:
+            continue  # every model shows the same value: nothing to single out
+        for cell in cells:
+            at = distinct.index(Decimal(shown(cell.value)))
+            cell.rank = at + 1 if at < 2 else None
+
+
+def _compare(table: Table, variant: str, by_model: dict[str, ModelEntry], seed: int, resamples: int) -> list[dict[str, Any]]:
+    """Every pair of models on every column (paired on common items); marks a best that beats all others."""
+    found = []
+    rows = [r for r in table.rows if r.model is not None]
+    for column in table.columns:
+        wins: dict[str, list[bool]] = {}
+        for ra, rb in combinations(rows, 2):
+            if ra.cells[column.name].value is None or rb.cells[column.name].value is None:
+                continue
+            a, b = sorted((ra.model, rb.model))
+            c = stats.compare(column.observations(by_model[a], variant), column.observations(by_model[b], variant),
+                              resamples=resamples, group_of=column.group_of(),
+                              seed=stats.derived_seed(seed, "compare", table.key, column.name, a, b))
+            if c is None:
+                continue
+            found.append({"table": table.key, "column": column.name, "a": a, "b": b, "difference": c.difference,
+                          "low": c.low, "high": c.high, "p_value": c.p_value, "significant": c.significant, "items": c.items})
+            wins.setdefault(a, []).append(c.significant and c.difference > 0)
+            wins.setdefault(b, []).append(c.significant and c.difference < 0)
+        for r in rows:
+            cell = r.cells[column.name]
+            others = sum(1 for o in rows if o is not r and o.cells[column.name].value is not None)
+            beaten = wins.get(r.model, [])
+            cell.significant = cell.rank == 1 and others > 0 and len(beaten) == others and all(beaten)
+    return found
+
+
+def _model_rows(entries: Sequence[ModelEntry], columns: Sequence[Column], variant: str, seed: int, resamples: int) -> list[Row]:
+    return [Row(e.model, e.model, e.partial, e.baseline, variant,
+                {c.name: _estimate(e, c, variant, seed, resamples) for c in columns}) for e in entries]
+
+
+def _order(entries: Sequence[ModelEntry]) -> list[ModelEntry]:
+    """Best speech Avg first (no Avg last), then by name: a stable order shared by every table."""
+    avg = Column("Avg", "speech", ("macro_accuracy",))
+
+    def key(e: ModelEntry) -> tuple[bool, float, str]:
+        v = avg.value(e, BASE)
+        return (v is None, -(v or 0.0), e.model)
+    return sorted(entries, key=key)
+
+
+def main_table(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[Table, list[dict[str, Any]]]:
+    columns = main_columns(entries)
+    table = Table("main", "Main results (base variant)", columns, _model_rows(entries, columns, BASE, seed, resamples))
+    _rank(table.rows, columns)
+    return table, _compare(table, BASE, by_model, seed, resamples)
+
+
+def ablation_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> Table | None:
+    columns = [c for c in main_columns(entries) if c.name in ("Avg", "VA", "OI")]
+    variants = sorted({v for e in entries for v in e.scores} - {BASE})
+    if not variants:
+        return None
+    rows = []
+    for variant in variants:
+        having = [e for e in entries if variant in e.scores]
+        group = _model_rows(having, columns, variant, seed, resamples)
+        _rank(group, columns)
+        for row, entry in zip(group, having):
+            for c in columns:
+                cell, base = row.cells[c.name], c.value(entry, BASE)
+                if cell.value is None or base is None:
+                    continue
+                cell.change = cell.value - base
+                cmp = stats.compare(c.observations(entry, variant), c.observations(entry, BASE), resamples=resamples,
+                                    group_of=c.group_of(), seed=stats.derived_seed(seed, "ablation", entry.model, variant, c.name))
+                if cmp is not None:
+                    cell.change_low, cell.change_high, cell.change_significant = cmp.low, cmp.high, cmp.significant
+            row.label = f"{entry.model} [{variant}]"
+        rows.extend(group)
+    return Table("ablation", "Ablations: each variant, change vs base", columns, rows,
+                 ["change = variant − base of the same model, on that variant's items; * its 95% interval excludes 0"])
+
+
+def role_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[list[Table], list[dict[str, Any]]]:
+    tables, comparisons = [], []
+    for task in ("speech", "vote", "opponent"):
+        roles = sorted({role for e in entries for role in e.scores.get(BASE, {}).get(task, {}).get("by_viewpoint_role", {})})
+        if not roles:
+            continue
+        columns = [Column(role, task, ("by_viewpoint_role", role, "score"), role=role) for role in roles]
+        table = Table(f"roles-{task}", f"By the viewpoint player's role: {TASK_TITLES[task]}", columns,
+                      _model_rows(entries, columns, BASE, seed, resamples))
+        _rank(table.rows, columns)
+        comparisons += _compare(table, BASE, by_model, seed, resamples)
+        tables.append(table)
+    return tables, comparisons
+
+
+def floors_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> Table | None:
+    baselines = [e for e in entries if e.baseline]
+    if not baselines:
+        return None
+    columns = main_columns(entries)
+    rows = _model_rows(baselines, columns, BASE, seed, resamples)
+    _rank(rows, columns)
+    floor = Row("shortcut floor (best baseline)", None)
+    for c in columns:
+        values = [r.cells[c.name].value for r in rows if r.cells[c.name].value is not None]
+        floor.cells[c.name] = Cell(max(values) if values else None)
+    return Table("floors", "Shortcut floors: the built-in baselines (base variant)", columns, [*rows, floor],
+                 ["a model at or below the floor does no better than a shortcut through the options"])
+
+
+def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stats.DEFAULT_RESAMPLES) -> Leaderboard:
+    entries = _order(entries)
+    by_model = {e.model: e for e in entries}
+    main, comparisons = main_table(entries, by_model, seed, resamples)
+    main.notes = ["mean with its 95% interval (cluster bootstrap over games × decodes); **best** bold, second underlined; "
+                  "* best is significantly above every other model (paired bootstrap, 95%)"]
+    roles, role_comparisons = role_tables(entries, by_model, seed, resamples)
+    tables = [t for t in (main, ablation_table(entries, seed, resamples), *roles, floors_table(entries, seed, resamples)) if t]
+    if any(e.partial for e in entries):
+        main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
+    return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples)

@@ -1,0 +1,252 @@
+"""The run directory's files as typed models: run.json, samples.jsonl rows and results.json.
+
+These are the contract for everything that reads a run (leaderboards, `werealign score`, other tools);
+`data/schemas/{run,sample,results}.schema.json` are generated from them. Read run files ONLY through
+`read_run_record`, `read_sample_row` and `read_results` (or `werealign.eval.rundir`, which uses them):
+they accept every older format version and return the current model.
+
+Format versions:
+- 1: the first release. run.json and results.json carried `"format": "werealign-run/1"`; sample rows
+  carried no marker. The fields were otherwise those of version 2.
+- 2 (current): `format_version: 2` in run.json, in results.json and in every sample row.
+A reader upgrades an older file in memory; files on disk are never rewritten by reading them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RUN_FORMAT_VERSION = 2
+LEGACY_RUN_FORMAT = "werealign-run/1"  # the marker of format version 1 files
+
+FormatVersion = Annotated[
+    Literal[2],
+    Field(description="Version of this file format. Readers accept older versions and upgrade them (see werealign.schema.runs)."),
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------- run.json
+
+
+class RunConfig(_Model):
+    """Everything that decides which requests are sent and how they are scored. Two runs with equal configs
+    on the same dataset send the same requests; a run directory only resumes under its own config."""
+
+    model: str = Field(description="The model as given to --model: a litellm model string or a built-in (werealign/random, ...).")
+    dataset: str | None = Field(None, description="--dataset as the user gave it (never made absolute); null = the bundled sample.")
+    tasks: tuple[str, ...] = Field(description="Item kinds evaluated, in order (speech, vote, opponent, or any registered kind).")
+    variants: tuple[str, ...] = Field(("base",), description="Ablation variants: base, rr (rule reminder), osr (objective speech rewrites).")
+    protocol: str = Field("paired", description="paired: every variant on every item; randomized: one variant per item, drawn with the seed.")
+    decodes: int = Field(5, description="Independent decodes (requests) per item and variant.")
+    permute: bool = Field(True, description="Speech options are shuffled per decode, seeded by (seed, item, decode).")
+    seed: int = Field(0, description="Seed of option orders, variant assignment and the per-request sampling seed.")
+    limit: int | None = Field(None, description="Only the first N items of each task; null = all.")
+    temperature: float = Field(0.7, description="Sampling temperature sent with every request.")
+    max_tokens: int = Field(1024, description="Maximum completion tokens per request.")
+
+
+class RunExecution(_Model):
+    """How requests were sent. Does not change results, so a resumed run may use other values."""
+
+    api_base: str | None = Field(None, description="The endpoint (scheme, host, port, path only: never credentials or a query).")
+    max_connections: int = Field(16, description="Requests in flight at once.")
+    timeout: float = Field(120.0, description="Seconds per attempt.")
+    max_attempts: int = Field(6, description="Attempts per request before it is recorded as a request error.")
+    backoff_base: float = Field(1.0, description="First retry wait in seconds (doubled per attempt, jittered).")
+    backoff_max: float = Field(60.0, description="Longest retry wait in seconds.")
+
+
+class DatasetRecord(_Model):
+    """Which dataset a run read, by content: a run is re-scored only against the same bytes."""
+
+    path: str | None = Field(description="--dataset as given; null = the bundled sample.")
+    name: str = Field(description="dataset.json name.")
+    version: str = Field(description="dataset.json version.")
+    manifest_sha256: str = Field(description="sha256 of dataset.json.")
+    content_sha256: str = Field(description="sha256 over the games, items and rewrites eval reads, by relative path.")
+
+
+class Versions(_Model):
+    """Software that produced the run. A resumed run may differ here (it is warned about, not refused)."""
+
+    werealign: str = Field(description="werealign package version.")
+    litellm: str | None = Field(description="litellm version installed, null when it was not installed.")
+    prompt_version: str = Field(description="Version of the prompt templates (e.g. v1).")
+    templates_sha256: str = Field(description="sha256 over every template file and the context builder's phrase tables.")
+
+
+class RunRecord(_Model):
+    """run.json: the full configuration of a run. Never holds a secret or a machine path."""
+
+    format_version: FormatVersion = RUN_FORMAT_VERSION
+    config: RunConfig
+    execution: RunExecution
+    dataset: DatasetRecord
+    versions: Versions
+
+
+# --------------------------------------------------------------------------- samples.jsonl
+
+
+Answer = str | int | list[int]
+
+
+class SampleRow(_Model):
+    """One row of samples.jsonl: one item x variant x decode, the reply as received and how it was scored."""
+
+    format_version: FormatVersion = RUN_FORMAT_VERSION
+    task: str = Field(description="Item kind: speech, vote, opponent, or another registered kind.")
+    item_id: str
+    game_id: str
+    dimension: str | None = Field(description="Speech dimension (RI, SJ, DR, PS, CT); null for other kinds.")
+    viewpoint_seat: int | None = Field(description="The seat the item is asked from; null = an observer item (public information only).")
+    viewpoint_role: str | None = Field(description="True role of the viewpoint seat ('observer' for observer items; null if the seat has none).")
+    variant: str = Field(description="Ablation variant the prompt was rendered with.")
+    decode: int = Field(description="Decode index, 0-based.")
+    option_order: list[int] | None = Field(description="Speech: shown position i held original option option_order[i]; null = not permuted.")
+    key: str = Field(description="Request key: sha256 of (model, params, messages, decode); the row's key in responses.sqlite.")
+    gold: Answer = Field(description="The correct answer: an option key (speech), a seat (vote) or the sorted seat list (opponent).")
+    reply: str | None = Field(description="The model's raw reply; null when the request failed.")
+    answer: Answer | None = Field(description="The parsed answer in the gold's terms (original option key); null when unparsed or failed.")
+    correct: bool | None = Field(description="answer == gold; null when the request failed.")
+    parse_error: str | None = Field(description="Why the reply could not be read strictly; such a sample counts as wrong.")
+    request_error: str | None = Field(description="'ErrorClass: message' when the request finally failed; the sample is left out of scores.")
+    attempts: int = Field(description="Attempts made for the request.")
+    finish_reason: str | None = Field(description="The provider's finish reason ('length' = cut at max_tokens); null on failure.")
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    cost: float | None = Field(description="USD price litellm computed for the reply; null when unknown (never guessed).")
+    latency: float | None = Field(description="Seconds of the successful (or last) attempt.")
+
+
+# --------------------------------------------------------------------------- results.json
+
+
+class RoleScore(_Model):
+    score: float | None = Field(description="Mean per-sample primary score of this viewpoint role's answered samples.")
+    answered: int
+
+
+class Counts(_Model):
+    samples: int = Field(description="Samples with a stored outcome.")
+    answered: int = Field(description="Samples whose request succeeded (parse failures included).")
+    request_errors: int = Field(description="Samples whose request finally failed; left out of every score.")
+    parse_failures: int = Field(description="Answered samples whose reply could not be parsed; scored as wrong.")
+    items: int = Field(description="Distinct items.")
+
+
+class TaskScores(Counts):
+    """Scores of one item kind under one variant. `metric` names the primary score field; `primary` reads it."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)  # a task kind may report more fields
+    metric: str = Field(description="Name of the field holding the primary score.")
+    by_viewpoint_role: dict[str, RoleScore] = Field(description="Primary score per true role of the viewpoint seat.")
+
+    @property
+    def primary(self) -> float | None:
+        value = getattr(self, self.metric, None)
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+class DimensionScore(Counts):
+    accuracy: float | None
+
+
+class SpeechScores(TaskScores):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    metric: Literal["macro_accuracy"]
+    macro_accuracy: float | None = Field(description="Unweighted mean of the per-dimension accuracies.")
+    macro_accuracy_std: float | None = Field(description="Population std of the per-decode macro accuracies; null with fewer than two decodes.")
+    per_decode_macro_accuracy: list[float | None]
+    accuracy: float | None = Field(description="Accuracy pooled over all speech samples.")
+    by_dimension: dict[str, DimensionScore]
+
+
+class VoteScores(TaskScores):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    metric: Literal["accuracy"]
+    accuracy: float | None = Field(description="Exact match of the seat with the human's vote.")
+    accuracy_std: float | None
+    per_decode_accuracy: list[float | None]
+
+
+class OpponentScores(TaskScores):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    metric: Literal["mean_jaccard"]
+    mean_jaccard: float | None = Field(description="Mean per-sample Jaccard between predicted seats and the true opposing faction.")
+    mean_jaccard_std: float | None
+    per_decode_mean_jaccard: list[float | None]
+    exact_match: float | None
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    micro_precision: float | None
+    micro_recall: float | None
+    micro_f1: float | None
+
+
+# The known kinds first; any other registered kind is read as generic TaskScores.
+AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | TaskScores, Field(union_mode="left_to_right")]
+
+
+class Totals(Counts):
+    missing: int = Field(description="Planned requests with no stored outcome (an interrupted run).")
+    truncated_replies: int = Field(description="Replies the provider cut at max_tokens.")
+
+
+class Usage(_Model):
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None = Field(description="Summed cost; null unless litellm priced every answered sample.")
+    cost_known_for: int = Field(description="Answered samples with a known price.")
+
+
+class Results(_Model):
+    """results.json: the scores of a run, per variant and task, with what identifies the run."""
+
+    format_version: FormatVersion = RUN_FORMAT_VERSION
+    model: str
+    dataset: DatasetRecord
+    versions: Versions
+    complete: bool = Field(description="True when every planned request has a successful stored reply.")
+    totals: Totals
+    usage: Usage
+    variants: dict[str, dict[str, AnyTaskScores]] = Field(description="variant -> task -> scores.")
+
+
+# --------------------------------------------------------------------------- readers (every version)
+
+
+def _upgrade(data: Any) -> Any:
+    """A version-1 object (run.json / results.json with `format`, or an unmarked sample row) as version 2."""
+    if isinstance(data, dict) and "format_version" not in data:
+        data = {k: v for k, v in data.items() if not (k == "format" and v == LEGACY_RUN_FORMAT)}
+        data["format_version"] = RUN_FORMAT_VERSION
+    return data
+
+
+def _read(model: type[BaseModel], data: Any) -> Any:
+    # Through JSON in strict mode: "3" is not 3 and "speech" is not a list, as in the file itself.
+    return model.model_validate_json(json.dumps(_upgrade(data)), strict=True)
+
+
+def read_run_record(data: Any) -> RunRecord:
+    """run.json content (any version) -> RunRecord. Raises pydantic.ValidationError naming the field."""
+    return _read(RunRecord, data)
+
+
+def read_sample_row(data: Any) -> SampleRow:
+    """One samples.jsonl row (any version) -> SampleRow."""
+    return _read(SampleRow, data)
+
+
+def read_results(data: Any) -> Results:
+    """results.json content (any version) -> Results."""
+    return _read(Results, data)

@@ -1,0 +1,45 @@
+"""What a task (an item kind) is: everything the rest of werealign needs to know about one kind of item.
+
+A task module builds one `Task` and registers it in `werealign.tasks`. Prompts are rendered from the
+template `<lang>/<task name>.<prompt version>.j2` (werealign/eval/templates/), so adding a kind is one
+module plus its templates; the runner, scoring, answer parsing and validation ask the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from werealign.schema import GameLog
+
+Sample = dict[str, Any]  # one samples.jsonl row as a dict (see werealign.schema.runs.SampleRow)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    answer: str | int | tuple[int, ...] | None
+    error: str | None  # why parsing failed; None when answer is set
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str  # the item kind: items/<name>.jsonl, samples' `task`, results' task key, the template name
+    item_model: type[BaseModel]
+    variants: tuple[str, ...]  # the ablation variants (werealign.tasks.VARIANTS) this kind can be asked in
+    metric: str  # the primary score's field in results.json
+    # Template variables of the question part (the context part is common to every task).
+    question_vars: Callable[[GameLog, Any, str, list[int] | None], dict[str, Any]]
+    # The value of the reply's answer line -> the answer in the gold's terms (original option key, seats).
+    parse: Callable[[str, Any, list[int] | None], Parsed]
+    score: Callable[[Sequence[Sample]], dict[str, Any]]  # this task's samples -> its results.json block
+    # The defaults suit a single-answer kind (one letter, one seat): right or wrong.
+    gold: Callable[[Any], Any] = lambda item: item.answer  # the item's answer as samples.jsonl records it
+    is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold  # answer is never None here
+    permutes_options: bool = False  # options shown in a per-decode order (--permute)
+    # Extra arguments of werealign.context.build_context for an item of this kind.
+    context_kwargs: Callable[[Any], dict[str, Any]] = lambda item: {}
+    # A short note of what a variant needs and this kind lacks, for messages when it does not apply.
+    variant_note: str = ""

@@ -1,0 +1,60 @@
+"""Scoring pieces every task shares (counting rules: werealign.eval.scoring)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from statistics import fmean, pstdev
+from typing import Any
+
+from werealign.tasks.base import Sample
+
+OBSERVER_ROLE = "observer"  # the by-role group of items asked from no seat (viewpoint_seat null)
+
+Value = Callable[[Sample], float]
+
+
+def rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
+def counts(samples: Sequence[Sample]) -> dict[str, int]:
+    return {
+        "samples": len(samples),
+        "answered": sum(1 for s in samples if not s["request_error"]),
+        "request_errors": sum(1 for s in samples if s["request_error"]),
+        "parse_failures": sum(1 for s in samples if not s["request_error"] and s["parse_error"]),
+        "items": len({s["item_id"] for s in samples}),
+    }
+
+
+def mean_value(samples: Iterable[Sample], value: Value) -> float | None:
+    vals = [value(s) for s in samples if not s["request_error"]]
+    return fmean(vals) if vals else None
+
+
+def by_role(samples: Sequence[Sample], value: Value) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[Sample]] = defaultdict(list)
+    for s in samples:
+        observer = "viewpoint_seat" in s and s["viewpoint_seat"] is None
+        groups[s.get("viewpoint_role") or (OBSERVER_ROLE if observer else "unknown")].append(s)
+    return {role: {"score": rounded(mean_value(g, value)), "answered": counts(g)["answered"]} for role, g in sorted(groups.items())}
+
+
+def decode_std(samples: Sequence[Sample], score_fn: Callable[[Sequence[Sample]], float | None]) -> tuple[list[float | None], float | None]:
+    """Per-decode scores (decode run d = every sample with decode index d) and their population std."""
+    by_decode: dict[int, list[Sample]] = defaultdict(list)
+    for s in samples:
+        by_decode[s["decode"]].append(s)
+    per = [score_fn(by_decode[d]) for d in sorted(by_decode)]
+    known = [p for p in per if p is not None]
+    return [rounded(p) for p in per], (rounded(pstdev(known)) if len(known) >= 2 else None)
+
+
+def correct_value(sample: Sample) -> float:
+    return 1.0 if sample["correct"] else 0.0
+
+
+def seat_list(seats: list[int]) -> str:
+    """Seats as a prompt shows them (both languages)."""
+    return ", ".join(str(s) for s in seats)

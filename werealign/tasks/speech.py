@@ -1,0 +1,102 @@
+"""Speech items: single-answer 9-way multiple choice on one of five dimensions (RI SJ DR PS CT).
+
+Answer: one option letter; the options may be shown in a per-decode order and the answer is mapped back
+to the ORIGINAL option key. Score: accuracy per dimension and their unweighted mean (`macro_accuracy`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from statistics import fmean
+from typing import Any
+
+from werealign.errors import UserError
+from werealign.schema import DIMENSIONS, OPTION_KEYS, GameLog, SpeechItem
+from werealign.tasks.answers import short
+from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_value, rounded
+
+_LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*选?项)?(?:\s*$|\s*[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
+# A lower-case letter is read only when it stands alone ("b", "(b)", "b."): "i think ..." is prose.
+_LOWER_ALONE = re.compile(r"[(\[【]?[a-i][)\]】]?[.。!]?")
+# Two or more letters and nothing else ("B, C", "B or C", "B/C", "B. C", "B (C)") is a hedge, not an answer.
+# (Capitals standing alone, so "C. Head" is still option C with a reason; lower case is handled above.)
+_ONE_LETTER = r"(?:[Oo]ption\s*|选项\s*)?[(\[【]?[A-I](?![A-Za-z])[)\]】]?"
+_HEDGE = re.compile(rf"{_ONE_LETTER}(?:(?:\s*(?:[,，、/;&+.。]|(?i:or|and)\b|或|和|与))*\s*{_ONE_LETTER})+\s*[.。!]?")
+
+
+def check_option_order(item: SpeechItem, option_order: list[int] | None) -> list[int]:
+    n = len(item.options)
+    if option_order is None:
+        return list(range(n))
+    if sorted(option_order) != list(range(n)):
+        raise UserError(f"item {item.item_id}: option_order {option_order} is not a permutation of 0..{n - 1}")
+    return list(option_order)
+
+
+def shown_options(item: SpeechItem, option_order: list[int] | None) -> list[tuple[str, str]]:
+    """(shown letter, text) in display order. Position i shows original option option_order[i]."""
+    order = check_option_order(item, option_order)
+    return [(OPTION_KEYS[i], item.options[j].text) for i, j in enumerate(order)]
+
+
+def question_vars(game: GameLog, item: SpeechItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
+    return {
+        "question": item.question.strip(),
+        "options": [{"key": k, "text": t.strip()} for k, t in shown_options(item, option_order)],
+    }
+
+
+def parse(value: str, item: SpeechItem, option_order: list[int] | None) -> Parsed:
+    m = _LETTER.match(value)
+    if not m:
+        return Parsed(None, f"answer '{short(value)}' is not one option letter A-I")
+    letter = m.group("k")
+    if (letter.islower() and not _LOWER_ALONE.fullmatch(value.strip())) or _HEDGE.fullmatch(value.strip()):
+        return Parsed(None, f"answer '{short(value)}' is not one option letter A-I")
+    shown = OPTION_KEYS.index(letter.upper())
+    if shown >= len(item.options):
+        return Parsed(None, f"option {letter.upper()} does not exist")
+    order = option_order if option_order is not None else list(range(len(item.options)))
+    return Parsed(item.options[order[shown]].key, None)
+
+
+def _macro(samples: Sequence[Sample]) -> float | None:
+    dims: dict[str, list[Sample]] = defaultdict(list)
+    for s in samples:
+        dims[s["dimension"]].append(s)
+    accs = [a for a in (mean_value(dims[d], correct_value) for d in DIMENSIONS if d in dims) if a is not None]
+    return fmean(accs) if accs else None
+
+
+def score(samples: Sequence[Sample]) -> dict[str, Any]:
+    by_dim: dict[str, Any] = {}
+    for dim in DIMENSIONS:
+        group = [s for s in samples if s["dimension"] == dim]
+        if group:
+            by_dim[dim] = {"accuracy": rounded(mean_value(group, correct_value)), **counts(group)}
+    per_decode, std = decode_std(samples, _macro)
+    return {
+        "metric": "macro_accuracy",
+        "macro_accuracy": rounded(_macro(samples)),
+        "macro_accuracy_std": std,
+        "per_decode_macro_accuracy": per_decode,
+        "accuracy": rounded(mean_value(samples, correct_value)),
+        "by_dimension": by_dim,
+        "by_viewpoint_role": by_role(samples, correct_value),
+        **counts(samples),
+    }
+
+
+TASK = Task(
+    name="speech",
+    item_model=SpeechItem,
+    variants=("base", "rr", "osr"),
+    metric="macro_accuracy",
+    question_vars=question_vars,
+    parse=parse,
+    score=score,
+    permutes_options=True,
+)

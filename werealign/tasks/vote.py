@@ -1,0 +1,58 @@
+"""Vote items (VA): the viewpoint player's actual day vote. Answer: one seat; score: exact-match accuracy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from werealign import context as ctxmod
+from werealign.errors import UserError
+from werealign.schema import GameLog, VoteItem
+from werealign.tasks.answers import read_seat, seat_value, short
+from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_value, rounded, seat_list
+
+
+def question_vars(game: GameLog, item: VoteItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
+    phase = next((p for p in game.phases if p.id == item.phase), None)
+    if phase is None:
+        raise UserError(f"item {item.item_id}: phase '{item.phase}' is not a phase of game {game.game_id}")
+    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": ctxmod.phase_label(phase, lang)}
+
+
+def parse(value: str, item: VoteItem, option_order: list[int] | None) -> Parsed:
+    value = seat_value(value)
+    if not value:
+        return Parsed(None, "answer line is empty")
+    seat = read_seat(value)
+    if seat is None:
+        return Parsed(None, f"answer '{short(value)}' is not one seat number")
+    if seat not in item.candidates:
+        return Parsed(None, f"seat {seat} is not a candidate")
+    return Parsed(seat, None)
+
+
+def score(samples: Sequence[Sample]) -> dict[str, Any]:
+    per_decode, std = decode_std(samples, partial(mean_value, value=correct_value))
+    return {
+        "metric": "accuracy",
+        "accuracy": rounded(mean_value(samples, correct_value)),
+        "accuracy_std": std,
+        "per_decode_accuracy": per_decode,
+        "by_viewpoint_role": by_role(samples, correct_value),
+        **counts(samples),
+    }
+
+
+TASK = Task(
+    name="vote",
+    item_model=VoteItem,
+    variants=("base", "osr"),
+    metric="accuracy",
+    question_vars=question_vars,
+    parse=parse,
+    score=score,
+    # The viewpoint's own vote of the asked phase is the answer: it must not be shown.
+    context_kwargs=lambda item: {"exclude_own_vote_phase": item.phase},
+)
