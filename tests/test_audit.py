@@ -36,7 +36,7 @@ def _words(rng: random.Random, n: int) -> str:
 def _dataset(items: list[SpeechItem]) -> Dataset:
     manifest = DatasetManifest(name="invented", version="0", languages=["en"], licence="CC0",
                                counts=DatasetCounts(games=1, speech=len(items), vote=0, opponent=0), content_hashes={})
-    return Dataset(manifest=manifest, games={"crafted-1": crafted_game()}, speech=items)
+    return Dataset(manifest=manifest, games={"crafted-1": crafted_game()}, items={"speech": items})
 
 
 def _population(rng: random.Random, n: int, *, key_extra: int, answers: str = "ABCDEFGHI", dims: tuple[str, ...] = ("RI",)) -> list[SpeechItem]:
