@@ -17,8 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.llm import builtin_models
-from werealign.llm import loader as llm
+from werealign.llm import builtin_models, loader as llm
 from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
 
