@@ -9,7 +9,7 @@ import pytest
 from werealign.dataset import load_dataset
 from werealign.errors import UserError
 from werealign.eval.config import EvalConfig, validate_config
-from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, get_task, task_of, tasks_with_variant
+from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, get_task, task_of, task_of_prompt, tasks_with_variant
 
 
 def test_every_registered_task_is_complete() -> None:
@@ -19,6 +19,28 @@ def test_every_registered_task_is_complete() -> None:
         assert set(task.variants) <= set(VARIANTS) and "base" in task.variants
         for lang in ("en", "zh"):
             assert (templates / lang / f"{name}.v1.j2").is_file(), f"{name} has no {lang} template"
+
+
+def test_every_template_ends_with_an_answer_form_of_its_task() -> None:
+    """How a rendered prompt tells its task (what the built-in models read): each template's last line."""
+    templates = resources.files("werealign.eval") / "templates"
+    for lang_dir in templates.iterdir():
+        for name, task in TASKS.items():
+            for template in (t for t in lang_dir.iterdir() if t.name.startswith(f"{name}.") and t.name.endswith(".j2")):
+                last = template.read_text(encoding="utf-8").rstrip().splitlines()[-1]
+                assert any(last.endswith(form) for form in task.answer_forms), f"{lang_dir.name}/{template.name}: {last!r}"
+                assert task_of_prompt(f"context\n{last}\n") is task
+
+
+def test_a_prompt_tells_its_task_by_its_answer_form(monkeypatch) -> None:
+    from dataclasses import replace
+
+    invented = replace(TASKS["vote"], name="alibi", answer_forms=("<seat number>, <reason>",))
+    monkeypatch.setitem(TASKS, "alibi", invented)
+    assert task_of_prompt("## Question\nWho?\nAnswer: <seat number>, <reason>\n\n") is invented
+    assert task_of_prompt("Answer: <seat number>") is TASKS["vote"]
+    assert task_of_prompt("Answer: <seat>, <seat>, ...") is TASKS["opponent"]
+    assert task_of_prompt("Seat 2: Answer: <letter>\nno answer line here") is None
 
 
 def test_items_find_their_task_and_the_dataset_is_read_by_task() -> None:

@@ -7,7 +7,7 @@ metric (the task's primary metric in the run's mode):
 
 - `chance`: the expected score of `werealign/random`'s policy (a uniform option or candidate; for OI
   each candidate named with probability 1/2, one uniform candidate when none is), computed exactly;
-- `shortcuts`: each shortcut model of the task (`werealign.llm.builtin_models.SHORTCUTS`) asked the
+- `shortcuts`: each shortcut model of the task (`werealign.tasks.base.Task.shortcuts`) asked the
   run's first-decode prompts, its replies parsed and scored by the task exactly like a model's. The
   shortcut models read only the messages, so a floor is what the prompts themselves give away.
 
@@ -24,7 +24,7 @@ from typing import Any
 
 from werealign.eval.plan import Planned
 from werealign.eval.samples import build_sample
-from werealign.llm.builtin_models import PROVIDER, SHORTCUTS, baseline_reply
+from werealign.llm.builtin_models import PROVIDER, baseline_reply
 from werealign.llm.store import StoredResponse
 from werealign.tasks import TASKS, resolve_mode
 from werealign.tasks.common import rounded
@@ -40,7 +40,7 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
     for (variant, task_name), ps in sorted(first.items()):
         task = TASKS[task_name]
         metric = task.metric_for(resolve_mode(task, modes.get(task_name)))
-        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric) for name in SHORTCUTS.get(task_name, ())}
+        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric) for name in task.shortcuts}
         chance = _chance(ps, metric)
         ranked = sorted([("chance", chance), *shortcuts.items()], key=lambda kv: -(kv[1] if kv[1] is not None else -1.0))
         best, best_score = ranked[0]

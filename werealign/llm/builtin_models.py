@@ -21,7 +21,9 @@ measure (their scores are the floors `results.json` reports beside every model's
 
 The baselines are registered as a litellm CustomLLM provider ("werealign"), so they travel the same
 `litellm.acompletion` path, storage and scoring as a hosted model. They read ONLY the messages —
-the options and candidates are parsed back out of the rendered prompt (format: see
+the task is told by the registry from the prompt's answer line (`werealign.tasks.task_of_prompt`),
+which gives the shape of answer to give (option / seat / seats); the options and candidates are
+parsed back out of the rendered prompt (format: see
 `werealign/eval/templates/` and eval/README.md) — and never the dataset, so they cannot cheat.
 Ties are broken towards the earliest option / lowest seat.
 """
@@ -42,15 +44,10 @@ from functools import lru_cache
 from typing import Any
 
 from werealign.errors import UserError
+from werealign.tasks import task_of_prompt
 
 PROVIDER = "werealign"
 BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates")
-# The shortcut models whose scores are each task's floors (werealign.eval.floors), by task.
-SHORTCUTS: dict[str, tuple[str, ...]] = {
-    "speech": ("longest", "options-only"),
-    "vote": ("own-last-call", "longest"),
-    "opponent": ("all-candidates", "longest"),
-}
 LOCAL_MODELS: tuple[str, ...] = ("local/smollm2",)
 BUILTIN_MODELS: tuple[str, ...] = tuple(f"{PROVIDER}/{b}" for b in BASELINES) + LOCAL_MODELS
 
@@ -185,7 +182,8 @@ def _handler():
 
 @dataclass(frozen=True)
 class PromptFacts:
-    kind: str  # speech | vote | opponent
+    kind: str  # the task the prompt asks (werealign.tasks.task_of_prompt)
+    shape: str  # what its answer line asks for: option | seat | seats (werealign.tasks.base.Task.answer_shape)
     zh: bool
     options: list[tuple[str, str]]  # (shown letter, text) for speech
     candidates: list[int]  # for vote / opponent
@@ -235,14 +233,13 @@ def read_prompt(messages: list[dict]) -> PromptFacts:
         if line.startswith(("Options:", "选项：", "选项:")) or _CANDIDATES_LINE.match(line) or _OPTION_LINE.match(line):
             break
         stem.append(line)
-    if options:
-        kind = "speech"
-    elif candidates:
-        kind = "opponent" if ("<seat>, <seat>" in user or "<座位号>, <座位号>" in user) else "vote"
-    else:
-        raise ValueError("werealign baseline: the prompt has neither nine options nor a candidates line")
+    task = task_of_prompt(user)
+    if task is None:
+        raise ValueError("werealign baseline: the prompt ends with no answer line of a registered task")
+    if (task.answer_shape == "option" and not options) or (task.answer_shape != "option" and not candidates):
+        raise ValueError(f"werealign baseline: a {task.name} prompt without its {'nine options' if task.answer_shape == 'option' else 'candidates line'}")
     context = "\n".join(line for i, line in enumerate(lines) if i not in option_rows)
-    return PromptFacts(kind, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()}, own, "\n".join(stem).strip())
+    return PromptFacts(task.name, task.answer_shape, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()}, own, "\n".join(stem).strip())
 
 
 # --------------------------------------------------------------------------- the baselines
@@ -253,51 +250,51 @@ def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
     label = "答案：" if facts.zh else "Answer: "
     if model == "random":
         rng = random.Random(_seed(messages, seed))
-        if facts.kind == "speech":
+        if facts.shape == "option":
             answer = rng.choice([k for k, _ in facts.options])
-        elif facts.kind == "vote":
+        elif facts.shape == "seat":
             answer = str(rng.choice(facts.candidates))
         else:
             picked = [c for c in facts.candidates if rng.random() < 0.5] or [rng.choice(facts.candidates)]
             answer = ", ".join(map(str, picked))
         why = "uniformly random choice"
     elif model == "longest":
-        if facts.kind == "speech":
+        if facts.shape == "option":
             answer = max(facts.options, key=lambda o: len(o[1]))[0]  # max() keeps the first of equals
             why = "the longest option"
         else:
             scores = {c: len(facts.speech_by_seat.get(c, "")) for c in facts.candidates}
-            answer = _top(scores, facts.kind)
+            answer = _top(scores, facts.shape)
             why = "the candidates who have spoken the most"
     elif model == "lexical":
-        if facts.kind == "speech":
+        if facts.shape == "option":
             answer = _lexical_option(facts)
             why = "the option with the highest TF-IDF overlap with the context"
         else:
             scores = {c: _mentions(c, facts) for c in facts.candidates}
-            answer = _top(scores, facts.kind)
+            answer = _top(scores, facts.shape)
             why = "the candidates mentioned most often"
     elif model == "options-only":
-        if facts.kind == "speech":
+        if facts.shape == "option":
             answer = _lexical_option(facts, facts.question)
             why = "the option with the highest TF-IDF overlap with the question alone (no game context)"
         else:
-            answer = str(min(facts.candidates)) if facts.kind == "vote" else ", ".join(map(str, facts.candidates))
-            why = "no context: the lowest-numbered candidate" if facts.kind == "vote" else "no context: every candidate"
+            answer = str(min(facts.candidates)) if facts.shape == "seat" else ", ".join(map(str, facts.candidates))
+            why = "no context: the lowest-numbered candidate" if facts.shape == "seat" else "no context: every candidate"
     elif model == "own-last-call":
         named = [seat for text in facts.own_speech for seat in _seats_named(text) if seat in facts.candidates]
-        if facts.kind == "speech":
+        if facts.shape == "option":
             answer, why = facts.options[0][0], "no own-call shortcut for speech items: option A"
-        elif facts.kind == "vote":
+        elif facts.shape == "seat":
             answer = str(named[-1] if named else min(facts.candidates))
             why = "the last candidate you named yourself" if named else "you named no candidate: the lowest-numbered one"
         else:
             answer = ", ".join(map(str, sorted(set(named)) or facts.candidates))
             why = "the candidates you named yourself" if named else "you named no candidate: every candidate"
     elif model == "all-candidates":
-        if facts.kind == "speech":
+        if facts.shape == "option":
             answer, why = facts.options[0][0], "no candidates in a speech item: option A"
-        elif facts.kind == "vote":
+        elif facts.shape == "seat":
             answer, why = str(min(facts.candidates)), "one seat only: the lowest-numbered candidate"
         else:
             answer, why = ", ".join(map(str, facts.candidates)), "every candidate"
@@ -311,9 +308,9 @@ def _seed(messages: list[dict], seed: Any) -> int:
     return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
 
 
-def _top(scores: dict[int, int | float], kind: str) -> str:
+def _top(scores: dict[int, int | float], shape: str) -> str:
     ranked = sorted(scores, key=lambda c: (-scores[c], c))
-    if kind == "vote":
+    if shape == "seat":
         return str(ranked[0])
     k = max(1, math.ceil(len(ranked) / 3))
     return ", ".join(map(str, sorted(ranked[:k])))

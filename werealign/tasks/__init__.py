@@ -39,6 +39,17 @@ def task_of(item: Any) -> Task:
     raise TypeError(f"not an item: {type(item).__name__}")
 
 
+def task_of_prompt(text: str) -> Task | None:
+    """The task a rendered prompt asks (None if none): the one whose answer form ends its last non-blank line.
+
+    What the built-in models use, which see only the messages, never the item.
+    """
+    last = next((line.rstrip() for line in reversed(text.splitlines()) if line.strip()), "")
+    # The longest form first, so that a form that ends another one ("<x>" in "<x>, <x>") never shadows it.
+    forms = sorted(((form, task) for task in TASKS.values() for form in task.answer_forms), key=lambda ft: -len(ft[0]))
+    return next((task for form, task in forms if last.endswith(form)), None)
+
+
 def tasks_with_variant(variant: str) -> tuple[str, ...]:
     return tuple(name for name, task in TASKS.items() if variant in task.variants)
 

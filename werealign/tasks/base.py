@@ -35,10 +35,18 @@ class Task:
     # The value of the reply's answer line -> the answer in the gold's terms (original option key, seats).
     parse: Callable[[str, Any, list[int] | None], Parsed]
     score: Callable[[Sequence[Sample]], dict[str, Any]]  # this task's samples -> its results.json block
+    # What the answer line asks for: "option" (one letter), "seat" (one seat) or "seats" (a set of seats).
+    # The built-in models read only the messages and answer by this shape (werealign.llm.builtin_models).
+    answer_shape: str
+    # The placeholder that ends this task's prompts (the last line of each <lang>/<name>.*.j2, e.g.
+    # "Answer: <letter>"), one per template language: how a rendered prompt tells its task (tasks.task_of_prompt).
+    answer_forms: tuple[str, ...]
     # The defaults suit a single-answer kind (one letter, one seat): right or wrong.
     gold: Callable[[Any], Any] = lambda item: item.answer  # the item's answer as samples.jsonl records it
     is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold  # answer is never None here
     permutes_options: bool = False  # options shown in a per-decode order (--permute)
+    # The built-in shortcut models whose scores are this task's floors (werealign.eval.floors).
+    shortcuts: tuple[str, ...] = ()
     # Extra arguments of werealign.context.build_context for an item of this kind: (game, item, mode).
     context_kwargs: Callable[[GameLog, Any, str | None], dict[str, Any]] = lambda game, item, mode: {}
     # Named ways of asking or scoring this kind (e.g. how much of the VA voter's own speech is shown); the

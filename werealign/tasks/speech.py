@@ -104,5 +104,8 @@ TASK = Task(
     question_vars=question_vars,
     parse=parse,
     score=score,
+    answer_shape="option",
+    answer_forms=("<letter>", "<字母>"),
+    shortcuts=("longest", "options-only"),
     permutes_options=True,
 )

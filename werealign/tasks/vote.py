@@ -76,6 +76,9 @@ TASK = Task(
     question_vars=question_vars,
     parse=parse,
     score=score,
+    answer_shape="seat",
+    answer_forms=("<seat number>", "<座位号>"),
+    shortcuts=("own-last-call", "longest"),
     context_kwargs=context_kwargs,
     modes=MODES,
 )
