@@ -37,7 +37,7 @@ from werealign.schema.roles import ROLE_LABELS, ROLES
 
 # Option text as a reader compares it (width, case, spacing, invisible characters, end punctuation):
 # the validator's definition of "the same option", so audit and validate agree on duplicates.
-from werealign.validate.item_checks import _norm as normalise  # noqa: E402
+from werealign.validate.item_checks import norm_text as normalise  # noqa: E402
 
 CHANCE = 1 / len(OPTION_KEYS)
 MIN_ITEMS = 18  # two expected answers per letter: below this a rate or a distribution says nothing

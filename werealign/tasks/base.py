@@ -54,6 +54,15 @@ class Task:
     modes: tuple[str, ...] = ()
     # The primary metric per mode, when a mode changes it (default: `metric`).
     mode_metrics: dict[str, str] = field(default_factory=dict)
+    # Validation (werealign.validate asks these; `out` is a werealign.validate.findings.Sink, `idx` a GameIndex):
+    # does a JSON object of an unnamed items file look like an item of this kind (first match in registry order)?
+    looks_like: Callable[[dict[str, Any]], bool] = lambda row: False
+    check: Callable[[Any, Any], None] = lambda item, out: None  # the item alone
+    # Against its game: the phase the cut-off must lie in (None: any), reporting what makes it unknown ...
+    cutoff_phase: Callable[[Any, Any, Any], str | None] = lambda item, idx, out: None
+    check_refs: Callable[[Any, Any, Any], None] = lambda item, idx, out: None  # ... and the rest, after the cut-off
+    # What makes two items of this kind the same question, whatever their ids.
+    same_question: Callable[[Any], tuple] = lambda item: (item.game_id, item.viewpoint_seat, item.cutoff_segment)
 
     def metric_for(self, mode: str | None) -> str:
         return self.mode_metrics.get(mode or "", self.metric)

@@ -122,6 +122,52 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------------- validation (werealign.validate)
+# The checks import werealign.validate when they run: it reads the registry, so not at import time.
+
+
+def looks_like(row: dict[str, Any]) -> bool:
+    return isinstance(row.get("answer"), list)
+
+
+def check(item: OpponentItem, out) -> None:
+    from werealign.validate.item_checks import check_distinct_seats
+
+    check_distinct_seats(item.candidates, "candidates", out)
+    check_distinct_seats(item.answer, "answer", out)
+    outside = [s for s in item.answer if s not in item.candidates]
+    if outside:
+        out.error("answer-not-candidate", "answer", f"answer seat(s) {outside} are not among the candidates {item.candidates}")
+    if item.viewpoint_seat in item.answer:
+        out.error("viewpoint-in-answer", "answer", f"the viewpoint seat {item.viewpoint_seat} cannot be its own opponent")
+    if list(item.answer) != sorted(item.answer):
+        out.warning("answer-not-sorted", "answer", f"answer seats should be ascending: {sorted(item.answer)}")
+
+
+def check_refs(item: OpponentItem, idx, out) -> None:
+    from werealign.validate.item_checks import check_seats_exist
+
+    check_seats_exist(item.candidates, "candidates", idx, out)
+    check_seats_exist(item.answer, "answer", idx, out)
+    if item.viewpoint_seat in idx.seats:
+        _check_factions(item, idx, out)
+
+
+def _check_factions(item: OpponentItem, idx, out) -> None:
+    """The answer should be exactly the opposing faction; only decidable between good and wolf."""
+    mine = idx.seats[item.viewpoint_seat]
+    other = {"good": "wolf", "wolf": "good"}.get(mine)
+    if other is None:
+        return
+    expected = {s for s, f in idx.seats.items() if f == other}
+    allies = sorted(s for s in item.answer if idx.seats.get(s) == mine)
+    missing = sorted(expected - set(item.answer))
+    if allies:
+        out.warning("answer-faction-mismatch", "answer", f"answer names seat(s) {allies} of the viewpoint's own faction ({mine})")
+    if missing:
+        out.warning("answer-faction-mismatch", "answer", f"answer leaves out {other} seat(s) {missing}")
+
+
 TASK = Task(
     name="opponent",
     item_model=OpponentItem,
@@ -137,4 +183,7 @@ TASK = Task(
     is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
     modes=MODES,
     mode_metrics={"set-accuracy": "exact_match"},
+    looks_like=looks_like,
+    check=check,
+    check_refs=check_refs,
 )

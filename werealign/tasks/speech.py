@@ -96,6 +96,75 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------------- validation (werealign.validate)
+# The checks import werealign.validate when they run: it reads the registry, so not at import time.
+
+DISTRACTOR_ORIGINS = ("m1_role_perturbation", "m1_information_occlusion", "m1_faction_inversion", "m2_biased_rationale")
+
+
+def looks_like(row: dict[str, Any]) -> bool:
+    return "options" in row or "dimension" in row
+
+
+def check(item: SpeechItem, out) -> None:
+    from werealign.validate.findings import path
+    from werealign.validate.item_checks import norm_text
+
+    if not item.question.strip():
+        out.error("empty-question", "question", "the question is blank")
+    keys = [o.key for o in item.options]
+    if keys != list(OPTION_KEYS):
+        out.error("option-keys", "options", f"options must be keyed A..I once each, in order; found {''.join(keys)}")
+    truths = [o.key for o in item.options if o.origin == "ground_truth"]
+    answer = next((o for o in item.options if o.key == item.answer), None)
+    if len(truths) > 1:
+        out.error("multiple-correct", "options", f"options {', '.join(truths)} are all marked ground_truth; exactly one option is correct")
+    elif truths and truths[0] != item.answer:
+        out.error("answer-not-ground-truth", "answer", f"answer is {item.answer} but option {truths[0]} is the ground_truth option")
+    elif answer is not None and answer.origin in DISTRACTOR_ORIGINS:
+        out.error("answer-is-distractor", "answer", f"answer {item.answer} is a generated distractor ({answer.origin}), not the ground truth")
+
+    first: dict[str, int] = {}
+    for j, o in enumerate(item.options):
+        where = path("options", j, "text")
+        if not o.text.strip():
+            out.error("empty-option", where, f"option {o.key} is blank")
+            continue
+        norm = norm_text(o.text)
+        if norm in first:
+            other = item.options[first[norm]]
+            if item.answer in (o.key, other.key):
+                out.error("duplicate-option", where, f"option {o.key} has the same text as option {other.key}, one of them the answer: the item has two right answers")
+            else:
+                out.warning("duplicate-option", where, f"option {o.key} repeats option {other.key}; replace one distractor")
+        first.setdefault(norm, j)
+
+
+def check_refs(item: SpeechItem, idx, out) -> None:
+    """The stem a prompt shows (the sanitised one when the item has it) must not tell the viewpoint what it
+    could not know at the cut-off: one implementation with `werealign audit` (werealign.audit.stem_leaks)."""
+    from werealign.audit import hidden_text_index, stem_leaks
+
+    if item.viewpoint_seat is not None and item.viewpoint_seat not in idx.seats:
+        return  # a seat the common checks report
+    if idx.hidden_text is None:
+        idx.hidden_text = hidden_text_index(idx.game)
+    field = "question_short" if item.question_short else "question"
+    try:
+        reasons = stem_leaks(idx.game, item, idx.hidden_text, stem=item.question_short or item.question)
+    except UserError:  # a cut-off or seat the other checks already report
+        return
+    for why in reasons:
+        out.warning("stem-leak", field, f"the stem shown to the model {why}; sanitise it (question_short)")
+
+
+def same_question(item: SpeechItem) -> tuple:
+    from werealign.validate.item_checks import norm_text
+
+    return (item.game_id, item.dimension, item.viewpoint_seat, item.cutoff_segment,
+            norm_text(item.question), tuple(sorted(norm_text(o.text) for o in item.options)))
+
+
 TASK = Task(
     name="speech",
     item_model=SpeechItem,
@@ -108,4 +177,8 @@ TASK = Task(
     answer_forms=("<letter>", "<字母>"),
     shortcuts=("longest", "options-only"),
     permutes_options=True,
+    looks_like=looks_like,
+    check=check,
+    check_refs=check_refs,
+    same_question=same_question,
 )

@@ -68,6 +68,44 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------------- validation (werealign.validate)
+# The checks import werealign.validate when they run: it reads the registry, so not at import time.
+
+
+def looks_like(row: dict[str, Any]) -> bool:
+    return not isinstance(row.get("answer"), list) and ("phase" in row or "candidates" in row)
+
+
+def check(item: VoteItem, out) -> None:
+    from werealign.validate.item_checks import check_distinct_seats
+
+    check_distinct_seats(item.candidates, "candidates", out)
+    if item.answer not in item.candidates:
+        out.error("answer-not-candidate", "answer", f"answer {item.answer} is not among the candidates {item.candidates}")
+    if item.viewpoint_seat in item.candidates:
+        out.warning("viewpoint-in-candidates", "candidates", f"the voter (seat {item.viewpoint_seat}) is among the candidates")
+
+
+def cutoff_phase(item: VoteItem, idx, out) -> str | None:
+    """The vote's phase: the cut-off must lie in it."""
+    from werealign.validate.game_checks import VOTE_PHASE_KINDS
+
+    phase = idx.phases.get(item.phase)
+    if phase is None:
+        out.error("unknown-phase", "phase", f"phase {item.phase!r} is not a phase of game {idx.game.game_id}")
+        return None
+    if phase.kind not in VOTE_PHASE_KINDS:
+        out.error("vote-outside-day", "phase", f"a vote in {phase.kind} phase {phase.id}; votes happen by day or in the sheriff election")
+    return phase.id
+
+
+def check_refs(item: VoteItem, idx, out) -> None:
+    from werealign.validate.item_checks import check_seats_exist
+
+    check_seats_exist(item.candidates, "candidates", idx, out)
+    check_seats_exist([item.answer], "answer", idx, out)
+
+
 TASK = Task(
     name="vote",
     item_model=VoteItem,
@@ -81,4 +119,9 @@ TASK = Task(
     shortcuts=("own-last-call", "longest"),
     context_kwargs=context_kwargs,
     modes=MODES,
+    looks_like=looks_like,
+    check=check,
+    cutoff_phase=cutoff_phase,
+    check_refs=check_refs,
+    same_question=lambda item: (item.game_id, item.viewpoint_seat, item.phase, item.cutoff_segment),
 )

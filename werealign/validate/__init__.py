@@ -25,6 +25,7 @@ from werealign.validate.file_checks import (
     check_items_rows,
     check_osr_rows,
     detect_jsonl_kind,
+    item_file_names,
     kind_of,
     load_jsonl,
     validate_game_model,
@@ -100,7 +101,7 @@ def _check_jsonl(p: Path) -> list[Finding]:
     kind = detect_jsonl_kind(p, rows)
     if kind is None:
         if rows:
-            out.error("unknown-kind", "", "cannot tell what this file holds; name it speech.jsonl, vote.jsonl or opponent.jsonl, "
+            out.error("unknown-kind", "", f"cannot tell what this file holds; name it {item_file_names()}, "
                       "or put OSR rewrites under variants/osr/")
         return out.findings
     games_dir = _sibling_games(p, kind)

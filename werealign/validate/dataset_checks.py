@@ -76,7 +76,7 @@ def validate_dataset(root: Path) -> tuple[list[Finding], list[str]]:
 
     for ip in _listing(root / "items", ".jsonl", extra) or []:
         if ip.stem not in ITEM_KINDS:
-            extra.warning("unknown-file", "", f"{ip.relative_to(root).as_posix()} is not a dataset file (expected items/{{speech,vote,opponent}}.jsonl); it is ignored")
+            extra.warning("unknown-file", "", f"{ip.relative_to(root).as_posix()} is not a dataset file (expected items/{{{','.join(ITEM_KINDS)}}}.jsonl); it is ignored")
 
     osr_files = _listing(root / "variants" / "osr", ".jsonl", extra)
     counts["osr_games"] = None if osr_files is None else len(osr_files)

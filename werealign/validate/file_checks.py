@@ -15,7 +15,7 @@ from typing import Any
 from werealign.errors import UserError
 from werealign.files import parse_json_text, path_kind, read_json, read_jsonl_lines
 from werealign.schema import GameLog, OsrRewrite
-from werealign.tasks import TASK_NAMES
+from werealign.tasks import TASK_NAMES, TASKS
 from werealign.validate.findings import Sink
 from werealign.validate.game_checks import check_game
 from werealign.validate.index import GameIndex
@@ -23,6 +23,12 @@ from werealign.validate.item_checks import Item, check_duplicate_items, check_it
 from werealign.validate.schema_checks import check_schema
 
 ITEM_KINDS = TASK_NAMES  # the item kinds are the registered tasks
+
+
+def item_file_names() -> str:
+    """The item files' names, for messages: 'speech.jsonl, vote.jsonl or opponent.jsonl'."""
+    names = [f"{kind}.jsonl" for kind in ITEM_KINDS]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def _unreadable(err: UserError, p: Path, out: Sink) -> None:
@@ -137,7 +143,7 @@ class GameStore:
 
 
 def detect_jsonl_kind(p: Path, rows: list[tuple[int, Any]]) -> str | None:
-    """speech / vote / opponent / osr, from the file's place or name, else from its first object."""
+    """A task name or 'osr', from the file's place or name, else from its first object (the first task it looks like)."""
     if p.parent.name == "osr":
         return "osr"
     if p.stem in ITEM_KINDS:
@@ -145,15 +151,9 @@ def detect_jsonl_kind(p: Path, rows: list[tuple[int, Any]]) -> str | None:
     first = next((obj for _, obj in rows if isinstance(obj, dict)), None)
     if first is None:
         return None
-    if "options" in first or "dimension" in first:
-        return "speech"
     if "utterance_index" in first:
         return "osr"
-    if isinstance(first.get("answer"), list):
-        return "opponent"
-    if "phase" in first or "candidates" in first:
-        return "vote"
-    return None
+    return next((name for name, task in TASKS.items() if task.looks_like(first)), None)
 
 
 def _item_sink(out: Sink, lineno: int, obj: Any) -> Sink:
