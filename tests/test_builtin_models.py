@@ -228,3 +228,19 @@ def test_local_models_ask_for_one_connection():
 
     assert max_connections_hint("local/smollm2") == 1
     assert max_connections_hint("werealign/lexical") is None and max_connections_hint("openai/gpt-4o") is None
+
+
+def test_a_builtin_answers_an_invented_task_by_its_answer_shape(monkeypatch) -> None:
+    """The built-ins learn the task from the registry (the prompt's answer line), not from kind names."""
+    from dataclasses import replace
+
+    from werealign.llm.builtin_models import baseline_reply
+    from werealign.tasks import TASKS
+
+    monkeypatch.setitem(TASKS, "accuse", replace(TASKS["opponent"], name="accuse", answer_shape="seat", answer_forms=("<suspect seat>",)))
+    user = "## Question\nWhom do you accuse?\n\nCandidates: 5, 2, 7\n\nAnswer: <suspect seat>"
+    messages = [{"role": "user", "content": user}]
+    assert read_prompt(messages).kind == "accuse"
+    assert baseline_reply("all-candidates", messages).endswith("\nAnswer: 2")  # one seat, not the whole set
+    with pytest.raises(ValueError, match="no answer line of a registered task"):
+        read_prompt([{"role": "user", "content": user.replace("<suspect seat>", "<alibi>")}])

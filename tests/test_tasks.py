@@ -60,3 +60,31 @@ def test_the_variant_rules_come_from_the_registry() -> None:
     assert EvalConfig(model="m").tasks == TASK_NAMES
     with pytest.raises(UserError, match="no chosen variant applies to vote items"):
         validate_config(EvalConfig(model="m", tasks=("vote",), variants=("rr",)))
+
+
+def test_validation_asks_the_task_of_an_invented_kind(monkeypatch, tmp_path) -> None:
+    """Adding a kind is one task module: file detection, item checks and duplicate keys come from it."""
+    from dataclasses import replace
+
+    from crafted_game import crafted_vote_item
+    from werealign.schema import VoteItem
+    from werealign.validate.file_checks import detect_jsonl_kind
+    from werealign.validate.findings import Sink
+    from werealign.validate.item_checks import check_item, item_key
+
+    class AlibiItem(VoteItem):
+        pass
+
+    def check(item, out):
+        out.error("alibi-unproven", "answer", f"seat {item.answer} has no alibi")
+
+    alibi = replace(TASKS["vote"], name="alibi", item_model=AlibiItem, looks_like=lambda row: "alibi" in row,
+                    check=check, same_question=lambda item: (item.game_id, item.answer))
+    monkeypatch.setitem(TASKS, "alibi", alibi)
+    assert detect_jsonl_kind(tmp_path / "unnamed.jsonl", [(1, {"alibi": "at home"})]) == "alibi"
+    assert detect_jsonl_kind(tmp_path / "unnamed.jsonl", [(1, {"answer": [2, 3]})]) == "opponent"
+    item = AlibiItem.model_validate(crafted_vote_item().model_dump())
+    out = Sink(file="alibi.jsonl")
+    check_item(item, out)
+    assert [(f.code, f.message) for f in out.findings] == [("alibi-unproven", f"seat {item.answer} has no alibi")]
+    assert item_key(item) == ("alibi", item.game_id, item.answer)
