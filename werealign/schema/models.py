@@ -83,6 +83,8 @@ class Rules(Strict):
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
     has_sheriff: bool = True
     self_vote_allowed: bool = Field(False, exclude_if=lambda v: not v, description="Whether a player may vote for themself (then VA candidates include the voter).")
+    abstention_allowed: bool = Field(
+        False, exclude_if=lambda v: not v, description="Whether a player may abstain from a day vote (then abstaining is a valid VA answer and an abstention an item).")
     declared_roles: list[RoleDeclaration] = Field(
         default_factory=list, exclude_if=_empty, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
     public_cards: list[str] | None = Field(
@@ -318,7 +320,9 @@ class VoteItem(ItemBase):
     phase: str = Field(description="Day phase id of the vote.")
     cutoff_segment: int = Field(ge=0)
     candidates: list[Seat] = Field(min_length=1, description="Seats that may be voted for (alive, not the voter).")
-    answer: Seat = Field(description="The seat the human actually voted for.")
+    answer: Seat | None = Field(description="The seat the human actually voted for; null: the human abstained (needs abstention_allowed).")
+    abstention_allowed: bool = Field(
+        False, exclude_if=lambda v: not v, description="Whether abstaining is a valid answer (the game's rules allow it): the prompt offers it.")
     round: int | None = Field(None, ge=1, exclude_if=_empty, description="The vote round asked about (absent: the only or first round).")
     provenance: ItemProvenance = Field(default_factory=ItemProvenance)
 

@@ -1,4 +1,5 @@
-"""Vote items (VA): the viewpoint player's actual day vote. Answer: one seat; score: exact-match accuracy."""
+"""Vote items (VA): the viewpoint player's actual day vote. Answer: one seat, or "abstain" where the game's
+rules allow abstaining (item.abstention_allowed; a null gold is an abstention); score: exact-match accuracy."""
 
 from __future__ import annotations
 
@@ -15,7 +16,18 @@ from werealign.tasks.common import by_role, correct_value, counts, decode_std, m
 
 
 def question_vars(game: GameLog, item: VoteItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
-    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": ctxmod.phase_label(_phase(game, item), lang)}
+    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": ctxmod.phase_label(_phase(game, item), lang),
+            "abstention_allowed": item.abstention_allowed}
+
+
+# The answer value of an abstention (samples' `answer` and `gold`), and the words a reply may use for it
+# (after NFKC and lower-casing), in either template language.
+ABSTAIN = "abstain"
+_ABSTAIN_WORDS = frozenset({"abstain", "abstained", "abstention", "no vote", "none", "弃票", "弃权", "棄票", "棄權"})
+
+
+def gold(item: VoteItem) -> int | str:
+    return ABSTAIN if item.answer is None else item.answer
 
 
 # How much of the voter's own speech the prompt shows (`werealign eval --va-mode`):
@@ -47,6 +59,10 @@ def parse(value: str, item: VoteItem, option_order: list[int] | None) -> Parsed:
     value = seat_value(value)
     if not value:
         return Parsed(None, "answer line is empty")
+    if value.strip().strip(".。").lower() in _ABSTAIN_WORDS:
+        if not item.abstention_allowed:
+            return Parsed(None, "abstaining is not an option: the game's rules do not allow it")
+        return Parsed(ABSTAIN, None)
     seat = read_seat(value)
     if seat is None:
         return Parsed(None, f"answer '{short(value)}' is not one seat number")
@@ -76,6 +92,7 @@ TASK = Task(
     question_vars=question_vars,
     parse=parse,
     score=score,
+    gold=gold,
     context_kwargs=context_kwargs,
     modes=MODES,
 )

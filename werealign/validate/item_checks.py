@@ -76,7 +76,10 @@ def _duplicates(seats: Sequence[int], field: str, out: Sink) -> None:
 
 def check_vote_item(item: VoteItem, out: Sink) -> None:
     _duplicates(item.candidates, "candidates", out)
-    if item.answer not in item.candidates:
+    if item.answer is None:
+        if not item.abstention_allowed:
+            out.error("abstention-not-allowed", "answer", "answer is null (the voter abstained) but abstention_allowed is false: the model could not give it")
+    elif item.answer not in item.candidates:
         out.error("answer-not-candidate", "answer", f"answer {item.answer} is not among the candidates {item.candidates}")
     if item.viewpoint_seat in item.candidates:
         out.warning("viewpoint-in-candidates", "candidates", f"the voter (seat {item.viewpoint_seat}) is among the candidates")
