@@ -19,3 +19,28 @@ def test_fallback_prompt_is_the_english_prompt():
     game, item = crafted_game(), crafted_vote_item()
     klingon = game.model_copy(update={"language": "tlh"})
     assert render_messages(klingon, item.model_copy(update={"language": "tlh"})) == render_messages(game, item)
+
+
+def test_has_sheriff_absent_is_inferred_and_validate_warns():
+    from werealign.validate.game_checks import check_game
+
+    game = crafted_game()  # no sheriff election phase or event, rules.has_sheriff not given
+    assert game.rules.has_sheriff is None and game.sheriff_in_play() is False
+    assert "has_sheriff" not in game.rules.model_dump(mode="json")  # an old file round-trips as it was
+    with_phase = game.model_copy(update={"phases": [*game.phases, game.phases[1].model_copy(update={"id": "badge", "kind": "sheriff_election"})]})
+    assert with_phase.sheriff_in_play() is True
+    explicit = game.model_copy(update={"rules": game.rules.model_copy(update={"has_sheriff": True})})
+    assert explicit.sheriff_in_play() is True
+
+    warned: list[str] = []
+
+    class Sink:
+        def error(self, code, where, message):
+            pass
+
+        def warning(self, code, where, message):
+            warned.append(f"{code} {where} {message}")
+
+    check_game(game, Sink())
+    assert any(w.startswith("has-sheriff-inferred rules.has_sheriff not given; inferred false") for w in warned)
+    assert "There is no sheriff." in render_messages(game, crafted_vote_item())[1]["content"]
