@@ -43,4 +43,5 @@ def test_has_sheriff_absent_is_inferred_and_validate_warns():
 
     check_game(game, Sink())
     assert any(w.startswith("has-sheriff-inferred rules.has_sheriff not given; inferred false") for w in warned)
-    assert "There is no sheriff." in render_messages(game, crafted_vote_item())[1]["content"]
+    summary_game = crafted_game(rules_text=None)  # no rulebook text: the rules summary is shown
+    assert "There is no sheriff." in render_messages(summary_game, crafted_vote_item())[1]["content"]
