@@ -143,3 +143,14 @@ def test_has_sheriff_is_inferred_with_a_note_when_absent(tmp_path):
     result = build_from_files(SRT, path)
     assert result.game.rules.has_sheriff is True
     assert any(n.startswith("rules.has_sheriff: not given; inferred true") for n in result.notes)
+
+
+def test_config_rules_allowing_abstention_and_self_vote_reach_the_game(tmp_path):
+    path = _config(tmp_path, {})
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  has_sheriff: true\n", "  has_sheriff: true\n  abstention_allowed: true\n  self_vote_allowed: true\n"), encoding="utf-8")
+    rules = build_from_files(SRT, path).game.rules
+    assert (rules.abstention_allowed, rules.self_vote_allowed) == (True, True)
+    (tmp_path / "plain").mkdir()
+    plain = build_from_files(SRT, _config(tmp_path / "plain", {})).game.rules
+    assert (plain.abstention_allowed, plain.self_vote_allowed) == (False, False)
