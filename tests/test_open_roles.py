@@ -148,7 +148,10 @@ def test_has_sheriff_is_inferred_with_a_note_when_absent(tmp_path):
 def test_config_rules_allowing_abstention_and_self_vote_reach_the_game(tmp_path):
     path = _config(tmp_path, {})
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("  has_sheriff: true\n", "  has_sheriff: true\n  abstention_allowed: true\n  self_vote_allowed: true\n"), encoding="utf-8")
+    for key in ("abstention_allowed", "self_vote_allowed"):
+        assert f"  {key}: false " in text  # the template says it, switched off
+        text = text.replace(f"  {key}: false ", f"  {key}: true ")
+    path.write_text(text, encoding="utf-8")
     rules = build_from_files(SRT, path).game.rules
     assert (rules.abstention_allowed, rules.self_vote_allowed) == (True, True)
     (tmp_path / "plain").mkdir()
