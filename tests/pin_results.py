@@ -18,6 +18,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 PINS = Path(__file__).with_name("pinned_results.json")
+sys.path.insert(0, str(REPO))  # pin with this checkout's werealign, whichever one is installed
 MODELS = ("werealign/random", "werealign/longest", "werealign/lexical")
 # Small enough to stay fast, wide enough to cover every task, variant and the decode std.
 SETUPS: dict[str, dict[str, Any]] = {

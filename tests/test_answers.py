@@ -103,7 +103,7 @@ def test_vote_answers_read(reply, expected):
 
 @pytest.mark.parametrize(
     "reply,why",
-    [("Answer: 3", "seat 3 is not a candidate"), ("Answer: 1, 2", "not one seat number"), ("Answer: abstain", "not one seat number"), ("vote 5", "no answer line")],
+    [("Answer: 3", "seat 3 is not a candidate"), ("Answer: 1, 2", "not one seat number"), ("Answer: abstain", "abstaining is not an option"), ("vote 5", "no answer line")],
 )
 def test_vote_failures(reply, why):
     parsed = parse_reply(reply, VOTE)

@@ -143,3 +143,17 @@ def test_has_sheriff_is_inferred_with_a_note_when_absent(tmp_path):
     result = build_from_files(SRT, path)
     assert result.game.rules.has_sheriff is True
     assert any(n.startswith("rules.has_sheriff: not given; inferred true") for n in result.notes)
+
+
+def test_config_rules_allowing_abstention_and_self_vote_reach_the_game(tmp_path):
+    path = _config(tmp_path, {})
+    text = path.read_text(encoding="utf-8")
+    for key in ("abstention_allowed", "self_vote_allowed"):
+        assert f"  {key}: false " in text  # the template says it, switched off
+        text = text.replace(f"  {key}: false ", f"  {key}: true ")
+    path.write_text(text, encoding="utf-8")
+    rules = build_from_files(SRT, path).game.rules
+    assert (rules.abstention_allowed, rules.self_vote_allowed) == (True, True)
+    (tmp_path / "plain").mkdir()
+    plain = build_from_files(SRT, _config(tmp_path / "plain", {})).game.rules
+    assert (plain.abstention_allowed, plain.self_vote_allowed) == (False, False)

@@ -502,7 +502,7 @@ def rules_summary(game: GameLog) -> str:
         for role, _, faction in cards:
             lines.append(f"{role_name(role, 'zh', cat)}（{faction_name(faction, 'zh')}）：{role_rule(role, 'zh', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
-        lines.append("本局设有警长，警长拥有1.5票归票权。" if game.rules.has_sheriff else "本局不设警长。")
+        lines.append("本局设有警长，警长拥有1.5票归票权。" if game.sheriff_in_play() else "本局不设警长。")
     else:
         if public is not None:
             names = ", ".join(role_name(r, "en", cat) for r, _, _ in cards)
@@ -515,5 +515,5 @@ def rules_summary(game: GameLog) -> str:
             name = role_name(role, "en", cat)
             lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {role_rule(role, 'en', cat)}")
         lines.append(_WIN[lang][game.rules.win_condition])
-        lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.rules.has_sheriff else "There is no sheriff.")
+        lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.sheriff_in_play() else "There is no sheriff.")
     return "\n".join(lines)

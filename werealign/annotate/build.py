@@ -75,6 +75,8 @@ def _rules(config: AnnotatorConfig, catalogue: RoleCatalogue, notes: list[str]) 
         "composition": composition,
         "win_condition": config.rules.win_condition,
         "has_sheriff": has_sheriff,
+        "self_vote_allowed": config.rules.self_vote_allowed,
+        "abstention_allowed": config.rules.abstention_allowed,
         "declared_roles": [d.model_dump(exclude_defaults=True) for d in config.declared_roles],
     }
 

@@ -64,7 +64,9 @@ def _chance(plan: Sequence[Planned], metric: str) -> float | None:
     if task == "opponent":
         per = [_random_subset(p.item.candidates, p.item.answer, metric) for p in plan]
         return rounded(fmean(per)) if per else None
-    per_item = [1 / len(p.item.options) if task == "speech" else 1 / len(p.item.candidates) for p in plan]
+    # A vote item that allows abstaining has one more answer than its candidates.
+    per_item = [1 / len(p.item.options) if task == "speech" else 1 / (len(p.item.candidates) + getattr(p.item, "abstention_allowed", False))
+                for p in plan]
     if metric == "macro_accuracy":
         by_dim: dict[str, list[float]] = defaultdict(list)
         for p, v in zip(plan, per_item):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -121,7 +122,7 @@ def render_messages(
         osr=osr if variant == "osr" else None,
         **task.context_kwargs(game, item, mode),
     )
-    lang = "zh" if game.language == "zh" else "en"
+    lang = template_language(game.language)
     kw = _context_vars(game, ctx, lang)
     kw["rule_reminder"] = rule_reminder
     kw.update(task.question_vars(game, item, lang, option_order))
@@ -129,6 +130,25 @@ def render_messages(
         {"role": "system", "content": _render(lang, "system", observer=kw["observer"])},
         {"role": "user", "content": _render(lang, task.name, **kw)},
     ]
+
+
+FALLBACK_LANGUAGE = "en"
+
+
+def template_language(language: str) -> str:
+    """The template set a game of this language is asked in: its own when the package has one, else English."""
+    return language if language in template_languages() else FALLBACK_LANGUAGE
+
+
+@lru_cache(maxsize=1)
+def template_languages() -> frozenset[str]:
+    return frozenset(d.name for d in _templates_root().iterdir() if d.is_dir() and (d / f"vote.{PROMPT_VERSION}.j2").is_file())
+
+
+def fallback_notices(languages: Iterable[str]) -> list[str]:
+    """One line per language that has no template set, so a run says its prompts are in English instead of doing it silently."""
+    return [f"language '{lang}': no prompt templates in that language; its items are asked with the English templates"
+            for lang in sorted(set(languages)) if template_language(lang) != lang]
 
 
 def check_item_fits_game(game: GameLog, item: Item) -> None:

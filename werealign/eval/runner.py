@@ -20,6 +20,7 @@ from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
 from werealign.eval.execute import ProgressHooks, send
 from werealign.eval.plan import Planned, plan_run
+from werealign.eval.prompts import fallback_notices
 from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
 from werealign.llm.client import Outcome
@@ -77,7 +78,7 @@ def run_eval(
     with rundir.exclusive(run_dir):
         if overwrite:
             rundir.clear(run_dir)
-        warnings = rundir.check_resumable(run_dir, record)
+        warnings = rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan)
         write_json(run_dir / rundir.RUN_JSON, record)
         with Store(run_dir / STORE_NAME) as store, _shared_cache(config, execution, cache) as shared:
             ok = store.ok_keys()
@@ -168,6 +169,7 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
             "responses are matched by request key, prompts whose text changed count as missing"
         )
     plan = plan_run(ds, config)
+    warnings += fallback_notices(p.game.language for p in plan)
     if not (run_dir / STORE_NAME).is_file():
         raise UserError(f"{run_dir}: no {STORE_NAME}")
     with Store(run_dir / STORE_NAME) as store:  # read-write so a WAL left by a killed run is recovered

@@ -5,9 +5,11 @@ games made with `annotate build`.
 
 VA (vote) items, one per MVP vote: viewpoint = the MVP, answer = the seat voted for, candidates =
 every seat still alive at the cut-off except the voter. A seat is out once the host's announcement
-of its exit (an `elimination` event) is at or before the cut-off segment. Abstentions, votes for
-oneself (unless the rules allow a self-vote: then the voter is a candidate too), and votes whose
-voter or target is already out give no item, each with a reason. A vote's round (a re-vote after a
+of its exit (an `elimination` event) is at or before the cut-off segment. Where the rules allow
+abstaining (rules.abstention_allowed) an abstention is an item with a null answer, and every VA item
+of the game offers abstaining; elsewhere an abstention gives no item. Votes for oneself (unless the
+rules allow a self-vote: then the voter is a candidate too) and votes whose voter or target is
+already out give no item, each with a reason. A vote's round (a re-vote after a
 tie) is carried to its item, so the prompt hides only the ballot of that round.
 
 OI (opponent) items, one per distinct MVP-vote cut-off: for a good-side MVP the answer is every
@@ -98,21 +100,24 @@ def derive_decision_items(
         stem = key.removesuffix("_votes").replace("_", "-")
         va_id, oi_id = f"{game.game_id}-{tags[0]}-{stem}", f"{game.game_id}-{tags[1]}-{stem}"
         alive = alive_at(game, v.cutoff_segment)
-        if v.target is None:
-            note("dropped", "va_abstention", key, "the MVP abstained", "no VA item: there is no seat to predict")
+        abstains = game.rules.abstention_allowed
+        if v.target is None and not abstains:
+            note("dropped", "va_abstention", key, "the MVP abstained",
+                 "no VA item: the game's rules do not allow abstaining (rules.abstention_allowed), so it is no answer a model could give")
         elif v.target == mvp and not game.rules.self_vote_allowed:
             note("dropped", "va_self_vote", key, f"recorded vote for the MVP's own seat {mvp}",
                  "no VA item: the game's rules do not allow a self-vote (rules.self_vote_allowed), so the voter's seat is no candidate")
         elif mvp not in alive:
             note("dropped", "va_voter_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: a player who is out cannot vote")
-        elif v.target not in alive:
+        elif v.target is not None and v.target not in alive:
             note("dropped", "va_target_out", key, f"target seat {v.target} {_exit_of(game, v.target)}, before the vote's cut-off {v.cutoff_segment}", "no VA item: the answer would not be a candidate")
         elif not taken(va_id, key, "va_duplicate_id"):
             item = VoteItem(item_id=va_id, game_id=game.game_id, language=game.language, viewpoint_seat=mvp, phase=v.phase,
-                            cutoff_segment=v.cutoff_segment, answer=v.target, round=v.round, provenance=provenance(game, key),
-                            candidates=[s for s in alive if s != mvp or game.rules.self_vote_allowed])
+                            cutoff_segment=v.cutoff_segment, answer=v.target, abstention_allowed=abstains, round=v.round,
+                            provenance=provenance(game, key), candidates=[s for s in alive if s != mvp or game.rules.self_vote_allowed])
             out.vote.append(item)
-            note("converted", "vote_item", key, f"MVP seat {mvp} votes seat {v.target} at segment {v.cutoff_segment}", f"items/vote.jsonl {item.item_id}")
+            what = "abstains" if v.target is None else f"votes seat {v.target}"
+            note("converted", "vote_item", key, f"MVP seat {mvp} {what} at segment {v.cutoff_segment}", f"items/vote.jsonl {item.item_id}")
         if v.cutoff_segment in oi_cutoffs:
             continue
         oi_cutoffs.add(v.cutoff_segment)

@@ -47,6 +47,8 @@ class ConfigRules(Strict):
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
     has_sheriff: bool | None = Field(
         None, description="Whether a sheriff is elected. When absent it is inferred (a sheriff_election phase or a sheriff entry) and the build says so.")
+    self_vote_allowed: bool = Field(False, description="Whether a player may vote for themself (VA candidates then include the voter).")
+    abstention_allowed: bool = Field(False, description="Whether a player may abstain from a day vote (an abstention is then a VA item).")
 
 
 class ConfigPhase(Strict):

@@ -81,8 +81,14 @@ class Rules(Strict):
     variant: str = Field(description="Variant id, e.g. 'seer-witch-hunter-guard'; derived from the special roles when not named.")
     composition: list[RoleCount] = Field(description="How many cards of each role are in the game.")
     win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
-    has_sheriff: bool = True
+    # No default of true any more (a game without a sheriff got rules saying there is one): werealign's writers
+    # always write it; a file without it (older or hand-written) is read, and GameLog.sheriff_in_play infers it.
+    has_sheriff: bool | None = Field(
+        None, exclude_if=lambda v: v is None,
+        description="Whether a sheriff is elected. Absent: inferred from a sheriff election phase or event, with a validate warning.")
     self_vote_allowed: bool = Field(False, exclude_if=lambda v: not v, description="Whether a player may vote for themself (then VA candidates include the voter).")
+    abstention_allowed: bool = Field(
+        False, exclude_if=lambda v: not v, description="Whether a player may abstain from a day vote (then abstaining is a valid VA answer and an abstention an item).")
     declared_roles: list[RoleDeclaration] = Field(
         default_factory=list, exclude_if=_empty, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
     public_cards: list[str] | None = Field(
@@ -257,6 +263,12 @@ class GameLog(Strict):
         self.schema_version = GAME_SCHEMA_VERSION  # the events' `public` was read as audiences above
         return self
 
+    def sheriff_in_play(self) -> bool:
+        """rules.has_sheriff, or when a file leaves it out: whether the game has a sheriff election (phase or event)."""
+        if self.rules.has_sheriff is not None:
+            return self.rules.has_sheriff
+        return any(p.kind == "sheriff_election" for p in self.phases) or any(e.kind == "sheriff_election" for e in self.events)
+
 
 # --------------------------------------------------------------------------- items
 
@@ -318,7 +330,9 @@ class VoteItem(ItemBase):
     phase: str = Field(description="Day phase id of the vote.")
     cutoff_segment: int = Field(ge=0)
     candidates: list[Seat] = Field(min_length=1, description="Seats that may be voted for (alive, not the voter).")
-    answer: Seat = Field(description="The seat the human actually voted for.")
+    answer: Seat | None = Field(description="The seat the human actually voted for; null: the human abstained (needs abstention_allowed).")
+    abstention_allowed: bool = Field(
+        False, exclude_if=lambda v: not v, description="Whether abstaining is a valid answer (the game's rules allow it): the prompt offers it.")
     round: int | None = Field(None, ge=1, exclude_if=_empty, description="The vote round asked about (absent: the only or first round).")
     provenance: ItemProvenance = Field(default_factory=ItemProvenance)
 

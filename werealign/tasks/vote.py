@@ -1,4 +1,5 @@
-"""Vote items (VA): the viewpoint player's actual day vote. Answer: one seat; score: exact-match accuracy."""
+"""Vote items (VA): the viewpoint player's actual day vote. Answer: one seat, or "abstain" where the game's
+rules allow abstaining (item.abstention_allowed; a null gold is an abstention); score: exact-match accuracy."""
 
 from __future__ import annotations
 
@@ -15,7 +16,18 @@ from werealign.tasks.common import by_role, correct_value, counts, decode_std, m
 
 
 def question_vars(game: GameLog, item: VoteItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
-    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": ctxmod.phase_label(_phase(game, item), lang)}
+    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": ctxmod.phase_label(_phase(game, item), lang),
+            "abstention_allowed": item.abstention_allowed}
+
+
+# The answer value of an abstention (samples' `answer` and `gold`), and the words a reply may use for it
+# (after NFKC and lower-casing), in either template language.
+ABSTAIN = "abstain"
+_ABSTAIN_WORDS = frozenset({"abstain", "abstained", "abstention", "no vote", "none", "弃票", "弃权", "棄票", "棄權"})
+
+
+def gold(item: VoteItem) -> int | str:
+    return ABSTAIN if item.answer is None else item.answer
 
 
 # How much of the voter's own speech the prompt shows (`werealign eval --va-mode`):
@@ -47,6 +59,10 @@ def parse(value: str, item: VoteItem, option_order: list[int] | None) -> Parsed:
     value = seat_value(value)
     if not value:
         return Parsed(None, "answer line is empty")
+    if value.strip().strip(".。").lower() in _ABSTAIN_WORDS:
+        if not item.abstention_allowed:
+            return Parsed(None, "abstaining is not an option: the game's rules do not allow it")
+        return Parsed(ABSTAIN, None)
     seat = read_seat(value)
     if seat is None:
         return Parsed(None, f"answer '{short(value)}' is not one seat number")
@@ -80,7 +96,10 @@ def check(item: VoteItem, out) -> None:
     from werealign.validate.item_checks import check_distinct_seats
 
     check_distinct_seats(item.candidates, "candidates", out)
-    if item.answer not in item.candidates:
+    if item.answer is None:
+        if not item.abstention_allowed:
+            out.error("abstention-not-allowed", "answer", "answer is null (the voter abstained) but abstention_allowed is false: the model could not give it")
+    elif item.answer not in item.candidates:
         out.error("answer-not-candidate", "answer", f"answer {item.answer} is not among the candidates {item.candidates}")
     if item.viewpoint_seat in item.candidates:
         out.warning("viewpoint-in-candidates", "candidates", f"the voter (seat {item.viewpoint_seat}) is among the candidates")
@@ -103,7 +122,8 @@ def check_refs(item: VoteItem, idx, out) -> None:
     from werealign.validate.item_checks import check_seats_exist
 
     check_seats_exist(item.candidates, "candidates", idx, out)
-    check_seats_exist([item.answer], "answer", idx, out)
+    if item.answer is not None:  # None: the voter abstained (checked against abstention_allowed)
+        check_seats_exist([item.answer], "answer", idx, out)
 
 
 TASK = Task(
@@ -114,6 +134,7 @@ TASK = Task(
     question_vars=question_vars,
     parse=parse,
     score=score,
+    gold=gold,
     answer_shape="seat",
     answer_forms=("<seat number>", "<座位号>"),
     shortcuts=("own-last-call", "longest"),

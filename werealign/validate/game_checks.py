@@ -28,6 +28,10 @@ def check_game(game: GameLog, out: Sink) -> GameIndex:
     check_seats(game, catalogue, out)
     check_composition(game, catalogue, out)
     check_variant(game, catalogue, out)
+    if game.rules.has_sheriff is None:
+        inferred = game.sheriff_in_play()
+        out.warning("has-sheriff-inferred", "rules.has_sheriff",
+                    f"not given; inferred {str(inferred).lower()} ({'a' if inferred else 'no'} sheriff election phase or event); write it to be sure")
     check_phases(game, out)
     check_utterances(game, idx, out)
     check_events(game, idx, out)
@@ -172,7 +176,7 @@ def check_phases(game: GameLog, out: Sink) -> None:
             elif p.start < prev.end - TIME_TOLERANCE:
                 out.warning("phase-overlap", path(where, "start"),
                             f"phase {p.id} starts at {p.start:g}s, before the previous phase {prev.id} ends ({prev.end:g}s)")
-        if p.kind == "sheriff_election" and not game.rules.has_sheriff:
+        if p.kind == "sheriff_election" and game.rules.has_sheriff is False:
             out.warning("sheriff-phase-without-sheriff", path(where, "kind"), f"phase {p.id} is a sheriff election but rules.has_sheriff is false")
         prev = p
 
