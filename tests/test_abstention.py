@@ -8,7 +8,7 @@ from werealign.game.derive import derive_decision_items
 from werealign.schema import MvpVote
 from werealign.tasks import task_of
 from werealign.tasks.answers import Parsed, parse_reply
-from werealign.validate.item_checks import check_vote_item
+from werealign.tasks.vote import check as check_vote_item
 
 
 def _game(*, abstention_allowed: bool, target: int | None = None, language: str = "en"):
@@ -47,10 +47,11 @@ def test_abstain_answers_parse_in_either_language_and_score():
 def test_prompt_offers_abstaining_only_where_allowed():
     (item,) = derive_decision_items(_game(abstention_allowed=True)).vote
     en = render_messages(_game(abstention_allowed=True), item)[1]["content"]
-    assert 'you may also answer "abstain"' in en and en.endswith("Answer: <seat number or abstain>")
+    # Offered in the instructions; the answer line stays the task's own form, by which built-ins know the task.
+    assert 'you may also answer "abstain"' in en and 'seat number or "abstain"' in en and en.endswith("Answer: <seat number>")
     zh_game = _game(abstention_allowed=True, language="zh")
     zh = render_messages(zh_game, item.model_copy(update={"language": "zh"}))[1]["content"]
-    assert "弃票" in zh and zh.endswith("答案：<座位号或弃票>")
+    assert "或“弃票”" in zh and zh.endswith("答案：<座位号>")
     (plain,) = derive_decision_items(_game(abstention_allowed=False, target=4)).vote
     text = render_messages(_game(abstention_allowed=False, target=4), plain)[1]["content"]
     assert "abstain" not in text.split("## Question")[1] and text.endswith("Answer: <seat number>")
