@@ -4,7 +4,6 @@ self-contained, sorts by a clicked column; the screenshot is kept for a person t
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,25 +13,16 @@ from werealign.leaderboards.collect import collect
 from werealign.leaderboards.render import to_html
 from werealign.leaderboards.tables import build
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture(scope="module")
-def page():
-    if shutil.which("chromium") is None and not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 1300, "height": 900})
-        # Self-contained: any request for another resource would be a missing stylesheet or script.
-        requests: list[str] = []
-        pg.on("request", lambda r: requests.append(r.url) if not r.url.startswith("file:") else None)
-        pg.requests = requests
-        yield pg
-        browser.close()
+@pytest.fixture()
+def page(chromium):
+    pg = chromium.new_page(viewport={"width": 1300, "height": 900})
+    # Self-contained: any request for another resource would be a missing stylesheet or script.
+    requests: list[str] = []
+    pg.on("request", lambda r: requests.append(r.url) if not r.url.startswith("file:") else None)
+    pg.requests = requests
+    yield pg
+    pg.close()
 
 
 def _number(text: str) -> float:

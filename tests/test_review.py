@@ -19,8 +19,6 @@ from werealign.generation.pipeline import GenConfig, run_generation
 from werealign.generation.review import open_review, read_log
 from werealign.generation.review_server import make_server
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = os.environ.get("WEREALIGN_SCREENSHOTS")  # a folder to keep the screenshots in, to look at them
 
 
@@ -87,16 +85,6 @@ def test_server_refuses_foreign_posts(served):
     assert e.value.code == 403
 
 
-@pytest.fixture()
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
 
 def _shot(page, tmp_path: Path, name: str) -> None:
     path = tmp_path / f"{name}.png"
@@ -107,10 +95,10 @@ def _shot(page, tmp_path: Path, name: str) -> None:
         shutil.copy(path, Path(SHOTS) / path.name)
 
 
-def test_review_page_in_a_real_browser(served, browser, tmp_path):
+def test_review_page_in_a_real_browser(served, chromium, tmp_path):
     url, gen = served
     items = load_dataset(gen / "dataset").speech
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
     # open: context, question, nine options with mechanism tags, the key marked, explanation, flags
