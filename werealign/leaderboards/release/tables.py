@@ -75,14 +75,17 @@ def config_table(model: type[BaseModel], rows: Sequence[BaseModel]):
     from datasets import Dataset
 
     features = features_for(model)
-    # A model may leave an optional field out of its dump while it is empty (files keep their bytes);
-    # a column is still a column, so it is filled with null and reads back as the field's default.
-    records = [_row(r.model_dump(mode="json"), features) for r in rows]
+    # A model may leave a field out of its dump while it holds its default (files keep their bytes);
+    # a column is still a column, so it is filled with that default.
+    records = [_row(r.model_dump(mode="json"), model, features) for r in rows]
     return Dataset.from_list(records, features=features) if records else Dataset.from_dict({k: [] for k in features}, features=features)
 
 
-def _row(record: dict[str, Any], features) -> dict[str, Any]:
-    return {name: record.get(name) for name in features}
+def _row(record: dict[str, Any], model: type[BaseModel], features) -> dict[str, Any]:
+    from pydantic_core import to_jsonable_python
+
+    return {name: record[name] if name in record else to_jsonable_python(model.model_fields[name].get_default(call_default_factory=True))
+            for name in features}
 
 
 def configs_of(ds: WereDataset) -> dict[str, tuple[type[BaseModel], list[BaseModel]]]:
