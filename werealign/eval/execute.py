@@ -1,5 +1,9 @@
 """Send the planned requests not yet stored (asyncio, `max_connections` workers) and store each outcome
-the moment it arrives. The only module of eval that talks to the model layer."""
+the moment it arrives. The only module of eval that talks to the model layer.
+
+Several runs (one per model) can be sent in ONE event loop (`send_all`): their workers then share one
+semaphore, so `--max-connections` bounds the requests in flight across every model, not per model.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ import asyncio
 import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, nullcontext
+from dataclasses import dataclass
 from typing import Any
 
 from werealign.eval.plan import Planned, derived_int
@@ -30,8 +36,13 @@ async def execute(
     progress: ProgressHooks | None = None,
     seed: int = 0,
     cache: ResponseCache | None = None,
+    budget: asyncio.Semaphore | None = None,
 ) -> list[Outcome]:
-    """Send every planned request with at most `max_connections` in flight; store each on arrival."""
+    """Send every planned request with at most `max_connections` in flight; store each on arrival.
+
+    `budget`: a semaphore shared with other runs in the same loop; a request (retries included) holds
+    one of its slots while in flight, so the runs together never exceed it.
+    """
     policy = RetryPolicy(
         max_attempts=execution.max_attempts,
         timeout=execution.timeout,
@@ -49,16 +60,17 @@ async def execute(
     async def worker(index: int) -> None:
         rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
         for p in queue:  # a shared iterator: each planned request is taken by exactly one worker
-            outcome = await call_with_retries(
-                acompletion,
-                model=model,
-                messages=p.messages,
-                kwargs={**kwargs, **p.params},
-                policy=policy,
-                rng=rng,
-                cost_of=cost_of,
-                on_event=on_event,
-            )
+            async with budget if budget is not None else nullcontext():
+                outcome = await call_with_retries(
+                    acompletion,
+                    model=model,
+                    messages=p.messages,
+                    kwargs={**kwargs, **p.params},
+                    policy=policy,
+                    rng=rng,
+                    cost_of=cost_of,
+                    on_event=on_event,
+                )
             await loop.run_in_executor(writer, _keep, store, cache, stored_row(p, outcome))
             outcomes.append(outcome)
             if progress is not None:
@@ -99,6 +111,18 @@ def stored_row(p: Planned, outcome: Outcome) -> StoredResponse:
     )
 
 
+@dataclass
+class Job:
+    """One run's share of a send: its missing requests, its store and its progress hooks."""
+
+    todo: list[Planned]
+    store: Store
+    config: RunConfig
+    execution: RunExecution
+    progress: ProgressHooks | None = None
+    cache: ResponseCache | None = None
+
+
 def send(
     todo: list[Planned],
     store: Store,
@@ -112,35 +136,72 @@ def send(
 
     `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's.
     """
+    [result] = send_all([Job(todo, store, config, execution, progress, cache)], acompletion=acompletion, display=progress)
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def send_all(
+    jobs: Sequence[Job],
+    *,
+    acompletion: Callable[..., Any] | None = None,
+    max_connections: int | None = None,
+    display: Any = None,
+) -> list[list[Outcome] | BaseException]:
+    """Send every job's requests in one event loop; with `max_connections`, that many in flight in all.
+
+    Each job gets its outcomes, or the exception that stopped it (a store that cannot be written, a local
+    server that does not start): one run failing never stops the others. `display` (start/stop) is the
+    progress display around the whole send.
+    """
     from werealign.llm.builtin_models import max_connections_hint, resolve_model
 
-    hint = max_connections_hint(config.model)
-    if hint is not None and execution.max_connections > hint:
-        # A CPU-bound local server answers one request at a time; more would only queue and time out.
-        execution = execution.model_copy(update={"max_connections": hint})
     if acompletion is None:
         from werealign.llm.loader import import_litellm
 
         acompletion = import_litellm().acompletion
-    with resolve_model(config.model, execution.api_base) as (model, extra):
-        kwargs = {"drop_params": True, **extra}
-        try:
-            if progress is not None:
-                progress.start()
-            return asyncio.run(
-                execute(
-                    todo,
-                    store,
+    with ExitStack() as stack:
+        prepared: list[tuple[Job, RunExecution, tuple[str, dict] | BaseException]] = []
+        for job in jobs:
+            execution = job.execution
+            hint = max_connections_hint(job.config.model)
+            if hint is not None and execution.max_connections > hint:
+                # A CPU-bound local server answers one request at a time; more would only queue and time out.
+                execution = execution.model_copy(update={"max_connections": hint})
+            try:
+                resolved: tuple[str, dict] | BaseException = stack.enter_context(resolve_model(job.config.model, execution.api_base))
+            except Exception as e:  # noqa: BLE001 - with one job this is raised by send(); with several, it is that job's outcome
+                resolved = e
+            prepared.append((job, execution, resolved))
+
+        async def run_all() -> list[list[Outcome] | BaseException]:
+            budget = asyncio.Semaphore(max_connections) if max_connections is not None else None
+
+            async def one(job: Job, execution: RunExecution, resolved: tuple[str, dict] | BaseException) -> list[Outcome]:
+                if isinstance(resolved, BaseException):
+                    raise resolved
+                model, extra = resolved
+                return await execute(
+                    job.todo,
+                    job.store,
                     acompletion=acompletion,
                     model=model,
-                    kwargs=kwargs,
+                    kwargs={"drop_params": True, **extra},
                     execution=execution,
                     cost_of=litellm_cost,
-                    progress=progress,
-                    seed=config.seed,
-                    cache=cache,
+                    progress=job.progress,
+                    seed=job.config.seed,
+                    cache=job.cache,
+                    budget=budget,
                 )
-            )
+
+            return await asyncio.gather(*(one(*p) for p in prepared), return_exceptions=True)
+
+        try:
+            if display is not None:
+                display.start()
+            return asyncio.run(run_all())
         finally:
-            if progress is not None:
-                progress.stop()
+            if display is not None:
+                display.stop()

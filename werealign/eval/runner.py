@@ -9,12 +9,12 @@ imported (a cached rerun is fast).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werealign.dataset import load_dataset
+from werealign.dataset import Dataset, load_dataset
 from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
@@ -25,8 +25,8 @@ from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
-from werealign.llm.store import STORE_NAME, Store
-from werealign.schema.runs import Results, RunConfig, RunExecution
+from werealign.llm.store import STORE_NAME, Paid, Store
+from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
 
 
 @dataclass
@@ -42,6 +42,7 @@ class RunSummary:
     all_failed: bool = False
     warnings: list[str] = field(default_factory=list)
     from_cache: int = 0  # of `cached`: replies copied from the shared cache into this run
+    paid: Paid | None = None  # a resumed run: the replies its store already held, and their cost
 
 
 def run_eval(
@@ -60,9 +61,52 @@ def run_eval(
     WEREALIGN_CACHE=off). `acompletion` replaces litellm.acompletion (tests inject a fake here).
     """
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
+    run_dir = out if out is not None else rundir.default_run_dir(config)
+    with ExitStack() as stack:
+        p = open_run(stack, ds, config, execution, run_dir, overwrite=overwrite, acompletion=acompletion, cache=cache)
+        progress = progress_factory(p.unique, p.unique - len(p.todo)) if progress_factory else None
+        _announce_resume(p, progress)
+        outcomes: list[Outcome] = []
+        if p.todo:
+            if acompletion is None:
+                check_credentials(config.model, execution.api_base)
+            outcomes = send(p.todo, p.store, config, execution, progress, acompletion, cache=p.shared)
+        return finish_run(p, outcomes)
+
+
+@dataclass
+class OpenRun:
+    """A run between opening (locked, store open, cache copied in) and scoring: what is left to send."""
+
+    config: RunConfig
+    execution: RunExecution
+    run_dir: Path
+    record: RunRecord
+    plan: list[Planned]
+    store: Store
+    shared: ResponseCache | None
+    ok: set[str]
+    todo: list[Planned]
+    unique: int
+    from_cache: int
+    warnings: list[str]
+    paid: Paid | None  # what the run's store held before this command: a resumed run
+
+
+def open_run(
+    stack: ExitStack,
+    ds: Dataset,
+    config: RunConfig,
+    execution: RunExecution,
+    run_dir: Path,
+    *,
+    overwrite: bool = False,
+    acompletion: Callable[..., Any] | None = None,
+    cache: bool = True,
+) -> OpenRun:
+    """Check, lock and open `run_dir` for `config` (the lock, store and cache stay open until `stack` closes)."""
     plan = plan_run(ds, config)
     record = rundir.run_record(ds, config, execution)
-    run_dir = out if out is not None else rundir.default_run_dir(config)
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: --out exists and is not a directory")
     if acompletion is None and (overwrite or not (run_dir / STORE_NAME).exists()):
@@ -75,45 +119,53 @@ def run_eval(
     make_parent(run_dir / rundir.RUN_JSON)
     # Everything that reads or changes the directory happens under the lock: --overwrite must not empty
     # a directory another eval is still writing to.
-    with rundir.exclusive(run_dir):
-        if overwrite:
-            rundir.clear(run_dir)
-        warnings = rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan)
-        write_json(run_dir / rundir.RUN_JSON, record)
-        with Store(run_dir / STORE_NAME) as store, _shared_cache(config, execution, cache) as shared:
-            ok = store.ok_keys()
-            todo = _missing(plan, ok)
-            unique = len({p.key for p in plan})
-            from_cache = 0
-            if todo and shared is not None:
-                hits = shared.lookup(p.key for p in todo)
-                for row in hits.values():  # the run's own store stays complete without the cache
-                    store.put(row)
-                todo = [p for p in todo if p.key not in hits]
-                from_cache = len(hits)
-            outcomes: list[Outcome] = []
-            if todo:
-                if acompletion is None:
-                    check_credentials(config.model, execution.api_base)
-                progress = progress_factory(unique, unique - len(todo)) if progress_factory else None
-                outcomes = send(todo, store, config, execution, progress, acompletion, cache=shared)
-            stored = store.load()
-        results = rundir.write_outputs(run_dir, record, plan, stored)
+    stack.enter_context(rundir.exclusive(run_dir))
+    if overwrite:
+        rundir.clear(run_dir)
+    warnings = rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan)
+    write_json(run_dir / rundir.RUN_JSON, record)
+    store = stack.enter_context(Store(run_dir / STORE_NAME))
+    shared = stack.enter_context(_shared_cache(config, execution, cache))
+    paid = store.paid()
+    ok = store.ok_keys()
+    todo = _missing(plan, ok)
+    unique = len({p.key for p in plan})
+    from_cache = 0
+    if todo and shared is not None:
+        hits = shared.lookup(p.key for p in todo)
+        for row in hits.values():  # the run's own store stays complete without the cache
+            store.put(row)
+        todo = [p for p in todo if p.key not in hits]
+        from_cache = len(hits)
+    return OpenRun(config, execution, run_dir, record, plan, store, shared, ok, todo, unique, from_cache, warnings,
+                   paid if paid.requests else None)
+
+
+def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
+    """Score what the store holds and write samples.jsonl and results.json (call before the lock is released)."""
+    results = rundir.write_outputs(p.run_dir, p.record, p.plan, p.store.load())
     errors = [o for o in outcomes if not o.ok]
     first = f"{errors[0].error_class}: {errors[0].error_message}" if errors else None
     return RunSummary(
-        run_dir=run_dir,
-        planned=len(plan),
-        unique_requests=unique,
-        cached=unique - len(todo),
-        from_cache=from_cache,
-        sent=len(todo),
+        run_dir=p.run_dir,
+        planned=len(p.plan),
+        unique_requests=p.unique,
+        cached=p.unique - len(p.todo),
+        from_cache=p.from_cache,
+        sent=len(p.todo),
         request_errors=results.totals.request_errors,
         results=results,
         first_error=first,
-        all_failed=bool(todo) and len(errors) == len(todo) and len(ok) == 0,
-        warnings=warnings,
+        all_failed=bool(p.todo) and len(errors) == len(p.todo) and len(p.ok) == 0,
+        warnings=p.warnings,
+        paid=p.paid,
     )
+
+
+def _announce_resume(p: OpenRun, progress: ProgressHooks | None) -> None:
+    """Tell the progress display that this run resumes, and what it already holds (nothing is paid twice)."""
+    if progress is not None and p.paid is not None and hasattr(progress, "resuming"):
+        progress.resuming(p.paid, missing=len(p.todo))
 
 
 @contextmanager

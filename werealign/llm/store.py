@@ -46,6 +46,14 @@ _ADDED_COLUMNS = {"finish_reason": "TEXT"}
 
 
 @dataclass(frozen=True)
+class Paid:
+    """What a store already holds: successful replies and their summed cost (None unless every one is priced)."""
+
+    requests: int
+    cost: float | None
+
+
+@dataclass(frozen=True)
 class StoredResponse:
     key: str
     request: dict[str, Any]
@@ -125,6 +133,13 @@ class Store:
     def ok_keys(self) -> set[str]:
         with self._user_errors("read"):
             return {r[0] for r in self._db.execute("SELECT key FROM responses WHERE status = 'ok'")}
+
+    def paid(self) -> Paid:
+        with self._user_errors("read"):
+            n, priced, cost = self._db.execute(
+                "SELECT COUNT(*), COUNT(cost), COALESCE(SUM(cost), 0) FROM responses WHERE status = 'ok'"
+            ).fetchone()
+        return Paid(requests=n, cost=float(cost) if priced == n else None)
 
     def ok_rows(self, keys: Iterable[str]) -> dict[str, StoredResponse]:
         """The successful rows among `keys` (with their requests), by key."""
