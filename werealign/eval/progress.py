@@ -1,7 +1,15 @@
-"""What a person watching a run sees: a live line while requests are in flight, a summary table at the end.
+"""What a person watching a run sees: a live line while requests are in flight, a summary at the end.
 
-The live display only runs on a terminal (and not with --quiet); in a pipe or a CI log it stays silent,
-so logs hold the summary and nothing else. The summary goes to stderr, stdout is left for data.
+- On a terminal: a live line per run (percentage, ETA, errors, retries, tokens, cost), refreshed 4 times
+  a second and gone when the run ends.
+- Without one (stderr is a file, a pipe, a CI log): occasional plain lines, one per 10% of the requests
+  and otherwise at most one per `PLAIN_EVERY` seconds (more widely spaced as the run gets longer), so a
+  log shows that the run advances without being flooded.
+- `--quiet`: nothing.
+A resumed run says so before sending, with what its store already holds and what that cost.
+The summary fits an 80-column terminal: one main table, then the details (per dimension, OI set scores,
+by the viewpoint's role, floors) in small tables of their own. Everything goes to stderr; stdout is
+left for data.
 """
 
 from __future__ import annotations
@@ -11,13 +19,32 @@ import time
 from typing import Any
 
 from werealign.llm.client import Outcome
-from werealign.schema.runs import Results, TaskScores
+from werealign.llm.store import Paid
+from werealign.schema.runs import Results
+
+PLAIN_EVERY = 30.0  # seconds: the shortest gap between two time-based plain progress lines
+WIDTH = 80  # the summary is laid out for this many columns (and printed at it when stderr is not a terminal)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def _money(cost: float | None) -> str:
+    return "cost unknown" if cost is None else f"${cost:.4f}"
 
 
 class Progress:
-    """Counters fed by the runner (event/done) and, on a TTY, a rich Live line refreshed 4 times a second."""
+    """Counters fed by the runner (event/done) and their display: live on a TTY, plain lines, or none."""
 
-    def __init__(self, total: int, cached: int, *, live: bool) -> None:
+    def __init__(
+        self, total: int, cached: int, *, live: bool, plain: bool = False, label: str | None = None, announce: bool | None = None
+    ) -> None:
         self.total = total
         self.done_count = cached
         self.cached = cached
@@ -28,9 +55,14 @@ class Progress:
         self.tokens = 0
         self.cost = 0.0
         self.cost_known = True
+        self.label = label
         self._live_enabled = live
+        self._plain = plain and not live
+        self._announce = (live or plain) if announce is None else announce  # say "resuming" (not with --quiet)
         self._live: Any = None
         self._started = time.perf_counter()
+        self._last_line = self._started
+        self._next_step = self._step_of(cached) + 1  # the next 10% step that earns a plain line
 
     # ---- hooks the runner calls
     def event(self, name: str) -> None:
@@ -46,15 +78,27 @@ class Progress:
         self.done_count += 1
         if not outcome.ok:
             self.errors += 1
-            return
-        self.tokens += (outcome.usage or {}).get("total_tokens", 0)
-        if outcome.cost is None:
-            self.cost_known = False
         else:
-            self.cost += outcome.cost
+            self.tokens += (outcome.usage or {}).get("total_tokens", 0)
+            if outcome.cost is None:
+                self.cost_known = False
+            else:
+                self.cost += outcome.cost
+        if self._plain:
+            self._maybe_plain_line()
+
+    def resuming(self, paid: Paid, *, missing: int) -> None:
+        """Said once, before sending: this run continues a directory that already holds replies."""
+        if not self._announce:
+            return
+        left = f"{missing} request(s) left to send" if missing else "nothing left to send"
+        self._say(f"resuming: {paid.requests} replies already stored ({_money(paid.cost)} already paid); {left}")
 
     # ---- display
     def start(self) -> None:
+        self._started = self._last_line = time.perf_counter()
+        if self._plain:
+            self._say(self.line())
         if not self._live_enabled:
             return
         from rich.console import Console
@@ -67,14 +111,30 @@ class Progress:
         if self._live is not None:
             self._live.stop()
             self._live = None
+        elif self._plain and self.done_count > self.cached:
+            self._say(self.line())
+
+    def percent(self) -> float:
+        return 100.0 * self.done_count / self.total if self.total else 100.0
+
+    def eta(self) -> float | None:
+        """Seconds left at this session's rate; None before the first reply of this session."""
+        sent = self.done_count - self.cached
+        elapsed = time.perf_counter() - self._started
+        if sent <= 0 or elapsed <= 0:
+            return None
+        return (self.total - self.done_count) * elapsed / sent
 
     def line(self) -> str:
         elapsed = time.perf_counter() - self._started
         sent = self.done_count - self.cached
         rate = sent / elapsed if elapsed > 0 else 0.0
         cost = f"${self.cost:.4f}" if self.cost_known else "cost unknown"
+        eta = self.eta()
+        when = "done" if self.done_count >= self.total else ("ETA --" if eta is None else f"ETA {_duration(eta)}")
+        head = f"{self.label}: " if self.label else ""
         return (
-            f"{self.done_count}/{self.total} done ({self.cached} cached) | errors {self.errors} | "
+            f"{head}{self.percent():.0f}% {self.done_count}/{self.total} done ({self.cached} cached) | {when} | errors {self.errors} | "
             f"retrying {self.retries_in_flight} ({self.retries} retries) | {self.tokens} tokens | {cost} | {rate:.1f} req/s"
         )
 
@@ -83,15 +143,81 @@ class Progress:
 
         return Text(self.line())
 
+    def _step_of(self, count: int) -> int:
+        return int(10 * count / self.total) if self.total else 10
+
+    def _maybe_plain_line(self) -> None:
+        """A line at each 10% step, or when none was printed for PLAIN_EVERY s (or a third of the run so far)."""
+        now = time.perf_counter()
+        step = self._step_of(self.done_count)
+        quiet_for = max(PLAIN_EVERY, (now - self._started) / 3)
+        if step >= self._next_step or now - self._last_line >= quiet_for:
+            self._next_step = max(self._next_step, step + 1)
+            self._say(self.line())
+
+    def _say(self, text: str) -> None:
+        self._last_line = time.perf_counter()
+        prefix = f"{self.label}: " if self.label and not text.startswith(f"{self.label}: ") else ""
+        print(prefix + text, file=sys.stderr, flush=True)
+
+
+class Board:
+    """The progress of several runs sent at once: one Progress per model, one live display for all."""
+
+    def __init__(self, *, live: bool, plain: bool) -> None:
+        self._live_enabled = live
+        self._plain = plain
+        self.rows: list[Progress] = []
+        self._live: Any = None
+
+    def add(self, label: str, total: int, cached: int) -> Progress:
+        # On a terminal the board draws every row in one live display; each row still says "resuming" itself.
+        row = Progress(total, cached, live=False, plain=self._plain, label=label, announce=True)
+        self.rows.append(row)
+        return row
+
+    def start(self) -> None:
+        for row in self.rows:
+            row.start()
+        if not self._live_enabled:
+            return
+        from rich.console import Console
+        from rich.live import Live
+
+        self._live = Live(get_renderable=self._render, console=Console(stderr=True), refresh_per_second=4, transient=True)
+        self._live.start()
+
+    def stop(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+        for row in self.rows:
+            row.stop()
+
+    def _render(self) -> Any:
+        from rich.console import Group
+        from rich.text import Text
+
+        return Group(*(Text(row.line(), overflow="ellipsis", no_wrap=True) for row in self.rows))
+
 
 def make_progress(quiet: bool):
-    """A factory for the runner: a live display only when stderr is a terminal and not --quiet."""
+    """A factory for the runner: live on a terminal, plain lines otherwise, nothing with --quiet."""
     live = not quiet and sys.stderr.isatty()
+    plain = not quiet and not live
 
     def factory(total: int, cached: int) -> Progress:
-        return Progress(total, cached, live=live)
+        return Progress(total, cached, live=live, plain=plain)
 
     return factory
+
+
+def make_board(quiet: bool) -> Board | None:
+    """The display of a several-model eval (None with --quiet)."""
+    if quiet:
+        return None
+    live = sys.stderr.isatty()
+    return Board(live=live, plain=not live)
 
 
 def _fmt(x: Any, pct: bool = True) -> str:
@@ -100,35 +226,36 @@ def _fmt(x: Any, pct: bool = True) -> str:
     return f"{100 * x:.1f}" if pct else str(x)
 
 
-def _detail(r: TaskScores) -> str:
-    """The secondary numbers a task reports, when it has them."""
-    by_dimension = getattr(r, "by_dimension", None)
-    if by_dimension:
-        return " ".join(f"{d}={_fmt(v.accuracy)}" for d, v in by_dimension.items())
-    if getattr(r, "exact_match", None) is not None:
-        return f"exact={_fmt(r.exact_match)} P={_fmt(r.precision)} R={_fmt(r.recall)} F1={_fmt(r.f1)}"
-    return ""
+def _table(title: str, columns: list[str], *, left: int = 1) -> Any:
+    """A borderless table, columns two spaces apart: the narrowest rich layout that stays readable."""
+    from rich.table import Table
+
+    table = Table(title=title, box=None, pad_edge=False, title_justify="left", header_style="bold")
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i < left else "right")
+    return table
+
+
+def _short(model: str | None) -> str:
+    return "-" if not model else model.removeprefix("werealign/")
 
 
 def summary_table(results: Results, *, run_dir: str, sent: int, cached: int) -> Any:
-    """A rich Table of the headline scores per variant and task."""
-    from rich.table import Table
-
+    """The main table: one row per variant and task, headline score in %, what it covers, margin over the floors."""
     totals = results.totals
     usage = results.usage
     cost = f"${usage.cost_usd:.4f}" if usage.cost_usd is not None else "unknown"
-    table = Table(
-        title=f"{results.model} on {results.dataset.name} {results.dataset.version}",
-        caption=(
-            f"{run_dir}: {sent} requests sent, {cached} cached; request errors {totals.request_errors}, "
-            f"parse failures {totals.parse_failures}, missing {totals.missing}; "
-            f"tokens {usage.prompt_tokens}+{usage.completion_tokens}, cost {cost}"
-        ),
+    table = _table(
+        f"{results.model} on {results.dataset.name} {results.dataset.version} (scores in %)",
+        ["variant", "task", "metric", "score", "± std", "answered\nonly", "coverage", "vs best\nfloor"],
+        left=3,
     )
-    left = ("variant", "task", "metric", "best floor", "detail")
-    for col in ("variant", "task", "metric", "score %", "± std", "answered-only %", "coverage %", "parse fail", "req err",
-                "best floor", "floor %", "margin", "detail"):
-        table.add_column(col, justify="left" if col in left else "right")
+    table.caption = (
+        f"{run_dir}: {sent} requests sent, {cached} cached; request errors {totals.request_errors}, "
+        f"parse failures {totals.parse_failures}, missing {totals.missing}; "
+        f"tokens {usage.prompt_tokens}+{usage.completion_tokens}, cost {cost}"
+    )
+    table.caption_justify = "left"
     for variant, tasks in results.variants.items():
         for task, r in tasks.items():
             floors = r.floors
@@ -136,25 +263,79 @@ def summary_table(results: Results, *, run_dir: str, sent: int, cached: int) -> 
             table.add_row(
                 variant,
                 task,
-                _metric_label(r),
+                r.metric,
                 _fmt(r.primary),
                 _fmt(getattr(r, f"{r.metric}_std", None)),  # every task names its decode std <metric>_std
                 _fmt(getattr(r, f"{r.metric}_answered", None)),
                 _fmt(r.coverage),
-                str(r.parse_failures),
-                str(r.request_errors),
-                floors.best.removeprefix("werealign/") if floors and floors.best else "-",
-                _fmt(floors.best_score) if floors else "-",
                 "-" if margin is None else f"{100 * margin:+.1f}",
-                _detail(r),
             )
     return table
 
 
-def _metric_label(r: TaskScores) -> str:
-    """The metric, and for a macro average the dimensions it covers."""
-    dims = getattr(r, "dimensions", None)
-    return f"{r.metric} ({','.join(dims)})" if dims else r.metric
+def dimension_table(results: Results) -> Any | None:
+    """Speech accuracy per dimension and variant (None without speech scores)."""
+    rows = {v: t["speech"] for v, t in results.variants.items() if getattr(t.get("speech"), "by_dimension", None)}
+    if not rows:
+        return None
+    dims = list(dict.fromkeys(d for r in rows.values() for d in r.by_dimension))
+    table = _table("speech: accuracy by dimension (%)", ["variant", *dims, "macro"])
+    for variant, r in rows.items():
+        table.add_row(variant, *(_fmt(r.by_dimension[d].accuracy) if d in r.by_dimension else "-" for d in dims), _fmt(r.primary))
+    return table
+
+
+def set_table(results: Results) -> Any | None:
+    """The opponent task's set scores beside its headline (None without them)."""
+    rows = {v: t[k] for v, t in results.variants.items() for k, r in t.items() if getattr(r, "exact_match", None) is not None
+            or getattr(r, "f1", None) is not None}
+    if not rows:
+        return None
+    table = _table("opponent: set scores (%)", ["variant", "jaccard", "exact set", "precision", "recall", "F1"])
+    for variant, r in rows.items():
+        table.add_row(variant, _fmt(r.mean_jaccard), _fmt(r.exact_match), _fmt(r.precision), _fmt(r.recall), _fmt(r.f1))
+    return table
+
+
+def role_table(results: Results) -> Any | None:
+    """The headline score by the viewpoint player's true role: score % (answered samples), per task."""
+    tasks = list(dict.fromkeys(k for t in results.variants.values() for k in t))
+    if not any(r.by_viewpoint_role for t in results.variants.values() for r in t.values()):
+        return None
+    table = _table("by viewpoint role: score % (n answered)", ["variant", "role", *tasks], left=2)
+    for variant, by_task in results.variants.items():
+        roles = list(dict.fromkeys(role for r in by_task.values() for role in r.by_viewpoint_role))
+        for role in roles:
+            cells = []
+            for task in tasks:
+                score = by_task[task].by_viewpoint_role.get(role) if task in by_task else None
+                cells.append("-" if score is None else f"{_fmt(score.score)} ({score.answered})")
+            table.add_row(variant, role, *cells)
+    return table
+
+
+def floor_table(results: Results) -> Any | None:
+    """What chance and the shortcut models score on the same prompts, in each task's metric."""
+    rows = [(v, k, r.floors) for v, t in results.variants.items() for k, r in t.items() if r.floors is not None]
+    if not rows:
+        return None
+    table = _table("floors: the same prompts answered without judgment (%)", ["variant", "task", "chance", "shortcut models"], left=2)
+    table.columns[3].justify = "left"
+    for variant, task, floors in rows:
+        shortcuts = ", ".join(f"{_short(m)} {_fmt(x)}" for m, x in floors.shortcuts.items())
+        table.add_row(variant, task, _fmt(floors.chance), shortcuts or "-")
+    return table
+
+
+def summary(results: Results, *, run_dir: str, sent: int, cached: int) -> Any:
+    """Everything the end-of-run summary shows, laid out for 80 columns."""
+    from rich.console import Group
+
+    parts: list[Any] = [summary_table(results, run_dir=run_dir, sent=sent, cached=cached)]
+    for detail in (dimension_table(results), set_table(results), role_table(results), floor_table(results)):
+        if detail is not None:
+            parts += ["", detail]
+    return Group(*parts)
 
 
 def summary_warnings(results: Results, *, limit: int | None = None) -> list[str]:
@@ -172,8 +353,8 @@ def summary_warnings(results: Results, *, limit: int | None = None) -> list[str]
 def print_summary(results: Results, *, run_dir: str, sent: int, cached: int, limit: int | None = None) -> None:
     from rich.console import Console
 
-    console = Console(stderr=True, width=160 if not sys.stderr.isatty() else None)
-    console.print(summary_table(results, run_dir=run_dir, sent=sent, cached=cached))
+    console = Console(stderr=True, width=WIDTH if not sys.stderr.isatty() else None)
+    console.print(summary(results, run_dir=run_dir, sent=sent, cached=cached))
     for warning in summary_warnings(results, limit=limit):
         console.print(f"warning: {warning}")
     truncated = results.totals.truncated_replies
