@@ -31,8 +31,48 @@ def _modes(va_mode: str | None, oi_mode: str | None, tasks: tuple[str, ...]) -> 
     return modes_of(given, tasks)
 
 
+_EVAL_OPTIONS = ("dataset", "tasks", "variant", "protocol", "decodes", "permute", "seed", "limit", "temperature", "max_tokens",
+                 "va_mode", "oi_mode", "api_base", "max_connections", "timeout", "max_attempts")
+_PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts")  # a suite model may set these itself
+
+
+def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, protocol: str, decodes: int, permute: bool,
+            seed: int, limit: int | None, temperature: float, max_tokens: int | None, va_mode: str | None,
+            oi_mode: str | None):
+    from werealign.eval.runner import EvalConfig
+
+    return EvalConfig(
+        model=model,
+        dataset=str(dataset) if dataset is not None else None,
+        tasks=_csv(tasks, "--tasks"),
+        variants=_csv(variant, "--variant"),
+        protocol=protocol,
+        decodes=decodes,
+        permute=permute,
+        seed=seed,
+        limit=limit,
+        temperature=temperature,
+        max_tokens=max_tokens,
+        modes=_modes(va_mode, oi_mode, _csv(tasks, "--tasks")),
+    )
+
+
+def _execution(api_base: str | None, max_connections: int, timeout: float, max_attempts: int):
+    from werealign.eval.runner import Execution
+
+    if max_connections < 1:
+        raise UserError("--max-connections: must be at least 1")
+    if timeout <= 0:
+        raise UserError("--timeout: must be positive")
+    if max_attempts < 1:
+        raise UserError("--max-attempts: must be at least 1")
+    return Execution(api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts)
+
+
 def eval_command(
-    model: str = typer.Option(..., "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, local/smollm2."),
+    ctx: typer.Context,
+    model: list[str] | None = typer.Option(None, "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, local/smollm2. Repeat it to evaluate several models at once (sharing --max-connections, one run directory each)."),
+    suite: Path | None = typer.Option(None, "--suite", help="A suite file (eval/suites/*.yaml): models and their settings, run like several --model; options given here win over the file's settings."),
     dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory (default: the bundled sample)."),
     tasks: str = typer.Option("speech,vote,opponent", "--tasks", help="Comma-separated: speech, vote, opponent."),
     variant: str = typer.Option("base", "--variant", help="Comma-separated ablation variants: base, rr (rule reminder, speech only), osr (objective speech rewrites)."),
@@ -49,36 +89,22 @@ def eval_command(
     max_connections: int = typer.Option(16, "--max-connections", help="Requests in flight at once."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
     max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts and connection errors are retried)."),
-    out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>). Rerunning the same command resumes it."),
+    out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
 ) -> None:
-    """Evaluate a model on a dataset (default: the bundled sample); resumable, see `werealign score`."""
+    """Evaluate a model (or several) on a dataset (default: the bundled sample); resumable, see `werealign score`."""
     from werealign.eval.progress import make_progress, print_summary
-    from werealign.eval.runner import EvalConfig, Execution, run_eval
+    from werealign.eval.runner import run_eval
 
-    if max_connections < 1:
-        raise UserError("--max-connections: must be at least 1")
-    if timeout <= 0:
-        raise UserError("--timeout: must be positive")
-    if max_attempts < 1:
-        raise UserError("--max-attempts: must be at least 1")
-    config = EvalConfig(
-        model=model,
-        dataset=str(dataset) if dataset is not None else None,
-        tasks=_csv(tasks, "--tasks"),
-        variants=_csv(variant, "--variant"),
-        protocol=protocol,
-        decodes=decodes,
-        permute=permute,
-        seed=seed,
-        limit=limit,
-        temperature=temperature,
-        max_tokens=max_tokens,
-        modes=_modes(va_mode, oi_mode, _csv(tasks, "--tasks")),
-    )
-    execution = Execution(api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts)
+    models = list(model or [])
+    if suite is not None or len(models) != 1:
+        values = {name: value for name, value in locals().items() if name in _EVAL_OPTIONS}
+        _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet)
+        return
+    execution = _execution(api_base, max_connections, timeout, max_attempts)
+    config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode)
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
@@ -105,6 +131,70 @@ def eval_command(
             file=sys.stderr,
         )
     print(summary.run_dir / "results.json")
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether an option was given on the command line (it then wins over a suite file)."""
+    from click.core import ParameterSource
+
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
+def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, values: dict, *, out: Path | None,
+               overwrite: bool, cache: bool, quiet: bool) -> None:
+    """Several models (repeated --model, or --suite): one run directory each, one shared connection budget."""
+    from werealign.eval import rundir
+    from werealign.eval.progress import make_board, print_comparison
+    from werealign.eval.runner import ModelJob, run_evals
+    from werealign.eval.suite import SuiteModel, load_suite, suite_values
+
+    if suite_path is not None and models:
+        raise UserError("--suite and --model: give the models in one place (the suite file, or repeated --model)")
+    if suite_path is None and not models:
+        raise UserError("--model: give a model (repeat --model for several, or use --suite FILE.yaml)")
+    if suite_path is not None:
+        suite = load_suite(suite_path)
+        values = {**values, **{k: v for k, v in suite_values(suite).items() if not _given(ctx, k)}}
+        entries = list(suite.models)
+    else:
+        if len(set(models)) != len(models):
+            raise UserError(f"--model: {next(m for m in models if models.count(m) > 1)} is given twice")
+        entries = [SuiteModel(model=m) for m in models]
+    jobs = []
+    for entry in entries:
+        own = {k: getattr(entry, k) for k in _PER_MODEL if getattr(entry, k) is not None and not _given(ctx, k)}
+        v = {**values, **own}
+        execution = _execution(v["api_base"], v["max_connections"], v["timeout"], v["max_attempts"])
+        config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
+                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"])
+        run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(entry.model)
+        jobs.append(ModelJob(config, execution, run_dir))
+    warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
+    try:
+        outcomes = run_evals(jobs, max_connections=values["max_connections"], overwrite=overwrite, board=make_board(quiet), cache=cache)
+    except KeyboardInterrupt:
+        print("interrupted: the responses received so far are stored; rerun the same command to resume every model", file=sys.stderr)
+        raise typer.Exit(130) from None
+    for o in outcomes:
+        s = o.summary
+        for warning in s.warnings if s is not None else ():
+            print(f"warning: {o.job.config.model}: {warning}", file=sys.stderr)
+        if s is not None and s.from_cache:
+            print(f"{o.job.config.model}: {s.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
+        if o.ok and s is not None and s.request_errors:
+            print(f"warning: {o.job.config.model}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error}); "
+                  "rerun the same command to retry them", file=sys.stderr)
+    if not quiet:
+        print_comparison(outcomes)
+    failed = [o for o in outcomes if not o.ok]
+    for o in failed:
+        print(f"error: {o.job.config.model}: {o.error}", file=sys.stderr)
+    for o in outcomes:
+        if o.ok and o.summary is not None:
+            print(o.summary.run_dir / "results.json")
+    if failed:
+        raise UserError(f"{len(failed)} of {len(outcomes)} models failed ({', '.join(o.job.config.model for o in failed)}); "
+                        "the others' results are written; rerun the same command to resume")
 
 
 def score_command(

@@ -62,6 +62,7 @@ class Progress:
         self._live: Any = None
         self._started = time.perf_counter()
         self._last_line = self._started
+        self._said = -1  # done_count when the last plain line was printed
         self._next_step = self._step_of(cached) + 1  # the next 10% step that earns a plain line
 
     # ---- hooks the runner calls
@@ -111,8 +112,8 @@ class Progress:
         if self._live is not None:
             self._live.stop()
             self._live = None
-        elif self._plain and self.done_count > self.cached:
-            self._say(self.line())
+        elif self._plain and self.done_count > self.cached and self._said != self.done_count:
+            self._say(self.line())  # the last count, unless the last line already said it
 
     def percent(self) -> float:
         return 100.0 * self.done_count / self.total if self.total else 100.0
@@ -157,6 +158,7 @@ class Progress:
 
     def _say(self, text: str) -> None:
         self._last_line = time.perf_counter()
+        self._said = self.done_count
         prefix = f"{self.label}: " if self.label and not text.startswith(f"{self.label}: ") else ""
         print(prefix + text, file=sys.stderr, flush=True)
 
@@ -363,3 +365,46 @@ def print_summary(results: Results, *, run_dir: str, sent: int, cached: int, lim
             f"{truncated} replies were cut at --max-tokens (finish_reason 'length'); "
             "a larger --max-tokens lets them reach their answer line (a new run: it changes the requests)."
         )
+
+
+def comparison(outcomes: list[Any]) -> Any:
+    """Several models side by side: the headline score of each task (first variant), and how each run ended.
+
+    `outcomes`: werealign.eval.runner.ModelOutcome. Renders within 80 columns.
+    """
+    scored = [o.summary.results for o in outcomes if o.summary is not None]
+    variant = next((v for r in scored for v in r.variants), None)
+    tasks = list(dict.fromkeys(t for r in scored for t in r.variants.get(variant, {})))
+    table = _table(f"models compared ({variant or 'no'} variant, scores in %)", ["model", *tasks, "run"])
+    table.columns[-1].justify = "left"
+    for o in outcomes:
+        r = o.summary.results if o.summary is not None else None
+        cells = [_fmt(r.variants[variant][t].primary) if r is not None and t in r.variants.get(variant, {}) else "-" for t in tasks]
+        if not o.ok:
+            status = "failed"
+        elif not r.complete:
+            status = f"partial ({r.totals.request_errors} request errors)"
+        else:
+            status = "complete"
+        table.add_row(o.job.config.model, *cells, status)
+    return table
+
+
+def leaderboard_command(outcomes: list[Any]) -> str | None:
+    """The exact command that compares the scored runs with intervals and significance (None for fewer than two)."""
+    import shlex
+
+    done = [o.summary.run_dir for o in outcomes if o.summary is not None]
+    if len(done) < 2:
+        return None
+    return "werealign leaderboard " + " ".join(shlex.quote(str(d)) for d in done) + " --format md"
+
+
+def print_comparison(outcomes: list[Any]) -> None:
+    from rich.console import Console
+
+    console = Console(stderr=True, width=WIDTH if not sys.stderr.isatty() else None)
+    console.print(comparison(outcomes))
+    if command := leaderboard_command(outcomes):
+        console.print("\nintervals, significance and every variant:")
+        console.print(command, soft_wrap=True, markup=False, highlight=False)  # one line, to copy as it is

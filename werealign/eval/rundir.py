@@ -48,9 +48,13 @@ def public_api_base(api_base: str | None) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+def model_slug(model: str) -> str:
+    """A model string as a directory name (openai/gpt-4o-mini -> openai_gpt-4o-mini)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_") or "model"
+
+
 def default_run_dir(config: RunConfig) -> Path:
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", config.model).strip("_") or "model"
-    return Path("runs") / f"{slug}-{hashlib.sha256(canonical_json(config.model_dump()).encode()).hexdigest()[:10]}"
+    return Path("runs") / f"{model_slug(config.model)}-{hashlib.sha256(canonical_json(config.model_dump()).encode()).hexdigest()[:10]}"
 
 
 def content_sha256(root: Path) -> str:

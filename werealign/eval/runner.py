@@ -238,3 +238,109 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
         results=results,
         warnings=warnings,
     )
+
+
+# --------------------------------------------------------------------------- several models at once
+
+
+@dataclass
+class ModelJob:
+    """One model of a several-model eval: its config, how it is sent, and its own run directory."""
+
+    config: RunConfig
+    execution: RunExecution
+    run_dir: Path
+
+
+@dataclass
+class ModelOutcome:
+    job: ModelJob
+    summary: RunSummary | None = None  # None when the model never got as far as scoring
+    error: str | None = None  # why this model failed; the others are unaffected
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def run_evals(
+    jobs: list[ModelJob],
+    *,
+    max_connections: int,
+    overwrite: bool = False,
+    board: Any = None,
+    acompletion: Callable[..., Any] | None = None,
+    cache: bool = True,
+) -> list[ModelOutcome]:
+    """Evaluate several models at once, each in its own run directory, resumable like one.
+
+    Every config, model name and run directory is checked before any directory is touched (a usage
+    error stops everything); every model's credentials are checked before anything is sent. Then the
+    models' requests go out in one event loop with at most `max_connections` in flight in all. A model
+    that cannot run (no key, a directory holding another run, every request failing) is reported in its
+    outcome while the others run and keep their results. `board` (werealign.eval.progress.Board) shows
+    the progress of every model.
+    """
+    from werealign.eval.config import validate_config
+    from werealign.eval.execute import Job, send_all
+    from werealign.llm.credentials import missing_api_keys
+
+    if not jobs:
+        raise UserError("no model to evaluate")
+    dirs: dict[Path, str] = {}
+    for job in jobs:
+        validate_config(job.config)
+        if acompletion is None:
+            from werealign.llm.builtin_models import check_model_name
+
+            check_model_name(job.config.model, job.execution.api_base)
+        if job.run_dir in dirs:
+            raise UserError(f"{job.config.model} and {dirs[job.run_dir]} would share the run directory {job.run_dir}; give them distinct ones")
+        dirs[job.run_dir] = job.config.model
+    datasets: dict[str | None, Dataset] = {}
+    for job in jobs:
+        if job.config.dataset not in datasets:
+            datasets[job.config.dataset] = load_dataset(Path(job.config.dataset) if job.config.dataset else None)
+    outcomes = [ModelOutcome(job) for job in jobs]
+    if acompletion is None:
+        for outcome in outcomes:
+            if missing := missing_api_keys(outcome.job.config.model, outcome.job.execution.api_base):
+                outcome.error = f"{' or '.join(missing)} is not set (litellm reads the provider's key from the environment); nothing was sent"
+    with ExitStack() as stack:
+        opened: list[tuple[ModelOutcome, OpenRun, ProgressHooks | None]] = []
+        for outcome in outcomes:
+            if not outcome.ok:
+                continue
+            job = outcome.job
+            try:
+                with ExitStack() as own:
+                    p = open_run(own, datasets[job.config.dataset], job.config, job.execution, job.run_dir,
+                                 overwrite=overwrite, acompletion=acompletion, cache=cache)
+                    stack.enter_context(own.pop_all())  # kept open (locked) until every model is scored
+            except UserError as e:
+                outcome.error = str(e)
+                continue
+            progress = board.add(job.config.model, p.unique, p.unique - len(p.todo)) if board is not None else None
+            _announce_resume(p, progress)
+            opened.append((outcome, p, progress))
+        sending = [(o, p, progress) for o, p, progress in opened if p.todo]
+        sent = send_all(
+            [Job(p.todo, p.store, p.config, p.execution, progress, p.shared) for _, p, progress in sending],
+            acompletion=acompletion,
+            max_connections=max_connections,
+            display=board if sending else None,
+        ) if sending else []
+        results: dict[int, list[Outcome] | BaseException] = {id(o): r for (o, _, _), r in zip(sending, sent, strict=True)}
+        for outcome, p, _ in opened:
+            got = results.get(id(outcome), [])
+            try:
+                outcome.summary = finish_run(p, got if isinstance(got, list) else [])
+            except UserError as e:
+                outcome.error = str(e)
+                continue
+            if isinstance(got, BaseException):
+                outcome.error = str(got) if isinstance(got, UserError) else f"{type(got).__name__}: {got}"
+            elif outcome.summary.all_failed:
+                outcome.error = (f"every request failed ({outcome.summary.sent}); the first failed with "
+                                 f"{outcome.summary.first_error}. Nothing was scored; fix the cause and rerun the same command")
+    return outcomes
