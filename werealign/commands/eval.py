@@ -135,9 +135,8 @@ def eval_command(
 
 def _given(ctx: typer.Context, name: str) -> bool:
     """Whether an option was given on the command line (it then wins over a suite file)."""
-    from click.core import ParameterSource
-
-    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+    source = ctx.get_parameter_source(name)  # by name: typer may bring its own copy of click's enum
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, values: dict, *, out: Path | None,

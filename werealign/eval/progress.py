@@ -88,12 +88,13 @@ class Progress:
         if self._plain:
             self._maybe_plain_line()
 
-    def resuming(self, paid: Paid, *, missing: int) -> None:
+    def resuming(self, paid: Paid, *, missing: int, from_cache: int = 0) -> None:
         """Said once, before sending: this run continues a directory that already holds replies."""
         if not self._announce:
             return
+        cached = f"{from_cache} more from the shared response cache; " if from_cache else ""
         left = f"{missing} request(s) left to send" if missing else "nothing left to send"
-        self._say(f"resuming: {paid.requests} replies already stored ({_money(paid.cost)} already paid); {left}")
+        self._say(f"resuming: {paid.requests} replies already stored ({_money(paid.cost)} already paid); {cached}{left}")
 
     # ---- display
     def start(self) -> None:

@@ -165,7 +165,7 @@ def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
 def _announce_resume(p: OpenRun, progress: ProgressHooks | None) -> None:
     """Tell the progress display that this run resumes, and what it already holds (nothing is paid twice)."""
     if progress is not None and p.paid is not None and hasattr(progress, "resuming"):
-        progress.resuming(p.paid, missing=len(p.todo))
+        progress.resuming(p.paid, missing=len(p.todo), from_cache=p.from_cache)
 
 
 @contextmanager

@@ -81,7 +81,8 @@ def load_suite(path: Path) -> Suite:
     try:
         suite = Suite.model_validate(data)
     except ValidationError as e:
-        err = e.errors()[0]
+        # An unknown key first: a misspelt key also makes the real one "missing", and the typo is the cause.
+        err = min(e.errors(), key=lambda x: x["type"] != "extra_forbidden")
         loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("literal[", "function-"))))
         detail = f", got {err['input']!r}"[:80] if err["type"] not in ("missing", "extra_forbidden") else ""
         message = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
