@@ -192,8 +192,9 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         if o.ok and o.summary is not None:
             print(o.summary.run_dir / "results.json")
     if failed:
+        others = "the others' results are written; " if len(failed) < len(outcomes) else ""
         raise UserError(f"{len(failed)} of {len(outcomes)} models failed ({', '.join(o.job.config.model for o in failed)}); "
-                        "the others' results are written; rerun the same command to resume")
+                        f"{others}fix the cause and rerun the same command to resume")
 
 
 def score_command(

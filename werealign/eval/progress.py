@@ -135,9 +135,10 @@ class Progress:
         eta = self.eta()
         when = "done" if self.done_count >= self.total else ("ETA --" if eta is None else f"ETA {_duration(eta)}")
         head = f"{self.label}: " if self.label else ""
+        retrying = f" | retrying {self.retries_in_flight} ({self.retries} retries)" if self.retries else ""
         return (
-            f"{head}{self.percent():.0f}% {self.done_count}/{self.total} done ({self.cached} cached) | {when} | errors {self.errors} | "
-            f"retrying {self.retries_in_flight} ({self.retries} retries) | {self.tokens} tokens | {cost} | {rate:.1f} req/s"
+            f"{head}{self.percent():.0f}% {self.done_count}/{self.total} done ({self.cached} cached) | {when} | errors {self.errors}"
+            f"{retrying} | {self.tokens} tokens | {cost} | {rate:.1f} req/s"
         )
 
     def _render(self) -> Any:
@@ -233,7 +234,8 @@ def _table(title: str, columns: list[str], *, left: int = 1) -> Any:
     """A borderless table, columns two spaces apart: the narrowest rich layout that stays readable."""
     from rich.table import Table
 
-    table = Table(title=title, box=None, pad_edge=False, title_justify="left", header_style="bold")
+    # min_width: a title is never wrapped into the width of a narrow table
+    table = Table(title=title, box=None, pad_edge=False, title_justify="left", header_style="bold", min_width=len(title))
     for i, col in enumerate(columns):
         table.add_column(col, justify="left" if i < left else "right")
     return table
@@ -404,6 +406,8 @@ def leaderboard_command(outcomes: list[Any]) -> str | None:
 def print_comparison(outcomes: list[Any]) -> None:
     from rich.console import Console
 
+    if all(o.summary is None for o in outcomes):
+        return  # nothing was scored: the errors below say why
     console = Console(stderr=True, width=WIDTH if not sys.stderr.isatty() else None)
     console.print(comparison(outcomes))
     if command := leaderboard_command(outcomes):
