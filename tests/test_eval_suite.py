@@ -207,6 +207,7 @@ def test_cli_several_models_check_every_key_first_and_keep_the_good_ones(tiny: P
     assert json.loads((out / "werealign_longest" / "results.json").read_text())["complete"] is True
     assert not (out / "openai_gpt-4o-mini").exists()
     assert "models compared" in r.stderr and "failed" in r.stderr
+    assert "werealign/longest: 100% 1/1 done" in r.stderr  # stderr is not a terminal: plain progress lines, by model
 
 
 # --------------------------------------------------------------------------- progress
@@ -249,6 +250,22 @@ def test_without_a_terminal_progress_is_occasional_plain_lines(monkeypatch, caps
     lines = capsys.readouterr().err.splitlines()
     assert 3 <= len(lines) <= 12, lines  # not silence, not one per reply
     assert "ETA" in lines[-1]
+
+
+def test_board_draws_one_line_per_model_within_the_width() -> None:
+    from rich.console import Console
+
+    from werealign.eval.progress import Board
+
+    board = Board(live=False, plain=False)
+    a = board.add("anthropic/claude-3-5-haiku-20241022", 200, 50)
+    board.add("werealign/random", 10, 0)
+    a.done(Outcome(True, "Answer: A", {"total_tokens": 7}, 0.01, 0.1, 1))
+    console = Console(record=True, width=80)
+    console.print(board._render())
+    lines = console.export_text().splitlines()
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    assert lines[0].startswith("anthropic/claude-3-5-haiku-20241022: 26% 51/200") and lines[1].startswith("werealign/random: 0% 0/10")
 
 
 def test_quiet_is_silent_and_a_resumed_run_says_what_it_holds(tiny: Path, tmp_path: Path, capsys) -> None:
