@@ -31,8 +31,6 @@ def _modes(va_mode: str | None, oi_mode: str | None, tasks: tuple[str, ...]) -> 
     return modes_of(given, tasks)
 
 
-_EVAL_OPTIONS = ("dataset", "tasks", "variant", "protocol", "decodes", "permute", "seed", "limit", "temperature", "max_tokens",
-                 "va_mode", "oi_mode", "api_base", "max_connections", "timeout", "max_attempts")
 _PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts")  # a suite model may set these itself
 
 
@@ -100,7 +98,9 @@ def eval_command(
 
     models = list(model or [])
     if suite is not None or len(models) != 1:
-        values = {name: value for name, value in locals().items() if name in _EVAL_OPTIONS}
+        values = dict(dataset=dataset, tasks=tasks, variant=variant, protocol=protocol, decodes=decodes, permute=permute, seed=seed,
+                      limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode,
+                      api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts)
         _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet)
         return
     execution = _execution(api_base, max_connections, timeout, max_attempts)
