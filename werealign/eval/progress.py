@@ -74,6 +74,8 @@ class Progress:
             self.retries_in_flight += 1
         elif name == "retry_done":
             self.retries_in_flight -= 1
+        if self._plain:
+            self._maybe_plain_line()  # a run stuck in retries still shows a line now and then
 
     def done(self, outcome: Outcome) -> None:
         self.done_count += 1
@@ -298,7 +300,7 @@ def set_table(results: Results) -> Any | None:
         return None
     table = _table("opponent: set scores (%)", ["variant", "jaccard", "exact set", "precision", "recall", "F1"])
     for variant, r in rows.items():
-        table.add_row(variant, _fmt(r.mean_jaccard), _fmt(r.exact_match), _fmt(r.precision), _fmt(r.recall), _fmt(r.f1))
+        table.add_row(variant, *(_fmt(getattr(r, f, None)) for f in ("mean_jaccard", "exact_match", "precision", "recall", "f1")))
     return table
 
 
