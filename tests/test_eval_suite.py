@@ -250,6 +250,11 @@ def test_without_a_terminal_progress_is_occasional_plain_lines(monkeypatch, caps
     lines = capsys.readouterr().err.splitlines()
     assert 3 <= len(lines) <= 12, lines  # not silence, not one per reply
     assert "ETA" in lines[-1]
+    # requests stuck in retries (no reply at all) still show a line once PLAIN_EVERY seconds have passed
+    clock.now += progress_mod.PLAIN_EVERY * 100
+    p.event("retry_wait")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and "retrying 1 (1 retries)" in lines[0]
 
 
 def test_board_draws_one_line_per_model_within_the_width() -> None:
