@@ -7,7 +7,9 @@ import re
 import pytest
 
 from crafted_game import CUTOFF, SECRETS, VIEWPOINT, crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
-from werealign.context import build_context, event_line, role_name, rules_summary, seat_label, speaker_label
+from werealign.context import build_context
+from werealign.render.lines import event_line, rules_summary, seat_label, speaker_label
+from werealign.render.phrases import role_name
 from werealign.errors import UserError
 from werealign.eval.prompts import render_messages
 from werealign.schema import GameLog, Utterance, VoteItem
@@ -237,7 +239,7 @@ def test_chinese_game_renders_in_chinese():
 
 
 def test_every_role_has_chinese_name_and_description():
-    from werealign.context import PHRASES
+    from werealign.render.phrases import PHRASES
     from werealign.schema.roles import ROLES
 
     assert set(ROLES) <= set(PHRASES["zh_roles"]) and set(ROLES) <= set(PHRASES["zh_role_desc"])

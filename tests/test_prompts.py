@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import shutil
-from importlib import resources
 
 import pytest
 
 from crafted_game import PLAYER_NAME, crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
 from werealign.errors import UserError
-from werealign.eval import prompts
-from werealign.eval.prompts import PROMPT_VERSION, render_messages, templates_hash
+from werealign.eval.prompts import render_messages
+from werealign.render import prompt_templates
+from werealign.render.prompt_templates import PROMPT_VERSION, templates_hash, templates_root
 from werealign.schema import OPTION_KEYS
 
 
 def test_every_template_is_in_the_package():
-    root = resources.files("werealign.eval") / "templates"
+    root = templates_root()
     for lang in ("en", "zh"):
         for name in ("system", "context", "speech", "vote", "opponent"):
             assert (root / lang / f"{name}.{PROMPT_VERSION}.j2").is_file(), f"{lang}/{name}"
@@ -117,8 +117,8 @@ def test_templates_hash_is_stable_and_tracks_template_bytes(tmp_path, monkeypatc
     h = templates_hash()
     assert h == templates_hash() and len(h) == 64
     copy = tmp_path / "templates"
-    shutil.copytree(str(resources.files("werealign.eval") / "templates"), copy)
-    monkeypatch.setattr(prompts, "_templates_root", lambda: copy)
+    shutil.copytree(str(templates_root()), copy)
+    monkeypatch.setattr(prompt_templates, "templates_root", lambda: copy)
     assert templates_hash() == h
     (copy / "en" / f"speech.{PROMPT_VERSION}.j2").write_text("changed", encoding="utf-8")
     assert templates_hash() != h
