@@ -45,7 +45,7 @@ earlier round's — e.g. the first round before a tie-break (PK) re-vote — whi
 table heard, the viewpoint player included.
 
 Vote items also choose how much of the viewpoint's OWN speech is shown (`withhold_own_turns_from_day`,
-set from the run's VA mode, see `werealign.eval.prompts.VA_MODES`): the viewpoint's own turns of
+set from the run's VA mode, see `werealign.tasks.vote.MODES`): the viewpoint's own turns of
 every phase of that day or later are withheld and counted, so the prompt can say so in one line. At
 the decision point (the default, the vote's day) the player's own calls of the day ("归票，2号")
 cannot hand it the answer; from day 0 every line of the player is masked (the release authors'
