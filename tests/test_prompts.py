@@ -124,6 +124,24 @@ def test_templates_hash_is_stable_and_tracks_template_bytes(tmp_path, monkeypatc
     assert templates_hash() != h
 
 
+def test_the_phrase_table_words_the_prompt_and_the_hash_tracks_it_and_the_telling_order(monkeypatch):
+    """The words come from werealign.render.phrases (no other copy renders them) and templates_hash() sees
+    a change to them, and to the order the context builder tells events in."""
+    from werealign import context
+    from werealign.render import phrases
+
+    game, item = crafted_game(), crafted_speech_item()
+    h = templates_hash()
+    assert "You checked Seat 1 (wolf)" in render_messages(game, item)[1]["content"]
+    monkeypatch.setitem(phrases.SKILL["en"], "seer_check", "peeked at")
+    assert "You peeked at Seat 1 (wolf)" in render_messages(game, item)[1]["content"]
+    assert templates_hash() != h
+    monkeypatch.undo()
+    assert templates_hash() == h
+    monkeypatch.setitem(context.TELLING_ORDER, "vote", 7)
+    assert templates_hash() != h
+
+
 def test_chinese_prompt_is_chinese_framed():
     game = crafted_game().model_copy(update={"language": "zh"})
     vote = crafted_vote_item().model_copy(update={"language": "zh"})

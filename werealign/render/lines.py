@@ -49,7 +49,6 @@ def phase_label(phase: Phase | None, language: str) -> str:
     return {"night": f"Night {phase.day}", "sheriff_election": "Sheriff election", "day": f"Day {phase.day}"}[phase.kind]
 
 
-
 def event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     """One event as a sentence. Event notes are never rendered: they are annotator commentary."""
     line = _event_line(ev, viewpoint_seat, language)
