@@ -84,7 +84,7 @@ class Versions(_Model):
     werealign: str = Field(description="werealign package version.")
     litellm: str | None = Field(description="litellm version installed, null when it was not installed.")
     prompt_version: str = Field(description="Version of the prompt templates (e.g. v1).")
-    templates_sha256: str = Field(description="sha256 over every template file and the context builder's phrase tables.")
+    templates_sha256: str = Field(description="sha256 over every prompt template file and the phrase tables (werealign.render).")
 
 
 class RunRecord(_Model):
