@@ -7,9 +7,11 @@ import re
 import pytest
 
 from crafted_game import CUTOFF, SECRETS, VIEWPOINT, crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
-from werealign.context import build_context, event_line, role_name, rules_summary, seat_label, speaker_label
+from werealign.context import build_context
 from werealign.errors import UserError
 from werealign.eval.prompts import render_messages
+from werealign.render.lines import event_line, rules_summary, seat_label, speaker_label
+from werealign.render.phrases import role_name
 from werealign.schema import GameLog, Utterance, VoteItem
 
 # --------------------------------------------------------------------------- crafted game
@@ -237,7 +239,7 @@ def test_chinese_game_renders_in_chinese():
 
 
 def test_every_role_has_chinese_name_and_description():
-    from werealign.context import PHRASES
+    from werealign.render.phrases import PHRASES
     from werealign.schema.roles import ROLES
 
     assert set(ROLES) <= set(PHRASES["zh_roles"]) and set(ROLES) <= set(PHRASES["zh_role_desc"])
@@ -392,3 +394,28 @@ def test_real_data_osr_variant_respects_the_cutoff(werebench_dataset):
             if withheld_from is not None and u.speaker == item.viewpoint_seat and day_of[u.phase] >= withheld_from:
                 shown = False
             assert (f"<OSR-{u.index}>" in prompt) == shown, f"{item.item_id}: utterance {u.index}"
+
+
+def _werealign_imports(module: str) -> set[str]:
+    """The werealign modules a module's source imports (at any level of the file)."""
+    import ast
+    import importlib.util
+
+    tree = ast.parse(open(importlib.util.find_spec(module).origin, encoding="utf-8").read())
+    names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    names |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module for a in n.names}
+    names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    return {n for n in names if n.startswith("werealign")}
+
+
+def test_the_leakage_filter_and_the_wording_are_apart():
+    """What a viewpoint may see (werealign.context) never depends on how prompts are asked, and the wording
+    (werealign.render's tables and lines) never decides what is seen: it reads only the schema."""
+    ctx_imports = _werealign_imports("werealign.context")
+    assert not {i for i in ctx_imports if i.startswith(("werealign.eval", "werealign.generation", "werealign.tasks"))}
+    # The rules summary is the one piece of wording the context holds (Context.rules_text).
+    assert {i for i in ctx_imports if i.startswith("werealign.render")} <= {"werealign.render.lines", "werealign.render.lines.rules_summary"}
+    for module in ("werealign.render.phrases", "werealign.render.lines"):
+        allowed = ("werealign.schema", "werealign.render.phrases")
+        assert {i for i in _werealign_imports(module) if not i.startswith(allowed)} == set(), module
+

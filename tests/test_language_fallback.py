@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from crafted_game import crafted_game, crafted_vote_item
-from werealign.eval.prompts import fallback_notices, render_messages, template_language
+from werealign.eval.prompts import render_messages
+from werealign.render.prompt_templates import fallback_notices, template_language
 
 
 def test_a_language_without_templates_falls_back_to_english_with_a_notice():

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from werealign.annotate.build import build_from_files, validate_built
-from werealign.context import build_context, rules_summary
+from werealign.context import build_context
+from werealign.render.lines import rules_summary
 from werealign.dataset import load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.game.derive import derive_dataset, derive_decision_items

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import shutil
-from importlib import resources
 
 import pytest
 
 from crafted_game import PLAYER_NAME, crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
 from werealign.errors import UserError
-from werealign.eval import prompts
-from werealign.eval.prompts import PROMPT_VERSION, render_messages, templates_hash
+from werealign.eval.prompts import render_messages
+from werealign.render import prompt_templates
+from werealign.render.prompt_templates import PROMPT_VERSION, templates_hash, templates_root
 from werealign.schema import OPTION_KEYS
 
 
 def test_every_template_is_in_the_package():
-    root = resources.files("werealign.eval") / "templates"
+    root = templates_root()
     for lang in ("en", "zh"):
         for name in ("system", "context", "speech", "vote", "opponent"):
             assert (root / lang / f"{name}.{PROMPT_VERSION}.j2").is_file(), f"{lang}/{name}"
@@ -117,10 +117,28 @@ def test_templates_hash_is_stable_and_tracks_template_bytes(tmp_path, monkeypatc
     h = templates_hash()
     assert h == templates_hash() and len(h) == 64
     copy = tmp_path / "templates"
-    shutil.copytree(str(resources.files("werealign.eval") / "templates"), copy)
-    monkeypatch.setattr(prompts, "_templates_root", lambda: copy)
+    shutil.copytree(str(templates_root()), copy)
+    monkeypatch.setattr(prompt_templates, "templates_root", lambda: copy)
     assert templates_hash() == h
     (copy / "en" / f"speech.{PROMPT_VERSION}.j2").write_text("changed", encoding="utf-8")
+    assert templates_hash() != h
+
+
+def test_the_phrase_table_words_the_prompt_and_the_hash_tracks_it_and_the_telling_order(monkeypatch):
+    """The words come from werealign.render.phrases (no other copy renders them) and templates_hash() sees
+    a change to them, and to the order the context builder tells events in."""
+    from werealign import context
+    from werealign.render import phrases
+
+    game, item = crafted_game(), crafted_speech_item()
+    h = templates_hash()
+    assert "You checked Seat 1 (wolf)" in render_messages(game, item)[1]["content"]
+    monkeypatch.setitem(phrases.SKILL["en"], "seer_check", "peeked at")
+    assert "You peeked at Seat 1 (wolf)" in render_messages(game, item)[1]["content"]
+    assert templates_hash() != h
+    monkeypatch.undo()
+    assert templates_hash() == h
+    monkeypatch.setitem(context.TELLING_ORDER, "vote", 7)
     assert templates_hash() != h
 
 

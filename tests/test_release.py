@@ -77,6 +77,21 @@ def test_card_header_describes_every_config(tmp_path):
         assert section in body
 
 
+
+def test_card_artifacts_are_the_audit_checks(tmp_path):
+    """The card reports `werealign audit`'s own checks and verdicts, not a second measurement of its own."""
+    from werealign.audit import audit_items
+    from werealign.dataset import load_dataset
+
+    folder = tmp_path / "release"
+    build_release(None, folder)
+    body = (folder / "README.md").read_text()
+    report = audit_items(load_dataset(None))
+    assert report.checks
+    for check in report.checks:
+        assert (f"{check.verdict}: {check.detail}" if check.verdict != "skip" else "| skip |") in body, check
+    assert f"Overall audit verdict: **{report.verdict}**" in body
+
 def test_release_is_byte_identical_on_rerun(tmp_path):
     build_release(None, tmp_path / "a")
     build_release(None, tmp_path / "b")

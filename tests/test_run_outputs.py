@@ -93,3 +93,18 @@ def test_scores_of_a_task_kind_this_version_does_not_know_are_read_generically(r
     results["variants"]["base"]["bargain"] = invented
     scores = read_results(results).variants["base"]["bargain"]
     assert type(scores) is TaskScores and scores.primary == 0.25 and scores.by_viewpoint_role["merchant"].answered == 4
+
+
+@pytest.mark.parametrize(("task", "field", "bad"), [("speech", "macro_accuracy", "0.5"), ("vote", "accuracy", [1]), ("opponent", "mean_jaccard", None)])
+def test_a_malformed_known_task_block_is_refused_not_read_generically(run: Path, task: str, field: str, bad) -> None:
+    """A known task's block that fails its own model must not slip through as generic TaskScores."""
+    results = json.loads((run / "results.json").read_text(encoding="utf-8"))
+    block = results["variants"]["base"][task]
+    if bad is None:
+        del block[field]  # a missing field
+    else:
+        block[field] = bad  # a mistyped field
+    with pytest.raises(ValidationError, match=field):
+        read_results(results)
+    fine = json.loads((run / "results.json").read_text(encoding="utf-8"))
+    assert type(read_results(fine).variants["base"][task]).__name__ != "TaskScores"

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from importlib import resources
 
 import pytest
 
 from werealign.dataset import load_dataset
 from werealign.errors import UserError
 from werealign.eval.config import EvalConfig, validate_config
+from werealign.render.prompt_templates import templates_root
 from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, get_task, task_of, task_of_prompt, tasks_with_variant
 
 
 def test_every_registered_task_is_complete() -> None:
-    templates = resources.files("werealign.eval") / "templates"
+    templates = templates_root()
     for name, task in TASKS.items():
         assert task.name == name
         assert set(task.variants) <= set(VARIANTS) and "base" in task.variants
@@ -23,7 +23,7 @@ def test_every_registered_task_is_complete() -> None:
 
 def test_every_template_ends_with_an_answer_form_of_its_task() -> None:
     """How a rendered prompt tells its task (what the built-in models read): each template's last line."""
-    templates = resources.files("werealign.eval") / "templates"
+    templates = templates_root()
     for lang_dir in templates.iterdir():
         for name, task in TASKS.items():
             for template in (t for t in lang_dir.iterdir() if t.name.startswith(f"{name}.") and t.name.endswith(".j2")):

@@ -45,7 +45,7 @@ earlier round's — e.g. the first round before a tie-break (PK) re-vote — whi
 table heard, the viewpoint player included.
 
 Vote items also choose how much of the viewpoint's OWN speech is shown (`withhold_own_turns_from_day`,
-set from the run's VA mode, see `werealign.eval.prompts.VA_MODES`): the viewpoint's own turns of
+set from the run's VA mode, see `werealign.tasks.vote.MODES`): the viewpoint's own turns of
 every phase of that day or later are withheld and counted, so the prompt can say so in one line. At
 the decision point (the default, the vote's day) the player's own calls of the day ("归票，2号")
 cannot hand it the answer; from day 0 every line of the player is masked (the release authors'
@@ -56,9 +56,8 @@ OSR variant: each shown utterance's text is replaced by its objective rewrite, m
 cut at a segment boundary); a shown turn without a matching rewrite is an error, not a silent
 fallback to the raw text.
 
-Rendering helpers (`phase_label`, `speaker_label`, `event_line`, `rules_summary`, ...) turn the
-pieces into Chinese or English text following the game's `language`; the prompt templates in
-`werealign/eval/templates/` arrange them.
+This module decides only WHAT is seen. How it is worded (labels, event sentences, the rules summary,
+role names) is `werealign.render`; the prompt templates in `werealign/render/templates/` arrange it.
 """
 
 from __future__ import annotations
@@ -69,7 +68,8 @@ from dataclasses import dataclass
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
 from werealign.schema.models import Audience, SeatInfo, Speaker
-from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
+from werealign.render.lines import rules_summary
+from werealign.schema.roles import RoleCatalogue, catalogue_for
 
 # --------------------------------------------------------------------------- data
 
@@ -190,12 +190,13 @@ def build_context(
 # Events anchored to one segment are told in the order they happen at the table: ballots, then a
 # self-destruct, the deaths it and the night caused, skills fired on leaving (the hunter's shot), and
 # last where the badge goes. Sources order them otherwise (the WereBench import puts the badge first).
-_TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6}
+# The order shapes prompts, so templates_hash() hashes it with the wording (werealign.render.prompt_templates).
+TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6}
 
 
 def _event_key(ev: Event) -> tuple:
     # By anchor (unanchored first), then telling order; sorted() is stable, so ties keep the game's order.
-    return (ev.segment_id if ev.segment_id is not None else -1, _TELLING_ORDER[ev.kind])
+    return (ev.segment_id if ev.segment_id is not None else -1, TELLING_ORDER[ev.kind])
 
 
 def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrite]:
@@ -286,234 +287,3 @@ def _cutoff_phase(game: GameLog, cutoff: int) -> str | None:
         if u.segment_ids[0] <= cutoff:
             phase = u.phase
     return phase
-
-
-# --------------------------------------------------------------------------- rendering helpers
-
-# Role names and rule lines come from the role catalogue (werealign/schema/role_catalogue.json),
-# extended by the game's own declarations; listed here so a wording change shows in the prompt hash.
-_ZH_ROLE: dict[str, str] = {r.id: r.name("zh") for r in CATALOGUE.roles.values() if r.names.get("zh")}
-_ZH_ROLE_DESC: dict[str, str] = {r.id: r.rule["zh"] for r in CATALOGUE.roles.values() if "zh" in r.rule}
-
-_FACTION = {
-    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game",
-           "unknown": "side not recorded"},
-    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定", "unknown": "阵营未记录"},
-}
-
-_WIN = {
-    "en": {
-        "side_elimination": "Side elimination: the werewolves win by eliminating all villagers or all special (god) roles; the good side wins by voting out every werewolf.",
-        "all_elimination": "All elimination: the werewolves win by eliminating every good player; the good side wins by voting out every werewolf.",
-        "other": "The win condition is given by the host.",
-    },
-    "zh": {
-        "side_elimination": "屠边规则：狼人杀死所有普通村民或所有神职即获胜；好人投票放逐所有狼人即获胜。",
-        "all_elimination": "屠城规则：狼人杀死所有好人即获胜；好人投票放逐所有狼人即获胜。",
-        "other": "胜利条件由主持人说明。",
-    },
-}
-
-_SKILL = {
-    "en": {
-        "seer_check": "checked",
-        "witch_save": "used the antidote on",
-        "witch_poison": "used the poison on",
-        "guard_protect": "protected",
-        "hunter_shoot": "shot",
-        "silence": "silenced",
-        "stalker_assassinate": "assassinated",
-        "wolf_kill": "chose to kill",
-        "white_wolf_king_take": "took out",
-    },
-    "zh": {
-        "seer_check": "查验了",
-        "witch_save": "对其使用解药：",
-        "witch_poison": "对其使用毒药：",
-        "guard_protect": "守护了",
-        "hunter_shoot": "开枪带走了",
-        "silence": "禁言了",
-        "stalker_assassinate": "暗杀了",
-        "wolf_kill": "选择击杀",
-        "white_wolf_king_take": "带走了",
-    },
-}
-
-# Outcome codes written by importers/annotation (e.g. elimination results) -> words.
-_RESULT = {
-    "en": {
-        "night_death": "died at night",
-        "voted_out": "voted out",
-        "self_destruct": "self-destructed",
-        "left_table": "left the table",
-        "taken": "taken out by a skill",
-        "died_with_partner": "died with their linked partner",
-        "peaceful_night": "peaceful night",
-    },
-    "zh": {
-        "night_death": "夜间死亡",
-        "voted_out": "被投票放逐",
-        "self_destruct": "自爆",
-        "left_table": "离场",
-        "taken": "被技能带走",
-        "died_with_partner": "随连接者一同出局",
-        "peaceful_night": "平安夜",
-        "wolf": "狼人",
-        "good": "好人",
-    },
-}
-
-# Every language-dependent phrase the builder produces, hashed into templates_hash() by the
-# prompts module so a wording change is visible in run.json.
-_DEATH_RESULTS = {"died", "night_death", "died in the night", "死亡", "夜间死亡"}
-
-PHRASES = {"zh_roles": _ZH_ROLE, "zh_role_desc": _ZH_ROLE_DESC, "faction": _FACTION, "win": _WIN, "skill": _SKILL, "result": _RESULT,
-           "death_results": sorted(_DEATH_RESULTS), "telling_order": _TELLING_ORDER}
-
-
-def role_name(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
-    """A role's display name: Chinese from the catalogue, English as the id in words; a role no one
-    declared keeps its original label; a declared role uses its declared names."""
-    known = (catalogue or CATALOGUE).get(role)
-    if known is None:
-        return role
-    if language == "zh":
-        return known.name("zh")
-    # Built-in roles read as their id in words, as prompts always showed them; declared roles by their name.
-    return role.replace("_", " ") if role in CATALOGUE else known.name("en")
-
-
-def role_rule(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
-    known = (catalogue or CATALOGUE).get(role)
-    return "" if known is None else known.rule.get(_lang(language), known.rule.get("en", ""))
-
-
-def faction_name(faction: str, language: str) -> str:
-    return _FACTION[_lang(language)].get(faction, faction)
-
-
-def seat_label(seat: int, language: str) -> str:
-    return f"{seat}号" if language == "zh" else f"Seat {seat}"
-
-
-def players_line(names: tuple[tuple[int, str], ...], language: str) -> str:
-    """'Seat 1: Ava, Seat 2: Ben': ties the names players use in speech to seats."""
-    if language == "zh":
-        return "、".join(f"{seat_label(s, 'zh')}：{n}" for s, n in names)
-    return ", ".join(f"{seat_label(s, language)}: {n}" for s, n in names)
-
-
-def speaker_label(speaker: Speaker, viewpoint_seat: int | None, language: str) -> str:
-    if speaker == "host":
-        return "主持人" if language == "zh" else "Host"
-    label = seat_label(int(speaker), language)
-    if viewpoint_seat is not None and speaker == viewpoint_seat:
-        label += "（你）" if language == "zh" else " (you)"
-    return label
-
-
-def phase_label(phase: Phase | None, language: str) -> str:
-    if phase is None:
-        return "游戏开始前" if language == "zh" else "Before the game"
-    if language == "zh":
-        return {"night": f"第{phase.day}夜", "sheriff_election": "警长竞选", "day": f"第{phase.day}天白天"}[phase.kind]
-    return {"night": f"Night {phase.day}", "sheriff_election": "Sheriff election", "day": f"Day {phase.day}"}[phase.kind]
-
-
-def _lang(language: str) -> str:
-    return "zh" if language == "zh" else "en"
-
-
-def event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
-    """One event as a sentence. Event notes are never rendered: they are annotator commentary."""
-    line = _event_line(ev, viewpoint_seat, language)
-    return line[:1].upper() + line[1:]
-
-
-def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
-    zh = language == "zh"
-
-    def who(x: Speaker | None) -> str:
-        if x is None:
-            return "某人" if zh else "someone"
-        if x == "host":
-            return "主持人" if zh else "the host"
-        if x == viewpoint_seat:
-            return "你" if zh else "you"
-        return seat_label(int(x), language)
-
-    tgt = who(ev.target) if ev.target is not None else None
-    was = "were" if viewpoint_seat is not None and ev.target == viewpoint_seat else "was"
-    result = _RESULT[_lang(language)].get(ev.result, ev.result) if ev.result else None
-    res = f"（{result}）" if zh and result else (f" ({result})" if result else "")
-    if ev.kind == "vote":
-        if tgt is None:
-            return f"{who(ev.actor)}弃票" if zh else f"{who(ev.actor)} abstained"
-        return f"{who(ev.actor)}投票给{tgt}" if zh else f"{who(ev.actor)} voted for {tgt}"
-    if ev.kind == "elimination":
-        return (f"{tgt}出局{res}" if zh else f"{tgt} {was} eliminated{res}") if tgt else (f"无人出局{res}" if zh else f"Nobody was eliminated{res}")
-    if ev.kind == "night_outcome":
-        if tgt is None:
-            return f"夜间结果：{result or '平安夜'}" if zh else f"Night outcome: {result or 'peaceful night'}"
-        if ev.result in _DEATH_RESULTS:  # "died (died)" says nothing twice
-            res = ""
-        return f"夜间结果：{tgt}死亡{res}" if zh else f"Night outcome: {tgt} died{res}"
-    if ev.kind == "self_destruct":
-        return f"{who(ev.actor)}自爆" if zh else f"{who(ev.actor)} self-destructed"
-    if ev.kind == "sheriff_election":
-        return (f"{tgt}当选警长" if zh else f"{tgt} {was} elected sheriff") if tgt else (f"警徽流失{res}" if zh else f"No sheriff was elected{res}")
-    if ev.kind == "badge_transfer":
-        if tgt is None:
-            return f"{who(ev.actor)}撕掉了警徽" if zh else f"{who(ev.actor)} tore up the sheriff badge"
-        return f"{who(ev.actor)}将警徽移交给{tgt}" if zh else f"{who(ev.actor)} passed the sheriff badge to {tgt}"
-    # skill_use
-    verb = _SKILL[_lang(language)].get(ev.skill or "", None)
-    if verb is None:
-        skill = (ev.skill or "").replace("_", " ")  # an id such as 'white_wolf_king_take' reads as words
-        verb = f"使用技能 {skill}：" if zh else f"used {skill or 'a skill'} on"
-    if zh:
-        return f"{who(ev.actor)}{verb}{tgt or '无目标'}{res}"
-    return f"{who(ev.actor)} {verb} {tgt or 'nobody'}{res}"
-
-
-def rules_summary(game: GameLog) -> str:
-    """Rules text generated from public facts (the card list, win condition, sheriff) when the source has none.
-
-    The card list is `rules.public_cards` when the game has one: with spare cards (a thief's buried
-    cards) the seats' roles are hidden information, and counting them would tell which cards are out
-    of play. Otherwise the composition is the announced deck."""
-    zh = game.language == "zh"
-    lang = _lang(game.language)
-    n = sum(rc.count for rc in game.rules.composition)
-    cat = catalogue_for(game.rules.declared_roles)
-    public = game.rules.public_cards
-    if public is not None:
-        cards = [(role, None, cat.faction(role)) for role in public]
-    else:
-        cards = [(rc.role, rc.count, rc.faction) for rc in game.rules.composition]
-    lines = []
-    if zh:
-        if public is not None:
-            names = "、".join(role_name(r, "zh", cat) for r, _, _ in cards)
-            lines.append(f"本局{len(game.seats)}名玩家。牌池包含：{names}（每种牌的张数不公开，部分牌可能不在场上）。")
-        else:
-            parts = "、".join(f"{c}张{role_name(r, 'zh', cat)}" for r, c, _ in cards)
-            lines.append(f"本局共有{n}张身份牌：{parts}。")
-        for role, _, faction in cards:
-            lines.append(f"{role_name(role, 'zh', cat)}（{faction_name(faction, 'zh')}）：{role_rule(role, 'zh', cat)}")
-        lines.append(_WIN[lang][game.rules.win_condition])
-        lines.append("本局设有警长，警长拥有1.5票归票权。" if game.sheriff_in_play() else "本局不设警长。")
-    else:
-        if public is not None:
-            names = ", ".join(role_name(r, "en", cat) for r, _, _ in cards)
-            lines.append(f"This game has {len(game.seats)} players. The cards in play come from: {names} "
-                         "(how many of each is not announced, and some cards may be out of play).")
-        else:
-            parts = ", ".join(f"{c} x {role_name(r, 'en', cat)}" for r, c, _ in cards)
-            lines.append(f"This game has {n} role cards: {parts}.")
-        for role, _, faction in cards:
-            name = role_name(role, "en", cat)
-            lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {role_rule(role, 'en', cat)}")
-        lines.append(_WIN[lang][game.rules.win_condition])
-        lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.sheriff_in_play() else "There is no sheriff.")
-    return "\n".join(lines)

@@ -1,83 +1,23 @@
-"""Versioned prompt templates: item + game -> chat messages.
-
-The templates live in `werealign/eval/templates/<lang>/<name>.<version>.j2` (inside the package so
-they ship in the wheel). All game content comes from `werealign.context.build_context`, the one
-place that decides what a model may see; this module only arranges it.
-
-Bump PROMPT_VERSION (and add new `*.v2.j2` files) whenever the wording changes meaningfully;
-`templates_hash()` goes into run.json so any change, even an unversioned one, is visible.
+"""Item + game -> chat messages: the checks an item must pass to be asked, the context the item's
+viewpoint may see (from `werealign.context.build_context`, the one place that decides it) and the
+template variables, worded by `werealign.render` and arranged by its templates
+(`werealign/render/templates/`). This module only assembles them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Iterable
-from functools import lru_cache
-from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from werealign import context as ctxmod
 from werealign.errors import UserError
+from werealign.render import lines
+from werealign.render.phrases import faction_name, role_name
+from werealign.render.prompt_templates import render_template, template_language
 from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
 from werealign.schema.roles import catalogue_for
 from werealign.tasks import TASKS, VARIANTS, resolve_mode, task_of, tasks_with_variant
 
-if TYPE_CHECKING:
-    import jinja2
-
-PROMPT_VERSION = "v1"
-
 Item = SpeechItem | VoteItem | OpponentItem
-
-
-
-def _templates_root():
-    return resources.files("werealign.eval") / "templates"
-
-
-def templates_hash() -> str:
-    """sha256 over every template file (relative name + bytes) and the builder's phrase tables."""
-    h = hashlib.sha256()
-    root = _templates_root()
-    files: list[tuple[str, bytes]] = []
-    for lang_dir in sorted(root.iterdir(), key=lambda p: p.name):
-        if not lang_dir.is_dir():
-            continue
-        for f in sorted(lang_dir.iterdir(), key=lambda p: p.name):
-            if f.name.endswith(".j2"):
-                files.append((f"{lang_dir.name}/{f.name}", f.read_bytes()))
-    for name, data in files:
-        h.update(name.encode() + b"\0" + data + b"\0")
-    # Sentences the context builder renders (event lines, role names, rules summary) shape prompts too.
-    h.update(b"context.PHRASES\0" + json.dumps(ctxmod.PHRASES, sort_keys=True, ensure_ascii=False).encode())
-    return h.hexdigest()
-
-
-@lru_cache(maxsize=1)
-def _env() -> jinja2.Environment:
-    import jinja2
-
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_templates_root())),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-        autoescape=False,
-    )
-
-
-def _render(lang: str, name: str, **kw: Any) -> str:
-    text = _env().get_template(f"{lang}/{name}.{PROMPT_VERSION}.j2").render(**kw)
-    # Collapse runs of blank lines left by optional sections; prompts stay byte-stable.
-    lines = [ln.rstrip() for ln in text.strip().splitlines()]
-    out: list[str] = []
-    for ln in lines:
-        if ln == "" and out and out[-1] == "":
-            continue
-        out.append(ln)
-    return "\n".join(out)
 
 
 def render_messages(
@@ -127,28 +67,9 @@ def render_messages(
     kw["rule_reminder"] = rule_reminder
     kw.update(task.question_vars(game, item, lang, option_order))
     return [
-        {"role": "system", "content": _render(lang, "system", observer=kw["observer"])},
-        {"role": "user", "content": _render(lang, task.name, **kw)},
+        {"role": "system", "content": render_template(lang, "system", observer=kw["observer"])},
+        {"role": "user", "content": render_template(lang, task.name, **kw)},
     ]
-
-
-FALLBACK_LANGUAGE = "en"
-
-
-def template_language(language: str) -> str:
-    """The template set a game of this language is asked in: its own when the package has one, else English."""
-    return language if language in template_languages() else FALLBACK_LANGUAGE
-
-
-@lru_cache(maxsize=1)
-def template_languages() -> frozenset[str]:
-    return frozenset(d.name for d in _templates_root().iterdir() if d.is_dir() and (d / f"vote.{PROMPT_VERSION}.j2").is_file())
-
-
-def fallback_notices(languages: Iterable[str]) -> list[str]:
-    """One line per language that has no template set, so a run says its prompts are in English instead of doing it silently."""
-    return [f"language '{lang}': no prompt templates in that language; its items are asked with the English templates"
-            for lang in sorted(set(languages)) if template_language(lang) != lang]
 
 
 def check_item_fits_game(game: GameLog, item: Item) -> None:
@@ -168,7 +89,7 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
     phases = {p.id: p for p in game.phases}
 
     def plabel(pid: str) -> str:
-        return ctxmod.phase_label(phases.get(pid), lang) if pid in phases else pid
+        return lines.phase_label(phases.get(pid), lang) if pid in phases else pid
 
     transcript: list[dict[str, Any]] = []
     for u in ctx.utterances:
@@ -176,23 +97,22 @@ def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, An
         if not transcript or transcript[-1]["phase"] != label:
             transcript.append({"phase": label, "utterances": []})
         transcript[-1]["utterances"].append(
-            {"speaker": ctxmod.speaker_label(u.speaker, ctx.viewpoint_seat, lang), "text": u.text, "partial": u.partial}
+            {"speaker": lines.speaker_label(u.speaker, ctx.viewpoint_seat, lang), "text": u.text, "partial": u.partial}
         )
-    sep = "、" if lang == "zh" else ", "
     # Observer items (no viewpoint seat) get the observer framing: no "you" seat, role or private knowledge.
     observer = ctx.viewpoint_seat is None
     return {
         "ctx": ctx,
         "observer": observer,
-        "me": None if observer else ctxmod.seat_label(ctx.viewpoint_seat, lang),
-        "own_role": None if ctx.own_role is None else ctxmod.role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
-        "own_faction": None if ctx.own_faction is None else ctxmod.faction_name(ctx.own_faction, lang),
-        "players": ctxmod.players_line(ctx.names, lang),
-        "allies": sep.join(ctxmod.seat_label(s, lang) for s in ctx.allies),
-        "private_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
-        "public_events": [{"phase": plabel(e.phase), "text": ctxmod.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
+        "me": None if observer else lines.seat_label(ctx.viewpoint_seat, lang),
+        "own_role": None if ctx.own_role is None else role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
+        "own_faction": None if ctx.own_faction is None else faction_name(ctx.own_faction, lang),
+        "players": lines.players_line(ctx.names, lang),
+        "allies": lines.list_separator(lang).join(lines.seat_label(s, lang) for s in ctx.allies),
+        "private_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
+        "public_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
         "transcript": transcript,
-        "now": plabel(ctx.current_phase) if ctx.current_phase else ctxmod.phase_label(None, lang),
+        "now": plabel(ctx.current_phase) if ctx.current_phase else lines.phase_label(None, lang),
         "left_out": len(ctx.left_out),
         "own_turns_withheld": ctx.own_turns_withheld,
         "withheld_scope": "all" if ctx.own_turns_withheld_from_day == 0 else "today",

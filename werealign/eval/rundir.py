@@ -81,7 +81,7 @@ def dataset_record(ds: Dataset, config: RunConfig) -> DatasetRecord:
 
 
 def versions_record() -> Versions:
-    from werealign.eval.prompts import PROMPT_VERSION, templates_hash
+    from werealign.render.prompt_templates import PROMPT_VERSION, templates_hash
 
     try:
         litellm_version = metadata.version("litellm")

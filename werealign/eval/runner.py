@@ -20,12 +20,12 @@ from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
 from werealign.eval.execute import ProgressHooks, send
 from werealign.eval.plan import Planned, plan_run
-from werealign.eval.prompts import fallback_notices
 from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
 from werealign.llm.store import STORE_NAME, Paid, Store
+from werealign.render.prompt_templates import fallback_notices
 from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from werealign import context as ctxmod
+from werealign.render.lines import event_line, seat_label
 from werealign.schema import GameLog
 
 
@@ -46,8 +46,8 @@ def find_moments(game: GameLog) -> tuple[list[Moment], list[str]]:
         cutoff = before[-1]
         if any(m.cutoff_segment == cutoff for m in moments):
             continue
-        actions = [ctxmod.event_line(e, None, game.language) for e in game.events
+        actions = [event_line(e, None, game.language) for e in game.events
                    if e.actor == seat and e.segment_id is not None and cutoff < e.segment_id <= max(turn.segment_ids)]
-        move = "\n".join([f"{ctxmod.seat_label(seat, game.language)}: {turn.text}", *actions])
+        move = "\n".join([f"{seat_label(seat, game.language)}: {turn.text}", *actions])
         moments.append(Moment(game.game_id, seat, cutoff, h.segment_id, h.kind, move))
     return moments, skipped

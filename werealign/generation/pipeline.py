@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from werealign import __version__
-from werealign import context as ctxmod
 from werealign.audit import audit_items, stem_leaks
 from werealign.context import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
@@ -50,6 +49,7 @@ from werealign.generation import filters, prompts, replies
 from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, max_connections_for, price_per_token
 from werealign.generation.moments import find_moments
 from werealign.generation.session import Draft, Session
+from werealign.render.lines import phase_label, speaker_label
 from werealign.schema import GameLog, ItemProvenance, Option, OsrRewrite, SpeechItem
 from werealign.schema.models import DIMENSIONS, OPTION_KEYS
 
@@ -221,8 +221,8 @@ def stage_osr(s: Session, games: list[GameLog]) -> tuple[dict[str, list[OsrRewri
         phases = {p.id: p for p in game.phases}
         for u in game.utterances:
             tpl, messages = prompts.render("osr", language=game.language, text=u.text,
-                                           speaker=ctxmod.speaker_label(u.speaker, None, game.language),
-                                           phase=ctxmod.phase_label(phases.get(u.phase), game.language))
+                                           speaker=speaker_label(u.speaker, None, game.language),
+                                           phase=phase_label(phases.get(u.phase), game.language))
             drafts.append(Draft(s.request("osr", f"{game.game_id}:{u.index}", tpl, messages), replies.parse_osr))
     results = {r.record["unit"]: r.value for r in s.ask("osr", drafts)}
     out, missing = {}, []

@@ -15,6 +15,8 @@ from typing import Any
 import jinja2
 
 from werealign import context as ctxmod
+from werealign.render.lines import event_line, phase_label, seat_label, speaker_label
+from werealign.render.phrases import faction_name, role_name
 from werealign.schema import GameLog
 from werealign.schema.models import DIMENSION_NAMES
 
@@ -72,28 +74,28 @@ def context_text(game: GameLog, ctx: ctxmod.Context) -> str:
     phases = {p.id: p for p in game.phases}
 
     def plabel(pid: str | None) -> str:
-        return ctxmod.phase_label(phases.get(pid) if pid else None, lang)
+        return phase_label(phases.get(pid) if pid else None, lang)
 
     lines = [f"Rules: {ctx.rules_text}"]
     if ctx.viewpoint_seat is not None:
-        lines.append(f"You are {ctxmod.seat_label(ctx.viewpoint_seat, lang)}, role: {ctxmod.role_name(ctx.own_role or '', lang)} "
-                     f"({ctxmod.faction_name(ctx.own_faction or '', lang)}).")
+        lines.append(f"You are {seat_label(ctx.viewpoint_seat, lang)}, role: {role_name(ctx.own_role or '', lang)} "
+                     f"({faction_name(ctx.own_faction or '', lang)}).")
         if ctx.allies:
-            lines.append("Your known teammates: " + ", ".join(ctxmod.seat_label(s, lang) for s in ctx.allies))
+            lines.append("Your known teammates: " + ", ".join(seat_label(s, lang) for s in ctx.allies))
     for ev in ctx.private_events:
-        lines.append(f"[{plabel(ev.phase)}] (private) {ctxmod.event_line(ev, ctx.viewpoint_seat, lang)}")
+        lines.append(f"[{plabel(ev.phase)}] (private) {event_line(ev, ctx.viewpoint_seat, lang)}")
     for ev in ctx.public_events:
-        lines.append(f"[{plabel(ev.phase)}] {ctxmod.event_line(ev, ctx.viewpoint_seat, lang)}")
+        lines.append(f"[{plabel(ev.phase)}] {event_line(ev, ctx.viewpoint_seat, lang)}")
     lines.append("Transcript so far:")
     for u in ctx.utterances:
         cut = " …" if u.partial else ""
-        lines.append(f"[{plabel(u.phase)}] {ctxmod.speaker_label(u.speaker, ctx.viewpoint_seat, lang)}: {u.text}{cut}")
+        lines.append(f"[{plabel(u.phase)}] {speaker_label(u.speaker, ctx.viewpoint_seat, lang)}: {u.text}{cut}")
     lines.append(f"Now: {plabel(ctx.current_phase)}")
     return "\n".join(lines)
 
 
 def viewpoint_name(seat: int | None, language: str) -> str:
-    return ctxmod.seat_label(seat, language) if seat is not None else ("an observer" if language != "zh" else "旁观者")
+    return seat_label(seat, language) if seat is not None else ("an observer" if language != "zh" else "旁观者")
 
 
 def dimension_vars(dimension: str) -> dict[str, str]:

@@ -24,7 +24,7 @@ The baselines are registered as a litellm CustomLLM provider ("werealign"), so t
 the task is told by the registry from the prompt's answer line (`werealign.tasks.task_of_prompt`),
 which gives the shape of answer to give (option / seat / seats); the options and candidates are
 parsed back out of the rendered prompt (format: see
-`werealign/eval/templates/` and eval/README.md) — and never the dataset, so they cannot cheat.
+`werealign/render/templates/` and eval/README.md) — and never the dataset, so they cannot cheat.
 Ties are broken towards the earliest option / lowest seat.
 """
 

@@ -70,9 +70,6 @@ class Role:
                 return self.names[lang][0]
         return self.id.replace("_", " ")
 
-    def rule_text(self, language: str) -> str | None:
-        return self.rule.get(language)
-
 
 def normalise_label(label: str) -> str:
     """How labels are compared: case, '_'/'-' and runs of spaces do not matter ('Nine_Tailed-Fox' = 'nine tailed fox')."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 RUN_FORMAT_VERSION = 2
 LEGACY_RUN_FORMAT = "werealign-run/1"  # the marker of format version 1 files
@@ -84,7 +84,7 @@ class Versions(_Model):
     werealign: str = Field(description="werealign package version.")
     litellm: str | None = Field(description="litellm version installed, null when it was not installed.")
     prompt_version: str = Field(description="Version of the prompt templates (e.g. v1).")
-    templates_sha256: str = Field(description="sha256 over every template file and the context builder's phrase tables.")
+    templates_sha256: str = Field(description="sha256 over every prompt template file and the phrase tables (werealign.render).")
 
 
 class RunRecord(_Model):
@@ -217,6 +217,7 @@ class OpponentScores(TaskScores):
 
 
 # The known kinds first; any other registered kind is read as generic TaskScores.
+KNOWN_TASK_SCORES: dict[str, type[TaskScores]] = {"speech": SpeechScores, "vote": VoteScores, "opponent": OpponentScores}
 AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | TaskScores, Field(union_mode="left_to_right")]
 
 
@@ -243,6 +244,18 @@ class Results(_Model):
     totals: Totals
     usage: Usage
     variants: dict[str, dict[str, AnyTaskScores]] = Field(description="variant -> task -> scores.")
+
+    @field_validator("variants")
+    @classmethod
+    def _known_tasks_have_their_own_shape(cls, variants: dict[str, dict[str, TaskScores]]) -> dict[str, dict[str, TaskScores]]:
+        # The union falls back to generic TaskScores; a known task that landed there is malformed (a missing or
+        # mistyped field), and must be refused with its own model's error rather than read as generic scores.
+        for tasks in variants.values():
+            for task, scores in tasks.items():
+                known = KNOWN_TASK_SCORES.get(task)
+                if known is not None and not isinstance(scores, known):
+                    tasks[task] = known.model_validate(scores.model_dump(), strict=True)  # raises, naming the bad field
+        return variants
 
 
 # --------------------------------------------------------------------------- readers (every version)

@@ -5,7 +5,7 @@ variants it can be asked in, the question part of its prompt, answer parsing, th
 scores, the shape and placeholder of its answer line (how the built-in models, which see only the
 messages, tell a prompt's task: `task_of_prompt`), and its validation checks. Everything else asks this
 registry instead of branching on kind names. To add a kind: write `werealign/tasks/<kind>.py` defining
-`TASK`, add its templates `werealign/eval/templates/<lang>/<kind>.v1.j2` (ending with one of its
+`TASK`, add its templates `werealign/render/templates/<lang>/<kind>.v1.j2` (ending with one of its
 `answer_forms`), and add the module to `_MODULES` below.
 """
 

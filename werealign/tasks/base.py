@@ -1,7 +1,7 @@
 """What a task (an item kind) is: everything the rest of werealign needs to know about one kind of item.
 
 A task module builds one `Task` and registers it in `werealign.tasks`. Prompts are rendered from the
-template `<lang>/<task name>.<prompt version>.j2` (werealign/eval/templates/), so adding a kind is one
+template `<lang>/<task name>.<prompt version>.j2` (werealign/render/templates/), so adding a kind is one
 module plus its templates; the runner, scoring, answer parsing and validation ask the registry.
 """
 

@@ -62,8 +62,3 @@ def decode_std(samples: Sequence[Sample], score_fn: Callable[[Sequence[Sample]],
 
 def correct_value(sample: Sample) -> float:
     return 1.0 if sample["correct"] else 0.0
-
-
-def seat_list(seats: list[int]) -> str:
-    """Seats as a prompt shows them (both languages)."""
-    return ", ".join(str(s) for s in seats)

@@ -18,10 +18,11 @@ from functools import partial
 from statistics import fmean
 from typing import Any
 
+from werealign.render.lines import seat_list
 from werealign.schema import GameLog, OpponentItem
 from werealign.tasks.answers import read_seat, seat_value, short
 from werealign.tasks.base import Parsed, Sample, Task
-from werealign.tasks.common import by_role, counts, decode_std, mean_value, rounded, seat_list
+from werealign.tasks.common import by_role, counts, decode_std, mean_value, rounded
 
 _SEAT_WORDS = re.compile(r"\b(?:seats?|players?)\b|no\.|#", re.I)
 _SEP = re.compile(r"\s*(?:[,;、/]|\band\b|和|与)\s*|\s+", re.I)

@@ -7,16 +7,16 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from werealign import context as ctxmod
 from werealign.errors import UserError
+from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog, VoteItem
 from werealign.tasks.answers import read_seat, seat_value, short
 from werealign.tasks.base import Parsed, Sample, Task
-from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded, seat_list
+from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
 
 def question_vars(game: GameLog, item: VoteItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
-    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": ctxmod.phase_label(_phase(game, item), lang),
+    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": phase_label(_phase(game, item), lang),
             "abstention_allowed": item.abstention_allowed}
 
 

@@ -61,28 +61,26 @@ def header(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseM
     }
 
 
-def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else "—"
+def _cell(check: Any) -> str:
+    # A skipped check says only that (too few items to tell); the others keep the audit's own sentence.
+    return "skip" if check.verdict == "skip" else f"{check.verdict}: {check.detail}"
 
 
 def speech_artifacts(ds: WereDataset) -> list[str]:
-    """Per dimension: how often the key is the longest / shortest option, and where the key sits."""
+    """The audit's checks (`werealign audit`, one implementation) as a table: one row per dimension."""
     if not ds.speech:
         return []
-    lines = ["| dimension | items | key is the longest option | key is the shortest | most frequent key letter |",
-             "| --- | ---: | ---: | ---: | --- |"]
-    by_dim: dict[str, list] = {}
-    for item in ds.speech:
-        by_dim.setdefault(item.dimension, []).append(item)
-    for dim, items in [*sorted(by_dim.items()), ("all", ds.speech)]:
-        longest = shortest = 0
-        for item in items:
-            lengths = {o.key: len(o.text) for o in item.options}
-            longest += lengths[item.answer] == max(lengths.values())
-            shortest += lengths[item.answer] == min(lengths.values())
-        letter, count = sorted(Counter(i.answer for i in items).items(), key=lambda kv: (-kv[1], kv[0]))[0]
-        lines.append(f"| {dim} | {len(items)} | {_pct(longest, len(items))} | {_pct(shortest, len(items))} | "
-                     f"{letter} ({_pct(count, len(items))}) |")
+    from werealign.audit import audit_items
+
+    report = audit_items(ds)
+    names = list(dict.fromkeys(c.name for c in report.checks))
+    scopes = list(dict.fromkeys(c.scope for c in report.checks))
+    lines = ["| dimension | items | " + " | ".join(names) + " |", "| --- | ---: |" + " --- |" * len(names)]
+    for scope in [*(s for s in scopes if s != "all"), "all"]:
+        row = {c.name: c for c in report.checks if c.scope == scope}
+        n = next(iter(row.values())).n
+        lines.append(f"| {scope} | {n} | " + " | ".join(_cell(row[name]) for name in names) + " |")
+    lines += ["", f"Overall audit verdict: **{report.verdict}** (`werealign audit DATASET_DIR` prints the same checks)."]
     return lines
 
 

@@ -1,0 +1,122 @@
+"""Every language-dependent word a prompt uses outside its templates, in one table: role names and
+rule lines (from the role catalogue, werealign/schema/role_catalogue.json), sides, win conditions,
+skill verbs and outcome words, in English and Chinese.
+
+A language without its own words falls back to English (`phrase_language`). `PHRASES` gathers the
+tables so that `werealign.render.prompt_templates.templates_hash` can hash them: a wording change
+shows in run.json. Sentences built from these words are in `werealign.render.lines`.
+"""
+
+from __future__ import annotations
+
+from werealign.schema.roles import CATALOGUE, RoleCatalogue
+
+
+def phrase_language(language: str) -> str:
+    """The table a game's language reads from: Chinese for 'zh', English for every other language."""
+    return "zh" if language == "zh" else "en"
+
+
+# Role names and rule lines come from the role catalogue (werealign/schema/role_catalogue.json),
+# extended by the game's own declarations; listed here so a wording change shows in the prompt hash.
+ZH_ROLE: dict[str, str] = {r.id: r.name("zh") for r in CATALOGUE.roles.values() if r.names.get("zh")}
+ZH_ROLE_DESC: dict[str, str] = {r.id: r.rule["zh"] for r in CATALOGUE.roles.values() if "zh" in r.rule}
+
+FACTION = {
+    "en": {"good": "the good side", "wolf": "the werewolf side", "third": "a third party", "variable": "a side decided during the game",
+           "unknown": "side not recorded"},
+    "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定", "unknown": "阵营未记录"},
+}
+
+WIN = {
+    "en": {
+        "side_elimination": "Side elimination: the werewolves win by eliminating all villagers or all special (god) roles; the good side wins by voting out every werewolf.",
+        "all_elimination": "All elimination: the werewolves win by eliminating every good player; the good side wins by voting out every werewolf.",
+        "other": "The win condition is given by the host.",
+    },
+    "zh": {
+        "side_elimination": "屠边规则：狼人杀死所有普通村民或所有神职即获胜；好人投票放逐所有狼人即获胜。",
+        "all_elimination": "屠城规则：狼人杀死所有好人即获胜；好人投票放逐所有狼人即获胜。",
+        "other": "胜利条件由主持人说明。",
+    },
+}
+
+SKILL = {
+    "en": {
+        "seer_check": "checked",
+        "witch_save": "used the antidote on",
+        "witch_poison": "used the poison on",
+        "guard_protect": "protected",
+        "hunter_shoot": "shot",
+        "silence": "silenced",
+        "stalker_assassinate": "assassinated",
+        "wolf_kill": "chose to kill",
+        "white_wolf_king_take": "took out",
+    },
+    "zh": {
+        "seer_check": "查验了",
+        "witch_save": "对其使用解药：",
+        "witch_poison": "对其使用毒药：",
+        "guard_protect": "守护了",
+        "hunter_shoot": "开枪带走了",
+        "silence": "禁言了",
+        "stalker_assassinate": "暗杀了",
+        "wolf_kill": "选择击杀",
+        "white_wolf_king_take": "带走了",
+    },
+}
+
+# Outcome codes written by importers/annotation (e.g. elimination results) -> words.
+RESULT = {
+    "en": {
+        "night_death": "died at night",
+        "voted_out": "voted out",
+        "self_destruct": "self-destructed",
+        "left_table": "left the table",
+        "taken": "taken out by a skill",
+        "died_with_partner": "died with their linked partner",
+        "peaceful_night": "peaceful night",
+    },
+    "zh": {
+        "night_death": "夜间死亡",
+        "voted_out": "被投票放逐",
+        "self_destruct": "自爆",
+        "left_table": "离场",
+        "taken": "被技能带走",
+        "died_with_partner": "随连接者一同出局",
+        "peaceful_night": "平安夜",
+        "wolf": "狼人",
+        "good": "好人",
+    },
+}
+
+
+# night_outcome results that only repeat "died": the event line then says it once.
+DEATH_RESULTS = {"died", "night_death", "died in the night", "死亡", "夜间死亡"}
+
+# Every table above, hashed into templates_hash() (with the context builder's telling order) so a
+# wording change is visible in run.json.
+PHRASES = {"zh_roles": ZH_ROLE, "zh_role_desc": ZH_ROLE_DESC, "faction": FACTION, "win": WIN, "skill": SKILL, "result": RESULT,
+           "death_results": sorted(DEATH_RESULTS)}
+
+
+def role_name(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    """A role's display name: Chinese from the catalogue, English as the id in words; a role no one
+    declared keeps its original label; a declared role uses its declared names."""
+    known = (catalogue or CATALOGUE).get(role)
+    if known is None:
+        return role
+    if language == "zh":
+        return known.name("zh")
+    # Built-in roles read as their id in words, as prompts always showed them; declared roles by their name.
+    return role.replace("_", " ") if role in CATALOGUE else known.name("en")
+
+
+def role_rule(role: str, language: str, catalogue: RoleCatalogue | None = None) -> str:
+    known = (catalogue or CATALOGUE).get(role)
+    return "" if known is None else known.rule.get(phrase_language(language), known.rule.get("en", ""))
+
+
+def faction_name(faction: str, language: str) -> str:
+    return FACTION[phrase_language(language)].get(faction, faction)
+
