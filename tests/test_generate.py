@@ -157,8 +157,41 @@ def test_redraft_keeps_question_and_key_and_audits_before_and_after(tmp_path):
         key = lambda it: next(o.text for o in it.options if o.key == it.answer)  # noqa: E731
         assert item.question == old.question and key(item) == key(old)
         if item.provenance.review == "unreviewed":
-            assert item.provenance.source_ref["redrafted_from"] == old.item_id and item.explanation == old.explanation
+            # new options, so a new explanation (the old one named other letters and distractors); the RR is kept
+            assert item.provenance.source_ref["redrafted_from"] == old.item_id and item.rule_reminder == old.rule_reminder
+            assert item.explanation != old.explanation and item.explanation.startswith(key(item))
+            assert item.provenance.source_ref["explanation"] == "rewritten by fake/model for the new options"
     assert (tmp_path / "g" / "audit.before.json").is_file() and json.loads((tmp_path / "g" / "audit.after.json").read_text())["items"] == 20
+
+
+def test_redraft_without_a_new_explanation_keeps_the_old_only_if_it_still_points_to_the_key(tmp_path):
+    config = GenConfig(model="fake/model", redraft=True, osr=False, judges=0, games=(GAME,))
+    outcome, _, _ = _run(tmp_path / "g", config, malformed_always={"explain"})
+    before = {it.item_id: it for it in load_dataset(bundled_sample_path()).speech}
+    notes = {n["item_id"]: n["flags"] for n in outcome.notes}
+    assert outcome.items
+    for item in outcome.items:
+        ref = item.provenance.source_ref["explanation"]
+        if item.explanation is not None:  # kept: the filter found it closest to the (unchanged) key
+            assert item.explanation == before[item.item_id].explanation and ref.startswith("kept from the source item")
+            assert any(f.startswith("explanation: kept from the source item") for f in notes[item.item_id])
+        else:
+            assert ref.startswith("removed") and any(f.startswith("no explanation") for f in notes[item.item_id])
+
+
+def test_an_old_explanation_pointing_to_a_new_distractor_is_removed():
+    from werealign.generation.pipeline import redraft_explanation
+
+    item = next(it for it in load_dataset(bundled_sample_path()).speech if it.game_id == GAME)
+    other = next(o for o in item.options if o.key != item.answer)
+    stale = item.model_copy(update={"explanation": f"Because {other.text}"})  # now reads like a distractor
+    out, flags = redraft_explanation(stale, None, "m")
+    assert out.explanation is None and out.provenance.source_ref["explanation"].startswith("removed") and flags
+    out, flags = redraft_explanation(item, None, "m")  # the sample's own explanation still points to its key
+    assert out.explanation == item.explanation and out.provenance.source_ref["explanation"].startswith("kept")
+    out, flags = redraft_explanation(stale, {"explanation": "New.", "rule_reminder": "RR."}, "m")
+    assert (out.explanation, out.rule_reminder, flags) == ("New.", item.rule_reminder or "RR.", [])
+    assert out.provenance.source_ref["explanation"] == "rewritten by m for the new options"
 
 
 def test_cli_dry_run_and_bad_options(tmp_path):

@@ -12,13 +12,14 @@ is sent to the restyle stage once; an item still off afterwards is dropped.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 from werealign.audit import duplicate_pairs, explanation_favours, text_length
 from werealign.schema import Option, SpeechItem
 
-__all__ = ["LENGTH_BAND", "hard_failures", "length_targets", "outliers", "soft_flags", "text_length"]
+__all__ = ["LENGTH_BAND", "ends_with_mark", "hard_failures", "length_range", "length_targets", "outliers", "soft_flags", "text_length"]
 
 LENGTH_BAND = 1.25  # a distractor's length / the key's must lie in [1/LENGTH_BAND, LENGTH_BAND]
 _END_MARKS = ".。!！?？"
@@ -32,6 +33,22 @@ def length_targets(key_length: int, seed: str, n: int = 8) -> list[int]:
     targets = [round(key_length * rng.uniform(low, 0.97)) for _ in range(shorter)] + [round(key_length * rng.uniform(1.03, high)) for _ in range(n - shorter)]
     rng.shuffle(targets)
     return [max(1, t) for t in targets]
+
+
+def length_range(key_length: int, target: int) -> tuple[int, int]:
+    """The lengths a schema-constrained model may write for a target: within 5% of it, inside the band,
+    and on the target's side of the key (so the key's drawn length rank survives)."""
+    low = max(math.ceil(key_length / LENGTH_BAND), round(target * 0.95))
+    high = min(math.floor(key_length * LENGTH_BAND), round(target * 1.05))
+    if target < key_length:
+        high = min(high, key_length - 1)
+    elif target > key_length:
+        low = max(low, key_length + 1)
+    return (low, high) if low <= high else (target, target)
+
+
+def ends_with_mark(text: str) -> bool:
+    return _ending(text) == "mark"
 
 
 def _ending(text: str) -> str:

@@ -41,13 +41,13 @@ from typing import Any
 
 from werealign import __version__
 from werealign import context as ctxmod
-from werealign.audit import audit_items, stem_leaks
+from werealign.audit import audit_items, explanation_favours, stem_leaks
 from werealign.context import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import make_parent, staged_directory, write_json, write_jsonl
 from werealign.generation import filters, prompts, replies
-from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, max_connections_for, price_per_token
+from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, decodes_under_schema, max_connections_for, price_per_token
 from werealign.generation.moments import find_moments
 from werealign.generation.session import Draft, Session
 from werealign.schema import GameLog, ItemProvenance, Option, OsrRewrite, SpeechItem
@@ -132,7 +132,7 @@ def stage_questions(s: Session, ds: Dataset, units: list[Unit]) -> dict[str, dic
     for u in units:
         game = ds.games[u.game_id]
         tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
-        drafts.append(Draft(s.request("question", u.item_id, tpl, messages), replies.parse_question))
+        drafts.append(Draft(s.request("question", u.item_id, tpl, messages, schema=replies.question_schema()), replies.parse_question))
     return {r.record["unit"]: r.value for r in s.ask("question", drafts) if r.value is not None}
 
 
@@ -142,10 +142,12 @@ def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], u
         game, stem = ds.games[u.game_id], stems[u.item_id]
         key_length = filters.text_length(stem["key"])
         targets = filters.length_targets(key_length, f"{seed}:{u.item_id}")
+        mark = filters.ends_with_mark(stem["key"])
         for kind, m1, lengths in (("negatives_m1", True, targets[:4]), ("negatives_m2", False, targets[4:])):
             tpl, messages = prompts.render(kind, language=game.language, question=stem["question"], key=stem["key"],
                                            key_length=key_length, target_lengths=lengths, **_context(game, u))
-            drafts.append(Draft(s.request("negatives", u.item_id, tpl, messages), lambda reply, m1=m1: replies.parse_negatives(reply, m1=m1)))
+            schema = replies.negatives_schema([filters.length_range(key_length, t) for t in lengths], mark, m1=m1)
+            drafts.append(Draft(s.request("negatives", u.item_id, tpl, messages, schema=schema), lambda reply, m1=m1: replies.parse_negatives(reply, m1=m1)))
     found: dict[str, list[dict[str, str]]] = {}
     failed: set[str] = set()
     for r in s.ask("negatives", drafts):
@@ -180,7 +182,8 @@ def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit,
         shown = list(zip([o for o in options if o.key in off], fresh))
         tpl, messages = prompts.render("restyle", language=game.language, question=stem["question"], key=stem["key"],
                                        key_length=key_length, options=shown)
-        drafts.append(Draft(s.request("restyle", uid, tpl, messages), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
+        schema = replies.restyle_schema({o.key: filters.length_range(key_length, n) for o, n in shown}, filters.ends_with_mark(stem["key"]))
+        drafts.append(Draft(s.request("restyle", uid, tpl, messages, schema=schema), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
     if not drafts:
         return
     for r in s.ask("restyle", drafts):
@@ -196,7 +199,7 @@ def stage_explain(s: Session, ds: Dataset, items: dict[str, tuple[Unit, SpeechIt
     for uid, (u, item) in items.items():
         game = ds.games[u.game_id]
         tpl, messages = prompts.render("explain", language=game.language, question=item.question, options=item.options, answer=item.answer, **_context(game, u))
-        drafts.append(Draft(s.request("explain", uid, tpl, messages), replies.parse_explain))
+        drafts.append(Draft(s.request("explain", uid, tpl, messages, schema=replies.explain_schema()), replies.parse_explain))
     return {r.record["unit"]: r.value for r in s.ask("explain", drafts) if r.value is not None}
 
 
@@ -206,7 +209,7 @@ def stage_judge(s: Session, ds: Dataset, items: dict[str, tuple[Unit, SpeechItem
         game = ds.games[u.game_id]
         tpl, messages = prompts.render("judge", language=game.language, question=item.question, options=item.options, **_context(game, u))
         for k in range(judges):  # independent samples: same prompt, a different sampling seed each
-            drafts.append(Draft(s.request("judge", uid, tpl, messages, {"temperature": 0.7, "seed": k}), replies.parse_judge))
+            drafts.append(Draft(s.request("judge", uid, tpl, messages, {"temperature": 0.7, "seed": k}, schema=replies.judge_schema()), replies.parse_judge))
     votes: dict[str, list[dict[str, Any]]] = {}
     for r in s.ask("judge", drafts):
         if r.value is not None:
@@ -223,7 +226,7 @@ def stage_osr(s: Session, games: list[GameLog]) -> tuple[dict[str, list[OsrRewri
             tpl, messages = prompts.render("osr", language=game.language, text=u.text,
                                            speaker=ctxmod.speaker_label(u.speaker, None, game.language),
                                            phase=ctxmod.phase_label(phases.get(u.phase), game.language))
-            drafts.append(Draft(s.request("osr", f"{game.game_id}:{u.index}", tpl, messages), replies.parse_osr))
+            drafts.append(Draft(s.request("osr", f"{game.game_id}:{u.index}", tpl, messages, schema=replies.osr_schema()), replies.parse_osr))
     results = {r.record["unit"]: r.value for r in s.ask("osr", drafts)}
     out, missing = {}, []
     for game in games:
@@ -251,20 +254,24 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         items = {u.item_id: (u, u.source) for u in units if u.source is not None}
     else:
         items = _draft(s, ds, config, units, drop)
-    # An item that already has both (a re-drafted or filled-in one) costs no explain request.
-    wanting = {uid: pair for uid, pair in items.items() if not (pair[1].explanation and pair[1].rule_reminder)}
+    # A re-drafted item is always explained again: its old explanation was written for other options
+    # (other letters, other distractors). An item that already has both otherwise costs no request.
+    wanting = {uid: pair for uid, pair in items.items() if config.redraft or not (pair[1].explanation and pair[1].rule_reminder)}
     extras = stage_explain(s, ds, wanting)
     votes = stage_judge(s, ds, items, config.judges) if config.judges else {}
     for uid, (u, item) in items.items():
         extra = extras.get(uid)
-        if extra is not None:  # what the item already has is kept; only what is missing is filled in
+        redraft_flags: list[str] = []
+        if config.redraft:
+            item, redraft_flags = redraft_explanation(item, extra, s.model)
+        elif extra is not None:  # what the item already has is kept; only what is missing is filled in
             filled = {k: extra[k] for k in ("explanation", "rule_reminder") if not getattr(item, k)}
             if config.extras_only:
                 ref = {**item.provenance.source_ref, "filled_by": s.model, "filled": ",".join(sorted(filled))}
                 filled["provenance"] = item.provenance.model_copy(update={"source_ref": ref})
             item = item.model_copy(update=filled)
-        flags = filters.soft_flags(item, votes.get(uid, []), config.judges)
-        if uid in wanting and extra is None:
+        flags = filters.soft_flags(item, votes.get(uid, []), config.judges) + redraft_flags
+        if uid in wanting and extra is None and not config.redraft:
             flags.append("no explanation: the explain stage gave no usable reply")
         if u.source is not None:
             flags += [f"leak: {r}" for r in stem_leaks(ds.games[u.game_id], item)]
@@ -274,6 +281,31 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         out.osr, missing = stage_osr(s, [g for g in select_games(ds, config) if g.game_id not in ds.osr])  # existing rewrites are kept
         out.dropped += [{"unit": "osr", "game_id": m.split(":")[0].removeprefix("game "), "stage": "osr", "reason": m} for m in missing]
     return out
+
+
+def redraft_explanation(item: SpeechItem, extra: dict[str, str] | None, model: str) -> tuple[SpeechItem, list[str]]:
+    """A re-drafted item's explanation, rewritten for its new options (its rule reminder is kept when it
+    has one: the rules do not depend on the options). When the explain stage gave nothing, the source's
+    explanation is kept only if the explanation/key filter finds it still closest to the key; otherwise
+    it is removed rather than left pointing elsewhere. Either way source_ref["explanation"] says which,
+    and the reviewer is told. (A rewritten explanation goes through the same filter in soft_flags.)"""
+    ref = dict(item.provenance.source_ref)
+    update: dict[str, Any] = {}
+    flags: list[str] = []
+    if extra is not None:
+        update["explanation"] = extra["explanation"]
+        if not item.rule_reminder:
+            update["rule_reminder"] = extra["rule_reminder"]
+        ref["explanation"] = f"rewritten by {model} for the new options"
+    elif item.explanation and explanation_favours(item) is None:
+        ref["explanation"] = "kept from the source item: no usable reply; it still reads closest to the key"
+        flags.append("explanation: kept from the source item (written for its old options); the explain stage gave no usable reply")
+    else:
+        update["explanation"] = None
+        ref["explanation"] = "removed: no usable reply, and the source's no longer reads closest to the key"
+        flags.append("no explanation: the explain stage gave no usable reply and the old one does not fit the new options")
+    update["provenance"] = item.provenance.model_copy(update={"source_ref": ref})
+    return item.model_copy(update=update), flags
 
 
 def _draft(s: Session, ds: Dataset, config: GenConfig, units: list[Unit], drop: Any) -> dict[str, tuple[Unit, SpeechItem]]:
@@ -353,7 +385,8 @@ def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
     chars = 0
     with _store(out, readonly=True) as store:
         ok = store.ok_keys() if store is not None else set()
-        session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens))  # type: ignore[arg-type]
+        session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens),  # type: ignore[arg-type]
+                          json_schema=decodes_under_schema(config.model))
         for u in units:
             game = ds.games[u.game_id]
             tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
@@ -395,7 +428,7 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
     with _store(out) as store, _connection(config.model, api_base, acompletion) as (call, routed, kwargs):
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,
                           policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
-                          base_params=request_params(max_tokens))
+                          base_params=request_params(max_tokens), json_schema=decodes_under_schema(config.model))
         outcome = generate(session, ds, config, units)
     _write(out, ds, config, outcome, session)
     return outcome, session

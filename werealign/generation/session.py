@@ -59,12 +59,17 @@ class Session:
     max_connections: int = 4
     repairs: int = 2
     base_params: dict[str, Any] = field(default_factory=dict)  # sent with every request (e.g. max_tokens), part of its key
+    json_schema: bool = False  # the provider decodes under a JSON Schema: each request carries its stage's
     quiet: bool = False
     spend: Spend = field(default_factory=Spend)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
-    def request(self, stage: str, unit: str, template: str, messages: list[dict[str, str]], params: dict[str, Any] | None = None) -> Request:
-        return Request(stage=stage, unit=unit, template=template, messages=messages, params={**self.base_params, **(params or {})}, model=self.model)
+    def request(self, stage: str, unit: str, template: str, messages: list[dict[str, str]], params: dict[str, Any] | None = None,
+                schema: dict[str, Any] | None = None) -> Request:
+        params = {**self.base_params, **(params or {})}
+        if self.json_schema and schema is not None:
+            params["response_format"] = {"type": "json_schema", "json_schema": {"name": stage, "schema": schema}}
+        return Request(stage=stage, unit=unit, template=template, messages=messages, params=params, model=self.model)
 
     def ask(self, stage: str, drafts: list[Draft]) -> list[Result]:
         self._ok = self.store.ok_keys()
