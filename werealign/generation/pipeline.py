@@ -32,7 +32,6 @@ another option). The output directory:
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -419,9 +418,6 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
     """Run (or resume) a generation into `out`. `acompletion` replaces litellm (tests' scripted provider)."""
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     units, skipped = plan_units(ds, config)
-    for line in skipped:
-        if not quiet:
-            print(f"[generate] skipped: {line}", file=sys.stderr)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: --out exists and is not a directory")
     write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "config": asdict(config), "templates": prompts.TEMPLATES})
@@ -429,6 +425,8 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,
                           policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
                           base_params=request_params(max_tokens), json_schema=decodes_under_schema(config.model))
+        for line in skipped:
+            session.progress.note(f"skipped: {line}")
         outcome = generate(session, ds, config, units)
     _write(out, ds, config, outcome, session)
     return outcome, session
