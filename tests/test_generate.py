@@ -48,10 +48,10 @@ def test_items_are_schema_valid_unreviewed_and_tagged(tmp_path):
         assert next(o for o in item.options if o.key == item.answer).origin == "ground_truth"
         assert item.viewpoint_seat == ds.games[GAME].mvp.seat and item.explanation and item.rule_reminder
         p = item.provenance
-        assert (p.generator_model, p.seed, p.review) == ("fake/model", 0, "unreviewed") and p.prompt_version.startswith("gen:question.v1")
+        assert (p.generator_model, p.seed, p.review) == ("fake/model", 0, "unreviewed") and p.prompt_version.startswith("gen:question.v2")
     # every stage left provenance records: template + version, model, seed, raw reply, cost
     rec = _jsonl(tmp_path / "g" / "stages" / "question.jsonl")[0]
-    assert rec["template"] == "question.v1" and rec["model"] == "fake/model" and rec["reply"] and rec["cost"] == 0.001 and rec["parsed"]["key"]
+    assert rec["template"] == "question.v2" and rec["model"] == "fake/model" and rec["reply"] and rec["cost"] == 0.001 and rec["parsed"]["key"]
     assert {p.name for p in (tmp_path / "g" / "stages").iterdir()} == {"question.jsonl", "negatives.jsonl", "restyle.jsonl", "explain.jsonl", "judge.jsonl"}
     # the M2 negatives came back twice too long: restyle fixed them, so length matching holds
     assert all(_jsonl(tmp_path / "g" / "stages" / "restyle.jsonl"))
@@ -246,3 +246,60 @@ def test_redrafting_removes_a_length_bias(tmp_path):
     assert before[("key-longest", "all")]["verdict"] == "fail" and before[("key-longest", "all")]["value"] > 0.8
     assert len(outcome.items) == len(biased) and not outcome.dropped
     assert after[("key-longest", "all")]["verdict"] == "pass", after[("key-longest", "all")]["detail"]
+
+
+def test_progress_lines_in_a_log_live_on_a_terminal_nothing_when_quiet(tmp_path, capsys, monkeypatch):
+    import io
+
+    from werealign.generation.progress import LINE_EVERY, GenProgress, mode_for
+    from werealign.generation.session import Spend
+
+    _run(tmp_path / "q")  # quiet
+    assert capsys.readouterr().err == ""
+    run_generation(SMALL, tmp_path / "v", acompletion=FakeProvider(malformed_once={"judge"}), quiet=False)  # stderr is not a terminal here
+    err = capsys.readouterr().err
+    for stage in ("question", "negatives", "restyle", "explain", "judge", "judge (repair 1)"):
+        assert f"[generate] {stage}: sending" in err and f"[generate] {stage}: done; sent" in err
+    assert "24 repairs" in err and "spend $0." in err  # one repair per judge answer, and the money so far
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    assert (mode_for(False), mode_for(True)) == ("live", "off")
+
+    # in a log, a long stage says it is alive at most every LINE_EVERY seconds
+    now = [0.0]
+    spend, buf = Spend(), io.StringIO()
+    p = GenProgress(spend, "lines", clock=lambda: now[0], out=buf)
+    p.stage_start("negatives", 3, 1)
+    p.event("retry_wait")
+    spend.retries += 1
+    for t in (1.0, LINE_EVERY + 2, LINE_EVERY + 3):
+        now[0] = t
+        spend.sent += 1
+        p.done()
+    p.stage_end()
+    lines = buf.getvalue().splitlines()
+    assert lines[0] == "[generate] negatives: sending 3 requests (1 stored)" and len(lines) == 3
+    assert lines[1].startswith("[generate] negatives: 2/3 replies (1 waiting to retry) | sent 2 in all, 1 retries")
+    assert lines[2] == "[generate] negatives: done; sent 3 in all, 1 retries, 0 repairs, 0 skipped, spend $0.0000"
+    live = GenProgress(Spend(), "live")  # the rich line starts and always stops with its stage
+    live.stage_start("question", 1, 0)
+    assert live._live is not None and "question: 0/1 replies" in live.line()
+    live.stage_end()
+    assert live._live is None
+
+
+def test_every_prompt_of_a_unit_opens_with_the_same_system_message_and_context():
+    """So a provider's prompt cache reuses the long opening from stage to stage."""
+    from werealign.generation import prompts
+    from werealign.generation.pipeline import _context, plan_units
+
+    ds = load_dataset(bundled_sample_path())
+    unit = plan_units(ds, SMALL)[0][1]
+    game = ds.games[unit.game_id]
+    ctx = _context(game, unit)
+    rendered = [prompts.render("question", language="en", next_move=unit.next_move, **ctx, **prompts.dimension_vars("RI"))[1],
+                prompts.render("negatives_m1", language="en", question="Q?", key="K.", key_length=2, target_lengths=[2] * 4, **ctx)[1],
+                prompts.render("explain", language="en", question="Q?", options=[], answer="A", **ctx)[1],
+                prompts.render("judge", language="en", question="Q?", options=[], **ctx)[1]]
+    assert len({m[0]["content"] for m in rendered}) == 1
+    opening = f"WHAT {ctx['me']} KNOWS AT THIS MOMENT:\n{ctx['context']}\n\nTask: "
+    assert all(m[1]["content"].startswith(opening) for m in rendered)
