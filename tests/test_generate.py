@@ -127,7 +127,7 @@ class LeakyProvider(FakeProvider):
 
 def test_a_question_that_quotes_the_next_move_is_dropped(tmp_path):
     outcome, _ = run_generation(SMALL, tmp_path / "g", acompletion=LeakyProvider(), quiet=True)
-    assert outcome.items == [] and all(d["reason"].startswith("leak: copies hidden text") for d in outcome.dropped)
+    assert outcome.items == [] and all("leak: copies hidden text" in d["reason"] for d in outcome.dropped)  # the fake's small word pools may add a duplicate
 
 
 def test_osr_variant_is_written_and_usable(tmp_path):
@@ -303,3 +303,13 @@ def test_every_prompt_of_a_unit_opens_with_the_same_system_message_and_context()
     assert len({m[0]["content"] for m in rendered}) == 1
     opening = f"WHAT {ctx['me']} KNOWS AT THIS MOMENT:\n{ctx['context']}\n\nTask: "
     assert all(m[1]["content"].startswith(opening) for m in rendered)
+
+
+def test_a_repeated_distractor_is_rewritten_not_the_key():
+    from werealign.generation.filters import to_rewrite
+    from werealign.schema import Option
+
+    texts = ["Vote seat 8 out today.", "Vote seat 8 out today.", "Trust seat 2 and wait.", "Vote seat 8 out today!"]
+    options = [Option(key=k, text=t, origin="ground_truth" if k == "A" else "m2_biased_rationale") for k, t in zip("ABCD", texts)]
+    assert to_rewrite(options, "A") == ["B", "D"]  # both repeat the key; the key itself stays
+    assert to_rewrite(options, "C") == ["B", "D"]  # A=B=D: one of each pair, the later letter

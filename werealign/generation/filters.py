@@ -16,10 +16,10 @@ import math
 import random
 from typing import Any
 
-from werealign.audit import duplicate_pairs, explanation_favours, text_length
+from werealign.audit import duplicate_option_pairs, duplicate_pairs, explanation_favours, text_length
 from werealign.schema import Option, SpeechItem
 
-__all__ = ["LENGTH_BAND", "ends_with_mark", "hard_failures", "length_range", "length_targets", "outliers", "soft_flags", "text_length"]
+__all__ = ["LENGTH_BAND", "ends_with_mark", "hard_failures", "length_range", "length_targets", "outliers", "soft_flags", "text_length", "to_rewrite"]
 
 LENGTH_BAND = 1.25  # a distractor's length / the key's must lie in [1/LENGTH_BAND, LENGTH_BAND]
 _END_MARKS = ".。!！?？"
@@ -69,6 +69,18 @@ def outliers(options: list[Option], answer: str) -> list[str]:
         if not (1 / LENGTH_BAND <= ratio <= LENGTH_BAND) or _ending(o.text) != _ending(key.text):
             off.append(o.key)
     return off
+
+
+def to_rewrite(options: list[Option], answer: str) -> list[str]:
+    """Distractors the restyle stage rewrites: those that stand out from the key, and one of each pair of
+    (near-)duplicate options (never the key) — a repeated distractor is cheaper to rewrite than the item
+    is to lose, and small models repeat themselves."""
+    off = set(outliers(options, answer))
+    exact, near = duplicate_option_pairs(options)
+    for a, b in exact + near:
+        if b not in off and a not in off:
+            off.add(b if b != answer else a)
+    return sorted(off)
 
 
 def hard_failures(item: SpeechItem) -> list[str]:

@@ -7,7 +7,8 @@ or per existing item when re-drafting:
                  MVP's viewpoint, with only what the context builder shows (skipped when re-drafting);
 2. negatives     four M1 counterfactual negatives (role perturbation, information occlusion, faction
                  inversion) and four M2 biased rationales, each tagged with its mechanism;
-3. restyle       distractors whose length or form stands out from the key are rewritten (filters.py);
+3. restyle       distractors whose length or form stands out from the key, or that repeat another
+                 option, are rewritten (filters.py);
 4. explain       explanation and RR rule reminder;
 5. judge         several independent answers: items whose key is not clearly the single best are flagged;
 6. osr           an objective rewrite of every turn of every game lacking one (the OSR variant file).
@@ -161,26 +162,40 @@ def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], u
 def assemble(unit: Unit, stem: dict[str, str], negatives: list[dict[str, str]], seed: int) -> tuple[list[Option], str]:
     """Nine options in a seeded order (the same inputs give the same order) and the key's letter."""
     pool = [{"origin": "ground_truth", "text": stem["key"]}, *negatives]
-    order = list(range(len(pool)))
-    random.Random(f"{seed}:{unit.item_id}").shuffle(order)
+    order = _order(seed, unit.item_id, len(pool))
     options = [Option(key=OPTION_KEYS[i], text=pool[j]["text"], origin=pool[j]["origin"]) for i, j in enumerate(order)]
     return options, OPTION_KEYS[order.index(0)]
 
 
+def _order(seed: int, item_id: str, n: int = len(OPTION_KEYS)) -> list[int]:
+    order = list(range(n))
+    random.Random(f"{seed}:{item_id}").shuffle(order)
+    return order
+
+
+def drawn_targets(key_length: int, seed: int, item_id: str) -> dict[str, int]:
+    """The length each distractor's letter was asked for in the negatives stage (assemble's order)."""
+    targets = filters.length_targets(key_length, f"{seed}:{item_id}")
+    return {OPTION_KEYS[i]: targets[j - 1] for i, j in enumerate(_order(seed, item_id)) if j}
+
+
 def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit, dict[str, str], list[Option], str]]) -> None:
-    """Rewrite, once, the distractors that stand out; replaces them in place."""
+    """Rewrite, once, the distractors that stand out or repeat another option; replaces them in place."""
     drafts = []
     for uid, (u, stem, options, answer) in drafts_by_unit.items():
-        off = filters.outliers(options, answer)
+        off = filters.to_rewrite(options, answer)
         if not off:
             continue
         game = ds.games[u.game_id]
         key_length = filters.text_length(stem["key"])
-        # fresh targets drawn like the first ones, so rewritten options keep the key's length rank uniform
-        fresh = filters.length_targets(key_length, f"{s.seed}:{uid}:restyle", n=len(off))
-        shown = list(zip([o for o in options if o.key in off], fresh))
+        # each rewritten option is asked again for the length it was first drawn: the nine drawn together
+        # make the key's length rank uniform; a fresh draw for a subset would pull the key towards the middle
+        # (an options-only classifier found it at 31% in the scripted tests, chance 11%)
+        targets = drawn_targets(key_length, s.seed, uid)
+        shown = [(o, targets[o.key]) for o in options if o.key in off]
+        others = [o for o in options if o.key not in off and o.key != answer]
         tpl, messages = prompts.render("restyle", language=game.language, question=stem["question"], key=stem["key"],
-                                       key_length=key_length, options=shown)
+                                       key_length=key_length, options=shown, others=others)
         schema = replies.restyle_schema({o.key: filters.length_range(key_length, n) for o, n in shown}, filters.ends_with_mark(stem["key"]))
         drafts.append(Draft(s.request("restyle", uid, tpl, messages, schema=schema), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
     if not drafts:
