@@ -280,6 +280,11 @@ def test_progress_lines_in_a_log_live_on_a_terminal_nothing_when_quiet(tmp_path,
     assert lines[0] == "[generate] negatives: sending 3 requests (1 stored)" and len(lines) == 3
     assert lines[1].startswith("[generate] negatives: 2/3 replies (1 waiting to retry) | sent 2 in all, 1 retries")
     assert lines[2] == "[generate] negatives: done; sent 3 in all, 1 retries, 0 repairs, 0 skipped, spend $0.0000"
+    first = FakeProvider(kill_after=5)  # on a "terminal", killed mid-stage: the live line ran, then the stage says what was sent
+    with pytest.raises(Killed):
+        run_generation(SMALL, tmp_path / "k", acompletion=first, quiet=False)
+    err = capsys.readouterr().err
+    assert "question: 5/8 replies | sent 5 in all" in err and "[generate] question: interrupted; sent 5 in all" in err
     live = GenProgress(Spend(), "live")  # the rich line starts and always stops with its stage
     live.stage_start("question", 1, 0)
     assert live._live is not None and "question: 0/1 replies" in live.line()

@@ -77,11 +77,11 @@ class GenProgress:
         if self.mode == "lines" and self._clock() - self._last_line >= LINE_EVERY:
             self._print(self.line())
 
-    def stage_end(self) -> None:
+    def stage_end(self, interrupted: bool = False) -> None:
         if self._live is not None:
             self._live.stop()
             self._live = None
-        self._print(f"{self.label}: done; {self.totals()}")
+        self._print(f"{self.label}: {'interrupted' if interrupted else 'done'}; {self.totals()}")
 
     # ---- text
     def cost_text(self) -> str:

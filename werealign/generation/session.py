@@ -138,8 +138,10 @@ class Session:
         try:
             asyncio.run(send_all(todo, self.store, acompletion=self.acompletion, routed_model=self.routed_model, kwargs=self.kwargs,
                                  policy=self.policy, max_connections=self.max_connections, seed=self.seed, on_event=on_event, on_done=on_done))
-        finally:  # a live display must not outlive an interrupted stage
-            self.progress.stage_end()
+        except BaseException:  # a live display must not outlive an interrupted stage
+            self.progress.stage_end(interrupted=True)
+            raise
+        self.progress.stage_end()
         self._ok = self.store.ok_keys()
 
     def cost_text(self) -> str:
