@@ -371,7 +371,7 @@ def _item(u: Unit, game: GameLog, stem: dict[str, str], options: list[Option], a
 # --------------------------------------------------------------------------- entry points
 
 
-def request_params(max_tokens: int, model: str) -> dict[str, Any]:
+def request_params(max_tokens: int, model: str, seed: int = 0) -> dict[str, Any]:
     """Sent with every request and part of its key. JSON mode makes providers that support it (OpenAI,
     llama.cpp's grammar) return parseable JSON; litellm drops it for those that do not. (A model that
     decodes under a schema gets its stage's schema instead, per request: Session.request.)"""
@@ -380,7 +380,8 @@ def request_params(max_tokens: int, model: str) -> dict[str, Any]:
         # Under a grammar, SmolLM2-135M opened all four options of a reply with the same phrase (every
         # item dropped as near-duplicates); a frequency penalty and llama.cpp's DRY repetition penalty
         # made its options differ.
-        params.update(frequency_penalty=0.5, extra_body={"dry_multiplier": 0.8})
+        # llama.cpp draws a random sampling seed per request unless told one: same run, same replies.
+        params.update(frequency_penalty=0.5, extra_body={"dry_multiplier": 0.8}, seed=seed)
     return params
 
 
@@ -406,7 +407,7 @@ def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
     chars = 0
     with _store(out, readonly=True) as store:
         ok = store.ok_keys() if store is not None else set()
-        session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens, config.model),  # type: ignore[arg-type]
+        session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens, config.model, config.seed),  # type: ignore[arg-type]
                           json_schema=decodes_under_schema(config.model))
         for u in units:
             game = ds.games[u.game_id]
@@ -446,7 +447,7 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
     with _store(out) as store, _connection(config.model, api_base, acompletion) as (call, routed, kwargs):
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,
                           policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
-                          base_params=request_params(max_tokens, config.model), json_schema=decodes_under_schema(config.model))
+                          base_params=request_params(max_tokens, config.model, config.seed), json_schema=decodes_under_schema(config.model))
         for line in skipped:
             session.progress.note(f"skipped: {line}")
         outcome = generate(session, ds, config, units)
