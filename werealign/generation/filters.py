@@ -7,7 +7,9 @@ options-only reader learns as well (the audit's classifier does). So each item d
 how many distractors are shorter than the key (0 to 8, uniformly: the key's length rank is uniform)
 and a target length for each within LENGTH_BAND of the key's (`length_targets`); the prompts ask for
 those lengths. A distractor outside the band, or not ending like the key (a sentence mark or none),
-is sent to the restyle stage once; an item still off afterwards is dropped.
+or repeating another option, is sent to the restyle stage once, asked again for the length first drawn
+for it; an item still off afterwards is dropped. A model decoding under a JSON Schema is held to
+`length_range` of each target and to the key's ending as it writes (replies.negatives_schema).
 """
 
 from __future__ import annotations

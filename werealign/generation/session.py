@@ -59,7 +59,7 @@ class Session:
     max_connections: int = 4
     repairs: int = 2
     base_params: dict[str, Any] = field(default_factory=dict)  # sent with every request (e.g. max_tokens), part of its key
-    json_schema: bool = False  # the provider decodes under a JSON Schema: each request carries its stage's
+    json_schema: bool = False  # the provider decodes under a JSON Schema: each request carries its stage's (replies.py)
     quiet: bool = False  # no progress at all; otherwise live on a terminal, plain lines elsewhere
     spend: Spend = field(default_factory=Spend)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
