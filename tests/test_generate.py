@@ -199,6 +199,7 @@ def test_cli_dry_run_and_bad_options(tmp_path):
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "werealign/random", "--out", str(tmp_path / "g"), "--dry-run", "--games", GAME, "--no-osr"])
     assert r.exit_code == 0, r.output
     assert "20 items to draft; at most 160 requests (0 question replies already stored)" in r.stdout and not (tmp_path / "g").exists()
+    assert "estimated cost $0.0000" in r.stdout  # a built-in model is free, not "unknown"
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--dimensions", "RI,XX"])
     assert r.exit_code != 0 and "XX" in str(r.exception)
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--games", "nope"])

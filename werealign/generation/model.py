@@ -68,7 +68,9 @@ def decodes_under_schema(model: str) -> bool:
 
 
 def price_per_token(model: str) -> tuple[float, float] | None:
-    """(input, output) USD per token as litellm knows it, or None (never guessed)."""
+    """(input, output) USD per token as litellm knows it, or None (never guessed); built-ins cost nothing."""
+    if builtin_models.is_builtin(model):
+        return 0.0, 0.0
     litellm = llm.import_litellm()
     info = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1])
     if not info or "input_cost_per_token" not in info:
