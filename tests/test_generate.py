@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -285,7 +286,8 @@ def test_progress_lines_in_a_log_live_on_a_terminal_nothing_when_quiet(tmp_path,
     with pytest.raises(Killed):
         run_generation(SMALL, tmp_path / "k", acompletion=first, quiet=False)
     err = capsys.readouterr().err
-    assert "question: 5/8 replies | sent 5 in all" in err and "[generate] question: interrupted; sent 5 in all" in err
+    # how many of the four requests in flight finished before the kill varies
+    assert re.search(r"question: \d/8 replies \| sent \d in all", err) and re.search(r"\[generate\] question: interrupted; sent \d in all", err)
     live = GenProgress(Spend(), "live")  # the rich line starts and always stops with its stage
     live.stage_start("question", 1, 0)
     assert live._live is not None and "question: 0/1 replies" in live.line()
