@@ -110,3 +110,20 @@ def test_smollm2_drafts_schema_valid_items_offline(tmp_path):
     errors, _ = count(check_paths([tmp_path / "g" / "dataset"]).findings)
     assert errors == 0
     assert all(it.provenance.generator_model == "local/smollm2" and it.provenance.review == "unreviewed" for it in ds.speech)
+
+
+def test_the_longest_sample_prompt_fits_the_local_models_context():
+    """Every question prompt of the bundled sample (the longest stage: context, examples, next move), at a
+    pessimistic 3 characters a token, leaves room for the default 1024-token reply and nine options."""
+    from werealign.generation import prompts
+    from werealign.generation.pipeline import _context, plan_units
+    from werealign.llm.local_server import DEFAULT_N_CTX
+
+    ds = load_dataset(bundled_sample_path())
+    units, _ = plan_units(ds, GenConfig(model="local/smollm2"))
+    longest = 0
+    for u in units:
+        game = ds.games[u.game_id]
+        _, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
+        longest = max(longest, sum(len(m["content"]) for m in messages))
+    assert longest > 10_000 and longest / 3 + 1024 + 9 * 100 <= DEFAULT_N_CTX, longest
