@@ -1,5 +1,5 @@
-"""A scripted provider for generation tests: deterministic replies keyed by stage (the system message's
-"Task: <stage>"), shaped like litellm responses, counting every call and every reply it gives.
+"""A scripted provider for generation tests: deterministic replies keyed by stage (the user message's
+"Task: <stage>" line), shaped like litellm responses, counting every call and every reply it gives.
 
 Its items are the pipeline's best case and its worst: keys and distractors come from one word list
 (nothing but form could tell them apart), and the M2 negatives come back twice too long, so the
@@ -67,7 +67,7 @@ class FakeProvider:
         self.calls += 1
         if self.kill_after is not None and self.calls > self.kill_after:
             raise Killed  # the process dies mid-run
-        stage = _line(messages[0]["content"], "Task")
+        stage = _line(messages[1]["content"], "Task")
         user = messages[1]["content"]
         repaired = len(messages) > 2
         if stage in self.malformed_always or (stage in self.malformed_once and not repaired):

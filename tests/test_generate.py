@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -48,10 +49,10 @@ def test_items_are_schema_valid_unreviewed_and_tagged(tmp_path):
         assert next(o for o in item.options if o.key == item.answer).origin == "ground_truth"
         assert item.viewpoint_seat == ds.games[GAME].mvp.seat and item.explanation and item.rule_reminder
         p = item.provenance
-        assert (p.generator_model, p.seed, p.review) == ("fake/model", 0, "unreviewed") and p.prompt_version.startswith("gen:question.v1")
+        assert (p.generator_model, p.seed, p.review) == ("fake/model", 0, "unreviewed") and p.prompt_version.startswith("gen:question.v2")
     # every stage left provenance records: template + version, model, seed, raw reply, cost
     rec = _jsonl(tmp_path / "g" / "stages" / "question.jsonl")[0]
-    assert rec["template"] == "question.v1" and rec["model"] == "fake/model" and rec["reply"] and rec["cost"] == 0.001 and rec["parsed"]["key"]
+    assert rec["template"] == "question.v2" and rec["model"] == "fake/model" and rec["reply"] and rec["cost"] == 0.001 and rec["parsed"]["key"]
     assert {p.name for p in (tmp_path / "g" / "stages").iterdir()} == {"question.jsonl", "negatives.jsonl", "restyle.jsonl", "explain.jsonl", "judge.jsonl"}
     # the M2 negatives came back twice too long: restyle fixed them, so length matching holds
     assert all(_jsonl(tmp_path / "g" / "stages" / "restyle.jsonl"))
@@ -127,7 +128,7 @@ class LeakyProvider(FakeProvider):
 
 def test_a_question_that_quotes_the_next_move_is_dropped(tmp_path):
     outcome, _ = run_generation(SMALL, tmp_path / "g", acompletion=LeakyProvider(), quiet=True)
-    assert outcome.items == [] and all(d["reason"].startswith("leak: copies hidden text") for d in outcome.dropped)
+    assert outcome.items == [] and all("leak: copies hidden text" in d["reason"] for d in outcome.dropped)  # the fake's small word pools may add a duplicate
 
 
 def test_osr_variant_is_written_and_usable(tmp_path):
@@ -157,8 +158,41 @@ def test_redraft_keeps_question_and_key_and_audits_before_and_after(tmp_path):
         key = lambda it: next(o.text for o in it.options if o.key == it.answer)  # noqa: E731
         assert item.question == old.question and key(item) == key(old)
         if item.provenance.review == "unreviewed":
-            assert item.provenance.source_ref["redrafted_from"] == old.item_id and item.explanation == old.explanation
+            # new options, so a new explanation (the old one named other letters and distractors); the RR is kept
+            assert item.provenance.source_ref["redrafted_from"] == old.item_id and item.rule_reminder == old.rule_reminder
+            assert item.explanation != old.explanation and item.explanation.startswith(key(item))
+            assert item.provenance.source_ref["explanation"] == "rewritten by fake/model for the new options"
     assert (tmp_path / "g" / "audit.before.json").is_file() and json.loads((tmp_path / "g" / "audit.after.json").read_text())["items"] == 20
+
+
+def test_redraft_without_a_new_explanation_keeps_the_old_only_if_it_still_points_to_the_key(tmp_path):
+    config = GenConfig(model="fake/model", redraft=True, osr=False, judges=0, games=(GAME,))
+    outcome, _, _ = _run(tmp_path / "g", config, malformed_always={"explain"})
+    before = {it.item_id: it for it in load_dataset(bundled_sample_path()).speech}
+    notes = {n["item_id"]: n["flags"] for n in outcome.notes}
+    assert outcome.items
+    for item in outcome.items:
+        ref = item.provenance.source_ref["explanation"]
+        if item.explanation is not None:  # kept: the filter found it closest to the (unchanged) key
+            assert item.explanation == before[item.item_id].explanation and ref.startswith("kept from the source item")
+            assert any(f.startswith("explanation: kept from the source item") for f in notes[item.item_id])
+        else:
+            assert ref.startswith("removed") and any(f.startswith("no explanation") for f in notes[item.item_id])
+
+
+def test_an_old_explanation_pointing_to_a_new_distractor_is_removed():
+    from werealign.generation.pipeline import redraft_explanation
+
+    item = next(it for it in load_dataset(bundled_sample_path()).speech if it.game_id == GAME)
+    other = next(o for o in item.options if o.key != item.answer)
+    stale = item.model_copy(update={"explanation": f"Because {other.text}"})  # now reads like a distractor
+    out, flags = redraft_explanation(stale, None, "m")
+    assert out.explanation is None and out.provenance.source_ref["explanation"].startswith("removed") and flags
+    out, flags = redraft_explanation(item, None, "m")  # the sample's own explanation still points to its key
+    assert out.explanation == item.explanation and out.provenance.source_ref["explanation"].startswith("kept")
+    out, flags = redraft_explanation(stale, {"explanation": "New.", "rule_reminder": "RR."}, "m")
+    assert (out.explanation, out.rule_reminder, flags) == ("New.", item.rule_reminder or "RR.", [])
+    assert out.provenance.source_ref["explanation"] == "rewritten by m for the new options"
 
 
 def test_cli_dry_run_and_bad_options(tmp_path):
@@ -166,6 +200,7 @@ def test_cli_dry_run_and_bad_options(tmp_path):
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "werealign/random", "--out", str(tmp_path / "g"), "--dry-run", "--games", GAME, "--no-osr"])
     assert r.exit_code == 0, r.output
     assert "20 items to draft; at most 160 requests (0 question replies already stored)" in r.stdout and not (tmp_path / "g").exists()
+    assert "estimated cost $0.0000" in r.stdout  # a built-in model is free, not "unknown"
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--dimensions", "RI,XX"])
     assert r.exit_code != 0 and "XX" in str(r.exception)
     r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "x", "--out", str(tmp_path / "g"), "--games", "nope"])
@@ -213,3 +248,76 @@ def test_redrafting_removes_a_length_bias(tmp_path):
     assert before[("key-longest", "all")]["verdict"] == "fail" and before[("key-longest", "all")]["value"] > 0.8
     assert len(outcome.items) == len(biased) and not outcome.dropped
     assert after[("key-longest", "all")]["verdict"] == "pass", after[("key-longest", "all")]["detail"]
+
+
+def test_progress_lines_in_a_log_live_on_a_terminal_nothing_when_quiet(tmp_path, capsys, monkeypatch):
+    import io
+
+    from werealign.generation.progress import LINE_EVERY, GenProgress, mode_for
+    from werealign.generation.session import Spend
+
+    _run(tmp_path / "q")  # quiet
+    assert capsys.readouterr().err == ""
+    run_generation(SMALL, tmp_path / "v", acompletion=FakeProvider(malformed_once={"judge"}), quiet=False)  # stderr is not a terminal here
+    err = capsys.readouterr().err
+    for stage in ("question", "negatives", "restyle", "explain", "judge", "judge (repair 1)"):
+        assert f"[generate] {stage}: sending" in err and f"[generate] {stage}: done; sent" in err
+    assert "24 repairs" in err and "spend $0." in err  # one repair per judge answer, and the money so far
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    assert (mode_for(False), mode_for(True)) == ("live", "off")
+
+    # in a log, a long stage says it is alive at most every LINE_EVERY seconds
+    now = [0.0]
+    spend, buf = Spend(), io.StringIO()
+    p = GenProgress(spend, "lines", clock=lambda: now[0], out=buf)
+    p.stage_start("negatives", 3, 1)
+    p.event("retry_wait")
+    spend.retries += 1
+    for t in (1.0, LINE_EVERY + 2, LINE_EVERY + 3):
+        now[0] = t
+        spend.sent += 1
+        p.done()
+    p.stage_end()
+    lines = buf.getvalue().splitlines()
+    assert lines[0] == "[generate] negatives: sending 3 requests (1 stored)" and len(lines) == 3
+    assert lines[1].startswith("[generate] negatives: 2/3 replies (1 waiting to retry) | sent 2 in all, 1 retries")
+    assert lines[2] == "[generate] negatives: done; sent 3 in all, 1 retries, 0 repairs, 0 skipped, spend $0.0000"
+    first = FakeProvider(kill_after=5)  # on a "terminal", killed mid-stage: the live line ran, then the stage says what was sent
+    with pytest.raises(Killed):
+        run_generation(SMALL, tmp_path / "k", acompletion=first, quiet=False)
+    err = capsys.readouterr().err
+    # how many of the four requests in flight finished before the kill varies
+    assert re.search(r"question: \d/8 replies \| sent \d in all", err) and re.search(r"\[generate\] question: interrupted; sent \d in all", err)
+    live = GenProgress(Spend(), "live")  # the rich line starts and always stops with its stage
+    live.stage_start("question", 1, 0)
+    assert live._live is not None and "question: 0/1 replies" in live.line()
+    live.stage_end()
+    assert live._live is None
+
+
+def test_every_prompt_of_a_unit_opens_with_the_same_system_message_and_context():
+    """So a provider's prompt cache reuses the long opening from stage to stage."""
+    from werealign.generation import prompts
+    from werealign.generation.pipeline import _context, plan_units
+
+    ds = load_dataset(bundled_sample_path())
+    unit = plan_units(ds, SMALL)[0][1]
+    game = ds.games[unit.game_id]
+    ctx = _context(game, unit)
+    rendered = [prompts.render("question", language="en", next_move=unit.next_move, **ctx, **prompts.dimension_vars("RI"))[1],
+                prompts.render("negatives_m1", language="en", question="Q?", key="K.", key_length=2, target_lengths=[2] * 4, **ctx)[1],
+                prompts.render("explain", language="en", question="Q?", options=[], answer="A", **ctx)[1],
+                prompts.render("judge", language="en", question="Q?", options=[], **ctx)[1]]
+    assert len({m[0]["content"] for m in rendered}) == 1
+    opening = f"WHAT {ctx['me']} KNOWS AT THIS MOMENT:\n{ctx['context']}\n\nTask: "
+    assert all(m[1]["content"].startswith(opening) for m in rendered)
+
+
+def test_a_repeated_distractor_is_rewritten_not_the_key():
+    from werealign.generation.filters import to_rewrite
+    from werealign.schema import Option
+
+    texts = ["Vote seat 8 out today.", "Vote seat 8 out today.", "Trust seat 2 and wait.", "Vote seat 8 out today!"]
+    options = [Option(key=k, text=t, origin="ground_truth" if k == "A" else "m2_biased_rationale") for k, t in zip("ABCD", texts)]
+    assert to_rewrite(options, "A") == ["B", "D"]  # both repeat the key; the key itself stays
+    assert to_rewrite(options, "C") == ["B", "D"]  # A=B=D: one of each pair, the later letter

@@ -31,7 +31,7 @@ from typing import Any
 
 from werealign.context import build_context
 from werealign.dataset import Dataset
-from werealign.schema import GameLog, SpeechItem
+from werealign.schema import GameLog, Option, SpeechItem
 from werealign.schema.models import DIMENSIONS, OPTION_KEYS
 from werealign.schema.roles import ROLE_LABELS, ROLES
 
@@ -221,8 +221,12 @@ def check_options_only(items: Sequence[SpeechItem], scope: str) -> Check:
 
 def duplicate_pairs(item: SpeechItem) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(exact, near) pairs of option keys: the same text after normalisation, or a ratio >= NEAR_DUPLICATE."""
+    return duplicate_option_pairs(item.options)
+
+
+def duplicate_option_pairs(options: Sequence[Option]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     exact, near = [], []
-    texts = [(o.key, normalise(o.text)) for o in item.options]
+    texts = [(o.key, normalise(o.text)) for o in options]
     for i, (ka, a) in enumerate(texts):
         for kb, b in texts[i + 1 :]:
             if a == b:

@@ -7,18 +7,21 @@ options-only reader learns as well (the audit's classifier does). So each item d
 how many distractors are shorter than the key (0 to 8, uniformly: the key's length rank is uniform)
 and a target length for each within LENGTH_BAND of the key's (`length_targets`); the prompts ask for
 those lengths. A distractor outside the band, or not ending like the key (a sentence mark or none),
-is sent to the restyle stage once; an item still off afterwards is dropped.
+or repeating another option, is sent to the restyle stage once, asked again for the length first drawn
+for it; an item still off afterwards is dropped. A model decoding under a JSON Schema is held to
+`length_range` of each target and to the key's ending as it writes (replies.negatives_schema).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
-from werealign.audit import duplicate_pairs, explanation_favours, text_length
+from werealign.audit import duplicate_option_pairs, duplicate_pairs, explanation_favours, text_length
 from werealign.schema import Option, SpeechItem
 
-__all__ = ["LENGTH_BAND", "hard_failures", "length_targets", "outliers", "soft_flags", "text_length"]
+__all__ = ["LENGTH_BAND", "ends_with_mark", "hard_failures", "length_range", "length_targets", "outliers", "soft_flags", "text_length", "to_rewrite"]
 
 LENGTH_BAND = 1.25  # a distractor's length / the key's must lie in [1/LENGTH_BAND, LENGTH_BAND]
 _END_MARKS = ".。!！?？"
@@ -32,6 +35,22 @@ def length_targets(key_length: int, seed: str, n: int = 8) -> list[int]:
     targets = [round(key_length * rng.uniform(low, 0.97)) for _ in range(shorter)] + [round(key_length * rng.uniform(1.03, high)) for _ in range(n - shorter)]
     rng.shuffle(targets)
     return [max(1, t) for t in targets]
+
+
+def length_range(key_length: int, target: int) -> tuple[int, int]:
+    """The lengths a schema-constrained model may write for a target: within 5% of it, inside the band,
+    and on the target's side of the key (so the key's drawn length rank survives)."""
+    low = max(math.ceil(key_length / LENGTH_BAND), round(target * 0.95))
+    high = min(math.floor(key_length * LENGTH_BAND), round(target * 1.05))
+    if target < key_length:
+        high = min(high, key_length - 1)
+    elif target > key_length:
+        low = max(low, key_length + 1)
+    return (low, high) if low <= high else (target, target)
+
+
+def ends_with_mark(text: str) -> bool:
+    return _ending(text) == "mark"
 
 
 def _ending(text: str) -> str:
@@ -52,6 +71,18 @@ def outliers(options: list[Option], answer: str) -> list[str]:
         if not (1 / LENGTH_BAND <= ratio <= LENGTH_BAND) or _ending(o.text) != _ending(key.text):
             off.append(o.key)
     return off
+
+
+def to_rewrite(options: list[Option], answer: str) -> list[str]:
+    """Distractors the restyle stage rewrites: those that stand out from the key, and one of each pair of
+    (near-)duplicate options (never the key) — a repeated distractor is cheaper to rewrite than the item
+    is to lose, and small models repeat themselves."""
+    off = set(outliers(options, answer))
+    exact, near = duplicate_option_pairs(options)
+    for a, b in exact + near:
+        if b not in off and a not in off:
+            off.add(b if b != answer else a)
+    return sorted(off)
 
 
 def hard_failures(item: SpeechItem) -> list[str]:

@@ -21,7 +21,7 @@ from werealign.llm import builtin_models, loader as llm
 from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
 
-__all__ = ["STORE_NAME", "Outcome", "Request", "RetryPolicy", "Store", "StoredResponse", "connect", "request_key", "send_all", "price_per_token"]
+__all__ = ["STORE_NAME", "Outcome", "Request", "RetryPolicy", "Store", "StoredResponse", "connect", "decodes_under_schema", "request_key", "send_all", "price_per_token"]
 
 Acompletion = Callable[..., Awaitable[Any]]
 
@@ -60,8 +60,17 @@ def max_connections_for(model: str, wanted: int) -> int:
     return min(wanted, hint) if hint is not None else wanted
 
 
+def decodes_under_schema(model: str) -> bool:
+    """Whether each request should carry its stage's JSON Schema (see replies.py). Only for the local
+    llama.cpp server, which compiles the whole schema to a grammar; hosted structured-output modes
+    reject parts of it (length bounds, prefixItems) with a 400, and would re-key every stored reply."""
+    return model in builtin_models.LOCAL_MODELS
+
+
 def price_per_token(model: str) -> tuple[float, float] | None:
-    """(input, output) USD per token as litellm knows it, or None (never guessed)."""
+    """(input, output) USD per token as litellm knows it, or None (never guessed); built-ins cost nothing."""
+    if builtin_models.is_builtin(model):
+        return 0.0, 0.0
     litellm = llm.import_litellm()
     info = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1])
     if not info or "input_cost_per_token" not in info:

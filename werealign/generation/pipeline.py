@@ -7,7 +7,8 @@ or per existing item when re-drafting:
                  MVP's viewpoint, with only what the context builder shows (skipped when re-drafting);
 2. negatives     four M1 counterfactual negatives (role perturbation, information occlusion, faction
                  inversion) and four M2 biased rationales, each tagged with its mechanism;
-3. restyle       distractors whose length or form stands out from the key are rewritten (filters.py);
+3. restyle       distractors whose length or form stands out from the key, or that repeat another
+                 option, are rewritten (filters.py);
 4. explain       explanation and RR rule reminder;
 5. judge         several independent answers: items whose key is not clearly the single best are flagged;
 6. osr           an objective rewrite of every turn of every game lacking one (the OSR variant file).
@@ -32,7 +33,6 @@ another option). The output directory:
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -40,13 +40,13 @@ from pathlib import Path
 from typing import Any
 
 from werealign import __version__
-from werealign.audit import audit_items, stem_leaks
+from werealign.audit import audit_items, explanation_favours, stem_leaks
 from werealign.context import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import make_parent, staged_directory, write_json, write_jsonl
 from werealign.generation import filters, prompts, replies
-from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, max_connections_for, price_per_token
+from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, decodes_under_schema, max_connections_for, price_per_token
 from werealign.generation.moments import find_moments
 from werealign.generation.session import Draft, Session
 from werealign.render.lines import phase_label, speaker_label
@@ -132,7 +132,7 @@ def stage_questions(s: Session, ds: Dataset, units: list[Unit]) -> dict[str, dic
     for u in units:
         game = ds.games[u.game_id]
         tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
-        drafts.append(Draft(s.request("question", u.item_id, tpl, messages), replies.parse_question))
+        drafts.append(Draft(s.request("question", u.item_id, tpl, messages, schema=replies.question_schema()), replies.parse_question))
     return {r.record["unit"]: r.value for r in s.ask("question", drafts) if r.value is not None}
 
 
@@ -142,10 +142,12 @@ def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], u
         game, stem = ds.games[u.game_id], stems[u.item_id]
         key_length = filters.text_length(stem["key"])
         targets = filters.length_targets(key_length, f"{seed}:{u.item_id}")
+        mark = filters.ends_with_mark(stem["key"])
         for kind, m1, lengths in (("negatives_m1", True, targets[:4]), ("negatives_m2", False, targets[4:])):
             tpl, messages = prompts.render(kind, language=game.language, question=stem["question"], key=stem["key"],
                                            key_length=key_length, target_lengths=lengths, **_context(game, u))
-            drafts.append(Draft(s.request("negatives", u.item_id, tpl, messages), lambda reply, m1=m1: replies.parse_negatives(reply, m1=m1)))
+            schema = replies.negatives_schema([filters.length_range(key_length, t) for t in lengths], mark, m1=m1)
+            drafts.append(Draft(s.request("negatives", u.item_id, tpl, messages, schema=schema), lambda reply, m1=m1: replies.parse_negatives(reply, m1=m1)))
     found: dict[str, list[dict[str, str]]] = {}
     failed: set[str] = set()
     for r in s.ask("negatives", drafts):
@@ -160,27 +162,42 @@ def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], u
 def assemble(unit: Unit, stem: dict[str, str], negatives: list[dict[str, str]], seed: int) -> tuple[list[Option], str]:
     """Nine options in a seeded order (the same inputs give the same order) and the key's letter."""
     pool = [{"origin": "ground_truth", "text": stem["key"]}, *negatives]
-    order = list(range(len(pool)))
-    random.Random(f"{seed}:{unit.item_id}").shuffle(order)
+    order = _order(seed, unit.item_id, len(pool))
     options = [Option(key=OPTION_KEYS[i], text=pool[j]["text"], origin=pool[j]["origin"]) for i, j in enumerate(order)]
     return options, OPTION_KEYS[order.index(0)]
 
 
+def _order(seed: int, item_id: str, n: int = len(OPTION_KEYS)) -> list[int]:
+    order = list(range(n))
+    random.Random(f"{seed}:{item_id}").shuffle(order)
+    return order
+
+
+def drawn_targets(key_length: int, seed: int, item_id: str) -> dict[str, int]:
+    """The length each distractor's letter was asked for in the negatives stage (assemble's order)."""
+    targets = filters.length_targets(key_length, f"{seed}:{item_id}")
+    return {OPTION_KEYS[i]: targets[j - 1] for i, j in enumerate(_order(seed, item_id)) if j}
+
+
 def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit, dict[str, str], list[Option], str]]) -> None:
-    """Rewrite, once, the distractors that stand out; replaces them in place."""
+    """Rewrite, once, the distractors that stand out or repeat another option; replaces them in place."""
     drafts = []
     for uid, (u, stem, options, answer) in drafts_by_unit.items():
-        off = filters.outliers(options, answer)
+        off = filters.to_rewrite(options, answer)
         if not off:
             continue
         game = ds.games[u.game_id]
         key_length = filters.text_length(stem["key"])
-        # fresh targets drawn like the first ones, so rewritten options keep the key's length rank uniform
-        fresh = filters.length_targets(key_length, f"{s.seed}:{uid}:restyle", n=len(off))
-        shown = list(zip([o for o in options if o.key in off], fresh))
+        # each rewritten option is asked again for the length it was first drawn: the nine drawn together
+        # make the key's length rank uniform; a fresh draw for a subset would pull the key towards the middle
+        # (an options-only classifier found it at 31% in the scripted tests, chance 11%)
+        targets = drawn_targets(key_length, s.seed, uid)
+        shown = [(o, targets[o.key]) for o in options if o.key in off]
+        others = [o for o in options if o.key not in off and o.key != answer]
         tpl, messages = prompts.render("restyle", language=game.language, question=stem["question"], key=stem["key"],
-                                       key_length=key_length, options=shown)
-        drafts.append(Draft(s.request("restyle", uid, tpl, messages), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
+                                       key_length=key_length, options=shown, others=others)
+        schema = replies.restyle_schema({o.key: filters.length_range(key_length, n) for o, n in shown}, filters.ends_with_mark(stem["key"]))
+        drafts.append(Draft(s.request("restyle", uid, tpl, messages, schema=schema), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
     if not drafts:
         return
     for r in s.ask("restyle", drafts):
@@ -196,7 +213,7 @@ def stage_explain(s: Session, ds: Dataset, items: dict[str, tuple[Unit, SpeechIt
     for uid, (u, item) in items.items():
         game = ds.games[u.game_id]
         tpl, messages = prompts.render("explain", language=game.language, question=item.question, options=item.options, answer=item.answer, **_context(game, u))
-        drafts.append(Draft(s.request("explain", uid, tpl, messages), replies.parse_explain))
+        drafts.append(Draft(s.request("explain", uid, tpl, messages, schema=replies.explain_schema()), replies.parse_explain))
     return {r.record["unit"]: r.value for r in s.ask("explain", drafts) if r.value is not None}
 
 
@@ -206,7 +223,7 @@ def stage_judge(s: Session, ds: Dataset, items: dict[str, tuple[Unit, SpeechItem
         game = ds.games[u.game_id]
         tpl, messages = prompts.render("judge", language=game.language, question=item.question, options=item.options, **_context(game, u))
         for k in range(judges):  # independent samples: same prompt, a different sampling seed each
-            drafts.append(Draft(s.request("judge", uid, tpl, messages, {"temperature": 0.7, "seed": k}), replies.parse_judge))
+            drafts.append(Draft(s.request("judge", uid, tpl, messages, {"temperature": 0.7, "seed": k}, schema=replies.judge_schema()), replies.parse_judge))
     votes: dict[str, list[dict[str, Any]]] = {}
     for r in s.ask("judge", drafts):
         if r.value is not None:
@@ -223,7 +240,7 @@ def stage_osr(s: Session, games: list[GameLog]) -> tuple[dict[str, list[OsrRewri
             tpl, messages = prompts.render("osr", language=game.language, text=u.text,
                                            speaker=speaker_label(u.speaker, None, game.language),
                                            phase=phase_label(phases.get(u.phase), game.language))
-            drafts.append(Draft(s.request("osr", f"{game.game_id}:{u.index}", tpl, messages), replies.parse_osr))
+            drafts.append(Draft(s.request("osr", f"{game.game_id}:{u.index}", tpl, messages, schema=replies.osr_schema()), replies.parse_osr))
     results = {r.record["unit"]: r.value for r in s.ask("osr", drafts)}
     out, missing = {}, []
     for game in games:
@@ -251,20 +268,24 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         items = {u.item_id: (u, u.source) for u in units if u.source is not None}
     else:
         items = _draft(s, ds, config, units, drop)
-    # An item that already has both (a re-drafted or filled-in one) costs no explain request.
-    wanting = {uid: pair for uid, pair in items.items() if not (pair[1].explanation and pair[1].rule_reminder)}
+    # A re-drafted item is always explained again: its old explanation was written for other options
+    # (other letters, other distractors). An item that already has both otherwise costs no request.
+    wanting = {uid: pair for uid, pair in items.items() if config.redraft or not (pair[1].explanation and pair[1].rule_reminder)}
     extras = stage_explain(s, ds, wanting)
     votes = stage_judge(s, ds, items, config.judges) if config.judges else {}
     for uid, (u, item) in items.items():
         extra = extras.get(uid)
-        if extra is not None:  # what the item already has is kept; only what is missing is filled in
+        redraft_flags: list[str] = []
+        if config.redraft:
+            item, redraft_flags = redraft_explanation(item, extra, s.model)
+        elif extra is not None:  # what the item already has is kept; only what is missing is filled in
             filled = {k: extra[k] for k in ("explanation", "rule_reminder") if not getattr(item, k)}
             if config.extras_only:
                 ref = {**item.provenance.source_ref, "filled_by": s.model, "filled": ",".join(sorted(filled))}
                 filled["provenance"] = item.provenance.model_copy(update={"source_ref": ref})
             item = item.model_copy(update=filled)
-        flags = filters.soft_flags(item, votes.get(uid, []), config.judges)
-        if uid in wanting and extra is None:
+        flags = filters.soft_flags(item, votes.get(uid, []), config.judges) + redraft_flags
+        if uid in wanting and extra is None and not config.redraft:
             flags.append("no explanation: the explain stage gave no usable reply")
         if u.source is not None:
             flags += [f"leak: {r}" for r in stem_leaks(ds.games[u.game_id], item)]
@@ -274,6 +295,31 @@ def generate(s: Session, ds: Dataset, config: GenConfig, units: list[Unit]) -> O
         out.osr, missing = stage_osr(s, [g for g in select_games(ds, config) if g.game_id not in ds.osr])  # existing rewrites are kept
         out.dropped += [{"unit": "osr", "game_id": m.split(":")[0].removeprefix("game "), "stage": "osr", "reason": m} for m in missing]
     return out
+
+
+def redraft_explanation(item: SpeechItem, extra: dict[str, str] | None, model: str) -> tuple[SpeechItem, list[str]]:
+    """A re-drafted item's explanation, rewritten for its new options (its rule reminder is kept when it
+    has one: the rules do not depend on the options). When the explain stage gave nothing, the source's
+    explanation is kept only if the explanation/key filter finds it still closest to the key; otherwise
+    it is removed rather than left pointing elsewhere. Either way source_ref["explanation"] says which,
+    and the reviewer is told. (A rewritten explanation goes through the same filter in soft_flags.)"""
+    ref = dict(item.provenance.source_ref)
+    update: dict[str, Any] = {}
+    flags: list[str] = []
+    if extra is not None:
+        update["explanation"] = extra["explanation"]
+        if not item.rule_reminder:
+            update["rule_reminder"] = extra["rule_reminder"]
+        ref["explanation"] = f"rewritten by {model} for the new options"
+    elif item.explanation and explanation_favours(item) is None:
+        ref["explanation"] = "kept from the source item: no usable reply; it still reads closest to the key"
+        flags.append("explanation: kept from the source item (written for its old options); the explain stage gave no usable reply")
+    else:
+        update["explanation"] = None
+        ref["explanation"] = "removed: no usable reply, and the source's no longer reads closest to the key"
+        flags.append("no explanation: the explain stage gave no usable reply and the old one does not fit the new options")
+    update["provenance"] = item.provenance.model_copy(update={"source_ref": ref})
+    return item.model_copy(update=update), flags
 
 
 def _draft(s: Session, ds: Dataset, config: GenConfig, units: list[Unit], drop: Any) -> dict[str, tuple[Unit, SpeechItem]]:
@@ -325,10 +371,18 @@ def _item(u: Unit, game: GameLog, stem: dict[str, str], options: list[Option], a
 # --------------------------------------------------------------------------- entry points
 
 
-def request_params(max_tokens: int) -> dict[str, Any]:
+def request_params(max_tokens: int, model: str, seed: int = 0) -> dict[str, Any]:
     """Sent with every request and part of its key. JSON mode makes providers that support it (OpenAI,
-    llama.cpp's grammar) return parseable JSON; litellm drops it for those that do not."""
-    return {"max_tokens": max_tokens, "response_format": {"type": "json_object"}}
+    llama.cpp's grammar) return parseable JSON; litellm drops it for those that do not. (A model that
+    decodes under a schema gets its stage's schema instead, per request: Session.request.)"""
+    params: dict[str, Any] = {"max_tokens": max_tokens, "response_format": {"type": "json_object"}}
+    if decodes_under_schema(model):
+        # Under a grammar, SmolLM2-135M opened all four options of a reply with the same phrase (every
+        # item dropped as near-duplicates); a frequency penalty and llama.cpp's DRY repetition penalty
+        # made its options differ.
+        # llama.cpp draws a random sampling seed per request unless told one: same run, same replies.
+        params.update(frequency_penalty=0.5, extra_body={"dry_multiplier": 0.8}, seed=seed)
+    return params
 
 
 @dataclass(frozen=True)
@@ -353,7 +407,8 @@ def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
     chars = 0
     with _store(out, readonly=True) as store:
         ok = store.ok_keys() if store is not None else set()
-        session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens))  # type: ignore[arg-type]
+        session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens, config.model, config.seed),  # type: ignore[arg-type]
+                          json_schema=decodes_under_schema(config.model))
         for u in units:
             game = ds.games[u.game_id]
             tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
@@ -386,16 +441,15 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
     """Run (or resume) a generation into `out`. `acompletion` replaces litellm (tests' scripted provider)."""
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     units, skipped = plan_units(ds, config)
-    for line in skipped:
-        if not quiet:
-            print(f"[generate] skipped: {line}", file=sys.stderr)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: --out exists and is not a directory")
     write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "config": asdict(config), "templates": prompts.TEMPLATES})
     with _store(out) as store, _connection(config.model, api_base, acompletion) as (call, routed, kwargs):
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,
                           policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
-                          base_params=request_params(max_tokens))
+                          base_params=request_params(max_tokens, config.model, config.seed), json_schema=decodes_under_schema(config.model))
+        for line in skipped:
+            session.progress.note(f"skipped: {line}")
         outcome = generate(session, ds, config, units)
     _write(out, ds, config, outcome, session)
     return outcome, session

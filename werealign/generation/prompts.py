@@ -22,16 +22,20 @@ from werealign.schema.models import DIMENSION_NAMES
 
 # The template version each stage uses; bump the number (and add the file) to change a prompt:
 # the content-keyed store then asks again only the requests whose prompt changed.
+# v2: every prompt of a unit opens with the same text (system message, then the context; the stage's
+# "Task:" line comes after), so a server's prompt cache reuses it from stage to stage: llama.cpp
+# then processes only each prompt's tail (a local/smollm2 request fell from ~50 s to ~9 s on a busy
+# CPU), and hosted providers' prefix caching applies too.
 TEMPLATES = {
-    "question": "question.v1",
-    "negatives_m1": "negatives_m1.v1",
-    "negatives_m2": "negatives_m2.v1",
-    "restyle": "restyle.v1",
-    "explain": "explain.v1",
-    "judge": "judge.v1",
-    "osr": "osr.v1",
+    "question": "question.v2",
+    "negatives_m1": "negatives_m1.v2",
+    "negatives_m2": "negatives_m2.v2",
+    "restyle": "restyle.v2",
+    "explain": "explain.v2",
+    "judge": "judge.v2",
+    "osr": "osr.v2",
     "repair": "repair.v1",
-    "system": "system.v1",
+    "system": "system.v2",
 }
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese (简体中文)"}
 DIMENSION_GOALS = {
@@ -54,8 +58,8 @@ def _env() -> jinja2.Environment:
 def render(stage: str, *, language: str, **variables: Any) -> tuple[str, list[dict[str, str]]]:
     """(template id, chat messages) for one stage."""
     env = _env()
-    system = env.get_template(f"{TEMPLATES['system']}.j2").render(task=stage, language_name=LANGUAGE_NAMES.get(language, language)).strip()
-    user = env.get_template(f"{TEMPLATES[stage]}.j2").render(**variables).strip()
+    system = env.get_template(f"{TEMPLATES['system']}.j2").render(language_name=LANGUAGE_NAMES.get(language, language)).strip()
+    user = env.get_template(f"{TEMPLATES[stage]}.j2").render(task=stage, **variables).strip()
     return TEMPLATES[stage], [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 

@@ -98,3 +98,60 @@ def parse_judge(reply: str | None) -> dict[str, Any]:
 
 def parse_osr(reply: str | None) -> dict[str, str]:
     return {"text": text_field(json_object(reply), "text")}
+
+
+# --------------------------------------------------------------------------- reply schemas
+# The JSON Schema of each stage's reply, for providers that decode under a schema (llama.cpp turns
+# it into a grammar). A small model left free copies the prompt's `"..."` placeholders, forgets the
+# fourth option or a mechanism, and misses every length it is asked for; under the schema, whatever
+# it writes parses, and distractor lengths and endings are those the length filter accepts.
+# Only constructs llama.cpp's converter supports are used (const, enum, prefixItems, min/maxLength,
+# pattern with classes and {m,n}); each schema accepts only replies its parser above accepts.
+
+_CHAR = r'[^ \t\n\r"\\.。!！?？;；]'  # one visible character that audit.text_length counts (no sentence mark)
+_MARK = "[.。!！?？]"
+
+
+def option_pattern(low: int, high: int, mark: bool) -> str:
+    """Text of `low`..`high` visible characters (as audit.text_length counts them), single spaces
+    between, ending with a sentence mark or not (the key's form)."""
+    low, high = max(1, low), max(1, low, high)
+    return f"^{_CHAR}( ?{_CHAR}){{{low - 1},{high - 1}}}{_MARK if mark else ''}$"
+
+
+def _text(low: int = 10, high: int = 400) -> dict[str, Any]:
+    return {"type": "string", "minLength": low, "maxLength": high}
+
+
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def question_schema() -> dict[str, Any]:
+    return _object({"question": _text(15, 300), "key": _text(15, 300)})
+
+
+def negatives_schema(ranges: list[tuple[int, int]], mark: bool, *, m1: bool) -> dict[str, Any]:
+    """Four options, each in its length range; M1 ones tagged with every mechanism in turn (the fourth free)."""
+    mechanisms: list[dict[str, Any]] = [{"const": m} for m in M1_MECHANISMS] + [{"enum": list(M1_MECHANISMS)}]
+    items = []
+    for i, (low, high) in enumerate(ranges):
+        text = {"type": "string", "pattern": option_pattern(low, high, mark)}
+        items.append(_object({"mechanism": mechanisms[i], "text": text} if m1 else {"text": text}))
+    return _object({"options": {"type": "array", "prefixItems": items, "minItems": len(items), "maxItems": len(items)}})
+
+
+def restyle_schema(ranges: dict[str, tuple[int, int]], mark: bool) -> dict[str, Any]:
+    return _object({"options": _object({k: {"type": "string", "pattern": option_pattern(lo, hi, mark)} for k, (lo, hi) in ranges.items()})})
+
+
+def explain_schema() -> dict[str, Any]:
+    return _object({"explanation": _text(20, 600), "rule_reminder": _text(10, 400)})
+
+
+def judge_schema() -> dict[str, Any]:
+    return _object({"answer": {"enum": list(OPTION_KEYS)}, "single_best": {"type": "boolean"}})
+
+
+def osr_schema() -> dict[str, Any]:
+    return _object({"text": _text(1, 2000)})

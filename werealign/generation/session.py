@@ -14,12 +14,12 @@ keys, raw reply, parsed value or error, cost), written to `stages/<stage>.jsonl`
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from werealign.generation.model import Outcome, Request, RetryPolicy, Store, StoredResponse, send_all
+from werealign.generation.progress import GenProgress, mode_for
 from werealign.generation.prompts import repair_message
 from werealign.generation.replies import BadReply
 
@@ -59,12 +59,21 @@ class Session:
     max_connections: int = 4
     repairs: int = 2
     base_params: dict[str, Any] = field(default_factory=dict)  # sent with every request (e.g. max_tokens), part of its key
-    quiet: bool = False
+    json_schema: bool = False  # the provider decodes under a JSON Schema: each request carries its stage's (replies.py)
+    quiet: bool = False  # no progress at all; otherwise live on a terminal, plain lines elsewhere
     spend: Spend = field(default_factory=Spend)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    progress: GenProgress = field(init=False)
 
-    def request(self, stage: str, unit: str, template: str, messages: list[dict[str, str]], params: dict[str, Any] | None = None) -> Request:
-        return Request(stage=stage, unit=unit, template=template, messages=messages, params={**self.base_params, **(params or {})}, model=self.model)
+    def __post_init__(self) -> None:
+        self.progress = GenProgress(self.spend, mode_for(self.quiet))
+
+    def request(self, stage: str, unit: str, template: str, messages: list[dict[str, str]], params: dict[str, Any] | None = None,
+                schema: dict[str, Any] | None = None) -> Request:
+        params = {**self.base_params, **(params or {})}
+        if self.json_schema and schema is not None:
+            params["response_format"] = {"type": "json_schema", "json_schema": {"name": stage, "schema": schema}}
+        return Request(stage=stage, unit=unit, template=template, messages=messages, params=params, model=self.model)
 
     def ask(self, stage: str, drafts: list[Draft]) -> list[Result]:
         self._ok = self.store.ok_keys()
@@ -107,15 +116,15 @@ class Session:
         self.spend.stored += len(unique) - len(todo)
         label = stage if round_ == 0 else f"{stage} (repair {round_})"
         if not todo:
-            self._say(f"{label}: {len(unique)} replies already stored")
+            self.progress.note(f"{label}: {len(unique)} replies already stored")
             return
         if self.acompletion is None:
             raise RuntimeError("a dry run sends nothing")
-        self._say(f"{label}: sending {len(todo)} request{'s' * (len(todo) != 1)} ({len(unique) - len(todo)} stored)")
 
         def on_event(event: str) -> None:
             if event == "retry_wait":
                 self.spend.retries += 1
+            self.progress.event(event)
 
         def on_done(outcome: Outcome) -> None:
             self.spend.sent += 1
@@ -123,15 +132,20 @@ class Session:
                 self.spend.cost_known = self.spend.cost_known and not outcome.ok
             else:
                 self.spend.cost += outcome.cost
+            self.progress.done()
 
-        asyncio.run(send_all(todo, self.store, acompletion=self.acompletion, routed_model=self.routed_model, kwargs=self.kwargs,
-                             policy=self.policy, max_connections=self.max_connections, seed=self.seed, on_event=on_event, on_done=on_done))
+        self.progress.stage_start(label, len(todo), len(unique) - len(todo))
+        try:
+            asyncio.run(send_all(todo, self.store, acompletion=self.acompletion, routed_model=self.routed_model, kwargs=self.kwargs,
+                                 policy=self.policy, max_connections=self.max_connections, seed=self.seed, on_event=on_event, on_done=on_done))
+        except BaseException:  # a live display must not outlive an interrupted stage
+            self.progress.stage_end(interrupted=True)
+            raise
+        self.progress.stage_end()
         self._ok = self.store.ok_keys()
-        self._say(f"{label}: done; sent {self.spend.sent} in all, {self.spend.retries} retries, {self.spend.repairs} repairs, "
-                  f"{self.spend.skipped} skipped, spend {self.cost_text()}")
 
     def cost_text(self) -> str:
-        return f"${self.spend.cost:.4f}" + ("" if self.spend.cost_known else " (+ unpriced)")
+        return self.progress.cost_text()
 
     def _record(self, stage: str, draft: Draft, chain: list[str], row: StoredResponse | None, error: str | None) -> dict[str, Any]:
         req = draft.request
@@ -145,7 +159,3 @@ class Session:
     def _skip(self, stage: str, draft: Draft, chain: list[str], row: StoredResponse | None, error: str) -> Result:
         self.spend.skipped += 1
         return Result(None, self._record(stage, draft, chain, row, error))
-
-    def _say(self, line: str) -> None:
-        if not self.quiet:
-            print(f"[generate] {line}", file=sys.stderr, flush=True)
