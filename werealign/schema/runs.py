@@ -100,7 +100,7 @@ class RunRecord(_Model):
 # --------------------------------------------------------------------------- samples.jsonl
 
 
-Answer = str | int | list[int]
+Answer = str | int | list[int] | dict[str, str]  # dict: seat -> role id (OI mode roles)
 
 
 class SampleRow(_Model):
@@ -117,7 +117,8 @@ class SampleRow(_Model):
     decode: int = Field(description="Decode index, 0-based.")
     option_order: list[int] | None = Field(description="Speech: shown position i held original option option_order[i]; null = not permuted.")
     key: str = Field(description="Request key: sha256 of (model, params, messages, decode); the row's key in responses.sqlite.")
-    gold: Answer = Field(description="The correct answer: an option key (speech), a seat (vote) or the sorted seat list (opponent).")
+    gold: Answer = Field(description="The correct answer: an option key (speech), a seat (vote), the sorted seat list (opponent) "
+                         "or, in OI mode roles, each asked seat's role id by seat.")
     reply: str | None = Field(description="The model's raw reply; null when the request failed.")
     answer: Answer | None = Field(description="The parsed answer in the gold's terms (original option key); null when unparsed or failed.")
     correct: bool | None = Field(description="answer == gold; null when the request failed.")
@@ -216,8 +217,22 @@ class OpponentScores(TaskScores):
     micro_f1: float | None
 
 
+class OpponentRoleScores(TaskScores):
+    """OI mode `roles`: the role card of every other seat."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    metric: Literal["role_accuracy"]
+    role_accuracy: float | None = Field(description="Seats labelled with their true role / seats asked, over all samples (micro average; failed requests count as wrong).")
+    role_accuracy_std: float | None
+    per_decode_role_accuracy: list[float | None]
+    role_accuracy_answered: float | None = Field(None, description="The same over answered samples only.")
+    mean_item_role_accuracy: float | None = Field(description="Mean per-sample share of seats labelled right (macro over samples).")
+    exact_match: float | None = Field(description="Share of samples with every seat right.")
+    seats: int = Field(description="Seats asked, summed over samples (the micro average's denominator).")
+
+
 # The known kinds first; any other registered kind is read as generic TaskScores.
-AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | TaskScores, Field(union_mode="left_to_right")]
+AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | OpponentRoleScores | TaskScores, Field(union_mode="left_to_right")]
 
 
 class Totals(Counts):
