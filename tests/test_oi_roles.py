@@ -195,3 +195,26 @@ def test_a_leaderboard_refuses_runs_of_different_oi_modes(tmp_path):
     record["config"].update(tasks=["speech"], modes={})
     (c / "run.json").write_text(json.dumps(record))
     assert len(collect([a, c])) == 2
+
+
+def test_a_run_in_mode_roles_records_the_mode_and_reports_floors_beside_the_score(tmp_path):
+    """In-process, on the bundled sample: a fake model that answers like majority-role scores exactly its floor."""
+    from types import SimpleNamespace
+
+    from werealign.eval.config import EvalConfig
+    from werealign.eval.runner import Execution, run_eval
+
+    async def majority(*, model, messages, **kwargs):
+        reply = baseline_reply("majority-role", messages)
+        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=reply), finish_reason="stop")],
+                               usage=SimpleNamespace(prompt_tokens=1, completion_tokens=1, total_tokens=2), _hidden_params={})
+
+    out = tmp_path / "run"
+    run_eval(EvalConfig(model="openai/mock", tasks=("opponent",), decodes=1, modes={"opponent": "roles"}), Execution(),
+             out=out, acompletion=majority, cache=False)
+    assert json.loads((out / "run.json").read_text())["config"]["modes"] == {"opponent": "roles"}
+    block = json.loads((out / "results.json").read_text())["variants"]["base"]["opponent"]
+    assert block["metric"] == "role_accuracy" and block["parse_failures"] == 0
+    floors = block["floors"]
+    assert floors["metric"] == "role_accuracy" and 0 < floors["chance"] < floors["best_score"]
+    assert block["role_accuracy"] == floors["shortcuts"]["werealign/majority-role"]
