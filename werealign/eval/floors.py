@@ -8,7 +8,8 @@ metric (the task's primary metric in the run's mode):
 - `chance`: the expected score of `werealign/random`'s policy (a uniform option or candidate; for OI
   each candidate named with probability 1/2, one uniform candidate when none is; in OI mode `roles` a
   uniform card of the game's card list per seat), computed exactly;
-- `shortcuts`: each shortcut model of the task (`werealign.tasks.base.Task.shortcuts`) asked the
+- `shortcuts`: each shortcut model of the task (`werealign.tasks.base.Task.shortcuts`, or those of a
+  mode that asks its own question, `Ask.shortcuts`: majority-role and longest in OI mode `roles`) asked the
   run's first-decode prompts, its replies parsed and scored by the task exactly like a model's. The
   shortcut models read only the messages, so a floor is what the prompts themselves give away.
 
