@@ -541,6 +541,7 @@ def test_real_own_night_actions_read_from_the_log_are_actor_only_facts(real_impo
         assert e.audience.kind == "actor" and e.phase in {p.id for p in game.phases if p.kind == "night"}
         assert {s.seat: s.role for s in game.seats}[e.actor] == skills[e.skill]
         assert e.result in (None, "狼人", "好人") and e.segment_id is None
+    assert report["counts"]["night_actions_read"] == len(read)
     read_games = {e["game"] for e in report["converted"] if e["code"] == "night_actions"}
     assert read_games == {g.game_id for g, _ in read}
     # the rest stay reported per game, and the count says how many viewpoints still lack them

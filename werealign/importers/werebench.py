@@ -136,6 +136,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
         "opponent_items": len(opponent),
         "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
+        "night_actions_read": sum(1 for g in games.values() for e in g.events if e.kind == "skill_use" and e.audience.kind != "everyone"),
         "viewpoints_without_night_knowledge": lacking,
         "turns": sum(len(g.utterances) for g in games.values()),
         "turns_with_segments": sum(1 for g in games.values() for u in g.utterances if u.segments is not None),
