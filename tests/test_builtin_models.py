@@ -33,7 +33,7 @@ def _ask(model: str, messages, **params) -> str:
 
 def test_builtin_names():
     assert set(BUILTIN_MODELS) == {"werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only",
-                                   "werealign/own-last-call", "werealign/all-candidates", "local/smollm2"}
+                                   "werealign/own-last-call", "werealign/all-candidates", "werealign/majority-role", "local/smollm2"}
 
 
 @pytest.mark.parametrize("model", ["werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only",

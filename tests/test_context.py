@@ -338,7 +338,12 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
         said = [u.text for u in ctx.utterances] + [(getattr(item, "question_short", None) or getattr(item, "question", "")), *(o.text for o in getattr(item, "options", []))]
         for t in sorted(said, key=len, reverse=True):  # longest first: a short turn must not cut a long one
             framing = framing.replace(t, "") if t else framing
+        # The viewpoint's own night results (a seer's "你查验了12号（狼人）") are what it knew: exempt, and only those.
+        own_results = {event_line(e, item.viewpoint_seat, game.language) for e in ctx.private_events}
+        assert all(e.kind == "skill_use" and e.actor == item.viewpoint_seat for e in ctx.private_events), where
         for line in framing.splitlines():
+            if any(r and r in line for r in own_results):
+                continue
             for seat, info in roles.items():
                 if seat == item.viewpoint_seat or seat in ctx.allies:
                     continue

@@ -527,3 +527,23 @@ def test_out_that_is_or_contains_the_source_is_refused_even_with_overwrite(tmp_p
     for out in (src, tmp_path):
         _assert_clean_error(run_cli("import", "werebench", str(src), "--out", str(out), "--overwrite"), "contains it")
     assert tree_bytes(src) == before
+
+
+@pytest.mark.werebench
+def test_real_own_night_actions_read_from_the_log_are_actor_only_facts(real_import):
+    ds = load_dataset(real_import)
+    report = _report(real_import)
+    skills = {"witch_save": "witch", "witch_poison": "witch", "seer_check": "seer", "guard_protect": "guard", "silence": "silencer_elder"}
+    read = [(g, e) for g in ds.games.values() for e in g.events if e.kind == "skill_use"]
+    # the release states a few own night actions recognisably (issue 13 item 5); each one is the actor's alone
+    assert len(read) >= 10
+    for game, e in read:
+        assert e.audience.kind == "actor" and e.phase in {p.id for p in game.phases if p.kind == "night"}
+        assert {s.seat: s.role for s in game.seats}[e.actor] == skills[e.skill]
+        assert e.result in (None, "狼人", "好人") and e.segment_id is None
+    assert report["counts"]["night_actions_read"] == len(read)
+    read_games = {e["game"] for e in report["converted"] if e["code"] == "night_actions"}
+    assert read_games == {g.game_id for g, _ in read}
+    # the rest stay reported per game, and the count says how many viewpoints still lack them
+    missing = [e for e in report["warning"] if e["code"] == "night_knowledge_missing"]
+    assert missing and report["counts"]["viewpoints_without_night_knowledge"] < 156

@@ -69,7 +69,7 @@ def _execution(api_base: str | None, max_connections: int, timeout: float, max_a
 
 def eval_command(
     ctx: typer.Context,
-    model: list[str] | None = typer.Option(None, "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, local/smollm2. Repeat it to evaluate several models at once (sharing --max-connections, one run directory each)."),
+    model: list[str] | None = typer.Option(None, "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, the shortcuts werealign/options-only, werealign/own-last-call, werealign/all-candidates, werealign/majority-role, or local/smollm2. Repeat it to evaluate several models at once (sharing --max-connections, one run directory each)."),
     suite: Path | None = typer.Option(None, "--suite", help="A suite file (eval/suites/*.yaml): models and their settings, run like several --model; options given here win over the file's settings."),
     dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory (default: the bundled sample)."),
     tasks: str = typer.Option("speech,vote,opponent", "--tasks", help="Comma-separated: speech, vote, opponent."),
@@ -82,7 +82,7 @@ def eval_command(
     temperature: float = typer.Option(0.7, "--temperature", help="Sampling temperature (recorded in run.json)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Maximum completion tokens per request (default: no cap of ours, the provider's limit; recorded in run.json)."),
     va_mode: str | None = typer.Option(None, "--va-mode", help="What a VA prompt shows of the voter's own speech: decision (default: not its own turns of the vote's day), mask-mvp (none of its lines: the release authors' protocol), full (everything up to the cut-off)."),
-    oi_mode: str | None = typer.Option(None, "--oi-mode", help="How OI is scored: set (default: mean Jaccard of the named seats with the opposing faction), set-accuracy (the paper's set-level accuracy: the exact set)."),
+    oi_mode: str | None = typer.Option(None, "--oi-mode", help="How OI is asked and scored: set (default: mean Jaccard of the named seats with the opposing faction), set-accuracy (the paper's set-level accuracy: the exact set), roles (the release authors' protocol: every other seat's role card, accuracy micro-averaged over seats)."),
     api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint (vLLM, llama.cpp, a mock), e.g. http://127.0.0.1:8000/v1 with --model openai/NAME."),
     max_connections: int = typer.Option(16, "--max-connections", help="Requests in flight at once."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),

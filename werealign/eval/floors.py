@@ -6,8 +6,10 @@ VA before the decision-point view. So every results.json block carries `floors`,
 metric (the task's primary metric in the run's mode):
 
 - `chance`: the expected score of `werealign/random`'s policy (a uniform option or candidate; for OI
-  each candidate named with probability 1/2, one uniform candidate when none is), computed exactly;
-- `shortcuts`: each shortcut model of the task (`werealign.tasks.base.Task.shortcuts`) asked the
+  each candidate named with probability 1/2, one uniform candidate when none is; in OI mode `roles` a
+  uniform card of the game's card list per seat), computed exactly;
+- `shortcuts`: each shortcut model of the task (`werealign.tasks.base.Task.shortcuts`, or those of a
+  mode that asks its own question, `Ask.shortcuts`: majority-role and longest in OI mode `roles`) asked the
   run's first-decode prompts, its replies parsed and scored by the task exactly like a model's. The
   shortcut models read only the messages, so a floor is what the prompts themselves give away.
 
@@ -39,23 +41,32 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
     out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for (variant, task_name), ps in sorted(first.items()):
         task = TASKS[task_name]
-        metric = task.metric_for(resolve_mode(task, modes.get(task_name)))
-        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric) for name in task.shortcuts}
-        chance = _chance(ps, metric)
+        mode = resolve_mode(task, modes.get(task_name))
+        metric = task.metric_for(mode)
+        ask = task.asks.get(mode or "")
+        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric, mode) for name in (ask.shortcuts if ask else task.shortcuts)}
+        if ask is not None:  # micro-averaged over the units (seats) of every item
+            units = [ask.chance(p.game, p.item) for p in ps]
+            total = sum(n for _, n in units)
+            chance = rounded(sum(e for e, _ in units) / total) if total else None
+        else:
+            chance = _chance(ps, metric)
         ranked = sorted([("chance", chance), *shortcuts.items()], key=lambda kv: -(kv[1] if kv[1] is not None else -1.0))
         best, best_score = ranked[0]
         out[variant][task_name] = {"metric": metric, "chance": chance, "shortcuts": shortcuts, "best": best, "best_score": best_score}
     return dict(out)
 
 
-def _shortcut_score(name: str, plan: Sequence[Planned], metric: str) -> float | None:
+def _shortcut_score(name: str, plan: Sequence[Planned], metric: str, mode: str | None) -> float | None:
     rows = []
     for p in plan:
         reply = baseline_reply(name, p.messages)
         stored = StoredResponse(key=p.key, request={}, status="ok", response=reply, usage=None, cost=None, latency=None,
                                 error_class=None, error_message=None, attempts=1)
         rows.append(build_sample(p, stored).model_dump(mode="json"))
-    value = TASKS[plan[0].task].score(rows).get(metric)
+    task = TASKS[plan[0].task]
+    ask = task.asks.get(mode or "")
+    value = (ask.score if ask else task.score)(rows).get(metric)
     return value if isinstance(value, int | float) else None
 
 

@@ -34,6 +34,7 @@ class Planned:
     messages: list[dict[str, str]]
     params: dict[str, Any]
     key: str
+    mode: str | None = None  # the task's mode in this run (werealign.tasks.resolve_mode)
 
 
 def canonical_json(obj: Any) -> str:
@@ -138,7 +139,7 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                     if config.max_tokens is not None:  # no cap of ours by default: the provider's limit applies
                         params["max_tokens"] = config.max_tokens
                     key = request_key(config.model, params, messages, decode)
-                    plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key))
+                    plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name)))
     if not plan:
         raise UserError(f"nothing to evaluate: the dataset has no {'/'.join(config.tasks)} items")
     return plan

@@ -65,10 +65,11 @@ def render_messages(
     lang = template_language(game.language)
     kw = _context_vars(game, ctx, lang)
     kw["rule_reminder"] = rule_reminder
-    kw.update(task.question_vars(game, item, lang, option_order))
+    ask = task.asks.get(mode or "")  # a mode asking its own question has its own template
+    kw.update(ask.question_vars(game, item, lang) if ask else task.question_vars(game, item, lang, option_order))
     return [
         {"role": "system", "content": render_template(lang, "system", observer=kw["observer"])},
-        {"role": "user", "content": render_template(lang, task.name, **kw)},
+        {"role": "user", "content": render_template(lang, ask.template if ask else task.name, **kw)},
     ]
 
 

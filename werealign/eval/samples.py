@@ -24,13 +24,14 @@ def viewpoint_role(game: GameLog, seat: int | None) -> str | None:
 
 def build_sample(p: Planned, row: StoredResponse) -> SampleRow:
     task = TASKS[p.task]
-    gold = task.gold(p.item)
+    ask = task.asks.get(p.mode or "")  # a mode asking its own question judges by its own gold
+    gold = ask.gold(p.game, p.item) if ask else task.gold(p.item)
     answer = parse_error = correct = None
     if row.ok:
-        parsed = parse_reply(row.response, p.item, p.option_order)
+        parsed = parse_reply(row.response, p.item, p.option_order, game=p.game, mode=p.mode)
         answer = list(parsed.answer) if isinstance(parsed.answer, tuple) else parsed.answer
         parse_error = parsed.error
-        correct = answer is not None and task.is_correct(answer, gold)
+        correct = answer is not None and (ask.is_correct if ask else task.is_correct)(answer, gold)
     usage = (row.usage or {}) if row.ok else {}
     return SampleRow(
         task=p.task,

@@ -67,8 +67,10 @@ def score_samples(
         for name, task in TASKS.items():
             if not any(s["task"] == name for s in vs):
                 continue
-            block = task.score([s for s in vs if s["task"] == name])
-            block["metric"] = task.metric_for(resolve_mode(task, (modes or {}).get(name)))
+            mode = resolve_mode(task, (modes or {}).get(name))
+            ask = task.asks.get(mode or "")
+            block = (ask.score if ask else task.score)([s for s in vs if s["task"] == name])
+            block["metric"] = task.metric_for(mode)
             if floors and name in floors.get(variant, {}):
                 block["floors"] = floors[variant][name]
             variants[variant][name] = block
@@ -86,6 +88,9 @@ def score_samples(
 
 def primary_value(sample: Sample) -> float:
     """One sample's contribution to its task's default headline (per-item statistics in leaderboards)."""
-    from werealign.tasks.opponent import jaccard
+    from werealign.tasks.opponent import jaccard, role_value
 
-    return jaccard(sample) if sample["task"] == "opponent" else correct_value(sample)
+    if sample["task"] == "opponent":
+        # OI mode `roles` records a seat -> role gold: the share of seats labelled right.
+        return role_value(sample) if isinstance(sample["gold"], dict) else jaccard(sample)
+    return correct_value(sample)

@@ -41,7 +41,7 @@ RULES = [
     "Per-segment text (`utterances[].segments`) comes from the release's raw transcripts `clean_process/Season_N/NN.srt` (segment id = cue number), only for turns whose cue texts joined by a space reproduce the release's turn text exactly; hand-edited turns keep `segments: null` (a cut-off inside them leaves the turn out of the context).",
     "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
     "Rules summaries: when the release's card list (`game_roles`) names cards no seat holds (a thief's buried cards, roles given out in play), the game keeps that list as `rules.public_cards` and summaries list it without counts; the seats' roles stay hidden.",
-    "Own night knowledge: viewpoint seats whose role acts at night but whose night actions the game log does not record are reported per game (`night_knowledge_missing`); the annotators' free-text summary, the only place the release states them, is hidden information and is not parsed.",
+    "Own night knowledge: the release records no night action in a structured field. Where the annotator log states a night action as a fact with its night, with no word of speech (never a claim such as '称验了…'), either in the seat's own clause ('第一晚救 4 号', '首验 11 号是狼') or with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'), and the seat's true role has that skill, it becomes a skill_use event seen by the actor alone (`night_actions`; the log's words are not kept); readings that cannot be placed or contradict the true roles are reported (`night_action_unread`). Viewpoint seats whose role acts at night and that still have no recorded night action are reported per game (`night_knowledge_missing`).",
 ]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
@@ -71,10 +71,11 @@ class ImportSummary:
 
 
 def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> int:
-    """Per game, the viewpoint seats whose role acts at night but whose own night actions and results
-    (a seer's checks, a witch's potions, a guard's targets) the game log does not record: their prompts
-    lack what the player knew. The release states these only in the annotators' free-text summary, which
-    is hidden information and is not parsed (a misread night would put a wrong fact in a prompt)."""
+    """Per game, the viewpoint seats whose role acts at night but that have no recorded night action (a
+    seer's checks, a witch's potions, a guard's targets): their prompts lack what the player knew. The
+    release states these only in the annotators' free-text log, and only the few statements in a
+    recognisable form are read (werealign.importers.werebench_nights); a misread night would put a wrong
+    fact in a prompt, so the rest stay missing."""
     total = 0
     for game_id, game in sorted(games.items()):
         cat = catalogue_for(game.rules.declared_roles)
@@ -88,7 +89,7 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> i
             report.add("warning", "night_knowledge_missing", source_file=game.provenance.original_file or "", game=game_id, field=None,
                        what=f"{len(missing)} of {len(acting)} viewpoint seat(s) with a night ability have no recorded night action: "
                             + ", ".join(f"seat {s} ({roles[s]})" for s in missing),
-                       why="their prompts show no own night actions or results; the release states them only in the annotators' free-text summary, which is not parsed")
+                       why="their prompts show no own night actions or results; the annotator log states none of them in a recognisable form (werealign.importers.werebench_nights)")
     return total
 
 
@@ -135,6 +136,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
         "opponent_items": len(opponent),
         "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
+        "night_actions_read": sum(1 for g in games.values() for e in g.events if e.kind == "skill_use" and e.audience.kind != "everyone"),
         "viewpoints_without_night_knowledge": lacking,
         "turns": sum(len(g.utterances) for g in games.values()),
         "turns_with_segments": sum(1 for g in games.values() for u in g.utterances if u.segments is not None),

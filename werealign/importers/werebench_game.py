@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
+from werealign.importers.werebench_nights import read_night_actions
 from werealign.importers.werebench_segments import Transcripts, attach_segments
 from werealign.importers.werebench_source import RawMetadata, RawUtterance, SourceGame, unknown_fields
 from werealign.importers.werebench_text import (
@@ -111,6 +112,8 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None) -> GameL
     if transcripts is not None:
         utterances = attach_segments(transcripts, sg.rel, sg.game_id, utterances, ctx.report)
     events = _sheriff_events(utterances_raw, utterances, n_seats, ctx) + _eliminations(utterances, n_seats)
+    language = _language(meta.language, ctx)
+    events += _night_actions(meta.logs, seats, phases, language, ctx)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     _check_speech_after_exit(utterances, events, phases, ctx)
     mvp = _mvp(meta, utterances, phases, n_seats, ctx)
@@ -118,7 +121,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None) -> GameL
     _check_log_claims(meta.logs, seats, ctx)
     return GameLog(
         game_id=sg.game_id,
-        language=_language(meta.language, ctx),
+        language=language,
         provenance=Provenance(
             source=meta.source,
             show=SHOW,
@@ -593,10 +596,27 @@ def _language(lang: str | None, ctx: Ctx) -> str:
     return "zh"
 
 
+def _night_actions(logs: str | None, seats: list[SeatInfo], phases: list[Phase], language: str, ctx: Ctx) -> list[Event]:
+    """The seats' own night actions the annotator log states recognisably (werealign.importers.werebench_nights)."""
+    readings = read_night_actions(logs, seats, phases, language)
+    for r in readings:
+        if r.event is None:
+            ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
+    read = [r.event for r in readings if r.event is not None]
+    if read:
+        ctx.add("converted", "night_actions", "metadata.logs",
+                f"{len(read)} own night action(s) stated in the annotator log: "
+                + "; ".join(f"seat {e.actor} {e.phase} {e.skill} {e.target}" + (f" ({e.result})" if e.result else "") for e in read),
+                "skill_use events seen by the actor alone (the log's words are not kept)")
+    return read
+
+
 # "好人阵营胜利", "狼人获胜", "好人阵营……，获得了最终的胜利": the nearest side named before the
 # result word within the sentence. A negated or doubtful phrase ("不想让好人赢", "无法获得胜利",
 # "很难获得胜利", "让第三方赢") is not a result.
 _WIN = re.compile(r"(好人|狼人|第三方)(阵营)?((?:(?!好人|狼人|第三方)[^。；;！!]){0,40}?)(胜利|获胜|赢)")
+
+
 _WIN_SIDE: dict[str, Faction] = {"好人": "good", "狼人": "wolf", "第三方": "third"}
 _NEGATION = re.compile(r"[不没未难让想]|无法")
 

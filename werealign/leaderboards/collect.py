@@ -44,6 +44,12 @@ def check_comparable(runs: Sequence[Run]) -> None:
                 raise UserError(
                     f"{run.path}: not comparable with {first.path}: {what} differs "
                     f"({_short(run.identity.get(what))} vs {_short(value)})")
+    seen: dict[str, Run] = {}  # task -> the first run that evaluated it
+    for run in runs:
+        for task, mode in sorted(run.modes.items()):
+            other = seen.setdefault(task, run)
+            if other.modes[task] != mode:
+                raise UserError(f"{run.path}: not comparable with {other.path}: {task} mode differs ({mode} vs {other.modes[task]})")
 
 
 def merge(model: str, runs: Sequence[Run]) -> ModelEntry:

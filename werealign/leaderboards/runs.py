@@ -31,7 +31,7 @@ class Observation:
     dimension: str | None
     role: str
     decode: int
-    value: float  # 1/0 for speech and VA, the Jaccard for OI (the per-sample score results.json averages)
+    value: float  # 1/0 for speech and VA, the Jaccard for OI (mode roles: the share of seats right)
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ class Run:
     dataset: dict[str, Any]  # name, version, content_sha256 of the evaluated dataset
     # What must be equal for two runs to share a table (see collect.py): description -> value.
     identity: dict[str, Any]
+    # The mode of each task it evaluated (run.json config.modes): a mode changes a task's prompt or metric (VA
+    # view, OI set / roles), so two runs must agree on the mode of every task both evaluated.
+    modes: dict[str, str]
     decodes: int
     scores: dict[str, dict[str, dict[str, Any]]]  # results.json "variants": variant -> task -> scores
     observations: tuple[Observation, ...]
@@ -96,5 +99,5 @@ def read_run(path: Path) -> Run:
     return Run(
         path=path, model=results.model, complete=results.complete,
         dataset={"name": results.dataset.name, "version": results.dataset.version, "content_sha256": results.dataset.content_sha256},
-        identity=identity, decodes=record.config.decodes, scores=scores, observations=observations,
+        identity=identity, modes=dict(record.config.modes), decodes=record.config.decodes, scores=scores, observations=observations,
     )

@@ -99,10 +99,17 @@ def _dimensions(entries: Sequence[ModelEntry]) -> list[str]:
     return [*DIMENSIONS, *sorted(found - set(DIMENSIONS))]  # the five always shown: a missing one is a finding
 
 
+def _oi_metric(entries: Sequence[ModelEntry]) -> str:
+    """The OI column's field: the runs' OI headline (collect refuses runs of different OI modes); mean Jaccard
+    when no run has OI or its headline is a variant of the set (exact match sits beside it in results.json)."""
+    found = {tasks["opponent"].get("metric") for e in entries for tasks in e.scores.values() if "opponent" in tasks}
+    return "role_accuracy" if found == {"role_accuracy"} else "mean_jaccard"
+
+
 def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
     dims = [Column(d, "speech", ("by_dimension", d, "accuracy"), dimension=d) for d in _dimensions(entries)]
     return [*dims, Column("Avg", "speech", ("macro_accuracy",), macro=True),
-            Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", ("mean_jaccard",))]
+            Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", (_oi_metric(entries),))]
 
 
 def _estimate(entry: ModelEntry, column: Column, variant: str, seed: int, resamples: int) -> Cell:
@@ -209,7 +216,8 @@ def role_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], 
         if not roles:
             continue
         columns = [Column(role, task, ("by_viewpoint_role", role, "score"), role=role) for role in roles]
-        table = Table(f"roles-{task}", f"By the viewpoint player's role: {TASK_TITLES[task]}", columns,
+        title = "OI role accuracy" if task == "opponent" and _oi_metric(entries) == "role_accuracy" else TASK_TITLES[task]
+        table = Table(f"roles-{task}", f"By the viewpoint player's role: {title}", columns,
                       _model_rows(entries, columns, BASE, seed, resamples))
         _rank(table.rows, columns)
         comparisons += _compare(table, BASE, by_model, seed, resamples)

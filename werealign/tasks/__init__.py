@@ -46,10 +46,19 @@ def task_of_prompt(text: str) -> Task | None:
 
     What the built-in models use, which see only the messages, never the item.
     """
+    found = prompt_shape(text)
+    return found[0] if found else None
+
+
+def prompt_shape(text: str) -> tuple[Task, str] | None:
+    """The task a rendered prompt asks and the shape of answer its answer line wants (a mode asking its own
+    question, `Task.asks`, has its own forms and shape), or None."""
     last = next((line.rstrip() for line in reversed(text.splitlines()) if line.strip()), "")
+    forms = [(form, task, task.answer_shape) for task in TASKS.values() for form in task.answer_forms]
+    forms += [(form, task, ask.answer_shape) for task in TASKS.values() for ask in task.asks.values() for form in ask.answer_forms]
     # The longest form first, so that a form that ends another one ("<x>" in "<x>, <x>") never shadows it.
-    forms = sorted(((form, task) for task in TASKS.values() for form in task.answer_forms), key=lambda ft: -len(ft[0]))
-    return next((task for form, task in forms if last.endswith(form)), None)
+    forms.sort(key=lambda fts: -len(fts[0]))
+    return next(((task, shape) for form, task, shape in forms if last.endswith(form)), None)
 
 
 def tasks_with_variant(variant: str) -> tuple[str, ...]:

@@ -65,8 +65,10 @@ def answer_value(reply: str) -> str | None:
 _SEAT = re.compile(r"^(?:seat|player|no\.?|#)?\s*(?P<n>\d{1,2})\s*(?:号|號)?(?:\s*(?:玩家|位)?\s*)$", re.I)
 
 
-def parse_reply(reply: str | None, item: Any, option_order: list[int] | None = None) -> Parsed:
-    """Read the model's answer strictly; the item's task reads the value (speech: back to the ORIGINAL key)."""
+def parse_reply(reply: str | None, item: Any, option_order: list[int] | None = None, *, game: Any = None, mode: str | None = None) -> Parsed:
+    """Read the model's answer strictly; the item's task reads the value (speech: back to the ORIGINAL key).
+
+    A mode that asks its own question (`Task.asks`) reads the value itself, with the item's `game`."""
     from werealign.tasks import task_of
 
     if reply is None or not reply.strip():
@@ -76,7 +78,13 @@ def parse_reply(reply: str | None, item: Any, option_order: list[int] | None = N
         return Parsed(None, "no answer line (expected a final line 'Answer: ...')")
     if not value:
         return Parsed(None, "answer line is empty")
-    return task_of(item).parse(value, item, option_order)
+    task = task_of(item)
+    ask = task.asks.get(mode or "")
+    if ask is not None:
+        if game is None:
+            raise ValueError(f"{task.name} mode {mode}: reading an answer needs the item's game")
+        return ask.parse(value, game, item)
+    return task.parse(value, item, option_order)
 
 
 def seat_value(value: str) -> str:

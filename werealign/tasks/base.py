@@ -25,6 +25,26 @@ class Parsed:
 
 
 @dataclass(frozen=True)
+class Ask:
+    """A mode that asks the same items a different question: its own template, answer line, gold and scores.
+
+    The gold and the answer reading need the item's game (e.g. the seats' true roles, the game's role names)."""
+
+    template: str  # template name: werealign/eval/templates/<lang>/<template>.<version>.j2
+    question_vars: Callable[[GameLog, Any, str], dict[str, Any]]  # (game, item, template language)
+    answer_shape: str  # what the built-in models answer (werealign.llm.builtin_models), e.g. "roles"
+    answer_forms: tuple[str, ...]  # the placeholders that end its prompts, one per template language
+    gold: Callable[[GameLog, Any], Any]
+    parse: Callable[[str, GameLog, Any], Parsed]  # the answer line's value -> the answer in the gold's terms
+    score: Callable[[Sequence[Sample]], dict[str, Any]]
+    metric: str
+    shortcuts: tuple[str, ...]  # the built-in shortcut models whose scores are the floors in this mode
+    # (expected correct units, units) of werealign/random's policy on one item: the chance floor, micro-averaged.
+    chance: Callable[[GameLog, Any], tuple[float, int]]
+    is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold
+
+
+@dataclass(frozen=True)
 class Task:
     name: str  # the item kind: items/<name>.jsonl, samples' `task`, results' task key, the template name
     item_model: type[BaseModel]
@@ -54,6 +74,8 @@ class Task:
     modes: tuple[str, ...] = ()
     # The primary metric per mode, when a mode changes it (default: `metric`).
     mode_metrics: dict[str, str] = field(default_factory=dict)
+    # Modes that ask a different question of the same items (their own prompt, answer and scores).
+    asks: dict[str, Ask] = field(default_factory=dict)
     # Validation (werealign.validate asks these; `out` is a werealign.validate.findings.Sink, `idx` a GameIndex):
     # does a JSON object of an unnamed items file look like an item of this kind (first match in registry order)?
     looks_like: Callable[[dict[str, Any]], bool] = lambda row: False
@@ -65,6 +87,7 @@ class Task:
     same_question: Callable[[Any], tuple] = lambda item: (item.game_id, item.viewpoint_seat, item.cutoff_segment)
 
     def metric_for(self, mode: str | None) -> str:
-        return self.mode_metrics.get(mode or "", self.metric)
+        ask = self.asks.get(mode or "")
+        return ask.metric if ask else self.mode_metrics.get(mode or "", self.metric)
     # A short note of what a variant needs and this kind lacks, for messages when it does not apply.
     variant_note: str = ""

@@ -1,9 +1,15 @@
 """Opponent items (OI): the seats of the opposing faction. Answer: a set of seats.
 
-Two modes (`werealign eval --oi-mode`), the same prompt, a different headline:
+Three modes (`werealign eval --oi-mode`). Two ask the same prompt with a different headline:
 - `set` (default), metric `mean_jaccard`: per sample |P ∩ G| / |P ∪ G| between the predicted set P and the
   true opposing faction G (0 for a parse failure or a failed request), averaged over ALL samples;
 - `set-accuracy`, metric `exact_match`: P == G, the paper's "set-level accuracy".
+The third asks a different question of the same items (same cut-off and viewpoint):
+- `roles`, metric `role_accuracy` (the WereBench release authors' protocol): the role card of every other
+  seat, one "seat: role" pair each on the answer line; gold = the seats' true roles; accuracy
+  micro-averaged over seats of ALL samples (a parse failure or failed request: every seat wrong; a seat
+  left out or an unknown role label: that seat wrong). Labels are read through the role catalogue (the
+  game's declared roles included), in any language it names, so "预言家", "seer" and "预言家/seer" agree.
 The prompt states the candidate rule (every other seat, in or out of the game; or only the seats still in
 it, when an item's candidates are those). Reported beside the headline: `exact_match`,
 `precision`/`recall`/`f1` macro-averaged over samples (precision of an empty prediction = 0), and
@@ -19,16 +25,18 @@ from statistics import fmean
 from typing import Any
 
 from werealign.render.lines import seat_list
+from werealign.render.phrases import role_name
 from werealign.schema import GameLog, OpponentItem
+from werealign.schema.roles import catalogue_for, normalise_label
 from werealign.tasks.answers import read_seat, seat_value, short
-from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.base import Ask, Parsed, Sample, Task
 from werealign.tasks.common import by_role, counts, decode_std, mean_value, rounded
 
 _SEAT_WORDS = re.compile(r"\b(?:seats?|players?)\b|no\.|#", re.I)
 _SEP = re.compile(r"\s*(?:[,;、/]|\band\b|和|与)\s*|\s+", re.I)
 
 
-MODES: tuple[str, ...] = ("set", "set-accuracy")
+MODES: tuple[str, ...] = ("set", "set-accuracy", "roles")
 
 
 def candidate_rule(game: GameLog, item: OpponentItem) -> str | None:
@@ -123,6 +131,136 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------------- mode `roles`: every seat's role card
+
+
+def role_cards(game: GameLog) -> list[tuple[str, int | None]]:
+    """The public card list: (role, count) most common first (catalogue order among equals); counts are None
+    when only the list of cards is public (`rules.public_cards`: spare cards, so the seats are not the deck)."""
+    cat = catalogue_for(game.rules.declared_roles)
+    if game.rules.public_cards is not None:
+        return [(r, None) for r in sorted(dict.fromkeys(game.rules.public_cards), key=cat.order)]
+    return [(rc.role, rc.count) for rc in sorted(game.rules.composition, key=lambda rc: (-rc.count, cat.order(rc.role)))]
+
+
+def seats_asked(game: GameLog, item: OpponentItem) -> list[int]:
+    """Every seat but the viewpoint's, in the game or out of it (the release authors ask of every player)."""
+    return sorted(s.seat for s in game.seats if s.seat != item.viewpoint_seat)
+
+
+def roles_question_vars(game: GameLog, item: OpponentItem, lang: str) -> dict[str, Any]:
+    cat = catalogue_for(game.rules.declared_roles)
+    cards = role_cards(game)
+    sep = "、" if lang == "zh" else ", "
+    shown = sep.join(role_name(r, lang, cat) + (f" ×{n}" if n is not None else "") for r, n in cards)
+    return {"candidates": seat_list(seats_asked(game, item)), "role_cards": shown, "counts_public": all(n is not None for _, n in cards)}
+
+
+def roles_gold(game: GameLog, item: OpponentItem) -> dict[str, str]:
+    asked = set(seats_asked(game, item))
+    return {str(s.seat): s.role for s in sorted(game.seats, key=lambda s: s.seat) if s.seat in asked}
+
+
+_PAIR = re.compile(r"^(?:seat|player|no\.?|#)?\s*(\d{1,2})\s*(?:号|號)?\s*[:=]\s*(.*)$", re.I)
+_PAIR_SEP = re.compile(r"\s*[;,、|]\s*")
+_LABEL_PARTS = re.compile(r"\s*[/()（）\[\]]\s*")
+# The answer value of a role label nobody knows: never equal to a role, so the seat counts as wrong.
+UNKNOWN_ROLE = "unknown:"
+
+
+def read_role(label: str, game: GameLog) -> str:
+    """A role label of a reply -> the role id (catalogue and the game's declared roles, any language; a role
+    the game holds under a raw label matches that label); UNKNOWN_ROLE + label otherwise."""
+    cat = catalogue_for(game.rules.declared_roles)
+    raw = {normalise_label(s.role): s.role for s in game.seats}
+    label = label.strip().strip("。.\"'“”「」*")
+    for candidate in [label, *(p for p in _LABEL_PARTS.split(label) if p)]:
+        role = cat.canonical(candidate) or raw.get(normalise_label(candidate))
+        if role is not None:
+            return role
+    return UNKNOWN_ROLE + label
+
+
+def roles_parse(value: str, game: GameLog, item: OpponentItem) -> Parsed:
+    value = value.strip().rstrip("。.").strip()
+    if not value:
+        return Parsed(None, "answer line is empty")
+    asked = set(seats_asked(game, item))
+    answer: dict[str, str] = {}
+    for token in (t for t in _PAIR_SEP.split(value) if t):
+        m = _PAIR.match(token)
+        if m is None:
+            return Parsed(None, f"answer '{short(value)}' is not a list of 'seat: role' pairs ('{short(token)}')")
+        seat, label = int(m.group(1)), m.group(2)
+        if seat not in asked:
+            return Parsed(None, f"seat {seat} is not one of the seats asked about")
+        role = read_role(label, game)
+        if answer.get(str(seat), role) != role:
+            return Parsed(None, f"seat {seat} is given two different roles")
+        answer[str(seat)] = role
+    if not answer:
+        return Parsed(None, "answer names no seat")
+    return Parsed(dict(sorted(answer.items(), key=lambda kv: int(kv[0]))), None)
+
+
+def _role_hits(sample: Sample) -> tuple[int, int]:
+    """(seats labelled right, seats asked); a failed request or parse failure labels none right."""
+    gold = sample["gold"]
+    answer = None if sample["request_error"] else sample["answer"]
+    return (sum(1 for seat, role in gold.items() if (answer or {}).get(seat) == role), len(gold))
+
+
+def role_value(sample: Sample) -> float:
+    """One sample's share of seats labelled right (its per-item statistic; the headline sums seats)."""
+    hits, n = _role_hits(sample)
+    return hits / n if n else 0.0
+
+
+def _micro(samples: Sequence[Sample]) -> float | None:
+    hits = [_role_hits(s) for s in samples]
+    seats = sum(n for _, n in hits)
+    return sum(h for h, _ in hits) / seats if seats else None
+
+
+def roles_score(samples: Sequence[Sample]) -> dict[str, Any]:
+    per_decode, std = decode_std(samples, _micro)
+    answered = [s for s in samples if not s["request_error"]]
+    exact = [float(not s["request_error"] and s["answer"] == s["gold"]) for s in samples]
+    return {
+        "metric": "role_accuracy",
+        "role_accuracy": rounded(_micro(samples)),
+        "role_accuracy_std": std,
+        "per_decode_role_accuracy": per_decode,
+        "role_accuracy_answered": rounded(_micro(answered)),
+        "mean_item_role_accuracy": rounded(mean_value(samples, role_value)),
+        "exact_match": rounded(fmean(exact)) if exact else None,
+        "seats": sum(len(s["gold"]) for s in samples),
+        "by_viewpoint_role": by_role(samples, role_value),
+        **counts(samples),
+    }
+
+
+def roles_chance(game: GameLog, item: OpponentItem) -> tuple[float, int]:
+    """werealign/random's policy: a uniform card of the list per seat; a seat whose role is not listed is never right."""
+    cards = {r for r, _ in role_cards(game)}
+    gold = roles_gold(game, item)
+    return sum(1 / len(cards) for role in gold.values() if role in cards), len(gold)
+
+
+ROLES = Ask(
+    template="opponent_roles",
+    question_vars=roles_question_vars,
+    answer_shape="roles",
+    answer_forms=("<seat>: <role>; <seat>: <role>; ...", "<座位号>: <身份>; <座位号>: <身份>; ..."),
+    gold=roles_gold,
+    parse=roles_parse,
+    score=roles_score,
+    metric="role_accuracy",
+    shortcuts=("majority-role", "longest"),
+    chance=roles_chance,
+)
+
+
 # --------------------------------------------------------------------------- validation (werealign.validate)
 # The checks import werealign.validate when they run: it reads the registry, so not at import time.
 
@@ -184,6 +322,7 @@ TASK = Task(
     is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
     modes=MODES,
     mode_metrics={"set-accuracy": "exact_match"},
+    asks={"roles": ROLES},
     looks_like=looks_like,
     check=check,
     check_refs=check_refs,

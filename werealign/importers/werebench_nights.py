@@ -1,0 +1,230 @@
+"""Night actions stated in a recognisable form in the release's annotator log (`metadata.logs`).
+
+The release records no night action in a structured field. Its annotator log describes each seat in a
+clause ("N 号是<role>，…", "N 号玩家是…", "N 号（<role>）…") and often the nights in a run of their own
+("夜间行动：第一晚狼人刀 8 号，女巫 12 号救 8 号；第二晚…"). Two forms are read, and only as structured
+facts (actor, night, skill, target, result) seen by the actor alone: the log's own words never reach a
+prompt.
+- Own clause: in the clause of a seat whose stated role is its TRUE role (real_role), a phrase that
+  starts with its night and a verb of that role: "第一晚救 4 号", "第二晚毒 5 号", "第二晚守 3 号",
+  "第一晚禁言 6 号", a seer's "首验 11 号是狼" / "第二验 12 号是狼" / "第一晚查杀 8 号".
+- Named actor under a night: after "第N晚 / 首晚 / 次晚" and until the day (or a night the log does not
+  number) comes back, an action whose actor is named by seat and/or role: "女巫 8 号毒 1 号",
+  "3 号救 8 号", "预言家验 8 号金水", "守卫 4 号守了 5 号". A seat named must hold the role the verb
+  needs (and the role word given); a role named alone must be held by exactly one seat.
+Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: what a seat claimed
+at the table is not what it did, and a claim is what a bluffing wolf makes), a passive ("被 5 号守护"),
+an action without a seat or a night ("夜间暗杀 11 号", "守 2 号", "死前毒 11 号"), a wolf kill (not the
+seat's own skill). Refused, and reported: a night the game does not have, a target that is no seat, a
+seer result that contradicts the true roles, a witch using both potions on one night (against the
+rules) or two targets for one skill on one night. A seer check takes the result the log states
+("是狼", "金水", "查杀"); when it states none, the target's true side for the plain roles (a
+werewolf: wolf; a good role: good). Viewpoints still without any stay in the import report's
+`night_knowledge_missing`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from werealign.importers.werebench_text import RELEASE_ROLES
+from werealign.schema import Event, Phase, SeatInfo
+from werealign.schema.models import ACTOR
+
+_NUMERALS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_ORDINAL = r"[一二三四五六七八九十\d]{1,2}"
+# A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚".
+_NIGHT_START = re.compile(r"^(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜)|(?P<second>次)(?:晚|夜))")
+# Any other mention of a night ("后夜间", "当晚", "夜里"; not the word 平安夜): which night is not said, so none is assumed.
+_OTHER_NIGHT = re.compile(r"晚|夜")
+_SEAT = r"\s*(?P<seat>\d{1,2})\s*号"
+_RESULT = r"(?:\s*是)?\s*(?P<said>狼人?|好人|金水|查杀)?"
+
+# skill -> (the role that has it, its name in the log, the verb phrase before the target seat).
+_SKILLS: dict[str, tuple[str, str, str]] = {
+    "witch_save": ("witch", "女巫", r"(?:使用解药|用解药|开药|用药)?(?:解救|救起|救)了?"),
+    "witch_poison": ("witch", "女巫", r"(?:使用毒药|开毒)?盲?毒(?:死|杀|中)?了?"),
+    "seer_check": ("seer", "预言家", r"(?P<verb>首验|查验|验|查杀)了?"),
+    "guard_protect": ("guard", "守卫", r"守(?:护|卫)?了?"),
+    "silence": ("silencer_elder", "禁言长老", r"禁言?了?"),
+}
+_ROLE_WORD = "(?:" + "|".join(sorted({w for _, w, _ in _SKILLS.values()}, key=len, reverse=True)) + ")"
+# In the seat's own clause, after its night: "第一晚救 4 号", "首验 11 号是狼" (a seer's "首验 / 第二验" is its night).
+_OWN = {skill: re.compile(r"^" + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
+_NTH_CHECK = re.compile(r"^(?:第(?P<k>" + _ORDINAL + r")验|(?P<first>首)验)" + _SEAT + _RESULT)
+# Anywhere, with the actor named by seat and/or role, under a night: "女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水".
+_NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
+                            + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
+# Words of speech: a sub-clause with one reports what a seat said, not what it did.
+_SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
+_DAY = re.compile(r"白天|天亮|次日|当天|第" + _ORDINAL + r"天|投票|归票|出局|警长")
+# A seat's clause: "1 号是女巫", "1 号玩家是女巫", "5 号（女巫）…".
+_SEAT_CLAUSE = re.compile(r"^\s*(?P<seat>\d{1,2})\s*号(?:玩家)?(?:是(?P<label>.*)$|[（(](?P<plabel>[^）)]*)[）)])")
+# Sub-clauses: split at commas and full stops, and at a "、" before another night or a named actor's action.
+_SUBCLAUSE = re.compile(r"[，,；;。]|、(?=(?:第" + _ORDINAL + r"|首)(?:晚|夜|验)|" + _ROLE_WORD + r"|\d{1,2}\s*号\s*" + _ROLE_WORD + r")")
+_WOLF_WORDS = {"狼", "狼人", "查杀"}
+_GOOD_WORDS = {"好人", "金水"}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One night action read from the log, or why a reading was dropped (event None)."""
+
+    seat: int
+    text: str  # the sub-clause read (for the import report only; never put in the game)
+    event: Event | None
+    why: str
+
+
+def _states_role(label: str, seat: SeatInfo) -> bool:
+    role = RELEASE_ROLES.get(seat.role)
+    names = [*(role.names.get("zh", ()) if role else ()), seat.original_role_label or ""]
+    return any(name and name in label for name in names)
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else (_NUMERALS[text] if len(text) == 1 else 10 + _NUMERALS.get(text[-1], 0))
+
+
+def _night_of(m: re.Match[str]) -> int:
+    groups = m.groupdict()
+    if groups.get("first"):
+        return 1
+    return 2 if groups.get("second") else _number(groups.get("n") or groups["k"])
+
+
+def _check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | None, str | None]:
+    """(result, None) or (None, why the reading is dropped)."""
+    said = m.group("said") or ("查杀" if m.groupdict().get("verb") == "查杀" else None)
+    truth = "wolf" if target.role == "werewolf" else ("good" if target.faction == "good" else None)
+    stated = "wolf" if said in _WOLF_WORDS else ("good" if said in _GOOD_WORDS else None)
+    if stated is not None and truth is not None and stated != truth:
+        return None, f"the stated result ({said}) contradicts seat {target.seat}'s true role ({target.role})"
+    result = stated or truth
+    if result is None:
+        return None, None
+    return ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[result], None
+
+
+def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str) -> list[Reading]:
+    """Every recognisable night action of the log (module docstring), in log order."""
+    if not logs:
+        return []
+    by_seat = {s.seat: s for s in seats}
+    reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
+    current: SeatInfo | None = None  # the seat whose clause this is
+    night: int | None = None  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号")
+    for part in (p.strip() for p in _SUBCLAUSE.split(logs)):
+        clause = _SEAT_CLAUSE.match(part)
+        if clause:
+            # A seat's clause starts when the role it states is the seat's true one (else it is no clause of the
+            # seat's own, e.g. a list of what someone claimed: nothing is read as its own until the next one).
+            seat = by_seat.get(int(clause.group("seat")))
+            label = clause.group("label") if clause.group("label") is not None else clause.group("plabel")
+            current = seat if seat is not None and _states_role(label, seat) else None
+            night = None
+            part = part[clause.end():].strip()
+        if not part:
+            continue
+        if _SPEECH.search(part):
+            night = None  # talk at the table: what follows is not the night any more
+            continue
+        start = _NIGHT_START.match(part)
+        if start:
+            night = _night_of(start)
+            rest = part[start.end():].strip()
+            if current is not None:
+                reader.own(current, night, rest, part)
+        elif current is not None and current.role == _SKILLS["seer_check"][0] and (m := _NTH_CHECK.match(part)):
+            reader.found(current, _night_of(m), "seer_check", m, part)
+        elif _DAY.search(part) or _OTHER_NIGHT.search(part.replace("平安夜", "")):
+            night = None  # day again, or a night the log does not number
+        if night is not None:
+            reader.named(night, part[start.end():] if start else part, part)
+    return _drop_conflicts(reader.readings)
+
+
+class _Reader:
+    def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool):
+        self.by_seat, self.nights, self.zh = by_seat, nights, zh
+        self.readings: list[Reading] = []
+
+    def own(self, seat: SeatInfo, night: int, rest: str, text: str) -> None:
+        """The seat's own clause: a verb right after the night ("第一晚救 4 号")."""
+        for skill, pattern in _OWN.items():
+            m = pattern.match(rest)
+            if m and _SKILLS[skill][0] == seat.role:
+                self.found(seat, night, skill, m, text)
+                return
+
+    def named(self, night: int, text: str, whole: str) -> None:
+        """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), under `night`."""
+        pos = 0
+        while pos < len(text):
+            for skill, pattern in _NAMED.items():
+                m = pattern.match(text, pos)
+                if m is None or not (m.group("role_a") or m.group("actor") or m.group("role_b")):
+                    continue
+                actor = self._actor(skill, m)
+                if actor is not None:
+                    self.found(actor, 1 if m.groupdict().get("verb") == "首验" else night, skill, m, whole)
+                    pos = m.end() - 1
+                    break
+            pos += 1
+
+    def _actor(self, skill: str, m: re.Match[str]) -> SeatInfo | None:
+        """The seat named (its true role must have the skill, and agree with a role word given), or the only
+        seat whose true role is the role named."""
+        role, word, _ = _SKILLS[skill]
+        words = {w for w in (m.group("role_a"), m.group("role_b")) if w}
+        if words - {word}:
+            return None
+        if m.group("actor"):
+            seat = self.by_seat.get(int(m.group("actor")))
+            return seat if seat is not None and seat.role == role else None
+        holders = [s for s in self.by_seat.values() if s.role == role]
+        return holders[0] if len(holders) == 1 else None
+
+    def found(self, seat: SeatInfo, night: int, skill: str, m: re.Match[str], text: str) -> None:
+        phase = f"night-{night}"
+        target = self.by_seat.get(int(m.group("seat")))
+        if phase not in self.nights:
+            self.readings.append(Reading(seat.seat, text, None, f"the game has no {phase}"))
+            return
+        if target is None:
+            self.readings.append(Reading(seat.seat, text, None, f"seat {m.group('seat')} is not a seat of the game"))
+            return
+        result = None
+        if skill == "seer_check":
+            result, why = _check_result(m, target, self.zh)
+            if why:
+                self.readings.append(Reading(seat.seat, text, None, why))
+                return
+        event = Event(kind="skill_use", phase=phase, segment_id=None, audience=ACTOR, actor=seat.seat, target=target.seat,
+                      skill=skill, result=result, note="read from the annotator log's statement of the seat's night action")
+        self.readings.append(Reading(seat.seat, text, event, "read"))
+
+
+def _drop_conflicts(readings: list[Reading]) -> list[Reading]:
+    """Against the rules or ambiguous: both potions of a witch on one night, two targets for one skill on one night."""
+    events = [r.event for r in readings if r.event is not None]
+    bad: set[tuple[int, str]] = set()
+    for e in events:
+        same = {o.target for o in events if o.actor == e.actor and o.phase == e.phase and o.skill == e.skill}
+        potions = {o.skill for o in events if o.actor == e.actor and o.phase == e.phase and o.skill in ("witch_save", "witch_poison")}
+        if len(same) > 1 or len(potions) > 1:
+            bad.add((int(e.actor), e.phase))
+    out: list[Reading] = []
+    seen: set[tuple] = set()
+    for r in readings:
+        e = r.event
+        if e is None:
+            out.append(r)
+        elif (int(e.actor), e.phase) in bad:
+            out.append(Reading(r.seat, r.text, None, f"conflicting night actions of seat {e.actor} on {e.phase}"))
+        elif (e.actor, e.phase, e.skill, e.target) not in seen:  # the same action stated twice is one action
+            seen.add((e.actor, e.phase, e.skill, e.target))
+            out.append(r)
+    return out
