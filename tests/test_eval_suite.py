@@ -333,3 +333,16 @@ def test_summary_fits_80_columns_with_every_task_variant_and_role() -> None:
     assert row[7] == f"{100 * (speech.macro_accuracy - 0.354):+.1f}"
     role = results.variants["osr"]["vote"].by_viewpoint_role["moon-priestess"]
     assert any(line.startswith("osr") and "moon-priestess" in line and f"{100 * role.score:.1f} ({role.answered})" in line for line in lines)
+
+
+def test_summary_of_oi_roles_mode_shows_role_accuracy_and_no_empty_set_table(tmp_path: Path) -> None:
+    """OI `roles` has no seat set to score: its summary must not print a table of dashes for one."""
+    from rich.console import Console
+
+    config = EvalConfig(model="werealign/majority-role", tasks=("opponent",), decodes=1, modes={"opponent": "roles"})
+    run = run_eval(config, Execution(), out=tmp_path / "r", cache=False)
+    console = Console(record=True, width=80)
+    console.print(summary(run.results, run_dir="r", sent=run.sent, cached=0))
+    text = console.export_text()
+    assert "role_accuracy" in text and "majority-role" in text
+    assert "set scores" not in text

@@ -294,8 +294,9 @@ def dimension_table(results: Results) -> Any | None:
 
 def set_table(results: Results) -> Any | None:
     """The opponent task's set scores beside its headline (None without them)."""
-    rows = {v: t[k] for v, t in results.variants.items() for k, r in t.items() if getattr(r, "exact_match", None) is not None
-            or getattr(r, "f1", None) is not None}
+    # Only blocks that score seat sets (OI roles mode has an exact_match too, but no set to score).
+    rows = {v: t[k] for v, t in results.variants.items() for k, r in t.items() if hasattr(r, "mean_jaccard")
+            and (getattr(r, "exact_match", None) is not None or getattr(r, "f1", None) is not None)}
     if not rows:
         return None
     table = _table("opponent: set scores (%)", ["variant", "jaccard", "exact set", "precision", "recall", "F1"])
