@@ -77,12 +77,18 @@ def test_speech_answers_read(reply, expected):
         ("答案：B或C", "not one option letter"),
         ("Answer: b, c", "not one option letter"),
         ("Answer:", "answer line is empty"),
+        ("Answer:\n\nC", "answer line is empty"),  # the value must be right below a bare label, not after a gap
+        ("Answer:\nB\nC", "not one option letter"),  # a bare label's block of two letters is a hedge
         ("Answer: A\nAnswer: maybe", "not one option letter"),  # a bad last line is not rescued by an earlier one
     ],
 )
 def test_speech_failures_are_errors(reply, why):
     parsed = parse_reply(reply, SPEECH)
     assert parsed.answer is None and why in parsed.error
+
+
+def test_a_bare_answer_label_takes_the_line_below_it():
+    assert parse_reply("Reasoning.\n**Answer:**\nC\n\nHope this helps.", SPEECH) == Parsed("C", None)
 
 
 def test_option_order_is_undone():

@@ -94,6 +94,16 @@ def test_role_names_and_synonyms_of_either_language_are_read_through_the_catalog
     assert parsed.error is None and parsed.answer == GOLD
 
 
+@pytest.mark.parametrize("reply", [
+    "Reasoning.\nAnswer:\n1: werewolf\n2: villager\n4: werewolf\n5: witch\n6: villager\n\nGood luck.",
+    "Reasoning.\n**Answer:**\n- Seat 1: werewolf\n- Seat 2: villager\n- Seat 4: wolf\n- Seat 5: witch\n- Seat 6: villager",
+    "理由。\n答案：\n1号：狼人\n2号：平民\n4号：狼人\n5号：女巫\n6号：村民",
+])
+def test_one_seat_per_line_under_a_bare_answer_label_is_read(reply):
+    parsed = parse_reply(reply, crafted_opponent_item(), game=crafted_game(), mode="roles")
+    assert parsed.error is None and parsed.answer == GOLD
+
+
 def test_an_unknown_label_or_a_left_out_seat_is_a_wrong_seat_not_a_failure():
     parsed = _read("1: werewolf; 2: dragon rider; 4: werewolf")
     assert parsed.error is None

@@ -9,6 +9,8 @@
    `Option C`, `选项C`, `"C"`; a lower-case letter only on its own, `b` or `b.`; two letters such as
    `B, C` or `B or C` are a hedge, not an answer); for a vote item, one seat number (`5`, `Seat 5`, `5号`); for an opponent
    item, seat numbers separated by commas, `、`, `;`, spaces or "and"/"和".
+An answer label alone on its line takes its value from the lines right below it, up to a blank line,
+one entry per line (a per-seat role list is often written so).
 Anything else — no answer line, an unreadable value, a letter or seat outside the item's options or
 candidates — gives answer None and an `error` saying why. Earlier answer lines are never a fallback:
 the model's last word counts.
@@ -16,6 +18,7 @@ the model's last word counts.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from typing import Any
@@ -29,6 +32,7 @@ _THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
 
 # An answer line: optional markdown/list dressing, the label, a colon, the value.
+_BULLET = re.compile(r"^[\s>*\-•]+")  # a list item's marker before an entry under a bare answer label
 _ANSWER_LINE = re.compile(
     r"^[\s>#*_\-`]*(?:final\s+answer|answer|最终答案|答案)[\s*_`]*[:][\s*_`]*(?P<value>.*?)[\s*_`]*$",
     re.I,
@@ -48,12 +52,17 @@ def strip_reasoning(text: str) -> str:
 
 def answer_value(reply: str) -> str | None:
     """The value of the last answer line after reasoning is stripped, or None if there is none."""
-    text = unicodedata.normalize("NFKC", strip_reasoning(reply))
+    lines = unicodedata.normalize("NFKC", strip_reasoning(reply)).splitlines()
     value = None
-    for line in text.splitlines():
+    for i, line in enumerate(lines):
         m = _ANSWER_LINE.match(line)
         if m:
             value = m.group("value")
+            if not re.sub(r"[*_`\s]", "", value):
+                # "Answer:" alone, the value on the lines below it (a list of seat: role pairs, one per line):
+                # the block up to the next blank line, one entry per line.
+                block = [_BULLET.sub("", x).strip() for x in itertools.takewhile(str.strip, lines[i + 1:])]
+                value = "; ".join(x for x in block if x)
     if value is None:
         return None
     # Markdown emphasis and a LaTeX box are dressing, not content: "**C**." or "$\boxed{C}$".
