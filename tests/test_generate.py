@@ -253,7 +253,8 @@ def test_redrafting_removes_a_length_bias(tmp_path):
 def test_progress_lines_in_a_log_live_on_a_terminal_nothing_when_quiet(tmp_path, capsys, monkeypatch):
     import io
 
-    from werealign.generation.progress import LINE_EVERY, GenProgress, mode_for
+    from werealign.generation.progress import LINE_EVERY, GenProgress
+    from werealign.live_line import display_mode as mode_for
     from werealign.generation.session import Spend
 
     _run(tmp_path / "q")  # quiet

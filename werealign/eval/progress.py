@@ -18,6 +18,7 @@ import sys
 import time
 from typing import Any
 
+from werealign.live_line import display_mode, start_live, stop_live
 from werealign.llm.client import Outcome
 from werealign.llm.store import Paid
 from werealign.schema.runs import Results
@@ -103,17 +104,12 @@ class Progress:
         self._started = self._last_line = time.perf_counter()
         if self._plain:
             self._say(self.line())
-        if not self._live_enabled:
-            return
-        from rich.console import Console
-        from rich.live import Live
-
-        self._live = Live(get_renderable=self._render, console=Console(stderr=True), refresh_per_second=4, transient=True)
-        self._live.start()
+        if self._live_enabled:
+            self._live = start_live(self._render)
 
     def stop(self) -> None:
         if self._live is not None:
-            self._live.stop()
+            stop_live(self._live)
             self._live = None
         elif self._plain and self.done_count > self.cached and self._said != self.done_count:
             self._say(self.line())  # the last count, unless the last line already said it
@@ -185,18 +181,12 @@ class Board:
     def start(self) -> None:
         for row in self.rows:
             row.start()
-        if not self._live_enabled:
-            return
-        from rich.console import Console
-        from rich.live import Live
-
-        self._live = Live(get_renderable=self._render, console=Console(stderr=True), refresh_per_second=4, transient=True)
-        self._live.start()
+        if self._live_enabled:
+            self._live = start_live(self._render)
 
     def stop(self) -> None:
-        if self._live is not None:
-            self._live.stop()
-            self._live = None
+        stop_live(self._live)
+        self._live = None
         for row in self.rows:
             row.stop()
 
@@ -209,8 +199,8 @@ class Board:
 
 def make_progress(quiet: bool):
     """A factory for the runner: live on a terminal, plain lines otherwise, nothing with --quiet."""
-    live = not quiet and sys.stderr.isatty()
-    plain = not quiet and not live
+    mode = display_mode(quiet)
+    live, plain = mode == "live", mode == "lines"
 
     def factory(total: int, cached: int) -> Progress:
         return Progress(total, cached, live=live, plain=plain)
@@ -220,10 +210,8 @@ def make_progress(quiet: bool):
 
 def make_board(quiet: bool) -> Board | None:
     """The display of a several-model eval (None with --quiet)."""
-    if quiet:
-        return None
-    live = sys.stderr.isatty()
-    return Board(live=live, plain=not live)
+    mode = display_mode(quiet)
+    return None if mode == "off" else Board(live=mode == "live", plain=mode == "lines")
 
 
 def _fmt(x: Any, pct: bool = True) -> str:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-Mode = Literal["live", "lines", "off"]
+from werealign.live_line import Mode, start_live, stop_live
+
 LINE_EVERY = 30.0  # seconds between plain progress lines within one stage
 
 
@@ -27,12 +28,6 @@ class SpendView(Protocol):
     skipped: int
     cost: float
     cost_known: bool
-
-
-def mode_for(quiet: bool) -> Mode:
-    if quiet:
-        return "off"
-    return "live" if sys.stderr.isatty() else "lines"
 
 
 class GenProgress:
@@ -60,11 +55,7 @@ class GenProgress:
         self._started = self._last_line = self._clock()
         self._print(f"{label}: sending {total} request{'s' * (total != 1)} ({stored} stored)")
         if self.mode == "live":
-            from rich.console import Console
-            from rich.live import Live
-
-            self._live = Live(get_renderable=self._render, console=Console(stderr=True), refresh_per_second=4, transient=True)
-            self._live.start()
+            self._live = start_live(self._render)
 
     def event(self, name: str) -> None:
         if name == "retry_wait":
@@ -78,9 +69,8 @@ class GenProgress:
             self._print(self.line())
 
     def stage_end(self, interrupted: bool = False) -> None:
-        if self._live is not None:
-            self._live.stop()
-            self._live = None
+        stop_live(self._live)
+        self._live = None
         self._print(f"{self.label}: {'interrupted' if interrupted else 'done'}; {self.totals()}")
 
     # ---- text

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from werealign.generation.model import Outcome, Request, RetryPolicy, Store, StoredResponse, send_all
-from werealign.generation.progress import GenProgress, mode_for
+from werealign.generation.progress import GenProgress
+from werealign.live_line import display_mode
 from werealign.generation.prompts import repair_message
 from werealign.generation.replies import BadReply
 
@@ -66,7 +67,7 @@ class Session:
     progress: GenProgress = field(init=False)
 
     def __post_init__(self) -> None:
-        self.progress = GenProgress(self.spend, mode_for(self.quiet))
+        self.progress = GenProgress(self.spend, display_mode(self.quiet))
 
     def request(self, stage: str, unit: str, template: str, messages: list[dict[str, str]], params: dict[str, Any] | None = None,
                 schema: dict[str, Any] | None = None) -> Request:
