@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from cli_inproc import run_cli
 from crafted_game import CUTOFF, VIEWPOINT, crafted_game
 from werealign.audit import audit_items, duplicate_pairs, explanation_favours, stem_leaks
 from werealign.cli import app
 from werealign.dataset import Dataset, write_dataset
 from werealign.schema import DatasetCounts, DatasetManifest, Option, SpeechItem
 
-REPO = Path(__file__).resolve().parents[1]
 WORDS = "amber birch cobalt dune ember fjord gale heath inlet jade kelp loam moss nectar ochre pine quartz reed".split()
 
 
@@ -150,17 +147,15 @@ def test_cli_text_json_and_strict(tmp_path):
 
 
 def test_cli_bad_input_is_one_line(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "audit", str(tmp_path / "missing")], capture_output=True, text=True, cwd=REPO)
+    r = run_cli("audit", tmp_path / "missing")
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "dataset directory not found" in r.stderr
 
 
 @pytest.mark.werebench
 @pytest.mark.slow
-def test_release_length_bias_is_a_failed_check(werebench_src, tmp_path):
-    out = tmp_path / "wb"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "import", "werebench", str(werebench_src), "--out", str(out)], capture_output=True, text=True, cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "audit", str(out), "--format", "json", "--strict"], capture_output=True, text=True, cwd=REPO)
+def test_release_length_bias_is_a_failed_check(werebench_import):
+    # the session's one `werealign import werebench` of the real release (conftest); the audit in-process
+    r = run_cli("audit", werebench_import.path, "--format", "json", "--strict")
     assert r.returncode == 1, r.stderr
     checks = {(c["name"], c["scope"]): c for c in json.loads(r.stdout)["checks"]}
     assert checks[("key-longest", "all")]["verdict"] == "fail"

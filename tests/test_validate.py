@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import validate_fixtures as fx
+from cli_inproc import run_cli
 from validate_fixtures import DELETE, mutate
 from werealign.files import write_jsonl
 from werealign.validate import check_paths, collapse, validate_game, validate_paths
 from werealign.validate.findings import Finding
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def codes(findings: list[Finding]) -> set[tuple[str, str, str]]:
@@ -374,8 +372,7 @@ def test_bad_paths_raise_user_errors(tmp_path):
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "werealign.cli", "validate", *args],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    return run_cli("validate", *args)  # in-process (tests/cli_inproc.py)
 
 
 def test_cli_clean_dataset_text_and_json(tmp_path):
@@ -469,12 +466,9 @@ def test_not_utf8_is_a_finding(tmp_path):
 
 
 @pytest.mark.werebench
-def test_real_import_validates_without_errors(werebench_src, tmp_path):
+def test_real_import_validates_without_errors(werebench_import):
     """The imported WereBench subset must be usable: no errors, and only a handful of precise warnings."""
-    out = tmp_path / "wb"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "import", "werebench", str(werebench_src), "--out", str(out)],
-                       capture_output=True, text=True, cwd=REPO, timeout=600)
-    assert r.returncode == 0, r.stderr
+    out = werebench_import.path  # the session's one `werealign import werebench` of the real release (conftest)
     report = check_paths([out])
     errors = [f.to_text() for f in report.findings if f.severity == "error"]
     assert errors == []
