@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import signal
 import subprocess
@@ -35,6 +36,23 @@ def litellm_blocked() -> Iterator[None]:
             sys.modules["litellm"] = saved
 
 
+@contextlib.contextmanager
+def _log_handlers_to(out: io.StringIO, err: io.StringIO) -> Iterator[None]:
+    """Log handlers made earlier hold the stdout/stderr of their day: point them at the capture for the call, as a
+    process's fd 1/2 would catch them. (litellm's picks sys.stdout/sys.stderr at each record: redirect catches it.)"""
+    moved = []
+    std = {id(sys.stdout): out, id(sys.__stdout__): out, id(sys.stderr): err, id(sys.__stderr__): err}
+    for logger in [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]:
+        for h in getattr(logger, "handlers", []):
+            if isinstance(h, logging.StreamHandler) and id(h.stream) in std:
+                moved.append((h, h.setStream(std[id(h.stream)])))
+    try:
+        yield
+    finally:
+        for h, stream in moved:
+            h.setStream(stream)
+
+
 def run_cli(*args: str | Path, env: dict[str, str] | None = None, block_litellm: bool = False,
             cwd: Path | None = None) -> subprocess.CompletedProcess:
     """`werealign ARGS` in-process: (returncode, stdout, stderr); `env` is added to os.environ for the call only."""
@@ -48,6 +66,7 @@ def run_cli(*args: str | Path, env: dict[str, str] | None = None, block_litellm:
     code: int | str | None = 0
     try:
         with contextlib.ExitStack() as stack:
+            stack.enter_context(_log_handlers_to(out, err))
             stack.enter_context(contextlib.redirect_stdout(out))
             stack.enter_context(contextlib.redirect_stderr(err))
             if cwd is not None:
