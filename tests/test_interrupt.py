@@ -30,7 +30,7 @@ def _stored(db) -> int:
 def test_interrupt_keeps_responses_and_rerun_resumes(tmp_path, sig, code, said):
     out = tmp_path / "run"
     # 512 requests one at a time: the run is still going seconds after the 20th is stored, and the rerun that pays for
-    # the rest (through litellm, ~25 ms of CPU each) stays short.
+    # the rest (through litellm, milliseconds each) stays short.
     cmd = [sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--decodes", str(DECODES),
            "--max-connections", "1", "--out", str(out), "--quiet"]
     # A background process may inherit SIGINT as ignored; restore the default so Python raises KeyboardInterrupt.
