@@ -49,6 +49,14 @@ def werebench_import(werebench_src: Path, tmp_path_factory) -> Iterator[Imported
     assert _tree_digest(out) == digest, f"a test wrote into the shared WereBench import {out}; copy it first"
 
 
+@pytest.fixture(scope="session")
+def werebench_validated(werebench_import):
+    """`werealign validate --format json` of the shared import, run once (the real data takes seconds to check)."""
+    from cli_inproc import run_cli
+
+    return run_cli("validate", werebench_import.path, "--format", "json")
+
+
 @pytest.fixture(autouse=True)
 def private_response_cache(tmp_path_factory, monkeypatch) -> Path:
     """Every test gets its own shared response cache (never the user's); subprocesses inherit it."""

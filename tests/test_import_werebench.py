@@ -482,8 +482,8 @@ def test_real_reimport_is_byte_identical(real_import, werebench_src, tmp_path):
 
 
 @pytest.mark.werebench
-def test_real_output_passes_the_validator(real_import):
-    r = run_cli("validate", str(real_import), "--format", "json")
+def test_real_output_passes_the_validator(werebench_validated):
+    r = werebench_validated  # `validate --format json` of the shared import (conftest)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
 
 

@@ -466,16 +466,17 @@ def test_not_utf8_is_a_finding(tmp_path):
 
 
 @pytest.mark.werebench
-def test_real_import_validates_without_errors(werebench_import):
+def test_real_import_validates_without_errors(werebench_validated):
     """The imported WereBench subset must be usable: no errors, and only a handful of precise warnings."""
-    out = werebench_import.path  # the session's one `werealign import werebench` of the real release (conftest)
-    report = check_paths([out])
-    errors = [f.to_text() for f in report.findings if f.severity == "error"]
-    assert errors == []
-    assert len(report.files) > 40
+    # `werealign validate --format json` of the session's one import of the real release (conftest)
+    doc = json.loads(werebench_validated.stdout)
+    findings = [Finding(**f) for f in doc["findings"]]
+    errors = [f.to_text() for f in findings if f.severity == "error"]
+    assert errors == [] and doc["summary"]["errors"] == 0
+    assert doc["summary"]["files"] > 40
     # Warnings name a file, a game or item and a field, and stay few enough to read.
-    warnings = [f for f in report.findings if f.severity == "warning"]
-    assert len(warnings) < 100
+    warnings = [f for f in findings if f.severity == "warning"]
+    assert len(warnings) == doc["summary"]["warnings"] < 100
     assert all(f.subject and f.field for f in warnings)
 
 
