@@ -44,6 +44,9 @@ def _log_handlers_to(out: io.StringIO, err: io.StringIO) -> Iterator[None]:
     std = {id(sys.stdout): out, id(sys.__stdout__): out, id(sys.stderr): err, id(sys.__stderr__): err}
     for logger in [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]:
         for h in getattr(logger, "handlers", []):
+            # logging.lastResort's class reads sys.stderr at each record (a read-only property): caught by redirect
+            if isinstance(getattr(type(h), "stream", None), property):
+                continue
             if isinstance(h, logging.StreamHandler) and id(h.stream) in std:
                 moved.append((h, h.setStream(std[id(h.stream)])))
     try:

@@ -85,3 +85,13 @@ def chromium():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (`-n`, `--dist loadgroup`): a test file stays on one worker (its module fixtures are built
+    once) and every test on the shared WereBench import shares one worker (the import is made once)."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        group = "werebench-import" if {"werebench_import", "werebench_validated"} & set(item.fixturenames) else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -48,6 +48,24 @@ def test_log_lines_of_loggers_made_earlier_are_captured(monkeypatch):
         logger.removeHandler(handler)
 
 
+def test_a_handler_reading_stderr_at_each_record_is_left_alone(monkeypatch):
+    # logging.lastResort, attached to a logger by some library: its stream cannot be set, and needs not be
+    logger = logging.getLogger("werealign-test-cli-inproc-last-resort")
+    logger.addHandler(logging.lastResort)
+    try:
+        from werealign import cli
+
+        def noisy():
+            logger.warning("a last-resort warning")
+            raise SystemExit(0)
+
+        monkeypatch.setattr(cli, "app", noisy)
+        r = run_cli("anything")
+        assert r.returncode == 0 and "a last-resort warning" in r.stderr
+    finally:
+        logger.removeHandler(logging.lastResort)
+
+
 def test_litellm_blocked_makes_every_import_fail_and_restores():
     had = "litellm" in sys.modules
     with litellm_blocked(), pytest.raises(ImportError):
