@@ -138,12 +138,13 @@ def test_cli_text_json_and_strict(tmp_path):
     runner = CliRunner()
     text = runner.invoke(app, ["audit", str(root)])
     assert text.exit_code == 0 and "FAIL  all  key-longest" in text.stdout
-    doc = json.loads(runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout)
+    first = runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout
+    doc = json.loads(first)
     assert doc["verdict"] == "fail" and doc["items"] == 30
     assert {c["name"] for c in doc["checks"]} == {"key-position", "key-longest", "key-shortest", "options-only", "duplicate-options", "explanation-key", "stem-leak"}
     assert runner.invoke(app, ["audit", str(root), "--strict"]).exit_code == 1
-    # deterministic: the same dataset gives the same report
-    assert runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout == runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout
+    # deterministic: the same dataset gives the same report (each audit fits a classifier: one more run is enough)
+    assert runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout == first
 
 
 def test_cli_bad_input_is_one_line(tmp_path):
