@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,42 @@ def werebench_src() -> Path:
     if not (WEREBENCH / "WereBench" / "WereBench.json").is_file():
         pytest.skip("../shared/werebench is not present")
     return WEREBENCH
+
+
+@dataclass(frozen=True)
+class ImportedWerebench:
+    path: Path  # the dataset directory written by `werealign import werebench`
+    stdout: str  # what the command printed (its counts)
+
+
+def _tree_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="session")
+def werebench_import(werebench_src: Path, tmp_path_factory) -> Iterator[ImportedWerebench]:
+    """The real release imported once per session by the CLI (in-process), shared read-only by every test that only
+    reads an imported WereBench dataset. A test that changed it would fail here, at teardown."""
+    from cli_inproc import run_cli
+
+    out = tmp_path_factory.mktemp("werebench-import") / "ds"
+    r = run_cli("import", "werebench", werebench_src, "--out", out)
+    assert r.returncode == 0, r.stderr
+    digest = _tree_digest(out)
+    yield ImportedWerebench(out, r.stdout)
+    assert _tree_digest(out) == digest, f"a test wrote into the shared WereBench import {out}; copy it first"
+
+
+@pytest.fixture(scope="session")
+def werebench_validated(werebench_import):
+    """`werealign validate --format json` of the shared import, run once (the real data takes seconds to check)."""
+    from cli_inproc import run_cli
+
+    return run_cli("validate", werebench_import.path, "--format", "json")
 
 
 @pytest.fixture(autouse=True)
@@ -46,3 +85,13 @@ def chromium():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (`-n`, `--dist loadgroup`): a test file stays on one worker (its module fixtures are built
+    once) and every test on the shared WereBench import shares one worker (the import is made once)."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        group = "werebench-import" if {"werebench_import", "werebench_validated"} & set(item.fixturenames) else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from cli_inproc import run_cli
 from werealign.annotate.agreement import ABSENT, event_agreement, kappa, speaker_agreement
 from werealign.annotate.build import build_from_files
 from werealign.files import write_json
@@ -116,8 +115,7 @@ def test_cli_agreement_on_configs_with_a_revote(tmp_path):
     a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
     a.write_text(text.replace(line, line + "  - {kind: vote, segment: 17, actor: 1, target: 5}\n"), encoding="utf-8")
     b.write_text(text.replace(line, line + "  - {kind: vote, segment: 17, actor: 1, target: 3}\n"), encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "agreement", str(a), str(b), "--srt", str(EXAMPLE_SRT), "--format", "json"],
-                       capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "agreement", str(a), str(b), "--srt", str(EXAMPLE_SRT), "--format", "json")
     assert r.returncode == 0, r.stderr
     events = json.loads(r.stdout)["game_state_events"]
     assert events["disagreements"] == 1 and events["examples"] == ["('vote', 'day-1', '1', 2): A '5', B '3'"]
@@ -127,8 +125,7 @@ def test_cli_on_game_logs_and_on_configs(base, tmp_path):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     write_json(a, _with_speakers(base, [1, 1, 1, 2, 2, 2, "host", "host", 1, 2]))
     write_json(b, _with_speakers(base, [1, 1, 2, 2, 2, 2, "host", 1, 1, 2]))
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "agreement", str(a), str(b), "--format", "json"],
-                       capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "agreement", str(a), str(b), "--format", "json")
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     assert got["speaker_attribution"]["kappa"] == pytest.approx(0.42 / 0.62)
@@ -137,12 +134,10 @@ def test_cli_on_game_logs_and_on_configs(base, tmp_path):
     # Two configs of the same transcript: annotator B maps label "Speaker 1" to seat 1 instead of 6 (cue 14 only).
     other = tmp_path / "b.yaml"
     other.write_text(TEMPLATE.read_text(encoding="utf-8").replace('"Speaker 1": 6', '"Speaker 1": 1'), encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "agreement", str(TEMPLATE), str(other), "--srt", str(EXAMPLE_SRT)],
-                       capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "agreement", str(TEMPLATE), str(other), "--srt", str(EXAMPLE_SRT))
     assert r.returncode == 0, r.stderr
     assert "speaker_attribution: kappa" in r.stdout and "over 23 segments; 1 disagreement(s)" in r.stdout
     assert "14: A 'seat 6', B 'seat 1'" in r.stdout
     # A config without --srt is a clean error.
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "agreement", str(TEMPLATE), str(other)],
-                       capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "agreement", str(TEMPLATE), str(other))
     assert r.returncode == 1 and r.stderr.startswith("error: ") and "--srt" in r.stderr

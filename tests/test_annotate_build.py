@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_inproc import run_cli
 from werealign.annotate.build import build_from_files, validate_built
 from werealign.annotate.transcript import read_transcript, split_label
 from werealign.errors import UserError
@@ -21,7 +21,7 @@ EXAMPLE_SRT = REPO / "annotation" / "examples" / "six_seat.srt"
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", *args], capture_output=True, text=True, cwd=REPO)
+    return run_cli("annotate", *args)
 
 
 def test_split_label():
@@ -172,7 +172,7 @@ def test_the_guides_build_command_works_verbatim_and_validates_clean(tmp_path):
     argv[out] = str(tmp_path / argv[out])
     r = _cli(*argv[2:])
     assert r.returncode == 0, r.stderr
-    v = subprocess.run([sys.executable, "-m", "werealign.cli", "validate", argv[out]], capture_output=True, text=True, cwd=REPO)
+    v = run_cli("validate", argv[out])
     assert v.returncode == 0 and "0 errors, 0 warnings" in v.stdout, v.stdout
 
 

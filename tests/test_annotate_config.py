@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
+from cli_inproc import run_cli
 from werealign.annotate.build import build_from_files
 from werealign.annotate.config import load_config, parse_timestamp
 from werealign.errors import UserError
@@ -109,10 +108,7 @@ def test_invalid_yaml_names_the_line(tmp_path):
 def test_cli_unknown_speaker_label_is_one_clean_line(tmp_path):
     path, line = _write_variant(tmp_path, '  "Speaker 5": 5\n', "")
     out = tmp_path / "game.json"
-    r = subprocess.run(
-        [sys.executable, "-m", "werealign.cli", "annotate", "build", "--srt", str(EXAMPLE_SRT), "--config", str(path), "--out", str(out)],
-        capture_output=True, text=True, cwd=REPO,
-    )
+    r = run_cli("annotate", "build", "--srt", str(EXAMPLE_SRT), "--config", str(path), "--out", str(out))
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr

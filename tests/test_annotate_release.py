@@ -7,8 +7,6 @@ the real-data tests use ../shared/werebench (fixture `werebench_src`) and skip w
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,8 @@ from werealign.importers.werebench_config import build_release_game, find_config
 from werealign.importers.werebench_faithfulness import EXPLAINED, ReleaseFaithfulness, check_release, check_release_game, release_cue_quirks, summary
 from werealign.errors import UserError
 
-from conftest import REPO
+from cli_inproc import run_cli
+
 
 # An invented 3-seat game in the release's format. Cue 5 lacks the space after the colon (the
 # release's parser drops it); cue 7 follows cue 6 with no blank line (the release glues it on).
@@ -176,8 +175,7 @@ def test_release_config_empty_phases_are_dropped_with_a_note(tmp_path):
     assert build_release_game(srt, path).game == before
     # convert-release writes an annotator config that builds (it would not with the empty phases in it).
     out = tmp_path / "converted.yaml"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "convert-release", str(path), "--out", str(out)],
-                       capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "convert-release", path, "--out", out)
     assert r.returncode == 0, r.stderr
     assert build_from_files(srt, out).game == before
 
@@ -231,8 +229,14 @@ def test_faithfulness_classifies_each_difference(tmp_path):
     assert [d.kind for d in report.unexplained] == ["unexplained"]
 
 
-def test_faithfulness_on_the_release(werebench_src):
-    release = check_release(werebench_src / "clean_process", werebench_src / "data")
+@pytest.fixture(scope="module")
+def release_check(werebench_src) -> ReleaseFaithfulness:
+    """Every release game built and compared once (seconds of work), shared by the tests below."""
+    return check_release(werebench_src / "clean_process", werebench_src / "data")
+
+
+def test_faithfulness_on_the_release(werebench_src, release_check):
+    release = release_check
     reports = release.games
     total = summary(release)
     configs, skipped = find_config_files(werebench_src / "clean_process")
@@ -254,38 +258,48 @@ def test_faithfulness_on_the_release(werebench_src):
                 assert d.segment_ids
 
 
-def test_cli_faithfulness_and_build_on_the_release(werebench_src, tmp_path):
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "faithfulness", str(werebench_src / "clean_process"),
-                        str(werebench_src / "data")], capture_output=True, text=True, cwd=REPO)
+def test_cli_faithfulness_and_build_on_the_release(werebench_src, release_check, tmp_path):
+    # Every release game builds (`annotate build`'s builder and validator, as check_release runs them); the validator
+    # then names the release's real problems (e.g. MVP cut-offs outside the game), and the CLI refuses to write such a
+    # game unless asked.
+    configs = find_config_files(werebench_src / "clean_process")[0]
+    assert not release_check.failed and [r.game_id for r in release_check.games] == [f"pandakill-s{c.season}-{c.number:02d}" for c in configs]
+    bad = [(c, r) for c, r in zip(configs, release_check.games) if r.validation_errors]
+    good = [(c, r) for c, r in zip(configs, release_check.games) if not r.validation_errors]
+    assert good, "some release games should build without validation errors"
+    assert bad, "the release has games that build only with --keep-invalid"
+    # `annotate faithfulness` on a release of one good and one bad game (links to the real files; the whole release is
+    # checked above by the same check_release): the text report, and its JSON equal to the library's reports.
+    part = tmp_path / "part"
+    for c, _ in (good[0], bad[0]):
+        srt = sibling_with_number(c.path, c.number, ".srt")
+        for f in (c.path, srt):
+            (part / "clean_process" / f.parent.name).mkdir(parents=True, exist_ok=True)
+            (part / "clean_process" / f.parent.name / f.name).symlink_to(f)
+        log = sibling_with_number(werebench_src / "data" / c.path.parent.name / "x", c.number, ".json")
+        (part / "data" / log.parent.name).mkdir(parents=True, exist_ok=True)
+        (part / "data" / log.parent.name / log.name).symlink_to(log)
+    r = run_cli("annotate", "faithfulness", part / "clean_process", part / "data")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1].startswith("total: ") and "unexplained: 0" in r.stdout
-    # Every release game builds; the validator then names the release's real problems (e.g. MVP cut-offs
-    # outside the game), and the CLI refuses to write such a game unless asked.
-    errors, paths = {}, {}
-    for c in find_config_files(werebench_src / "clean_process")[0]:
-        from werealign.annotate.build import validate_built
+    assert "1/2 games need --keep-invalid to build" in r.stdout
+    r = run_cli("annotate", "faithfulness", part / "clean_process", part / "data", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == [good[0][1].to_dict(), bad[0][1].to_dict()]
 
-        game = build_release_game(sibling_with_number(c.path, c.number, ".srt"), c.path).game
-        errors[game.game_id] = [f for f in validate_built(game, "x") if f.severity == "error"]
-        paths[game.game_id] = (c.path, sibling_with_number(c.path, c.number, ".srt"))
-    bad = sorted(g for g, e in errors.items() if e)
-    good = sorted(g for g, e in errors.items() if not e)
-    assert good, "some release games should build without validation errors"
-    if bad:
-        config, srt = paths[bad[0]]
-        out = tmp_path / "g.json"
-        args = [sys.executable, "-m", "werealign.cli", "annotate", "build", "--srt", str(srt), "--config", str(config), "--out", str(out)]
-        r = subprocess.run(args, capture_output=True, text=True, cwd=REPO)
-        assert r.returncode == 1 and "not written" in r.stderr and not out.exists()
-        r = subprocess.run(args + ["--keep-invalid"], capture_output=True, text=True, cwd=REPO)
-        assert r.returncode == 0 and out.exists()
+    config = bad[0][0].path
+    out = tmp_path / "g.json"
+    args = ("annotate", "build", "--srt", sibling_with_number(config, bad[0][0].number, ".srt"), "--config", config, "--out", out)
+    r = run_cli(*args)
+    assert r.returncode == 1 and "not written" in r.stderr and not out.exists()
+    r = run_cli(*args, "--keep-invalid")
+    assert r.returncode == 0 and out.exists()
 
 
 def test_convert_release_round_trips(tmp_path):
     path, _ = _release_game(tmp_path, [])
     out = tmp_path / "converted.yaml"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "convert-release", str(path), "--out", str(out)],
-                       capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "convert-release", path, "--out", out)
     assert r.returncode == 0, r.stderr
     text = out.read_text(encoding="utf-8")
     assert "# note: metadata.game_status.oops: not a phase name" in text

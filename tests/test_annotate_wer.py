@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from cli_inproc import run_cli
 from werealign.annotate.wer import apply_lexicon, guess_language, load_lexicon, normalise, wer_report
 from werealign.errors import UserError
-
-from conftest import REPO
 
 
 def test_english_wer_and_cer_by_hand():
@@ -69,13 +66,11 @@ def test_cli_on_srt_and_text(tmp_path):
     hyp.write_text("the sear checked\nseat to\n", encoding="utf-8")
     lex = tmp_path / "lex.yaml"
     lex.write_text("sear: seer\n", encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "wer", "--gold", str(gold), "--hyp", str(hyp),
-                        "--lexicon", str(lex), "--format", "json"], capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "wer", "--gold", str(gold), "--hyp", str(hyp), "--lexicon", str(lex), "--format", "json")
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     assert got["before"]["wer"] == pytest.approx(0.4) and got["after"]["wer"] == pytest.approx(0.2)
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "wer", "--gold", str(tmp_path / "none.srt"), "--hyp", str(hyp)],
-                       capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "wer", "--gold", str(tmp_path / "none.srt"), "--hyp", str(hyp))
     assert r.returncode == 1 and r.stderr.startswith("error: ") and "file not found" in r.stderr
 
 

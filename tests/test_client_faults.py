@@ -46,6 +46,15 @@ def run_calls(base: str, n: int, policy: RetryPolicy = FAST, events: list | None
     return asyncio.run(go())
 
 
+@pytest.fixture(scope="module", autouse=True)
+def litellm_warmed_up() -> None:
+    """litellm's first call in a process loads more of litellm (seconds on a loaded machine): made here, with time to
+    spare, so that FAST's 2 s timeout measures the server, whichever test of this file runs first on this worker."""
+    with mock_server.spawn() as base:
+        [out] = run_calls(base, 1, RetryPolicy(max_attempts=1, timeout=120.0))
+    assert out.ok, out
+
+
 def test_parse_retry_after() -> None:
     assert parse_retry_after("3") == 3.0
     assert parse_retry_after("0.25") == 0.25

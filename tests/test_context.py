@@ -282,13 +282,10 @@ def test_event_lines_say_nothing_twice_and_no_raw_identifiers():
 
 
 @pytest.fixture(scope="module")
-def werebench_dataset(werebench_src, tmp_path_factory):
-    importers = pytest.importorskip("werealign.importers.werebench")
+def werebench_dataset(werebench_import):
     from werealign.dataset import load_dataset
 
-    out = tmp_path_factory.mktemp("wb") / "dataset"
-    importers.import_werebench(werebench_src, out)
-    return load_dataset(out)
+    return load_dataset(werebench_import.path)  # the session's one import of the real release (conftest)
 
 
 def _chunks(text: str, size: int = 16) -> list[str]:

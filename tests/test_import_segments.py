@@ -188,19 +188,19 @@ def test_reimport_is_byte_identical(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def real(werebench_src: Path, tmp_path_factory):
-    out = tmp_path_factory.mktemp("segments") / "ds"
-    summary = import_werebench(werebench_src, out)
-    return summary, load_dataset(out), json.loads((out / "import_report.json").read_text(encoding="utf-8"))
+def real(werebench_import):
+    """(the import's counts, the dataset, its report) of the session's one import of the real release (conftest)."""
+    report = json.loads((werebench_import.path / "import_report.json").read_text(encoding="utf-8"))
+    return report["counts"], load_dataset(werebench_import.path), report
 
 
 @pytest.mark.werebench
 def test_real_nearly_every_turn_gets_its_segments_and_every_other_is_reported(real):
-    summary, ds, report = real
+    counts, ds, report = real
     turns = [(g, u) for g in ds.games.values() for u in g.utterances]
     with_segments = [(g, u) for g, u in turns if u.segments is not None]
     print(f"per-segment text attached to {len(with_segments)} of {len(turns)} turns")
-    assert summary.counts["turns_with_segments"] == len(with_segments) and summary.counts["turns"] == len(turns)
+    assert counts["turns_with_segments"] == len(with_segments) and counts["turns"] == len(turns)
     assert len(with_segments) >= 0.99 * len(turns)
     for g, u in with_segments:
         assert [s.id for s in u.segments] == u.segment_ids, (g.game_id, u.index)

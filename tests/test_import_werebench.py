@@ -8,20 +8,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_inproc import run_cli  # the CLI in this process: exit code, stdout, stderr as a subprocess would give
 
 from werealign.dataset import load_dataset
 from werealign.importers.werebench_text import chinese_number, host_exits, parse_time, seat_of_label
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "werealign.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=120)
-
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
@@ -396,14 +389,13 @@ def test_not_a_release(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def real_import(werebench_src: Path, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("werebench") / "ds"
-    r = run_cli("import", "werebench", str(werebench_src), "--out", str(out))
-    assert r.returncode == 0, r.stderr
-    assert "games: 48/48 converted" in r.stdout
+def real_import(werebench_import) -> Path:
+    """The session's one `werealign import werebench` of the real release (conftest), and what it printed."""
+    assert "games: 48/48 converted" in werebench_import.stdout
     # The counts every change to the importer must keep (or explain).
-    assert "speech items: 537/537 converted" in r.stdout and "vote items (VA): 58 from 67 MVP votes; opponent items (OI): 37" in r.stdout
-    return out
+    assert "speech items: 537/537 converted" in werebench_import.stdout
+    assert "vote items (VA): 58 from 67 MVP votes; opponent items (OI): 37" in werebench_import.stdout
+    return werebench_import.path
 
 
 def _source_questions(src: Path) -> dict[tuple[str, int], dict]:
@@ -490,8 +482,8 @@ def test_real_reimport_is_byte_identical(real_import, werebench_src, tmp_path):
 
 
 @pytest.mark.werebench
-def test_real_output_passes_the_validator(real_import):
-    r = run_cli("validate", str(real_import), "--format", "json")
+def test_real_output_passes_the_validator(werebench_validated):
+    r = werebench_validated  # `validate --format json` of the shared import (conftest)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
 
 

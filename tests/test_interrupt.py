@@ -10,8 +10,12 @@ import sys
 import time
 
 import pytest
+from cli_inproc import run_cli
 
 from werealign.dataset import load_dataset
+
+
+DECODES = 16
 
 
 def _stored(db) -> int:
@@ -25,7 +29,9 @@ def _stored(db) -> int:
 @pytest.mark.parametrize(("sig", "code", "said"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
 def test_interrupt_keeps_responses_and_rerun_resumes(tmp_path, sig, code, said):
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--decodes", "40",
+    # 512 requests one at a time: the run is still going seconds after the 20th is stored, and the rerun that pays for
+    # the rest (through litellm, milliseconds each) stays short.
+    cmd = [sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--decodes", str(DECODES),
            "--max-connections", "1", "--out", str(out), "--quiet"]
     # A background process may inherit SIGINT as ignored; restore the default so Python raises KeyboardInterrupt.
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -44,10 +50,10 @@ def test_interrupt_keeps_responses_and_rerun_resumes(tmp_path, sig, code, said):
     assert kept >= 20
     assert not (out / "results.json").exists()
 
-    done = subprocess.run([c for c in cmd if c != "--quiet"], capture_output=True, text=True, timeout=600)
+    done = run_cli(*[c for c in cmd[3:] if c != "--quiet"])  # the rerun in-process: only the interruption needs a process
     assert done.returncode == 0, done.stderr
     ds = load_dataset()  # the bundled sample
-    total = (len(ds.speech) + len(ds.vote) + len(ds.opponent)) * 40
+    total = (len(ds.speech) + len(ds.vote) + len(ds.opponent)) * DECODES
     assert _stored(db) == total
     # Only what was missing is paid for on the rerun.
     assert f"{total - kept} requests sent, {kept} cached" in " ".join((done.stdout + done.stderr).split())

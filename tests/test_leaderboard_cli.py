@@ -1,20 +1,17 @@
-"""End to end through the CLI (subprocesses: each pays the start-up once)."""
+"""End to end through the CLI, in this process (tests/cli_inproc.py), from the runs' folder with relative paths."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+from cli_inproc import run_cli
 from run_factory import write_run
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "werealign.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(cwd)})
+    return run_cli(*args, cwd=cwd)
 
 
 def test_leaderboard_command_writes_tables_and_plots(tmp_path):

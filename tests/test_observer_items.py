@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_inproc import run_cli
 from werealign.dataset import load_dataset, write_dataset
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "werealign.cli", *args], capture_output=True, text=True, cwd=REPO, timeout=300)
+    return run_cli(*args)
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_inproc import run_cli
 from werealign.annotate.build import build_from_files, validate_built
 from werealign.context import build_context
 from werealign.render.lines import rules_summary
@@ -95,10 +94,10 @@ def test_invented_role_declared_in_config_builds_validates_derives_and_evaluates
     assert (tmp_path / "ds2" / "items" / "vote.jsonl").read_bytes() == (ds / "items" / "vote.jsonl").read_bytes() and again.vote == 2
     assert load_dataset(ds).manifest.counts.vote == 2
     run = tmp_path / "run"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "validate", str(ds)], capture_output=True, text=True, cwd=REPO)
+    r = run_cli("validate", str(ds))
     assert r.returncode == 0, r.stdout + r.stderr
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--dataset", str(ds),
-                        "--tasks", "vote,opponent", "--decodes", "1", "--out", str(run), "--quiet"], capture_output=True, text=True, cwd=REPO)
+    r = run_cli("eval", "--model", "werealign/random", "--dataset", str(ds), "--tasks", "vote,opponent", "--decodes", "1",
+                "--out", str(run), "--quiet")
     assert r.returncode == 0, r.stderr
     results = json.loads((run / "results.json").read_text(encoding="utf-8"))
     assert results["complete"]

@@ -166,11 +166,8 @@ def test_push_without_a_token_is_a_one_line_error(tmp_path, monkeypatch):
 
 @pytest.mark.werebench
 @pytest.mark.slow
-def test_real_werebench_round_trips(offline, werebench_src, tmp_path):
-    from werealign.importers.werebench import import_werebench
-
-    dataset_dir = tmp_path / "werebench-ds"
-    import_werebench(werebench_src, dataset_dir)
+def test_real_werebench_round_trips(offline, werebench_import, tmp_path):
+    dataset_dir = werebench_import.path  # the session's one import of the real release (conftest)
     build_release(dataset_dir, tmp_path / "release")
     counts = assert_round_trip(offline, dataset_dir, tmp_path / "release")
     assert counts["speech"] > 100 and counts["games"] > 10

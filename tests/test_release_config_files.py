@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_inproc import run_cli
 from werealign.errors import UserError
 from werealign.importers.python_literal import literal_assignment
 from werealign.importers.werebench_config import build_release_game, find_config_files, load_release_config, sibling_with_number
@@ -136,8 +137,7 @@ def test_faithfulness_gives_each_game_its_own_outcome(tmp_path):
 def test_cli_build_and_convert_read_a_published_config(tmp_path):
     folder = _season(tmp_path, {"01-GAME_CONFIG.py": _as_python(CONFIG), "01.srt": SRT})
     out = tmp_path / "g.json"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "annotate", "build", "--srt", str(folder / "01.srt"),
-                        "--config", str(folder / "01-GAME_CONFIG.py"), "--out", str(out)], capture_output=True, text=True, cwd=REPO)
+    r = run_cli("annotate", "build", "--srt", str(folder / "01.srt"), "--config", str(folder / "01-GAME_CONFIG.py"), "--out", str(out))
     assert r.returncode == 0, r.stderr
     assert json.loads(out.read_text(encoding="utf-8"))["game_id"] == "pandakill-s1-01"
 

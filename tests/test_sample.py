@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.errors import UserError
 from werealign.schema import DIMENSIONS
 
+from cli_inproc import run_cli
 from conftest import REPO
 
 BUILDER = REPO / "scripts" / "build_sample.py"
@@ -206,9 +205,6 @@ def test_werealign_validate_reports_no_errors(tmp_path):
         from werealign.validate import check_paths  # noqa: F401
     except ImportError:
         pytest.skip("werealign validate is not available yet")
-    done = subprocess.run(
-        [sys.executable, "-c", "from werealign.cli import main; main()", "validate", str(bundled_sample_path())],
-        capture_output=True, text=True, timeout=300,
-    )
+    done = run_cli("validate", bundled_sample_path())
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 errors" in done.stdout

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import validate_fixtures as fx
+from cli_inproc import run_cli
 from validate_fixtures import DELETE, mutate
 from werealign.files import write_jsonl
 from werealign.validate import check_paths, collapse, validate_game, validate_paths
 from werealign.validate.findings import Finding
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def codes(findings: list[Finding]) -> set[tuple[str, str, str]]:
@@ -374,8 +372,7 @@ def test_bad_paths_raise_user_errors(tmp_path):
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "werealign.cli", "validate", *args],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    return run_cli("validate", *args)  # in-process (tests/cli_inproc.py)
 
 
 def test_cli_clean_dataset_text_and_json(tmp_path):
@@ -469,19 +466,17 @@ def test_not_utf8_is_a_finding(tmp_path):
 
 
 @pytest.mark.werebench
-def test_real_import_validates_without_errors(werebench_src, tmp_path):
+def test_real_import_validates_without_errors(werebench_validated):
     """The imported WereBench subset must be usable: no errors, and only a handful of precise warnings."""
-    out = tmp_path / "wb"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "import", "werebench", str(werebench_src), "--out", str(out)],
-                       capture_output=True, text=True, cwd=REPO, timeout=600)
-    assert r.returncode == 0, r.stderr
-    report = check_paths([out])
-    errors = [f.to_text() for f in report.findings if f.severity == "error"]
-    assert errors == []
-    assert len(report.files) > 40
+    # `werealign validate --format json` of the session's one import of the real release (conftest)
+    doc = json.loads(werebench_validated.stdout)
+    findings = [Finding(**f) for f in doc["findings"]]
+    errors = [f.to_text() for f in findings if f.severity == "error"]
+    assert errors == [] and doc["summary"]["errors"] == 0
+    assert doc["summary"]["files"] > 40
     # Warnings name a file, a game or item and a field, and stay few enough to read.
-    warnings = [f for f in report.findings if f.severity == "warning"]
-    assert len(warnings) < 100
+    warnings = [f for f in findings if f.severity == "warning"]
+    assert len(warnings) == doc["summary"]["warnings"] < 100
     assert all(f.subject and f.field for f in warnings)
 
 
