@@ -34,6 +34,7 @@ from werealign.dataset import Dataset
 from werealign.schema import GameLog, Option, SpeechItem
 from werealign.schema.models import DIMENSIONS, OPTION_KEYS
 from werealign.schema.roles import ROLE_LABELS, ROLES
+from werealign.text_similarity import tfidf_cosines
 
 # Option text as a reader compares it (width, case, spacing, invisible characters, end punctuation):
 # the validator's definition of "the same option", so audit and validate agree on duplicates.
@@ -259,12 +260,7 @@ def explanation_favours(item: SpeechItem) -> str | None:
     EXPLANATION_MARGIN; None when the explanation agrees with the key or there is none."""
     if not item.explanation or not item.explanation.strip():
         return None
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.metrics.pairwise import cosine_similarity
-
-    docs = [normalise(item.explanation)] + [normalise(o.text) for o in item.options]
-    matrix = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4)).fit_transform(docs)
-    sims = cosine_similarity(matrix[0], matrix[1:])[0]
+    sims = tfidf_cosines(normalise(item.explanation), [normalise(o.text) for o in item.options])
     keys = [o.key for o in item.options]
     key_sim = sims[keys.index(item.answer)]
     best = max(range(len(keys)), key=lambda i: (sims[i], -i))

@@ -51,6 +51,7 @@ from typing import Any
 
 from werealign.errors import UserError
 from werealign.tasks import prompt_shape
+from werealign.text_similarity import tfidf_cosines
 
 PROVIDER = "werealign"
 BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates", "majority-role")
@@ -373,14 +374,7 @@ def _seats_named(text: str) -> list[int]:
 
 
 def _lexical_option(facts: PromptFacts, against: str | None = None) -> str:
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.metrics.pairwise import cosine_similarity
-
-    texts = [facts.context if against is None else against] + [t for _, t in facts.options]
-    # Character n-grams work for Chinese (no word boundaries) and English alike.
-    vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True, lowercase=True)
-    matrix = vec.fit_transform(texts)
-    sims = cosine_similarity(matrix[1:], matrix[0]).ravel()
+    sims = tfidf_cosines(facts.context if against is None else against, [t for _, t in facts.options], sublinear_tf=True)
     best = max(range(len(sims)), key=lambda i: (sims[i], -i))
     return facts.options[best][0]
 
