@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's werealign, whichever is installed
 
-from werealign.context import build_context  # noqa: E402
+from werealign.game.visibility import build_context  # noqa: E402
 from werealign.dataset import load_dataset  # noqa: E402
 from werealign.errors import UserError  # noqa: E402
 from werealign.eval.prompts import render_messages  # noqa: E402

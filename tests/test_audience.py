@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.eval.prompts import render_messages
 from werealign.game.derive import derive_decision_items
 from werealign.schema import GameLog

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from crafted_game import CUTOFF, SECRETS, VIEWPOINT, crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.errors import UserError
 from werealign.eval.prompts import render_messages
 from werealign.render.lines import event_line, rules_summary, seat_label, speaker_label
@@ -411,9 +411,9 @@ def _werealign_imports(module: str) -> set[str]:
 
 
 def test_the_leakage_filter_and_the_wording_are_apart():
-    """What a viewpoint may see (werealign.context) never depends on how prompts are asked, and the wording
+    """What a viewpoint may see (werealign.game.visibility) never depends on how prompts are asked, and the wording
     (werealign.render's tables and lines) never decides what is seen: it reads only the schema."""
-    ctx_imports = _werealign_imports("werealign.context")
+    ctx_imports = _werealign_imports("werealign.game.visibility")
     assert not {i for i in ctx_imports if i.startswith(("werealign.eval", "werealign.generation", "werealign.tasks"))}
     # The rules summary is the one piece of wording the context holds (Context.rules_text).
     assert {i for i in ctx_imports if i.startswith("werealign.render")} <= {"werealign.render.lines", "werealign.render.lines.rules_summary"}

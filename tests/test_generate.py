@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from gen_fake import FakeProvider, Killed
 from werealign.audit import audit_items
 from werealign.cli import app
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.generation.pipeline import GenConfig, run_generation
 from werealign.validate import check_paths, count

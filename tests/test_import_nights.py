@@ -3,7 +3,7 @@ werealign.importers.werebench_nights pinned on an invented game and invented log
 
 from __future__ import annotations
 
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.importers.werebench_nights import read_night_actions
 from werealign.schema import Phase, SeatInfo
 

@@ -16,7 +16,7 @@ from statistics import fmean
 import pytest
 
 from crafted_game import CUTOFF, VIEWPOINT, crafted_game, crafted_opponent_item, crafted_speech_item
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.render.lines import rules_summary
 from werealign.errors import UserError
 from werealign.eval.floors import _random_subset

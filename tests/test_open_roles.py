@@ -9,7 +9,7 @@ import pytest
 
 from cli_inproc import run_cli
 from werealign.annotate.build import build_from_files, validate_built
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.render.lines import rules_summary
 from werealign.dataset import load_dataset, write_dataset
 from werealign.errors import UserError

@@ -127,7 +127,7 @@ def test_templates_hash_is_stable_and_tracks_template_bytes(tmp_path, monkeypatc
 def test_the_phrase_table_words_the_prompt_and_the_hash_tracks_it_and_the_telling_order(monkeypatch):
     """The words come from werealign.render.phrases (no other copy renders them) and templates_hash() sees
     a change to them, and to the order the context builder tells events in."""
-    from werealign import context
+    from werealign.game import visibility as context
     from werealign.render import phrases
 
     game, item = crafted_game(), crafted_speech_item()

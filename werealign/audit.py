@@ -29,7 +29,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.dataset import Dataset
 from werealign.schema import GameLog, Option, SpeechItem
 from werealign.schema.models import DIMENSIONS, OPTION_KEYS

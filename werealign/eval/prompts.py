@@ -1,5 +1,5 @@
 """Item + game -> chat messages: the checks an item must pass to be asked, the context the item's
-viewpoint may see (from `werealign.context.build_context`, the one place that decides it) and the
+viewpoint may see (from `werealign.game.visibility.build_context`, the one place that decides it) and the
 template variables, worded by `werealign.render` and arranged by its templates
 (`werealign/render/templates/`). This module only assembles them.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from werealign import context as ctxmod
+from werealign.game import visibility
 from werealign.errors import UserError
 from werealign.render import lines
 from werealign.render.phrases import faction_name, role_name
@@ -55,7 +55,7 @@ def render_messages(
     if variant == "osr" and not osr:
         raise UserError(f"item {item.item_id}: variant osr needs objective rewrites of game {game.game_id} (variants/osr/{game.game_id}.jsonl)")
 
-    ctx = ctxmod.build_context(
+    ctx = visibility.build_context(
         game,
         item.viewpoint_seat,
         item.cutoff_segment,
@@ -86,7 +86,7 @@ def check_item_fits_game(game: GameLog, item: Item) -> None:
         )
 
 
-def _context_vars(game: GameLog, ctx: ctxmod.Context, lang: str) -> dict[str, Any]:
+def _context_vars(game: GameLog, ctx: visibility.Context, lang: str) -> dict[str, Any]:
     phases = {p.id: p for p in game.phases}
 
     def plabel(pid: str) -> str:

@@ -41,7 +41,7 @@ from typing import Any
 
 from werealign import __version__
 from werealign.audit import audit_items, explanation_favours, stem_leaks
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import make_parent, staged_directory, write_json, write_jsonl

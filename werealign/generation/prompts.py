@@ -1,7 +1,7 @@
 """Generation prompts: versioned jinja templates shipped in the wheel (werealign/generation/templates/
 <stage>.v<N>.j2), the game context as text, and the annotators' example-question bank.
 
-What the context says comes from the ONE context builder (werealign.context), as in evaluation.
+What the context says comes from the ONE context builder (werealign.game.visibility), as in evaluation.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import jinja2
 
-from werealign import context as ctxmod
+from werealign.game import visibility
 from werealign.render.lines import event_line, phase_label, seat_label, speaker_label
 from werealign.render.phrases import faction_name, role_name
 from werealign.schema import GameLog
@@ -72,7 +72,7 @@ def prompt_version() -> str:
     return "gen:" + ",".join(TEMPLATES[s] for s in ("question", "negatives_m1", "negatives_m2", "restyle", "explain"))
 
 
-def context_text(game: GameLog, ctx: ctxmod.Context) -> str:
+def context_text(game: GameLog, ctx: visibility.Context) -> str:
     """The context as plain text: rules, own role and knowledge, public events, the transcript so far."""
     lang = game.language
     phases = {p.id: p for p in game.phases}

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from werealign.context import build_context
+from werealign.game.visibility import build_context
 from werealign.errors import UserError
 from werealign.generation.prompts import context_text
 from werealign.generation.review import ReviewSession

@@ -7,6 +7,6 @@
 - `prompt_templates`: the versioned evaluation templates in `templates/<lang>/<name>.<version>.j2`,
   their rendering, the template-language fallback and `templates_hash()`.
 
-What may be seen at all is decided by the context builder (`werealign.context`), never here; the
+What may be seen at all is decided by the context builder (`werealign.game.visibility`), never here; the
 item -> messages step (checks, context, task variables) is `werealign.eval.prompts`.
 """

@@ -1,6 +1,6 @@
 """Sentences and labels a prompt is made of, in the game's language: seats, speakers, phases, players,
 events and the generated rules summary. The words come from `werealign.render.phrases`; what is
-shown at all is decided by the context builder (werealign.context), never here.
+shown at all is decided by the context builder (werealign.game.visibility), never here.
 """
 
 from __future__ import annotations

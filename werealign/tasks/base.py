@@ -67,7 +67,7 @@ class Task:
     permutes_options: bool = False  # options shown in a per-decode order (--permute)
     # The built-in shortcut models whose scores are this task's floors (werealign.eval.floors).
     shortcuts: tuple[str, ...] = ()
-    # Extra arguments of werealign.context.build_context for an item of this kind: (game, item, mode).
+    # Extra arguments of werealign.game.visibility.build_context for an item of this kind: (game, item, mode).
     context_kwargs: Callable[[GameLog, Any, str | None], dict[str, Any]] = lambda game, item, mode: {}
     # Named ways of asking or scoring this kind (e.g. how much of the VA voter's own speech is shown); the
     # first is the default. A run records the mode of every task it evaluates (run.json config.modes).
