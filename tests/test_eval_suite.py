@@ -346,3 +346,13 @@ def test_summary_of_oi_roles_mode_shows_role_accuracy_and_no_empty_set_table(tmp
     text = console.export_text()
     assert "role_accuracy" in text and "majority-role" in text
     assert "set scores" not in text
+
+
+
+def test_token_counts_in_the_progress_line_are_compact() -> None:
+    from werealign.eval.progress import _compact
+
+    assert [_compact(n) for n in (12, 9_876, 145_306, 2_400_000)] == ["12", "9876", "145k", "2.4M"]
+    p = Progress(64, 0, live=False, plain=False)
+    p.done(Outcome(True, "Answer: A", {"total_tokens": 145_306}, 0.0, 0.1, 1))
+    assert "145k tokens" in p.line() and "cached" not in p.line()  # nothing cached: not said

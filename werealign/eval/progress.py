@@ -133,10 +133,11 @@ class Progress:
         eta = self.eta()
         when = "done" if self.done_count >= self.total else ("ETA --" if eta is None else f"ETA {_duration(eta)}")
         head = f"{self.label}: " if self.label else ""
+        cached = f" ({self.cached} cached)" if self.cached else ""  # kept short: a log line fits 80 columns
         retrying = f" | retrying {self.retries_in_flight} ({self.retries} retries)" if self.retries else ""
         return (
-            f"{head}{self.percent():.0f}% {self.done_count}/{self.total} done ({self.cached} cached) | {when} | errors {self.errors}"
-            f"{retrying} | {self.tokens} tokens | {cost} | {rate:.1f} req/s"
+            f"{head}{self.percent():.0f}% {self.done_count}/{self.total} done{cached} | {when} | errors {self.errors}"
+            f"{retrying} | {_compact(self.tokens)} tokens | {cost} | {rate:.1f} req/s"
         )
 
     def _render(self) -> Any:
@@ -212,6 +213,11 @@ def make_board(quiet: bool) -> Board | None:
     """The display of a several-model eval (None with --quiet)."""
     mode = display_mode(quiet)
     return None if mode == "off" else Board(live=mode == "live", plain=mode == "lines")
+
+
+def _compact(n: int) -> str:
+    """12, 9876, 146k, 2.4M: a token count that keeps the progress line short."""
+    return str(n) if n < 10_000 else f"{n / 1000:.0f}k" if n < 1_000_000 else f"{n / 1_000_000:.1f}M"
 
 
 def _fmt(x: Any, pct: bool = True) -> str:
