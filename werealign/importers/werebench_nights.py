@@ -29,11 +29,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from werealign.importers.werebench_text import RELEASE_ROLES
+from werealign.annotate.config import phase_id
+from werealign.importers.werebench_text import RELEASE_ROLES, chinese_number
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import ACTOR
 
-_NUMERALS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _ORDINAL = r"[一二三四五六七八九十\d]{1,2}"
 # A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚".
 _NIGHT_START = re.compile(r"^(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜)|(?P<second>次)(?:晚|夜))")
@@ -84,15 +84,12 @@ def _states_role(label: str, seat: SeatInfo) -> bool:
     return any(name and name in label for name in names)
 
 
-def _number(text: str) -> int:
-    return int(text) if text.isdigit() else (_NUMERALS[text] if len(text) == 1 else 10 + _NUMERALS.get(text[-1], 0))
-
-
 def _night_of(m: re.Match[str]) -> int:
     groups = m.groupdict()
     if groups.get("first"):
         return 1
-    return 2 if groups.get("second") else _number(groups.get("n") or groups["k"])
+    # An ordinal no number reading accepts (e.g. "1二") is night 0, which no game has: reported, not read.
+    return 2 if groups.get("second") else (chinese_number(groups.get("n") or groups["k"]) or 0)
 
 
 def _check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | None, str | None]:
@@ -188,7 +185,7 @@ class _Reader:
         return holders[0] if len(holders) == 1 else None
 
     def found(self, seat: SeatInfo, night: int, skill: str, m: re.Match[str], text: str) -> None:
-        phase = f"night-{night}"
+        phase = phase_id("night", night)
         target = self.by_seat.get(int(m.group("seat")))
         if phase not in self.nights:
             self.readings.append(Reading(seat.seat, text, None, f"the game has no {phase}"))
