@@ -39,10 +39,11 @@ def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, pr
             oi_mode: str | None):
     from werealign.eval.runner import EvalConfig
 
+    task_names = _csv(tasks, "--tasks")
     return EvalConfig(
         model=model,
         dataset=str(dataset) if dataset is not None else None,
-        tasks=_csv(tasks, "--tasks"),
+        tasks=task_names,
         variants=_csv(variant, "--variant"),
         protocol=protocol,
         decodes=decodes,
@@ -51,7 +52,7 @@ def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, pr
         limit=limit,
         temperature=temperature,
         max_tokens=max_tokens,
-        modes=_modes(va_mode, oi_mode, _csv(tasks, "--tasks")),
+        modes=_modes(va_mode, oi_mode, task_names),
     )
 
 
