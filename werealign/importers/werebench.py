@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werealign.dataset import write_dataset
-from werealign.errors import UserError
-from werealign.files import staged_directory
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
+from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
 NAME = "werebench"
+COMMAND = "import werebench"  # what its output marker names: only this command may --overwrite it
 VERSION = "1.0"
 LICENCE = "unspecified (no licence file in the source release; research use only)"
 DESCRIPTION = (
@@ -94,9 +94,9 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> i
 
 
 def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
-    if src.resolve() == out.resolve() or out.resolve() in src.resolve().parents:
-        # Replacing --out (with --overwrite) would delete the release being read.
-        raise UserError(f"{out}: --out is the source release or contains it; write the dataset somewhere else")
+    # Refused before the (slow) conversion; output_directory checks again under its lock.
+    check_inputs(out, [src])
+    check_replaceable(out, COMMAND, overwrite)
     release = load_release(src)
     report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
     # Categories, questions and options are reported with their item key by convert_speech_items.
@@ -144,7 +144,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "drops": len(report.entries["dropped"]),
         "warnings": len(report.entries["warning"]),
     }
-    with staged_directory(out, overwrite=overwrite) as stage:
+    with output_directory(out, command=COMMAND, inputs=[src], overwrite=overwrite) as stage:
         write_dataset(
             stage,
             name=NAME,
