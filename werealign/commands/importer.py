@@ -31,6 +31,6 @@ def import_werebench_command(
               f"viewpoint seats still without night knowledge: {c['viewpoints_without_night_knowledge']}")
     print(f"repairs: {s.repairs}, drops: {s.drops}, warnings: {s.warnings}")
     print(f"wrote {s.out} (report: {s.out / REPORT_MD})")
-    if strict and s.drops:
-        print(f"error: --strict: {s.drops} game(s) or item(s) dropped; see {s.out / REPORT_MD}", file=sys.stderr)
+    if strict and s.lost:
+        print(f"error: --strict: {s.lost} game(s) or item(s) dropped; see {s.out / REPORT_MD}", file=sys.stderr)
         raise typer.Exit(1)

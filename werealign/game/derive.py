@@ -34,6 +34,9 @@ from typing import Literal
 from werealign.schema import GameLog, ItemProvenance, OpponentItem, VoteItem
 
 NoteKind = Literal["converted", "dropped", "warning"]
+# "dropped" notes that lose nothing: no item is made there by rule (a wolf MVP's OI would be trivial).
+# Everything else dropped is a game fact that did not become an item: what --strict fails on.
+BY_RULE = frozenset({"oi_not_good_mvp"})
 
 
 @dataclass(frozen=True)

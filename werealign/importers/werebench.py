@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werealign.dataset import write_dataset
+from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.schema.roles import catalogue_for
@@ -68,6 +69,7 @@ class ImportSummary:
     repairs: int
     drops: int
     warnings: int
+    lost: int  # games and items of the source that did not make it (what --strict fails on)
 
 
 def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> int:
@@ -158,10 +160,13 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
             source="WereBench (github release dataset/ folder)",
             extra_files={REPORT_JSON: report.to_json(), REPORT_MD: report.to_markdown()},
         )
+    c = report.counts
     return ImportSummary(
         out=out,
         counts=report.counts,
         repairs=len(report.entries["repaired"]),
         drops=len(report.entries["dropped"]),
         warnings=len(report.entries["warning"]),
+        lost=c["games_dropped"] + c["speech_dropped"] + c["vote_items_dropped"] + c["opponent_items_skipped"]
+        - sum(report.count("dropped", code) for code in BY_RULE),
     )
