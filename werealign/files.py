@@ -163,11 +163,19 @@ def parse_json_text(text: str, path: Path, line: int | None = None) -> Any:
     return obj
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path, warnings: list[str] | None = None, shown: str | None = None) -> Any:
+    """A JSON file, parsed. With `warnings` (configs and game logs), a key given twice in one object
+    adds a warning naming both lines, or is a UserError when the values differ in type; both name
+    the file as `shown` (default: `path`)."""
     text = read_text(path, "JSON")
     if not text or text.isspace():  # isspace() stops at the first other character: no copy of the text
         raise UserError(f"{path}: empty file, expected JSON")
-    return parse_json_text(text, path)
+    value = parse_json_text(text, path)
+    if warnings is not None:
+        from werealign.duplicate_keys import json_duplicates
+
+        warnings += json_duplicates(text, Path(shown) if shown is not None else path)
+    return value
 
 
 def read_jsonl_lines(path: Path) -> list[tuple[int, str]]:

@@ -105,6 +105,9 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     report.add_unknown_fields(unknown_fields(release.items, nested=False), source_file=ITEMS_FILE)
 
     _check_shared_episodes(release, report)
+    for rel, warning in release.duplicate_keys:
+        report.add("warning", "duplicate_key", source_file=rel, field=None, what=warning,
+                   why="JSON keeps the later value silently; it is the one imported")
     transcripts = find_transcripts(src)
     if transcripts is None:
         report.add("warning", "segments_unavailable", source_file=f"{TRANSCRIPT_DIR}/", field=None, what=f"no {TRANSCRIPT_DIR}/ folder (the release's raw transcripts)", why="every turn kept without per-segment text: a cut-off inside a merged turn leaves that turn out of the context")
