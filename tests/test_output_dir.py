@@ -92,13 +92,13 @@ def test_overwrite_replaces_only_the_commands_own_marked_output(tmp_path):
     assert (out / "a.txt").read_text() == "2"
     mine = a_folder_of_mine(tmp_path / "mine")
     before = digest(mine)
-    with pytest.raises(UserError, match="nothing was deleted"):
+    with pytest.raises(UserError, match="nothing deleted"):
         with output_directory(mine, command="alpha", overwrite=True):
             pass
     assert digest(mine) == before
     # a marker that is not werealign's (other JSON, not JSON) does not make a folder ours
     (mine / MARKER).write_text('{"command": "alpha"}')
-    with pytest.raises(UserError, match="nothing was deleted"):
+    with pytest.raises(UserError, match="nothing deleted"):
         with output_directory(mine, command="alpha", overwrite=True):
             pass
     (tmp_path / "empty").mkdir()
@@ -204,7 +204,7 @@ def test_import_refuses_an_out_inside_the_release_or_a_foreign_folder_and_loses_
     # a derive output is not an import's to delete
     assert run_cli("derive", str(tmp_path / "ds"), "--out", str(tmp_path / "derived")).returncode == 0
     kept = digest(tmp_path / "derived")
-    one_error(run_cli("import", "werebench", str(src), "--out", str(tmp_path / "derived"), "--overwrite"), "nothing was deleted")
+    one_error(run_cli("import", "werebench", str(src), "--out", str(tmp_path / "derived"), "--overwrite"), "nothing deleted")
     assert digest(tmp_path / "derived") == kept
 
 

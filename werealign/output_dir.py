@@ -73,7 +73,7 @@ def check_replaceable(out: Path, command: str, overwrite: bool, own: Callable[[P
         return
     if owner(out) != command and not (own is not None and own(out)):
         raise UserError(f"{out}: not empty and not an output of `werealign {command}` (no {MARKER}); "
-                        "nothing was deleted; use another --out")
+                        "nothing deleted; use another --out")
     if not overwrite:
         raise UserError(f"{out}: output directory exists and is not empty (use --overwrite to replace it)")
 
