@@ -122,3 +122,18 @@ def test_faithfulness_names_the_log_that_failed_not_the_config(tmp_path):
     log.write_text(doc.replace('"summary":', '"summary": "draft",\n  "summary":', 1), encoding="utf-8")
     r = run_cli("annotate", "faithfulness", path.parent.parent, data)
     assert "warning: " in r.stdout and "key 'summary' in metadata given twice" in r.stdout, r.stdout
+
+
+def test_validate_warns_on_a_key_given_twice_in_a_game_log_and_errs_when_the_types_differ(tmp_path):
+    import validate_fixtures as fx
+
+    from werealign.validate import check_paths
+
+    text = json.dumps(fx.game(), ensure_ascii=False, indent=1)
+    path = tmp_path / "g.json"
+    path.write_text(text.replace('"winner":', '"winner": "wolf",\n "winner":', 1), encoding="utf-8")
+    (f,) = [f for f in check_paths([path]).findings if f.code == "duplicate-key"]
+    assert f.severity == "warning" and f.line is not None and "key 'winner' given twice" in f.message
+    path.write_text(text.replace('"winner":', '"winner": ["wolf"],\n "winner":', 1), encoding="utf-8")
+    errors = [f for f in check_paths([path]).findings if f.severity == "error"]
+    assert errors and "as an array and a string" in errors[0].message
