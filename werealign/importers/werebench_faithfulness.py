@@ -257,13 +257,13 @@ def check_release_game(config_path: Path, data_dir: Path, number: int | None = N
         number = int(m.group(1))
     srt_path = sibling_with_number(config_path, number, ".srt")
     release_path = sibling_with_number(data_dir / config_path.parent.name / "x", number, ".json")
+    config, source, notes = load_release_config(config_path)
+    result = build_game(config, source, read_transcript(srt_path), srt_path, unknown_speakers="drop")
     duplicated: list[str] = []
     try:  # read as import reads it: the same shape check, the same conversions (segment ids given as strings)
         release_log = read_game_log(release_path, duplicated).model_dump(mode="json", exclude_unset=True)
     except UserError as e:
         raise LogUnreadable(release_path, str(e)) from None
-    config, source, notes = load_release_config(config_path)
-    result = build_game(config, source, read_transcript(srt_path), srt_path, unknown_speakers="drop")
     report = compare_game(result.game, release_cue_quirks(srt_path), release_log, read_release_config_data(config_path, duplicated),
                           f"{data_dir.name}/{config_path.parent.name}/{release_path.name}")
     report.build_notes = notes + result.notes
