@@ -89,19 +89,14 @@ def output_directory(out: Path, *, command: str, inputs: Iterable[Path] = (), ov
 
     `in_place=True` rewrites an input directory itself (derive without --out): no input or ownership
     check, and the directory keeps the marker it had (an import updated in place is still an import).
-    Call `check_inputs`/`check_replaceable` early too when the command does costly work first: they
-    are repeated here under the staging lock, so a refusal never comes after the work only.
+    A command that works long before writing calls `check_inputs` and `check_replaceable` first as
+    well, so that a refusal comes before the work; here they run again, under the staging lock.
     """
-    inputs = list(inputs)
     kept = (out / MARKER).read_text(encoding="utf-8") if in_place and owner(out) is not None else None
     if not in_place:
         check_inputs(out, inputs)
-
-    def check(final: Path) -> None:
-        if not in_place:
-            check_replaceable(out, command, overwrite)
-
-    with staged_directory(out, check=check) as stage:
+    check = None if in_place else lambda _: check_replaceable(out, command, overwrite)
+    with staged_directory(out, overwrite=True, check=check) as stage:
         yield stage
         marker = _marker_text(command) if not in_place else kept
         if marker is not None:
