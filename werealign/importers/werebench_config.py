@@ -306,7 +306,7 @@ def load_release_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list
         raise UserError(f"{path}: not a WereBench release config (expected metadata.game_status)")
     parse_model(RawReleaseConfig, data, str(path))  # wrong types are fatal, named by field; content is judged below
     converted, notes = convert_release_config(data, path)
-    notes[:0] = duplicated
+    notes[:0] = [f"line {w[len(str(path)) + 1:]}" for w in duplicated]  # notes are printed after the file name
     source = ConfigSource(path)
     return validate_config(converted, source), source, notes
 
