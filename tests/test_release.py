@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from fnmatch import fnmatch
 import shutil
 from pathlib import Path
 
@@ -136,7 +137,8 @@ def test_push_uploads_the_folder_with_the_environment_token(tmp_path, monkeypatc
 
     def fake_upload(self, **kw):
         folder = Path(kw["folder_path"])
-        calls.append(("upload_folder", kw["repo_id"], sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()), kw))
+        sent = [p for p in folder.rglob("*") if p.is_file() and not any(fnmatch(p.name, pat) for pat in kw.get("ignore_patterns") or [])]
+        calls.append(("upload_folder", kw["repo_id"], sorted(str(p.relative_to(folder)) for p in sent), kw))
         return type("Info", (), {"commit_url": "https://huggingface.co/datasets/org/x/commit/abc"})()
 
     monkeypatch.setattr(HfApi, "create_repo", fake_create)

@@ -11,7 +11,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -163,11 +163,19 @@ def parse_json_text(text: str, path: Path, line: int | None = None) -> Any:
     return obj
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path, warnings: list[str] | None = None, shown: str | None = None) -> Any:
+    """A JSON file, parsed. With `warnings` (configs and game logs), a key given twice in one object
+    adds a warning naming both lines, or is a UserError when the values differ in type; both name
+    the file as `shown` (default: `path`)."""
     text = read_text(path, "JSON")
     if not text or text.isspace():  # isspace() stops at the first other character: no copy of the text
         raise UserError(f"{path}: empty file, expected JSON")
-    return parse_json_text(text, path)
+    value = parse_json_text(text, path)
+    if warnings is not None:
+        from werealign.duplicate_keys import json_duplicates
+
+        warnings += json_duplicates(text, Path(shown) if shown is not None else path)
+    return value
 
 
 def read_jsonl_lines(path: Path) -> list[tuple[int, str]]:
@@ -260,37 +268,88 @@ def write_jsonl(path: Path, rows: Iterable[Any]) -> None:
     atomic_write_text(path, "".join(dumps_line(r) for r in rows))
 
 
+STAGING = ".staging."  # beside --out: .<name>.staging.<random>/ holds new/ (and old/ while swapping)
+
+
+def _lock(folder: Path) -> int | None:
+    """An exclusive advisory lock on a folder, or None when another live process holds it. The OS drops
+    it when the holder dies however it dies, so a lock never outlives a killed run. Not POSIX: no locks."""
+    try:
+        import fcntl
+    except ImportError:
+        return os.open(folder, os.O_RDONLY)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _clear_stale(final: Path, mine: Path) -> None:
+    """Remove the staging folders a killed run left beside `final`; refuse when a live run is writing it.
+
+    A run killed between moving the old output aside and the new one in leaves `final` missing and
+    its old content in old/: that is put back, so a kill never loses the previous output.
+    """
+    prefixes = (f".{final.name}{STAGING}", f".{final.name}.old.")  # .old.: what runs before the lock left
+    for name in list_dir(final.parent):
+        left = final.parent / name
+        if left == mine or not name.startswith(prefixes) or left.is_symlink() or not left.is_dir():
+            continue
+        fd = _lock(left)
+        if fd is None:
+            raise UserError(f"{final}: another werealign command is writing this output right now "
+                            f"({left.name}); wait for it to finish or use another --out")
+        try:
+            old = left / "old" if name.startswith(prefixes[0]) else left
+            if old.is_dir() and not final.exists():
+                old.rename(final)
+            shutil.rmtree(left, ignore_errors=True)
+        finally:
+            os.close(fd)
+
+
 @contextmanager
-def staged_directory(final: Path, overwrite: bool = False) -> Iterator[Path]:
+def staged_directory(final: Path, overwrite: bool = False, check: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """Build a whole output directory beside `final`, then move it into place only on success.
 
-    A failure leaves no half-written output: the staging directory is removed and `final`
-    keeps whatever it held before.
+    A failure leaves no half-written output: the staging directory is removed and `final` keeps
+    whatever it held before. A killed run's staging directory is removed (its lock is gone) by the
+    next run writing `final`. `check(final)`, when given, decides under the lock whether `final` may
+    be replaced (werealign.output_dir); otherwise a non-empty `final` needs `overwrite`.
     """
     final = final.resolve()
     if final.exists() and not final.is_dir():
         raise UserError(f"{final}: exists and is not a directory; --out needs a directory path")
-    if final.exists() and not overwrite and any(final.iterdir()):
-        raise UserError(f"{final}: output directory exists and is not empty (use --overwrite to replace it)")
     make_parent(final)
     try:
-        stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.staging."))
-        stage.chmod(0o777 & ~_umask())  # mkdtemp makes it 0700; the result is shared data
+        work = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}{STAGING}"))
     except OSError as e:
         raise _output_error(final, e) from None
+    fd = _lock(work)
     try:
+        _clear_stale(final, work)
+        if check is not None:
+            check(final)
+        elif final.exists() and not overwrite and any(final.iterdir()):
+            raise UserError(f"{final}: output directory exists and is not empty (use --overwrite to replace it)")
+        stage = work / "new"
+        stage.mkdir()  # the usual umask mode (shared data), not mkdtemp's 0700
         yield stage
-        if final.exists():
-            backup = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.old."))
-            backup.rmdir()
-            final.rename(backup)
+        try:
+            if final.exists():
+                final.rename(work / "old")
             stage.rename(final)
-            shutil.rmtree(backup)
-        else:
-            stage.rename(final)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
+        except OSError as e:
+            if (work / "old").is_dir() and not final.exists():
+                (work / "old").rename(final)  # the previous output, back in place
+            raise _output_error(final, e) from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if fd is not None:
+            os.close(fd)
 
 
 def sha256_file(path: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -13,7 +14,8 @@ app = typer.Typer(help="Convert an existing benchmark release into a werealign d
 def import_werebench_command(
     src: Path = typer.Argument(..., help="The dataset/ folder of the official WereBench release."),
     out: Path = typer.Option(..., "--out", help="Dataset directory to write (must be empty unless --overwrite)."),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing, non-empty output directory."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it is an earlier import output."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any game or item is dropped (the dataset and report are still written)."),
 ) -> None:
     """Convert WereBench game logs and speech items; derive VA and OI items; write an import report."""
     from werealign.importers.werebench import REPORT_MD, import_werebench
@@ -29,3 +31,6 @@ def import_werebench_command(
               f"viewpoint seats still without night knowledge: {c['viewpoints_without_night_knowledge']}")
     print(f"repairs: {s.repairs}, drops: {s.drops}, warnings: {s.warnings}")
     print(f"wrote {s.out} (report: {s.out / REPORT_MD})")
+    if strict and s.lost:
+        print(f"error: --strict: {s.lost} game(s) or item(s) dropped; see {s.out / REPORT_MD}", file=sys.stderr)
+        raise typer.Exit(1)

@@ -34,6 +34,9 @@ from typing import Literal
 from werealign.schema import GameLog, ItemProvenance, OpponentItem, VoteItem
 
 NoteKind = Literal["converted", "dropped", "warning"]
+# "dropped" notes that lose nothing: no item is made there by rule (a wolf MVP's OI would be trivial).
+# Everything else dropped is a game fact that did not become an item: what --strict fails on.
+BY_RULE = frozenset({"oi_not_good_mvp"})
 
 
 @dataclass(frozen=True)
@@ -161,13 +164,15 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
     is rewritten with the new counts and hashes. All or nothing: a failure leaves `out` untouched.
     """
     from werealign.dataset import MANIFEST, load_dataset, write_dataset
-    from werealign.errors import UserError
-    from werealign.files import read_text, staged_directory
+    from werealign.files import read_text
+    from werealign.output_dir import MARKER, check_inputs, check_replaceable, output_directory
 
-    ds = load_dataset(src)
+    in_place = out is None or out.resolve() == src.resolve()  # --out DATASET is the default, said twice
     target = src if out is None else out
-    if out is not None and out.resolve() != src.resolve() and out.exists() and any(out.iterdir()) and not overwrite:
-        raise UserError(f"{out}: exists and is not empty (use --overwrite, or omit --out to update {src} in place)")
+    if not in_place:
+        check_inputs(target, [src])
+        check_replaceable(target, "derive", overwrite)
+    ds = load_dataset(src)
     vote: list[VoteItem] = []
     opponent: list[OpponentItem] = []
     notes: dict[str, list[DeriveNote]] = {}
@@ -178,9 +183,9 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
         notes[game_id] = derived.notes
     owned = {MANIFEST, "games", "items", "variants"}
     extra = {p.relative_to(src).as_posix(): read_text(p, "dataset")
-             for p in sorted(src.rglob("*")) if p.is_file() and p.relative_to(src).parts[0] not in owned}
+             for p in sorted(src.rglob("*")) if p.is_file() and p.relative_to(src).parts[0] not in owned | {MARKER}}
     m = ds.manifest
-    with staged_directory(target, overwrite=True) as stage:
+    with output_directory(target, command="derive", inputs=[src], overwrite=overwrite, in_place=in_place) as stage:
         write_dataset(stage, name=m.name, version=m.version, licence=m.licence, games=list(ds.games.values()), speech=ds.speech,
                       vote=vote, opponent=opponent, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
     return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes)

@@ -45,6 +45,7 @@ from werealign.game.visibility import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import make_parent, staged_directory, write_json, write_jsonl
+from werealign.output_dir import claim_directory
 from werealign.generation import filters, prompts, replies
 from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, decodes_under_schema, max_connections_for, price_per_token
 from werealign.generation.moments import find_moments
@@ -441,8 +442,8 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
     """Run (or resume) a generation into `out`. `acompletion` replaces litellm (tests' scripted provider)."""
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     units, skipped = plan_units(ds, config)
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out}: --out exists and is not a directory")
+    # Resumable, so filled in place: refuse a folder that is an input or not a generation directory.
+    claim_directory(out, command="generate", inputs=[ds.root] if ds.root is not None else [], own=lambda d: (d / CONFIG).is_file())
     write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "config": asdict(config), "templates": prompts.TEMPLATES})
     with _store(out) as store, _connection(config.model, api_base, acompletion) as (call, routed, kwargs):
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,

@@ -18,7 +18,8 @@ from typing import Any
 
 from werealign.dataset import Dataset, is_dataset_dir, load_dataset, write_dataset
 from werealign.errors import UserError
-from werealign.files import parse_json_text, parse_model, staged_directory
+from werealign.files import parse_json_text, parse_model
+from werealign.output_dir import output_directory
 from werealign.schema import SpeechItem
 
 DECISIONS = ("accepted", "edited", "rejected")
@@ -82,7 +83,8 @@ class ReviewSession:
         items = self.reviewed_items()
         ds = self.dataset
         games = sorted({it.game_id for it in items})
-        with staged_directory(out, overwrite=overwrite) as stage:
+        # Only an earlier export may be replaced; never the dataset or log being reviewed.
+        with output_directory(out, command="review export", inputs=[p for p in (ds.root, self.log_path) if p is not None], overwrite=overwrite) as stage:
             write_dataset(stage, name=f"{ds.manifest.name}-reviewed", version=ds.manifest.version, licence=ds.manifest.licence,
                           games=[ds.games[g] for g in games if g in ds.games], speech=items,
                           vote=[v for v in ds.vote if v.game_id in games], opponent=[o for o in ds.opponent if o.game_id in games],

@@ -12,16 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werealign.dataset import write_dataset
-from werealign.errors import UserError
-from werealign.files import staged_directory
+from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
+from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
 NAME = "werebench"
+COMMAND = "import werebench"  # what its output marker names: only this command may --overwrite it
 VERSION = "1.0"
 LICENCE = "unspecified (no licence file in the source release; research use only)"
 DESCRIPTION = (
@@ -68,6 +69,7 @@ class ImportSummary:
     repairs: int
     drops: int
     warnings: int
+    lost: int  # games and items of the source that did not make it (what --strict fails on)
 
 
 def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> int:
@@ -94,15 +96,18 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> i
 
 
 def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
-    if src.resolve() == out.resolve() or out.resolve() in src.resolve().parents:
-        # Replacing --out (with --overwrite) would delete the release being read.
-        raise UserError(f"{out}: --out is the source release or contains it; write the dataset somewhere else")
+    # Refused before the (slow) conversion; output_directory checks again under its lock.
+    check_inputs(out, [src])
+    check_replaceable(out, COMMAND, overwrite)
     release = load_release(src)
     report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
     # Categories, questions and options are reported with their item key by convert_speech_items.
     report.add_unknown_fields(unknown_fields(release.items, nested=False), source_file=ITEMS_FILE)
 
     _check_shared_episodes(release, report)
+    for rel, warning in release.duplicate_keys:
+        report.add("warning", "duplicate_key", source_file=rel, field=None, what=warning,
+                   why="JSON keeps the later value silently; it is the one imported")
     transcripts = find_transcripts(src)
     if transcripts is None:
         report.add("warning", "segments_unavailable", source_file=f"{TRANSCRIPT_DIR}/", field=None, what=f"no {TRANSCRIPT_DIR}/ folder (the release's raw transcripts)", why="every turn kept without per-segment text: a cut-off inside a merged turn leaves that turn out of the context")
@@ -144,7 +149,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "drops": len(report.entries["dropped"]),
         "warnings": len(report.entries["warning"]),
     }
-    with staged_directory(out, overwrite=overwrite) as stage:
+    with output_directory(out, command=COMMAND, inputs=[src], overwrite=overwrite) as stage:
         write_dataset(
             stage,
             name=NAME,
@@ -158,10 +163,13 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
             source="WereBench (github release dataset/ folder)",
             extra_files={REPORT_JSON: report.to_json(), REPORT_MD: report.to_markdown()},
         )
+    c = report.counts
     return ImportSummary(
         out=out,
         counts=report.counts,
         repairs=len(report.entries["repaired"]),
         drops=len(report.entries["dropped"]),
         warnings=len(report.entries["warning"]),
+        lost=c["games_dropped"] + c["speech_dropped"] + c["vote_items_dropped"] + c["opponent_items_skipped"]
+        - sum(report.count("dropped", code) for code in BY_RULE),
     )

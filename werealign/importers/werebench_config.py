@@ -76,11 +76,12 @@ def find_config_files(clean_dir: Path) -> tuple[list[ConfigFile], list[str]]:
     return [found[k] for k in sorted(found, key=lambda k: (k[0] is None, k[0] or 0, k[1]))], notes
 
 
-def read_release_config_data(path: Path) -> Any:
-    """The raw config: the `GAME_CONFIG` literal of a .py/.txt file, or a JSON copy's content."""
+def read_release_config_data(path: Path, warnings: list[str] | None = None) -> Any:
+    """The raw config: the `GAME_CONFIG` literal of a .py/.txt file, or a JSON copy's content.
+    A key given twice adds a warning to `warnings` (an error when the two values differ in type)."""
     if path.suffix.lower() == ".json":
-        return read_json(path)
-    return read_literal_assignment(path, CONFIG_VARIABLE)
+        return read_json(path, warnings)
+    return read_literal_assignment(path, CONFIG_VARIABLE, warnings)
 
 
 def looks_like_release_config(path: Path) -> bool:
@@ -299,11 +300,13 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
 
 
 def load_release_config(path: Path) -> tuple[AnnotatorConfig, ConfigSource, list[str]]:
-    data = read_release_config_data(path)
+    duplicated: list[str] = []
+    data = read_release_config_data(path, duplicated)
     if not is_release_config(data):
         raise UserError(f"{path}: not a WereBench release config (expected metadata.game_status)")
     parse_model(RawReleaseConfig, data, str(path))  # wrong types are fatal, named by field; content is judged below
     converted, notes = convert_release_config(data, path)
+    notes[:0] = [f"line {w[len(str(path)) + 1:]}" for w in duplicated]  # notes are printed after the file name
     source = ConfigSource(path)
     return validate_config(converted, source), source, notes
 

@@ -33,8 +33,8 @@ from werealign.annotate.build import build_game, validate_built
 from werealign.annotate.config import parse_timestamp
 from werealign.annotate.transcript import read_transcript
 from werealign.errors import UserError
-from werealign.files import read_json
 from werealign.importers.werebench_config import find_config_files, load_release_config, read_release_config_data, sibling_with_number
+from werealign.importers.werebench_source import read_game_log
 from werealign.importers.werebench_text import phase_key, seat_of_label
 from werealign.schema import GameLog
 
@@ -70,6 +70,8 @@ class GameFaithfulness:
     build_notes: list[str] = field(default_factory=list)
     # Why `annotate build` refuses this game without --keep-invalid: its validation errors, first first.
     validation_errors: list[str] = field(default_factory=list)
+    # Keys given twice in the release log or the config (the later value is used), naming both lines.
+    duplicate_keys: list[str] = field(default_factory=list)
 
     @property
     def unexplained(self) -> list[Difference]:
@@ -257,16 +259,27 @@ def check_release_game(config_path: Path, data_dir: Path, number: int | None = N
     release_path = sibling_with_number(data_dir / config_path.parent.name / "x", number, ".json")
     config, source, notes = load_release_config(config_path)
     result = build_game(config, source, read_transcript(srt_path), srt_path, unknown_speakers="drop")
-    release_log = read_json(release_path)
-    if not isinstance(release_log, dict) or not isinstance(release_log.get("utterances"), list):
-        raise UserError(f"{release_path}: not a release game log (expected metadata and utterances)")
-    report = compare_game(result.game, release_cue_quirks(srt_path), release_log, read_release_config_data(config_path),
+    duplicated: list[str] = []
+    try:  # read as import reads it: the same shape check, the same conversions (segment ids given as strings)
+        release_log = read_game_log(release_path, duplicated).model_dump(mode="json", exclude_unset=True)
+    except UserError as e:
+        raise LogUnreadable(release_path, str(e)) from None
+    report = compare_game(result.game, release_cue_quirks(srt_path), release_log, read_release_config_data(config_path, duplicated),
                           f"{data_dir.name}/{config_path.parent.name}/{release_path.name}")
     report.build_notes = notes + result.notes
+    report.duplicate_keys = duplicated
     report.validation_errors = [
         f"{f.field}: {f.message} [{f.code}]" for f in validate_built(result.game, str(config_path)) if f.severity == "error"
     ]
     return report
+
+
+class LogUnreadable(UserError):
+    """The release's processed log failed (not the config): its failure is filed under the log."""
+
+    def __init__(self, path: Path, message: str):
+        super().__init__(message)
+        self.path = path
 
 
 @dataclass
@@ -291,6 +304,8 @@ def check_release(clean_dir: Path, data_dir: Path) -> ReleaseFaithfulness:
     for c in configs:
         try:
             result.games.append(check_release_game(c.path, data_dir, c.number))
+        except LogUnreadable as e:
+            result.failed[f"{data_dir.name}/{e.path.parent.name}/{e.path.name}"] = str(e)
         except UserError as e:
             result.failed[f"{c.path.parent.name}/{c.path.name}"] = str(e)
     return result
@@ -328,6 +343,7 @@ def text_report(release: ReleaseFaithfulness) -> str:
         for d in r.differences:
             ids = f" segments {d.segment_ids[0]}..{d.segment_ids[-1]}" if d.segment_ids else ""
             lines.append(f"  - [{d.kind}]{ids}: {d.explanation}")
+        lines += [f"  warning: {w}" for w in r.duplicate_keys]
         if r.validation_errors:
             more = f" (+{len(r.validation_errors) - 1} more)" if len(r.validation_errors) > 1 else ""
             lines.append(f"  ! `annotate build` writes this game only with --keep-invalid: {r.validation_errors[0]}{more}")

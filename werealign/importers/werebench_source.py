@@ -158,6 +158,15 @@ class Release:
     # Game files that could not be read (truncated JSON, wrong types): rel path -> (game id, the error).
     # One bad game never stops the import: each is reported as dropped, the others are converted.
     unreadable: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Keys given twice in one object of a file (the later value is used): (rel path, warning).
+    duplicate_keys: list[tuple[str, str]] = field(default_factory=list)
+
+
+def read_game_log(path: Path, warnings: list[str], shown: str | None = None) -> RawGame:
+    """One release game log (`data/Season_N/NN.json`), shape-checked: the one reader of these files,
+    for import and `annotate faithfulness` alike (ids written as strings convert the same way in
+    both). A key given twice adds a warning to `warnings`, naming the file as `shown`."""
+    return parse_model(RawGame, read_json(path, warnings, shown), str(path))
 
 
 def season_files(root: Path, top: str, pattern: str) -> list[str] | None:
@@ -195,14 +204,17 @@ def load_release(src: Path) -> Release:
         raise UserError(f"{items_path}: file not found (every WereBench release has {ITEMS_FILE})")
     games = []
     unreadable: dict[str, tuple[str, str]] = {}
+    duplicated: list[tuple[str, str]] = []
     for rel in rels:
         path = src / rel
         m = _GAME_PATH.match(rel)
         if not m:
             raise UserError(f"{path}: unexpected game file name (expected data/Season_N/NN.json)")
         season, number = int(m.group(1)), int(m.group(2))
+        warnings: list[str] = []
         try:
-            raw = parse_model(RawGame, read_json(path), str(path))
+            raw = read_game_log(path, warnings, rel)
+            duplicated += [(rel, w) for w in warnings]
         except UserError as e:
             unreadable[rel] = (f"pandakill-s{season}-{number:02d}", str(e))
             continue
@@ -214,5 +226,7 @@ def load_release(src: Path) -> Release:
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise UserError(f"{src}: two game files map to the same game id {dup[0]}")
-    items = parse_model(RawItems, read_json(items_path), str(items_path))
-    return Release(root=src, games=games, items=items, unreadable=unreadable)
+    warnings = []
+    items = parse_model(RawItems, read_json(items_path, warnings, ITEMS_FILE), str(items_path))
+    duplicated += [(ITEMS_FILE, w) for w in warnings]
+    return Release(root=src, games=games, items=items, unreadable=unreadable, duplicate_keys=duplicated)

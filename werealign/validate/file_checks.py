@@ -46,11 +46,16 @@ def _unreadable(err: UserError, p: Path, out: Sink) -> None:
 
 
 def load_json(p: Path, out: Sink) -> tuple[bool, Any]:
+    duplicated: list[str] = []  # a key given twice (werealign.duplicate_keys): 'file:line: message'
     try:
-        return True, read_json(p)
+        value = read_json(p, duplicated)
     except UserError as e:  # read_json reports permissions, binary and directories as UserError too
         _unreadable(e, p, out)
-    return False, None
+        return False, None
+    for warning in duplicated:
+        line, _, msg = warning[len(str(p)) + 1:].partition(": ")
+        out.child(line=int(line)).warning("duplicate-key", "", msg)
+    return True, value
 
 
 def load_jsonl(p: Path, out: Sink) -> tuple[list[tuple[int, Any]], int | None]:

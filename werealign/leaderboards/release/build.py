@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werealign.dataset import load_dataset
-from werealign.files import atomic_write_text, make_parent, staged_directory
+from werealign.files import atomic_write_text, make_parent
 from werealign.leaderboards.release.card import data_path, dataset_card
 from werealign.leaderboards.release.tables import config_table, configs_of
+from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
 
 @dataclass(frozen=True)
@@ -23,9 +24,12 @@ def build_release(dataset_dir: Path | None, out: Path, *, overwrite: bool = Fals
 
     datasets.disable_progress_bars()  # a bar per tiny parquet file is noise on stderr
     ds = load_dataset(dataset_dir)
+    inputs = [dataset_dir] if dataset_dir is not None else []
+    check_inputs(out, inputs)
+    check_replaceable(out, "release", overwrite)
     configs = configs_of(ds)
     num_bytes = {}
-    with staged_directory(out, overwrite=overwrite) as stage:
+    with output_directory(out, command="release", inputs=inputs, overwrite=overwrite) as stage:
         for name, (model, rows) in configs.items():
             path = stage / data_path(name)
             make_parent(path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from werealign.errors import UserError
+from werealign.output_dir import MARKER
 
 
 def push_release(folder: Path, repo_id: str, *, private: bool = False) -> str:
@@ -21,7 +22,7 @@ def push_release(folder: Path, repo_id: str, *, private: bool = False) -> str:
     api = HfApi()
     try:
         api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-        info = api.upload_folder(repo_id=repo_id, folder_path=folder, repo_type="dataset",
+        info = api.upload_folder(repo_id=repo_id, folder_path=folder, repo_type="dataset", ignore_patterns=[MARKER],
                                  commit_message=f"werealign release of {folder.name}")
     except HfHubHTTPError as e:
         raise UserError(f"--push-to-hub {repo_id}: {str(e).splitlines()[0]}") from None
