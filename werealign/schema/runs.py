@@ -42,7 +42,7 @@ class RunConfig(_Model):
     model: str = Field(description="The model as given to --model: a litellm model string or a built-in (werealign/random, ...).")
     dataset: str | None = Field(None, description="--dataset as the user gave it (never made absolute); null = the bundled sample.")
     tasks: tuple[str, ...] = Field(description="Item kinds evaluated, in order (speech, vote, opponent, or any registered kind).")
-    variants: tuple[str, ...] = Field(("base",), description="Ablation variants: base, rr (rule reminder), osr (objective speech rewrites).")
+    variants: tuple[str, ...] = Field(("base",), description="Ablation variants: base, rr (rule reminder), osr (objective speech rewrites), no-context (no transcript, no events), options-only (only the options or candidates).")
     protocol: str = Field("paired", description="paired: every variant on every item; randomized: one variant per item, drawn with the seed.")
     decodes: int = Field(5, description="Independent decodes (requests) per item and variant.")
     permute: bool = Field(True, description="Speech options are shuffled per decode, seeded by (seed, item, decode).")
