@@ -329,12 +329,44 @@ def floor_table(results: Results) -> Any | None:
     return table
 
 
+def _points(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def context_gain_table(results: Results) -> Any | None:
+    """Base minus no-context per task and speech dimension, with its interval (None unless both ran)."""
+    cg = results.context_gain
+    if cg is None:
+        return None
+    table = _table("context gain: base minus no-context (points, 95% interval)",
+                   ["task", "metric", "gain", "interval", "items", "games", "design"], left=2)
+    table.columns[-1].justify = "left"
+    flagged = False
+
+    def row(name: str, metric: str, g: Any) -> None:
+        nonlocal flagged
+        flagged |= not g.above_zero
+        mark = "" if g.above_zero else " !"
+        table.add_row(name, metric, _points(g.gain) + mark, f"[{_points(g.low)}, {_points(g.high)}]",
+                      str(g.items), str(g.games), g.design)
+
+    for task, g in cg.tasks.items():
+        row(task, g.metric, g)
+        for dim, d in g.by_dimension.items():
+            row(f"  {dim}", "accuracy", d)
+    if flagged:
+        table.caption = "! not above zero: no evidence that the score needs the game"
+        table.caption_justify = "left"
+    return table
+
+
 def summary(results: Results, *, run_dir: str, sent: int, cached: int) -> Any:
     """Everything the end-of-run summary shows, laid out for 80 columns."""
     from rich.console import Group
 
     parts: list[Any] = [summary_table(results, run_dir=run_dir, sent=sent, cached=cached)]
-    for detail in (dimension_table(results), set_table(results), role_table(results), floor_table(results)):
+    for detail in (dimension_table(results), set_table(results), role_table(results), floor_table(results),
+                   context_gain_table(results)):
         if detail is not None:
             parts += ["", detail]
     return Group(*parts)

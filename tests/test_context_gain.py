@@ -1,0 +1,148 @@
+"""Context gain (issue 19): base minus no-context with a cluster-bootstrap interval, in results.json, the
+summary and the leaderboard; in-process with the fake completion function on invented games."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from fake_llm import FakeCompletion
+from werealign.dataset import write_dataset
+from werealign.errors import UserError
+from werealign.eval.runner import EvalConfig, Execution, run_eval, score_run
+from werealign.schema.models import (
+    GameLog, Mvp, MvpVote, OpponentItem, Option, Phase, Provenance, RoleCount, Rules, SeatInfo, Segment, SpeechItem,
+    Utterance, VoteItem,
+)
+
+GAMES = 8
+DIMS = ("RI", "SJ", "DR", "PS", "CT")
+# Invented roles (open world): nothing here is a role of the release.
+ROLES = {1: ("lantern-keeper", "good"), 2: ("moon-wolf", "wolf"), 3: ("villager", "good"), 4: ("villager", "good"),
+         5: ("moon-wolf", "wolf"), 6: ("bell-ringer", "good")}
+
+
+def _clue(g: int, k: int) -> str:
+    return f"quill{g}x{k}"
+
+
+def clue_dataset(root: Path) -> Path:
+    """Games whose transcript holds each item's answer: a model that reads the game can answer, one that cannot can't."""
+    games, speech, vote, opponent = [], [], [], []
+    for g in range(GAMES):
+        gid = f"inv-{g}"
+        lines = [(2, " ".join(f"Remember {_clue(g, k)}." for k in range(len(DIMS)))),
+                 (6, f"Vote seat {2 + 3 * (g % 2)} now."), (3, "The wolves are seat 2 and seat 5.")]
+        utterances = [Utterance(index=i, segment_ids=[i], start=10.0 + i, end=10.5 + i, phase="day-1", speaker=s, text=t,
+                                segments=[Segment(id=i, start=10.0 + i, end=10.5 + i, text=t)]) for i, (s, t) in enumerate(lines)]
+        last = len(lines) - 1
+        games.append(GameLog(
+            game_id=gid, language="en", provenance=Provenance(source="invented"),
+            rules=Rules(text="Six invented players.", variant="inv",
+                        composition=[RoleCount(role=r, faction=f, count=sum(1 for v in ROLES.values() if v == (r, f)))
+                                     for r, f in dict.fromkeys(ROLES.values())]),
+            seats=[SeatInfo(seat=s, role=r, faction=f) for s, (r, f) in ROLES.items()],
+            phases=[Phase(id="day-1", kind="day", day=1, start=9, end=20)],
+            utterances=utterances, events=[],
+            mvp=Mvp(seat=1, votes=[MvpVote(phase="day-1", target=2, cutoff_segment=last)]), winner="good"))
+        for k, dim in enumerate(DIMS):
+            answer = "ABCDEFGHI"[(g + k) % 9]
+            options = [Option(key=key, text=f"Go with {_clue(g, k) if key == answer else f'pebble{g}x{k}x{key}'}.",
+                              origin="ground_truth" if key == answer else "m2_biased_rationale") for key in "ABCDEFGHI"]
+            speech.append(SpeechItem(item_id=f"{gid}-{dim}", game_id=gid, language="en", dimension=dim, viewpoint_seat=1,
+                                     cutoff_segment=last, question=f"What now? ({dim})", options=options, answer=answer))
+        vote.append(VoteItem(item_id=f"{gid}-VA", game_id=gid, language="en", viewpoint_seat=1, phase="day-1",
+                             cutoff_segment=last, candidates=[2, 3, 4, 5, 6], answer=2 + 3 * (g % 2)))
+        opponent.append(OpponentItem(item_id=f"{gid}-OI", game_id=gid, language="en", viewpoint_seat=1, cutoff_segment=last,
+                                     candidates=[2, 3, 4, 5, 6], answer=[2, 5]))
+    write_dataset(root, name="invented", version="0", licence="CC0-1.0", games=games, speech=speech, vote=vote, opponent=opponent)
+    return root
+
+
+def reads_the_game(user: str) -> str:
+    """Answers from the transcript when the prompt shows one; otherwise option A / the first candidate."""
+    said = user.split("## Transcript so far", 1)[1].split("## Question", 1)[0] if "## Transcript so far" in user else ""
+    options = re.findall(r"^([A-I])\. Go with (\S+)\.$", user, re.M)
+    if options:
+        return "Answer: " + next((k for k, word in options if word in said), "A")
+    if "opposing" in user:
+        seats = re.search(r"wolves are seat (\d+) and seat (\d+)", said)
+        return "Answer: " + (f"{seats.group(1)}, {seats.group(2)}" if seats else "2")
+    call = re.search(r"Vote seat (\d+)", said)
+    return "Answer: " + (call.group(1) if call else "2")
+
+
+@pytest.fixture(scope="module")
+def invented(tmp_path_factory) -> Path:
+    return clue_dataset(tmp_path_factory.mktemp("ds") / "invented")
+
+
+def run(dataset: Path, out: Path, reply_for=None, **config):
+    settings = {"model": "openai/fake", "dataset": str(dataset), "decodes": 2, "variants": ("base", "no-context"), **config}
+    return run_eval(EvalConfig(**settings), Execution(max_connections=4), out=out,
+                    acompletion=FakeCompletion(reply_for=reply_for), cache=False)
+
+
+def test_a_model_that_reads_the_game_gains_and_one_that_does_not_is_flagged(invented: Path, tmp_path: Path):
+    reader = run(invented, tmp_path / "reader", reads_the_game).results.context_gain
+    assert reader is not None and set(reader.tasks) == {"speech", "vote", "opponent"}
+    for task in ("speech", "vote", "opponent"):
+        g = reader.tasks[task]
+        assert g.design == "paired" and g.games == GAMES and g.above_zero and g.gain >= 0.5, (task, g)
+    speech = reader.tasks["speech"]
+    assert set(speech.by_dimension) == set(DIMS) and speech.items == GAMES * len(DIMS)
+    assert all(d.gain > 0 for d in speech.by_dimension.values())
+
+    ignorer = run(invented, tmp_path / "ignorer").results  # option A / the first candidate whatever it is shown
+    for task, g in ignorer.context_gain.tasks.items():
+        assert not g.above_zero and g.low <= 0 <= g.high and abs(g.gain) < 0.1, (task, g)
+    # the results.json block is what the run returned, and `werealign score` recomputes it byte for byte
+    written = json.loads((tmp_path / "ignorer" / "results.json").read_text())["context_gain"]
+    assert written == ignorer.context_gain.model_dump(mode="json")
+    assert score_run(tmp_path / "ignorer").results.context_gain == ignorer.context_gain
+
+
+def test_the_gain_is_deterministic(invented: Path, tmp_path: Path):
+    a = run(invented, tmp_path / "a", reads_the_game).results.context_gain
+    b = run(invented, tmp_path / "b", reads_the_game).results.context_gain
+    assert a == b and a.model_dump_json() == b.model_dump_json()
+
+
+def test_randomized_protocol_estimates_an_unpaired_gain_over_game_clusters(invented: Path, tmp_path: Path):
+    out = tmp_path / "randomized"
+    results = run(invented, out, reads_the_game, protocol="randomized", seed=3).results
+    rows = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    per_item: dict[str, set[str]] = {}
+    for r in rows:
+        per_item.setdefault(r["item_id"], set()).add(r["variant"])
+    assert all(len(v) == 1 for v in per_item.values())  # one variant per item
+    speech = results.context_gain.tasks["speech"]
+    assert speech.design == "unpaired"
+    assert speech.items == GAMES * len(DIMS)  # every item of either arm, none paired
+    assert speech.above_zero and speech.low < speech.gain < speech.high
+
+
+def test_no_context_alone_has_no_gain_block_and_a_bad_variant_is_refused(invented: Path, tmp_path: Path):
+    assert run(invented, tmp_path / "nc", variants=("no-context",)).results.context_gain is None
+    with pytest.raises(UserError, match="--variant: unknown variant no-game; choose from .*no-context.*options-only"):
+        run(invented, tmp_path / "bad", variants=("base", "no-game"))
+    assert not (tmp_path / "bad").exists()
+
+
+def test_the_summary_shows_the_gain_within_80_columns_and_flags_no_gain(invented: Path, tmp_path: Path):
+    from rich.console import Console
+
+    from werealign.eval.progress import summary
+
+    results = run(invented, tmp_path / "s").results
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(summary(results, run_dir="runs/x", sent=1, cached=0))
+    text = console.export_text()
+    assert "context gain" in text and "not above zero" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
+    gain_lines = [line for line in text.splitlines() if line.startswith(("speech ", "vote ", "opponent "))
+                  and "!" in line]
+    assert len(gain_lines) == 3
