@@ -146,3 +146,33 @@ def test_the_summary_shows_the_gain_within_80_columns_and_flags_no_gain(invented
     gain_lines = [line for line in text.splitlines() if line.startswith(("speech ", "vote ", "opponent "))
                   and "!" in line]
     assert len(gain_lines) == 3
+
+
+def test_the_leaderboard_has_a_context_gain_table_and_flags_a_model_without_gain(tmp_path: Path):
+    import hashlib
+
+    from run_factory import write_run
+    from werealign.leaderboards.collect import collect
+    from werealign.leaderboards.render import to_markdown
+    from werealign.leaderboards.tables import build
+
+    def coin(row) -> bool:  # the same answer whatever the variant: a model that ignores the game
+        return int(hashlib.sha256(f"{row['item_id']}|{row['decode']}".encode()).hexdigest()[:8], 16) % 2 == 0
+
+    reader = write_run(tmp_path / "r", "prov/reader", variants=("base", "no-context"), games=6,
+                       correct=lambda row: row["variant"] == "base" or coin(row) and coin({**row, "decode": -1}))
+    ignorer = write_run(tmp_path / "i", "prov/ignorer", variants=("base", "no-context"), games=6, correct=coin)
+    lb = build(collect([reader, ignorer]), resamples=300)
+    table = next(t for t in lb.tables if t.key == "context-gain")
+    rows = {r.model: r for r in table.rows}
+    assert rows["prov/reader"].label == "prov/reader" and rows["prov/ignorer"].label == "prov/ignorer †"
+    for column in ("Avg", "VA", "OI"):
+        assert rows["prov/reader"].cells[column].low > 0
+        cell = rows["prov/ignorer"].cells[column]
+        assert cell.value == 0 and cell.low <= 0
+    md = to_markdown(lb)
+    assert "## Context gain: base minus no-context" in md and "† gain not above zero" in md
+    assert "prov/ignorer (RI, SJ, DR, PS, CT, Avg, VA, OI)" in md
+    # no run with no-context: no table
+    plain = write_run(tmp_path / "p", "prov/plain")
+    assert all(t.key != "context-gain" for t in build(collect([plain]), resamples=50).tables)
