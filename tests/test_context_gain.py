@@ -176,3 +176,21 @@ def test_the_leaderboard_has_a_context_gain_table_and_flags_a_model_without_gain
     # no run with no-context: no table
     plain = write_run(tmp_path / "p", "prov/plain")
     assert all(t.key != "context-gain" for t in build(collect([plain]), resamples=50).tables)
+
+
+def test_end_to_end_on_the_bundled_sample(tmp_path: Path):
+    """The CLI, a built-in model, the bundled sample: every variant scored, the gain in results.json and the summary."""
+    from cli_inproc import run_cli
+
+    out = tmp_path / "run"
+    r = run_cli("eval", "--model", "werealign/lexical", "--variant", "base,no-context,options-only", "--decodes", "1",
+                "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    results = json.loads((out / "results.json").read_text())
+    assert set(results["variants"]) == {"base", "no-context", "options-only"}
+    assert set(results["context_gain"]["tasks"]) == {"speech", "vote", "opponent"}
+    assert "context gain: base minus no-context" in r.stderr
+    assert all(len(line) <= 80 for line in r.stderr.splitlines() if not line.startswith("werealign leaderboard"))
+    again = run_cli("score", str(out))
+    assert again.returncode == 0 and "context gain: base minus no-context" in again.stderr
+    assert json.loads((out / "results.json").read_text())["context_gain"] == results["context_gain"]
