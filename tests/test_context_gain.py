@@ -194,3 +194,21 @@ def test_end_to_end_on_the_bundled_sample(tmp_path: Path):
     again = run_cli("score", str(out))
     assert again.returncode == 0 and "context gain: base minus no-context" in again.stderr
     assert json.loads((out / "results.json").read_text())["context_gain"] == results["context_gain"]
+
+
+def test_the_comparison_of_several_models_shows_each_gain(invented: Path, tmp_path: Path):
+    from rich.console import Console
+
+    from werealign.eval.progress import comparison
+    from werealign.eval.runner import ModelJob, run_evals
+
+    jobs = [ModelJob(EvalConfig(model=m, dataset=str(invented), decodes=1, variants=("base", "no-context")), Execution(),
+                     tmp_path / m.replace("/", "_")) for m in ("openai/a", "openai/b")]
+    outcomes = run_evals(jobs, max_connections=4, acompletion=FakeCompletion(reply_for=reads_the_game), cache=False)
+    console = Console(width=80, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(comparison(outcomes))
+    text = console.export_text()
+    assert "gain" in text and all(len(line) <= 80 for line in text.splitlines())
+    row = next(line for line in text.splitlines() if line.startswith("openai/a"))
+    speech_gain = outcomes[0].summary.results.context_gain.tasks["speech"].gain
+    assert f"{100 * speech_gain:+.1f}" in row

@@ -407,11 +407,16 @@ def comparison(outcomes: list[Any]) -> Any:
     scored = [o.summary.results for o in outcomes if o.summary is not None]
     variant = next((v for r in scored for v in r.variants), None)
     tasks = list(dict.fromkeys(t for r in scored for t in r.variants.get(variant, {})))
-    table = _table(f"models compared ({variant or 'no'} variant, scores in %)", ["model", *tasks, "run"])
+    # The context gain of each task beside the scores (points; "!" when its interval is not above zero).
+    gains = list(dict.fromkeys(t for r in scored if r.context_gain is not None for t in r.context_gain.tasks))
+    table = _table(f"models compared ({variant or 'no'} variant, scores in %)", ["model", *tasks, *(f"{t}\ngain" for t in gains), "run"])
     table.columns[-1].justify = "left"
     for o in outcomes:
         r = o.summary.results if o.summary is not None else None
         cells = [_fmt(r.variants[variant][t].primary) if r is not None and t in r.variants.get(variant, {}) else "-" for t in tasks]
+        for t in gains:
+            g = r.context_gain.tasks.get(t) if r is not None and r.context_gain is not None else None
+            cells.append("-" if g is None else _points(g.gain) + ("" if g.above_zero else "!"))
         if not o.ok:
             status = "failed"
         elif not r.complete:
