@@ -212,3 +212,23 @@ def test_the_comparison_of_several_models_shows_each_gain(invented: Path, tmp_pa
     row = next(line for line in text.splitlines() if line.startswith("openai/a"))
     speech_gain = outcomes[0].summary.results.context_gain.tasks["speech"].gain
     assert f"{100 * speech_gain:+.1f}" in row
+
+
+def test_an_unpaired_comparison_keeps_every_item_and_draws_the_games_once():
+    from werealign.leaderboards import stats
+    from werealign.leaderboards.runs import Observation
+
+    def obs(item: str, game: str, value: float, variant: str) -> Observation:
+        return Observation("speech", variant, item, game, "RI", "villager", 0, value)
+
+    # Invented: items of one variant never asked in the other; six games, base right more often.
+    a = [obs(f"g{g}-a{k}", f"g{g}", float(k < 3), "base") for g in range(6) for k in range(4)]
+    b = [obs(f"g{g}-b{k}", f"g{g}", float(k < 1), "no-context") for g in range(6) for k in range(4)]
+    assert stats.compare(a, b, seed=1) is None  # nothing paired
+    c = stats.compare(a, b, seed=1, common_items=False)
+    assert c.difference == pytest.approx(0.75 - 0.25) and c.items == 48
+    assert c.low <= c.difference <= c.high and c.low > 0
+    # a game holding only one side's items: replicates that drew none of the other side are left out, not NaN
+    lone = [obs("g9-a0", "g9", 1.0, "base")]
+    c2 = stats.compare(a + lone, b[:4], seed=2, common_items=False)
+    assert c2 is not None and c2.low == c2.low and c2.high == c2.high  # not NaN
