@@ -8,7 +8,7 @@
 - `--quiet`: nothing.
 A resumed run says so before sending, with what its store already holds and what that cost.
 The summary fits an 80-column terminal: one main table, then the details (per dimension, OI set scores,
-by the viewpoint's role, floors) in small tables of their own. Everything goes to stderr; stdout is
+by the viewpoint's role, floors, the context gain when base and no-context both ran) in small tables of their own. Everything goes to stderr; stdout is
 left for data.
 """
 

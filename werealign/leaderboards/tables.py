@@ -2,8 +2,9 @@
 
 Every value is read from its run's results.json; the statistics add the interval and the marks.
 Tables: the main table (RI SJ DR PS CT Avg | VA OI on the base variant), the ablation table (each
-other variant with its change against base), one role-conditioned table per task (the viewpoint
-player's true role), and the shortcut floors (the built-in baselines, and their best per column).
+other variant with its change against base), the context gain (werealign.leaderboards.context_gain), one
+role-conditioned table per task (the viewpoint player's true role), and the shortcut floors (the built-in
+baselines, and their best per column).
 """
 
 from __future__ import annotations
