@@ -234,3 +234,10 @@ def test_an_unpaired_comparison_keeps_every_item_and_draws_the_games_once():
     lone = [obs("g9-a0", "g9", 1.0, "base")]
     c2 = stats.compare(a + lone, b[:4], seed=2, common_items=False)
     assert c2 is not None and c2.low == c2.low and c2.high == c2.high  # not NaN
+
+
+def test_a_task_mode_keeps_its_own_metric_in_the_gain(invented: Path, tmp_path: Path):
+    results = run(invented, tmp_path / "m", tasks=("opponent",), modes={"opponent": "set-accuracy"}).results
+    assert results.context_gain.tasks["opponent"].metric == "exact_match"
+    results = run(invented, tmp_path / "r", tasks=("opponent",), modes={"opponent": "roles"}).results
+    assert results.context_gain.tasks["opponent"].metric == "mean_item_role_accuracy"
