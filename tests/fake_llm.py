@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +16,7 @@ class FakeCompletion:
 
     calls: list[dict[str, Any]] = field(default_factory=list)
     fail_with: Exception | None = None
+    reply_for: Callable[[str], str] | None = None  # the user message -> the reply (a fake with a policy of its own)
 
     async def __call__(self, *, model: str, messages: list[dict[str, str]], **kwargs: Any) -> Any:
         self.calls.append({"model": model, "messages": messages, **kwargs})
@@ -23,6 +25,8 @@ class FakeCompletion:
         user = messages[-1]["content"]
         m = re.search(r"^(?:Candidates|候选座位)\s*[:：]\s*(\d+)", user, re.M)
         reply = f"Answer: {m.group(1)}" if m else "Answer: A"
+        if self.reply_for is not None:
+            reply = self.reply_for(user)
         return SimpleNamespace(
             choices=[SimpleNamespace(message=SimpleNamespace(content=reply), finish_reason="stop")],
             usage=SimpleNamespace(prompt_tokens=len(user) // 4, completion_tokens=3, total_tokens=len(user) // 4 + 3),

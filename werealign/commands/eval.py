@@ -74,7 +74,7 @@ def eval_command(
     suite: Path | None = typer.Option(None, "--suite", help="A suite file (eval/suites/*.yaml): models and their settings, run like several --model; options given here win over the file's settings."),
     dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory (default: the bundled sample)."),
     tasks: str = typer.Option("speech,vote,opponent", "--tasks", help="Comma-separated: speech, vote, opponent."),
-    variant: str = typer.Option("base", "--variant", help="Comma-separated ablation variants: base, rr (rule reminder, speech only), osr (objective speech rewrites)."),
+    variant: str = typer.Option("base", "--variant", help="Comma-separated ablation variants: base, rr (rule reminder, speech only), osr (objective speech rewrites), no-context (rules, own role and question: no transcript, no events; base minus it is the context gain), options-only (only the options or candidates)."),
     protocol: str = typer.Option("paired", "--ablation-protocol", help="paired: every variant on every item; randomized: one variant per item, drawn with --seed (the paper's)."),
     decodes: int = typer.Option(5, "--decodes", help="Independent decodes per item (std is reported across decode runs)."),
     permute: bool = typer.Option(True, "--permute/--no-permute", help="Shuffle speech options per decode (seeded by seed, item, decode)."),

@@ -8,7 +8,7 @@
 - `--quiet`: nothing.
 A resumed run says so before sending, with what its store already holds and what that cost.
 The summary fits an 80-column terminal: one main table, then the details (per dimension, OI set scores,
-by the viewpoint's role, floors) in small tables of their own. Everything goes to stderr; stdout is
+by the viewpoint's role, floors, the context gain when base and no-context both ran) in small tables of their own. Everything goes to stderr; stdout is
 left for data.
 """
 
@@ -329,12 +329,44 @@ def floor_table(results: Results) -> Any | None:
     return table
 
 
+def _points(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def context_gain_table(results: Results) -> Any | None:
+    """Base minus no-context per task and speech dimension, with its interval (None unless both ran)."""
+    cg = results.context_gain
+    if cg is None:
+        return None
+    table = _table("context gain: base minus no-context (points, 95% interval)",
+                   ["task", "metric", "gain", "interval", "items", "games", "design"], left=2)
+    table.columns[-1].justify = "left"
+    flagged = False
+
+    def row(name: str, metric: str, g: Any) -> None:
+        nonlocal flagged
+        flagged |= not g.above_zero
+        mark = "" if g.above_zero else " !"
+        table.add_row(name, metric, _points(g.gain) + mark, f"[{_points(g.low)}, {_points(g.high)}]",
+                      str(g.items), str(g.games), g.design)
+
+    for task, g in cg.tasks.items():
+        row(task, g.metric, g)
+        for dim, d in g.by_dimension.items():
+            row(f"  {dim}", "accuracy", d)
+    if flagged:
+        table.caption = "! not above zero: no evidence that the score needs the game"
+        table.caption_justify = "left"
+    return table
+
+
 def summary(results: Results, *, run_dir: str, sent: int, cached: int) -> Any:
     """Everything the end-of-run summary shows, laid out for 80 columns."""
     from rich.console import Group
 
     parts: list[Any] = [summary_table(results, run_dir=run_dir, sent=sent, cached=cached)]
-    for detail in (dimension_table(results), set_table(results), role_table(results), floor_table(results)):
+    for detail in (dimension_table(results), set_table(results), role_table(results), floor_table(results),
+                   context_gain_table(results)):
         if detail is not None:
             parts += ["", detail]
     return Group(*parts)
@@ -375,11 +407,16 @@ def comparison(outcomes: list[Any]) -> Any:
     scored = [o.summary.results for o in outcomes if o.summary is not None]
     variant = next((v for r in scored for v in r.variants), None)
     tasks = list(dict.fromkeys(t for r in scored for t in r.variants.get(variant, {})))
-    table = _table(f"models compared ({variant or 'no'} variant, scores in %)", ["model", *tasks, "run"])
+    # The context gain of each task beside the scores (points; "!" when its interval is not above zero).
+    gains = list(dict.fromkeys(t for r in scored if r.context_gain is not None for t in r.context_gain.tasks))
+    table = _table(f"models compared ({variant or 'no'} variant, scores in %)", ["model", *tasks, *(f"{t}\ngain" for t in gains), "run"])
     table.columns[-1].justify = "left"
     for o in outcomes:
         r = o.summary.results if o.summary is not None else None
         cells = [_fmt(r.variants[variant][t].primary) if r is not None and t in r.variants.get(variant, {}) else "-" for t in tasks]
+        for t in gains:
+            g = r.context_gain.tasks.get(t) if r is not None and r.context_gain is not None else None
+            cells.append("-" if g is None else _points(g.gain) + ("" if g.above_zero else "!"))
         if not o.ok:
             status = "failed"
         elif not r.complete:

@@ -15,7 +15,7 @@ from werealign.render.phrases import faction_name, role_name
 from werealign.render.prompt_templates import render_template, template_language
 from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
 from werealign.schema.roles import catalogue_for
-from werealign.tasks import TASKS, VARIANTS, resolve_mode, task_of, tasks_with_variant
+from werealign.tasks import TASKS, VARIANTS, WITHOUT_GAME, resolve_mode, task_of, tasks_with_variant
 
 Item = SpeechItem | VoteItem | OpponentItem
 
@@ -65,10 +65,14 @@ def render_messages(
     lang = template_language(game.language)
     kw = _context_vars(game, ctx, lang)
     kw["rule_reminder"] = rule_reminder
+    # The context ablations: the templates leave out the game's events and speech (no-context), or
+    # everything but the options or candidates under a fixed instruction (options-only).
+    kw["variant"] = variant
+    kw["game_shown"] = variant not in WITHOUT_GAME
     ask = task.asks.get(mode or "")  # a mode asking its own question has its own template
     kw.update(ask.question_vars(game, item, lang) if ask else task.question_vars(game, item, lang, option_order))
     return [
-        {"role": "system", "content": render_template(lang, "system", observer=kw["observer"])},
+        {"role": "system", "content": render_template(lang, "system", observer=kw["observer"], variant=variant)},
         {"role": "user", "content": render_template(lang, ask.template if ask else task.name, **kw)},
     ]
 

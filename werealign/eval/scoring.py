@@ -74,6 +74,8 @@ def score_samples(
             if floors and name in floors.get(variant, {}):
                 block["floors"] = floors[variant][name]
             variants[variant][name] = block
+    from werealign.eval.context_gain import context_gain_block  # it reads leaderboards.stats, which reads this module
+
     totals = counts(samples)
     missing = (planned - len(samples)) if planned is not None else 0
     # Replies the provider cut at max_tokens: usually why a reasoning model "fails to parse".
@@ -83,6 +85,7 @@ def score_samples(
         "totals": {**totals, "missing": missing, "truncated_replies": truncated},
         "usage": usage_totals(samples),
         "variants": variants,
+        "context_gain": context_gain_block(samples, modes),
     }
 
 

@@ -117,20 +117,29 @@ def estimate(obs: Sequence[Observation], *, seed: int, resamples: int = DEFAULT_
 
 
 def compare(a: Sequence[Observation], b: Sequence[Observation], *, seed: int, resamples: int = DEFAULT_RESAMPLES,
-            group_of: GroupOf = _single) -> Comparison | None:
-    """Paired cluster bootstrap of statistic(a) - statistic(b) on the items both answered; None if none."""
+            group_of: GroupOf = _single, common_items: bool = True) -> Comparison | None:
+    """Paired cluster bootstrap of statistic(a) - statistic(b) on the items both answered; None if none.
+
+    common_items=False: every item of each side (no item is on both, e.g. one variant per item drawn at
+    random), the games still drawn once for both sides; `items` then counts the items of both."""
     common = {o.item_id for o in a} & {o.item_id for o in b}
-    a = [o for o in a if o.item_id in common]
-    b = [o for o in b if o.item_id in common]
-    if not common:
+    if common_items:
+        a = [o for o in a if o.item_id in common]
+        b = [o for o in b if o.item_id in common]
+    else:
+        common = {o.item_id for o in a} | {o.item_id for o in b}
+    if not common or not a or not b:
         return None
     games = sorted({o.game_id for o in a} | {o.game_id for o in b})
     sums_a, counts_a = _tensors(a, games, group_of)
     sums_b, counts_b = _tensors(b, games, group_of)
     rng = np.random.default_rng(seed)
     game_w = _draws(rng, len(games), resamples)
-    diff = (_statistic(game_w, _draws(rng, sums_a.shape[1], resamples), sums_a, counts_a)
-            - _statistic(game_w, _draws(rng, sums_b.shape[1], resamples), sums_b, counts_b))
+    with np.errstate(invalid="ignore", divide="ignore"):  # see the NaN note below
+        diff = (_statistic(game_w, _draws(rng, sums_a.shape[1], resamples), sums_a, counts_a)
+                - _statistic(game_w, _draws(rng, sums_b.shape[1], resamples), sums_b, counts_b))
+    if not common_items:  # a replicate that drew no game holding one side's items has no difference
+        diff = diff[~np.isnan(diff)]
     low, high = _percentiles(diff)
     p = min(1.0, 2 * min(float(np.mean(diff <= 0)), float(np.mean(diff >= 0))))
     return Comparison(point(a, group_of) - point(b, group_of), low, high, p, low > 0 or high < 0, len(common))

@@ -2,8 +2,9 @@
 
 Every value is read from its run's results.json; the statistics add the interval and the marks.
 Tables: the main table (RI SJ DR PS CT Avg | VA OI on the base variant), the ablation table (each
-other variant with its change against base), one role-conditioned table per task (the viewpoint
-player's true role), and the shortcut floors (the built-in baselines, and their best per column).
+other variant with its change against base), the context gain (werealign.leaderboards.context_gain), one
+role-conditioned table per task (the viewpoint player's true role), and the shortcut floors (the built-in
+baselines, and their best per column).
 """
 
 from __future__ import annotations
@@ -247,7 +248,10 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     main.notes = ["mean with its 95% interval (cluster bootstrap over games × decodes); **best** bold, second underlined; "
                   "* best is significantly above every other model (paired bootstrap, 95%)"]
     roles, role_comparisons = role_tables(entries, by_model, seed, resamples)
-    tables = [t for t in (main, ablation_table(entries, seed, resamples), *roles, floors_table(entries, seed, resamples)) if t]
+    from werealign.leaderboards.context_gain import context_gain_table  # built on this module's columns
+
+    gains = context_gain_table(entries, seed, resamples)
+    tables = [t for t in (main, ablation_table(entries, seed, resamples), gains, *roles, floors_table(entries, seed, resamples)) if t]
     if any(e.partial for e in entries):
         main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
     return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples)

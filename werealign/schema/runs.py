@@ -42,7 +42,7 @@ class RunConfig(_Model):
     model: str = Field(description="The model as given to --model: a litellm model string or a built-in (werealign/random, ...).")
     dataset: str | None = Field(None, description="--dataset as the user gave it (never made absolute); null = the bundled sample.")
     tasks: tuple[str, ...] = Field(description="Item kinds evaluated, in order (speech, vote, opponent, or any registered kind).")
-    variants: tuple[str, ...] = Field(("base",), description="Ablation variants: base, rr (rule reminder), osr (objective speech rewrites).")
+    variants: tuple[str, ...] = Field(("base",), description="Ablation variants: base, rr (rule reminder), osr (objective speech rewrites), no-context (no transcript, no events), options-only (only the options or candidates).")
     protocol: str = Field("paired", description="paired: every variant on every item; randomized: one variant per item, drawn with the seed.")
     decodes: int = Field(5, description="Independent decodes (requests) per item and variant.")
     permute: bool = Field(True, description="Speech options are shuffled per decode, seeded by (seed, item, decode).")
@@ -251,6 +251,34 @@ class Usage(_Model):
     cost_known_for: int = Field(description="Answered samples with a known price.")
 
 
+class GainEstimate(_Model):
+    """Base minus no-context on one task or speech dimension, with its 95% cluster-bootstrap interval."""
+
+    gain: float = Field(description="Score under base minus score under no-context (fractions, not %), on the items below.")
+    low: float = Field(description="2.5th percentile of the bootstrap replicates of the gain.")
+    high: float = Field(description="97.5th percentile.")
+    above_zero: bool = Field(description="low > 0: the model demonstrably uses the game here.")
+    p_value: float = Field(description="Two-sided bootstrap p-value of gain = 0.")
+    design: Literal["paired", "unpaired"] = Field(
+        description="paired: items asked in both variants (paired protocol), games resampled once for both; "
+        "unpaired: one variant per item (randomized protocol), every item of each variant, games resampled once for both.")
+    items: int = Field(description="Items the estimate covers (paired: asked in both variants; unpaired: of either variant).")
+    games: int = Field(description="Games those items come from: the clusters resampled.")
+
+
+class TaskGain(GainEstimate):
+    metric: str = Field(description="The per-sample score whose mean is compared (speech: macro accuracy over the dimensions present).")
+    by_dimension: dict[str, GainEstimate] = Field(description="Speech: the gain per dimension (accuracy); empty for other kinds.")
+
+
+class ContextGain(_Model):
+    """How much of the score needs the game: base minus no-context (werealign.eval.context_gain)."""
+
+    against: Literal["no-context"] = Field(description="The variant subtracted from base.")
+    resamples: int = Field(description="Bootstrap replicates (games x decodes resampled).")
+    tasks: dict[str, TaskGain] = Field(description="task -> its gain, on answered samples only.")
+
+
 class Results(_Model):
     """results.json: the scores of a run, per variant and task, with what identifies the run."""
 
@@ -262,6 +290,7 @@ class Results(_Model):
     totals: Totals
     usage: Usage
     variants: dict[str, dict[str, AnyTaskScores]] = Field(description="variant -> task -> scores.")
+    context_gain: ContextGain | None = Field(None, description="Base minus no-context with 95% intervals; null unless the run asked both variants.")
 
     @field_validator("variants")
     @classmethod

@@ -18,8 +18,13 @@ from werealign.tasks import opponent, speech, vote
 from werealign.tasks.base import Parsed, Task  # noqa: F401
 
 # Ablation variants, defined once: base (as recorded), rr (a rule reminder is prepended; an item must
-# carry one), osr (speeches replaced by their objective rewrites; the game must have them).
-VARIANTS: tuple[str, ...] = ("base", "rr", "osr")
+# carry one), osr (speeches replaced by their objective rewrites; the game must have them), and the two
+# context ablations (issue 19): no-context (the rules, the viewpoint's own role and what that role knows,
+# the question and the options: no transcript, no public events) and options-only (the options or
+# candidates under a fixed instruction: no question, no game). Base minus no-context is the context gain.
+VARIANTS: tuple[str, ...] = ("base", "rr", "osr", "no-context", "options-only")
+# The variants whose prompt shows none of the game's events or speech (werealign.eval.prompts).
+WITHOUT_GAME: tuple[str, ...] = ("no-context", "options-only")
 
 _MODULES = (speech, vote, opponent)  # the order of tasks in every output
 TASKS: dict[str, Task] = {m.TASK.name: m.TASK for m in _MODULES}

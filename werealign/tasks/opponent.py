@@ -310,7 +310,7 @@ def _check_factions(item: OpponentItem, idx, out) -> None:
 TASK = Task(
     name="opponent",
     item_model=OpponentItem,
-    variants=("base", "osr"),
+    variants=("base", "osr", "no-context", "options-only"),
     metric="mean_jaccard",
     question_vars=question_vars,
     parse=parse,

@@ -168,7 +168,7 @@ def same_question(item: SpeechItem) -> tuple:
 TASK = Task(
     name="speech",
     item_model=SpeechItem,
-    variants=("base", "rr", "osr"),
+    variants=("base", "rr", "osr", "no-context", "options-only"),
     metric="macro_accuracy",
     question_vars=question_vars,
     parse=parse,

@@ -129,7 +129,7 @@ def check_refs(item: VoteItem, idx, out) -> None:
 TASK = Task(
     name="vote",
     item_model=VoteItem,
-    variants=("base", "osr"),
+    variants=("base", "osr", "no-context", "options-only"),
     metric="accuracy",
     question_vars=question_vars,
     parse=parse,
