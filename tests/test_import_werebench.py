@@ -52,7 +52,7 @@ def test_host_exits_only_counts_seats_next_to_an_exit_phrase():
 
 
 def test_stated_winner_takes_the_last_real_result():
-    from werealign.importers.werebench_game import _stated_winner
+    from werealign.importers.werebench_seats import _stated_winner
 
     assert _stated_winner("第一天很顺利。最后好人阵营获胜") == "good"
     assert _stated_winner("他不想让好人赢，最后狼人阵营在最后一晚获得了最终的胜利") == "wolf"
