@@ -498,7 +498,8 @@ def test_absurd_segment_id_is_reported_not_exhausting_memory(tmp_path):
     assert len(gaps) == 1 and "in all" in gaps[0]["what"] and str(10**12) in gaps[0]["what"], gaps
 
 
-def test_oi_item_for_an_mvp_already_out_is_kept_with_a_warning(tmp_path):
+def test_oi_item_for_an_mvp_already_out_is_dropped_with_a_reason(tmp_path):
+    # issue 20: an OI item asked of a player who is already out is dropped, named in the report
     game = _game()
     game["utterances"][9]["text"] = "天亮了，昨天晚上死亡的是 1 号玩家， 1 号玩家请离场"  # the good MVP dies before the day-2 cut-off
     src = write_release(tmp_path / "release", game=game)
@@ -506,10 +507,12 @@ def test_oi_item_for_an_mvp_already_out_is_kept_with_a_warning(tmp_path):
     assert r.returncode == 0, r.stderr
     report = _report(tmp_path / "out")
     assert "va_voter_out" in _codes(report, "dropped")
-    out_warnings = [e for e in report["warning"] if e["code"] == "oi_viewpoint_out"]
-    assert [e["item"] for e in out_warnings] == ["second_day_votes"], out_warnings
+    out_drops = [e for e in report["dropped"] if e["code"] == "oi_viewpoint_out"]
+    assert [e["item"] for e in out_drops] == ["second_day_votes"], out_drops
+    assert "already out" in out_drops[0]["why"]
     ds = load_dataset(tmp_path / "out")
-    assert any(i.item_id.endswith("second-day") for i in ds.opponent), [i.item_id for i in ds.opponent]
+    assert not any(i.item_id.endswith("second-day") for i in ds.opponent), [i.item_id for i in ds.opponent]
+    assert ds.opponent, "the first day's OI item, asked while the MVP is alive, stays"
 
 
 def test_out_that_is_or_contains_the_source_is_refused_even_with_overwrite(tmp_path):
