@@ -77,12 +77,12 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None) -> GameL
     check_segments(meta.total_utterances, utterances, ctx)
     if transcripts is not None:
         utterances = attach_segments(transcripts, sg.rel, sg.game_id, utterances, ctx.report)
-    events = sheriff_events(utterances_raw, utterances, n_seats, ctx) + eliminations(utterances, n_seats)
+    events = sheriff_events(utterances_raw, utterances, phases, n_seats, ctx) + eliminations(utterances, phases, n_seats, ctx)
     language = _language(meta.language, ctx)
     events += _night_actions(meta.logs, seats, phases, language, ctx)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     check_speech_after_exit(utterances, events, phases, ctx)
-    mvp = read_mvp(meta, utterances, phases, n_seats, ctx)
+    mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
     season, episode = _provenance_numbers(sg, meta.source, ctx)
     check_log_claims(meta.logs, seats, ctx)
     return GameLog(

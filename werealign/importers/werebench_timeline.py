@@ -94,7 +94,7 @@ def _rederive_start(pid: str, order: list[str], starts: dict[str, float | None],
     return None
 
 
-def _phase_at(phases: list[Phase], t: float) -> str:
+def phase_at(phases: list[Phase], t: float) -> str:
     """Latest phase starting at or before t (ties go to the later phase, as in the release)."""
     current = phases[0].id
     for p in phases:
@@ -146,7 +146,7 @@ def read_utterances(utts: list[RawUtterance], label_to_speaker: dict[str, int | 
         last_seg = segs[-1]
         phase = by_label.get(u.status)
         if recompute or phase is None:
-            new = _phase_at(phases, start)
+            new = phase_at(phases, start)
             if phase is None and not recompute:
                 ctx.add("repaired", "unknown_status", f"{field}.status", f"status '{u.status}' is not a phase of this game", f"phase {new} from the start time", item=item)
             elif new != phase:
