@@ -119,7 +119,7 @@ def check_speech_after_exit(utterances: list[Utterance], events: list[Event], ph
 _VOTE_CALL = re.compile(r"请投票|投给")
 
 
-_FINAL = re.compile(r"归")
+_FINAL = re.compile(r"归票|请归")
 
 
 def _until_call(segments: list) -> list:
@@ -132,25 +132,27 @@ def _until_call(segments: list) -> list:
 
 
 def _final_call_end(utterances: list[Utterance], at: Utterance, cut: int, events: list[Event]) -> int | None:
-    """The last segment before the host's call to vote, when the cut-off stops short of it only by what the
-    voter still heard: the host's request for the sheriff's call and the sheriff's final call (by the
-    sheriff's seat, or any turn making the call: diarization may give it to a neighbour). None: no change."""
+    """The last segment before the host's call to vote, when the cut-off stops short of it only by the final
+    call the voter still heard: the host's request for it and the sheriff's call ("归票": by the sheriff's
+    seat, or any turn making the call, as diarization may give it to a neighbour). None: no change."""
     if cut != at.segment_ids[-1]:
         return None
     sheriff = None
     for e in events:
         if e.kind in ("sheriff_election", "badge_transfer") and e.segment_id is not None and e.segment_id <= cut:
             sheriff = e.target
-    end = None
+    end, called = None, False
     for u in utterances[at.index + 1 :]:
         if u.phase != at.phase:
             return None
         if u.speaker == "host" and _VOTE_CALL.search(u.text):
             # With per-segment text, what the host's turn says before the call ("警长请归票，6 号，") was heard too.
-            before = [seg.id for seg in _until_call(u.segments or [])]
-            return before[-1] if before and _FINAL.search(" ".join(seg.text for seg in _until_call(u.segments or []))) else end
-        if u.speaker == "host" or u.speaker == sheriff or "归票" in u.text:
-            end = u.segment_ids[-1]
+            before = _until_call(u.segments or [])
+            if before and _FINAL.search(" ".join(seg.text for seg in before)):
+                return before[-1].id
+            return end if called else None
+        if u.speaker == "host" or u.speaker == sheriff or _FINAL.search(u.text):
+            end, called = u.segment_ids[-1], called or bool(_FINAL.search(u.text))
             continue
         return None  # someone else still speaks: the cut-off is not about the final call
     return None
