@@ -337,7 +337,11 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             framing = framing.replace(t, "") if t else framing
         # The viewpoint's own night results (a seer's "你查验了12号（狼人）") are what it knew: exempt, and only those.
         own_results = {event_line(e, item.viewpoint_seat, game.language) for e in ctx.private_events}
-        assert all(e.kind == "skill_use" and e.actor == item.viewpoint_seat for e in ctx.private_events), where
+        # Private events are the viewpoint's own actions, or the wolves' kill (issue 20): known to every wolf,
+        # and to the witch (the night's victim, while she holds her antidote); nothing else.
+        me = roles.get(item.viewpoint_seat)
+        assert all(e.kind == "skill_use" and (e.actor == item.viewpoint_seat or (e.skill == "wolf_kill" and me is not None and (
+            me.faction == "wolf" or me.role == "witch"))) for e in ctx.private_events), where
         for line in framing.splitlines():
             if any(r and r in line for r in own_results):
                 continue

@@ -8,6 +8,7 @@ and OI items from the MVP annotations, and writes everything plus `import_report
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from werealign.errors import UserError
 from werealign.files import staged_directory
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
+from werealign.game.visibility import perceives
 from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
@@ -41,7 +43,7 @@ RULES = [
     "Per-segment text (`utterances[].segments`) comes from the release's raw transcripts `clean_process/Season_N/NN.srt` (segment id = cue number), only for turns whose cue texts joined by a space reproduce the release's turn text exactly; hand-edited turns keep `segments: null` (a cut-off inside them leaves the turn out of the context).",
     "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
     "Rules summaries: when the release's card list (`game_roles`) names cards no seat holds (a thief's buried cards, roles given out in play), the game keeps that list as `rules.public_cards` and summaries list it without counts; the seats' roles stay hidden.",
-    "Own night knowledge: the release records no night action in a structured field. Where the annotator log states a night action as a fact with its night, with no word of speech (never a claim such as '称验了…'), either in the seat's own clause ('第一晚救 4 号', '首验 11 号是狼') or with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'), and the seat's true role has that skill, it becomes a skill_use event seen by the actor alone (`night_actions`; the log's words are not kept); readings that cannot be placed or contradict the true roles are reported (`night_action_unread`). Viewpoint seats whose role acts at night and that still have no recorded night action are reported per game (`night_knowledge_missing`).",
+    "Own night knowledge: the release records no night action in a structured field. Where the annotator log states a night action as a fact with its night, with no word of speech (never a claim such as '称验了…'), either in the seat's own clause ('第一晚救 4 号', '首验 11 号是狼') or with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'), and the seat's true role has that skill, it becomes a skill_use event seen by the actor alone (`night_actions`; the log's words are not kept); the wolves' kill of a night ('第一晚狼人刀 8 号', a witch's save of the seat) is seen by every wolf, and by the witch while she holds her antidote; an antidote with its target implicit takes the night's kill; readings that cannot be placed or contradict the true roles are reported (`night_action_unread`), and actions the host's announcements contradict (a seat already out, a protected or saved seat announced dead, a poisoned seat not announced dead) are dropped (`night_action_contradicted`). Viewpoint seats whose role acts at night and that still have no recorded night action are reported per game (`night_knowledge_missing`).",
 ]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
@@ -77,19 +79,27 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> i
     recognisable form are read (werealign.importers.werebench_nights); a misread night would put a wrong
     fact in a prompt, so the rest stay missing."""
     total = 0
+    by_role: Counter[str] = Counter()
     for game_id, game in sorted(games.items()):
         cat = catalogue_for(game.rules.declared_roles)
         seats = sorted({it.viewpoint_seat for it in items if it.game_id == game_id and it.viewpoint_seat is not None})
         roles = {s.seat: s.role for s in game.seats}
         acting = [s for s in seats if (r := cat.get(roles.get(s, ""))) is not None and r.night_ability]
-        recorded = {e.actor for e in game.events if e.kind == "skill_use" and not e.public}
-        missing = [s for s in acting if s not in recorded]
+        by_seat = {s.seat: s for s in game.seats}
+        private = [e for e in game.events if e.kind == "skill_use" and not e.public]
+        missing = [s for s in acting if not any(perceives(e.audience, e.actor, by_seat.get(s), cat) for e in private)]
         if missing:
             total += len(missing)
+            by_role.update(roles[s] for s in missing)
             report.add("warning", "night_knowledge_missing", source_file=game.provenance.original_file or "", game=game_id, field=None,
                        what=f"{len(missing)} of {len(acting)} viewpoint seat(s) with a night ability have no recorded night action: "
                             + ", ".join(f"seat {s} ({roles[s]})" for s in missing),
                        why="their prompts show no own night actions or results; the annotator log states none of them in a recognisable form (werealign.importers.werebench_nights)")
+    if by_role:
+        report.add("warning", "night_knowledge_missing_by_role", source_file="", game=None, field=None,
+                   what=f"{total} viewpoint seat(s) with a night ability still without night knowledge, per role: "
+                        + ", ".join(f"{role} {n}" for role, n in sorted(by_role.items(), key=lambda kv: (-kv[1], kv[0]))),
+                   why="the release states their night actions nowhere the importer reads as fact")
     return total
 
 

@@ -30,6 +30,7 @@ from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_ctx import Ctx, GameDropped
 from werealign.importers.werebench_events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
+from werealign.importers.werebench_night_truth import settle_night_actions
 from werealign.importers.werebench_nights import read_night_actions
 from werealign.importers.werebench_seats import check_log_claims, read_seats, read_winner
 from werealign.importers.werebench_segments import Transcripts, attach_segments
@@ -79,7 +80,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None) -> GameL
         utterances = attach_segments(transcripts, sg.rel, sg.game_id, utterances, ctx.report)
     events = sheriff_events(utterances_raw, utterances, phases, n_seats, ctx) + eliminations(utterances, phases, n_seats, ctx)
     language = _language(meta.language, ctx)
-    events += _night_actions(meta.logs, seats, phases, language, ctx)
+    events += _night_actions(meta.logs, seats, phases, language, events, ctx)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     check_speech_after_exit(utterances, events, phases, ctx)
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
@@ -166,16 +167,24 @@ def _language(lang: str | None, ctx: Ctx) -> str:
     return "zh"
 
 
-def _night_actions(logs: str | None, seats: list[SeatInfo], phases: list[Phase], language: str, ctx: Ctx) -> list[Event]:
-    """The seats' own night actions the annotator log states recognisably (werealign.importers.werebench_nights)."""
+def _night_actions(logs: str | None, seats: list[SeatInfo], phases: list[Phase], language: str, exits: list[Event], ctx: Ctx) -> list[Event]:
+    """The night actions the annotator log states recognisably (werebench_nights), settled against the host's
+    announcements and given to the seats that knew them (werebench_night_truth)."""
     readings = read_night_actions(logs, seats, phases, language)
     for r in readings:
         if r.event is None:
             ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
-    read = [r.event for r in readings if r.event is not None]
+    read, dropped = settle_night_actions([r.event for r in readings if r.event is not None], exits, seats, phases)
+    for e, why in dropped:
+        ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} stated in the annotator log", f"not shown: {why}")
     if read:
         ctx.add("converted", "night_actions", "metadata.logs",
-                f"{len(read)} own night action(s) stated in the annotator log: "
-                + "; ".join(f"seat {e.actor} {e.phase} {e.skill} {e.target}" + (f" ({e.result})" if e.result else "") for e in read),
-                "skill_use events seen by the actor alone (the log's words are not kept)")
+                f"{len(read)} night fact(s) from the annotator log: " + "; ".join(
+                    _action(e) + (f" (seen by {e.audience.kind} {e.audience.team or e.audience.seats})" if e.audience.kind != "actor" else "") for e in read),
+                "skill_use events seen by those who knew them (the log's words are not kept)")
     return read
+
+
+def _action(e: Event) -> str:
+    who = f"seat {e.actor}" if e.actor is not None else "the wolves"
+    return f"{who} {e.phase} {e.skill} {e.target}" + (f" ({e.result})" if e.result else "")

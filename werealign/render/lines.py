@@ -59,6 +59,8 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     zh = language == "zh"
 
     def who(x: Speaker | None) -> str:
+        if x is None and ev.skill == "wolf_kill":  # the pack's decision, no one wolf's
+            return "狼人" if zh else "the wolves"
         if x is None:
             return "某人" if zh else "someone"
         if x == "host":
