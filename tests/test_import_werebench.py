@@ -529,7 +529,8 @@ def test_out_that_is_or_contains_the_source_is_refused_even_with_overwrite(tmp_p
 def test_real_own_night_actions_read_from_the_log_are_actor_only_facts(real_import):
     ds = load_dataset(real_import)
     report = _report(real_import)
-    skills = {"witch_save": "witch", "witch_poison": "witch", "seer_check": "seer", "guard_protect": "guard", "silence": "silencer_elder"}
+    skills = {"witch_save": "witch", "witch_poison": "witch", "seer_check": "seer", "guard_protect": "guard", "silence": "silencer_elder",
+              "stalker_assassinate": "stalker"}
     read = [(g, e) for g in ds.games.values() for e in g.events if e.kind == "skill_use"]
     # the release states own night actions recognisably (issue 13 item 5); each one is the actor's alone, but the
     # wolves' kill (issue 20), seen by the wolf team, or by the witch alone while she holds her antidote

@@ -51,6 +51,7 @@ _SKILLS: dict[str, tuple[str, str, str]] = {
     "seer_check": ("seer", "预言家", r"(?P<verb>首验|查验|验|查杀)了?"),
     "guard_protect": ("guard", "守卫", r"(?:守(?:护|卫)?|保护)了?"),
     "silence": ("silencer_elder", "禁言长老", r"禁言?了?"),
+    "stalker_assassinate": ("stalker", "潜行者", r"(?:暗杀|刺杀)了?"),
 }
 _ROLE_WORD = "(?:" + "|".join(sorted({w for _, w, _ in _SKILLS.values()}, key=len, reverse=True)) + ")"
 # In the seat's own clause, after its night: "第一晚救 4 号", "首验 11 号是狼" (a seer's "首验 / 第二验" is its night).
@@ -76,8 +77,8 @@ _KILL_OWN = re.compile(r"^(?:被" + _PACK + r"(?:首刀|刀死?|杀死|击杀|�
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
 # victim (herself when she saves herself), filled in once the night's kill is known.
 _SAVE_IMPLICIT = re.compile(r"(?P<role_a>女巫)?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>女巫)?\s*"
-                            r"(?:(?P<self>自救)|(?:使用|用|开)了?解药(?!\s*(?:救\s*)?\d{1,2}\s*号))")
-_SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:使用|用|开)了?解药(?!\s*(?:救\s*)?\d{1,2}\s*号))")
+                            r"(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
+_SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
 _WOLF_WORDS = {"狼", "狼人", "查杀"}
 _GOOD_WORDS = {"好人", "金水"}
 

@@ -109,7 +109,8 @@ _EXITS = (
     (re.compile(_SEAT_LIST + _PLAYER + "自爆"), "self_destruct"),
     (re.compile(_SEAT_LIST + _PLAYER + "出局"), "voted_out"),
     (re.compile(_SEAT_LIST + _PLAYER + "殉情"), "died_with_partner"),
-    (re.compile(r"死亡的是\s*" + _SEAT_LIST), "night_death"),
+    # The dawn's list may use commas too ("死亡的是 8 号，10 号和 11 号"); only here, where nothing else follows.
+    (re.compile(r"死亡的是\s*" + _SEAT_LIST.replace("[、和与]", "[、和与，,]")), "night_death"),
     # A gun is the hunter's: "开枪带走 5 号", "枪杀了 5 号", "5 号玩家被猎人开枪带走"; any other "带走" is a skill's.
     (re.compile(r"(?:开枪|枪杀|枪击|射杀)\s*(?:带走|打死|击杀)?\s*(?:了\s*)?" + _SEAT_LIST), "shot"),
     (re.compile(_SEAT_LIST + _PLAYER + r"被\s*(?:猎人)?\s*(?:\d{1,2}\s*号\s*)?(?:开枪|枪杀|枪击|射杀)"), "shot"),
