@@ -72,6 +72,32 @@ class ImportSummary:
     warnings: int
 
 
+def _settle_items(items: list, games: dict, truth: dict, report: ImportReport) -> list:
+    """Items standing on a seat whose role the sources dispute are withheld; those on a corrected seat are kept
+    (derived from the corrected role) and named. An item depends on a seat it is asked from (the prompt shows
+    that seat's role) and, for OI, on every seat (its answer is the opposing side)."""
+    kept = []
+    for item in items:
+        t = truth.get(item.game_id)
+        if t is None:
+            kept.append(item)
+            continue
+        game = games[item.game_id]
+        rel = ITEMS_FILE if hasattr(item, "dimension") else game.provenance.original_file or ""
+        on = set(t.disputed) | set(t.corrected)
+        depends = sorted(on if hasattr(item, "answer") and isinstance(item.answer, list) else on & {item.viewpoint_seat})
+        disputed = [s for s in depends if s in t.disputed]
+        if disputed:
+            report.add("dropped", "item_on_disputed_seat", source_file=rel, game=item.game_id, item=item.item_id, field=None,
+                       what=f"depends on seat(s) {disputed}, whose role the sources dispute", why="withheld: its prompt or answer would rest on a role nobody can confirm")
+            continue
+        if depends:
+            report.add("repaired", "item_on_corrected_seat", source_file=rel, game=item.game_id, item=item.item_id, field=None,
+                       what=f"depends on seat(s) {depends}: " + "; ".join(t.corrected[s] for s in depends), why="kept with the corrected role")
+        kept.append(item)
+    return kept
+
+
 def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> int:
     """Per game, the viewpoint seats whose role acts at night but that have no recorded night action (a
     seer's checks, a witch's potions, a guard's targets): their prompts lack what the player knew. The
@@ -119,8 +145,9 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     for rel, (game_id, error) in release.unreadable.items():
         report.add("dropped", "game_unusable", source_file=rel, game=game_id, field=None, what="game file", why=f"unreadable: {error}")
     games = {}
+    truth: dict = {}
     for sg in release.games:
-        game = convert_game(sg, report, transcripts)
+        game = convert_game(sg, report, transcripts, truth)
         if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)
@@ -129,6 +156,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         v, o = derive_decision_items(games[game_id], report)
         vote += v
         opponent += o
+    speech, vote, opponent = (_settle_items(items, games, truth, report) for items in (speech, vote, opponent))
 
     lacking = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
     n_questions = sum(len(c.questions) for c in release.items.categories)

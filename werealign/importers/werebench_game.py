@@ -32,7 +32,8 @@ from werealign.importers.werebench_ctx import Ctx, GameDropped
 from werealign.importers.werebench_events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
 from werealign.importers.werebench_night_truth import settle_night_actions
 from werealign.importers.werebench_nights import read_night_actions
-from werealign.importers.werebench_seats import check_log_claims, read_seats, read_winner
+from werealign.importers.werebench_reconcile import SeatTruth, reconcile_roles
+from werealign.importers.werebench_seats import read_seats, read_winner
 from werealign.importers.werebench_segments import Transcripts, attach_segments
 from werealign.importers.werebench_source import RawMetadata, SourceGame, unknown_fields
 from werealign.importers.werebench_text import RELEASE_ROLES
@@ -47,14 +48,17 @@ _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
 VOTE_DROP_CODES = frozenset({"vote_of_bad_mvp", "bad_vote_key", "vote_target_not_a_seat", "cutoff_before_game", "cutoff_leaks_vote"})
 
 
-def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts | None = None) -> GameLog | None:
+def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts | None = None,
+                 truth: dict[str, SeatTruth] | None = None) -> GameLog | None:
     """The converted game, or None when it had to be dropped (the reason is in the report).
 
     `transcripts`: the release's `clean_process/` transcripts, where per-segment text comes from.
+    `truth`: filled with the game's reconciled seats (werebench_reconcile), so items that depend on a
+    disputed or corrected seat can be withheld or named.
     """
     ctx = Ctx(report, sg.rel, sg.game_id)
     try:
-        game = _convert(sg, ctx, transcripts)
+        game = _convert(sg, ctx, transcripts, truth if truth is not None else {})
     except GameDropped as e:
         ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", str(e))
         return None
@@ -65,10 +69,13 @@ def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts 
     return game
 
 
-def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None) -> GameLog:
+def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: dict[str, SeatTruth]) -> GameLog:
     meta = sg.raw.metadata
     ctx.report.add_unknown_fields(unknown_fields(sg.raw), source_file=sg.rel, game=sg.game_id)
     seats, host_labels, label_to_speaker = read_seats(meta, ctx)
+    # One truth before anything uses the roles (night actions, rules, items): real_role against the log and recap.
+    truth[sg.game_id] = reconciled = reconcile_roles(seats, meta.logs, meta.summary, ctx)
+    seats = reconciled.seats
     n_seats = max(s.seat for s in seats)
     utterances_raw = sg.raw.utterances
     phases, recompute = read_timeline(meta.game_status, utterances_raw, ctx)
@@ -85,7 +92,6 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None) -> GameL
     check_speech_after_exit(utterances, events, phases, ctx)
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
     season, episode = _provenance_numbers(sg, meta.source, ctx)
-    check_log_claims(meta.logs, seats, ctx)
     return GameLog(
         game_id=sg.game_id,
         language=language,

@@ -61,7 +61,7 @@ _NTH_CHECK = re.compile(r"^(?:第(?P<k>" + _ORDINAL + r")验|(?P<first>首)验)"
 _NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
                             + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
 # Words of speech: a sub-clause with one reports what a seat said, not what it did.
-_SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
+SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
 _DAY = re.compile(r"白天|天亮|次日|当天|第" + _ORDINAL + r"天|投票|归票|出局|警长")
 # A seat's clause: "1 号是女巫", "1 号玩家是女巫", "5 号（女巫）…".
 _SEAT_CLAUSE = re.compile(r"^\s*(?P<seat>\d{1,2})\s*号(?:玩家)?(?:是(?P<label>.*)$|[（(](?P<plabel>[^）)]*)[）)])")
@@ -140,7 +140,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             part = part[clause.end():].strip()
         if not part:
             continue
-        if _SPEECH.search(part):
+        if SPEECH.search(part):
             night = None  # talk at the table: what follows is not the night any more
             continue
         start = _NIGHT_START.match(part)

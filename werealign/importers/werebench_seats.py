@@ -11,8 +11,6 @@ from werealign.importers.werebench_text import RELEASE_ROLES, seat_of_label
 from werealign.schema import SeatInfo, is_host_label
 from werealign.schema.roles import Faction
 
-# The annotator log describes the seats one by one: "...；N 号是<role>，<what they did>；..."
-_LOG_CLAIM = re.compile(r"(?:^|[；;。]\s*)(\d{1,2})\s*号是([^，,；;。]{1,14})")
 
 
 def read_seats(meta: RawMetadata, ctx: Ctx) -> tuple[list[SeatInfo], list[str], dict[str, int | str]]:
@@ -79,7 +77,7 @@ def _seat_role(label: str, seat: int, field: str, ctx: Ctx) -> tuple[str, Factio
     role = RELEASE_ROLES.canonical(label)
     if role is not None:
         return role, RELEASE_ROLES.faction(role)
-    named = {RELEASE_ROLES.faction(r) for r in _roles_named(label)} - {"variable"}
+    named = {RELEASE_ROLES.faction(r) for r in roles_named(label)} - {"variable"}
     if len(named) == 1:
         faction = named.pop()
         ctx.add("warning", "unknown_role_label", field, f"'{label}' (seat {seat}) is not in the role catalogue",
@@ -121,31 +119,7 @@ def read_winner(summary: str | None, logs: str | None, ctx: Ctx) -> Faction | No
     return None
 
 
-def check_log_claims(logs: str | None, seats: list[SeatInfo], ctx: Ctx) -> None:
-    """The annotator log states 'N 号是<role>' for each seat; compare with the true-role table.
-
-    A claim agrees when any role it names is the seat's true role ('盗贼（选女巫）' for a witch),
-    or it says plain werewolf for a wolf-faction special role ('狼人（白狼王）').
-    """
-    if not logs:
-        return
-    true = {s.seat: s for s in seats}
-    seen: set[int] = set()
-    for m in _LOG_CLAIM.finditer(logs):
-        seat = int(m.group(1))
-        if seat in seen or seat not in true:
-            continue
-        claimed = _roles_named(m.group(2))
-        if not claimed:
-            continue
-        seen.add(seat)
-        info = true[seat]
-        if info.role in claimed or ("werewolf" in claimed and info.faction == "wolf"):
-            continue
-        ctx.add("warning", "log_role_disagrees", "metadata.logs", f"the annotator log says seat {seat} is '{m.group(2).strip()}' ({'/'.join(claimed)}), real_role says '{info.original_role_label}' ({info.role})", "real_role kept")
-
-
-def _roles_named(text: str) -> list[str]:
+def roles_named(text: str) -> list[str]:
     """Role labels in a short phrase, longest label first at each position."""
     found: list[str] = []
     i = 0
