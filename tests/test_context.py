@@ -419,8 +419,9 @@ def test_the_leakage_filter_and_the_wording_are_apart():
     (werealign.render's tables and lines) never decides what is seen: it reads only the schema."""
     ctx_imports = _werealign_imports("werealign.game.visibility")
     assert not {i for i in ctx_imports if i.startswith(("werealign.eval", "werealign.generation", "werealign.tasks"))}
-    # The rules summary is the one piece of wording the context holds (Context.rules_text).
-    assert {i for i in ctx_imports if i.startswith("werealign.render")} <= {"werealign.render.lines", "werealign.render.lines.rules_summary"}
+    # The rules (the game's text with its missing rule lines, or the summary) are the one piece of wording the context
+    # holds (Context.rules_text).
+    assert {i for i in ctx_imports if i.startswith("werealign.render")} <= {"werealign.render.lines", "werealign.render.lines.rules_for_prompt"}
     for module in ("werealign.render.phrases", "werealign.render.lines"):
         allowed = ("werealign.schema", "werealign.render.phrases")
         assert {i for i in _werealign_imports(module) if not i.startswith(allowed)} == set(), module
