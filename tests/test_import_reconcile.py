@@ -60,3 +60,17 @@ def test_one_source_against_real_role_is_a_dispute_and_its_items_are_withheld(tm
     game["metadata"]["logs"] = "1 号是预言家，带队；6 号是村民"
     ds, report = _import(tmp_path / "b", game)
     assert ds.opponent and not [e for e in report["warning"] if e["code"] == "role_disputed"]
+
+
+def test_a_public_self_destruct_votes_for_the_wolf_side(tmp_path):
+    game = _game()
+    # real_role says seat 6 is a villager, but the host announces it blowing itself up (only a wolf-side card may)
+    game["utterances"][6]["text"] = "6 号玩家自爆，游戏继续"
+    ds, report = _import(tmp_path, game)
+    disputed = [e for e in report["warning"] if e["code"] == "role_disputed"]
+    assert len(disputed) == 1 and disputed[0]["what"].startswith("seat 6") and "self-destructed" in disputed[0]["what"]
+    # with the annotator log saying wolf too, the majority corrects the seat
+    game["metadata"]["logs"] = "1 号是预言家，带队；6 号是狼人"
+    ds, report = _import(tmp_path / "b", game)
+    assert {s.seat: s.role for s in ds.games["pandakill-s1-01"].seats}[6] == "werewolf"
+    assert [e["code"] for e in report["repaired"] if e["code"] == "role_corrected"] == ["role_corrected"]

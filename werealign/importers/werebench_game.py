@@ -73,9 +73,6 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     meta = sg.raw.metadata
     ctx.report.add_unknown_fields(unknown_fields(sg.raw), source_file=sg.rel, game=sg.game_id)
     seats, host_labels, label_to_speaker = read_seats(meta, ctx)
-    # One truth before anything uses the roles (night actions, rules, items): real_role against the log and recap.
-    truth[sg.game_id] = reconciled = reconcile_roles(seats, meta.logs, meta.summary, ctx)
-    seats = reconciled.seats
     n_seats = max(s.seat for s in seats)
     utterances_raw = sg.raw.utterances
     phases, recompute = read_timeline(meta.game_status, utterances_raw, ctx)
@@ -86,6 +83,11 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     if transcripts is not None:
         utterances = attach_segments(transcripts, sg.rel, sg.game_id, utterances, ctx.report)
     events = sheriff_events(utterances_raw, utterances, phases, n_seats, ctx) + eliminations(utterances, phases, n_seats, ctx)
+    # One truth before anything uses the roles (night actions, rules, items): real_role against the log, the
+    # recap and the public self-destructs.
+    blew_up = {int(e.actor) for e in events if e.kind == "self_destruct" and isinstance(e.actor, int)}
+    truth[sg.game_id] = reconciled = reconcile_roles(seats, meta.logs, meta.summary, ctx, blew_up)
+    seats = reconciled.seats
     language = _language(meta.language, ctx)
     events += _night_actions(meta.logs, seats, phases, language, events, ctx)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))

@@ -7,11 +7,13 @@ A source states a seat's role where it says so outright: "N 号是<role>", "N �
 statement per seat counts (logs open with the roster). A statement agrees with a role it names, and plain
 "狼人" agrees with any wolf-side special role.
 
-- real_role agrees with a source, or no other source states the seat: kept.
-- Both other sources state the seat, agree with each other and not with real_role: the majority wins, the seat
-  is corrected (reported with all three readings).
-- Otherwise the sources disagree with no majority: the seat is disputed (real_role kept in the game, the seat
-  reported), and the importer withholds the items whose answer or viewpoint depends on it.
+A seat the host announces self-destructing votes for the wolf side (only a wolf-side card may), without a role.
+- real_role has the majority (itself and the sources agreeing with it against the rest), or no other source
+  states the seat: kept.
+- The sources against real_role are the majority and name one role between them: the seat is corrected
+  (reported with every reading).
+- Otherwise no majority: the seat is disputed (real_role kept in the game, the seat reported), and the importer
+  withholds the items whose answer or viewpoint depends on it.
 """
 
 from __future__ import annotations
@@ -62,23 +64,32 @@ def _agrees(named: list[str], role: str) -> bool:
     return role in named or ("werewolf" in named and RELEASE_ROLES.faction(role) == "wolf")
 
 
-def reconcile_roles(seats: list[SeatInfo], logs: str | None, recap: str | None, ctx: Ctx) -> SeatTruth:
+def reconcile_roles(seats: list[SeatInfo], logs: str | None, recap: str | None, ctx: Ctx, self_destructed: set[int] = frozenset()) -> SeatTruth:
+    """`self_destructed`: seats the host announced blowing themselves up, which only a wolf-side card does: a
+    vote for the wolf side (no role of its own)."""
     n = max((s.seat for s in seats), default=0)
     sources = {"annotator log": stated_roles(logs, n), "recap": stated_roles(recap, n)}
     out, disputed, corrected = [], {}, {}
     for s in seats:
         said = {name: found[s.seat] for name, found in sources.items() if s.seat in found}
-        if not said or any(_agrees(r, s.role) for r in said.values()):
+        wolf_act = s.seat in self_destructed
+        for_real = 1 + sum(_agrees(r, s.role) for r in said.values()) + (wolf_act and RELEASE_ROLES.faction(s.role) == "wolf")
+        against = {k: v for k, v in said.items() if not _agrees(v, s.role)}
+        n_against = len(against) + (wolf_act and RELEASE_ROLES.faction(s.role) != "wolf")
+        if n_against == 0 or n_against < for_real:
             out.append(s)
             continue
-        readings = f"real_role '{s.original_role_label}' ({s.role}); " + "; ".join(f"{k}: {'/'.join(v)}" for k, v in said.items())
-        common = set.intersection(*(set(v) for v in said.values())) if len(said) == 2 else set()
-        if len(common) == 1:
+        readings = f"real_role '{s.original_role_label}' ({s.role}); " + "; ".join(f"{k}: {'/'.join(v)}" for k, v in said.items()) \
+            + ("; the host: self-destructed (a wolf-side act)" if wolf_act else "")
+        common = set.intersection(*(set(v) for v in against.values())) if against else set()
+        if wolf_act:
+            common = {r for r in common if RELEASE_ROLES.faction(r) == "wolf"}
+        if n_against > for_real and len(common) == 1:
             role = common.pop()
             faction = RELEASE_ROLES.faction(role)
             corrected[s.seat] = f"{s.role} -> {role}"
             ctx.add("repaired", "role_corrected", "metadata.real_role", f"seat {s.seat}: {readings}",
-                    f"the recap and the annotator log agree against real_role: seat {s.seat} is {role} ({faction}); the items that depend on it follow")
+                    f"the majority of the sources is against real_role: seat {s.seat} is {role} ({faction}); the items that depend on it follow")
             out.append(s.model_copy(update={"role": role, "faction": faction}))
             continue
         disputed[s.seat] = readings
