@@ -337,7 +337,11 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             framing = framing.replace(t, "") if t else framing
         # The viewpoint's own night results (a seer's "你查验了12号（狼人）") are what it knew: exempt, and only those.
         own_results = {event_line(e, item.viewpoint_seat, game.language) for e in ctx.private_events}
-        assert all(e.kind == "skill_use" and e.actor == item.viewpoint_seat for e in ctx.private_events), where
+        # Private events are the viewpoint's own actions, or the wolves' kill (issue 20): known to every wolf,
+        # and to the witch (the night's victim, while she holds her antidote); nothing else.
+        me = roles.get(item.viewpoint_seat)
+        assert all(e.kind == "skill_use" and (e.actor == item.viewpoint_seat or (e.skill == "wolf_kill" and me is not None and (
+            me.faction == "wolf" or me.role == "witch"))) for e in ctx.private_events), where
         for line in framing.splitlines():
             if any(r and r in line for r in own_results):
                 continue
@@ -415,8 +419,9 @@ def test_the_leakage_filter_and_the_wording_are_apart():
     (werealign.render's tables and lines) never decides what is seen: it reads only the schema."""
     ctx_imports = _werealign_imports("werealign.game.visibility")
     assert not {i for i in ctx_imports if i.startswith(("werealign.eval", "werealign.generation", "werealign.tasks"))}
-    # The rules summary is the one piece of wording the context holds (Context.rules_text).
-    assert {i for i in ctx_imports if i.startswith("werealign.render")} <= {"werealign.render.lines", "werealign.render.lines.rules_summary"}
+    # The rules (the game's text with its missing rule lines, or the summary) are the one piece of wording the context
+    # holds (Context.rules_text).
+    assert {i for i in ctx_imports if i.startswith("werealign.render")} <= {"werealign.render.lines", "werealign.render.lines.rules_for_prompt"}
     for module in ("werealign.render.phrases", "werealign.render.lines"):
         allowed = ("werealign.schema", "werealign.render.phrases")
         assert {i for i in _werealign_imports(module) if not i.startswith(allowed)} == set(), module

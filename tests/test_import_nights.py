@@ -93,7 +93,9 @@ def test_the_viewpoint_sees_its_own_night_actions_and_nobody_elses():
 def test_a_run_of_nights_names_its_actors_and_carries_the_night_until_the_day():
     log = ("夜间行动：第一晚狼人刀 5 号，女巫 1 号救 5 号、预言家验 6 号金水；第二晚狼人刀 2 号，3 号守 2 号，1 号毒 4 号；"
            "白天 7 号禁言长老禁言 6 号；次晚守卫守 1 号")
-    assert _facts(log) == [(1, "night-1", "witch_save", 5, None), (1, "night-2", "witch_poison", 4, None)]
+    # issue 20: the wolves' kill of each night is read too (actor None: the pack's decision)
+    assert _facts(log) == [(None, "night-1", "wolf_kill", 5, None), (1, "night-1", "witch_save", 5, None),
+                           (None, "night-2", "wolf_kill", 2, None), (1, "night-2", "witch_poison", 4, None)]
     readings = _read(log)
     by_text = {r.text: r for r in readings}
     assert by_text["女巫 1 号救 5 号"].event.phase == "night-1"
@@ -109,11 +111,12 @@ def test_a_run_of_nights_names_its_actors_and_carries_the_night_until_the_day():
 
 def test_a_named_actor_must_hold_the_role_the_action_needs():
     night = "第一晚狼人刀 5 号，"
-    assert _facts(night + "4 号救 5 号") == []  # seat 4 is a wolf: no potion
-    assert _facts(night + "女巫 2 号救 5 号") == []  # seat 2 is the seer, not the witch
-    assert _facts(night + "女巫救 5 号") == [(1, "night-1", "witch_save", 5, None)]  # the only witch
+    kill = (None, "night-1", "wolf_kill", 5, None)  # issue 20: the wolves' kill is read too
+    assert _facts(night + "4 号救 5 号") == [kill]  # seat 4 is a wolf: no potion
+    assert _facts(night + "女巫 2 号救 5 号") == [kill]  # seat 2 is the seer, not the witch
+    assert _facts(night + "女巫救 5 号") == [kill, (1, "night-1", "witch_save", 5, None)]  # the only witch
     two_witches = [s.model_copy(update={"role": "witch"}) if s.seat == 5 else s for s in SEATS]
-    assert [r.event for r in read_night_actions(night + "女巫救 6 号", two_witches, PHASES, "zh")] == []
-    assert _facts("第一晚狼人刀 5 号，5 号被 3 号守护") == []  # a passive names no target after the verb
+    assert [r.event.skill for r in read_night_actions(night + "女巫救 6 号", two_witches, PHASES, "zh") if r.event] == ["wolf_kill"]
+    assert _facts("第一晚狼人刀 5 号，5 号被 3 号守护") == [kill]  # a passive names no target after the verb
     assert _facts("1 号（女巫）首晚救 5 号；2 号玩家是预言家，第二晚验 4 号") == [
         (1, "night-1", "witch_save", 5, None), (2, "night-2", "seer_check", 4, "狼人")]

@@ -156,3 +156,20 @@ def test_a_skill_used_nights_after_the_exit(games):
     # The hunter's shot on the day her night death is announced is fine (the sample's seat 5, day 2).
     assert events(games["sample-en-01"], kind="skill_use", skill="hunter_shoot")[0]["phase"] == "day-2"
 
+
+
+def test_a_wolf_win_after_every_wolf_left_contradicts_the_end(games):
+    # issue 20: the game's end must match its winner
+    g = games["sample-en-01"]
+    wolves = {s["seat"] for s in g["seats"] if s["faction"] == "wolf"}
+    out = {e["target"] for e in g["events"] if e["kind"] == "elimination"} | {e["actor"] for e in g["events"] if e["kind"] == "self_destruct"}
+    g["winner"] = "wolf"
+    assert ("end-contradicts-winner" in codes(g)) == (wolves <= out)
+    if not wolves <= out:  # make it so: the sample's last wolves leave too
+        last = max(e["segment_id"] for e in g["events"] if e["segment_id"] is not None)
+        for seat in sorted(wolves - out):
+            g["events"].append({"kind": "elimination", "phase": g["phases"][-1]["id"], "segment_id": last, "audience": {"kind": "everyone"},
+                                "target": seat, "result": "voted_out"})
+    assert "end-contradicts-winner" in codes(g)
+    g["winner"] = "good"
+    assert "end-contradicts-winner" not in codes(g)

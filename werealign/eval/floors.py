@@ -11,7 +11,10 @@ metric (the task's primary metric in the run's mode):
 - `shortcuts`: each shortcut model of the task (`werealign.tasks.base.Task.shortcuts`, or those of a
   mode that asks its own question, `Ask.shortcuts`: majority-role and longest in OI mode `roles`) asked the
   run's first-decode prompts, its replies parsed and scored by the task exactly like a model's. The
-  shortcut models read only the messages, so a floor is what the prompts themselves give away.
+  shortcut models read only the messages, so a floor is what the prompts themselves give away;
+- OI (set modes) also `revealed-wolves`: naming exactly the seats that showed themselves wolves in public
+  by the cut-off (a self-destruct is a public event every prompt shows), so an OI score is read against
+  what needs no inference at all. VA's floors include `lexical` (the most-mentioned candidate).
 
 Pure computation (no model call, no I/O): re-scoring a run recomputes the same floors.
 """
@@ -28,6 +31,7 @@ from werealign.eval.plan import Planned
 from werealign.eval.samples import build_sample
 from werealign.llm.builtin_models import PROVIDER, baseline_reply
 from werealign.llm.store import StoredResponse
+from werealign.schema import GameLog
 from werealign.tasks import TASKS, resolve_mode
 from werealign.tasks.common import rounded
 
@@ -45,6 +49,8 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
         metric = task.metric_for(mode)
         ask = task.asks.get(mode or "")
         shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric, mode) for name in (ask.shortcuts if ask else task.shortcuts)}
+        if task_name == "opponent" and ask is None:
+            shortcuts[REVEALED] = _revealed_wolves(ps, metric)
         if ask is not None:  # micro-averaged over the units (seats) of every item
             units = [ask.chance(p.game, p.item) for p in ps]
             total = sum(n for _, n in units)
@@ -55,6 +61,28 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
         best, best_score = ranked[0]
         out[variant][task_name] = {"metric": metric, "chance": chance, "shortcuts": shortcuts, "best": best, "best_score": best_score}
     return dict(out)
+
+
+REVEALED = "revealed-wolves"
+
+
+def revealed_wolves(game: GameLog, cutoff: int) -> list[int]:
+    """Seats whose self-destruct (a wolf's public act) everyone saw at or before the cut-off segment."""
+    return sorted({int(e.actor) for e in game.events if e.kind == "self_destruct" and isinstance(e.actor, int)
+                   and e.audience.kind == "everyone" and e.segment_id is not None and e.segment_id <= cutoff})
+
+
+def _revealed_wolves(plan: Sequence[Planned], metric: str) -> float | None:
+    """Mean score of naming only the publicly revealed wolves (nobody, when none is: score 0)."""
+    per = []
+    for p in plan:
+        named = set(revealed_wolves(p.game, p.item.cutoff_segment)) & set(p.item.candidates)
+        gold = set(p.item.answer)
+        if metric == "exact_match":
+            per.append(float(named == gold))
+        else:
+            per.append(len(named & gold) / len(named | gold) if named | gold else 1.0)
+    return rounded(fmean(per)) if per else None
 
 
 def _shortcut_score(name: str, plan: Sequence[Planned], metric: str, mode: str | None) -> float | None:

@@ -14,7 +14,7 @@ tie) is carried to its item, so the prompt hides only the ballot of that round.
 
 OI (opponent) items, one per distinct MVP-vote cut-off: for a good-side MVP the answer is every
 wolf-faction seat (eliminated or not: the question is who the opponents are), candidates = all
-seats but the MVP's. A wolf-side MVP knows every wolf, so the good side would be exactly the
+seats but the MVP's; an MVP already out at the cut-off gets none (with the reason). A wolf-side MVP knows every wolf, so the good side would be exactly the
 remaining seats: the item would be trivial and is skipped, as is a variable/third-party MVP whose
 opposing side is not fixed by the card. When the MVP's or any seat's faction is `unknown` (a role
 nobody declared), the answer cannot be known: that game's OI items are skipped, with the reason;
@@ -137,13 +137,15 @@ def derive_decision_items(
         if not answer:
             note("dropped", "oi_no_wolves", key, "no wolf-faction seat in the game", "no OI item")
             continue
+        if mvp not in alive:  # issue 20: out of the game, the player decides nothing more; a belief nobody acts on is no decision
+            note("dropped", "oi_viewpoint_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the OI cut-off {v.cutoff_segment}",
+                 "no OI item: the viewpoint is already out of the game at the cut-off")
+            continue
         if taken(oi_id, key, "oi_duplicate_id"):
             continue
         item = OpponentItem(item_id=oi_id, game_id=game.game_id, language=game.language, viewpoint_seat=mvp, cutoff_segment=v.cutoff_segment,
                             candidates=[s.seat for s in game.seats if s.seat != mvp], answer=answer, provenance=provenance(game, key))
         out.opponent.append(item)
-        if mvp not in alive:  # kept, like a speech item asked of a player who has left: the inference still stands
-            note("warning", "oi_viewpoint_out", key, f"MVP seat {mvp} {_exit_of(game, mvp)}, before the OI cut-off {v.cutoff_segment}", "kept: the item asks a player who has left the game whom they believe the wolves are")
         note("converted", "opponent_item", key, f"good MVP seat {mvp}: wolves {answer} at segment {v.cutoff_segment}", f"items/opponent.jsonl {item.item_id}")
     return out
 

@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
 from werealign.schema.models import Audience, SeatInfo, Speaker
-from werealign.render.lines import rules_summary
+from werealign.render.lines import rules_for_prompt
 from werealign.schema.roles import RoleCatalogue, catalogue_for
 
 # --------------------------------------------------------------------------- data
@@ -171,7 +171,7 @@ def build_context(
         n_seats=len(game.seats),
         seats=tuple(sorted(seat_info)),
         names=tuple((seat, seat_info[seat].name) for seat in sorted(seat_info) if seat_info[seat].name),
-        rules_text=rules_text if rules_text is not None else rules_summary(game),
+        rules_text=rules_for_prompt(game),  # the game's text plus rule lines it lacks, else the summary
         rules_generated=rules_text is None,
         own_role=me.role if me is not None else None,
         own_faction=me.faction if me is not None else None,

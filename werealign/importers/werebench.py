@@ -8,6 +8,7 @@ and OI items from the MVP annotations, and writes everything plus `import_report
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from werealign.dataset import write_dataset
 from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
+from werealign.game.visibility import perceives
 from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
@@ -33,16 +35,17 @@ DESCRIPTION = (
 RULES = [
     "Game ids are `pandakill-s<season>-<NN>` from `data/Season_<season>/<NN>.json`; provenance keeps the file and the release's game_id.",
     "Seats and true roles come from `user_aliases` and `real_role` (both keyed by speaker label); role labels go through the canonical role table.",
+    "One truth per seat: `real_role` is checked against the roles the annotator log and the recap state outright (never inside a clause with a word of speech); when both disagree with it and agree with each other the seat is corrected (`role_corrected`, its items named `item_on_corrected_seat`); when only one disagrees the seat is disputed (`role_disputed`): real_role stays, and items asked from the seat, or OI items (their answer is every seat's side), are withheld (`item_on_disputed_seat`).",
     "Phases come from `game_status`; an empty or out-of-order day-1 start is re-derived as the first turn carrying the elected sheriff, and turn phases are then recomputed from start times.",
-    "Eliminations are read from the host's formulaic announcements (出局, 自爆, 殉情, 死亡的是, 带走, 请离场) and anchored to the last segment of the announcing turn.",
+    "Eliminations are read from the host's formulaic announcements (出局, 自爆, 殉情, 死亡的是, 开枪/枪杀 (shot), 毒死 (poisoned), 带走, 请离场), anchored to the segment that says them (the turn's last segment without per-segment text) in that segment's phase; a self-destruct or exile found after nightfall belongs to the day it ended, as do badge passes. A seat announced out again after it played on (spoke two phases later) was misread the first time (`exit_reannounced`).",
     "Sheriff election and badge transfers come from the per-turn `sheriff` field, anchored to the first turn showing the new sheriff.",
-    "An MVP vote cut-off after the last segment is clamped to it; a cut-off on the host's vote-result announcement (it names the answer) is moved to the last segment before that turn.",
+    "An MVP vote cut-off after the last segment is clamped to it; a cut-off on the host's vote-result announcement (it names the answer) is moved to the last segment before that turn; a cut-off that stops short of the sheriff's final call (归票) the voter heard is moved to the last segment before the host opens the ballot (`cutoff_before_final_call`).",
     "VA items: one per MVP vote; candidates are the seats not announced out at the cut-off, minus the voter. Abstentions, self-votes and votes by or for a seat already out are dropped.",
     "OI items: one per distinct MVP-vote cut-off, for a good-side MVP only; answer = every wolf-faction seat, candidates = every seat but the MVP's. Wolf-side MVPs know the wolves (the item would be trivial); variable/third-side MVPs have no fixed opponent.",
     "Per-segment text (`utterances[].segments`) comes from the release's raw transcripts `clean_process/Season_N/NN.srt` (segment id = cue number), only for turns whose cue texts joined by a space reproduce the release's turn text exactly; hand-edited turns keep `segments: null` (a cut-off inside them leaves the turn out of the context).",
     "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
     "Rules summaries: when the release's card list (`game_roles`) names cards no seat holds (a thief's buried cards, roles given out in play), the game keeps that list as `rules.public_cards` and summaries list it without counts; the seats' roles stay hidden.",
-    "Own night knowledge: the release records no night action in a structured field. Where the annotator log states a night action as a fact with its night, with no word of speech (never a claim such as '称验了…'), either in the seat's own clause ('第一晚救 4 号', '首验 11 号是狼') or with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'), and the seat's true role has that skill, it becomes a skill_use event seen by the actor alone (`night_actions`; the log's words are not kept); readings that cannot be placed or contradict the true roles are reported (`night_action_unread`). Viewpoint seats whose role acts at night and that still have no recorded night action are reported per game (`night_knowledge_missing`).",
+    "Own night knowledge: the release records no night action in a structured field. Where the annotator log states a night action as a fact with its night, with no word of speech (never a claim such as '称验了…'), either in the seat's own clause ('第一晚救 4 号', '首验 11 号是狼') or with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'), and the seat's true role has that skill, it becomes a skill_use event seen by the actor alone (`night_actions`; the log's words are not kept); the wolves' kill of a night ('第一晚狼人刀 8 号', a witch's save of the seat) is seen by every wolf, and by the witch while she holds her antidote; an antidote with its target implicit takes the night's kill; readings that cannot be placed or contradict the true roles are reported (`night_action_unread`), and actions the host's announcements contradict (a seat already out, a protected or saved seat announced dead, a poisoned seat not announced dead) are dropped (`night_action_contradicted`). Viewpoint seats whose role acts at night and that still have no recorded night action are reported per game (`night_knowledge_missing`).",
 ]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
@@ -72,6 +75,32 @@ class ImportSummary:
     lost: int  # games and items of the source that did not make it (what --strict fails on)
 
 
+def _settle_items(items: list, games: dict, truth: dict, report: ImportReport) -> list:
+    """Items standing on a seat whose role the sources dispute are withheld; those on a corrected seat are kept
+    (derived from the corrected role) and named. An item depends on a seat it is asked from (the prompt shows
+    that seat's role) and, for OI, on every seat (its answer is the opposing side)."""
+    kept = []
+    for item in items:
+        t = truth.get(item.game_id)
+        if t is None:
+            kept.append(item)
+            continue
+        game = games[item.game_id]
+        rel = ITEMS_FILE if hasattr(item, "dimension") else game.provenance.original_file or ""
+        on = set(t.disputed) | set(t.corrected)
+        depends = sorted(on if hasattr(item, "answer") and isinstance(item.answer, list) else on & {item.viewpoint_seat})
+        disputed = [s for s in depends if s in t.disputed]
+        if disputed:
+            report.add("dropped", "item_on_disputed_seat", source_file=rel, game=item.game_id, item=item.item_id, field=None,
+                       what=f"depends on seat(s) {disputed}, whose role the sources dispute", why="withheld: its prompt or answer would rest on a role nobody can confirm")
+            continue
+        if depends:
+            report.add("repaired", "item_on_corrected_seat", source_file=rel, game=item.game_id, item=item.item_id, field=None,
+                       what=f"depends on seat(s) {depends}: " + "; ".join(t.corrected[s] for s in depends), why="kept with the corrected role")
+        kept.append(item)
+    return kept
+
+
 def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> int:
     """Per game, the viewpoint seats whose role acts at night but that have no recorded night action (a
     seer's checks, a witch's potions, a guard's targets): their prompts lack what the player knew. The
@@ -79,19 +108,27 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> i
     recognisable form are read (werealign.importers.werebench_nights); a misread night would put a wrong
     fact in a prompt, so the rest stay missing."""
     total = 0
+    by_role: Counter[str] = Counter()
     for game_id, game in sorted(games.items()):
         cat = catalogue_for(game.rules.declared_roles)
         seats = sorted({it.viewpoint_seat for it in items if it.game_id == game_id and it.viewpoint_seat is not None})
         roles = {s.seat: s.role for s in game.seats}
         acting = [s for s in seats if (r := cat.get(roles.get(s, ""))) is not None and r.night_ability]
-        recorded = {e.actor for e in game.events if e.kind == "skill_use" and not e.public}
-        missing = [s for s in acting if s not in recorded]
+        by_seat = {s.seat: s for s in game.seats}
+        private = [e for e in game.events if e.kind == "skill_use" and not e.public]
+        missing = [s for s in acting if not any(perceives(e.audience, e.actor, by_seat.get(s), cat) for e in private)]
         if missing:
             total += len(missing)
+            by_role.update(roles[s] for s in missing)
             report.add("warning", "night_knowledge_missing", source_file=game.provenance.original_file or "", game=game_id, field=None,
                        what=f"{len(missing)} of {len(acting)} viewpoint seat(s) with a night ability have no recorded night action: "
                             + ", ".join(f"seat {s} ({roles[s]})" for s in missing),
                        why="their prompts show no own night actions or results; the annotator log states none of them in a recognisable form (werealign.importers.werebench_nights)")
+    if by_role:
+        report.add("warning", "night_knowledge_missing_by_role", source_file="", game=None, field=None,
+                   what=f"{total} viewpoint seat(s) with a night ability still without night knowledge, per role: "
+                        + ", ".join(f"{role} {n}" for role, n in sorted(by_role.items(), key=lambda kv: (-kv[1], kv[0]))),
+                   why="the release states their night actions nowhere the importer reads as fact")
     return total
 
 
@@ -114,8 +151,9 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     for rel, (game_id, error) in release.unreadable.items():
         report.add("dropped", "game_unusable", source_file=rel, game=game_id, field=None, what="game file", why=f"unreadable: {error}")
     games = {}
+    truth: dict = {}
     for sg in release.games:
-        game = convert_game(sg, report, transcripts)
+        game = convert_game(sg, report, transcripts, truth)
         if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)
@@ -124,6 +162,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         v, o = derive_decision_items(games[game_id], report)
         vote += v
         opponent += o
+    speech, vote, opponent = (_settle_items(items, games, truth, report) for items in (speech, vote, opponent))
 
     lacking = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
     n_questions = sum(len(c.questions) for c in release.items.categories)

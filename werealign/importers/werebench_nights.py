@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from werealign.annotate.config import phase_id
 from werealign.importers.werebench_text import RELEASE_ROLES, chinese_number
 from werealign.schema import Event, Phase, SeatInfo
-from werealign.schema.models import ACTOR
+from werealign.schema.models import ACTOR, Audience
+
+WOLVES = Audience(kind="team", team="wolf")
 
 _ORDINAL = r"[一二三四五六七八九十\d]{1,2}"
 # A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚".
@@ -44,11 +46,12 @@ _RESULT = r"(?:\s*是)?\s*(?P<said>狼人?|好人|金水|查杀)?"
 
 # skill -> (the role that has it, its name in the log, the verb phrase before the target seat).
 _SKILLS: dict[str, tuple[str, str, str]] = {
-    "witch_save": ("witch", "女巫", r"(?:使用解药|用解药|开药|用药)?(?:解救|救起|救)了?"),
-    "witch_poison": ("witch", "女巫", r"(?:使用毒药|开毒)?盲?毒(?:死|杀|中)?了?"),
+    "witch_save": ("witch", "女巫", r"(?:(?:使用|用|开)了?解药(?:解救|救起|救活|救)?|(?:开药|用药|解药)?(?:解救|救起|救活|救))了?"),
+    "witch_poison": ("witch", "女巫", r"(?:(?:使用|用|开|泼|撒)了?毒药?(?:盲?毒(?:死|杀|中|掉)?)?|盲?毒(?:死|杀|中|掉)?)了?"),
     "seer_check": ("seer", "预言家", r"(?P<verb>首验|查验|验|查杀)了?"),
-    "guard_protect": ("guard", "守卫", r"守(?:护|卫)?了?"),
+    "guard_protect": ("guard", "守卫", r"(?:守(?:护|卫)?|保护)了?"),
     "silence": ("silencer_elder", "禁言长老", r"禁言?了?"),
+    "stalker_assassinate": ("stalker", "潜行者", r"(?:暗杀|刺杀)了?"),
 }
 _ROLE_WORD = "(?:" + "|".join(sorted({w for _, w, _ in _SKILLS.values()}, key=len, reverse=True)) + ")"
 # In the seat's own clause, after its night: "第一晚救 4 号", "首验 11 号是狼" (a seer's "首验 / 第二验" is its night).
@@ -58,12 +61,24 @@ _NTH_CHECK = re.compile(r"^(?:第(?P<k>" + _ORDINAL + r")验|(?P<first>首)验)"
 _NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
                             + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
 # Words of speech: a sub-clause with one reports what a seat said, not what it did.
-_SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
+SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
 _DAY = re.compile(r"白天|天亮|次日|当天|第" + _ORDINAL + r"天|投票|归票|出局|警长")
 # A seat's clause: "1 号是女巫", "1 号玩家是女巫", "5 号（女巫）…".
 _SEAT_CLAUSE = re.compile(r"^\s*(?P<seat>\d{1,2})\s*号(?:玩家)?(?:是(?P<label>.*)$|[（(](?P<plabel>[^）)]*)[）)])")
 # Sub-clauses: split at commas and full stops, and at a "、" before another night or a named actor's action.
 _SUBCLAUSE = re.compile(r"[，,；;。]|、(?=(?:第" + _ORDINAL + r"|首)(?:晚|夜|验)|" + _ROLE_WORD + r"|\d{1,2}\s*号\s*" + _ROLE_WORD + r")")
+# The wolves' kill, under a night: "狼人刀 8 号", "狼刀 11 号", "狼队杀死 12 号", "狼人 9 号自刀" (a wolf knifing
+# itself); in a seat's own clause after its night: "第二晚被狼人刀死", a wolf's "首晚自刀".
+_PACK = r"(?:狼人团队|狼团队|狼队|狼人|狼)"
+# "狼人杀死 1 号和 5 号" (one of them the witch's poison): which one the wolves killed is not said, so none is read.
+_KILL_NAMED = re.compile(_PACK + r"\s*(?:首刀|刀死?|杀死|击杀)了?" + _SEAT + r"(?!\s*(?:和|、|与|及|跟)\s*\d)")
+_KILL_SELF = re.compile(_PACK + r"\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?自刀")
+_KILL_OWN = re.compile(r"^(?:被" + _PACK + r"(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
+# A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
+# victim (herself when she saves herself), filled in once the night's kill is known.
+_SAVE_IMPLICIT = re.compile(r"(?P<role_a>女巫)?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>女巫)?\s*"
+                            r"(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
+_SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
 _WOLF_WORDS = {"狼", "狼人", "查杀"}
 _GOOD_WORDS = {"好人", "金水"}
 
@@ -125,7 +140,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             part = part[clause.end():].strip()
         if not part:
             continue
-        if _SPEECH.search(part):
+        if SPEECH.search(part):
             night = None  # talk at the table: what follows is not the night any more
             continue
         start = _NIGHT_START.match(part)
@@ -149,15 +164,33 @@ class _Reader:
         self.readings: list[Reading] = []
 
     def own(self, seat: SeatInfo, night: int, rest: str, text: str) -> None:
-        """The seat's own clause: a verb right after the night ("第一晚救 4 号")."""
+        """The seat's own clause: a verb right after the night ("第一晚救 4 号"), the seat killed by the
+        wolves ("第二晚被狼人刀死", a wolf's "首晚自刀"), a witch's antidote with its target implicit."""
         for skill, pattern in _OWN.items():
             m = pattern.match(rest)
             if m and _SKILLS[skill][0] == seat.role:
                 self.found(seat, night, skill, m, text)
                 return
+        m = _KILL_OWN.match(rest)
+        if m and (m.group(0) != "自刀" or seat.faction == "wolf"):
+            self.kill(night, seat.seat, text)
+        elif seat.role == "witch" and (m := _SAVE_OWN.match(rest)):
+            self.implicit_save(seat, night, bool(m.group("self")), text)
 
     def named(self, night: int, text: str, whole: str) -> None:
-        """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), under `night`."""
+        """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), the wolves' kill
+        ("狼人刀 8 号") and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
+        for m in _KILL_NAMED.finditer(text):
+            self.kill(night, int(m.group("seat")), whole)
+        for m in _KILL_SELF.finditer(text):
+            wolf = self.by_seat.get(int(m.group("seat")))
+            if wolf is not None and wolf.faction == "wolf":
+                self.kill(night, wolf.seat, whole)
+        for m in _SAVE_IMPLICIT.finditer(text):
+            if m.group("role_a") or m.group("role_b"):
+                actor = self._actor("witch_save", m)
+                if actor is not None:
+                    self.implicit_save(actor, night, bool(m.group("self")), whole)
         pos = 0
         while pos < len(text):
             for skill, pattern in _NAMED.items():
@@ -184,6 +217,26 @@ class _Reader:
         holders = [s for s in self.by_seat.values() if s.role == role]
         return holders[0] if len(holders) == 1 else None
 
+    def kill(self, night: int, target: int, text: str) -> None:
+        """The wolves' kill of `night` (seen by the whole pack; the witch's share is added later)."""
+        phase = phase_id("night", night)
+        if phase not in self.nights or target not in self.by_seat:
+            self.readings.append(Reading(target, text, None, f"the game has no {phase} or no seat {target}"))
+            return
+        event = Event(kind="skill_use", phase=phase, segment_id=None, audience=WOLVES, actor=None, target=target, skill="wolf_kill",
+                      note="read from the annotator log's statement of the wolves' kill")
+        self.readings.append(Reading(target, text, event, "read"))
+
+    def implicit_save(self, witch: SeatInfo, night: int, itself: bool, text: str) -> None:
+        """An antidote with no target named: herself ("自救"), else the night's victim (filled in later; None until then)."""
+        phase = phase_id("night", night)
+        if phase not in self.nights:
+            self.readings.append(Reading(witch.seat, text, None, f"the game has no {phase}"))
+            return
+        event = Event(kind="skill_use", phase=phase, segment_id=None, audience=ACTOR, actor=witch.seat, target=witch.seat if itself else None,
+                      skill="witch_save", note="read from the annotator log's statement of the witch's antidote (target: the night's victim)")
+        self.readings.append(Reading(witch.seat, text, event, "read"))
+
     def found(self, seat: SeatInfo, night: int, skill: str, m: re.Match[str], text: str) -> None:
         phase = phase_id("night", night)
         target = self.by_seat.get(int(m.group("seat")))
@@ -207,20 +260,21 @@ class _Reader:
 def _drop_conflicts(readings: list[Reading]) -> list[Reading]:
     """Against the rules or ambiguous: both potions of a witch on one night, two targets for one skill on one night."""
     events = [r.event for r in readings if r.event is not None]
-    bad: set[tuple[int, str]] = set()
+    bad: set[tuple[object, str]] = set()
     for e in events:
-        same = {o.target for o in events if o.actor == e.actor and o.phase == e.phase and o.skill == e.skill}
+        same = {o.target for o in events if o.actor == e.actor and o.phase == e.phase and o.skill == e.skill} - {None}
         potions = {o.skill for o in events if o.actor == e.actor and o.phase == e.phase and o.skill in ("witch_save", "witch_poison")}
         if len(same) > 1 or len(potions) > 1:
-            bad.add((int(e.actor), e.phase))
+            bad.add((e.actor, e.phase))
     out: list[Reading] = []
     seen: set[tuple] = set()
     for r in readings:
         e = r.event
         if e is None:
             out.append(r)
-        elif (int(e.actor), e.phase) in bad:
-            out.append(Reading(r.seat, r.text, None, f"conflicting night actions of seat {e.actor} on {e.phase}"))
+        elif (e.actor, e.phase) in bad:
+            who = f"seat {e.actor}" if e.actor is not None else "the wolves"
+            out.append(Reading(r.seat, r.text, None, f"conflicting night actions of {who} on {e.phase}"))
         elif (e.actor, e.phase, e.skill, e.target) not in seen:  # the same action stated twice is one action
             seen.add((e.actor, e.phase, e.skill, e.target))
             out.append(r)

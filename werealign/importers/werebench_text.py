@@ -109,10 +109,18 @@ _EXITS = (
     (re.compile(_SEAT_LIST + _PLAYER + "自爆"), "self_destruct"),
     (re.compile(_SEAT_LIST + _PLAYER + "出局"), "voted_out"),
     (re.compile(_SEAT_LIST + _PLAYER + "殉情"), "died_with_partner"),
-    (re.compile(r"死亡的是\s*" + _SEAT_LIST), "night_death"),
+    # The dawn's list may use commas too ("死亡的是 8 号，10 号和 11 号"); only here, where nothing else follows.
+    (re.compile(r"死亡的是\s*" + _SEAT_LIST.replace("[、和与]", "[、和与，,]")), "night_death"),
+    # A gun is the hunter's: "开枪带走 5 号", "枪杀了 5 号", "5 号玩家被猎人开枪带走"; any other "带走" is a skill's.
+    (re.compile(r"(?:开枪|枪杀|枪击|射杀)\s*(?:带走|打死|击杀)?\s*(?:了\s*)?" + _SEAT_LIST), "shot"),
+    (re.compile(_SEAT_LIST + _PLAYER + r"被\s*(?:猎人)?\s*(?:\d{1,2}\s*号\s*)?(?:开枪|枪杀|枪击|射杀)"), "shot"),
     (re.compile(r"带走\s*(?:了\s*)?" + _SEAT_LIST), "taken"),
+    (re.compile(_SEAT_LIST + _PLAYER + r"被\s*(?:女巫\s*)?毒(?:死|杀|出局)"), "poisoned"),
+    (re.compile(r"(?:毒死|毒杀)(?:的是)?\s*(?:了\s*)?" + _SEAT_LIST), "poisoned"),
     (re.compile(_SEAT_LIST + _PLAYER + "请离场"), "left_table"),
 )
+# "猎人开枪，5 号玩家出局": an exit right after a shot in the same sentence is the shot, not a vote.
+_SHOT_BEFORE = re.compile(r"(?:开枪|枪杀|枪击|射杀)[^。；;！!？?]{0,12}$")
 
 
 def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
@@ -124,9 +132,15 @@ def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
     hits: list[tuple[int, int, str]] = []
     for pattern, how in _EXITS:
         for m in pattern.finditer(text):
-            for seat in seats_mentioned(m.group(1), n_seats):
+            if how == "voted_out" and _SHOT_BEFORE.search(text[: m.start(1)]):
+                how = "shot"
+            seats = seats_mentioned(m.group(1), n_seats)
+            if how == "self_destruct":  # one player blows up at a time: the seat right before the word
+                seats = seats[-1:]
+            for seat in seats:
                 hits.append((m.start(1), seat, how))
     found: list[tuple[int, str]] = []
+    # At one position the more specific reading (listed first in _EXITS) wins: sorted() is stable.
     for _, seat, how in sorted(hits, key=lambda h: h[0]):
         if all(seat != s for s, _ in found):
             found.append((seat, how))

@@ -59,6 +59,8 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     zh = language == "zh"
 
     def who(x: Speaker | None) -> str:
+        if x is None and ev.skill == "wolf_kill":  # the pack's decision, no one wolf's
+            return "狼人" if zh else "the wolves"
         if x is None:
             return "某人" if zh else "someone"
         if x == "host":
@@ -101,6 +103,46 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
     return f"{who(ev.actor)} {verb} {tgt or 'nobody'}{res}"
 
 
+def rules_for_prompt(game: GameLog) -> str:
+    """The rules a prompt shows: the game's own rules text, with a rule line added for each card in play it
+    does not name (from a declaration or the catalogue), or the generated summary when the game has no text.
+    A card whose rule nothing gives is named once: "the rules of X are not given" (never a bare name)."""
+    text = game.rules.text.strip() if game.rules.text and game.rules.text.strip() else None
+    if text is None:
+        return rules_summary(game)
+    zh = game.language == "zh"
+    cat = catalogue_for(game.rules.declared_roles)
+    lines, unruled = [text], []
+    for role, _, faction in _cards(game, cat):
+        known = cat.get(role)
+        names = {role_name(role, game.language, cat), role, *((known.names.get("zh", ()) + known.names.get("en", ())) if known else ())}
+        if any(n and n.lower() in text.lower() for n in names):
+            continue  # the game's own rules text covers it
+        rule = role_rule(role, game.language, cat)
+        if not rule:
+            unruled.append((role, faction))
+            continue
+        name = role_name(role, game.language, cat)
+        lines.append(f"{name}（{faction_name(faction, 'zh')}）：{rule}" if zh else f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {rule}")
+    if unruled:
+        lines.append(_not_given(unruled, game.language, cat))
+    return "\n".join(lines)
+
+
+def _cards(game: GameLog, cat) -> list[tuple[str, int | None, str]]:
+    """(role, count or None, faction) of the cards a prompt may name: the announced card list, else the composition."""
+    if game.rules.public_cards is not None:
+        return [(role, None, cat.faction(role)) for role in game.rules.public_cards]
+    return [(rc.role, rc.count, rc.faction) for rc in game.rules.composition]
+
+
+def _not_given(roles: list[tuple[str, str]], language: str, cat) -> str:
+    """One line naming every (role, faction) whose rule nothing gives, each with its side."""
+    if language == "zh":
+        return f"本局规则未给出以下角色的技能说明：{'、'.join(f'{role_name(r, language, cat)}（{faction_name(f, language)}）' for r, f in roles)}。"
+    return f"The rules of these roles are not given: {', '.join(f'{role_name(r, language, cat)} ({faction_name(f, language)})' for r, f in roles)}."
+
+
 def rules_summary(game: GameLog) -> str:
     """Rules text generated from public facts (the card list, win condition, sheriff) when the source has none.
 
@@ -112,10 +154,8 @@ def rules_summary(game: GameLog) -> str:
     n = sum(rc.count for rc in game.rules.composition)
     cat = catalogue_for(game.rules.declared_roles)
     public = game.rules.public_cards
-    if public is not None:
-        cards = [(role, None, cat.faction(role)) for role in public]
-    else:
-        cards = [(rc.role, rc.count, rc.faction) for rc in game.rules.composition]
+    cards = _cards(game, cat)
+    unruled = [(role, faction) for role, _, faction in cards if not role_rule(role, game.language, cat)]
     lines = []
     if zh:
         if public is not None:
@@ -125,7 +165,10 @@ def rules_summary(game: GameLog) -> str:
             parts = "、".join(f"{c}张{role_name(r, 'zh', cat)}" for r, c, _ in cards)
             lines.append(f"本局共有{n}张身份牌：{parts}。")
         for role, _, faction in cards:
-            lines.append(f"{role_name(role, 'zh', cat)}（{faction_name(faction, 'zh')}）：{role_rule(role, 'zh', cat)}")
+            if role_rule(role, "zh", cat):
+                lines.append(f"{role_name(role, 'zh', cat)}（{faction_name(faction, 'zh')}）：{role_rule(role, 'zh', cat)}")
+        if unruled:
+            lines.append(_not_given(unruled, "zh", cat))
         lines.append(WIN[lang][game.rules.win_condition])
         lines.append("本局设有警长，警长拥有1.5票归票权。" if game.sheriff_in_play() else "本局不设警长。")
     else:
@@ -138,7 +181,10 @@ def rules_summary(game: GameLog) -> str:
             lines.append(f"This game has {n} role cards: {parts}.")
         for role, _, faction in cards:
             name = role_name(role, "en", cat)
-            lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {role_rule(role, 'en', cat)}")
+            if role_rule(role, "en", cat):
+                lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {role_rule(role, 'en', cat)}")
+        if unruled:
+            lines.append(_not_given(unruled, "en", cat))
         lines.append(WIN[lang][game.rules.win_condition])
         lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.sheriff_in_play() else "There is no sheriff.")
     return "\n".join(lines)

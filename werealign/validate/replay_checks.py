@@ -103,12 +103,22 @@ def check_replay(game: GameLog, out: Sink) -> None:
                 exile_checked.add(e.phase)
                 _check_leader(deciding(e.phase), seat, f"the exile of seat {seat} in {e.phase}", path(where, "target"), out)
 
+    _check_end(game, set(out_since), out)
     for seat, turns in late_turns.items():
         first = game.utterances[turns[0]]
         more = f" (and {len(turns) - 1} later turn(s))" if len(turns) > 1 else ""
         out.warning("speaks-after-elimination", path("utterances", turns[0], "speaker"),
                     f"seat {seat} speaks in {first.phase}{more}, after leaving the game in {out_since[seat][1]} (events[{out_since[seat][0]}]); "
                     "a player who is out speaks only when the exit happens or is announced (last words)")
+
+
+def _check_end(game: GameLog, gone: set[int], out: Sink) -> None:
+    """The game's end must fit its winner: the wolves cannot have won once every wolf is out. (The converse is
+    not checked: a side may concede, and recordings often stop before the last exile, so a good win with a
+    wolf still seated is usual, not a slip.)"""
+    wolves = {s.seat for s in game.seats if s.faction == "wolf"}
+    if wolves and game.winner == "wolf" and wolves <= gone:
+        out.warning("end-contradicts-winner", "winner", "the wolves are recorded as the winner, but every wolf-side seat has left the game")
 
 
 def _check_leader(ballots: dict[int, tuple[int, int | None]], chosen: int, what: str, where: str, out: Sink) -> None:

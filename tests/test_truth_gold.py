@@ -1,0 +1,95 @@
+"""Issue 20 items 1 and 3 against hand-labelled gold sets of release games in ../shared (skipped when absent).
+
+The gold sets are structured labels only (night, actor seat, action, target seat; seat, how it left), read by
+hand from each game's annotator log and host announcements; no text of the release is copied here.
+
+Night actions: every night fact the log states as a fact (never a claim at the table). Two of the six games
+run on a timeline with a night fewer than the log counts (a self-destruct in the sheriff election sends the
+table to an unrecorded night): there the announcements seem to contradict the log's later nights and those
+facts are withheld, which costs recall, never truth. Measured: 32 of 38 (0.84), no false fact."""
+
+from __future__ import annotations
+
+import pytest
+
+from werealign.dataset import load_dataset
+
+W = None  # the wolves' kill: the pack's decision, no one wolf's
+
+NIGHT_GOLD: dict[str, list[tuple[int, int | None, str, int]]] = {
+    "data/Season_1/05.json": [(1, W, "wolf_kill", 8), (1, 12, "witch_save", 8), (2, W, "wolf_kill", 2), (2, 2, "stalker_assassinate", 11),
+                              (2, 12, "witch_poison", 11), (3, W, "wolf_kill", 12), (4, W, "wolf_kill", 10)],
+    "data/Season_1/06.json": [(1, W, "wolf_kill", 11), (1, 2, "witch_save", 11), (1, 7, "seer_check", 8), (2, W, "wolf_kill", 4),
+                              (2, 7, "seer_check", 11), (3, W, "wolf_kill", 11), (3, 2, "witch_poison", 8)],
+    "data/Season_1/07.json": [(1, W, "wolf_kill", 12), (1, 11, "witch_save", 12), (1, 10, "seer_check", 5), (2, W, "wolf_kill", 10),
+                              (2, 11, "witch_poison", 9), (3, W, "wolf_kill", 12), (3, 12, "stalker_assassinate", 3), (4, W, "wolf_kill", 11)],
+    "data/Season_1/08.json": [(1, W, "wolf_kill", 8), (1, 8, "witch_poison", 6), (1, 9, "seer_check", 12), (2, W, "wolf_kill", 9),
+                              (2, 9, "seer_check", 2), (3, W, "wolf_kill", 10), (4, W, "wolf_kill", 4)],
+    "data/Season_1/09.json": [(1, W, "wolf_kill", 9), (1, 10, "witch_save", 9), (1, 12, "seer_check", 8), (1, 2, "silence", 12),
+                              (2, W, "wolf_kill", 12)],
+    "data/Season_3/02.json": [(1, W, "wolf_kill", 6), (1, 8, "witch_save", 6), (2, W, "wolf_kill", 8), (2, 8, "witch_poison", 11)],
+}
+
+EXIT_GOLD: dict[str, list[tuple[int, str]]] = {
+    "data/Season_1/01.json": [(2, "self_destruct"), (3, "night_death"), (9, "night_death"), (6, "voted_out"), (1, "night_death"),
+                              (11, "night_death"), (4, "voted_out")],
+    "data/Season_1/02.json": [(6, "voted_out"), (5, "night_death"), (10, "self_destruct"), (3, "night_death"), (11, "night_death"),
+                              (9, "self_destruct"), (8, "night_death")],
+    "data/Season_1/06.json": [(12, "self_destruct"), (4, "night_death"), (7, "voted_out"), (8, "night_death"), (10, "night_death"),
+                              (11, "night_death"), (9, "self_destruct")],
+    "data/Season_1/08.json": [(12, "self_destruct"), (2, "self_destruct"), (9, "night_death"), (10, "night_death"), (5, "voted_out"),
+                              (4, "night_death")],
+    "data/Season_3/05.json": [(1, "night_death"), (10, "night_death"), (11, "voted_out"), (8, "night_death"), (5, "self_destruct"),
+                              (4, "night_death"), (9, "self_destruct")],
+}
+
+
+@pytest.fixture(scope="module")
+def games(werebench_import):
+    ds = load_dataset(werebench_import.path)
+    return {g.provenance.original_file: g for g in ds.games.values()}
+
+
+def test_night_actions_recall_and_no_false_fact(games):
+    hit = total = 0
+    false: list = []
+    for rel, gold in NIGHT_GOLD.items():
+        game = games[rel]
+        got = {(int(e.phase.split("-")[1]), e.actor, e.skill, e.target) for e in game.events if e.kind == "skill_use"}
+        total += len(gold)
+        hit += len(set(gold) & got)
+        false += [(rel, f) for f in sorted(got - set(gold), key=str)]
+    assert not false, false  # nothing the log does not state as a fact, and no claim or contradicted action
+    assert hit / total >= 0.84, (hit, total)
+
+
+def test_every_wolf_sees_the_kill_and_the_witch_only_while_she_holds_her_antidote(games):
+    from werealign.game.visibility import perceives
+    from werealign.schema.roles import catalogue_for
+
+    for rel in NIGHT_GOLD:
+        game = games[rel]
+        cat = catalogue_for(game.rules.declared_roles)
+        kills = [e for e in game.events if e.skill == "wolf_kill"]
+        saves = sorted(int(e.phase.split("-")[1]) for e in game.events if e.skill == "witch_save")
+        for e in kills:
+            seen = {s.seat for s in game.seats if perceives(e.audience, e.actor, s, cat)}
+            night = int(e.phase.split("-")[1])
+            if e.audience.kind == "team":
+                assert seen == {s.seat for s in game.seats if s.faction == "wolf"}, (rel, e)
+            else:  # the witch's share: she still held her antidote that night
+                assert [s.role for s in game.seats if s.seat in seen] == ["witch"] and (not saves or night <= saves[0]), (rel, e)
+
+
+def test_exits_read_from_the_host_match_the_gold_set(games):
+    right = total = 0
+    for rel, gold in EXIT_GOLD.items():
+        game = games[rel]
+        got = {(e.target, e.result) for e in game.events if e.kind == "elimination"}
+        total += len(gold)
+        right += len(set(gold) & got)
+        assert len(got) == len({t for t, _ in got}), f"{rel}: a seat leaves twice"
+        assert not got - set(gold), f"{rel}: exits the host never announced: {got - set(gold)}"
+        kinds = {p.id: p.kind for p in game.phases}
+        assert all(kinds[e.phase] != "night" for e in game.events if e.kind == "self_destruct"), rel  # a day's act
+    assert right / total >= 0.95, (right, total)
