@@ -35,7 +35,7 @@ def _clause(rng: random.Random, seats: int) -> str:
     return " ".join(words)
 
 
-def invented_game(n: int, seats: int = 9, turns: int = 14, language: str = "xx") -> GameLog:
+def invented_game(n: int, seats: int = 9, turns: int = 14, language: str = "xx", highlights: tuple[int, ...] = (30, 70, 110)) -> GameLog:
     rng = random.Random(n)
     utts = [Utterance(index=0, segment_ids=[0], start=0, end=1, phase="night-1", speaker="host", text="night falls")]
     for i in range(1, turns + 1):
@@ -55,7 +55,7 @@ def invented_game(n: int, seats: int = 9, turns: int = 14, language: str = "xx")
         phases=[Phase(id="night-1", kind="night", day=1, start=0, end=5), Phase(id="day-1", kind="day", day=1, start=5, end=10_000)],
         utterances=utts,
         events=[Event(kind="elimination", phase="day-1", segment_id=5, target=DEAD, result="night_death", audience=EVERYONE)],
-        mvp=Mvp(seat=mvp), highlights=[Highlight(segment_id=s, kind="other", note="invented") for s in (30, 70, 110)],
+        mvp=Mvp(seat=mvp), highlights=[Highlight(segment_id=s, kind="other", note="invented") for s in highlights],
         winner="good",
     )
 
