@@ -105,3 +105,20 @@ def test_dry_run_prices_and_writes_nothing(human_items, tmp_path):
     n = len(load_dataset(human_items).speech)
     assert f"{n} items to restyle: {n} requests (0 stored)" in r.output and "$0.0000" in r.output
     assert not (tmp_path / "r").exists()
+
+
+def test_review_shows_each_option_before_and_after(human_items, tmp_path):
+    from werealign.generation.review import open_review
+    from werealign.generation.review_server import item_view
+    from werealign.validate import check_paths, count
+
+    run_restyle(RestyleConfig(model="fake/model", dataset=str(human_items), max_redrafts=0, limit=4), tmp_path / "r",
+                acompletion=FakeRestyler(set()), quiet=True)
+    assert count(check_paths([tmp_path / "r" / "dataset"]).findings)[0] == 0
+    session = open_review(tmp_path / "r")
+    original = {it.item_id: it for it in load_dataset(human_items).speech}
+    view = item_view(session, 0)
+    old = original[view["item"]["item_id"]]
+    assert view["before"] == {o.key: o.text for o in old.options}
+    assert all(o["text"] == f"plainly {view['before'][o['key']]}" for o in view["item"]["options"])
+    assert item_view(open_review(human_items.parent), 0)["before"] == {}  # never restyled: nothing to compare

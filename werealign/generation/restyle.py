@@ -103,6 +103,12 @@ def restyled(item: SpeechItem, texts: dict[str, str], model: str, seed: int) -> 
     return item.model_copy(update={"options": options, "provenance": prov})
 
 
+def originals_of(item: SpeechItem) -> dict[str, str]:
+    """Letter -> the option's text before restyling (empty for an item never restyled)."""
+    ref = item.provenance.source_ref
+    return {o.key: str(ref[f"original_{o.key}"]) for o in item.options if f"original_{o.key}" in ref}
+
+
 def restyle_items(session: Session, items: list[SpeechItem], config: RestyleConfig) -> tuple[list[SpeechItem], list[dict[str, Any]]]:
     """Every item restyled (or kept, flagged, when no usable reply came), with the attack in the loop."""
     current = {it.item_id: it for it in items}
