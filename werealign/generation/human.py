@@ -52,7 +52,7 @@ DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive 
 MIN_KEY = 20  # visible characters of the key's opening (fewer says nothing to choose from)
 MAX_OPENING = 100
 MAX_REUSE = 2
-SHORTLIST = 40  # hard negatives are drawn, seeded, from the most similar candidates first
+SHORTLIST = 400  # hard negatives: drawn (seeded) from the 400 most similar; 40 made the key the centroid (bench/human_items.py)
 STANCE_WEIGHT = 0.1
 MIN_SAME_KIND = 32  # fewer turns of the moment's phase kind: draw from every phase
 
@@ -157,12 +157,13 @@ def key_opening(turn: Utterance, filler: frozenset[str]) -> str | None:
 class Picker:
     """Distractors for every item of a run, with the pool's TF-IDF fitted once and reuse counted."""
 
-    def __init__(self, pool: list[Span], seed: int):
+    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset()):  # type: ignore[assignment]
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.pool = pool
         self.seed = seed
-        self.used = [0] * len(pool)
+        # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items
+        self.used = [int((s.game_id, s.turn_index) in keys) for s in pool]
         # the same analyzer and weighting as the lexical built-ins (werealign.text_similarity)
         self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
         self.matrix = self.vectorizer.fit_transform([s.openings[-1][1] for s in pool]) if pool else None
@@ -265,7 +266,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     if config.limit is not None:
         moments = moments[: config.limit]
     filler = ht.find_filler({g: [u for u in ds.games[g].utterances if isinstance(u.speaker, int)] for g in ds.games})
-    picker = Picker(build_pool(ds, filler), config.seed)
+    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m in moments})
     for m in moments:
         game, uid = ds.games[m.game_id], item_id_of(m)
         key = key_opening(m.turn, filler)
