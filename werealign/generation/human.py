@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ MAX_OPENING = 100
 MAX_REUSE = 2
 SHORTLIST = 400  # hard negatives: drawn (seeded) from the 400 most similar; 40 made the key the centroid (bench/human_items.py)
 STANCE_WEIGHT = 0.1
+SEAT_TALK_WEIGHT = 3  # extra draws of a live seat per time the viewpoint named it before the cut-off
 MIN_SAME_KIND = 32  # fewer turns of the moment's phase kind: draw from every phase
 
 
@@ -191,12 +193,17 @@ class Picker:
         targets = length_targets(key_length, f"{self.seed}:{item_id}")
         ranked = self.candidates(game, moment, key)
         live = [s for s in alive_at(game, moment.cutoff) if s != moment.seat]
+        # seats the viewpoint has been talking about are drawn more often: otherwise the key alone would
+        # name them, and matching options to the viewpoint's own turns (werealign/own-style) would find it
+        named = Counter(s for u in game.utterances if u.speaker == moment.seat and max(u.segment_ids) <= moment.cutoff
+                        for s in ht.seats_named(u.text) if s in live)
+        weights = {s: 1 + SEAT_TALK_WEIGHT * named[s] for s in live}
         chosen: list[dict[str, str]] = []
         taken: set[int] = set()
         for target in targets:
             for wide in (False, True):
                 low, high = _band(key_length, target, wide)
-                hit = self._first_fit(ranked, taken, low, high, target, live, moment, item_id, [key, *(c["text"] for c in chosen)])
+                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)])
                 if hit is not None:
                     break
             if hit is None:
@@ -207,7 +214,7 @@ class Picker:
             self.used[i] += 1
         return chosen, None
 
-    def _first_fit(self, ranked: list[int], taken: set[int], low: int, high: int, target: int, live: list[int],
+    def _first_fit(self, ranked: list[int], taken: set[int], low: int, high: int, target: int, live: dict[int, int],
                    moment: Moment, item_id: str, so_far: list[str]) -> tuple[int, dict[str, str]] | None:
         from werealign.schema import Option
 
@@ -241,14 +248,22 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def remap(text: str, span: Span, me: int, live: list[int], seed: str) -> str | None:
+def remap(text: str, span: Span, me: int, live: dict[int, int] | list[int], seed: str) -> str | None:
     """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
-    live seat other than `me` (seeded); None when it names more seats than there are."""
+    live seat other than `me`, drawn (seeded) with the given weights (a list: equal weights); None
+    when it names more seats than there are."""
     others = sorted({s for s in ht.seats_named(text) if s != span.speaker})
-    if len(others) > len(live):
+    weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)
+    if len(others) > len(weights):
         return None
-    table = {span.speaker: me, **dict(zip(others, random.Random(seed).sample(live, len(others))))}
-    return ht.remap_seats(text, table)
+    rng = random.Random(seed)
+    drawn = []
+    for _ in others:
+        seats = sorted(weights)
+        seat = rng.choices(seats, [weights[s] for s in seats])[0]
+        drawn.append(seat)
+        del weights[seat]
+    return ht.remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))})
 
 
 # --------------------------------------------------------------------------- items and the run
