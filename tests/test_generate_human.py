@@ -150,11 +150,16 @@ def test_cli_flags(corpus, tmp_path):
     ok = runner.invoke(app, ["generate", str(corpus), "--negatives", "human", "--out", str(tmp_path / "o"), "--limit", "3"])
     assert ok.exit_code == 0, ok.output
     assert len(_items(tmp_path / "o")) <= 3 and "human-voiced items" in ok.output
+    assert all(len(line) <= 80 for line in ok.output.splitlines() if str(tmp_path) not in line)
     assert json.loads((tmp_path / "o" / "generation.json").read_text())["negatives"] == "human"
     both = runner.invoke(app, ["generate", str(corpus), "--negatives", "human", "--model", "x/y", "--out", str(tmp_path / "p")])
     assert both.exit_code != 0 and "--model" in str(both.exception) and not (tmp_path / "p").exists()
     none = runner.invoke(app, ["generate", str(corpus), "--out", str(tmp_path / "q")])
     assert none.exit_code != 0 and "--model" in str(none.exception)
+    for extra in (["--redraft"], ["--dry-run"], ["--games", "nope"], ["--limit", "0"]):
+        bad = runner.invoke(app, ["generate", str(corpus), "--negatives", "human", "--out", str(tmp_path / "s"), *extra])
+        assert bad.exit_code != 0 and extra[0].removeprefix("--").split("-")[0] in str(bad.exception)
+        assert not (tmp_path / "s").exists()
 
 
 def test_own_style_picks_the_option_in_the_viewpoints_words():

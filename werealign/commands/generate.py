@@ -46,6 +46,8 @@ def generate_command(
     if negatives not in ("model", "human"):
         raise UserError(f"--negatives: {negatives!r} is not one of model, human")
     if negatives == "human":
+        if redraft or extras_only or dry_run:
+            raise UserError("--negatives human: --redraft, --extras-only and --dry-run need a model; leave them out")
         _human(dataset, out, model, games, limit, seed)
         return
     if model is None:
@@ -91,6 +93,7 @@ def _human(dataset: Path, out: Path, model: str | None, games: str | None, limit
     if limit is not None and limit < 1:
         raise UserError("--limit: must be at least 1")
     outcome = run_human(HumanConfig(dataset=str(dataset), games=_csv(games), seed=seed, limit=limit), out)
-    print(f"{len(outcome.items)} human-voiced items, {len(outcome.dropped)} moments dropped "
-          f"(reasons: {out / 'dropped.jsonl'})")
-    print(f"wrote {out / 'dataset'}; next: werealign review {out}")
+    print(f"{len(outcome.items)} human-voiced items; {len(outcome.dropped)} moments gave none")
+    print(f"reasons: {out / 'dropped.jsonl'}")
+    print(f"wrote {out / 'dataset'}")
+    print(f"next: werealign review {out}")
