@@ -51,6 +51,8 @@ def restyle_command(
         print("interrupted: replies so far are stored; rerun to resume", file=sys.stderr)
         raise typer.Exit(130) from None
     flagged = sum(bool(n["flags"]) for n in notes)
-    print(f"{len(items)} items restyled ({flagged} flagged); {session.spend.sent} requests sent,")
+    done = sum("restyled_from" in it.provenance.source_ref for it in items)
+    print(f"{len(items)} items: {done} restyled, {flagged} flagged; {session.spend.sent} requests sent,")
     print(f"{session.spend.stored} reused, spend {session.cost_text()}")
-    print(f"wrote {out / 'dataset'}; next: werealign review {out}")
+    print(f"wrote {out / 'dataset'}")
+    print(f"next: werealign review {out}")

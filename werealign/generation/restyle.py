@@ -126,7 +126,8 @@ def restyle_items(session: Session, items: list[SpeechItem], config: RestyleConf
             if r.value is not None:
                 current[uid] = restyled(originals[uid], r.value, config.model, config.seed)
             elif current[uid] is originals[uid]:
-                flags[uid] = [f"no usable reply: {r.record['error']}"]
+                # the error's first clause only: a provider's message may carry a traceback and its paths
+                flags[uid] = [f"no usable reply: {str(r.record['error']).split(' Traceback')[0][:300]}"]
         # the attack is retrained on the whole set each round: a key it missed before may stand out now
         found = keys_found(list(current.values()))
         pending = [uid for uid in current if uid in found and current[uid] is not originals[uid]]
