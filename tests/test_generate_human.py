@@ -78,9 +78,16 @@ def test_items_valid_length_matched_and_provenanced(corpus, tmp_path):
     assert len(items) >= 12 and len(items) == len(outcome.items)
     errors, _ = count(check_paths([tmp_path / "h" / "dataset"]).findings)
     assert errors == 0
+    ds = load_dataset(corpus)
     for it in items:
         key = next(o for o in it.options if o.key == it.answer)
         assert key.origin == "ground_truth" and it.provenance.review == "unreviewed"
+        # the key is the opening of what the viewpoint said next, right after the cut-off (so not in the prompt)
+        turn = ds.games[it.game_id].utterances[int(it.provenance.source_ref["key_turn"])]
+        assert turn.speaker == it.viewpoint_seat and min(turn.segment_ids) > it.cutoff_segment
+        assert turn.text.startswith(key.text.rstrip(".").split(", ")[0])
+        assert not any(u.speaker == it.viewpoint_seat for u in ds.games[it.game_id].utterances
+                       if it.cutoff_segment < min(u.segment_ids) < min(turn.segment_ids))
         assert sum(o.origin == "human_utterance" for o in it.options) == 8
         for o in it.options:
             if o is not key:
