@@ -19,7 +19,7 @@ from werealign.generation.filters import LENGTH_BAND, text_length
 from werealign.generation.human import HumanConfig, Span, remap, run_human
 from werealign.llm.builtin_models import BUILTIN_MODELS
 from werealign.llm.own_style import own_style_option
-from werealign.schema.models import EVERYONE
+from werealign.schema.models import EVERYONE, Audience
 from werealign.schema import Event, GameLog, Highlight, Mvp, Phase, Provenance, RoleCount, Rules, SeatInfo, SpeechItem, Utterance
 from werealign.tasks import TASKS
 from werealign.validate import check_paths, count
@@ -37,8 +37,12 @@ def _clause(rng: random.Random, seats: int) -> str:
 
 def invented_game(n: int, seats: int = 9, turns: int = 14, language: str = "xx", highlights: tuple[int, ...] = (30, 70, 110)) -> GameLog:
     rng = random.Random(n)
-    utts = [Utterance(index=0, segment_ids=[0], start=0, end=1, phase="night-1", speaker="host", text="night falls")]
-    for i in range(1, turns + 1):
+    utts = [Utterance(index=0, segment_ids=[0], start=0, end=1, phase="night-1", speaker="host", text="night falls"),
+            # what the table never heard: the wolves' chat, and a player's aside in the night
+            Utterance(index=1, segment_ids=[1], start=1, end=2, phase="night-1", speaker=3, audience=Audience(kind="team", team="wolf"),
+                      text=f"wolfchat{n} we take seat 5 tonight, then blame seat 7 tomorrow"),
+            Utterance(index=2, segment_ids=[2], start=2, end=3, phase="night-1", speaker=4, text=f"aside{n} I am so sleepy, seat 8 keeps moving")]
+    for i in range(3, turns + 1):
         speaker = 1 + (i % seats)
         if speaker == DEAD and i > 2:
             speaker = 3
@@ -107,6 +111,7 @@ def test_no_distractor_from_own_game_or_its_future(corpus, tmp_path):
             assert not str(it.provenance.source_ref[f"option_{o.key}"]).startswith(f"{it.game_id}#")
             assert f"FUTURE{n}X" not in o.text  # nothing the game says later
             assert f"tag{n}word" not in o.text  # nothing of its own game at all
+            assert "wolfchat" not in o.text and "aside" not in o.text  # nor what the table never heard
         assert f"tag{n}word" in next(o.text for o in it.options if o.key == it.answer)
     assert ds.games  # (the tags tell each game's turns apart)
 
@@ -175,3 +180,15 @@ def test_own_style_picks_the_option_in_the_viewpoints_words():
     assert own_style_option(options, ["zanzibar quokka, as I always say"])[0] == "G"
     assert own_style_option(options, [])[0] == "A"
     assert "werealign/own-style" in BUILTIN_MODELS and "own-style" in TASKS["speech"].shortcuts
+
+
+def test_only_turns_the_table_heard_are_keys_or_distractors(corpus):
+    from werealign.generation.human import build_pool, find_human_moments
+
+    ds = load_dataset(corpus)
+    pool = build_pool(ds, frozenset())
+    assert pool and not any(s.turn_index in (1, 2) for s in pool)  # the wolves' chat and the night aside
+    game = ds.games["invented-0"]
+    game.highlights.append(type(game.highlights[0])(segment_id=0, kind="other", note="before the aside"))
+    moments, skipped = find_human_moments(ds, [game])
+    assert all(m.turn.index not in (1, 2) for m in moments) and any("off the table" in w for w in skipped)

@@ -98,6 +98,14 @@ class Outcome:
 # --------------------------------------------------------------------------- moments and spans
 
 
+def at_table(u: Utterance, kinds: dict[str, str]) -> bool:
+    """A player's turn the whole table heard: not a team's chat, not off-table talk in a night phase
+    (werealign.schema Utterance.audience). Only such turns are asked about or used as distractors."""
+    if not isinstance(u.speaker, int):
+        return False
+    return u.audience.kind == "everyone" if u.audience is not None else kinds.get(u.phase) != "night"
+
+
 def _next_turn(game: GameLog, seat: int, after: int) -> Utterance | None:
     return next((u for u in game.utterances if u.speaker == seat and min(u.segment_ids) > after), None)
 
@@ -117,10 +125,11 @@ def find_human_moments(ds: Dataset, games: list[GameLog]) -> tuple[list[Moment],
         segments = sorted({s for u in game.utterances for s in u.segment_ids})
         for seat, cutoff, source in asked:
             turn = _next_turn(game, seat, cutoff)
-            if turn is None:
-                skipped.append(f"game {game.game_id}: {source}: seat {seat} says nothing after segment {cutoff}")
+            before = [s for s in segments if turn is not None and s < min(turn.segment_ids)]
+            if turn is None or not before or not at_table(turn, _phase_kinds(game)):
+                why = "says nothing after" if turn is None else "opens the game at" if not before else "speaks off the table after"
+                skipped.append(f"game {game.game_id}: {source}: seat {seat} {why} segment {cutoff}")
                 continue
-            before = [s for s in segments if s < min(turn.segment_ids)]
             moments.setdefault((game.game_id, seat, turn.index), Moment(game.game_id, seat, turn, before[-1], source))
     return list(moments.values()), skipped
 
@@ -136,7 +145,7 @@ def build_pool(ds: Dataset, filler: frozenset[str]) -> list[Span]:
         game = ds.games[game_id]
         kinds = _phase_kinds(game)
         for u in game.utterances:
-            if not isinstance(u.speaker, int):
+            if not at_table(u, kinds):
                 continue
             parts = ht.clauses(u, filler)
             spaceless = ht.is_spaceless(u.text)
