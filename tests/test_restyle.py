@@ -17,7 +17,7 @@ from werealign.cli import app
 from werealign.dataset import load_dataset, write_dataset
 from werealign.generation.human import HumanConfig, run_human
 from werealign.generation.human_text import seats_named
-from werealign.generation.restyle import RestyleConfig, keys_found, run_restyle
+from werealign.generation.restyle import RestyleConfig, estimate, keys_found, run_restyle
 
 MARK = "zqxj"  # what the fake's first draft gives every key: an artifact the attack must catch
 
@@ -77,6 +77,7 @@ def test_restyle_end_to_end_with_the_attack_in_the_loop(human_items, tmp_path):
             assert n.origin == o.origin and n.text != o.text and seats_named(n.text) == seats_named(o.text)
             assert new.provenance.source_ref[f"original_{o.key}"] == o.text
     assert {n["item_id"] for n in notes} == set(after)
+    assert estimate(config, tmp_path / "r").requests == 0  # the first drafts are all stored: pricing says so
     # rerun: every reply is stored, nothing is sent, the same bytes come out
     first_bytes = (tmp_path / "r" / "dataset" / "items" / "speech.jsonl").read_bytes()
     run_restyle(config, tmp_path / "r", acompletion=Refuse(), quiet=True)
