@@ -3,17 +3,20 @@
 Every option is something a player really said. At each moment (the MVP's highlights, and the
 cut-offs of the dataset's own speech items: moments someone chose to ask at) the viewpoint's next
 turn gives the key: its opening, cleaned of filler (human_text.py). The eight distractors are
-openings of turns in OTHER games of the same language, spoken in the same kind of phase, chosen by
-character TF-IDF similarity to the key (hard negatives; a small bonus for naming the same roles,
-the span's stance). Nothing comes from the item's own game, so no distractor is from its future,
-and none repeats what the model can read in the transcript.
+openings of turns in OTHER games of the same language, spoken in the same kind of phase, drawn
+(seeded) from the SHORTLIST most similar to the key by character TF-IDF (hard negatives; a small
+bonus for naming the same roles, the span's stance; a narrower shortlist made the key the centroid
+of its options). Nothing comes from the item's own game, so no distractor is from its future, and
+none repeats what the model can read in the transcript. Only turns the whole table heard serve, as
+key or distractor (no team chat, no aside in a night phase).
 
 Length: the item draws eight target lengths around the key's with filters.length_targets (a
 uniform number shorter, the rest longer: the key's length rank is uniform) and each distractor is an
 opening of its turn within filters.length_range of its target. Seats: a distractor's seat mentions
 are renumbered onto this game's seats alive at the cut-off: its own speaker's seat becomes the
 viewpoint's (it is "you" speaking, as in the key), every other seat a distinct live seat other than
-the viewpoint's, drawn with the seed; a span naming more seats than that is not used. A source turn
+the viewpoint's, drawn with the seed and weighted towards the seats the viewpoint has talked about
+(as the key's are); a span naming more seats than that is not used. A source turn
 serves at most MAX_REUSE items, so no text recurs as a distractor across the dataset.
 
 Output (the same shape as the model pipeline, so validate, eval, review and release take it):
