@@ -32,11 +32,11 @@ def _ask(model: str, messages, **params) -> str:
 
 
 def test_builtin_names():
-    assert set(BUILTIN_MODELS) == {"werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only",
+    assert set(BUILTIN_MODELS) == {"werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only", "werealign/own-style",
                                    "werealign/own-last-call", "werealign/all-candidates", "werealign/majority-role", "local/smollm2"}
 
 
-@pytest.mark.parametrize("model", ["werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only",
+@pytest.mark.parametrize("model", ["werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only", "werealign/own-style",
                                    "werealign/own-last-call", "werealign/all-candidates"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_baselines_answer_every_item_kind_in_the_answer_format(model, lang):

@@ -17,9 +17,10 @@ def _csv(value: str | None) -> tuple[str, ...]:
 
 def generate_command(
     dataset: Path = typer.Argument(..., help="Dataset directory whose games (and, with --redraft, items) are used."),
-    model: str = typer.Option(..., "--model", help="Any litellm model string, or local/smollm2 (offline)."),
+    model: str | None = typer.Option(None, "--model", help="Any litellm model string, or local/smollm2 (offline)."),
     out: Path = typer.Option(..., "--out", help="Generation directory; rerunning the same command resumes it and pays only for what is missing."),
     games: str | None = typer.Option(None, "--games", help="Comma-separated game ids (default: every game)."),
+    negatives: str = typer.Option("model", "--negatives", help="model: drafted by --model; human: real utterances (the key the viewpoint's next turn, distractors from other games), no model."),
     dimensions: str = typer.Option("RI,SJ,DR,PS,CT", "--dimensions", help="Comma-separated dimensions."),
     redraft: bool = typer.Option(False, "--redraft", help="Rewrite the distractors of the dataset's existing items (question and key kept); writes the audit before and after."),
     extras_only: bool = typer.Option(False, "--extras-only", help="Keep the dataset's items as they are; fill in only what they lack: explanation, RR rule reminder, OSR rewrites."),
@@ -42,6 +43,15 @@ def generate_command(
     from werealign.generation.pipeline import GenConfig, estimate, run_generation
     from werealign.schema.models import DIMENSIONS
 
+    if negatives not in ("model", "human"):
+        raise UserError(f"--negatives: {negatives!r} is not one of model, human")
+    if negatives == "human":
+        if redraft or extras_only or dry_run:
+            raise UserError("--negatives human: --redraft, --extras-only and --dry-run need a model; leave them out")
+        _human(dataset, out, model, games, limit, seed)
+        return
+    if model is None:
+        raise UserError("--model: required (or --negatives human, which needs no model)")
     dims = _csv(dimensions)
     if not dims or (bad := [d for d in dims if d not in DIMENSIONS]):
         raise UserError(f"--dimensions: unknown dimension {bad[0] if dims else dimensions!r}; use some of {', '.join(DIMENSIONS)}")
@@ -73,3 +83,17 @@ def generate_command(
     print(f"{len(outcome.items)} items drafted ({flagged} flagged for the reviewer), {len(outcome.dropped)} dropped; "
           f"{session.spend.sent} requests sent, {session.spend.stored} replies reused, spend {session.cost_text()}")
     print(f"wrote {out / 'dataset'}; next: werealign review {out}")
+
+
+def _human(dataset: Path, out: Path, model: str | None, games: str | None, limit: int | None, seed: int) -> None:
+    from werealign.generation.human import HumanConfig, run_human
+
+    if model is not None:
+        raise UserError("--negatives human: takes no --model (every option is a real utterance)")
+    if limit is not None and limit < 1:
+        raise UserError("--limit: must be at least 1")
+    outcome = run_human(HumanConfig(dataset=str(dataset), games=_csv(games), seed=seed, limit=limit), out)
+    print(f"{len(outcome.items)} human-voiced items; {len(outcome.dropped)} moments gave none")
+    print(f"reasons: {out / 'dropped.jsonl'}")
+    print(f"wrote {out / 'dataset'}")
+    print(f"next: werealign review {out}")

@@ -34,6 +34,7 @@ TEMPLATES = {
     "explain": "explain.v2",
     "judge": "judge.v2",
     "osr": "osr.v2",
+    "neutral": "neutral.v1",
     "repair": "repair.v1",
     "system": "system.v2",
 }

@@ -19,6 +19,7 @@ from typing import Any
 from werealign.game.visibility import build_context
 from werealign.errors import UserError
 from werealign.generation.prompts import context_text
+from werealign.generation.restyle import originals_of
 from werealign.generation.review import ReviewSession
 
 PAGE = "review.html"
@@ -35,7 +36,7 @@ def item_view(session: ReviewSession, index: int) -> dict[str, Any]:
     decision = session.decisions.get(item.item_id)
     shown = decision["item"] if decision and decision["decision"] == "edited" else item.model_dump(mode="json")  # the latest edit
     return {"index": index, "total": len(session.items), "item": shown, "context": context,
-            "notes": session.notes.get(item.item_id, {}), "decision": decision}
+            "notes": session.notes.get(item.item_id, {}), "decision": decision, "before": originals_of(item)}
 
 
 def state_view(session: ReviewSession) -> dict[str, Any]:

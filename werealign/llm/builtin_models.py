@@ -16,6 +16,8 @@ measure (their scores are the floors `results.json` reports beside every model's
   candidate; speech: option A (no shortcut of this kind).
 - `werealign/all-candidates` — OI: every candidate (Jaccard rewards naming everyone when the opposing
   faction is large); vote: the lowest-numbered candidate; speech: option A.
+- `werealign/own-style` — speech: the option closest in wording to the viewpoint's own shown turns
+  (werealign/llm/own_style.py); vote: the lowest-numbered candidate; opponents: every candidate.
 - `werealign/majority-role` — OI mode `roles`: every seat labelled with the most common card of the
   prompt's card list (the first listed); elsewhere like all-candidates.
 In OI mode `roles` (answer shape "roles": a role card per seat) `random` draws a uniform card per seat;
@@ -54,7 +56,7 @@ from werealign.tasks import prompt_shape
 from werealign.text_similarity import tfidf_cosines
 
 PROVIDER = "werealign"
-BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates", "majority-role")
+BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates", "majority-role", "own-style")
 LOCAL_MODELS: tuple[str, ...] = ("local/smollm2",)
 BUILTIN_MODELS: tuple[str, ...] = tuple(f"{PROVIDER}/{b}" for b in BASELINES) + LOCAL_MODELS
 
@@ -315,6 +317,10 @@ def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
         else:
             answer = ", ".join(map(str, sorted(set(named)) or facts.candidates))
             why = "the candidates you named yourself" if named else "you named no candidate: every candidate"
+    elif model == "own-style":
+        from werealign.llm.own_style import own_style_reply
+
+        answer, why = own_style_reply(facts.shape, facts.options, facts.candidates, facts.own_speech)
     elif model in ("all-candidates", "majority-role"):
         if facts.shape == "option":
             answer, why = facts.options[0][0], "no candidates in a speech item: option A"

@@ -124,3 +124,15 @@ def role_rule(role: str, language: str, catalogue: RoleCatalogue | None = None) 
 def faction_name(faction: str, language: str) -> str:
     return FACTION[phrase_language(language)].get(faction, faction)
 
+
+
+# The question of a human-voiced item (werealign generate --negatives human), asked from the
+# viewpoint just before its turn; {me} is the seat label.
+SAY_NOW = {
+    "en": "You are {me}, and it is your turn to speak. What do you say now?",
+    "zh": "你是{me}，现在轮到你发言。你接下来会说什么？",
+}
+
+
+def say_now(me: str, language: str) -> str:
+    return SAY_NOW[phrase_language(language)].format(me=me)

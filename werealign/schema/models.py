@@ -278,6 +278,7 @@ OptionOrigin = Literal[
     "m1_information_occlusion",
     "m1_faction_inversion",
     "m2_biased_rationale",
+    "human_utterance",  # a real utterance from another game (generate --negatives human)
     "imported",
 ]
 ReviewDecision = Literal["accepted", "edited", "rejected", "unreviewed", "imported"]

@@ -99,7 +99,7 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- validation (werealign.validate)
 # The checks import werealign.validate when they run: it reads the registry, so not at import time.
 
-DISTRACTOR_ORIGINS = ("m1_role_perturbation", "m1_information_occlusion", "m1_faction_inversion", "m2_biased_rationale")
+DISTRACTOR_ORIGINS = ("m1_role_perturbation", "m1_information_occlusion", "m1_faction_inversion", "m2_biased_rationale", "human_utterance")
 
 
 def looks_like(row: dict[str, Any]) -> bool:
@@ -175,7 +175,7 @@ TASK = Task(
     score=score,
     answer_shape="option",
     answer_forms=("<letter>", "<字母>"),
-    shortcuts=("longest", "options-only"),
+    shortcuts=("longest", "options-only", "own-style"),
     permutes_options=True,
     looks_like=looks_like,
     check=check,

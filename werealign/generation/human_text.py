@@ -1,0 +1,128 @@
+"""Text of human-voiced options: spans of real turns, filler, seat mentions (werealign/generation/human.py).
+
+Every option of a human-voiced item, key and distractor alike, is cut and cleaned by the same rules,
+so no rule of this module can tell them apart:
+
+- a turn is split into clauses at its transcript segments and its punctuation (any script); a clause
+  longer than MAX_CLAUSE is cut at a word (or, in scripts without spaces, a character) boundary;
+- filler is found in the corpus, not listed: a short clause (at most FILLER_LENGTH visible characters)
+  that recurs as a whole clause in FILLER_GAMES games or more ("嗯", "ok", "对吧", "um" alike);
+- an option is an opening of the turn: its first clauses, joined with one separator and one end mark
+  (the script's), so punctuation and spacing say nothing about where a text came from;
+- seat mentions ("7号", "seat 7", "player 7") are found by one pattern and remapped with a table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+
+from werealign.audit import text_length
+from werealign.schema import Utterance
+from werealign.schema.roles import ROLE_LABELS
+
+MAX_CLAUSE = 40  # visible characters: longer clauses are cut (ASR runs sentences together)
+FILLER_LENGTH = 3
+FILLER_GAMES = 3
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_BREAK = re.compile(r"[,，.。;；!！?？:：、…\n]+")
+# An adjacent repeat of the same word or run (ASR doubling: "7 号7 号"): kept once.
+_REPEAT = re.compile(r"(\S{2,}?)(?:\s*\1)+")
+SEAT_MENTION = re.compile(r"(?<!\d)(\d{1,2})(\s*号)|(?i:\b(seat|player)(\s*))(\d{1,2})\b")
+
+
+def is_spaceless(text: str) -> bool:
+    """Written without spaces between words (Chinese, Japanese): joined and cut per character."""
+    return len(_CJK.findall(text)) * 2 >= text_length(text)
+
+
+def _cut(clause: str) -> list[str]:
+    if text_length(clause) <= MAX_CLAUSE:
+        return [clause]
+    if is_spaceless(clause):
+        chars = clause.replace(" ", "")
+        return [chars[i:i + MAX_CLAUSE] for i in range(0, len(chars), MAX_CLAUSE)]
+    pieces, words = [], []
+    for w in clause.split():
+        if words and text_length(" ".join([*words, w])) > MAX_CLAUSE:
+            pieces.append(" ".join(words))
+            words = []
+        words.append(w)
+    return [*pieces, " ".join(words)] if words else pieces
+
+
+def raw_clauses(turn: Utterance) -> list[str]:
+    """The turn's clauses, before filler removal (segment boundaries count as clause ends)."""
+    texts = [s.text for s in turn.segments] if turn.segments else [turn.text]
+    out: list[str] = []
+    for t in texts:
+        for c in _BREAK.split(t):
+            c = _REPEAT.sub(r"\1", " ".join(c.split()))
+            if c:
+                out.extend(_cut(c))
+    return out
+
+
+def _fold(clause: str) -> str:
+    return re.sub(r"\s+", "", clause).casefold()
+
+
+def find_filler(turns_by_game: Mapping[str, Iterable[Utterance]]) -> frozenset[str]:
+    """Short clauses that recur, whole, in many games: what speakers say while thinking, in any language."""
+    games: dict[str, set[str]] = defaultdict(set)
+    for game_id, turns in turns_by_game.items():
+        for turn in turns:
+            for c in raw_clauses(turn):
+                if text_length(c) <= FILLER_LENGTH:
+                    games[_fold(c)].add(game_id)
+    return frozenset(c for c, g in games.items() if len(g) >= FILLER_GAMES)
+
+
+def clauses(turn: Utterance, filler: frozenset[str]) -> list[str]:
+    return [c for c in raw_clauses(turn) if _fold(c) not in filler and SEAT_MENTION.sub("", c).strip()]
+
+
+def join(parts: list[str], spaceless: bool) -> str:
+    return ("，".join(parts) + "。") if spaceless else (", ".join(parts) + ".")
+
+
+def openings(parts: list[str], spaceless: bool, high: int) -> list[tuple[int, str]]:
+    """(length, text) of each opening of a turn (its first 1, 2, ... clauses) up to `high` characters."""
+    out = []
+    for n in range(1, len(parts) + 1):
+        text = join(parts[:n], spaceless)
+        length = text_length(text)
+        if length > high:
+            break
+        out.append((length, text))
+    return out
+
+
+def seats_named(text: str) -> list[int]:
+    return [int(m.group(1) or m.group(5)) for m in SEAT_MENTION.finditer(text)]
+
+
+def remap_seats(text: str, table: Mapping[int, int]) -> str:
+    """Every seat mention renumbered by `table` (all of the text's seats must be in it), in one pass."""
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return f"{table[int(m.group(1))]}{m.group(2)}"
+        return f"{m.group(3)}{m.group(4)}{table[int(m.group(5))]}"
+    return SEAT_MENTION.sub(sub, text)
+
+
+def _role_words() -> list[tuple[str, str]]:
+    # one-letter ASCII labels would match inside any word
+    return sorted(((label.casefold(), role) for label, role in ROLE_LABELS.items() if len(label) > 1 or not label.isascii()),
+                  key=lambda lr: -len(lr[0]))
+
+
+_ROLE_WORDS = _role_words()
+
+
+def roles_named(text: str) -> frozenset[str]:
+    """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim."""
+    folded = text.casefold()
+    return frozenset(role for label, role in _ROLE_WORDS if label in folded)
