@@ -1,4 +1,4 @@
-"""Send the planned requests not yet stored (asyncio, `max_connections` workers) and store each outcome
+"""Run the solver on the planned samples not yet answered, sending the requests not yet stored (asyncio, `max_connections` workers) and store each outcome
 the moment it arrives. The only module of eval that talks to the model layer.
 
 Several runs (one per model) can be sent in ONE event loop (`send_all`): their workers then share one
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
@@ -20,6 +20,9 @@ from werealign.llm.cache import ResponseCache
 from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
+from werealign.solvers.base import Solver
+from werealign.solvers.engine import run_solver
+from werealign.solvers.single import SINGLE
 
 ProgressHooks = Any  # werealign.eval.progress.Progress (duck-typed to keep this module display-free)
 
@@ -37,11 +40,16 @@ async def execute(
     seed: int = 0,
     cache: ResponseCache | None = None,
     budget: asyncio.Semaphore | None = None,
+    solver: Solver = SINGLE,
+    known: Mapping[str, StoredResponse] | None = None,
 ) -> list[Outcome]:
-    """Send every planned request with at most `max_connections` in flight; store each on arrival.
+    """Run the solver on every planned sample with at most `max_connections` requests in flight; store each
+    request on arrival.
 
     `budget`: a semaphore shared with other runs in the same loop; a request (retries included) holds
-    one of its slots while in flight, so the runs together never exceed it.
+    one of its slots while in flight, so the runs together never exceed it. `known`: the stored successes
+    a multi-step solver replays (the default solver's todo has none). The shared `cache` is looked up per
+    step only for other solvers: the default solver's requests were looked up in bulk when the run opened.
     """
     policy = RetryPolicy(
         max_attempts=execution.max_attempts,
@@ -56,25 +64,35 @@ async def execute(
     # One writer thread: a worker waits until its response is committed before taking the next request
     # (durable on arrival), while the event loop keeps serving the other connections during the commit.
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-store")
+    lookup_each = cache is not None and solver is not SINGLE
 
     async def worker(index: int) -> None:
         rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
-        for p in queue:  # a shared iterator: each planned request is taken by exactly one worker
-            async with budget if budget is not None else nullcontext():
-                outcome = await call_with_retries(
-                    acompletion,
-                    model=model,
-                    messages=p.messages,
-                    kwargs={**kwargs, **p.params},
-                    policy=policy,
-                    rng=rng,
-                    cost_of=cost_of,
-                    on_event=on_event,
-                )
-            await loop.run_in_executor(writer, _keep, store, cache, stored_row(p, outcome))
-            outcomes.append(outcome)
-            if progress is not None:
-                progress.done(outcome)
+        for p in queue:  # a shared iterator: each planned sample is taken by exactly one worker
+
+            async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any], p: Planned = p) -> StoredResponse:
+                if lookup_each and (hit := cache.lookup([key]).get(key)) is not None:
+                    await loop.run_in_executor(writer, store.put, hit)
+                    return hit
+                async with budget if budget is not None else nullcontext():
+                    outcome = await call_with_retries(
+                        acompletion,
+                        model=model,
+                        messages=messages,
+                        kwargs={**kwargs, **params},
+                        policy=policy,
+                        rng=rng,
+                        cost_of=cost_of,
+                        on_event=on_event,
+                    )
+                row = stored_row(key, {"model": p.model, "params": params, "messages": messages, "decode": p.decode}, outcome)
+                await loop.run_in_executor(writer, _keep, store, cache, row)
+                outcomes.append(outcome)
+                if progress is not None:
+                    progress.done(outcome)
+                return row
+
+            await run_solver(solver, p.model, p.state(), known or {}, send)
 
     n_workers = max(1, min(execution.max_connections, len(todo)))
     try:
@@ -95,10 +113,10 @@ def request_record(p: Planned) -> dict[str, Any]:
     return {"model": p.model, "params": p.params, "messages": p.messages, "decode": p.decode}
 
 
-def stored_row(p: Planned, outcome: Outcome) -> StoredResponse:
+def stored_row(key: str, request: dict[str, Any], outcome: Outcome) -> StoredResponse:
     return StoredResponse(
-        key=p.key,
-        request=request_record(p),
+        key=key,
+        request=request,
         status="ok" if outcome.ok else "error",
         response=outcome.text,
         usage=outcome.usage,
@@ -121,6 +139,8 @@ class Job:
     execution: RunExecution
     progress: ProgressHooks | None = None
     cache: ResponseCache | None = None
+    solver: Solver = SINGLE
+    known: Mapping[str, StoredResponse] | None = None
 
 
 def send(
@@ -131,12 +151,14 @@ def send(
     progress: ProgressHooks | None,
     acompletion: Callable[..., Any] | None = None,
     cache: ResponseCache | None = None,
+    solver: Solver = SINGLE,
+    known: Mapping[str, StoredResponse] | None = None,
 ) -> list[Outcome]:
     """Resolve the model (starting a local server if it is one), then send `todo`.
 
     `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's.
     """
-    [result] = send_all([Job(todo, store, config, execution, progress, cache)], acompletion=acompletion, display=progress)
+    [result] = send_all([Job(todo, store, config, execution, progress, cache, solver, known)], acompletion=acompletion, display=progress)
     if isinstance(result, BaseException):
         raise result
     return result
@@ -194,6 +216,8 @@ def send_all(
                     seed=job.config.seed,
                     cache=job.cache,
                     budget=budget,
+                    solver=job.solver,
+                    known=job.known,
                 )
 
             return await asyncio.gather(*(one(*p) for p in prepared), return_exceptions=True)

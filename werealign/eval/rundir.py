@@ -190,7 +190,7 @@ def exclusive(run_dir: Path) -> Iterator[None]:
 
 def write_outputs(run_dir: Path, record: RunRecord, plan: Sequence[Planned], stored: dict[str, StoredResponse]) -> Results:
     """samples.jsonl and results.json from the plan and the stored responses (both written atomically)."""
-    samples, _missing = build_samples(plan, stored)
+    samples, _missing = build_samples(plan, stored, record.config.solver)
     rows = [s.model_dump(mode="json") for s in samples]
     results = Results(
         model=record.config.model,
