@@ -155,3 +155,43 @@ def test_kill_9_in_step_two_repays_only_step_two(tiny: Path, tmp_path: Path) -> 
         assert cli(*[a if a != str(out) else str(whole) for a in args], env=env).returncode == 0
     assert (out / "results.json").read_bytes() == (whole / "results.json").read_bytes()
     assert strip_timing(read_samples(out)) == strip_timing(read_samples(whole))
+
+
+@pytest.fixture(scope="module")
+def toy_run(tiny: Path, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("toy") / "run"
+    _run(tiny, out, FakeCompletion(), solver="toy-two-step")
+    return out
+
+
+def test_view_shows_every_step_and_filters_in_chromium(toy_run: Path, tmp_path: Path, chromium) -> None:
+    # the run is made before the browser starts: Playwright's own event loop must not be open during an eval
+    out = toy_run
+    r = cli("view", str(out), "--out", str(tmp_path / "page.html"))
+    assert r.returncode == 0, r.stderr
+    page = chromium.new_page()
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    page.goto((tmp_path / "page.html").as_uri())
+    assert [u for u in requests if not u.startswith("file:")] == []  # self-contained
+    samples = read_samples(out)
+    assert page.locator("details.sample").count() == len(samples)
+    first = page.locator("details.sample").first
+    first.locator("summary").click()
+    steps = first.locator(".step")
+    assert steps.count() == 3 and "reflect" in steps.nth(0).inner_text() and "answer" in steps.nth(2).inner_text()
+    assert "Think it over first." in steps.nth(0).inner_text()  # the step's own prompt, from responses.sqlite
+    assert samples[0]["steps"][2]["output"] in steps.nth(2).inner_text()
+    page.select_option("#f-task", "vote")
+    assert page.locator("details.sample:not([hidden])").count() == sum(s["task"] == "vote" for s in samples)
+    page.select_option("#f-task", "")
+    page.select_option("#f-outcome", "wrong")
+    assert page.locator("details.sample:not([hidden])").count() == sum(s["correct"] is False for s in samples)
+    page.select_option("#f-outcome", "")
+    page.select_option("#f-dimension", "RI")
+    assert page.locator("details.sample:not([hidden])").count() == sum(s["dimension"] == "RI" for s in samples)
+
+
+def test_view_of_a_run_without_samples_is_one_clear_line(tmp_path: Path) -> None:
+    r = cli("view", str(tmp_path / "nope"))
+    assert r.returncode != 0 and "not a run directory" in r.stderr and "Traceback" not in r.stderr
