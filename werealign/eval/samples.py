@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from werealign.eval.plan import Planned
-from werealign.eval.scoring import primary_value
 from werealign.llm.store import StoredResponse
 from werealign.schema import GameLog
 from werealign.schema.runs import SampleRow, StepRow
@@ -14,6 +13,7 @@ from werealign.solvers.base import Solver, StepRecord
 from werealign.solvers.engine import Solved, replay, step_record
 from werealign.tasks import TASK_NAMES, TASKS, VARIANTS
 from werealign.tasks.answers import parse_reply
+from werealign.tasks.values import primary_value
 from werealign.tasks.common import OBSERVER_ROLE
 
 

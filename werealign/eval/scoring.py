@@ -32,6 +32,7 @@ from typing import Any
 
 from werealign.tasks import TASKS, resolve_mode
 from werealign.tasks.common import OBSERVER_ROLE, correct_value, counts, rounded  # noqa: F401 (OBSERVER_ROLE: leaderboards)
+from werealign.tasks.values import primary_value  # noqa: F401 - its home is werealign.tasks (leaderboards read it too)
 
 Sample = dict[str, Any]
 
@@ -84,13 +85,3 @@ def score_samples(
         "usage": usage_totals(samples),
         "variants": variants,
     }
-
-
-def primary_value(sample: Sample) -> float:
-    """One sample's contribution to its task's default headline (per-item statistics in leaderboards)."""
-    from werealign.tasks.opponent import jaccard, role_value
-
-    if sample["task"] == "opponent":
-        # OI mode `roles` records a seat -> role gold: the share of seats labelled right.
-        return role_value(sample) if isinstance(sample["gold"], dict) else jaccard(sample)
-    return correct_value(sample)
