@@ -80,7 +80,8 @@ def test_default_solver_keeps_keys_and_identity(tiny: Path, tmp_path: Path) -> N
     plan = plan_run(tiny_ds(tiny), EvalConfig(model="openai/mock", dataset=str(tiny), decodes=2, tasks=("speech", "vote")))
     samples = read_samples(out)
     assert {s["key"] for s in samples} == {p.key for p in plan}
-    assert [c["messages"] for c in fake.calls] == [p.messages for p in plan]  # sent as rendered, in plan order
+    # sent as rendered (grouped by shared prefix, so not in plan order)
+    assert sorted(json.dumps(c["messages"]) for c in fake.calls) == sorted(json.dumps(p.messages) for p in plan)
     for s in samples:
         [step] = s["steps"]
         assert step["key"] == s["key"] and step["output"] == s["reply"] and step["name"] == "answer"
@@ -149,7 +150,9 @@ def test_kill_9_in_step_two_repays_only_step_two(tiny: Path, tmp_path: Path) -> 
             fp = mock_server.fingerprint({"messages": row.request["messages"], "seed": row.request["params"]["seed"]})
             assert served[fp] == 1
         assert sum(served.values()) - served_before == 16 - len(stored)  # the rerun paid only what was missing
-        assert sum(served.values()) == 17  # 16 steps, and the step two in flight at the kill paid twice
+        # 16 steps; the step two in flight at the kill was paid twice if the mock finished it before the
+        # connection dropped (aiohttp cancels a handler whose client is gone)
+        assert sum(served.values()) - 16 in (0, 1)
 
         whole = tmp_path / "whole"
         assert cli(*[a if a != str(out) else str(whole) for a in args], env=env).returncode == 0

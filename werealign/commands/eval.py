@@ -128,6 +128,8 @@ def eval_command(
             f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "
             f"Nothing was scored; fix the cause and rerun the same command."
         )
+    if (line := _cache_line(summary.results)) is not None:
+        print(line, file=sys.stderr)
     if not quiet:
         print_summary(summary.results, run_dir=str(summary.run_dir), sent=summary.sent, cached=summary.cached, limit=config.limit)
     if summary.request_errors:
@@ -137,6 +139,16 @@ def eval_command(
             file=sys.stderr,
         )
     print(summary.run_dir / "results.json")
+
+
+def _cache_line(results) -> str | None:
+    """What the provider's prompt cache saved, from its usage reports (None when it read nothing)."""
+    usage = results.usage
+    if not usage.cached_prompt_tokens:
+        return None
+    share = usage.cached_prompt_tokens / usage.prompt_tokens if usage.prompt_tokens else 0.0
+    saved = f", saved ${usage.cache_saving_usd:.4f}" if usage.cache_saving_usd is not None else ""
+    return f"prompt cache: {usage.cached_prompt_tokens} input tokens ({share:.0%}) read from cache{saved}"
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -186,6 +198,8 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
             print(f"warning: {o.job.config.model}: {warning}", file=sys.stderr)
         if s is not None and s.from_cache:
             print(f"{o.job.config.model}: {s.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
+        if s is not None and (line := _cache_line(s.results)) is not None:
+            print(f"{o.job.config.model}: {line}", file=sys.stderr)
         if o.ok and s is not None and s.request_errors:
             print(f"warning: {o.job.config.model}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error}); "
                   "rerun the same command to retry them", file=sys.stderr)
@@ -215,6 +229,8 @@ def score_command(
     summary = score_run(run, dataset=dataset)
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if (line := _cache_line(summary.results)) is not None:
+        print(line, file=sys.stderr)
     if not quiet:
         print_summary(summary.results, run_dir=str(summary.run_dir), sent=0, cached=summary.cached)
     missing = summary.results.totals.missing

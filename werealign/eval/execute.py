@@ -12,12 +12,13 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from werealign.eval.plan import Planned, derived_int
 from werealign.llm.cache import ResponseCache
-from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
+from werealign.llm.client import Outcome, RetryPolicy, cache_saving, call_with_retries, litellm_cost
+from werealign.llm.prompt_cache import needs_markers, with_markers
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
 from werealign.solvers.base import Solver
@@ -65,6 +66,7 @@ async def execute(
     # (durable on arrival), while the event loop keeps serving the other connections during the commit.
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-store")
     lookup_each = cache is not None and solver is not SINGLE
+    marked = needs_markers(model)
 
     async def worker(index: int) -> None:
         rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
@@ -78,13 +80,17 @@ async def execute(
                     outcome = await call_with_retries(
                         acompletion,
                         model=model,
-                        messages=messages,
+                        messages=with_markers(messages) if marked else messages,
                         kwargs={**kwargs, **params},
                         policy=policy,
                         rng=rng,
                         cost_of=cost_of,
                         on_event=on_event,
                     )
+                if outcome.usage and outcome.usage.get("cached_tokens") and not p.model.startswith(("werealign/", "local/")):
+                    saving = cache_saving(model, outcome.usage["cached_tokens"])
+                    if saving is not None:
+                        outcome = replace(outcome, usage={**outcome.usage, "cache_saving_usd": saving})
                 row = stored_row(key, {"model": p.model, "params": params, "messages": messages, "decode": p.decode}, outcome)
                 await loop.run_in_executor(writer, _keep, store, cache, row)
                 outcomes.append(outcome)

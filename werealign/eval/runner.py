@@ -24,6 +24,7 @@ from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
+from werealign.llm.prompt_cache import prefix_of
 from werealign.llm.store import STORE_NAME, Paid, Store, StoredResponse
 from werealign.render.prompt_templates import fallback_notices
 from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
@@ -149,6 +150,7 @@ def open_run(
             store.put(row)
         todo = [p for p in todo if p.key not in hits]
         from_cache = len(hits)
+    todo = by_prefix(todo)
     return OpenRun(config, execution, run_dir, record, plan, store, shared, ok, todo, unique, from_cache, warnings,
                    paid if paid.requests else None, solver, known)
 
@@ -190,6 +192,15 @@ def _shared_cache(config: RunConfig, execution: RunExecution, wanted: bool) -> I
         return
     with ResponseCache(rundir.public_api_base(execution.api_base)) as shared:
         yield shared
+
+
+def by_prefix(todo: list[Planned]) -> list[Planned]:
+    """The requests grouped by the prompt prefix they share (game, viewpoint, cut-off), groups in plan order:
+    sent close together, a provider's prompt cache still holds the prefix when the next one arrives."""
+    groups: dict[tuple[str, ...], list[Planned]] = {}
+    for p in todo:
+        groups.setdefault(prefix_of(p.messages), []).append(p)
+    return [p for group in groups.values() for p in group]
 
 
 def _missing(plan: list[Planned], ok: set[str]) -> list[Planned]:

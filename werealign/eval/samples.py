@@ -27,11 +27,10 @@ def viewpoint_role(game: GameLog, seat: int | None) -> str | None:
 
 
 def step_row(step: StepRecord) -> StepRow:
-    details = step.usage.get("prompt_tokens_details") or {}
     return StepRow(
         name=step.name, kind=step.kind, key=step.key, output=step.output, error=step.error,
         prompt_tokens=step.usage.get("prompt_tokens"), completion_tokens=step.usage.get("completion_tokens"),
-        cached_tokens=details.get("cached_tokens") if isinstance(details, dict) else None, cost=step.cost,
+        cached_tokens=step.usage.get("cached_tokens"), cost=step.cost,
     )
 
 
@@ -76,10 +75,19 @@ def build_sample(p: Planned, solved: Solved | StoredResponse) -> SampleRow:
         completion_tokens=solved.total("completion_tokens") if ok else None,
         cost=solved.cost if ok else None,
         latency=sum(latencies) if latencies else None,
+        cached_tokens=solved.total("cached_tokens") if ok else None,
+        cache_saving_usd=_saving(calls) if ok else None,
         steps=[step_row(s) for s in solved.steps],
     )
     # The per-sample score the leaderboard reads: a failed request scores 0, as in the headline.
     return row.model_copy(update={"score": float(primary_value(row.model_dump()))})
+
+
+def _saving(calls: list[StepRecord]) -> float | None:
+    """The steps' cache savings summed; None when no step read the cache or one saving is unpriced."""
+    hit = [s for s in calls if s.usage.get("cached_tokens")]
+    savings = [s.usage.get("cache_saving_usd") for s in hit]
+    return round(sum(savings), 10) if hit and None not in savings else None
 
 
 def build_samples(plan: Sequence[Planned], stored: dict[str, StoredResponse], solver: Solver | str = "single") -> tuple[list[SampleRow], int]:

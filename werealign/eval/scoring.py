@@ -47,6 +47,17 @@ def usage_totals(samples: Sequence[Sample]) -> dict[str, Any]:
         "completion_tokens": sum(s.get("completion_tokens") or 0 for s in answered),
         "cost_usd": rounded(sum(known)) if answered and len(known) == len(costs) else None,
         "cost_known_for": len(known),
+        **cache_totals(answered),
+    }
+
+
+def cache_totals(answered: Sequence[Sample]) -> dict[str, Any]:
+    """Prompt-cache reads summed, and their saving (None unless every sample that read the cache is priced)."""
+    hit = [s for s in answered if s.get("cached_tokens")]
+    savings = [s.get("cache_saving_usd") for s in hit]
+    return {
+        "cached_prompt_tokens": sum(s["cached_tokens"] for s in hit),
+        "cache_saving_usd": rounded(sum(savings)) if hit and None not in savings else None,
     }
 
 

@@ -155,6 +155,8 @@ class SampleRow(_Model):
     completion_tokens: int | None
     cost: float | None = Field(description="USD price litellm computed for the reply; null when unknown (never guessed).")
     latency: float | None = Field(description="Seconds of the successful (or last) attempt.")
+    cached_tokens: int | None = Field(None, description="Prompt tokens the provider read from its prompt cache, summed over the steps.")
+    cache_saving_usd: float | None = Field(None, description="USD those cached tokens saved against fresh input (litellm's prices); null when unknown.")
     steps: list[StepRow] | None = Field(None, description="The solver's steps in order (null in rows written before solvers).")
     score: float | None = Field(None, description="This sample's contribution to its task's headline (failed requests score 0); "
                                 "null in rows written before it was recorded.")
@@ -277,6 +279,8 @@ class Usage(_Model):
     completion_tokens: int
     cost_usd: float | None = Field(description="Summed cost; null unless litellm priced every answered sample.")
     cost_known_for: int = Field(description="Answered samples with a known price.")
+    cached_prompt_tokens: int = Field(0, description="Prompt tokens the provider served from its prompt cache (its usage report).")
+    cache_saving_usd: float | None = Field(None, description="USD the prompt cache saved against fresh input; null unless priced.")
 
 
 class Results(_Model):
