@@ -10,15 +10,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, nullcontext
-from dataclasses import dataclass, replace
+from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Any
 
 from werealign.eval.plan import Planned, derived_int
 from werealign.llm.cache import ResponseCache
-from werealign.llm.client import Outcome, RetryPolicy, cache_saving, call_with_retries, litellm_cost
-from werealign.llm.prompt_cache import needs_markers, with_markers
+from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
+from werealign.llm.engine import Engine
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
 from werealign.solvers.base import Solver
@@ -60,13 +59,18 @@ async def execute(
     )
     queue: Iterator[Planned] = iter(todo)
     outcomes: list[Outcome] = []
-    on_event = progress.event if progress is not None else (lambda event: None)
-    loop = asyncio.get_running_loop()
-    # One writer thread: a worker waits until its response is committed before taking the next request
-    # (durable on arrival), while the event loop keeps serving the other connections during the commit.
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-store")
+
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        if progress is not None:
+            progress.done(outcome)
+
+    from werealign.llm.builtin_models import is_builtin
+
     lookup_each = cache is not None and solver is not SINGLE
-    marked = needs_markers(model)
+    engine = Engine(store, acompletion=acompletion, model=model, kwargs=kwargs, policy=policy, cost_of=cost_of, cache=cache,
+                    budget=budget, on_event=progress.event if progress is not None else (lambda event: None), on_done=done,
+                    priced=not todo or not is_builtin(todo[0].model))
 
     async def worker(index: int) -> None:
         rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
@@ -74,65 +78,21 @@ async def execute(
 
             async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any], p: Planned = p) -> StoredResponse:
                 if lookup_each and (hit := cache.lookup([key]).get(key)) is not None:
-                    await loop.run_in_executor(writer, store.put, hit)
+                    await engine.keep(hit)
                     return hit
-                async with budget if budget is not None else nullcontext():
-                    outcome = await call_with_retries(
-                        acompletion,
-                        model=model,
-                        messages=with_markers(messages) if marked else messages,
-                        kwargs={**kwargs, **params},
-                        policy=policy,
-                        rng=rng,
-                        cost_of=cost_of,
-                        on_event=on_event,
-                    )
-                if outcome.usage and outcome.usage.get("cached_tokens") and not p.model.startswith(("werealign/", "local/")):
-                    saving = cache_saving(model, outcome.usage["cached_tokens"])
-                    if saving is not None:
-                        outcome = replace(outcome, usage={**outcome.usage, "cache_saving_usd": saving})
-                row = stored_row(key, {"model": p.model, "params": params, "messages": messages, "decode": p.decode}, outcome)
-                await loop.run_in_executor(writer, _keep, store, cache, row)
-                outcomes.append(outcome)
-                if progress is not None:
-                    progress.done(outcome)
-                return row
+                request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
+                return (await engine.call(key, request, messages, params, rng))[0]
 
             await run_solver(solver, p.model, p.state(), known or {}, send)
 
-    n_workers = max(1, min(execution.max_connections, len(todo)))
-    try:
-        await asyncio.gather(*(worker(i) for i in range(n_workers)))
-    finally:
-        writer.shutdown(wait=True)  # every response handed to the writer is committed before we return
+    async with engine:  # every response handed to the writer is committed before we return
+        await asyncio.gather(*(worker(i) for i in range(max(1, min(execution.max_connections, len(todo))))))
     return outcomes
-
-
-def _keep(store: Store, cache: ResponseCache | None, row: StoredResponse) -> None:
-    store.put(row)  # the run's store first: it is the source of truth
-    if cache is not None:
-        cache.add(row)
 
 
 def request_record(p: Planned) -> dict[str, Any]:
     """The request as sent, minus transport settings (api_base, api_key never get here)."""
     return {"model": p.model, "params": p.params, "messages": p.messages, "decode": p.decode}
-
-
-def stored_row(key: str, request: dict[str, Any], outcome: Outcome) -> StoredResponse:
-    return StoredResponse(
-        key=key,
-        request=request,
-        status="ok" if outcome.ok else "error",
-        response=outcome.text,
-        usage=outcome.usage,
-        cost=outcome.cost,
-        latency=outcome.latency,
-        error_class=outcome.error_class,
-        error_message=outcome.error_message,
-        attempts=outcome.attempts,
-        finish_reason=outcome.finish_reason,
-    )
 
 
 @dataclass

@@ -11,7 +11,13 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def request_key(model: str, params: dict[str, Any], messages: list[dict[str, str]], decode: int) -> str:
-    """sha256 of (model, sampling params, messages, decode index): the identity of a paid request."""
-    blob = canonical_json({"model": model, "params": params, "messages": messages, "decode": decode})
+def request_key(model: str, params: dict[str, Any], messages: list[Any], decode: int | None = None) -> str:
+    """sha256 of (model, sampling params, messages, decode index): the identity of a paid request.
+
+    Without a decode index (generation, which has no decodes) the key is that of the same object
+    without the field, as generation has always keyed its stored requests."""
+    body: dict[str, Any] = {"model": model, "params": params, "messages": messages}
+    if decode is not None:
+        body["decode"] = decode
+    blob = canonical_json(body)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
