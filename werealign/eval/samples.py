@@ -11,6 +11,7 @@ from werealign.schema.runs import SampleRow, StepRow
 from werealign.solvers import get_solver
 from werealign.solvers.base import Solver, StepRecord
 from werealign.solvers.engine import Solved, replay, step_record
+from werealign.solvers.single import SINGLE
 from werealign.tasks import TASK_NAMES, TASKS, VARIANTS
 from werealign.tasks.answers import parse_reply
 from werealign.tasks.values import primary_value
@@ -93,8 +94,10 @@ def _saving(calls: list[StepRecord]) -> float | None:
 def build_samples(plan: Sequence[Planned], stored: dict[str, StoredResponse], solver: Solver | str = "single") -> tuple[list[SampleRow], int]:
     """One sample per planned sample the solver finishes from `stored`; returns (samples, missing count)."""
     solver = get_solver(solver) if isinstance(solver, str) else solver
-    model = plan[0].model if plan else ""
-    solved = replay(solver, model, [p.state() for p in plan], stored)
-    samples = [build_sample(p, s) for p, s in zip(plan, solved, strict=True) if not s.missing]
+    if solver is SINGLE:  # its one step is the planned request: no replay needed to find it
+        samples = [build_sample(p, stored[p.key]) for p in plan if p.key in stored]
+    else:
+        solved = replay(solver, plan[0].model if plan else "", [p.state() for p in plan], stored)
+        samples = [build_sample(p, s) for p, s in zip(plan, solved, strict=True) if not s.missing]
     samples.sort(key=lambda s: (TASK_NAMES.index(s.task), s.item_id, VARIANTS.index(s.variant), s.decode))
     return samples, len(plan) - len(samples)
