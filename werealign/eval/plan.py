@@ -40,7 +40,7 @@ class Planned:
     def state(self) -> State:
         """The sample as a solver sees it (werealign.solvers)."""
         return State(messages=self.messages, params=self.params, decode=self.decode, task=self.task, item=self.item,
-                     game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant)
+                     game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant, key=self.key)
 
 
 def derived_int(*parts: object) -> int:

@@ -29,6 +29,7 @@ class State:
     option_order: list[int] | None = None
     mode: str | None = None
     variant: str = "base"
+    key: str | None = None  # the request key of `messages` with `params` as planned (saves re-hashing the prompt)
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ class _Steps:
 
     async def ask(self, step: str, messages: list[dict[str, str]], *, params: dict[str, Any] | None = None) -> str:
         merged = {**self._state.params, **(params or {})}
-        key = request_key(self._model, merged, messages, self._state.decode)
+        planned = self._state.key is not None and messages is self._state.messages and not params
+        key = self._state.key if planned else request_key(self._model, merged, messages, self._state.decode)
         row = self._known.get(key)
         if row is None or (not row.ok and self._send is not None):  # a stored error is asked again when sending
             if self._send is None:
