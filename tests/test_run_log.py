@@ -76,3 +76,21 @@ def _check_intervals_hold_headlines(node) -> None:
         for v in node:
             _check_intervals_hold_headlines(v)
 
+
+
+def test_rows_written_before_steps_and_scores_still_read(tmp_path: Path) -> None:
+    """samples.jsonl rows of an older werealign (no steps, no score): the leaderboard computes each score,
+    and `werealign view` shows the prompt from responses.sqlite under the row's key."""
+    ds = tiny_dataset(tmp_path / "ds", n_speech=5)
+    out = tmp_path / "run"
+    run_eval(EvalConfig(model="openai/old", dataset=str(ds), decodes=2, tasks=("speech", "vote")),
+             Execution(max_connections=1, max_attempts=1), out=out, acompletion=FailingSome(), cache=False)
+    new = cli("leaderboard", str(out), "--format", "json", "--resamples", "200").stdout
+    rows = read_samples(out)
+    old = [{k: v for k, v in r.items() if k not in ("steps", "score", "cached_tokens", "cache_saving_usd")} for r in rows]
+    (out / "samples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in old))
+    assert cli("leaderboard", str(out), "--format", "json", "--resamples", "200").stdout == new
+    r = cli("view", str(out), "--out", str(tmp_path / "v.html"))
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "v.html").read_text()
+    assert page.count('class="step"') == len(rows) and "Candidates" in page  # each row's one step, with its prompt
