@@ -198,3 +198,22 @@ def test_view_shows_every_step_and_filters_in_chromium(toy_run: Path, tmp_path: 
 def test_view_of_a_run_without_samples_is_one_clear_line(tmp_path: Path) -> None:
     r = cli("view", str(tmp_path / "nope"))
     assert r.returncode != 0 and "not a run directory" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_progress_counts_samples_of_a_multi_step_solver(tiny: Path, tmp_path: Path) -> None:
+    seen: list = []
+
+    class Stub:
+        def __init__(self, total: int, cached: int) -> None:
+            seen.append(("total", total, cached))
+
+        def event(self, name: str) -> None: ...
+        def done(self, outcome) -> None:
+            seen.append(("done", outcome.ok, outcome.usage["total_tokens"]))
+
+    settings = {"model": "openai/mock", "dataset": str(tiny), "decodes": 2, "tasks": ("speech", "vote"), "solver": "toy-two-step"}
+    run_eval(EvalConfig(**settings), Execution(max_connections=3), out=tmp_path / "r", acompletion=FakeCompletion(),
+             cache=False, progress_factory=Stub)
+    dones = [s for s in seen if s[0] == "done"]
+    assert seen[0] == ("total", 10, 0) and len(dones) == 10  # one per sample, not per call
+    assert all(ok and tokens > 0 for _, ok, tokens in dones)

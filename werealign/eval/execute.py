@@ -21,7 +21,7 @@ from werealign.llm.engine import Engine
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
 from werealign.solvers.base import Solver
-from werealign.solvers.engine import run_solver
+from werealign.solvers.engine import Solved, run_solver
 from werealign.solvers.single import SINGLE
 
 ProgressHooks = Any  # werealign.eval.progress.Progress (duck-typed to keep this module display-free)
@@ -60,9 +60,13 @@ async def execute(
     queue: Iterator[Planned] = iter(todo)
     outcomes: list[Outcome] = []
 
+    # Progress counts samples (its total): one call each for the default solver; a multi-step sample
+    # is reported once, when its solver is done, with its calls' tokens and cost summed.
+    per_call = progress is not None and solver is SINGLE
+
     def done(outcome: Outcome) -> None:
         outcomes.append(outcome)
-        if progress is not None:
+        if per_call:
             progress.done(outcome)
 
     from werealign.llm.builtin_models import is_builtin
@@ -83,11 +87,21 @@ async def execute(
                 request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
                 return (await engine.call(key, request, messages, params, rng))[0]
 
-            await run_solver(solver, p.model, p.state(), known or {}, send)
+            solved = await run_solver(solver, p.model, p.state(), known or {}, send)
+            if progress is not None and not per_call:
+                progress.done(_sample_outcome(solved))
 
     async with engine:  # every response handed to the writer is committed before we return
         await asyncio.gather(*(worker(i) for i in range(max(1, min(execution.max_connections, len(todo))))))
     return outcomes
+
+
+def _sample_outcome(solved: Solved) -> Outcome:
+    """A multi-step sample as one outcome for the progress display."""
+    calls = [s for s in solved.steps if s.kind == "model"]
+    usage = {"total_tokens": sum(s.usage.get("total_tokens", 0) for s in calls)}
+    return Outcome(ok=solved.failed is None, text=solved.reply, usage=usage, cost=solved.cost,
+                   latency=sum(s.latency or 0.0 for s in calls), attempts=sum(s.attempts for s in calls))
 
 
 def request_record(p: Planned) -> dict[str, Any]:
