@@ -208,6 +208,9 @@ def test_progress_counts_samples_of_a_multi_step_solver(tiny: Path, tmp_path: Pa
             seen.append(("total", total, cached))
 
         def event(self, name: str) -> None: ...
+        def start(self) -> None: ...
+        def stop(self) -> None: ...
+
         def done(self, outcome) -> None:
             seen.append(("done", outcome.ok, outcome.usage["total_tokens"]))
 
