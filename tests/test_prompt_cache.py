@@ -102,3 +102,25 @@ def test_mock_reporting_cached_tokens_is_summed_and_priced(tiny: Path, tmp_path:
                 assert usage["cache_saving_usd"] is None and "saved $" not in r.stderr
             else:  # litellm prices gpt-4o-mini's cached input below its fresh input
                 assert usage["cache_saving_usd"] > 0 and "saved $" in r.stderr
+
+
+def test_an_unpriced_model_is_asked_for_its_price_once() -> None:
+    """litellm's price lookup is slow; a model its table does not hold is not looked up for every reply."""
+    import litellm
+
+    from werealign.llm import client
+
+    calls = []
+    real = litellm.completion_cost
+
+    def counting(**kw):
+        calls.append(kw)
+        return real(**kw)
+
+    resp = SimpleNamespace(model="invented-unpriced-model-x", _hidden_params={}, usage=None, choices=[])
+    litellm.completion_cost = counting
+    try:
+        assert client.litellm_cost(resp) is None and client.litellm_cost(resp) is None
+    finally:
+        litellm.completion_cost = real
+    assert len(calls) == 1

@@ -253,9 +253,20 @@ def litellm_cost(resp: Any) -> float | None:
     if "response_cost" in hidden:
         cost = hidden.get("response_cost")
         return float(cost) if isinstance(cost, int | float) else None
+    model = getattr(resp, "model", None)
+    if isinstance(model, str) and model in _UNPRICED:
+        return None
     from werealign.llm.loader import import_litellm
 
+    litellm = import_litellm()
     try:
-        return float(import_litellm().completion_cost(completion_response=resp))
+        return float(litellm.completion_cost(completion_response=resp))
     except Exception:  # noqa: BLE001 - unknown model or provider: cost is unknown, not zero
+        if isinstance(model, str) and model not in litellm.model_cost and model.split("/", 1)[-1] not in litellm.model_cost:
+            # litellm's price table does not change during a run: asking again for every reply of an
+            # unpriced model cost about a tenth of the request phase against a local endpoint.
+            _UNPRICED.add(model)
         return None
+
+
+_UNPRICED: set[str] = set()  # models litellm could not price in this process
