@@ -220,3 +220,15 @@ def test_progress_counts_samples_of_a_multi_step_solver(tiny: Path, tmp_path: Pa
     dones = [s for s in seen if s[0] == "done"]
     assert seen[0] == ("total", 10, 0) and len(dones) == 10  # one per sample, not per call
     assert all(ok and tokens > 0 for _, ok, tokens in dones)
+
+
+def test_solver_steps_go_through_the_shared_cache(tiny: Path, tmp_path: Path) -> None:
+    settings = {"model": "openai/mock", "dataset": str(tiny), "decodes": 1, "tasks": ("speech",), "solver": "toy-two-step"}
+    first = FakeCompletion()
+    run_eval(EvalConfig(**settings), Execution(max_connections=2), out=tmp_path / "a", acompletion=first, cache=True)
+    again = FakeCompletion()
+    run_eval(EvalConfig(**settings), Execution(max_connections=2), out=tmp_path / "b", acompletion=again, cache=True)
+    assert len(first.calls) == 8 and again.calls == []  # every step of another run directory came from the cache
+    with Store(tmp_path / "b" / "responses.sqlite") as store:
+        assert len(store.ok_keys()) == 8  # and the run's own store is complete without it
+    assert strip_timing(read_samples(tmp_path / "a")) == strip_timing(read_samples(tmp_path / "b"))
