@@ -121,7 +121,7 @@ def test_kill_9_in_step_two_repays_only_step_two(tiny: Path, tmp_path: Path) -> 
     what was never sent), never for a step already stored."""
     out = tmp_path / "killed"
     env = {**os.environ, "OPENAI_API_KEY": "sk-unused"}
-    with mock_server.spawn("--latency-ms", "400") as base:
+    with mock_server.spawn("--latency-ms", "600") as base:
         args = ["eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(tiny), "--out", str(out),
                 "--tasks", "speech", "--decodes", "2", "--max-connections", "1", "--solver", "toy-two-step", "--quiet"]
         code = ("import sys\nsys.path.insert(0, sys.argv.pop(1))\nimport toy_solver\ntoy_solver.install()\n"
@@ -131,7 +131,7 @@ def test_kill_9_in_step_two_repays_only_step_two(tiny: Path, tmp_path: Path) -> 
         db = out / "responses.sqlite"
         deadline = time.monotonic() + 120
         # One connection, steps in order: an odd count of stored replies = a sample's step one is stored and
-        # its step two is in flight (400 ms at the mock, polled every 20 ms).
+        # its step two is in flight (600 ms at the mock, polled every 20 ms).
         while not (_ok_rows(db) >= 3 and _ok_rows(db) % 2 == 1) and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.02)
         os.kill(proc.pid, signal.SIGKILL)
@@ -178,6 +178,9 @@ def test_view_shows_every_step_and_filters_in_chromium(toy_run: Path, tmp_path: 
     page.goto((tmp_path / "page.html").as_uri())
     assert [u for u in requests if not u.startswith("file:")] == []  # self-contained
     samples = read_samples(out)
+    results = json.loads((out / "results.json").read_text())
+    macro = results["variants"]["base"]["speech"]["macro_accuracy"]
+    assert f"base speech macro_accuracy {macro:.3f}" in page.inner_text("#headline")  # the run's headline on top
     assert page.locator("details.sample").count() == len(samples)
     first = page.locator("details.sample").first
     first.locator("summary").click()

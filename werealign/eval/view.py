@@ -16,9 +16,9 @@ from pydantic import ValidationError
 
 from werealign.errors import UserError
 from werealign.eval import rundir
-from werealign.files import atomic_write_text, describe_validation_error, read_jsonl
+from werealign.files import atomic_write_text, describe_validation_error, read_json, read_jsonl
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
-from werealign.schema.runs import SampleRow, read_sample_row
+from werealign.schema.runs import SampleRow, read_results, read_sample_row
 
 TEMPLATE = Path(__file__).with_name("templates") / "view.html.j2"
 
@@ -66,6 +66,14 @@ def view_page(run_dir: Path) -> str:
         {"row": r, "outcome": outcome_of(r), "steps": _steps(r, requests), "gold": _answer(r.gold), "answer": _answer(r.answer)}
         for r in rows
     ]
+    headline = []
+    if (run_dir / rundir.RESULTS).is_file():
+        try:
+            results = read_results(read_json(run_dir / rundir.RESULTS))
+        except ValidationError as e:
+            raise UserError(f"{run_dir / rundir.RESULTS}: {describe_validation_error(e)}") from None
+        headline = [(variant, task, scores.metric, scores.primary)
+                    for variant, tasks in results.variants.items() for task, scores in tasks.items()]
     env = Environment(autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
     template = env.from_string(TEMPLATE.read_text(encoding="utf-8"))
     return template.render(
@@ -75,6 +83,7 @@ def view_page(run_dir: Path) -> str:
         dimensions=sorted({r.dimension for r in rows if r.dimension}),
         outcomes=Counter(s["outcome"] for s in samples),
         run_name=run_dir.resolve().name,
+        headline=headline,
     )
 
 
