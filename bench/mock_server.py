@@ -52,8 +52,10 @@ def make_app(
     rate_401: float = 0.0,
     seed: int = 0,
     reply: str = "hash",
+    prompt_cache: bool = False,
 ) -> web.Application:
     rng = random.Random(seed)
+    seen_prefixes: set[str] = set()  # --prompt-cache: hashes of every prompt prefix served, in 256-character blocks
     stats: dict = {"requests": 0, "ok": 0, "faults": Counter(), "served": Counter(), "auth_headers": Counter(), "t_first": None, "t_last": None}
 
     async def chat(request: web.Request) -> web.StreamResponse:
@@ -104,6 +106,9 @@ def make_app(
             content, finish_reason = content[: 4 * max_tokens], "length"
         n_prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
         n_completion = max(1, len(content) // 4)
+        usage = {"prompt_tokens": n_prompt, "completion_tokens": n_completion, "total_tokens": n_prompt + n_completion}
+        if prompt_cache:
+            usage["prompt_tokens_details"] = {"cached_tokens": _cached_tokens(body, seen_prefixes)}
         return web.json_response(
             {
                 "id": "chatcmpl-mock-" + fp[:12],
@@ -111,7 +116,7 @@ def make_app(
                 "created": 0,
                 "model": body.get("model", "mock"),
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}],
-                "usage": {"prompt_tokens": n_prompt, "completion_tokens": n_completion, "total_tokens": n_prompt + n_completion},
+                "usage": usage,
             }
         )
 
@@ -147,12 +152,32 @@ def make_app(
     return app
 
 
+def _cached_tokens(body: dict, seen: set[str], block: int = 256) -> int:
+    """Like a provider's automatic prompt cache: the longest prefix (whole 256-character blocks) of the
+    prompt that an earlier request began with, in tokens of about 4 characters. Nothing is evicted."""
+    text = "".join(_text_of(m.get("content")) for m in body.get("messages", []))
+    cached = 0
+    for end in range(block, len(text) + 1, block):
+        digest = hashlib.sha256(text[:end].encode("utf-8")).hexdigest()
+        if digest in seen:
+            cached = end
+        seen.add(digest)
+    return cached // 4
+
+
+def _text_of(content: object) -> str:
+    """A message's text, whether a string or a list of content blocks (cache markers)."""
+    if isinstance(content, list):
+        return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return str(content or "")
+
+
 def _reply_text(body: dict, fp: str, mode: str) -> str:
     """A deterministic answer; 'hash' picks a letter, and a seat list when the prompt asks for seats."""
     h = int(fp[:8], 16)
     if mode == "garbage-answer":
         return "I cannot decide."
-    prompt = str(body.get("messages", [{}])[-1].get("content", ""))
+    prompt = _text_of(body.get("messages", [{}])[-1].get("content", ""))
     letter = LETTERS[h % 9]
     if "seat" in prompt.lower() and "A." not in prompt and "A)" not in prompt:
         seat = 1 + h % 12
@@ -173,6 +198,7 @@ async def serve(args: argparse.Namespace) -> None:
         rate_401=args.rate_401,
         seed=args.seed,
         reply=args.reply,
+        prompt_cache=args.prompt_cache,
     )
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
@@ -227,6 +253,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rate-400", type=float, default=0.0, help="fraction answered 400 (must not be retried)")
     p.add_argument("--rate-401", type=float, default=0.0, help="fraction answered 401 quoting the API key received")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--prompt-cache", action="store_true", help="report cached prompt tokens (usage.prompt_tokens_details) like a provider's prompt cache")
     p.add_argument("--reply", choices=["hash", "garbage-answer"], default="hash")
     args = p.parse_args(argv)
     try:

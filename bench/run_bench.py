@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -69,6 +70,8 @@ def main() -> None:
     p.add_argument("--latency-ms", type=float, default=50.0)
     p.add_argument("--connections", type=int, default=32)
     p.add_argument("--transport", choices=["aiohttp", "httpx", "both"], default="aiohttp")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="alternate werealign and the ceiling this many times (a busy machine: compare each pair, report the median ratio)")
     p.add_argument("--json", type=Path, help="also write the measurements here")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory")
     a = p.parse_args()
@@ -90,31 +93,34 @@ def main() -> None:
                 env = dict(base_env)
                 if transport == "httpx":
                     env["DISABLE_AIOHTTP_TRANSPORT"] = "True"
-                run = tmp / f"run-{transport}"
-                cmd = [*WEREALIGN, "eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(ds),
-                       "--tasks", "speech", "--limit", str(a.items), "--decodes", str(a.decodes),
-                       "--max-connections", str(a.connections), "--out", str(run), "--quiet",
-                       "--no-cache"]  # measure sending: the shared cache would answer the second transport
-                reset(base)
-                cold = measured(cmd, env) | request_phase(base)
-                assert cold["ok"] == n, f"expected {n} requests at the mock, saw {cold['ok']}"
-                rows.append({"what": f"werealign eval ({transport})", **cold})
-                reset(base)
-                cached = measured(cmd, env) | request_phase(base)
-                assert cached["requests"] == 0, "the cached rerun sent requests"
-                rows.append({"what": f"werealign eval, cached rerun ({transport})", **cached})
+                for rep in range(a.repeat):
+                    tag = f" #{rep + 1}" if a.repeat > 1 else ""
+                    run = tmp / f"run-{transport}-{rep}"
+                    cmd = [*WEREALIGN, "eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(ds),
+                           "--tasks", "speech", "--limit", str(a.items), "--decodes", str(a.decodes),
+                           "--max-connections", str(a.connections), "--out", str(run), "--quiet",
+                           "--no-cache"]  # measure sending: the shared cache would answer the second transport
+                    reset(base)
+                    cold = measured(cmd, env) | request_phase(base)
+                    assert cold["ok"] == n, f"expected {n} requests at the mock, saw {cold['ok']}"
+                    rows.append({"what": f"werealign eval ({transport}){tag}", **cold})
+                    if rep == 0:
+                        reset(base)
+                        cached = measured(cmd, env) | request_phase(base)
+                        assert cached["requests"] == 0, "the cached rerun sent requests"
+                        rows.append({"what": f"werealign eval, cached rerun ({transport})", **cached})
 
-                # the same request bodies, replayed by a plain loop
-                con = sqlite3.connect(run / "responses.sqlite")
-                reqs = [json.loads(r[0]) for r in con.execute("SELECT request FROM responses ORDER BY rowid")]
-                con.close()
-                req_file = tmp / "requests.json"
-                req_file.write_text(json.dumps([{"messages": r["messages"], "params": r["params"]} for r in reqs]))
-                reset(base)
-                ceil = measured([sys.executable, str(HERE / "ceiling.py"), str(req_file), str(tmp / "ceiling-out.json"),
-                                 "--api-base", base + "/v1", "--concurrency", str(a.connections)], env) | request_phase(base)
-                assert ceil["ok"] == n
-                rows.append({"what": f"plain asyncio+litellm ceiling ({transport})", **ceil})
+                    # the same request bodies, replayed by a plain loop
+                    con = sqlite3.connect(run / "responses.sqlite")
+                    reqs = [json.loads(r[0]) for r in con.execute("SELECT request FROM responses ORDER BY rowid")]
+                    con.close()
+                    req_file = tmp / "requests.json"
+                    req_file.write_text(json.dumps([{"messages": r["messages"], "params": r["params"]} for r in reqs]))
+                    reset(base)
+                    ceil = measured([sys.executable, str(HERE / "ceiling.py"), str(req_file), str(tmp / "ceiling-out.json"),
+                                     "--api-base", base + "/v1", "--concurrency", str(a.connections)], env) | request_phase(base)
+                    assert ceil["ok"] == n
+                    rows.append({"what": f"plain asyncio+litellm ceiling ({transport}){tag}", **ceil})
         for r in rows:
             r["rps"] = (n / r["wall_s"]) if r["requests"] else None
         print(f"\n{a.items} WereBench speech items x {a.decodes} decodes = {n} requests, mock latency {a.latency_ms:g} ms, "
@@ -126,12 +132,17 @@ def main() -> None:
                   f"{fmt(r['request_phase_rps'], '{:16.1f}'):>16} {fmt(r['peak_rss_mb'], '{:12.0f}'):>12}")
         print()
         for transport in transports:
-            w = next(r for r in rows if r["what"] == f"werealign eval ({transport})")
-            c = next(r for r in rows if r["what"] == f"plain asyncio+litellm ceiling ({transport})")
             k = next(r for r in rows if r["what"] == f"werealign eval, cached rerun ({transport})")
-            print(f"{transport}: werealign / ceiling throughput = {w['rps'] / c['rps']:.0%} end to end, "
-                  f"{w['request_phase_rps'] / c['request_phase_rps']:.0%} in the request phase; "
-                  f"cached rerun {k['wall_s']:.2f} s")
+            ratios, phase = [], []
+            for rep in range(a.repeat):
+                tag = f" #{rep + 1}" if a.repeat > 1 else ""
+                w = next(r for r in rows if r["what"] == f"werealign eval ({transport}){tag}")
+                c = next(r for r in rows if r["what"] == f"plain asyncio+litellm ceiling ({transport}){tag}")
+                ratios.append(w["rps"] / c["rps"])
+                phase.append(w["request_phase_rps"] / c["request_phase_rps"])
+            print(f"{transport}: werealign / ceiling throughput = {statistics.median(ratios):.0%} end to end, "
+                  f"{statistics.median(phase):.0%} in the request phase (median of {a.repeat}: "
+                  f"{', '.join(f'{x:.0%}' for x in ratios)}); cached rerun {k['wall_s']:.2f} s")
         if a.json:
             a.json.write_text(json.dumps({"items": a.items, "decodes": a.decodes, "latency_ms": a.latency_ms,
                                           "connections": a.connections, "rows": rows}, indent=2) + "\n")

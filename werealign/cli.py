@@ -13,7 +13,7 @@ import sys
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate
+from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -51,6 +51,7 @@ app.command("audit")(audit.audit_command)
 app.command("generate")(generate.generate_command)
 app.command("review")(review.review_command)
 app.command("restyle")(restyle.restyle_command)
+app.command("view")(view.view_command)
 
 
 def main() -> None:

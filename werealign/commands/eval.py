@@ -36,8 +36,11 @@ _PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts"
 
 def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, protocol: str, decodes: int, permute: bool,
             seed: int, limit: int | None, temperature: float, max_tokens: int | None, va_mode: str | None,
-            oi_mode: str | None):
+            oi_mode: str | None, solver: str = "single"):
     from werealign.eval.runner import EvalConfig
+    from werealign.solvers import get_solver
+
+    get_solver(solver)  # an unknown name is refused before anything is planned
 
     task_names = _csv(tasks, "--tasks")
     return EvalConfig(
@@ -53,6 +56,7 @@ def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, pr
         temperature=temperature,
         max_tokens=max_tokens,
         modes=_modes(va_mode, oi_mode, task_names),
+        solver=solver,
     )
 
 
@@ -90,6 +94,7 @@ def eval_command(
     max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts and connection errors are retried)."),
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
+    solver: str = typer.Option("single", "--solver", help="How the model answers: single (one call) or a registered solver of several stored steps (recorded in run.json)."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
 ) -> None:
@@ -101,11 +106,11 @@ def eval_command(
     if suite is not None or len(models) != 1:
         values = dict(dataset=dataset, tasks=tasks, variant=variant, protocol=protocol, decodes=decodes, permute=permute, seed=seed,
                       limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode,
-                      api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts)
+                      api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts, solver=solver)
         _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet)
         return
     execution = _execution(api_base, max_connections, timeout, max_attempts)
-    config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode)
+    config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode, solver)
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
@@ -123,6 +128,8 @@ def eval_command(
             f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "
             f"Nothing was scored; fix the cause and rerun the same command."
         )
+    if (line := _cache_line(summary.results)) is not None:
+        print(line, file=sys.stderr)
     if not quiet:
         print_summary(summary.results, run_dir=str(summary.run_dir), sent=summary.sent, cached=summary.cached, limit=config.limit)
     if summary.request_errors:
@@ -132,6 +139,16 @@ def eval_command(
             file=sys.stderr,
         )
     print(summary.run_dir / "results.json")
+
+
+def _cache_line(results) -> str | None:
+    """What the provider's prompt cache saved, from its usage reports (None when it read nothing)."""
+    usage = results.usage
+    if not usage.cached_prompt_tokens:
+        return None
+    share = usage.cached_prompt_tokens / usage.prompt_tokens if usage.prompt_tokens else 0.0
+    saved = f", saved ${usage.cache_saving_usd:.4f}" if usage.cache_saving_usd is not None else ""
+    return f"prompt cache: {usage.cached_prompt_tokens} input tokens ({share:.0%}) read from cache{saved}"
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -166,7 +183,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         v = {**values, **own}
         execution = _execution(v["api_base"], v["max_connections"], v["timeout"], v["max_attempts"])
         config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
-                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"])
+                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"])
         run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(entry.model)
         jobs.append(ModelJob(config, execution, run_dir))
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
@@ -181,6 +198,8 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
             print(f"warning: {o.job.config.model}: {warning}", file=sys.stderr)
         if s is not None and s.from_cache:
             print(f"{o.job.config.model}: {s.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
+        if s is not None and (line := _cache_line(s.results)) is not None:
+            print(f"{o.job.config.model}: {line}", file=sys.stderr)
         if o.ok and s is not None and s.request_errors:
             print(f"warning: {o.job.config.model}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error}); "
                   "rerun the same command to retry them", file=sys.stderr)
@@ -210,6 +229,8 @@ def score_command(
     summary = score_run(run, dataset=dataset)
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if (line := _cache_line(summary.results)) is not None:
+        print(line, file=sys.stderr)
     if not quiet:
         print_summary(summary.results, run_dir=str(summary.run_dir), sent=0, cached=summary.cached)
     missing = summary.results.totals.missing

@@ -14,11 +14,14 @@ def release_command(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it exists and is not empty."),
     push_to_hub: str | None = typer.Option(None, "--push-to-hub", help="Also upload the folder to this Hub dataset repo (token from HF_TOKEN)."),
     private: bool = typer.Option(False, "--private", help="With --push-to-hub: create the repo as private."),
+    allow_unreviewed: bool = typer.Option(False, "--allow-unreviewed", help="Release items no person reviewed (or rejected) too; the dataset must still validate."),
 ) -> None:
     """One config per item kind (speech, vote, opponent) plus games and osr, loadable with
     `datasets.load_dataset(OUT, CONFIG)`; nested fields round-trip exactly (Json columns)."""
     from werealign.leaderboards.release.build import build_release
+    from werealign.leaderboards.release.checks import check_releasable
 
+    check_releasable(dataset, allow_unreviewed=allow_unreviewed)  # before anything is written
     release = build_release(dataset, out, overwrite=overwrite)
     print(f"wrote {out}: " + ", ".join(f"{name} {n}" for name, n in release.rows.items()), file=sys.stderr)
     if push_to_hub:

@@ -1,4 +1,4 @@
-"""Send the planned requests not yet stored (asyncio, `max_connections` workers) and store each outcome
+"""Run the solver on the planned samples not yet answered, sending the requests not yet stored (asyncio, `max_connections` workers) and store each outcome
 the moment it arrives. The only module of eval that talks to the model layer.
 
 Several runs (one per model) can be sent in ONE event loop (`send_all`): their workers then share one
@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, nullcontext
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
 from werealign.eval.plan import Planned, derived_int
 from werealign.llm.cache import ResponseCache
-from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
+from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
+from werealign.llm.engine import Engine
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
+from werealign.solvers.base import Solver
+from werealign.solvers.engine import Solved, run_solver
+from werealign.solvers.single import SINGLE
 
 ProgressHooks = Any  # werealign.eval.progress.Progress (duck-typed to keep this module display-free)
 
@@ -37,11 +40,16 @@ async def execute(
     seed: int = 0,
     cache: ResponseCache | None = None,
     budget: asyncio.Semaphore | None = None,
+    solver: Solver = SINGLE,
+    known: Mapping[str, StoredResponse] | None = None,
 ) -> list[Outcome]:
-    """Send every planned request with at most `max_connections` in flight; store each on arrival.
+    """Run the solver on every planned sample with at most `max_connections` requests in flight; store each
+    request on arrival.
 
     `budget`: a semaphore shared with other runs in the same loop; a request (retries included) holds
-    one of its slots while in flight, so the runs together never exceed it.
+    one of its slots while in flight, so the runs together never exceed it. `known`: the stored successes
+    a multi-step solver replays (the default solver's todo has none). The shared `cache` is looked up per
+    step only for other solvers: the default solver's requests were looked up in bulk when the run opened.
     """
     policy = RetryPolicy(
         max_attempts=execution.max_attempts,
@@ -51,64 +59,54 @@ async def execute(
     )
     queue: Iterator[Planned] = iter(todo)
     outcomes: list[Outcome] = []
-    on_event = progress.event if progress is not None else (lambda event: None)
-    loop = asyncio.get_running_loop()
-    # One writer thread: a worker waits until its response is committed before taking the next request
-    # (durable on arrival), while the event loop keeps serving the other connections during the commit.
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-store")
+
+    # Progress counts samples (its total): one call each for the default solver; a multi-step sample
+    # is reported once, when its solver is done, with its calls' tokens and cost summed.
+    per_call = progress is not None and solver is SINGLE
+
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        if per_call:
+            progress.done(outcome)
+
+    from werealign.llm.builtin_models import is_builtin
+
+    lookup_each = cache is not None and solver is not SINGLE
+    engine = Engine(store, acompletion=acompletion, model=model, kwargs=kwargs, policy=policy, cost_of=cost_of, cache=cache,
+                    budget=budget, on_event=progress.event if progress is not None else (lambda event: None), on_done=done,
+                    priced=not todo or not is_builtin(todo[0].model))
 
     async def worker(index: int) -> None:
         rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
-        for p in queue:  # a shared iterator: each planned request is taken by exactly one worker
-            async with budget if budget is not None else nullcontext():
-                outcome = await call_with_retries(
-                    acompletion,
-                    model=model,
-                    messages=p.messages,
-                    kwargs={**kwargs, **p.params},
-                    policy=policy,
-                    rng=rng,
-                    cost_of=cost_of,
-                    on_event=on_event,
-                )
-            await loop.run_in_executor(writer, _keep, store, cache, stored_row(p, outcome))
-            outcomes.append(outcome)
-            if progress is not None:
-                progress.done(outcome)
+        for p in queue:  # a shared iterator: each planned sample is taken by exactly one worker
 
-    n_workers = max(1, min(execution.max_connections, len(todo)))
-    try:
-        await asyncio.gather(*(worker(i) for i in range(n_workers)))
-    finally:
-        writer.shutdown(wait=True)  # every response handed to the writer is committed before we return
+            async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any], p: Planned = p) -> StoredResponse:
+                if lookup_each and (hit := cache.lookup([key]).get(key)) is not None:
+                    await engine.keep(hit)
+                    return hit
+                request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
+                return (await engine.call(key, request, messages, params, rng))[0]
+
+            solved = await run_solver(solver, p.model, p.state(), known or {}, send)
+            if progress is not None and not per_call:
+                progress.done(_sample_outcome(solved))
+
+    async with engine:  # every response handed to the writer is committed before we return
+        await asyncio.gather(*(worker(i) for i in range(max(1, min(execution.max_connections, len(todo))))))
     return outcomes
 
 
-def _keep(store: Store, cache: ResponseCache | None, row: StoredResponse) -> None:
-    store.put(row)  # the run's store first: it is the source of truth
-    if cache is not None:
-        cache.add(row)
+def _sample_outcome(solved: Solved) -> Outcome:
+    """A multi-step sample as one outcome for the progress display."""
+    calls = [s for s in solved.steps if s.kind == "model"]
+    usage = {"total_tokens": sum(s.usage.get("total_tokens", 0) for s in calls)}
+    return Outcome(ok=solved.failed is None, text=solved.reply, usage=usage, cost=solved.cost,
+                   latency=sum(s.latency or 0.0 for s in calls), attempts=sum(s.attempts for s in calls))
 
 
 def request_record(p: Planned) -> dict[str, Any]:
     """The request as sent, minus transport settings (api_base, api_key never get here)."""
     return {"model": p.model, "params": p.params, "messages": p.messages, "decode": p.decode}
-
-
-def stored_row(p: Planned, outcome: Outcome) -> StoredResponse:
-    return StoredResponse(
-        key=p.key,
-        request=request_record(p),
-        status="ok" if outcome.ok else "error",
-        response=outcome.text,
-        usage=outcome.usage,
-        cost=outcome.cost,
-        latency=outcome.latency,
-        error_class=outcome.error_class,
-        error_message=outcome.error_message,
-        attempts=outcome.attempts,
-        finish_reason=outcome.finish_reason,
-    )
 
 
 @dataclass
@@ -121,6 +119,8 @@ class Job:
     execution: RunExecution
     progress: ProgressHooks | None = None
     cache: ResponseCache | None = None
+    solver: Solver = SINGLE
+    known: Mapping[str, StoredResponse] | None = None
 
 
 def send(
@@ -131,12 +131,14 @@ def send(
     progress: ProgressHooks | None,
     acompletion: Callable[..., Any] | None = None,
     cache: ResponseCache | None = None,
+    solver: Solver = SINGLE,
+    known: Mapping[str, StoredResponse] | None = None,
 ) -> list[Outcome]:
     """Resolve the model (starting a local server if it is one), then send `todo`.
 
     `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's.
     """
-    [result] = send_all([Job(todo, store, config, execution, progress, cache)], acompletion=acompletion, display=progress)
+    [result] = send_all([Job(todo, store, config, execution, progress, cache, solver, known)], acompletion=acompletion, display=progress)
     if isinstance(result, BaseException):
         raise result
     return result
@@ -194,6 +196,8 @@ def send_all(
                     seed=job.config.seed,
                     cache=job.cache,
                     budget=budget,
+                    solver=job.solver,
+                    known=job.known,
                 )
 
             return await asyncio.gather(*(one(*p) for p in prepared), return_exceptions=True)

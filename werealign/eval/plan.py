@@ -7,7 +7,6 @@ drawn from sha256 of (seed, item, decode), stable across processes, platforms an
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections import defaultdict
 from collections.abc import Sequence
@@ -17,8 +16,10 @@ from typing import Any
 from werealign.dataset import Dataset
 from werealign.errors import UserError
 from werealign.eval.config import validate_config
+from werealign.llm.keys import canonical_json, request_key  # noqa: F401 - canonical_json: rundir
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
+from werealign.solvers.base import State
 from werealign.tasks import TASKS, modes_of
 
 
@@ -36,15 +37,10 @@ class Planned:
     key: str
     mode: str | None = None  # the task's mode in this run (werealign.tasks.resolve_mode)
 
-
-def canonical_json(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def request_key(model: str, params: dict[str, Any], messages: list[dict[str, str]], decode: int) -> str:
-    """sha256 of (model, sampling params, messages, decode index): the identity of a paid request."""
-    blob = canonical_json({"model": model, "params": params, "messages": messages, "decode": decode})
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    def state(self) -> State:
+        """The sample as a solver sees it (werealign.solvers)."""
+        return State(messages=self.messages, params=self.params, decode=self.decode, task=self.task, item=self.item,
+                     game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant, key=self.key)
 
 
 def derived_int(*parts: object) -> int:

@@ -26,7 +26,7 @@ from werealign.errors import UserError
 from werealign.eval.config import validate_config
 from werealign.eval.plan import Planned, canonical_json
 from werealign.eval.samples import build_samples
-from werealign.eval.floors import run_floors
+from werealign.eval.floors_cache import cached_floors
 from werealign.eval.scoring import score_samples
 from werealign.files import describe_validation_error, read_json, sha256_file, write_json, write_jsonl
 from werealign.llm.store import STORE_NAME, StoredResponse
@@ -190,13 +190,13 @@ def exclusive(run_dir: Path) -> Iterator[None]:
 
 def write_outputs(run_dir: Path, record: RunRecord, plan: Sequence[Planned], stored: dict[str, StoredResponse]) -> Results:
     """samples.jsonl and results.json from the plan and the stored responses (both written atomically)."""
-    samples, _missing = build_samples(plan, stored)
+    samples, _missing = build_samples(plan, stored, record.config.solver)
     rows = [s.model_dump(mode="json") for s in samples]
     results = Results(
         model=record.config.model,
         dataset=record.dataset,
         versions=record.versions,
-        **score_samples(rows, planned=len(plan), modes=record.config.modes, floors=run_floors(plan, record.config.modes)),
+        **score_samples(rows, planned=len(plan), modes=record.config.modes, floors=cached_floors(plan, record.config.modes, record.dataset.content_sha256)),
     )
     write_jsonl(run_dir / SAMPLES, rows)
     write_json(run_dir / RESULTS, results)

@@ -24,9 +24,13 @@ from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
-from werealign.llm.store import STORE_NAME, Paid, Store
+from werealign.llm.prompt_cache import prefix_of
+from werealign.llm.store import STORE_NAME, Paid, Store, StoredResponse
 from werealign.render.prompt_templates import fallback_notices
 from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
+from werealign.solvers import Solver, get_solver
+from werealign.solvers.engine import replay
+from werealign.solvers.single import SINGLE
 
 
 @dataclass
@@ -70,7 +74,7 @@ def run_eval(
         if p.todo:
             if acompletion is None:
                 check_credentials(config.model, execution.api_base)
-            outcomes = send(p.todo, p.store, config, execution, progress, acompletion, cache=p.shared)
+            outcomes = send(p.todo, p.store, config, execution, progress, acompletion, cache=p.shared, solver=p.solver, known=p.known)
         return finish_run(p, outcomes)
 
 
@@ -91,6 +95,8 @@ class OpenRun:
     from_cache: int
     warnings: list[str]
     paid: Paid | None  # what the run's store held before this command: a resumed run
+    solver: Solver = SINGLE
+    known: dict[str, StoredResponse] | None = None  # stored successes a multi-step solver replays
 
 
 def open_run(
@@ -106,6 +112,7 @@ def open_run(
 ) -> OpenRun:
     """Check, lock and open `run_dir` for `config` (the lock, store and cache stay open until `stack` closes)."""
     plan = plan_run(ds, config)
+    solver = get_solver(config.solver)
     record = rundir.run_record(ds, config, execution)
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: --out exists and is not a directory")
@@ -128,17 +135,24 @@ def open_run(
     shared = stack.enter_context(_shared_cache(config, execution, cache))
     paid = store.paid()
     ok = store.ok_keys()
-    todo = _missing(plan, ok)
+    known = None
+    if solver is SINGLE:
+        todo = _missing(plan, ok)
+    else:  # later steps' keys depend on earlier replies: replay what is stored to find what is missing
+        known = store.ok_rows(ok)
+        solved = replay(solver, config.model, [p.state() for p in plan], known)
+        todo = _missing([p for p, s in zip(plan, solved, strict=True) if s.missing], set())
     unique = len({p.key for p in plan})
     from_cache = 0
-    if todo and shared is not None:
+    if todo and shared is not None and solver is SINGLE:  # other solvers look each step up as they go
         hits = shared.lookup(p.key for p in todo)
         for row in hits.values():  # the run's own store stays complete without the cache
             store.put(row)
         todo = [p for p in todo if p.key not in hits]
         from_cache = len(hits)
+    todo = by_prefix(todo)
     return OpenRun(config, execution, run_dir, record, plan, store, shared, ok, todo, unique, from_cache, warnings,
-                   paid if paid.requests else None)
+                   paid if paid.requests else None, solver, known)
 
 
 def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
@@ -152,11 +166,11 @@ def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
         unique_requests=p.unique,
         cached=p.unique - len(p.todo),
         from_cache=p.from_cache,
-        sent=len(p.todo),
+        sent=len(p.todo) if p.solver is SINGLE else len(outcomes),
         request_errors=results.totals.request_errors,
         results=results,
         first_error=first,
-        all_failed=bool(p.todo) and len(errors) == len(p.todo) and len(p.ok) == 0,
+        all_failed=bool(outcomes) and len(errors) == len(outcomes) and len(p.ok) == 0,
         warnings=p.warnings,
         paid=p.paid,
     )
@@ -178,6 +192,15 @@ def _shared_cache(config: RunConfig, execution: RunExecution, wanted: bool) -> I
         return
     with ResponseCache(rundir.public_api_base(execution.api_base)) as shared:
         yield shared
+
+
+def by_prefix(todo: list[Planned]) -> list[Planned]:
+    """The requests grouped by the prompt prefix they share (game, viewpoint, cut-off), groups in plan order:
+    sent close together, a provider's prompt cache still holds the prefix when the next one arrives."""
+    groups: dict[tuple[str, ...], list[Planned]] = {}
+    for p in todo:
+        groups.setdefault(prefix_of(p.messages), []).append(p)
+    return [p for group in groups.values() for p in group]
 
 
 def _missing(plan: list[Planned], ok: set[str]) -> list[Planned]:
@@ -325,7 +348,7 @@ def run_evals(
             opened.append((outcome, p, progress))
         sending = [(o, p, progress) for o, p, progress in opened if p.todo]
         sent = send_all(
-            [Job(p.todo, p.store, p.config, p.execution, progress, p.shared) for _, p, progress in sending],
+            [Job(p.todo, p.store, p.config, p.execution, progress, p.shared, p.solver, p.known) for _, p, progress in sending],
             acompletion=acompletion,
             max_connections=max_connections,
             display=board if sending else None,

@@ -32,6 +32,7 @@ from typing import Any
 
 from werealign.tasks import TASKS, resolve_mode
 from werealign.tasks.common import OBSERVER_ROLE, correct_value, counts, rounded  # noqa: F401 (OBSERVER_ROLE: leaderboards)
+from werealign.tasks.values import primary_value  # noqa: F401 - its home is werealign.tasks (leaderboards read it too)
 
 Sample = dict[str, Any]
 
@@ -46,6 +47,17 @@ def usage_totals(samples: Sequence[Sample]) -> dict[str, Any]:
         "completion_tokens": sum(s.get("completion_tokens") or 0 for s in answered),
         "cost_usd": rounded(sum(known)) if answered and len(known) == len(costs) else None,
         "cost_known_for": len(known),
+        **cache_totals(answered),
+    }
+
+
+def cache_totals(answered: Sequence[Sample]) -> dict[str, Any]:
+    """Prompt-cache reads summed, and their saving (None unless every sample that read the cache is priced)."""
+    hit = [s for s in answered if s.get("cached_tokens")]
+    savings = [s.get("cache_saving_usd") for s in hit]
+    return {
+        "cached_prompt_tokens": sum(s["cached_tokens"] for s in hit),
+        "cache_saving_usd": rounded(sum(savings)) if hit and None not in savings else None,
     }
 
 
@@ -87,13 +99,3 @@ def score_samples(
         "variants": variants,
         "context_gain": context_gain_block(samples, modes),
     }
-
-
-def primary_value(sample: Sample) -> float:
-    """One sample's contribution to its task's default headline (per-item statistics in leaderboards)."""
-    from werealign.tasks.opponent import jaccard, role_value
-
-    if sample["task"] == "opponent":
-        # OI mode `roles` records a seat -> role gold: the share of seats labelled right.
-        return role_value(sample) if isinstance(sample["gold"], dict) else jaccard(sample)
-    return correct_value(sample)

@@ -8,17 +8,16 @@ in the store is never sent again, and a changed prompt is a new request.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import random
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from werealign.llm import builtin_models, loader as llm
-from werealign.llm.client import Outcome, RetryPolicy, call_with_retries, litellm_cost
+from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
+from werealign.llm.engine import Engine
+from werealign.llm.keys import request_key
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
 
 __all__ = ["STORE_NAME", "Outcome", "Request", "RetryPolicy", "Store", "StoredResponse", "connect", "decodes_under_schema", "request_key", "send_all", "price_per_token"]
@@ -38,11 +37,6 @@ class Request:
     @property
     def key(self) -> str:
         return request_key(self.model, self.params, self.messages)
-
-
-def request_key(model: str, params: dict[str, Any], messages: list[dict[str, str]]) -> str:
-    blob = json.dumps({"model": model, "params": params, "messages": messages}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 @contextmanager
@@ -91,28 +85,20 @@ async def send_all(
     on_event: Callable[[str], None] = lambda e: None,
     on_done: Callable[[Outcome], None] = lambda o: None,
 ) -> None:
-    """Send each request (none of them stored yet) and store its outcome the moment it arrives."""
+    """Send each request (none of them stored yet) and store its outcome the moment it arrives, through
+    the one call engine (werealign.llm.engine) eval uses; generation's keys and request records stay its own."""
     queue = iter(requests)
-    loop = asyncio.get_running_loop()
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-gen-store")
+    engine = Engine(store, acompletion=acompletion, model=routed_model, kwargs=kwargs, policy=policy, cost_of=litellm_cost,
+                    on_event=on_event, on_done=on_done, priced=not builtin_models.is_builtin(routed_model))
 
     async def worker(index: int) -> None:
         rng = random.Random(f"gen-jitter-{seed}-{index}")  # backoff jitter only
         for r in queue:
-            outcome = await call_with_retries(acompletion, model=routed_model, messages=r.messages, kwargs={**kwargs, **r.params},
-                                              policy=policy, rng=rng, cost_of=litellm_cost, on_event=on_event)
-            await loop.run_in_executor(writer, store.put, _row(r, outcome))
-            on_done(outcome)
+            await engine.call(r.key, _record(r), r.messages, r.params, rng)
 
-    try:
+    async with engine:
         await asyncio.gather(*(worker(i) for i in range(max(1, min(max_connections, len(requests))))))
-    finally:
-        writer.shutdown(wait=True)
 
 
-def _row(r: Request, outcome: Outcome) -> StoredResponse:
-    return StoredResponse(
-        key=r.key, request={"model": r.model, "params": r.params, "messages": r.messages, "stage": r.stage, "template": r.template},
-        status="ok" if outcome.ok else "error", response=outcome.text, usage=outcome.usage, cost=outcome.cost,
-        latency=outcome.latency, error_class=outcome.error_class, error_message=outcome.error_message,
-        attempts=outcome.attempts, finish_reason=outcome.finish_reason)
+def _record(r: Request) -> dict[str, Any]:
+    return {"model": r.model, "params": r.params, "messages": r.messages, "stage": r.stage, "template": r.template}

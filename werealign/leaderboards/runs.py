@@ -13,9 +13,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from werealign.errors import UserError
-from werealign.eval.scoring import OBSERVER_ROLE, primary_value
 from werealign.files import describe_validation_error, path_kind, read_json, read_jsonl
 from werealign.schema.runs import Results, SampleRow, read_results, read_run_record, read_sample_row
+from werealign.tasks.common import OBSERVER_ROLE
+from werealign.tasks.values import primary_value
 
 RUN_JSON, RESULTS, SAMPLES = "run.json", "results.json", "samples.jsonl"
 
@@ -31,7 +32,7 @@ class Observation:
     dimension: str | None
     role: str
     decode: int
-    value: float  # 1/0 for speech and VA, the Jaccard for OI (mode roles: the share of seats right)
+    value: float  # 1/0 for speech and VA, the Jaccard for OI (mode roles: the share of seats right); 0 for a failed request
 
 
 @dataclass(frozen=True)
@@ -57,13 +58,14 @@ def _parse(reader, data: Any, where: str):
         raise UserError(f"{where}: {describe_validation_error(e)}") from None
 
 
-def _observation(row: SampleRow) -> Observation | None:
-    if row.request_error:
-        return None  # a failed request says nothing about the model; scoring leaves it out too
+def _observation(row: SampleRow) -> Observation:
+    # The row's own score, which the headline is made of: a failed request scores 0 in both, so the
+    # headline and its interval always agree. Rows written before `score` existed get it computed.
+    value = row.score if row.score is not None else primary_value(row.model_dump())
     role = row.viewpoint_role or (OBSERVER_ROLE if row.viewpoint_seat is None else "unknown")
     return Observation(task=row.task, variant=row.variant, item_id=row.item_id, game_id=row.game_id,
                        dimension=row.dimension, role=role, decode=row.decode,
-                       value=float(primary_value(row.model_dump())))
+                       value=float(value))
 
 
 def read_run(path: Path) -> Run:
@@ -85,8 +87,7 @@ def read_run(path: Path) -> Run:
     if results.model != record.config.model:
         raise UserError(f"{path}: {RESULTS} is of model {results.model!r} but {RUN_JSON} of {record.config.model!r}")
     observations = tuple(
-        o for lineno, data in read_jsonl(path / SAMPLES)
-        if (o := _observation(_parse(read_sample_row, data, f"{path / SAMPLES}:{lineno}"))) is not None
+        _observation(_parse(read_sample_row, data, f"{path / SAMPLES}:{lineno}")) for lineno, data in read_jsonl(path / SAMPLES)
     )
     identity = {
         "dataset content_sha256": results.dataset.content_sha256,

@@ -221,7 +221,30 @@ def _usage(resp: Any) -> dict[str, int] | None:
         value = getattr(usage, field, None)
         if isinstance(value, int):
             out[field] = value
+    # Prompt tokens the provider read from its prompt cache: OpenAI's field, where litellm also puts
+    # Anthropic's cache_read_input_tokens (read directly too, for responses litellm did not normalise).
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = details.get("cached_tokens") if isinstance(details, dict) else getattr(details, "cached_tokens", None)
+    if not isinstance(cached, int) or not cached:
+        cached = getattr(usage, "cache_read_input_tokens", None)
+    if isinstance(cached, int) and cached > 0:
+        out["cached_tokens"] = cached
     return out or None
+
+
+def cache_saving(model: str, cached_tokens: int) -> float | None:
+    """USD saved by `cached_tokens` read from the provider's cache instead of billed as fresh input
+    (litellm's price table; None when it has no cache price for the model)."""
+    from werealign.llm.loader import import_litellm
+
+    try:
+        info = import_litellm().get_model_info(model)
+    except Exception:  # noqa: BLE001 - unknown model: the saving is unknown, not zero
+        return None
+    fresh, cached = info.get("input_cost_per_token"), info.get("cache_read_input_token_cost")
+    if not isinstance(fresh, int | float) or not isinstance(cached, int | float):
+        return None
+    return round(cached_tokens * (fresh - cached), 10)
 
 
 def litellm_cost(resp: Any) -> float | None:
@@ -230,9 +253,20 @@ def litellm_cost(resp: Any) -> float | None:
     if "response_cost" in hidden:
         cost = hidden.get("response_cost")
         return float(cost) if isinstance(cost, int | float) else None
+    model = getattr(resp, "model", None)
+    if isinstance(model, str) and model in _UNPRICED:
+        return None
     from werealign.llm.loader import import_litellm
 
+    litellm = import_litellm()
     try:
-        return float(import_litellm().completion_cost(completion_response=resp))
+        return float(litellm.completion_cost(completion_response=resp))
     except Exception:  # noqa: BLE001 - unknown model or provider: cost is unknown, not zero
+        if isinstance(model, str) and model not in litellm.model_cost and model.split("/", 1)[-1] not in litellm.model_cost:
+            # litellm's price table does not change during a run: asking again for every reply of an
+            # unpriced model cost about a tenth of the request phase against a local endpoint.
+            _UNPRICED.add(model)
         return None
+
+
+_UNPRICED: set[str] = set()  # models litellm could not price in this process

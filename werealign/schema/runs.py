@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 RUN_FORMAT_VERSION = 2
+DEFAULT_SOLVER = "single"  # one model call per sample: the prompt as rendered, the reply parsed
 LEGACY_RUN_FORMAT = "werealign-run/1"  # the marker of format version 1 files
 
 FormatVersion = Annotated[
@@ -55,6 +56,15 @@ class RunConfig(_Model):
         default_factory=dict,
         description="The mode each evaluated task was asked in, e.g. {'vote': 'decision', 'opponent': 'set'} (see werealign.tasks); "
         "a task with modes that is missing here is asked in its default mode.")
+    solver: str = Field(DEFAULT_SOLVER, description="How the model answers (werealign.solvers): 'single' = one call per sample. "
+                        "Left out of the file when it is the default, so runs made before solvers keep their identity.")
+
+    @model_serializer(mode="wrap")
+    def _default_solver_left_out(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if data.get("solver") == DEFAULT_SOLVER:
+            del data["solver"]
+        return data
 
 
 class RunExecution(_Model):
@@ -103,6 +113,21 @@ class RunRecord(_Model):
 Answer = str | int | list[int] | dict[str, str]  # dict: seat -> role id (OI mode roles)
 
 
+class StepRow(_Model):
+    """One step of a solver: a model call (its messages are the `request` of `key` in responses.sqlite) or a
+    plain-Python step (retrieval, a tool) with its output."""
+
+    name: str = Field(description="The solver's name for the step (e.g. answer, reflect).")
+    kind: str = Field(description="'model' (a stored, keyed request) or 'python' (computed, not paid).")
+    key: str | None = Field(None, description="Model steps: the request key in responses.sqlite (its messages are stored there).")
+    output: str | None = Field(description="The reply (model) or the step's result (python); null when the request failed.")
+    error: str | None = Field(None, description="'ErrorClass: message' when the request finally failed.")
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cached_tokens: int | None = Field(None, description="Prompt tokens the provider read from its prompt cache (its usage report).")
+    cost: float | None = Field(None, description="USD price litellm computed for this call; null when unknown.")
+
+
 class SampleRow(_Model):
     """One row of samples.jsonl: one item x variant x decode, the reply as received and how it was scored."""
 
@@ -130,6 +155,11 @@ class SampleRow(_Model):
     completion_tokens: int | None
     cost: float | None = Field(description="USD price litellm computed for the reply; null when unknown (never guessed).")
     latency: float | None = Field(description="Seconds of the successful (or last) attempt.")
+    cached_tokens: int | None = Field(None, description="Prompt tokens the provider read from its prompt cache, summed over the steps.")
+    cache_saving_usd: float | None = Field(None, description="USD those cached tokens saved against fresh input (litellm's prices); null when unknown.")
+    steps: list[StepRow] | None = Field(None, description="The solver's steps in order (null in rows written before solvers).")
+    score: float | None = Field(None, description="This sample's contribution to its task's headline (failed requests score 0); "
+                                "null in rows written before it was recorded.")
 
 
 # --------------------------------------------------------------------------- results.json
@@ -249,6 +279,8 @@ class Usage(_Model):
     completion_tokens: int
     cost_usd: float | None = Field(description="Summed cost; null unless litellm priced every answered sample.")
     cost_known_for: int = Field(description="Answered samples with a known price.")
+    cached_prompt_tokens: int = Field(0, description="Prompt tokens the provider served from its prompt cache (its usage report).")
+    cache_saving_usd: float | None = Field(None, description="USD the prompt cache saved against fresh input; null unless priced.")
 
 
 class GainEstimate(_Model):

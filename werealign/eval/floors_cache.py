@@ -1,0 +1,63 @@
+"""Floors computed once per dataset and prompts: every model, rerun and re-score of the same items and
+prompts reuses them (the shortcut models, the options-only attack among them, take seconds on a release).
+
+Keyed by the dataset's content hash, the run's modes, the first-decode prompts (by item, variant and a
+hash of the messages: the model's name is not part of a prompt) and the source of the code that computes
+floors, so a changed baseline or scoring rule is never served a stale floor. Kept beside the shared
+response cache (werealign.llm.cache) and off with it; a cache file that cannot be read is recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from werealign.eval.floors import run_floors
+from werealign.eval.plan import Planned
+from werealign.files import atomic_write_text
+from werealign.llm.cache import cache_enabled, cache_path
+from werealign.llm.keys import canonical_json
+
+Floors = dict[str, dict[str, dict[str, Any]]]
+
+
+@lru_cache(maxsize=1)
+def _code_hash() -> str:
+    """sha256 of the modules floors depend on: the shortcut models, text similarity, floors, the tasks."""
+    root = Path(__file__).resolve().parents[1]
+    files = [root / "eval" / "floors.py", root / "llm" / "builtin_models.py", root / "text_similarity.py",
+             *sorted((root / "tasks").glob("*.py"))]
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def floors_key(plan: Sequence[Planned], modes: dict[str, str], content_sha256: str) -> str:
+    h = hashlib.sha256(canonical_json({"dataset": content_sha256, "modes": modes, "code": _code_hash()}).encode())
+    for p in plan:
+        if p.decode == 0:
+            h.update(f"{p.task}\0{p.variant}\0{p.item.item_id}\0".encode())
+            h.update(hashlib.sha256(canonical_json(p.messages).encode()).digest())
+    return h.hexdigest()
+
+
+def cached_floors(plan: Sequence[Planned], modes: dict[str, str], content_sha256: str) -> Floors:
+    """run_floors(plan, modes), from the cache when these prompts were floored before."""
+    if not cache_enabled():
+        return run_floors(plan, modes)
+    path = cache_path().parent / "floors" / f"{floors_key(plan, modes, content_sha256)}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    floors = run_floors(plan, modes)
+    try:
+        atomic_write_text(path, json.dumps(floors, ensure_ascii=False))  # key order kept: results.json shows it
+    except Exception:  # noqa: BLE001 - a cache that cannot be written costs time, never a result
+        pass
+    return floors

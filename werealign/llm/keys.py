@@ -1,0 +1,23 @@
+"""Request keys: the content identity of a paid model call, shared by every caller of the model layer."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def request_key(model: str, params: dict[str, Any], messages: list[Any], decode: int | None = None) -> str:
+    """sha256 of (model, sampling params, messages, decode index): the identity of a paid request.
+
+    Without a decode index (generation, which has no decodes) the key is that of the same object
+    without the field, as generation has always keyed its stored requests."""
+    body: dict[str, Any] = {"model": model, "params": params, "messages": messages}
+    if decode is not None:
+        body["decode"] = decode
+    blob = canonical_json(body)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -1,0 +1,78 @@
+"""The solver seam: what a solver sees (State), what it may do (Steps), and what it is (Solver).
+
+A solver turns one sample into a reply through steps. A model step (`Steps.ask`) is one request, keyed by
+its content (werealign.llm.keys) and stored the moment it arrives, so a solver of several steps resumes
+like a single call: a rerun replays the stored steps for free and pays only for the first missing one.
+A plain-Python step (`Steps.note`: retrieval, a tool, a rule) is recorded beside them, never paid.
+
+Replay is exact only if a solver is a deterministic function of the state and the replies it got: no
+clock, no unseeded randomness (draw from `derived seed`s of the state instead).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class State:
+    """One sample as data: the rendered prompt and the item it asks, for solvers that need more than text."""
+
+    messages: list[dict[str, str]]  # the task's prompt, as the default solver sends it
+    params: dict[str, Any]  # sampling params of this decode (temperature, seed, max_tokens)
+    decode: int
+    task: str
+    item: Any  # the item model (options, candidates, viewpoint seat, ...)
+    game: Any  # the GameLog the prompt was rendered from
+    option_order: list[int] | None = None
+    mode: str | None = None
+    variant: str = "base"
+    key: str | None = None  # the request key of `messages` with `params` as planned (saves re-hashing the prompt)
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """What one step did; written into the sample row (schema.runs.StepRow)."""
+
+    name: str
+    kind: str  # "model" | "python"
+    output: str | None
+    key: str | None = None
+    error: str | None = None
+    usage: dict[str, Any] = field(default_factory=dict)
+    cost: float | None = None
+    latency: float | None = None
+    attempts: int = 0
+    finish_reason: str | None = None
+
+
+class Steps(Protocol):
+    """Handed to a solver: the only way it reaches a model."""
+
+    async def ask(self, step: str, messages: list[dict[str, str]], *, params: dict[str, Any] | None = None) -> str:
+        """One model call (the state's params, updated with `params`); returns the reply text.
+
+        Raises StepFailed when the request finally failed (the sample is then a request error)."""
+        ...
+
+    def note(self, step: str, output: str) -> None:
+        """Record a plain-Python step (retrieval, a tool) and its result."""
+        ...
+
+
+class StepFailed(Exception):
+    """A model step's request finally failed; the sample is recorded as a request error."""
+
+
+SolveFn = Callable[[State, Steps], Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A named way of answering. `solve` returns the reply the task parses (its last answer line counts)."""
+
+    name: str
+    solve: SolveFn
+    description: str = ""
