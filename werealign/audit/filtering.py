@@ -3,16 +3,14 @@ Le Bras et al. 2020: keep only the items an ensemble of options-only attacks can
 
 Each round, every attack in `attacks` (a feature family and a learner, werealign.audit.attacks) is
 cross-fitted `partitions` times (games dealt to folds differently by the seed each time), so every
-item is scored `len(attacks) x partitions` times
-by models that never saw its game. An item's predictability is the share of those scorings whose top
-option is its key. The most predictable items (at most `slice_share` of the pool per round, and only
-those at or above `threshold`) are removed and the attacks are refitted on the rest, until no item
-reaches the threshold. Items that leak (werealign.audit.leaks) are removed first: a filter cannot
-make them fair.
-
-An item's predictability is the larger of two: with the attacks trained on the whole dataset (other
-games), and with them refitted on the current pool. The split is then measured with attacks the
-filter did not use (`verify`).
+item is scored `len(attacks) x partitions` times by models that never saw its game, once with the
+attacks trained on the whole dataset and once refitted on the current pool. An item's
+predictability is the highest probability any of those scorings gives its key (not the share of
+top-1 hits: a key an attack ranks a close second is answerable too). The most predictable items (at
+most `slice_share` of the pool per round, and only those at or above `threshold`) are removed and
+the pool's attacks are refitted on the rest, until no item reaches the threshold. Items that leak
+(werealign.audit.leaks) are removed first: a filter cannot make them fair. The split is then
+measured with attacks the filter did not use (`verify`).
 """
 
 from __future__ import annotations
@@ -22,17 +20,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.audit.attacks import cross_fitted_probs, top1_hits
+from werealign.audit.attacks import cross_fitted_probs, key_probs, top1_hits
 from werealign.audit.checks import key_longest_rate
 from werealign.schema import SpeechItem
 
 METHOD = "aflite"
 # The filter's attacks, (feature family, learner); `verify` uses the "words" family, which none of them reads.
 ATTACKS = (("chars", "lr"), ("chars", "nb"), ("lengths", "lr"))
-PARTITIONS = 4
-THRESHOLD = 0.25  # predictability at which an item counts as answerable (chance: 1/9 per scoring)
+PARTITIONS = 2
+# Predictability (the best attack's probability of the key) at which an item counts as answerable:
+# 1.35 x chance. On the WereBench release a looser 0.2 kept items that word-feature attacks trained on
+# the other games still answered 37-39% of the time (see BENCHMARKS.md).
+THRESHOLD = 0.15
 SLICE_SHARE = 0.2  # at most this share of the pool removed per round: later rounds refit on the rest
-MIN_POOL = 18  # below this many items the attacks cannot be fitted meaningfully
+# Below this many items a refit on the pool overfits: on the release, refits on 14-37 items still gave
+# keys 0.15-0.29 and cut the split to 13 items. The dataset-wide scorings alone decide there.
+MIN_REFIT = 100
 
 
 @dataclass
@@ -43,13 +46,14 @@ class FilterResult:
 
 
 def predictability(items: Sequence[SpeechItem], attacks: Sequence[tuple[str, str]], partitions: int, seed: int) -> list[float]:
-    """Per item, the share of `len(attacks) x partitions` cross-fitted scorings whose top option is its key."""
-    hits = [0] * len(items)
+    """Per item, the highest probability any of `len(attacks) x partitions` cross-fitted scorings gives
+    its key: an item is as answerable as its best attack makes it (chance: 1/9)."""
+    best = [0.0] * len(items)
     for family, learner in attacks:
         for r in range(partitions):
-            for i, hit in enumerate(top1_hits(items, cross_fitted_probs(items, family, seed=seed * 1000 + r, learner=learner))):
-                hits[i] += hit
-    return [h / (len(attacks) * partitions) for h in hits]
+            for i, p in enumerate(key_probs(items, cross_fitted_probs(items, family, seed=seed * 1000 + r, learner=learner))):
+                best[i] = max(best[i], p)
+    return best
 
 
 def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] | None], *, seed: int = 0,
@@ -72,8 +76,9 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
     # are refitted each round, as in AFLite, to find what the remaining items still share.
     release = dict(zip((it.item_id for it in items), predictability(items, attacks, partitions, seed)))
     rounds = []
-    while len(pool) >= MIN_POOL:
-        own = predictability(pool, attacks, partitions, seed + len(rounds) + 1)
+    while pool:
+        # Too small a pool to refit on: the release-wide scorings alone decide.
+        own = predictability(pool, attacks, partitions, seed + len(rounds) + 1) if len(pool) >= MIN_REFIT else [0.0] * len(pool)
         scores = [max(release[it.item_id], s) for it, s in zip(pool, own)]
         ranked = sorted(((s, it.item_id, i) for i, (s, it) in enumerate(zip(scores, pool)) if s >= threshold), key=lambda t: (-t[0], t[1]))
         cut = ranked[: max(1, math.ceil(slice_share * len(pool)))]
@@ -89,7 +94,7 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
 
 # The split is tested with attacks the filter did not use: word (CJK: character) 1-2-grams with
 # length and punctuation features, by a logistic regression and by a naive Bayes model, each trained
-# on the whole release's other games and, separately, on the split's own other games.
+# on every item of the other games (the removed ones too: an attacker may hold the whole release).
 INDEPENDENT = (("words", "lr"), ("words", "nb"))
 
 
@@ -102,8 +107,7 @@ def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem]) -> dict[str,
     attacks = {}
     for family, learner in INDEPENDENT:
         on_release = top1_hits(items, cross_fitted_probs(items, family, learner=learner))
-        attacks[f"{family}-{learner}/release"] = round(sum(h for h, it in zip(on_release, items) if it.item_id in ids) / len(kept), 4)
-        attacks[f"{family}-{learner}/split"] = round(sum(top1_hits(kept, cross_fitted_probs(kept, family, learner=learner))) / len(kept), 4)
+        attacks[f"{family}-{learner}"] = round(sum(h for h, it in zip(on_release, items) if it.item_id in ids) / len(kept), 4)
     return {"items": len(kept), "top1": max(attacks.values()), "key_longest": round(key_longest_rate(kept), 4), "attacks": attacks}
 
 

@@ -8,7 +8,7 @@
   (an option that *claims* a role, "seat 5 is the witch", is an answer to weigh, not a leak);
 - a stem that copies LEAK_NGRAM words of hidden text (turns after the cut-off, the recap, the
   annotator log) that appear nowhere in what the viewpoint saw;
-- a cut-off after the decision asked about: the stem asks about a night action or a vote the
+- a cut-off after the decision asked about: the stem's last sentence asks about a night action or a vote the
   viewpoint already took in the cut-off's day, and its outcome (the target's death or elimination)
   is among the public events shown.
 """
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, _action_pattern, _verb
-from werealign.audit.text import is_cjk, tokens
+from werealign.audit.text import is_cjk, normalise, tokens
 from werealign.dataset import Dataset
 from werealign.game.visibility import Context, build_context
 from werealign.schema import GameLog, SpeechItem
@@ -88,9 +88,11 @@ def decided_before_cutoff(game: GameLog, question: str, ctx: Context) -> list[st
     day_of = {p.id: p.day for p in game.phases}
     own = [e for e in (*ctx.private_events, *ctx.public_events) if e.actor == ctx.viewpoint_seat and e.target is not None
            and day_of.get(e.phase) == day and e.kind in ("skill_use", "vote")]
+    # The ask is the stem's last sentence ("Seat 6 was saved; whom do you trust?" asks about trust).
+    ask = ([s for s in re.split(r"[.。!！?？;；]", normalise(question)) if s.strip()] or [""])[-1]
     out = []
     for ev in own:
-        asks = re.search(VOTE_WORDS, question, re.IGNORECASE) if ev.kind == "vote" else _action_pattern(frozenset([_verb(ev.skill or "")])).search(question)
+        asks = re.search(VOTE_WORDS, ask, re.IGNORECASE) if ev.kind == "vote" else _action_pattern(frozenset([_verb(ev.skill or "")])).search(ask)
         if not asks:
             continue
         outcome = [o for o in ctx.public_events if o.kind in ("elimination", "night_outcome") and o.target == ev.target
