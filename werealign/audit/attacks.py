@@ -85,7 +85,10 @@ def _fit_scores(learner: str, X, y, X_test):
         return log[:, 1] - log[:, 0]
     from sklearn.linear_model import LogisticRegression
 
-    return LogisticRegression(C=1.0, max_iter=1000, solver="liblinear").fit(X, y).decision_function(X_test)
+    # The dual problem reaches the same optimum, dozens of times faster when features outnumber rows
+    # (hashed n-grams: 2 s -> 0.06 s per fit of a few thousand options).
+    dual = X.shape[1] > X.shape[0]
+    return LogisticRegression(C=1.0, max_iter=1000, solver="liblinear", dual=dual).fit(X, y).decision_function(X_test)
 
 
 def cross_fitted_probs(items: Sequence[SpeechItem], family: str = "words", *, folds: int = FOLDS, seed: int | None = None,

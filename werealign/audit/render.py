@@ -31,6 +31,6 @@ def render_text(report: AuditReport) -> str:
     scores = sorted(report.item_scores.values(), key=lambda s: s["artifact_score"])
     if scores:
         high = sum(s["artifact_score"] >= 0.5 for s in scores)
-        lines.append(f"artifact score (P options-only attack picks the key): median {scores[len(scores) // 2]['artifact_score']:.2f}; "
-                     f"{high} items >= 0.5")
+        lines += textwrap.wrap(f"artifact score (P options-only attack picks the key): median "
+                               f"{scores[len(scores) // 2]['artifact_score']:.2f}; {high} items >= 0.5", WIDTH)
     return "\n".join(lines)
