@@ -98,3 +98,16 @@ def test_role_words_come_from_the_catalogue_and_the_games_declarations():
     seats = [s.model_copy(update={"role": "lantern_keeper"}) if s.seat == 6 else s for s in game.seats]
     game = game.model_copy(update={"rules": rules, "seats": seats})
     assert any("seat 6's hidden role (lantern_keeper)" in r for r in stem_leaks(game, _item("The lampwright seat 6 spoke. Why?")))
+
+
+def test_claims_and_what_a_wolf_knows_are_not_leaks():
+    game = crafted_game()
+    # seat 5 is truly the witch: a stem reporting a claim describes talk at the table (the claim is
+    # taken at its word: the reader of turns may miss how it was phrased)
+    assert stem_leaks(game, _item("Seat 5 claimed witch. What now?", viewpoint=1)) == []
+    assert stem_leaks(_zh_game(), _item("5号起跳女巫，你怎么办？", viewpoint=1, language="zh")) == []
+    assert stem_leaks(_zh_game(), _item("女巫5号，你怎么办？", viewpoint=1, language="zh"))
+    # a wolf knows every seat outside its team is good: "villager seat 6" tells seat 1 nothing new...
+    assert stem_leaks(game, _item("Everyone was pointing at villager seat 6. Why?", viewpoint=1)) == []
+    # ...but not which good role a seat holds
+    assert stem_leaks(game, _item("Vote out the witch seat 5?", viewpoint=1))

@@ -30,11 +30,16 @@ ACTION_ZH = {"check": "查验|验", "poison": "毒", "save": "救|解药", "prot
              "silence": "禁言", "assassinate": "暗杀", "take": "带走", "charm": "魅惑"}
 
 
+# Words that make a role a claim the seat made ("seat 1 claimed seer", "1号跳预言家"): public talk.
+CLAIM = re.compile(r"\bclaim\w*|\bsays? (?:he|she|they)|自称|声称|起跳|跳")
+
+
 @dataclass(frozen=True)
 class Attachment:
     seat: int
     what: str  # a role id, or "action:<skill verb>"
     label: bool  # the word sits right beside the seat (a label, not a claim)
+    claim: bool = False  # a claim verb comes between the seat and the word, or right before the word
 
 
 @lru_cache(maxsize=64)
@@ -98,7 +103,8 @@ def _attachments(text: str, declared: tuple[str, ...], verbs: frozenset[str], se
             gap, rs, re_, seat = min((max(rs - we, ws - re_, 0), rs, re_, seat) for rs, re_, seat in refs)
             if gap <= NEAR:
                 between = clause[we:rs] if we <= rs else clause[re_:ws]
-                out.append(Attachment(seat, what, bool(_LABEL_GAP.match(between))))
+                claim = bool(CLAIM.search(between) or CLAIM.search(clause[max(0, ws - 3) : ws]))
+                out.append(Attachment(seat, what, bool(_LABEL_GAP.match(between)) and not claim, claim))
     return out
 
 
@@ -139,6 +145,10 @@ def known_at_cutoff(game: GameLog, ctx: Context) -> set[tuple[int, str]]:
     if ctx.viewpoint_seat is not None:
         known.add((ctx.viewpoint_seat, "*"))
     known |= {(s, "*") for s in ctx.allies}
+    if ctx.own_faction == "wolf":
+        # Wolves know every other seat is not a wolf: the good side's plain card ("villager") tells them nothing.
+        plain = {faction: role for role, faction in _plain_cards(catalogue_for(game.rules.declared_roles)).items()}
+        known |= {(s.seat, plain["good"]) for s in game.seats if s.faction == "good" and "good" in plain}
     for ev in ctx.private_events:
         if ev.actor == ctx.viewpoint_seat and ev.target is not None:
             known.add((ev.target, "*"))  # a seer's check, a witch's potion: the viewpoint knows that seat's fate

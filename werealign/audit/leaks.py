@@ -70,7 +70,7 @@ def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
 def _unknowable(game: GameLog, ctx: Context, atts, known) -> list[str]:
     out = []
     for a in atts:
-        if a.seat == ctx.viewpoint_seat or (a.seat, "*") in known or (a.seat, a.what) in known or not reveals_truth(game, a):
+        if a.claim or a.seat == ctx.viewpoint_seat or (a.seat, "*") in known or (a.seat, a.what) in known or not reveals_truth(game, a):
             continue
         what = f"night action ({a.what.split(':', 1)[1]})" if a.what.startswith("action:") else f"hidden role ({a.what})"
         out.append(f"seat {a.seat}'s {what}")
