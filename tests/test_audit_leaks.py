@@ -10,7 +10,7 @@ from werealign.schema import Event, Option, SpeechItem
 
 # The crafted game: seat 1 wolf, 2 villager, 3 seer (checked seat 1 on night 1), 4 wolf, 5 witch (saved
 # seat 6 on night 1), 6 villager. Before the cut-off seat 1 says "seat 2 is a wolf" and seat 3 "seat 1 is a wolf".
-FILLER = ["option {}".format(w) for w in "amber birch cobalt dune ember fjord gale heath inlet".split()]
+FILLER = [f"option {w}" for w in "amber birch cobalt dune ember fjord gale heath inlet".split()]
 ZH_FILLER = [f"选项{c}" for c in "甲乙丙丁戊己庚辛壬"]
 
 
