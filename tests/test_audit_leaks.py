@@ -77,6 +77,7 @@ def test_chinese_stems_options_and_decisions():
     assert any("seat 4's hidden role (werewolf)" in r for r in stem_leaks(game, _item("4号（狼）的遗言说明了什么？", **zh)))
     assert any("seat 6's hidden role (villager)" in r for r in stem_leaks(game, _item("大家都指向了村民6号，为什么？", **zh)))
     assert stem_leaks(game, _item("1号（狼）为什么攻击你？", **zh)) == []  # the seer's own check
+    assert any("seat 4's hidden role" in r for r in stem_leaks(game, _item("四号（狼）的遗言说明了什么？", **zh)))  # seats in words
     assert stem_leaks(game, _item("被1号说成狼的2号怎么办？", **zh)) == []  # a claim at the table
     opts = stem_leaks(game, _item("你怎么做？", options=["投出女巫5号", *ZH_FILLER[1:]], **zh))
     assert opts and "seat 5's hidden role (witch)" in opts[0]

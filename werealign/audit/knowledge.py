@@ -16,10 +16,11 @@ from functools import lru_cache
 
 from werealign.audit.text import normalise
 from werealign.game.visibility import Context
+from werealign.importers.werebench_text import chinese_number  # '十二' -> 12: transcribed speech writes seats in words
 from werealign.schema import Event, GameLog
 from werealign.schema.roles import RoleCatalogue, RoleDeclaration, catalogue_for
 
-SEAT_REF = re.compile(r"\b(?:seat|player|p)\s*(\d{1,2})\b|(\d{1,2})\s*号(?:位|玩家)?", re.IGNORECASE)
+SEAT_REF = re.compile(r"\b(?:seat|player|p)\s*(\d{1,2})\b|(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*号(?:位|玩家)?", re.IGNORECASE)
 CLAUSE_END = re.compile(r"[,，.。;；!！?？:：、\n]")
 NEAR = 14  # characters between a seat reference and the word attached to it, at most
 # Only brackets and spaces between a role word and a seat: "witch seat 5", "女巫5号", "5号（狼）" -- the
@@ -90,7 +91,7 @@ def _attachments(text: str, declared: tuple[str, ...], verbs: frozenset[str], se
     start = 0
     for end in [m.start() for m in CLAUSE_END.finditer(norm)] + [len(norm)]:
         clause, start = norm[start:end], end + 1
-        refs = [(m.start(), m.end(), int(m.group(1) or m.group(2))) for m in SEAT_REF.finditer(clause)]
+        refs = [(m.start(), m.end(), chinese_number(m.group(1) or m.group(2))) for m in SEAT_REF.finditer(clause)]
         refs = [r for r in refs if r[2] in seats]
         words = [(m.start(), m.end(), labels[m.group(0).rstrip("s") if m.group(0) not in labels else m.group(0)]) for m in pattern.finditer(clause)]
         if actions is not None:
