@@ -8,6 +8,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from cli_inproc import run_cli
 from crafted_game import crafted_game, crafted_opponent_item, crafted_osr, crafted_vote_item
 from werealign.audit import audit_items, render_text
@@ -139,3 +141,19 @@ def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     assert inside.returncode == 1 and "outside the dataset" in inside.stderr and not (src / "sub").exists()
     # --strict: the source fails its audit, so a CI gate exits non-zero
     assert run_cli("audit", src, "--strict").returncode == 1
+
+
+@pytest.mark.werebench
+@pytest.mark.slow
+def test_release_filtered_split_holds_against_independent_attacks(werebench_import, tmp_path):
+    # the session's one `werealign import werebench` of the real release (conftest)
+    out = tmp_path / "split"
+    r = run_cli("audit", werebench_import.path, "--filtered-out", out, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    note = doc["filtered_out"]
+    assert note["counts"]["speech_kept"] >= 10 and note["counts"]["removed_leak"] > 0
+    assert note["independent_attack"]["top1"] <= 0.2 and note["independent_attack"]["key_longest"] <= 0.15
+    assert all(0 <= s["artifact_score"] <= 1 for s in doc["item_scores"].values())
+    assert doc["artifacts"]["all"] and {g["side"] for g in doc["artifacts"]["all"]} == {"key", "distractor"}
+    assert run_cli("validate", out).returncode == 0
