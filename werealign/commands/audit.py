@@ -21,7 +21,8 @@ def audit_command(
         None, "--filtered-out", help="Write a complete dataset here holding only the speech items an ensemble of "
         "options-only attacks cannot answer, and no leaking item (AFLite-style filtering)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the filter's fold assignments (--filtered-out)."),
-    threshold: float = typer.Option(0.25, "--filter-threshold", help="Predictability at which the filter removes an item."),
+    # 0.15 = werealign.audit.filtering.THRESHOLD, not imported here: --help loads no scikit-learn.
+    threshold: float = typer.Option(0.15, "--filter-threshold", help="Filter: remove an item when an attack gives its key this probability (chance 1/9)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace a non-empty --filtered-out directory."),
 ) -> None:
     """Answer-key position, longest/shortest key, options-only baseline, duplicate options,
