@@ -56,23 +56,23 @@ def _role_pattern(catalogue: RoleCatalogue) -> tuple[re.Pattern, dict[str, str]]
     return re.compile("|".join(alts)), labels
 
 
-def _verb(skill: str) -> str:
+def skill_verb(skill: str) -> str:
     return skill.rsplit("_", 1)[-1]
 
 
 @lru_cache(maxsize=256)
-def _action_pattern(verbs: frozenset[str]) -> re.Pattern:
+def action_pattern(verbs: frozenset[str]) -> re.Pattern:
     alts = [rf"\b{re.escape(v[:-1] if v.endswith('e') else v)}\w*" for v in sorted(verbs)]
     alts += [ACTION_ZH[v] for v in sorted(verbs) if v in ACTION_ZH]
     return re.compile("|".join(alts))
 
 
-def attachments(text: str, game: GameLog, *, speaker: int | None = None) -> list[Attachment]:
+def attachments(text: str, game: GameLog, *, speaker: int | None = None) -> tuple[Attachment, ...]:
     """(seat, role or action) pairs `text` states: each role or action word attached to the nearest
     seat reference in its clause (at most NEAR characters away); in a turn of `speaker`, a role word
     in a clause with no seat reference is the speaker's own claim ("I am the witch")."""
     declared = tuple(d.model_dump_json() for d in game.rules.declared_roles)
-    verbs = frozenset(_verb(e.skill) for e in game.events if e.skill)
+    verbs = frozenset(skill_verb(e.skill) for e in game.events if e.skill)
     return _attachments(text, declared, verbs, frozenset(s.seat for s in game.seats), speaker)
 
 
@@ -82,10 +82,10 @@ def _catalogue(declared: tuple[str, ...]) -> RoleCatalogue:
 
 
 @lru_cache(maxsize=65536)
-def _attachments(text: str, declared: tuple[str, ...], verbs: frozenset[str], seats: frozenset[int], speaker: int | None) -> list[Attachment]:
+def _attachments(text: str, declared: tuple[str, ...], verbs: frozenset[str], seats: frozenset[int], speaker: int | None) -> tuple[Attachment, ...]:
     # Cached: the same turns are read from every cut-off of a game.
     pattern, labels = _role_pattern(_catalogue(declared))
-    actions = _action_pattern(verbs) if verbs else None
+    actions = action_pattern(verbs) if verbs else None
     out: list[Attachment] = []
     norm = normalise(text)
     start = 0
@@ -106,7 +106,7 @@ def _attachments(text: str, declared: tuple[str, ...], verbs: frozenset[str], se
                 between = clause[we:rs] if we <= rs else clause[re_:ws]
                 claim = bool(CLAIM.search(between) or CLAIM.search(clause[max(0, ws - 3) : ws]))
                 out.append(Attachment(seat, what, bool(_LABEL_GAP.match(between)) and not claim, claim))
-    return out
+    return tuple(out)
 
 
 def _which_verb(word: str, verbs: frozenset[str]) -> str:
@@ -132,7 +132,7 @@ def reveals_truth(game: GameLog, att: Attachment) -> bool:
         return False
     if att.what.startswith("action:"):
         verb = att.what.split(":", 1)[1]
-        return any(e.kind == "skill_use" and e.skill and _verb(e.skill) == verb and e.target == att.seat for e in game.events)
+        return any(e.kind == "skill_use" and e.skill and skill_verb(e.skill) == verb and e.target == att.seat for e in game.events)
     if att.what == seat.role:
         return True
     return _plain_cards(catalogue_for(game.rules.declared_roles)).get(att.what) == seat.faction
@@ -168,7 +168,7 @@ def _event_knowledge(ev: Event) -> set[tuple[int, str]]:
     if ev.kind == "skill_use" and isinstance(ev.actor, int):
         out.add((ev.actor, "*"))  # a public skill (the hunter's shot) shows the card
         if ev.target is not None and ev.skill:
-            out.add((ev.target, "action:" + _verb(ev.skill)))
+            out.add((ev.target, "action:" + skill_verb(ev.skill)))
     if ev.target is not None and ev.kind in ("night_outcome", "elimination"):
         out.add((ev.target, "action:kill"))  # a death is public (by the wolves, as far as the table knows); a potion is not
     return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, _action_pattern, _verb
+from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, action_pattern, skill_verb
 from werealign.audit.text import is_cjk, normalise, tokens
 from werealign.dataset import Dataset
 from werealign.game.visibility import Context, build_context
@@ -92,7 +92,7 @@ def decided_before_cutoff(game: GameLog, question: str, ctx: Context) -> list[st
     ask = ([s for s in re.split(r"[.。!！?？;；]", normalise(question)) if s.strip()] or [""])[-1]
     out = []
     for ev in own:
-        asks = re.search(VOTE_WORDS, ask, re.IGNORECASE) if ev.kind == "vote" else _action_pattern(frozenset([_verb(ev.skill or "")])).search(ask)
+        asks = re.search(VOTE_WORDS, ask, re.IGNORECASE) if ev.kind == "vote" else action_pattern(frozenset([skill_verb(ev.skill or "")])).search(ask)
         if not asks:
             continue
         outcome = [o for o in ctx.public_events if o.kind in ("elimination", "night_outcome") and o.target == ev.target
