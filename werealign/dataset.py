@@ -127,6 +127,7 @@ def write_dataset(
     description: str = "",
     source: str | None = None,
     extra_files: dict[str, str] | None = None,
+    filtering: dict[str, Any] | None = None,
 ) -> DatasetManifest:
     """Write a complete dataset directory into `root` (normally a staging dir) with its manifest.
 
@@ -158,6 +159,7 @@ def write_dataset(
         source=source,
         counts=DatasetCounts(games=len(games), speech=len(speech), vote=len(vote), opponent=len(opponent), osr_games=len(osr)),
         content_hashes=hashes,
+        filtering=filtering,
     )
     write_json(root / MANIFEST, manifest)
     return manifest

@@ -14,7 +14,7 @@ Conventions:
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -380,3 +380,5 @@ class DatasetManifest(Strict):
     source: str | None = None
     counts: DatasetCounts
     content_hashes: dict[str, str] = Field(description="sha256 of every other file of the dataset, keyed by path relative to the dataset root.")
+    filtering: dict[str, Any] | None = Field(
+        None, exclude_if=_empty, description="How the speech items were filtered (`werealign audit --filtered-out`): method, seed, attacks, thresholds, counts.")

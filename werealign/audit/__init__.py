@@ -1,0 +1,46 @@
+"""`werealign audit`: artifact checks of a dataset's speech items, per dimension, each with a verdict;
+the wording that gives keys away; each item's artifact score; leaks; an adversarially filtered split.
+
+A nine-way item measures strategy only if the key cannot be found without the game. Each check
+looks for one way it can be found anyway, or one way the item is broken, and gives a verdict:
+
+| check | what it measures | pass / warn / fail |
+| --- | --- | --- |
+| `key-position` | chi-square of the answer letters against uniform | p >= .05 / p < .05 / p < .01 |
+| `key-longest`, `key-shortest` | share of items whose key is the longest (shortest) option, ties shared, vs 1/9 | see `report.rate_verdict` |
+| `options-only` | a logistic-regression classifier that sees only the nine options (length, style, words), cross-fitted with whole games held out | see `report.rate_verdict` |
+| `duplicate-options` | items with two options the same after normalisation, or near-identical | none / near-duplicates / exact duplicates |
+| `explanation-key` | items whose explanation overlaps another option clearly more than the key | < 25% / >= 25% / >= 50% of items with an explanation |
+| `stem-leak` | items that tell what the viewpoint cannot know at the cut-off (stem, option labels, a decision already shown), or copy hidden text | none / any / >= 5% of items |
+
+Modules, one job each: `text` (reading text in any language), `report` (checks, verdict rules),
+`checks` (position, length, duplicates, explanations), `attacks` (options-only classifiers),
+`explain` (the separating n-grams), `knowledge` + `leaks` (what a viewpoint may know), `filtering`
+(AFLite) and `split` (writing the filtered dataset), `core` (`audit_items`), `render` (text).
+
+The audit never calls a model and is deterministic: the same dataset gives the same report.
+"""
+
+from werealign.audit.attacks import cross_fitted_probs, option_features, options_only_accuracy
+from werealign.audit.checks import (
+    EXPLANATION_MARGIN,
+    NEAR_DUPLICATE,
+    duplicate_option_pairs,
+    duplicate_pairs,
+    explanation_favours,
+    key_longest_rate,
+)
+from werealign.audit.core import audit_items, check_leaks
+from werealign.audit.explain import separating_ngrams
+from werealign.audit.filtering import adversarial_filter
+from werealign.audit.leaks import LEAK_NGRAM, hidden_text_index, item_leaks, leak_grams, stem_leaks
+from werealign.audit.render import render_text
+from werealign.audit.report import CHANCE, MIN_ITEMS, VERDICTS, AuditReport, Check
+from werealign.audit.text import normalise, text_length, tokens
+
+__all__ = [
+    "CHANCE", "EXPLANATION_MARGIN", "LEAK_NGRAM", "MIN_ITEMS", "NEAR_DUPLICATE", "VERDICTS", "AuditReport", "Check",
+    "adversarial_filter", "audit_items", "check_leaks", "cross_fitted_probs", "duplicate_option_pairs", "duplicate_pairs",
+    "explanation_favours", "hidden_text_index", "item_leaks", "key_longest_rate", "leak_grams", "normalise",
+    "option_features", "options_only_accuracy", "render_text", "separating_ngrams", "stem_leaks", "text_length", "tokens",
+]

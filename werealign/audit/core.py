@@ -1,0 +1,56 @@
+"""`audit_items`: every check over all items and per dimension, the artifact n-grams per scope, and
+each item's artifact score and leaks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from werealign.audit.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
+from werealign.audit.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
+from werealign.audit.explain import separating_ngrams
+from werealign.audit.leaks import item_leaks
+from werealign.audit.report import AuditReport, Check
+from werealign.dataset import Dataset
+from werealign.schema import SpeechItem
+from werealign.schema.models import DIMENSIONS
+
+
+def check_leaks(items: Sequence[SpeechItem], scope: str, leaks: dict[str, list[str] | None]) -> Check:
+    leaking = [it.item_id for it in items if leaks[it.item_id]]
+    unchecked = sum(leaks[it.item_id] is None for it in items)
+    n = len(items) - unchecked
+    if n == 0:
+        return Check("stem-leak", scope, "skip", None, 0, "no item's game is in the dataset")
+    rate = len(leaking) / n
+    verdict = "fail" if rate >= 0.05 else "warn" if leaking else "pass"
+    note = f"; {unchecked} items without their game not checked" if unchecked else ""
+    return Check("stem-leak", scope, verdict, round(rate, 4), n, f"{len(leaking)} items tell more than the viewpoint knew at the cut-off (stem, option labels, decision already shown){note}", leaking[:5])
+
+
+def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: str | None = None) -> AuditReport:
+    """Every check over all items and per dimension (dimensions the schema does not list are audited too)."""
+    items = list(ds.speech if items is None else items)
+    scopes: list[tuple[str, list[SpeechItem]]] = [("all", items)]
+    present = sorted({it.dimension for it in items}, key=lambda d: (DIMENSIONS.index(d) if d in DIMENSIONS else len(DIMENSIONS), d))
+    scopes += [(d, [it for it in items if it.dimension == d]) for d in present]
+    pairs = {it.item_id: duplicate_pairs(it) for it in items}
+    favours = {it.item_id: explanation_favours(it) for it in items}
+    leaks = item_leaks(ds, items)
+    # One cross-fitted attack over the whole dataset (every item scored by a model of other games):
+    # the options-only check per scope and each item's artifact score read the same fits.
+    probs = cross_fitted_probs(items, "words")
+    hits = dict(zip((it.item_id for it in items), top1_hits(items, probs)))
+    checks: list[Check] = []
+    for scope, group in scopes:
+        checks += [
+            check_key_position(group, scope),
+            check_key_extreme(group, scope, "longest"),
+            check_key_extreme(group, scope, "shortest"),
+            check_options_only(group, scope, hits),
+            check_duplicates(group, scope, pairs),
+            check_explanations(group, scope, favours),
+            check_leaks(group, scope, leaks),
+        ]
+    scores = {it.item_id: {"artifact_score": round(p, 4), "leaks": leaks[it.item_id] or []} for it, p in zip(items, key_probs(items, probs))}
+    artifacts = {scope: separating_ngrams(group) for scope, group in scopes}
+    return AuditReport(dataset=name or (ds.manifest.name if ds.manifest else ""), items=len(items), checks=checks, artifacts=artifacts, item_scores=scores)

@@ -1,0 +1,147 @@
+"""Items that tell more than the viewpoint knew at the cut-off.
+
+- a stem that attaches a role, side or night action to a seat, when that is the seat's hidden truth
+  and the viewpoint could not know it at the cut-off (werealign.audit.knowledge says what it could:
+  its own seat, wolf teammates, its own skills' results, public events, anything said at the table
+  about that very seat). A role word elsewhere in the context does not excuse it;
+- an option that labels a seat with its hidden true role ("witch seat 5", "女巫5号") on the same terms
+  (an option that *claims* a role, "seat 5 is the witch", is an answer to weigh, not a leak);
+- a stem that copies LEAK_NGRAM words of hidden text (turns after the cut-off, the recap, the
+  annotator log) that appear nowhere in what the viewpoint saw;
+- a cut-off after the decision asked about: the stem's last sentence asks about a night action or a vote the
+  viewpoint already took in the cut-off's day, and its outcome (the target's death or elimination)
+  is among the public events shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, action_pattern, skill_verb
+from werealign.audit.text import is_cjk, normalise, tokens
+from werealign.dataset import Dataset
+from werealign.game.visibility import Context, build_context
+from werealign.schema import GameLog, SpeechItem
+
+LEAK_NGRAM = 8  # words a question may not share with hidden text; a CJK character counts as half a word
+VOTE_WORDS = r"\bvot\w*|投票|投给|放逐|归票"
+
+
+def leak_grams(text: str) -> set[tuple[str, ...]]:
+    """Every shortest run of tokens worth LEAK_NGRAM words (a CJK character is worth half: a run of
+    eight characters is a common phrase, not a quotation)."""
+    toks = tokens(text)
+    weights = [0.5 if is_cjk(t) else 1.0 for t in toks]
+    grams, j, total = set(), 0, 0.0
+    for i in range(len(toks)):
+        while j < len(toks) and total < LEAK_NGRAM:
+            total += weights[j]
+            j += 1
+        if total < LEAK_NGRAM:
+            break
+        grams.add(tuple(toks[i:j]))
+        total -= weights[i]
+    return grams
+
+
+@lru_cache(maxsize=16384)
+def _text_grams(text: str) -> frozenset[tuple[str, ...]]:
+    return frozenset(leak_grams(text))
+
+
+def _show(gram: tuple[str, ...]) -> str:
+    return "".join(gram) if all(map(is_cjk, gram)) else " ".join(gram)
+
+
+def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
+    """Every LEAK_NGRAM-gram of the game's turns -> the latest first segment of a turn saying it (the recap
+    and the annotator log count as never visible). A gram is hidden text at cut-off c when its value > c."""
+    index: dict[tuple[str, ...], float] = {}
+    for u in game.utterances:
+        for gram in _text_grams(u.text):
+            index[gram] = max(index.get(gram, -1), min(u.segment_ids))
+    for text in (game.recap, game.annotator_log):
+        for gram in leak_grams(text or ""):
+            index[gram] = float("inf")
+    return index
+
+
+def _unknowable(game: GameLog, ctx: Context, atts, known) -> list[str]:
+    out = []
+    for a in atts:
+        if a.claim or a.seat == ctx.viewpoint_seat or (a.seat, "*") in known or (a.seat, a.what) in known or not reveals_truth(game, a):
+            continue
+        what = f"night action ({a.what.split(':', 1)[1]})" if a.what.startswith("action:") else f"hidden role ({a.what})"
+        out.append(f"seat {a.seat}'s {what}")
+    return sorted(set(out))
+
+
+def decided_before_cutoff(game: GameLog, question: str, ctx: Context) -> list[str]:
+    """The viewpoint's own actions, of a kind the question asks about, taken in the cut-off's day
+    with their outcome (the target's death or elimination) already among the shown public events."""
+    if ctx.viewpoint_seat is None or not ctx.phases:
+        return []
+    import re
+
+    day = ctx.phases[-1].day
+    day_of = {p.id: p.day for p in game.phases}
+    own = [e for e in (*ctx.private_events, *ctx.public_events) if e.actor == ctx.viewpoint_seat and e.target is not None
+           and day_of.get(e.phase) == day and e.kind in ("skill_use", "vote")]
+    # The ask is the stem's last sentence ("Seat 6 was saved; whom do you trust?" asks about trust).
+    ask = ([s for s in re.split(r"[.。!！?？;；]", normalise(question)) if s.strip()] or [""])[-1]
+    out = []
+    for ev in own:
+        asks = re.search(VOTE_WORDS, ask, re.IGNORECASE) if ev.kind == "vote" else action_pattern(frozenset([skill_verb(ev.skill or "")])).search(ask)
+        if not asks:
+            continue
+        outcome = [o for o in ctx.public_events if o.kind in ("elimination", "night_outcome") and o.target == ev.target
+                   and (o.segment_id or -1) >= (ev.segment_id or -1)]
+        if outcome:
+            what = "vote" if ev.kind == "vote" else (ev.skill or "action")
+            out.append(f"asks about the viewpoint's {what} on seat {ev.target} ({ev.phase}), whose outcome the cut-off already shows")
+    return sorted(set(out))
+
+
+def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], float] | None = None, *, stem: str | None = None,
+               options: bool | None = None) -> list[str]:
+    """Reasons the item tells more than the viewpoint knew at the cut-off (empty: no leak found).
+
+    `stem`: the text to check instead of `item.question` (validate checks the stem a prompt shows);
+    `options`: also read the options for seats labelled with their hidden role (default: unless `stem`
+    is given, since validate reads the options on its own).
+    """
+    question = item.question if stem is None else stem
+    options = stem is None if options is None else options
+    hidden = hidden_text_index(game) if hidden is None else hidden
+    stem_atts = attachments(question, game)
+    option_atts = [a for o in item.options for a in attachments(o.text, game) if a.label and not a.what.startswith("action:")] if options else []
+    copied = {g for g in leak_grams(question) if hidden.get(g, -1) > item.cutoff_segment}
+    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
+    reasons = []
+    if stem_atts or option_atts:
+        known = known_at_cutoff(game, ctx)
+        reasons += [f"names {w}, which the viewpoint cannot know at the cut-off" for w in _unknowable(game, ctx, stem_atts, known)]
+        reasons += [f"has an option labelling {w}, which the viewpoint cannot know at the cut-off" for w in _unknowable(game, ctx, option_atts, known)]
+    reasons += decided_before_cutoff(game, question, ctx)
+    # Per shown text, cached: the same turns are seen from many cut-offs (one pass over the whole
+    # transcript per item made `werealign validate` of the release several times slower).
+    for text in [ctx.rules_text, *(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)]:
+        if not copied:
+            break
+        copied -= _text_grams(text)
+    if copied:
+        reasons.append(f"copies hidden text (after the cut-off, recap or annotator log): '{_show(min(copied))}'")
+    return reasons
+
+
+def item_leaks(ds: Dataset, items: Sequence[SpeechItem]) -> dict[str, list[str] | None]:
+    """Leak reasons per item id; None for an item whose game is not in the dataset."""
+    indexes: dict[str, dict[tuple[str, ...], float]] = {}
+    out: dict[str, list[str] | None] = {}
+    for it in items:
+        game = ds.games.get(it.game_id)
+        if game is not None and it.game_id not in indexes:
+            indexes[it.game_id] = hidden_text_index(game)
+        out[it.item_id] = None if game is None else stem_leaks(game, it, indexes[it.game_id])
+    return out
