@@ -86,12 +86,14 @@ def load_dataset(path: Path | None = None) -> Dataset:
     `werealign validate` for the full list of findings and the semantic checks.
     """
     root = Path(path) if path is not None else bundled_sample_path()
+    if path is not None and _is_release(path):
+        root = _release_directory(str(path))
     if root.is_file():
         raise UserError(f"{root}: is a file; a dataset is a directory holding {MANIFEST}")
     if not root.is_dir():
         raise UserError(f"{root}: dataset directory not found")
     if not (root / MANIFEST).is_file():
-        raise UserError(f"{root}: not a werealign dataset directory (no {MANIFEST}); convert a release with `werealign import`")
+        raise UserError(f"{root}: not a werealign dataset directory (no {MANIFEST}); a folder written by `werealign release` holds README.md and data/; convert another release with `werealign import`")
     manifest = parse_model(DatasetManifest, read_json(root / MANIFEST), str(root / MANIFEST))
     files = dataset_files(root)
     games: dict[str, GameLog] = {}
@@ -107,6 +109,20 @@ def load_dataset(path: Path | None = None) -> Dataset:
     for opath in files.osr:
         ds.osr[opath.stem] = [parse_model(OsrRewrite, obj, f"{opath}:{lineno}") for lineno, obj in read_jsonl(opath)]
     return ds
+
+
+def _is_release(path: Path | str) -> bool:
+    from werealign.leaderboards.release.read import is_release_ref
+
+    return is_release_ref(path)
+
+
+def _release_directory(ref: str) -> Path:
+    """A release folder or hf:ORG/NAME as a dataset directory in werealign's cache (see release/read.py)."""
+    from werealign.leaderboards.release.read import release_to_dataset
+    from werealign.llm.cache import cache_path
+
+    return release_to_dataset(ref, cache_path().parent / "releases")
 
 
 def _item_label(obj: object) -> str:
