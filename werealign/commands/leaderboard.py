@@ -32,6 +32,8 @@ def leaderboard_command(
     if format not in FORMATS:
         raise UserError(f"--format: unknown format {format!r}; use one of {', '.join(FORMATS)}")
     board = build(collect(runs), seed=seed, resamples=resamples)
+    for warning in board.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     text = RENDERERS[format](board)
     if plots is not None:
         from werealign.leaderboards.plots import write_plots

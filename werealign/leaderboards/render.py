@@ -9,6 +9,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from werealign.leaderboards.stats import MIN_GAMES
 from werealign.leaderboards.tables import Cell, Leaderboard, Row, Table, shown
 
 FORMATS = ("md", "latex", "csv", "html", "json")
@@ -29,7 +30,12 @@ def _label(row: Row) -> str:
     return row.label + (PARTIAL if row.partial else "")
 
 
-def _parts(cell: Cell) -> tuple[str, str] | None:
+def _mixed_games(table: Table | None) -> bool:
+    """Whether a table's intervals rest on different numbers of games (then each cell says its own)."""
+    return table is not None and len({c.games for r in table.rows for c in r.cells.values() if c.games is not None}) > 1
+
+
+def _parts(cell: Cell, table: Table | None = None) -> tuple[str, str] | None:
     """(main text, detail text) of a cell, or None when it has no value."""
     if cell.value is None:
         return None
@@ -37,15 +43,16 @@ def _parts(cell: Cell) -> tuple[str, str] | None:
     if cell.change is not None:
         return main, f"({_signed(cell.change)}{'*' if cell.change_significant else ''})"
     if cell.low is not None:
-        return main, f"[{shown(cell.low)}, {shown(cell.high)}]"
+        games = f" g={cell.games}" if _mixed_games(table) and cell.games is not None else ""
+        return main, f"[{shown(cell.low)}, {shown(cell.high)}]{games}"
     return main, ""
 
 
 # --------------------------------------------------------------------------- Markdown
 
 
-def _md_cell(cell: Cell) -> str:
-    parts = _parts(cell)
+def _md_cell(cell: Cell, table: Table | None = None) -> str:
+    parts = _parts(cell, table)
     if parts is None:
         return MISSING
     main = {1: f"**{parts[0]}**", 2: f"<u>{parts[0]}</u>"}.get(cell.rank, parts[0])
@@ -61,7 +68,7 @@ def to_markdown(lb: Leaderboard) -> str:
     for t in lb.tables:
         out += [f"## {t.title}", "", "| model | " + " | ".join(c.name for c in t.columns) + " |",
                 "| --- |" + " ---: |" * len(t.columns)]
-        out += ["| " + _md_text(_label(r)) + " | " + " | ".join(_md_cell(r.cells[c.name]) for c in t.columns) + " |" for r in t.rows]
+        out += ["| " + _md_text(_label(r)) + " | " + " | ".join(_md_cell(r.cells[c.name], t) for c in t.columns) + " |" for r in t.rows]
         out += [""] + [f"_{n}_" for n in t.notes] + ([""] if t.notes else [])
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -76,8 +83,8 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
-def _latex_cell(cell: Cell) -> str:
-    parts = _parts(cell)
+def _latex_cell(cell: Cell, table: Table | None = None) -> str:
+    parts = _parts(cell, table)
     if parts is None:
         return "--"
     main = latex_escape(parts[0])
@@ -93,7 +100,7 @@ def to_latex(lb: Leaderboard) -> str:
         out += [r"\begin{table}[t]", r"\centering", rf"\caption{{{latex_escape(t.title)}}}", rf"\label{{tab:{t.key}}}",
                 rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
                 "Model & " + " & ".join(latex_escape(c.name) for c in t.columns) + r" \\", r"\midrule"]
-        out += [latex_escape(_label(r)) + " & " + " & ".join(_latex_cell(r.cells[c.name]) for c in t.columns) + r" \\" for r in t.rows]
+        out += [latex_escape(_label(r)) + " & " + " & ".join(_latex_cell(r.cells[c.name], t) for c in t.columns) + r" \\" for r in t.rows]
         out += [r"\bottomrule", r"\end{tabular}"]
         out += [rf"\par\smallskip{{\footnotesize {latex_escape(n.replace('**', ''))}}}" for n in t.notes]
         out += [r"\end{table}", ""]
@@ -103,7 +110,7 @@ def to_latex(lb: Leaderboard) -> str:
 # --------------------------------------------------------------------------- CSV (one long table)
 
 CSV_FIELDS = ["table", "row", "model", "variant", "partial", "column", "value", "low", "high", "rank", "significant",
-              "change", "change_low", "change_high", "change_significant"]
+              "change", "change_low", "change_high", "change_significant", "games"]
 
 
 def to_csv(lb: Leaderboard) -> str:
@@ -124,7 +131,7 @@ def to_csv(lb: Leaderboard) -> str:
 def _cell_json(cell: Cell) -> dict[str, Any]:
     return {"value": _r(cell.value), "low": _r(cell.low), "high": _r(cell.high), "rank": cell.rank,
             "significant": cell.significant, "change": _r(cell.change), "change_low": _r(cell.change_low),
-            "change_high": _r(cell.change_high), "change_significant": cell.change_significant}
+            "change_high": _r(cell.change_high), "change_significant": cell.change_significant, "games": cell.games}
 
 
 def _table_json(t: Table) -> dict[str, Any]:
@@ -136,7 +143,9 @@ def _table_json(t: Table) -> dict[str, Any]:
 def leaderboard_json(lb: Leaderboard) -> dict[str, Any]:
     return {
         "format": "werealign-leaderboard/1",
-        "statistics": {"interval": STATISTICS, "level": 0.95, "resamples": lb.resamples, "seed": lb.seed},
+        "statistics": {"interval": STATISTICS, "level": 0.95, "resamples": lb.resamples, "seed": lb.seed,
+                       "min_games": MIN_GAMES},
+        "warnings": lb.warnings,
         "models": [{"model": e.model, "partial": e.partial, "baseline": e.baseline,
                     "runs": [r.path.name for r in e.runs],  # names only: a full path is a machine detail
                     "dataset": e.runs[0].dataset} for e in lb.entries],
