@@ -14,6 +14,7 @@ import typer
 
 from werealign import __version__
 from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, review, validate
+from werealign.commands import list as list_cmd
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -50,6 +51,7 @@ app.command("derive")(derive.derive_command)
 app.command("audit")(audit.audit_command)
 app.command("generate")(generate.generate_command)
 app.command("review")(review.review_command)
+app.command("list")(list_cmd.list_command)
 
 
 def main() -> None:
