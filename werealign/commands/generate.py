@@ -40,8 +40,12 @@ def generate_command(
     Items are written unreviewed to DIR/dataset; review them with `werealign review DIR`."""
     from werealign.generation.model import RetryPolicy
     from werealign.generation.pipeline import GenConfig, estimate, run_generation
+    from werealign.llm.builtin_models import PROVIDER
     from werealign.schema.models import DIMENSIONS
 
+    if model.startswith(f"{PROVIDER}/"):  # before a request is sent or a dry run prices one
+        raise UserError(f"--model {model}: a built-in baseline only picks among given options and cannot "
+                        "draft items; use an LLM (a litellm model, or local/smollm2)")
     dims = _csv(dimensions)
     if not dims or (bad := [d for d in dims if d not in DIMENSIONS]):
         raise UserError(f"--dimensions: unknown dimension {bad[0] if dims else dimensions!r}; use some of {', '.join(DIMENSIONS)}")
