@@ -18,3 +18,14 @@ def test_generate_refuses_a_baseline_before_sending_or_pricing(tmp_path, dry_run
         assert r.returncode == 1
         assert r.stderr.count("\n") == 1 and f"{PROVIDER}/{baseline}" in r.stderr and "cannot draft" in r.stderr
         assert "cost" not in r.stdout and not out.exists()
+
+
+def test_readme_says_how_the_browser_tests_get_chromium():
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    ci = (repo / ".ci" / "run").read_text(encoding="utf-8")
+    assert "apt-get install" in ci and "chromium" in ci  # what the README describes is what CI does
+    section = readme.split("The browser tests", 1)[1].split("\n\n", 1)[0]
+    assert "chromium" in section and ".ci/run" in section and "apt-get install chromium" in section
