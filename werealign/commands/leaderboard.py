@@ -14,7 +14,7 @@ def leaderboard_command(
     runs: list[Path] = typer.Argument(..., help="Run directories written by `werealign eval` (runs of one model are merged)."),
     format: str = typer.Option("md", "--format", help="md, latex, csv, html (self-contained, sortable) or json."),
     out: Path | None = typer.Option(None, "--out", help="Write the table to this file (default: standard output)."),
-    plots: Path | None = typer.Option(None, "--plots", help="Also write radar, role and floor plots (PNG and SVG) into this directory."),
+    plots: Path | None = typer.Option(None, "--plots", help="Also write the dimension, role and floor plots (PNG, SVG and PDF) into this directory; the HTML table embeds them anyway."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap (same seed, same intervals)."),
     resamples: int = typer.Option(2000, "--resamples", min=100, help="Bootstrap resamples per interval and comparison."),
 ) -> None:

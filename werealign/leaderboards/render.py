@@ -166,7 +166,9 @@ def to_html(lb: Leaderboard) -> str:
 
     env = Environment(autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
     template = env.from_string((resources.files("werealign.leaderboards") / "templates" / "leaderboard.html.j2").read_text("utf-8"))
-    return template.render(lb=lb, parts=_parts, label=_label, statistics=STATISTICS, missing=MISSING)
+    from werealign.leaderboards.plots import embedded
+
+    return template.render(lb=lb, parts=_parts, label=_label, statistics=STATISTICS, missing=MISSING, plots=embedded(lb))
 
 
 RENDERERS: dict[str, Callable[[Leaderboard], str]] = {
