@@ -29,3 +29,42 @@ def test_readme_says_how_the_browser_tests_get_chromium():
     assert "apt-get install" in ci and "chromium" in ci  # what the README describes is what CI does
     section = readme.split("The browser tests", 1)[1].split("\n\n", 1)[0]
     assert "chromium" in section and ".ci/run" in section and "apt-get install chromium" in section
+
+
+def test_a_truncated_json_file_says_it_ends_early(tmp_path):
+    from werealign.errors import UserError
+    from werealign.files import read_json, read_jsonl
+
+    cut = tmp_path / "game.json"
+    cut.write_text('{"game_id": "lantern-7", "seats": [1, 2, ', encoding="utf-8")
+    with pytest.raises(UserError, match=r"game\.json:1:\d+: invalid JSON: .*ends early"):
+        read_json(cut)
+    lines = tmp_path / "items.jsonl"
+    lines.write_text('{"item_id": "a"}\n{"item_id": "b", "opt\n', encoding="utf-8")
+    with pytest.raises(UserError, match=r"items\.jsonl:2:\d+: invalid JSON line: .*ends early"):
+        list(read_jsonl(lines))
+    broken = tmp_path / "middle.json"
+    broken.write_text('{"a": 1,, "b": 2}', encoding="utf-8")  # bad in the middle: not called cut off
+    with pytest.raises(UserError) as e:
+        read_json(broken)
+    assert "ends early" not in str(e.value)
+
+
+def test_a_manifest_mismatch_names_the_command_that_fixes_it(tmp_path):
+    import json
+    import shutil
+
+    root = tmp_path / "ds"
+    shutil.copytree(bundled_sample_path(), root)
+    vote = root / "items" / "vote.jsonl"
+    rows = vote.read_text(encoding="utf-8").splitlines()
+    vote.write_text("\n".join(rows[:-1]) + "\n", encoding="utf-8")  # an intended edit: one VA item removed
+    r = run_cli("validate", root)
+    assert r.returncode == 1 and "werealign validate --fix-manifest DATASET" in r.stdout
+    r = run_cli("validate", "--fix-manifest", root)
+    assert r.returncode == 0, r.stdout + r.stderr
+    manifest = json.loads((root / "dataset.json").read_text())
+    assert manifest["counts"]["vote"] == len(rows) - 1
+    assert manifest["name"] == json.loads((bundled_sample_path() / "dataset.json").read_text())["name"]
+    r = run_cli("validate", "--fix-manifest", root / "items" / "vote.jsonl")
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "not a dataset directory" in r.stderr

@@ -160,20 +160,39 @@ def write_dataset(
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    hashes = {
-        p.relative_to(root).as_posix(): sha256_file(p)
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != MANIFEST
-    }
     manifest = DatasetManifest(
         name=name,
         version=version,
         description=description,
-        languages=sorted({g.language for g in games}),
+        languages=[],
         licence=licence,
         source=source,
-        counts=DatasetCounts(games=len(games), speech=len(speech), vote=len(vote), opponent=len(opponent), osr_games=len(osr)),
-        content_hashes=hashes,
+        counts=DatasetCounts(games=0, speech=0, vote=0, opponent=0, osr_games=0),
+        content_hashes={},
     )
+    return _write_manifest(root, manifest, games, {"speech": len(speech), "vote": len(vote), "opponent": len(opponent)}, len(osr))
+
+
+def _write_manifest(root: Path, base: DatasetManifest, games: list[GameLog], items: dict[str, int], osr_games: int) -> DatasetManifest:
+    """`base` with the languages, counts and content hashes of what `root` holds now, written to its dataset.json."""
+    hashes = {
+        p.relative_to(root).as_posix(): sha256_file(p)
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != MANIFEST and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    }
+    manifest = base.model_copy(update={
+        "languages": sorted({g.language for g in games}),
+        "counts": DatasetCounts(games=len(games), speech=items.get("speech", 0), vote=items.get("vote", 0),
+                                opponent=items.get("opponent", 0), osr_games=osr_games),
+        "content_hashes": hashes,
+    })
     write_json(root / MANIFEST, manifest)
     return manifest
+
+
+def rewrite_manifest(root: Path) -> DatasetManifest:
+    """After an intended edit of a dataset directory: its dataset.json recomputed from the files (name,
+    version, licence and description kept). The files must load; `werealign validate` checks the rest."""
+    ds = load_dataset(root)
+    items = {task: len(rows) for task, rows in ds.items.items()}
+    return _write_manifest(root, ds.manifest, list(ds.games.values()), items, len(ds.osr))

@@ -13,7 +13,7 @@ FORMATS = ("text", "json")
 
 
 def audit_command(
-    dataset: Path = typer.Argument(..., help="Dataset directory (holding dataset.json)."),
+    dataset: Path = typer.Argument(None, help="Dataset directory (default: the bundled sample)."),
     format: str = typer.Option("text", "--format", help="text (one line per check) or json (for machines)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any check fails (default: exit 0 whatever the verdicts)."),
 ) -> None:
@@ -27,7 +27,7 @@ def audit_command(
         raise UserError(f"--format: unknown format {format!r}; use text or json")
     ds = load_dataset(dataset)
     if not ds.speech:
-        raise UserError(f"{dataset}: the dataset has no speech items to audit")
+        raise UserError(f"{dataset or 'the bundled sample'}: the dataset has no speech items to audit")
     report = audit_items(ds)
     if format == "json":
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2, sort_keys=True))

@@ -16,7 +16,7 @@ def _csv(value: str | None) -> tuple[str, ...]:
 
 
 def generate_command(
-    dataset: Path = typer.Argument(..., help="Dataset directory whose games (and, with --redraft, items) are used."),
+    dataset: Path = typer.Argument(None, help="Dataset directory whose games (and, with --redraft, items) are used (default: the bundled sample)."),
     model: str = typer.Option(..., "--model", help="Any litellm model string, or local/smollm2 (offline)."),
     out: Path = typer.Option(..., "--out", help="Generation directory; rerunning the same command resumes it and pays only for what is missing."),
     games: str | None = typer.Option(None, "--games", help="Comma-separated game ids (default: every game)."),
@@ -56,7 +56,7 @@ def generate_command(
         raise UserError("--redraft and --extras-only: choose one")
     if limit is not None and limit < 1:
         raise UserError("--limit: must be at least 1")
-    config = GenConfig(model=model, dataset=str(dataset), games=_csv(games), dimensions=dims, seed=seed, judges=judges,
+    config = GenConfig(model=model, dataset=str(dataset) if dataset is not None else None, games=_csv(games), dimensions=dims, seed=seed, judges=judges,
                        osr=osr, redraft=redraft, extras_only=extras_only, limit=limit)
     if dry_run:
         est = estimate(config, out, max_tokens=max_tokens)
