@@ -68,3 +68,16 @@ def test_a_manifest_mismatch_names_the_command_that_fixes_it(tmp_path):
     assert manifest["name"] == json.loads((bundled_sample_path() / "dataset.json").read_text())["name"]
     r = run_cli("validate", "--fix-manifest", root / "items" / "vote.jsonl")
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "not a dataset directory" in r.stderr
+
+
+def test_multi_model_progress_lines_fit_80_columns(capsys):
+    from werealign.eval.progress import Progress
+
+    for label in ("werealign/longest", "openrouter/some-lab/an-invented-model-with-a-very-long-name-2031"):
+        p = Progress(3200, 100, live=False, plain=True, label=label)
+        p.done_count, p.tokens, p.retries, p.retries_in_flight = 1300, 2_400_000, 7, 2
+        assert len(p.line()) <= 80, p.line()
+        p._say(p.line(), labelled=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("werealign/longest: 41% 1300/3200 done (100 cached) | ETA")
+    assert all(len(line) <= 80 for line in lines) and lines[1].count("openrouter") == 1

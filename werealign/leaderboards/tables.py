@@ -100,8 +100,8 @@ def games_note(table: Table) -> tuple[str | None, str | None]:
             else "games behind each interval: g=N beside it")
     if counts[0] >= stats.MIN_GAMES:
         return note, None
-    return note, (f"{table.title}: intervals from fewer than {stats.MIN_GAMES} games are too few resamples "
-                  "to trust; no significance marks")
+    return note, (f"intervals from fewer than {stats.MIN_GAMES} games are too few resamples to trust; "
+                  "no significance marks")
 
 
 def shown(value: float) -> str:
@@ -266,9 +266,12 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     tables = [t for t in (main, ablation_table(entries, seed, resamples), *roles, floors_table(entries, seed, resamples)) if t]
     if any(e.partial for e in entries):
         main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
-    warnings = []
+    few = []
     for t in tables:
         note, warning = games_note(t)
         t.notes += [n for n in (note, warning and f"warning: {warning}") if n]
-        warnings += [warning] if warning else []
+        few += [t.key] if warning else []
+    # One line for the terminal (each table's note says which intervals): within 80 columns.
+    least = min((c.games for t in tables for r in t.rows for c in r.cells.values() if c.games is not None), default=0)
+    warnings = [f"intervals on fewer than {stats.MIN_GAMES} games (min {least}): no significance marks"] if few else []
     return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples, warnings)
