@@ -77,7 +77,6 @@ def _plain_metavars(typer_app: typer.Typer) -> None:
                 continue
             hint = hints.get(name)
             args = [a for a in typing.get_args(hint) if a is not type(None)]
-            many = typing.get_origin(hint) is list or any(typing.get_origin(a) is list for a in args)
             base = next(iter(typing.get_args(args[0]) if args and typing.get_origin(args[0]) is list else args), hint)
             if base is bool:
                 continue  # a flag: --overwrite, --permute/--no-permute

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable
 from importlib import resources
@@ -52,6 +50,7 @@ def _parts(cell: Cell, table: Table | None = None) -> tuple[str, str] | None:
 
 
 def _md_cell(cell: Cell, table: Table | None = None) -> str:
+    """A cell in Markdown: the best bold, the second underlined (HTML <u>, which Markdown renders)."""
     parts = _parts(cell, table)
     if parts is None:
         return MISSING
@@ -64,11 +63,13 @@ def _md_text(text: str) -> str:
 
 
 def to_markdown(lb: Leaderboard) -> str:
+    """Each table's DataFrame as a pipe table (pandas' own to_markdown needs tabulate, not a dependency)."""
     out = ["# Leaderboard", "", f"Scores in %. {STATISTICS} ({lb.resamples} resamples, seed {lb.seed}).", ""]
     for t in lb.tables:
-        out += [f"## {t.title}", "", "| model | " + " | ".join(c.name for c in t.columns) + " |",
+        frame = table_frame(t, _md_cell)
+        out += [f"## {t.title}", "", "| model | " + " | ".join(map(str, frame.columns[1:])) + " |",
                 "| --- |" + " ---: |" * len(t.columns)]
-        out += ["| " + _md_text(_label(r)) + " | " + " | ".join(_md_cell(r.cells[c.name], t) for c in t.columns) + " |" for r in t.rows]
+        out += ["| " + " | ".join([_md_text(row[0]), *row[1:]]) + " |" for row in frame.itertuples(index=False)]
         out += [""] + [f"_{n}_" for n in t.notes] + ([""] if t.notes else [])
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -83,27 +84,52 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX.get(ch, ch) for ch in text)
 
 
-def _latex_cell(cell: Cell, table: Table | None = None) -> str:
+def _latex_text(cell: Cell, table: Table) -> str:
     parts = _parts(cell, table)
     if parts is None:
         return "--"
-    main = latex_escape(parts[0])
-    main = {1: rf"\textbf{{{main}}}", 2: rf"\underline{{{main}}}"}.get(cell.rank, main)
-    return main + (rf" {{\scriptsize {latex_escape(parts[1])}}}" if parts[1] else "")
+    return latex_escape(parts[0]) + (rf" {{\scriptsize {latex_escape(parts[1])}}}" if parts[1] else "")
+
+
+def table_frame(t: Table, text: Callable[[Cell, Table], str]):
+    """One table as a DataFrame: a `Model` column, then one column per table column, each cell as `text` shows it.
+
+    Columns come from the Table, so a column another module adds (a context gain) is a column here too."""
+    import pandas as pd
+
+    rows = [[_label(r), *(text(r.cells[c.name], t) for c in t.columns)] for r in t.rows]
+    return pd.DataFrame(rows, columns=["Model", *(c.name for c in t.columns)], dtype=object)
+
+
+def _rank_styles(t: Table):
+    """Per cell: bold for the best, underline for the second (the Styler's LaTeX commands)."""
+    import pandas as pd
+
+    style = {1: "textbf: --rwrap;", 2: "underline: --rwrap;"}
+    rows = [["", *(style.get(r.cells[c.name].rank, "") if r.cells[c.name].value is not None else "" for c in t.columns)]
+            for r in t.rows]
+    return pd.DataFrame(rows, columns=["Model", *(c.name for c in t.columns)])
+
+
+def _latex_table(t: Table) -> str:
+    frame = table_frame(t, _latex_text)
+    frame.columns = [latex_escape(str(c)) for c in frame.columns]
+    styles = _rank_styles(t)
+    styles.columns = frame.columns
+    spec = "l" + "".join(("|" if c.group_start else "") + "r" for c in t.columns)
+    styler = frame.style.apply(lambda _: styles, axis=None).hide(axis="index")
+    styler = styler.format(lambda v: v).format(latex_escape, subset=[frame.columns[0]])  # labels escaped; cells are
+    text = styler.to_latex(hrules=True, column_format=spec, caption=latex_escape(t.title), label=f"tab:{t.key}",
+                           position="t", position_float="centering")
+    notes = "".join(rf"\par\smallskip{{\footnotesize {latex_escape(n.replace('**', ''))}}}" + "\n" for n in t.notes)
+    return text.replace("\\end{table}", notes + "\\end{table}")
 
 
 def to_latex(lb: Leaderboard) -> str:
+    """Each table through pandas' Styler (booktabs rules, bold best, underlined second)."""
     out = [f"% werealign leaderboard: scores in %. {STATISTICS} ({lb.resamples} resamples, seed {lb.seed}).",
            r"% needs \usepackage{booktabs}", ""]
-    for t in lb.tables:
-        spec = "l" + "".join(("|" if c.group_start else "") + "r" for c in t.columns)
-        out += [r"\begin{table}[t]", r"\centering", rf"\caption{{{latex_escape(t.title)}}}", rf"\label{{tab:{t.key}}}",
-                rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-                "Model & " + " & ".join(latex_escape(c.name) for c in t.columns) + r" \\", r"\midrule"]
-        out += [latex_escape(_label(r)) + " & " + " & ".join(_latex_cell(r.cells[c.name], t) for c in t.columns) + r" \\" for r in t.rows]
-        out += [r"\bottomrule", r"\end{tabular}"]
-        out += [rf"\par\smallskip{{\footnotesize {latex_escape(n.replace('**', ''))}}}" for n in t.notes]
-        out += [r"\end{table}", ""]
+    out += [_latex_table(t) for t in lb.tables]
     return "\n".join(out)
 
 
@@ -114,15 +140,13 @@ CSV_FIELDS = ["table", "row", "model", "variant", "partial", "column", "value", 
 
 
 def to_csv(lb: Leaderboard) -> str:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
-    w.writeheader()
-    for t in lb.tables:
-        for r in t.rows:
-            for c in t.columns:
-                w.writerow({"table": t.key, "row": r.label, "model": r.model or "", "variant": r.variant, "partial": r.partial,
-                            "column": c.name, **{k: "" if v is None else v for k, v in _cell_json(r.cells[c.name]).items()}})
-    return buf.getvalue()
+    """One long table (a row per table x row x column) written by pandas."""
+    import pandas as pd
+
+    records = [{"table": t.key, "row": r.label, "model": r.model or "", "variant": r.variant, "partial": r.partial,
+                "column": c.name, **_cell_json(r.cells[c.name])} for t in lb.tables for r in t.rows for c in t.columns]
+    # object dtype: a rank stays 1 (not 1.0) beside a missing one, a value is written as Python writes it
+    return pd.DataFrame(records, columns=CSV_FIELDS, dtype=object).to_csv(index=False, lineterminator="\n", na_rep="")
 
 
 # --------------------------------------------------------------------------- JSON

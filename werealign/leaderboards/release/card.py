@@ -134,7 +134,7 @@ def extra_text(extra: WereDataset) -> str:
 
 
 def _audits(ds: WereDataset, extras: dict[str, WereDataset]) -> list[str]:
-    out = [f"Config `speech`:", "", *(speech_artifacts(ds) or ["No speech items."]), ""]
+    out = ["Config `speech`:", "", *(speech_artifacts(ds) or ["No speech items."]), ""]
     for name, extra in extras.items():
         out += [f"Config `{name}`:", "", *(speech_artifacts(extra) or ["No speech items."]), ""]
     return out
