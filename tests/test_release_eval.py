@@ -116,3 +116,16 @@ def test_card_says_how_to_install_cite_and_where_the_data_comes_from(tmp_path):
     assert "@article{" in card and "arXiv:2510.11389" in card
     audit_header = next(line for line in card.splitlines() if line.startswith("| dimension |"))
     assert "options-only" in audit_header and "key-longest" in audit_header
+
+
+def test_the_cards_own_command_works_from_inside_the_release(offline, tmp_path):
+    """What 'How to evaluate' says, run as it says (a built-in model instead of a paid one)."""
+    build_release(None, tmp_path / "rel")
+    card = (tmp_path / "rel" / "README.md").read_text()
+    command = next(line for line in card.splitlines() if line.startswith("werealign eval "))
+    args = command.split()[1:]
+    args[args.index("--model") + 1] = "werealign/lexical"
+    args = [a.strip("'") for a in args]
+    r = run_cli(*args, "-q", cwd=tmp_path / "rel")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "runs" / "gpt-4o-mini" / "results.json").is_file()

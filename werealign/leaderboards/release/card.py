@@ -155,8 +155,9 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
     json_notes = [f"`{name}`: {', '.join(f'`{c}`' for c in json_columns(model))}" for name, (model, _) in configs.items()
                   if json_columns(model)]
     first = next(iter(configs), "speech")
-    extra_eval = [f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}#{name}' --tasks speech --out runs/gpt-4o-mini-{name}"
-                  for name in extras]
+    runs = "../runs" if reference == "." else "runs"  # never inside the release folder
+    extra_eval = [f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}#{name}' --tasks speech "
+                  f"--out {runs}/gpt-4o-mini-{name}" for name in extras]
     body = [
         f"# {m.name} {m.version}", "", m.description or "", "",
         "Werewolf games played by skilled humans, and questions asked at a decisive moment from the point of view "
@@ -176,8 +177,8 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
         "it is on the Hub (read through `datasets`, from the local cache when offline); `#CONFIG` evaluates an "
         "extra config's speech items.", "",
         "```bash", "pip install ./werealign  # the source checkout", *(["# from inside this release folder:"] if reference == "." else []),
-        f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}' --decodes 5 --out runs/gpt-4o-mini",
-        *extra_eval, "werealign leaderboard runs/* --format md", "```", "",
+        f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}' --decodes 5 --out {runs}/gpt-4o-mini",
+        *extra_eval, f"werealign leaderboard {runs}/* --format md", "```", "",
         "Scores: accuracy per dimension and their macro average; VA exact match; "
         "OI mean Jaccard against the true opposing faction. Intervals: bootstrap over games.", "",
         "## Known artifacts", "",

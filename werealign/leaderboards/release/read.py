@@ -41,7 +41,8 @@ def _split_ref(ref: str) -> tuple[str, str | None]:
         if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
             raise UserError(f"--dataset {ref}: expected hf:ORG/NAME (a Hugging Face dataset repo)")
         return repo, config or None
-    return source, config or None
+    # An absolute path: `datasets` names a dataset after its folder, and "." has no name.
+    return str(Path(source).resolve()), config or None
 
 
 def _loader():
