@@ -81,3 +81,12 @@ def test_multi_model_progress_lines_fit_80_columns(capsys):
     lines = capsys.readouterr().err.splitlines()
     assert lines[0].startswith("werealign/longest: 41% 1300/3200 done (100 cached) | ETA")
     assert all(len(line) <= 80 for line in lines) and lines[1].count("openrouter") == 1
+
+
+def test_review_says_where_its_log_is(tmp_path):
+    import shutil
+
+    shutil.copytree(bundled_sample_path(), tmp_path / "ds")
+    r = run_cli("review", tmp_path / "ds", "--export-only", env={"COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    assert f"review log: {tmp_path / 'ds.review.jsonl'}" in r.stdout.splitlines()
