@@ -86,7 +86,7 @@ def load_dataset(path: Path | None = None) -> Dataset:
     `werealign validate` for the full list of findings and the semantic checks.
     """
     root = Path(path) if path is not None else bundled_sample_path()
-    if path is not None and _is_release(path):
+    if path is not None and is_release(path):
         root = _release_directory(str(path))
     if root.is_file():
         raise UserError(f"{root}: is a file; a dataset is a directory holding {MANIFEST}")
@@ -111,7 +111,8 @@ def load_dataset(path: Path | None = None) -> Dataset:
     return ds
 
 
-def _is_release(path: Path | str) -> bool:
+def is_release(path: Path | str) -> bool:
+    """A folder written by `werealign release`, or hf:ORG/NAME: load_dataset reads it as a dataset directory."""
     from werealign.leaderboards.release.read import is_release_ref
 
     return is_release_ref(path)

@@ -137,11 +137,14 @@ class Progress:
         retrying = f"retrying {self.retries_in_flight} ({self.retries} retries)" if self.retries else ""
         core = f"{self.percent():.0f}% {self.done_count}/{self.total} done{cached} | {when} | errors {self.errors}"
         # A labelled line (several models at once, in a log) fits 80 columns: the least needed figures
-        # go first (the rate, the cost, the tokens, then the retries), and only then is the label shortened.
+        # go first (the rate, the cost, the tokens, then the retries, then the word "done"), and only
+        # then is the label shortened.
         extras = [*([retrying] if retrying else []), f"{_compact(self.tokens)} tokens", cost, f"{rate:.1f} req/s"]
         while head and extras and len(" | ".join([head + core, *extras])) > LINE_WIDTH:
             extras.pop()
         line = " | ".join([head + core, *extras])
+        if len(line) > LINE_WIDTH and head:  # "26% 51/200" says it without "done"
+            line = line.replace(f"{self.total} done", f"{self.total}", 1)
         if len(line) > LINE_WIDTH and head:
             keep = max(8, len(head) - (len(line) - LINE_WIDTH) - 1)
             line = head[: keep // 2] + "…" + head[len(head) - (keep - keep // 2):] + line[len(head):]
