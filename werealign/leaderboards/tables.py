@@ -101,7 +101,7 @@ def games_note(table: Table) -> tuple[str | None, str | None]:
     if counts[0] >= stats.MIN_GAMES:
         return note, None
     return note, (f"intervals from fewer than {stats.MIN_GAMES} games are too few resamples to trust; "
-                  "no significance marks")
+                  "those get no significance marks")
 
 
 def shown(value: float) -> str:

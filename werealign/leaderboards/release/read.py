@@ -24,18 +24,24 @@ MANIFEST_CONFIG = "manifest"
 ITEM_CONFIGS = ("speech", "vote", "opponent")
 
 
+def _parts(ref: str) -> tuple[str, str]:
+    """(release, config): `REF#CONFIG` split, unless `#` is part of an existing path's name."""
+    source, _, config = ref.partition(CONFIG_SEP) if not Path(ref).exists() else (ref, "", "")
+    return source, config
+
+
 def is_release_ref(path: Path | str) -> bool:
     """`hf:ORG/NAME[#CONFIG]`, or a folder holding a dataset card and data/ but no dataset.json."""
     text = str(path)
     if text.startswith(HUB_PREFIX):
         return True
-    folder = Path(text.split(CONFIG_SEP, 1)[0]) if CONFIG_SEP in text and not Path(text).exists() else Path(text)
+    folder = Path(_parts(text)[0])
     return folder.is_dir() and (folder / "README.md").is_file() and (folder / "data").is_dir() \
         and not (folder / "dataset.json").exists()
 
 
 def _split_ref(ref: str) -> tuple[str, str | None]:
-    source, _, config = ref.partition(CONFIG_SEP) if not Path(ref).exists() else (ref, "", "")
+    source, config = _parts(ref)
     if source.startswith(HUB_PREFIX):
         repo = source[len(HUB_PREFIX):]
         if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
