@@ -8,7 +8,7 @@
   when it is present (base variant: the release has no rule reminders or rewrites).
 
 Runs are kept under --runs (git-ignored) and resumed: a rerun pays only for what changed. Each
-board is written as leaderboard.{md,html,json,csv,tex} plus plots/*.png and *.svg; the JSON and
+board is written as leaderboard.{md,html,json,csv,tex} plus plots/*.png, *.svg and *.pdf; the JSON and
 the tables name runs by their directory name only.
 """
 

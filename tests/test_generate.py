@@ -197,7 +197,8 @@ def test_an_old_explanation_pointing_to_a_new_distractor_is_removed():
 
 def test_cli_dry_run_and_bad_options(tmp_path):
     runner = CliRunner()
-    r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "werealign/random", "--out", str(tmp_path / "g"), "--dry-run", "--games", GAME, "--no-osr"])
+    # A built-in baseline cannot draft and is refused (test_new_user.py); the built-in LLM can.
+    r = runner.invoke(app, ["generate", str(bundled_sample_path()), "--model", "local/smollm2", "--out", str(tmp_path / "g"), "--dry-run", "--games", GAME, "--no-osr"])
     assert r.exit_code == 0, r.output
     assert "20 items to draft; at most 160 requests (0 question replies already stored)" in r.stdout and not (tmp_path / "g").exists()
     assert "estimated cost $0.0000" in r.stdout  # a built-in model is free, not "unknown"

@@ -23,7 +23,7 @@ def test_leaderboard_command_writes_tables_and_plots(tmp_path):
     doc = json.loads((tmp_path / "board.json").read_text())
     assert [m["model"] for m in doc["models"]] == ["prov/a", "werealign/random"]
     assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == sorted(
-        f"{n}.{e}" for n in ("floors", "radar", "roles") for e in ("png", "svg"))
+        f"{n}.{e}" for n in ("floors", "dimensions", "roles") for e in ("png", "svg", "pdf"))
     assert str(tmp_path) not in (tmp_path / "board.json").read_text()  # no machine paths in the output
     md = cli("leaderboard", "runs/a", "--resamples", "100", cwd=tmp_path)
     assert md.returncode == 0 and md.stdout.startswith("# Leaderboard")

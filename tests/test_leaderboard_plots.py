@@ -1,4 +1,4 @@
-"""Plots: PNG and SVG for the radar, role bars and floors; stable bytes; nothing drawn from a missing value."""
+"""Plots: PNG, SVG and PDF of the dimension intervals, role bars and floors; stable bytes; a 0 drawn, a missing value not."""
 
 from __future__ import annotations
 
@@ -17,18 +17,44 @@ def test_plots_are_written_as_png_and_svg_with_stable_bytes(tmp_path):
     lb = build(collect(runs), resamples=100)
     first = write_plots(lb, tmp_path / "p1")
     second = write_plots(lb, tmp_path / "p2")
-    assert sorted(p.name for p in first) == sorted(f"{n}.{e}" for n in ("radar", "roles", "floors") for e in ("png", "svg"))
+    assert sorted(p.name for p in first) == sorted(f"{n}.{e}" for n in ("dimensions", "roles", "floors") for e in ("png", "svg", "pdf"))
     for a, b in zip(first, second):
         assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest(), a.name
     for p in first:
         head = p.read_bytes()[:200]
-        assert head.startswith(b"\x89PNG") if p.suffix == ".png" else b"<svg" in p.read_bytes()[:2000]
-    radar_svg = (tmp_path / "p1" / "radar.svg").read_text()
-    assert "no DR, PS, CT" in radar_svg  # a missing dimension is named in the legend (SVG keeps text as comments)
+        if p.suffix == ".pdf":
+            assert head.startswith(b"%PDF")
+        else:
+            assert head.startswith(b"\x89PNG") if p.suffix == ".png" else b"<svg" in p.read_bytes()[:2000]
+    dims_svg = (tmp_path / "p1" / "dimensions.svg").read_text()
+    assert dims_svg.count("n/a") >= 3  # prov/c's missing DR, PS, CT are labelled (SVG keeps text as comments)
     assert not list((tmp_path / "p1").glob(".*"))  # no temporary files left behind
 
 
 def test_no_floor_plot_without_baselines(tmp_path):
     lb = build(collect([write_run(tmp_path / "a", "prov/a", 0.7)]), resamples=100)
     names = {p.stem for p in write_plots(lb, tmp_path / "p")}
-    assert names == {"radar", "roles"}
+    assert names == {"dimensions", "roles"}
+
+
+def test_a_zero_score_is_drawn_and_a_missing_one_is_not(tmp_path):
+    """A bar of height 0 is invisible: it gets a mark labelled 0; a missing score is labelled n/a instead."""
+    runs = [write_run(tmp_path / "a", "prov/zero", correct=lambda r: False),
+            write_run(tmp_path / "b", "werealign/lexical", 0.4),
+            write_run(tmp_path / "c", "prov/speech-only", 0.5, tasks=("speech",))]
+    lb = build(collect(runs), resamples=100)
+    write_plots(lb, tmp_path / "p")
+    floors_svg = (tmp_path / "p" / "floors.svg").read_text()
+    # prov/zero's VA, every speech column and Avg are 0; prov/speech-only has no VA or OI
+    assert floors_svg.count("<!-- 0 -->") >= 7 and floors_svg.count("<!-- n/a -->") == 2
+
+
+def test_html_embeds_the_plots(tmp_path):
+    from werealign.leaderboards.render import to_html
+
+    lb = build(collect([write_run(tmp_path / "a", "prov/a", 0.7), write_run(tmp_path / "b", "werealign/random", 0.2)]),
+               resamples=100)
+    html = to_html(lb)
+    for name in ("dimensions", "roles", "floors"):
+        assert f'id="plot-{name}"' in html
+    assert html.count('src="data:image/svg+xml;base64,') == 3

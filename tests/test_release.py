@@ -52,7 +52,7 @@ def test_sample_round_trips_through_load_dataset_offline(offline, tmp_path):
     folder = tmp_path / "release"
     build_release(None, folder)
     counts = assert_round_trip(offline, None, folder)
-    assert counts == {"speech": 20, "vote": 6, "opponent": 6, "games": 2, "osr": 116}
+    assert counts == {"speech": 20, "vote": 6, "opponent": 6, "games": 2, "osr": 116, "manifest": 1}
     # Nested fields come back as the same structures, not as text.
     speech = offline.load_dataset(str(folder), "speech", split="test")
     assert isinstance(speech[0]["options"], list) and speech[0]["options"][0]["key"] == "A"
@@ -67,7 +67,7 @@ def test_card_header_describes_every_config(tmp_path):
     assert head["license"] == "apache-2.0" and head["language"] == ["en"] and head["size_categories"] == ["n<1K"]
     assert {"multiple-choice"} <= set(head["task_categories"])
     configs = {c["config_name"]: c for c in head["configs"]}
-    assert set(configs) == {"speech", "vote", "opponent", "games", "osr"}
+    assert set(configs) == {"speech", "vote", "opponent", "games", "osr", "manifest"}
     for c in configs.values():
         assert (folder / c["data_files"][0]["path"]).is_file()
     info = {i["config_name"]: i for i in head["dataset_info"]}
@@ -108,7 +108,7 @@ def test_a_dataset_without_some_item_kinds_ships_only_what_it_has(offline, tmp_p
     (src / "items" / "vote.jsonl").unlink()
     shutil.rmtree(src / "variants")
     build_release(src, tmp_path / "release")
-    assert {c["config_name"] for c in card_header(tmp_path / "release")["configs"]} == {"speech", "opponent", "games"}
+    assert {c["config_name"] for c in card_header(tmp_path / "release")["configs"]} == {"speech", "opponent", "games", "manifest"}
     assert_round_trip(offline, src, tmp_path / "release")
 
 

@@ -85,6 +85,24 @@ def test_server_refuses_foreign_posts(served):
     assert e.value.code == 403
 
 
+@pytest.mark.parametrize("length", ["abc", "-5", "1e3"])
+def test_server_answers_a_malformed_content_length_with_400(served, length, capsys):
+    import http.client
+
+    url, _ = served
+    host, port = url.split("//")[1].rstrip("/").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    conn.putrequest("POST", "/api/decision")
+    conn.putheader("Content-Type", "application/json")
+    conn.putheader("Content-Length", length)
+    conn.endheaders()
+    reply = conn.getresponse()
+    assert reply.status == 400 and b"Content-Length" in reply.read()
+    conn.close()
+    assert "Traceback" not in capsys.readouterr().err
+    urllib.request.urlopen(url + "api/state")  # the server lives on
+
+
 
 def _shot(page, tmp_path: Path, name: str) -> None:
     path = tmp_path / f"{name}.png"

@@ -7,13 +7,17 @@ commands that need no model start fast.
 
 from __future__ import annotations
 
+import inspect
 import signal
 import sys
+import typing
+from pathlib import Path
 
 import typer
 
 from werealign import __version__
 from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
+from werealign.commands import list as list_cmd
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -21,6 +25,7 @@ app = typer.Typer(
     help="Human-aligned benchmarks for social deduction games: build, validate, evaluate, release.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -52,6 +57,49 @@ app.command("generate")(generate.generate_command)
 app.command("review")(review.review_command)
 app.command("restyle")(restyle.restyle_command)
 app.command("view")(view.view_command)
+app.command("list")(list_cmd.list_command)
+
+
+_METAVARS = {int: "N", float: "NUMBER", str: "TEXT", Path: "PATH"}
+
+
+def _plain_metavars(typer_app: typer.Typer) -> None:
+    """Help at 80 columns shows `--out PATH`, `RUNS...`, a flag as a flag: never typer's `<list[Path]>`.
+
+    Set on every command's parameter declarations (typer.Option/Argument objects, the defaults of
+    the command functions), so the help is the same however the app is invoked.
+    """
+    commands = [c.callback for c in typer_app.registered_commands]
+    commands += [typer_app.registered_callback.callback] if typer_app.registered_callback else []
+    for callback in commands:
+        hints = typing.get_type_hints(callback)
+        for name, param in inspect.signature(callback).parameters.items():
+            info = param.default
+            if not isinstance(info, (typer.models.OptionInfo, typer.models.ArgumentInfo)) or info.metavar:
+                continue
+            hint = hints.get(name)
+            args = [a for a in typing.get_args(hint) if a is not type(None)]
+            base = next(iter(typing.get_args(args[0]) if args and typing.get_origin(args[0]) is list else args), hint)
+            if base is bool:
+                continue  # a flag: --overwrite, --permute/--no-permute
+            if isinstance(info, typer.models.ArgumentInfo):
+                info.metavar = name.upper()  # the usage line adds "..." to one taking several
+            else:
+                info.metavar = _METAVARS.get(base, "TEXT")
+    for group in typer_app.registered_groups:
+        _plain_metavars(group.typer_instance)
+
+
+def _argument_usage(self: typer.core.TyperArgument) -> str:
+    name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+    return name + ("..." if self.nargs != 1 else "")
+
+
+# typer (pinned 0.29.1) labels each argument with its Python type (`RUNS <list[Path]>`) and writes a
+# required one in braces; the metavar above already says what to give.
+typer.core.TyperArgument.display_type_rich = lambda self, ctx: None
+typer.core.TyperArgument._usage_display_name = _argument_usage
+_plain_metavars(app)
 
 
 def main() -> None:

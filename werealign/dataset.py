@@ -86,12 +86,14 @@ def load_dataset(path: Path | None = None) -> Dataset:
     `werealign validate` for the full list of findings and the semantic checks.
     """
     root = Path(path) if path is not None else bundled_sample_path()
+    if path is not None and is_release(path):
+        root = _release_directory(str(path))
     if root.is_file():
         raise UserError(f"{root}: is a file; a dataset is a directory holding {MANIFEST}")
     if not root.is_dir():
         raise UserError(f"{root}: dataset directory not found")
     if not (root / MANIFEST).is_file():
-        raise UserError(f"{root}: not a werealign dataset directory (no {MANIFEST}); convert a release with `werealign import`")
+        raise UserError(f"{root}: not a werealign dataset directory (no {MANIFEST}); a folder written by `werealign release` holds README.md and data/; convert another release with `werealign import`")
     manifest = parse_model(DatasetManifest, read_json(root / MANIFEST), str(root / MANIFEST))
     files = dataset_files(root)
     games: dict[str, GameLog] = {}
@@ -107,6 +109,21 @@ def load_dataset(path: Path | None = None) -> Dataset:
     for opath in files.osr:
         ds.osr[opath.stem] = [parse_model(OsrRewrite, obj, f"{opath}:{lineno}") for lineno, obj in read_jsonl(opath)]
     return ds
+
+
+def is_release(path: Path | str) -> bool:
+    """A folder written by `werealign release`, or hf:ORG/NAME: load_dataset reads it as a dataset directory."""
+    from werealign.leaderboards.release.read import is_release_ref
+
+    return is_release_ref(path)
+
+
+def _release_directory(ref: str) -> Path:
+    """A release folder or hf:ORG/NAME as a dataset directory in werealign's cache (see release/read.py)."""
+    from werealign.leaderboards.release.read import release_to_dataset
+    from werealign.llm.cache import cache_path
+
+    return release_to_dataset(ref, cache_path().parent / "releases")
 
 
 def _item_label(obj: object) -> str:
@@ -145,21 +162,40 @@ def write_dataset(
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    hashes = {
-        p.relative_to(root).as_posix(): sha256_file(p)
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != MANIFEST
-    }
     manifest = DatasetManifest(
         name=name,
         version=version,
         description=description,
-        languages=sorted({g.language for g in games}),
+        languages=[],
         licence=licence,
         source=source,
-        counts=DatasetCounts(games=len(games), speech=len(speech), vote=len(vote), opponent=len(opponent), osr_games=len(osr)),
-        content_hashes=hashes,
+        counts=DatasetCounts(games=0, speech=0, vote=0, opponent=0, osr_games=0),
+        content_hashes={},
         filtering=filtering,
     )
+    return _write_manifest(root, manifest, games, {"speech": len(speech), "vote": len(vote), "opponent": len(opponent)}, len(osr))
+
+
+def _write_manifest(root: Path, base: DatasetManifest, games: list[GameLog], items: dict[str, int], osr_games: int) -> DatasetManifest:
+    """`base` with the languages, counts and content hashes of what `root` holds now, written to its dataset.json."""
+    hashes = {
+        p.relative_to(root).as_posix(): sha256_file(p)
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != MANIFEST and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    }
+    manifest = base.model_copy(update={
+        "languages": sorted({g.language for g in games}),
+        "counts": DatasetCounts(games=len(games), speech=items.get("speech", 0), vote=items.get("vote", 0),
+                                opponent=items.get("opponent", 0), osr_games=osr_games),
+        "content_hashes": hashes,
+    })
     write_json(root / MANIFEST, manifest)
     return manifest
+
+
+def rewrite_manifest(root: Path) -> DatasetManifest:
+    """After an intended edit of a dataset directory: its dataset.json recomputed from the files (name,
+    version, licence and description kept). The files must load; `werealign validate` checks the rest."""
+    ds = load_dataset(root)
+    items = {task: len(rows) for task, rows in ds.items.items()}
+    return _write_manifest(root, ds.manifest, list(ds.games.values()), items, len(ds.osr))

@@ -148,7 +148,11 @@ def parse_json_text(text: str, path: Path, line: int | None = None) -> Any:
         obj = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float if huge else None)
     except json.JSONDecodeError as e:
         at = f"{e.colno}" if line is not None else f"{e.lineno}:{e.colno}"
-        raise UserError(f"{where}:{at}: {what}: {e.msg}") from None
+        # An error at the very end: the text stops before the value is complete (a copy or write cut short).
+        # ("Unterminated string": no closing quote before the end of the text.)
+        cut = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")
+        early = "; it ends early (cut off?)" if cut else ""
+        raise UserError(f"{where}:{at}: {what}: {e.msg}{early}") from None
     except _NonStandardConstant as e:
         raise UserError(f"{where}: {what}: {e} is not a JSON value (JSON has no NaN or Infinity); write null or a number") from None
     except _HugeFloat as e:

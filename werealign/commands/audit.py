@@ -14,7 +14,7 @@ FORMATS = ("text", "json")
 
 
 def audit_command(
-    dataset: Path = typer.Argument(..., help="Dataset directory (holding dataset.json)."),
+    dataset: Path = typer.Argument(None, help="Dataset directory (default: the bundled sample)."),
     format: str = typer.Option("text", "--format", help="text (one line per check) or json (for machines)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any check fails (default: exit 0 whatever the verdicts)."),
     filtered_out: Path | None = typer.Option(
@@ -43,7 +43,7 @@ def audit_command(
         refuse_inside(dataset, filtered_out)
     ds = load_dataset(dataset)
     if not ds.speech:
-        raise UserError(f"{dataset}: the dataset has no speech items to audit")
+        raise UserError(f"{dataset or 'the bundled sample'}: the dataset has no speech items to audit")
     report = audit_items(ds)
     doc = report.to_dict()
     lines = [render_text(report)]

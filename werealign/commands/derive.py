@@ -9,6 +9,8 @@ import typer
 
 
 def derive_command(
+    # Required, unlike the commands that only read a dataset: it updates DATASET in place by default,
+    # and the bundled sample is part of the installed package.
     dataset: Path = typer.Argument(..., help="Dataset directory whose games to derive VA/OI items from."),
     out: Path | None = typer.Option(None, "--out", help="Write the dataset here instead of updating DATASET in place."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it is an earlier derive output."),

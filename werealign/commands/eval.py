@@ -76,7 +76,7 @@ def eval_command(
     ctx: typer.Context,
     model: list[str] | None = typer.Option(None, "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, the shortcuts werealign/options-only, werealign/own-last-call, werealign/all-candidates, werealign/majority-role, or local/smollm2. Repeat it to evaluate several models at once (sharing --max-connections, one run directory each)."),
     suite: Path | None = typer.Option(None, "--suite", help="A suite file (eval/suites/*.yaml): models and their settings, run like several --model; options given here win over the file's settings."),
-    dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory (default: the bundled sample)."),
+    dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory, a folder written by `werealign release`, or hf:ORG/NAME (a release on the Hub, from the local cache when offline); RELEASE#CONFIG for an extra config (default: the bundled sample)."),
     tasks: str = typer.Option("speech,vote,opponent", "--tasks", help="Comma-separated: speech, vote, opponent."),
     variant: str = typer.Option("base", "--variant", help="Comma-separated ablation variants: base, rr (rule reminder, speech only), osr (objective speech rewrites), no-context (rules, own role and question: no transcript, no events; base minus it is the context gain), options-only (only the options or candidates)."),
     protocol: str = typer.Option("paired", "--ablation-protocol", help="paired: every variant on every item; randomized: one variant per item, drawn with --seed (the paper's)."),

@@ -16,7 +16,7 @@ def _csv(value: str | None) -> tuple[str, ...]:
 
 
 def generate_command(
-    dataset: Path = typer.Argument(..., help="Dataset directory whose games (and, with --redraft, items) are used."),
+    dataset: Path = typer.Argument(None, help="Dataset directory whose games (and, with --redraft, items) are used (default: the bundled sample)."),
     model: str | None = typer.Option(None, "--model", help="Any litellm model string, or local/smollm2 (offline)."),
     out: Path = typer.Option(..., "--out", help="Generation directory; rerunning the same command resumes it and pays only for what is missing."),
     games: str | None = typer.Option(None, "--games", help="Comma-separated game ids (default: every game)."),
@@ -41,6 +41,7 @@ def generate_command(
     Items are written unreviewed to DIR/dataset; review them with `werealign review DIR`."""
     from werealign.generation.model import RetryPolicy
     from werealign.generation.pipeline import GenConfig, estimate, run_generation
+    from werealign.llm.builtin_models import PROVIDER
     from werealign.schema.models import DIMENSIONS
 
     if negatives not in ("model", "human"):
@@ -52,6 +53,9 @@ def generate_command(
         return
     if model is None:
         raise UserError("--model: required (or --negatives human, which needs no model)")
+    if model.startswith(f"{PROVIDER}/"):  # before a request is sent or a dry run prices one
+        raise UserError(f"--model {model}: a built-in baseline only picks among given options and cannot "
+                        "draft items; use an LLM (a litellm model, or local/smollm2)")
     dims = _csv(dimensions)
     if not dims or (bad := [d for d in dims if d not in DIMENSIONS]):
         raise UserError(f"--dimensions: unknown dimension {bad[0] if dims else dimensions!r}; use some of {', '.join(DIMENSIONS)}")
@@ -62,7 +66,7 @@ def generate_command(
         raise UserError("--redraft and --extras-only: choose one")
     if limit is not None and limit < 1:
         raise UserError("--limit: must be at least 1")
-    config = GenConfig(model=model, dataset=str(dataset), games=_csv(games), dimensions=dims, seed=seed, judges=judges,
+    config = GenConfig(model=model, dataset=str(dataset) if dataset is not None else None, games=_csv(games), dimensions=dims, seed=seed, judges=judges,
                        osr=osr, redraft=redraft, extras_only=extras_only, limit=limit)
     if dry_run:
         est = estimate(config, out, max_tokens=max_tokens)
@@ -92,7 +96,7 @@ def _human(dataset: Path, out: Path, model: str | None, games: str | None, limit
         raise UserError("--negatives human: takes no --model (every option is a real utterance)")
     if limit is not None and limit < 1:
         raise UserError("--limit: must be at least 1")
-    outcome = run_human(HumanConfig(dataset=str(dataset), games=_csv(games), seed=seed, limit=limit), out)
+    outcome = run_human(HumanConfig(dataset=str(dataset) if dataset is not None else None, games=_csv(games), seed=seed, limit=limit), out)
     print(f"{len(outcome.items)} human-voiced items; {len(outcome.dropped)} moments gave none")
     print(f"reasons: {out / 'dropped.jsonl'}")
     print(f"wrote {out / 'dataset'}")

@@ -27,8 +27,8 @@ def import_werebench_command(
     print(f"vote items (VA): {c['vote_items']} from {c['mvp_votes_in_source']} MVP votes; opponent items (OI): {c['opponent_items']}")
     print(f"per-segment text attached to {c['turns_with_segments']} of {c['turns']} turns")
     if "night_actions_read" in c:
-        print(f"own night actions read from the annotator log: {c['night_actions_read']}; "
-              f"viewpoint seats still without night knowledge: {c['viewpoints_without_night_knowledge']}")
+        print(f"own night actions read from the annotator log: {c['night_actions_read']}")  # two lines: 80 columns
+        print(f"viewpoint seats still without night knowledge: {c['viewpoints_without_night_knowledge']}")
     print(f"repairs: {s.repairs}, drops: {s.drops}, warnings: {s.warnings}")
     print(f"wrote {s.out} (report: {s.out / REPORT_MD})")
     if strict and s.lost:

@@ -14,7 +14,7 @@ def leaderboard_command(
     runs: list[Path] = typer.Argument(..., help="Run directories written by `werealign eval` (runs of one model are merged)."),
     format: str = typer.Option("md", "--format", help="md, latex, csv, html (self-contained, sortable) or json."),
     out: Path | None = typer.Option(None, "--out", help="Write the table to this file (default: standard output)."),
-    plots: Path | None = typer.Option(None, "--plots", help="Also write radar, role and floor plots (PNG and SVG) into this directory."),
+    plots: Path | None = typer.Option(None, "--plots", help="Also write the dimension, role and floor plots (PNG, SVG and PDF) into this directory; the HTML table embeds them anyway."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap (same seed, same intervals)."),
     resamples: int = typer.Option(2000, "--resamples", min=100, help="Bootstrap resamples per interval and comparison."),
 ) -> None:
@@ -32,6 +32,8 @@ def leaderboard_command(
     if format not in FORMATS:
         raise UserError(f"--format: unknown format {format!r}; use one of {', '.join(FORMATS)}")
     board = build(collect(runs), seed=seed, resamples=resamples)
+    for warning in board.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     text = RENDERERS[format](board)
     if plots is not None:
         from werealign.leaderboards.plots import write_plots

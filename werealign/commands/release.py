@@ -15,14 +15,20 @@ def release_command(
     push_to_hub: str | None = typer.Option(None, "--push-to-hub", help="Also upload the folder to this Hub dataset repo (token from HF_TOKEN)."),
     private: bool = typer.Option(False, "--private", help="With --push-to-hub: create the repo as private."),
     allow_unreviewed: bool = typer.Option(False, "--allow-unreviewed", help="Release items no person reviewed (or rejected) too; the dataset must still validate."),
+    extra_config: list[str] | None = typer.Option(None, "--extra-config", metavar="NAME=DIR", help="Also ship the speech items of the dataset directory DIR as config NAME (an audit-filtered split, a human-voiced set); repeatable."),
 ) -> None:
-    """One config per item kind (speech, vote, opponent) plus games and osr, loadable with
-    `datasets.load_dataset(OUT, CONFIG)`; nested fields round-trip exactly (Json columns)."""
-    from werealign.leaderboards.release.build import build_release
+    """One config per item kind (speech, vote, opponent) plus games, osr and manifest, loadable with
+    `datasets.load_dataset(OUT, CONFIG)`; nested fields round-trip exactly (Json columns).
+    `werealign eval --dataset OUT` evaluates the folder (hf:REPO once pushed)."""
+    from werealign.leaderboards.release.build import build_release, parse_extra
     from werealign.leaderboards.release.checks import check_releasable
 
+    extras = dict(parse_extra(spec) for spec in extra_config or [])
     check_releasable(dataset, allow_unreviewed=allow_unreviewed)  # before anything is written
-    release = build_release(dataset, out, overwrite=overwrite)
+    for folder in extras.values():
+        check_releasable(folder, allow_unreviewed=allow_unreviewed)
+    reference = f"hf:{push_to_hub}" if push_to_hub else None
+    release = build_release(dataset, out, overwrite=overwrite, extras=extras, reference=reference)
     print(f"wrote {out}: " + ", ".join(f"{name} {n}" for name, n in release.rows.items()), file=sys.stderr)
     if push_to_hub:
         from werealign.leaderboards.release.push import push_release

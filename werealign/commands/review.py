@@ -30,11 +30,13 @@ def review_command(
     if export_only:
         n = session.export(target, overwrite=True)
         print(f"exported {n} reviewed items to {target}")
+        print(f"review log: {session.log_path}")
         return
     server = make_server(session, port=port, reviewer=reviewer if reviewer is not None else getpass.getuser(), export_to=target)
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     decided = len(session.decisions)
-    print(f"reviewing {len(session.items)} items ({decided} decided) at {url}  (Ctrl-C stops; log: {session.log_path})", flush=True)
+    print(f"reviewing {len(session.items)} items ({decided} decided) at {url} (Ctrl-C stops)", flush=True)
+    print(f"review log: {session.log_path}", flush=True)
     if open_browser:
         import webbrowser
 

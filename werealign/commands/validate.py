@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import typer
@@ -24,6 +25,7 @@ def validate_command(
     paths: list[Path] = typer.Argument(..., help="Game files (.json), item or OSR files (.jsonl) or dataset directories."),
     format: str = typer.Option("text", "--format", help="text (one line per finding) or json (for machines)."),
     show_all: bool = typer.Option(False, "--all", help="Text: list every finding instead of the first 5 per file, game and check."),
+    fix_manifest: bool = typer.Option(False, "--fix-manifest", help="First rewrite each dataset directory's dataset.json (counts, languages, content hashes) from its files, after an intended edit."),
 ) -> None:
     """Check files against the JSON Schemas and the game's semantics; exit 1 on errors.
 
@@ -33,6 +35,14 @@ def validate_command(
 
     if format not in FORMATS:
         raise UserError(f"--format: unknown format {format!r}; use text or json")
+    if fix_manifest:
+        from werealign.dataset import is_dataset_dir, rewrite_manifest
+
+        if not_datasets := [str(p) for p in paths if not is_dataset_dir(p)]:
+            raise UserError(f"--fix-manifest: {not_datasets[0]} is not a dataset directory (no dataset.json)")
+        for p in paths:
+            rewrite_manifest(p)
+            print(f"rewrote {p / 'dataset.json'}", file=sys.stderr)
     report = check_paths(paths)
     errors, warnings = count(report.findings)
     if format == "json":

@@ -103,7 +103,7 @@ class Progress:
     def start(self) -> None:
         self._started = self._last_line = time.perf_counter()
         if self._plain:
-            self._say(self.line())
+            self._say(self.line(), labelled=True)
         if self._live_enabled:
             self._live = start_live(self._render)
 
@@ -112,7 +112,7 @@ class Progress:
             stop_live(self._live)
             self._live = None
         elif self._plain and self.done_count > self.cached and self._said != self.done_count:
-            self._say(self.line())  # the last count, unless the last line already said it
+            self._say(self.line(), labelled=True)  # the last count, unless the last line already said it
 
     def percent(self) -> float:
         return 100.0 * self.done_count / self.total if self.total else 100.0
@@ -134,11 +134,21 @@ class Progress:
         when = "done" if self.done_count >= self.total else ("ETA --" if eta is None else f"ETA {_duration(eta)}")
         head = f"{self.label}: " if self.label else ""
         cached = f" ({self.cached} cached)" if self.cached else ""  # kept short: a log line fits 80 columns
-        retrying = f" | retrying {self.retries_in_flight} ({self.retries} retries)" if self.retries else ""
-        return (
-            f"{head}{self.percent():.0f}% {self.done_count}/{self.total} done{cached} | {when} | errors {self.errors}"
-            f"{retrying} | {_compact(self.tokens)} tokens | {cost} | {rate:.1f} req/s"
-        )
+        retrying = f"retrying {self.retries_in_flight} ({self.retries} retries)" if self.retries else ""
+        core = f"{self.percent():.0f}% {self.done_count}/{self.total} done{cached} | {when} | errors {self.errors}"
+        # A labelled line (several models at once, in a log) fits 80 columns: the least needed figures
+        # go first (the rate, the cost, the tokens, then the retries, then the word "done"), and only
+        # then is the label shortened.
+        extras = [*([retrying] if retrying else []), f"{_compact(self.tokens)} tokens", cost, f"{rate:.1f} req/s"]
+        while head and extras and len(" | ".join([head + core, *extras])) > LINE_WIDTH:
+            extras.pop()
+        line = " | ".join([head + core, *extras])
+        if len(line) > LINE_WIDTH and head:  # "26% 51/200" says it without "done"
+            line = line.replace(f"{self.total} done", f"{self.total}", 1)
+        if len(line) > LINE_WIDTH and head:
+            keep = max(8, len(head) - (len(line) - LINE_WIDTH) - 1)
+            line = head[: keep // 2] + "…" + head[len(head) - (keep - keep // 2):] + line[len(head):]
+        return line
 
     def _render(self) -> Any:
         from rich.text import Text
@@ -155,13 +165,16 @@ class Progress:
         quiet_for = max(PLAIN_EVERY, (now - self._started) / 3)
         if step >= self._next_step or now - self._last_line >= quiet_for:
             self._next_step = max(self._next_step, step + 1)
-            self._say(self.line())
+            self._say(self.line(), labelled=True)
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, labelled: bool = False) -> None:
         self._last_line = time.perf_counter()
         self._said = self.done_count
-        prefix = f"{self.label}: " if self.label and not text.startswith(f"{self.label}: ") else ""
+        prefix = f"{self.label}: " if self.label and not labelled and not text.startswith(f"{self.label}: ") else ""
         print(prefix + text, file=sys.stderr, flush=True)
+
+
+LINE_WIDTH = 80
 
 
 class Board:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werealign.dataset import Dataset, load_dataset
+from werealign.dataset import Dataset, is_release, load_dataset
 from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
@@ -220,7 +220,7 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
     config = record.config
     where = run_dir / rundir.RUN_JSON
     ds_path = dataset if dataset is not None else (Path(config.dataset) if config.dataset else None)
-    if dataset is None and ds_path is not None and not ds_path.is_dir():
+    if dataset is None and ds_path is not None and not ds_path.is_dir() and not is_release(ds_path):
         # run.json keeps --dataset as it was given (no machine path in outputs), so a relative path only
         # resolves from the directory eval ran in.
         raise UserError(

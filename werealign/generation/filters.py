@@ -18,6 +18,7 @@ import math
 import random
 from typing import Any
 
+from werealign.generation.echoes import field_problems
 from werealign.audit import duplicate_option_pairs, duplicate_pairs, explanation_favours, text_length
 from werealign.schema import Option, SpeechItem
 
@@ -92,6 +93,9 @@ def hard_failures(item: SpeechItem) -> list[str]:
         reasons.append("duplicate options " + ", ".join(f"{a}={b}" for a, b in exact + near))
     if off := outliers(item.options, item.answer):
         reasons.append(f"length/style: options {', '.join(off)} still stand out from the key after restyling")
+    fields = {"question": item.question, "question_short": item.question_short,
+              **{f"option {o.key}": o.text for o in item.options}}
+    reasons += field_problems(fields)
     return reasons
 
 
@@ -106,4 +110,6 @@ def soft_flags(item: SpeechItem, votes: list[dict[str, Any]], judges: int) -> li
             flags.append("judge: an answer said no single option is best")
     if (other := explanation_favours(item)) is not None:
         flags.append(f"explanation: reads closer to option {other} than to the key")
+    # Written after the item is drafted: the reviewer is told (and edits or rejects), the item is kept.
+    flags += field_problems({"explanation": item.explanation, "rule_reminder": item.rule_reminder})
     return flags

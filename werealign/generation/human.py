@@ -45,6 +45,7 @@ from werealign.generation import human_text as ht
 from werealign.generation.filters import LENGTH_BAND, length_range, length_targets, text_length
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
+from werealign.output_dir import claim_directory
 from werealign.render.lines import seat_label
 from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
@@ -322,6 +323,8 @@ def run_human(config: HumanConfig, out: Path) -> Outcome:
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: --out exists and is not a directory")
+    # Before the slow build: refuse an input, or a folder that is not a generation directory.
+    claim_directory(out, command="generate", inputs=[ds.root] if ds.root is not None else [], own=lambda d: (d / CONFIG).is_file())
     outcome = build_items(ds, config)
     games = select_games(ds, config)  # type: ignore[arg-type]
     write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "negatives": "human",

@@ -87,7 +87,12 @@ def make_server(session: ReviewSession, *, port: int = 0, reviewer: str = "", ex
         def do_POST(self) -> None:  # noqa: N802
             if not self._host_ok() or not self.headers.get("Content-Type", "").startswith("application/json"):
                 return self._json({"error": "refused"}, HTTPStatus.FORBIDDEN)
-            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:  # answered like any bad request, not a traceback on the annotator's terminal
+                return self._json({"error": "bad request: Content-Length is not a number"}, HTTPStatus.BAD_REQUEST)
+            if length < 0:
+                return self._json({"error": "bad request: negative Content-Length"}, HTTPStatus.BAD_REQUEST)
             if length > MAX_BODY:
                 return self._json({"error": "too large"}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
             try:

@@ -28,6 +28,9 @@ from werealign.leaderboards.runs import Observation
 
 DEFAULT_RESAMPLES = 2000
 ALPHA = 0.05
+# Below this many games a bootstrap has too few distinct resamples to mean anything (2 games: 3
+# resamples, 4: 35, 5: 126): its interval is shown with a warning and never backs a significance mark.
+MIN_GAMES = 5
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Estimate:
     value: float
     low: float
     high: float
+    games: int  # clusters behind the interval
 
 
 @dataclass(frozen=True)
@@ -43,8 +47,9 @@ class Comparison:
     low: float
     high: float
     p_value: float
-    significant: bool
+    significant: bool  # the interval excludes 0, over at least MIN_GAMES games
     items: int  # items both answered
+    games: int = 0  # games those items come from
 
 
 def derived_seed(seed: int, *parts: object) -> int:
@@ -113,7 +118,7 @@ def estimate(obs: Sequence[Observation], *, seed: int, resamples: int = DEFAULT_
     if not obs:
         return None
     low, high = _percentiles(replicates(obs, seed=seed, resamples=resamples, group_of=group_of))
-    return Estimate(point(obs, group_of), low, high)
+    return Estimate(point(obs, group_of), low, high, len({o.game_id for o in obs}))
 
 
 def compare(a: Sequence[Observation], b: Sequence[Observation], *, seed: int, resamples: int = DEFAULT_RESAMPLES,
@@ -142,4 +147,5 @@ def compare(a: Sequence[Observation], b: Sequence[Observation], *, seed: int, re
         diff = diff[~np.isnan(diff)]
     low, high = _percentiles(diff)
     p = min(1.0, 2 * min(float(np.mean(diff <= 0)), float(np.mean(diff >= 0))))
-    return Comparison(point(a, group_of) - point(b, group_of), low, high, p, low > 0 or high < 0, len(common))
+    enough = len(games) >= MIN_GAMES
+    return Comparison(point(a, group_of) - point(b, group_of), low, high, p, enough and (low > 0 or high < 0), len(common), len(games))

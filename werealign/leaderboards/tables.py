@@ -60,6 +60,7 @@ class Cell:
     change_low: float | None = None
     change_high: float | None = None
     change_significant: bool = False
+    games: int | None = None  # games behind the interval
 
 
 @dataclass
@@ -88,6 +89,20 @@ class Leaderboard:
     entries: list[ModelEntry]
     seed: int
     resamples: int
+    warnings: list[str] = field(default_factory=list)  # for stderr; each also stands in its table's notes
+
+
+def games_note(table: Table) -> tuple[str | None, str | None]:
+    """(note, warning): how many games each interval of the table rests on, and whether that is too few."""
+    counts = sorted({c.games for r in table.rows for c in r.cells.values() if c.games is not None})
+    if not counts:
+        return None, None
+    note = (f"each interval from {counts[0]} game(s)" if len(counts) == 1
+            else "games behind each interval: g=N beside it")
+    if counts[0] >= stats.MIN_GAMES:
+        return note, None
+    return note, (f"intervals from fewer than {stats.MIN_GAMES} games are too few resamples to trust; "
+                  "those get no significance marks")
 
 
 def shown(value: float) -> str:
@@ -119,7 +134,7 @@ def _estimate(entry: ModelEntry, column: Column, variant: str, seed: int, resamp
         return Cell(None)
     est = stats.estimate(column.observations(entry, variant), resamples=resamples, group_of=column.group_of(),
                          seed=stats.derived_seed(seed, "estimate", entry.model, variant, column.task, column.name))
-    return Cell(value, est.low, est.high) if est else Cell(value)
+    return Cell(value, est.low, est.high, games=est.games) if est else Cell(value)
 
 
 def _rank(rows: Sequence[Row], columns: Sequence[Column]) -> None:
@@ -151,7 +166,8 @@ def _compare(table: Table, variant: str, by_model: dict[str, ModelEntry], seed: 
             if c is None:
                 continue
             found.append({"table": table.key, "column": column.name, "a": a, "b": b, "difference": c.difference,
-                          "low": c.low, "high": c.high, "p_value": c.p_value, "significant": c.significant, "items": c.items})
+                          "low": c.low, "high": c.high, "p_value": c.p_value, "significant": c.significant, "items": c.items,
+                          "games": c.games})
             wins.setdefault(a, []).append(c.significant and c.difference > 0)
             wins.setdefault(b, []).append(c.significant and c.difference < 0)
         for r in rows:
@@ -254,4 +270,12 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     tables = [t for t in (main, ablation_table(entries, seed, resamples), gains, *roles, floors_table(entries, seed, resamples)) if t]
     if any(e.partial for e in entries):
         main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
-    return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples)
+    few = []
+    for t in tables:
+        note, warning = games_note(t)
+        t.notes += [n for n in (note, warning and f"warning: {warning}") if n]
+        few += [t.key] if warning else []
+    # One line for the terminal (each table's note says which intervals): within 80 columns.
+    least = min((c.games for t in tables for r in t.rows for c in r.cells.values() if c.games is not None), default=0)
+    warnings = [f"intervals on fewer than {stats.MIN_GAMES} games (min {least}): no significance marks"] if few else []
+    return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples, warnings)

@@ -104,11 +104,14 @@ def _listing(d: Path, suffix: str, out: Sink) -> list[Path] | None:
     return sorted(d / name for name in names if name.endswith(suffix))
 
 
+FIX = "rewrite it: werealign validate --fix-manifest DATASET"
+
+
 def _check_manifest(root: Path, manifest: DatasetManifest, counts: dict[str, int | None], languages: set[str], out: Sink) -> None:
     for key, actual in counts.items():
         declared = getattr(manifest.counts, key)
         if actual is not None and declared != actual:
-            out.error("count-mismatch", path("counts", key), f"manifest says {declared}, the directory holds {actual}; regenerate the manifest")
+            out.error("count-mismatch", path("counts", key), f"manifest says {declared}, the directory holds {actual}; {FIX}")
     if languages and set(manifest.languages) != languages:
         out.warning("language-mismatch", "languages",
                     f"manifest lists {sorted(manifest.languages)} but the games are in {sorted(languages)}")
@@ -119,11 +122,11 @@ def _check_manifest(root: Path, manifest: DatasetManifest, counts: dict[str, int
             if path_kind(p) == "missing":
                 out.error("hash-missing-file", where, f"{rel} is listed in the manifest but missing")
             elif sha256_file(p) != digest:
-                out.error("hash-mismatch", where, f"{rel} changed since the manifest was written; regenerate the manifest if the change is intended")
+                out.error("hash-mismatch", where, f"{rel} changed since the manifest was written; if intended, {FIX}")
         except UserError as e:  # a directory, a FIFO, no permission: the message names the path and the problem
             out.error("hash-unreadable", where, str(e))
     listed = set(manifest.content_hashes)
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
         if kind_of(p) == "file" and p.name != MANIFEST and rel not in listed and not any(part.startswith(".") for part in p.relative_to(root).parts):
-            out.warning("hash-unlisted-file", "content_hashes", f"{rel} is not listed in the manifest's content hashes")
+            out.warning("hash-unlisted-file", "content_hashes", f"{rel} is not listed in the manifest's content hashes; {FIX}")

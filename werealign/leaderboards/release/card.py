@@ -24,6 +24,7 @@ CONFIG_TEXT = {
     "opponent": "OI: the seats of the opposing faction, as seen from the viewpoint seat",
     "games": "the annotated game logs every item is cut from (hidden roles, events, transcript)",
     "osr": "objective rewrites of every utterance, for the OSR ablation",
+    "manifest": "one row: the name, version, licence and counts of the dataset directory",
 }
 
 
@@ -45,12 +46,31 @@ def size_category(n: int) -> str:
     return "n>1M"
 
 
+CITATION = """@article{song2025beyond,
+  title   = {Beyond Survival: Evaluating {LLMs} in Social Deduction Games with
+             Human-Aligned Strategies},
+  author  = {Song, Zirui and Huang, Yuan and Liu, Junchang and Luo, Haozhe and
+             Wang, Chenxi and Gao, Lang and Xu, Zixiang and Han, Mingfei and
+             Chang, Xiaojun and Chen, Xiuying},
+  journal = {arXiv preprint arXiv:2510.11389},
+  year    = {2025}
+}"""
+
+
+def annotations_creators(ds: WereDataset) -> list[str]:
+    """The Hub's vocabulary: games annotated by people; items drafted by a model where provenance says so."""
+    drafted = any(i.provenance.generator_model for i in ds.speech)
+    return ["expert-generated", *(["machine-generated"] if drafted else [])]
+
+
 def header(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], num_bytes: dict[str, int]) -> dict[str, Any]:
     items = sum(len(rows) for name, (_, rows) in configs.items() if name in ITEM_CONFIGS)
     return {
         "pretty_name": ds.manifest.name,
         **_licence(ds.manifest.licence),
         "language": list(ds.manifest.languages),
+        "annotations_creators": annotations_creators(ds),
+        "source_datasets": ["extended"] if ds.manifest.source else ["original"],
         "task_categories": ["multiple-choice", "question-answering"],
         "size_categories": [size_category(items)],
         "tags": ["werewolf", "social-deduction", "human-aligned", "strategic-reasoning", "benchmark"],
@@ -107,16 +127,37 @@ def provenance_lines(ds: WereDataset) -> list[str]:
     ]
 
 
-def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], num_bytes: dict[str, int]) -> str:
-    """`num_bytes`: config -> size of its Arrow table, as `datasets` records a split's size."""
+def extra_text(extra: WereDataset) -> str:
+    m = extra.manifest
+    return f"speech items of {m.name} {m.version}" + (f": {m.description}" if m.description else "") \
+        + "; its games and VA/OI items are those above"
+
+
+def _audits(ds: WereDataset, extras: dict[str, WereDataset]) -> list[str]:
+    out = ["Config `speech`:", "", *(speech_artifacts(ds) or ["No speech items."]), ""]
+    for name, extra in extras.items():
+        out += [f"Config `{name}`:", "", *(speech_artifacts(extra) or ["No speech items."]), ""]
+    return out
+
+
+def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], num_bytes: dict[str, int],
+                 *, extras: dict[str, WereDataset] | None = None, reference: str = ".") -> str:
+    """`num_bytes`: config -> size of its Arrow table, as `datasets` records a split's size.
+
+    `extras`: extra speech configs (name -> their dataset directory); `reference`: what `eval --dataset`
+    is given to read this release (hf:ORG/NAME once pushed, else the folder)."""
+    extras = extras or {}
     m = ds.manifest
     yaml_text = yaml.safe_dump(header(ds, configs, num_bytes), sort_keys=False, allow_unicode=True, width=1000)
     table = ["| config | rows | what |", "| --- | ---: | --- |"]
-    table += [f"| `{name}` | {len(rows)} | {CONFIG_TEXT.get(name, '')} |" for name, (_, rows) in configs.items()]
+    table += [f"| `{name}` | {len(rows)} | {extra_text(extras[name]) if name in extras else CONFIG_TEXT.get(name, '')} |"
+              for name, (_, rows) in configs.items()]
     json_notes = [f"`{name}`: {', '.join(f'`{c}`' for c in json_columns(model))}" for name, (model, _) in configs.items()
                   if json_columns(model)]
     first = next(iter(configs), "speech")
-    artifacts = speech_artifacts(ds)
+    runs = "../runs" if reference == "." else "runs"  # never inside the release folder
+    extra_eval = [f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}#{name}' --tasks speech "
+                  f"--out {runs}/gpt-4o-mini-{name}" for name in extras]
     body = [
         f"# {m.name} {m.version}", "", m.description or "", "",
         "Werewolf games played by skilled humans, and questions asked at a decisive moment from the point of view "
@@ -130,19 +171,26 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
         f'items = load_dataset("path/or/repo", "{first}", split="{SPLIT}")', "```", "",
         "## How the items were made", "", *provenance_lines(ds), "",
         "## How to evaluate", "",
-        "With werealign (any model litellm reaches; N decodes per item, option order permuted per decode):", "",
-        "```bash", "pip install werealign", "werealign eval --model openai/gpt-4o-mini --dataset DATASET_DIR --decodes 5",
-        "werealign leaderboard runs/* --format md", "```", "",
-        "`DATASET_DIR` is the werealign dataset directory this release was built from (`werealign release` "
-        "writes this folder from it). Scores: accuracy per dimension and their macro average; VA exact match; "
+        "werealign is not on a package index: install it from its source (a checkout of the werealign "
+        "repository), then evaluate any model litellm reaches on this release (N decodes per item, option "
+        "order permuted per decode). `--dataset` takes this folder (`.` from inside it), or `hf:ORG/NAME` once "
+        "it is on the Hub (read through `datasets`, from the local cache when offline); `#CONFIG` evaluates an "
+        "extra config's speech items.", "",
+        "```bash", "pip install ./werealign  # the source checkout", *(["# from inside this release folder:"] if reference == "." else []),
+        f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}' --decodes 5 --out {runs}/gpt-4o-mini",
+        *extra_eval, f"werealign leaderboard {runs}/* --format md", "```", "",
+        "Scores: accuracy per dimension and their macro average; VA exact match; "
         "OI mean Jaccard against the true opposing faction. Intervals: bootstrap over games.", "",
         "## Known artifacts", "",
-        "Measured on the items of this release. Chance for a 9-way item is 11%: a key that is the longest option "
-        "far more often than that lets a model score without reading the game (compare with the built-in "
-        "`werealign/longest` and `werealign/lexical` baselines, the shortcut floors of the leaderboard).", "",
-        *(artifacts or ["No speech items."]), "",
+        "Measured on the items of this release by `werealign audit`, per dimension. Chance for a 9-way item is "
+        "11%: a key that is the longest option (key-longest), or that a classifier trained on the options alone "
+        "picks (options-only, games held out), far more often than that lets a model score without reading the "
+        "game (compare with the built-in `werealign/longest`, `werealign/lexical` and `werealign/options-only` "
+        "baselines, the shortcut floors of the leaderboard).", "",
+        *_audits(ds, extras),
         "Items are asked from one viewpoint seat at a cut-off; everything after the cut-off, other seats' hidden "
         "roles, the host's recap and the annotator's log are never shown to the model (they are in `games` for analysis).", "",
+        "## Citation", "", "```bibtex", CITATION, "```", "",
         "## Licence", "", f"{m.licence}." + (f" Source: {m.source}." if m.source else ""), "",
     ]
     return f"---\n{yaml_text}---\n\n" + "\n".join(body).rstrip("\n") + "\n"

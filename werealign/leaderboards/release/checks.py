@@ -28,8 +28,9 @@ def check_releasable(dataset_dir: Path | None, *, allow_unreviewed: bool = False
     if stale:
         first = stale[0]
         raise UserError(
-            f"{first.location()}: the manifest is stale ({first.field}: {first.message}); write the dataset "
-            "again with the command that made it (import, derive, review --export-only)"
+            f"{first.location()}: the manifest is stale ({first.field}: {first.message}); "
+            f"`werealign validate --fix-manifest {root}` rewrites it (or write the dataset again with the "
+            "command that made it)"
         )
     if errors:
         n, _ = count(findings)

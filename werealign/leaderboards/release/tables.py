@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from werealign.dataset import Dataset as WereDataset
-from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
+from werealign.schema import DatasetManifest, GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
 
 SPLIT = "test"  # a benchmark is evaluated, not trained on: its one split is the test split
 
@@ -29,6 +29,8 @@ CONFIGS: dict[str, tuple[type[BaseModel], Any]] = {
     "opponent": (OpponentItem, lambda ds: ds.opponent),
     "games": (GameLog, lambda ds: [ds.games[g] for g in sorted(ds.games)]),
     "osr": (OsrRewrite, lambda ds: [r for g in sorted(ds.osr) for r in ds.osr[g]]),
+    # One row: name, version, licence, counts, so `eval --dataset RELEASE` rebuilds the directory exactly.
+    "manifest": (DatasetManifest, lambda ds: [ds.manifest]),
 }
 
 _SCALARS = {"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"}

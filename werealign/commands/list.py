@@ -1,0 +1,108 @@
+"""`werealign list`: what a run can be made of (tasks, variants, modes, models, solvers, importers).
+
+Names come from the registries themselves, so a task, variant, mode, built-in model or importer
+added there is listed without touching this file; the one-line descriptions below are only looked
+up (a name without one is still listed).
+"""
+
+from __future__ import annotations
+
+import typer
+
+WIDTH = 80
+ABOUT = {
+    "tasks": {
+        "speech": "9-way multiple choice: RI SJ DR PS CT",
+        "vote": "VA: whom the winning side's MVP voted for",
+        "opponent": "OI: the seats of the opposing faction",
+    },
+    "variants": {
+        "base": "the item as recorded",
+        "rr": "a rule reminder before the question",
+        "osr": "speeches replaced by their objective rewrites",
+        "no-context": "no transcript or events: rules, own role, question",
+        "options-only": "only the options, with a fixed instruction",
+    },
+    "modes": {
+        "vote/decision": "not the voter's own turns of the vote's day",
+        "vote/mask-mvp": "none of the voter's lines (release authors)",
+        "vote/full": "everything up to the cut-off",
+        "opponent/set": "mean Jaccard with the opposing faction",
+        "opponent/set-accuracy": "the exact set (the paper's)",
+        "opponent/roles": "every other seat's role card (release authors)",
+    },
+    "models": {
+        "werealign/random": "a seeded random option, seat or set",
+        "werealign/longest": "the longest option; the most talkative seats",
+        "werealign/lexical": "the option closest in words to the prompt",
+        "werealign/options-only": "reads only the question and the options",
+        "werealign/own-last-call": "VA: the last seat the voter itself named",
+        "werealign/all-candidates": "OI: every candidate",
+        "werealign/majority-role": "OI roles: every seat the most common card",
+        "werealign/own-style": "the option closest to the viewpoint's own words",
+        "local/smollm2": "SmolLM2-135M on the CPU (pip extra [local])",
+    },
+}
+# Until a solver registry exists (werealign.solvers.SOLVERS: name -> one-line description), the one
+# way a model answers: one request per sample.
+DEFAULT_SOLVERS = {"single-call": "one request per sample (the default)"}
+
+
+def _solvers() -> dict[str, str]:
+    try:
+        from werealign.solvers import SOLVERS  # type: ignore[attr-defined]
+    except ImportError:
+        return DEFAULT_SOLVERS
+    return {name: _first_line(getattr(s, "description", None) or s.__doc__ or "") if not isinstance(s, str) else s
+            for name, s in SOLVERS.items()}
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def _importers() -> dict[str, str]:
+    from werealign.commands.importer import app
+
+    return {c.name or c.callback.__name__: _first_line(c.help or c.callback.__doc__ or "")
+            for c in app.registered_commands}
+
+
+def sections() -> dict[str, dict[str, str]]:
+    """Section -> name -> one-line description, every name read from its registry."""
+    from werealign.llm.builtin_models import BUILTIN_MODELS
+    from werealign.tasks import TASKS, VARIANTS
+
+    variants = list(dict.fromkeys([*VARIANTS, *(v for t in TASKS.values() for v in t.variants)]))
+    modes = [f"{t.name}/{m}" for t in TASKS.values() for m in t.modes]
+
+    def about(section: str, names) -> dict[str, str]:
+        return {n: ABOUT[section].get(n, "") for n in names}
+
+    by_task = {v: ", ".join(t.name for t in TASKS.values() if v in t.variants) for v in variants}
+    return {
+        "tasks (--tasks)": about("tasks", TASKS),
+        "variants (--variant)": {v: " ".join(x for x in (ABOUT["variants"].get(v, ""), by_task[v] and f"[{by_task[v]}]") if x)
+                                 for v in variants},
+        "modes (--va-mode, --oi-mode; first is default)": about("modes", modes),
+        "built-in models (--model)": about("models", BUILTIN_MODELS),
+        "solvers": _solvers(),
+        "importers (werealign import NAME)": _importers(),
+    }
+
+
+def _line(name: str, text: str, pad: int) -> str:
+    line = f"  {name:<{pad}}  {text}".rstrip()
+    if len(line) <= WIDTH:
+        return line
+    cut = line[: WIDTH - 1]
+    return (cut[: cut.rfind(" ")] if cut.rfind(" ") > len(name) + 4 else cut) + "…"  # a whole word, never a name
+
+
+def list_command() -> None:
+    """List tasks, variants, modes, built-in models, solvers and importers, one line each."""
+    out = []
+    for title, entries in sections().items():
+        pad = max((len(n) for n in entries), default=0)
+        out += [title, *(_line(n, t, pad) for n, t in entries.items()), ""]
+    typer.echo("\n".join(out).rstrip("\n"))

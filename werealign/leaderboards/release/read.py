@@ -1,0 +1,134 @@
+"""Read a release back as a dataset directory, so `werealign eval --dataset` takes what `release` wrote.
+
+A release is a folder written by `werealign release` (README.md + data/<config>/test.parquet), or
+`hf:ORG/NAME` on the Hugging Face Hub, read through `datasets` (from the local Hugging Face cache
+when offline). `REF#CONFIG` evaluates an extra config (`release --extra-config`) in place of the
+speech items. Its rows are written once, as an ordinary dataset directory, into werealign's cache
+(beside the response cache) under the hash of its content: the same rows give the same files, so a
+run on a release scores the same data as a run on the directory it was built from, and
+`werealign score` can find it again.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from werealign.errors import UserError
+
+HUB_PREFIX = "hf:"
+CONFIG_SEP = "#"
+MANIFEST_CONFIG = "manifest"
+# Configs a dataset directory is rebuilt from; the others (an extra config) are named by the user.
+ITEM_CONFIGS = ("speech", "vote", "opponent")
+
+
+def _parts(ref: str) -> tuple[str, str]:
+    """(release, config): `REF#CONFIG` split, unless `#` is part of an existing path's name."""
+    source, _, config = ref.partition(CONFIG_SEP) if not Path(ref).exists() else (ref, "", "")
+    return source, config
+
+
+def is_release_ref(path: Path | str) -> bool:
+    """`hf:ORG/NAME[#CONFIG]`, or a folder holding a dataset card and data/ but no dataset.json."""
+    text = str(path)
+    if text.startswith(HUB_PREFIX):
+        return True
+    folder = Path(_parts(text)[0])
+    return folder.is_dir() and (folder / "README.md").is_file() and (folder / "data").is_dir() \
+        and not (folder / "dataset.json").exists()
+
+
+def _split_ref(ref: str) -> tuple[str, str | None]:
+    source, config = _parts(ref)
+    if source.startswith(HUB_PREFIX):
+        repo = source[len(HUB_PREFIX):]
+        if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
+            raise UserError(f"--dataset {ref}: expected hf:ORG/NAME (a Hugging Face dataset repo)")
+        return repo, config or None
+    # An absolute path: `datasets` names a dataset after its folder, and "." has no name.
+    return str(Path(source).resolve()), config or None
+
+
+def _loader():
+    import datasets
+
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()  # "using the latest cached version" on every config is noise
+    return datasets
+
+
+def _rows(datasets, source: str, config: str, ref: str, *, required: bool) -> list[dict[str, Any]] | None:
+    """The rows of one config; None when an optional config is absent from the release (or the cache)."""
+    from werealign.leaderboards.release.tables import SPLIT
+
+    try:
+        return list(datasets.load_dataset(source, config, split=SPLIT))
+    except (ValueError, FileNotFoundError) as e:
+        if not required:
+            return None
+        where = "the local Hugging Face cache (offline)" if "cache" in str(e).lower() else "the release"
+        raise UserError(f"--dataset {ref}: config {config!r} not found in {where}: {str(e).splitlines()[0]}") from None
+    except ConnectionError as e:
+        raise UserError(f"--dataset {ref}: {str(e).splitlines()[0]} (load it online once to fill the cache)") from None
+
+
+def _models(model, rows: list[dict[str, Any]], ref: str, config: str) -> list[Any]:
+    from werealign.files import parse_model
+
+    return [parse_model(model, row, f"{ref} config {config} row {i}") for i, row in enumerate(rows)]
+
+
+def release_to_dataset(ref: str, cache_root: Path) -> Path:
+    """The release as a dataset directory under `cache_root` (written once, by content); its path."""
+    from werealign.dataset import load_dataset, write_dataset
+    from werealign.leaderboards.release.tables import CONFIGS
+    from werealign.schema import DatasetManifest, OsrRewrite
+
+    source, extra = _split_ref(ref)
+    datasets = _loader()
+    manifest_rows = _rows(datasets, source, MANIFEST_CONFIG, ref, required=True)
+    if len(manifest_rows) != 1:
+        raise UserError(f"--dataset {ref}: config {MANIFEST_CONFIG!r} must hold one row, found {len(manifest_rows)}")
+    manifest = _models(DatasetManifest, manifest_rows, ref, MANIFEST_CONFIG)[0]
+    counts = manifest.counts
+    games = _models(CONFIGS["games"][0], _rows(datasets, source, "games", ref, required=True), ref, "games")
+    items: dict[str, list[Any]] = {}
+    for kind in ITEM_CONFIGS:
+        rows = _rows(datasets, source, kind, ref, required=getattr(counts, kind) > 0)
+        items[kind] = _models(CONFIGS[kind][0], rows or [], ref, kind)
+    if extra is not None:
+        items["speech"] = _models(CONFIGS["speech"][0], _rows(datasets, source, extra, ref, required=True), ref, extra)
+    osr_rows = _rows(datasets, source, "osr", ref, required=counts.osr_games > 0) or []
+    osr: dict[str, list[Any]] = {}
+    for rewrite in _models(OsrRewrite, osr_rows, ref, "osr"):
+        osr.setdefault(rewrite.game_id, []).append(rewrite)
+
+    import hashlib
+    import shutil
+    import tempfile
+
+    from werealign.eval.rundir import content_sha256
+    from werealign.files import sha256_file
+
+    cache_root.mkdir(parents=True, exist_ok=True)
+    # A private staging directory: two evals may read the same release at once.
+    stage = Path(tempfile.mkdtemp(dir=cache_root, prefix=".incoming."))
+    try:
+        write_dataset(stage, name=manifest.name + (f"{CONFIG_SEP}{extra}" if extra else ""), version=manifest.version,
+                      licence=manifest.licence, games=games, speech=items["speech"], vote=items["vote"],
+                      opponent=items["opponent"], osr=osr, description=manifest.description, source=manifest.source)
+        key = hashlib.sha256(f"{content_sha256(stage)}\0{sha256_file(stage / 'dataset.json')}".encode()).hexdigest()
+        final = cache_root / key[:16]
+        if not final.is_dir():
+            stage.chmod(0o755)
+            try:
+                stage.rename(final)
+            except OSError:
+                if not final.is_dir():  # not another process that wrote the same rows first
+                    raise
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    load_dataset(final)  # shape-checked like any dataset directory
+    return final
