@@ -66,7 +66,7 @@ def _estimate(base: list[Any], bare: list[Any], seed_parts: tuple, group_of=None
     c, design = found
     common = {o.item_id for o in base} & {o.item_id for o in bare}
     used = [o for o in base + bare if design == "unpaired" or o.item_id in common]
-    return {"gain": rounded(c.difference), "low": rounded(c.low), "high": rounded(c.high), "above_zero": c.low > 0,
+    return {"gain": rounded(c.difference), "low": rounded(c.low), "high": rounded(c.high), "above_zero": c.low > 0 and c.significant,
             "p_value": rounded(c.p_value), "design": design,
             "items": len({o.item_id for o in used}), "games": len({o.game_id for o in used})}
 

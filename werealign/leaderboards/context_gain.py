@@ -36,8 +36,9 @@ def context_gain_table(entries: Sequence[ModelEntry], seed: int, resamples: int)
                 row.cells[c.name] = Cell(None)
                 continue
             cmp, _design = found
-            row.cells[c.name] = Cell(cmp.difference, cmp.low, cmp.high, significant=cmp.low > 0)
-            if cmp.low <= 0:
+            above = cmp.low > 0 and cmp.significant  # significant needs stats.MIN_GAMES games
+            row.cells[c.name] = Cell(cmp.difference, cmp.low, cmp.high, significant=above, games=cmp.games)
+            if not above:
                 not_above.append(c.name)
         if not_above:
             row.label += FLAG
@@ -46,6 +47,6 @@ def context_gain_table(entries: Sequence[ModelEntry], seed: int, resamples: int)
     notes = ["gain = base − no-context of the same model (no transcript, no public events), with its 95% interval "
              "(cluster bootstrap over games; paired on items asked both ways); * the interval is above 0"]
     if flagged:
-        notes.append("† gain not above zero (interval lower bound ≤ 0): no evidence that the score needs the game: "
+        notes.append("† gain not above zero (interval lower bound ≤ 0, or too few games to tell): no evidence that the score needs the game: "
                      + "; ".join(flagged))
     return Table("context-gain", "Context gain: base minus no-context", columns, rows, notes)
