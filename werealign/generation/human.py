@@ -323,10 +323,11 @@ def run_human(config: HumanConfig, out: Path) -> Outcome:
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: --out exists and is not a directory")
-    # Before the slow build: refuse an input, or a folder that is not a generation directory.
-    claim_directory(out, command="generate", inputs=[ds.root] if ds.root is not None else [], own=lambda d: (d / CONFIG).is_file())
     outcome = build_items(ds, config)
     games = select_games(ds, config)  # type: ignore[arg-type]
+    # After the input checks (a failed command leaves no folder); refuses an input, or a folder that is
+    # not a generation directory.
+    claim_directory(out, command="generate", inputs=[ds.root] if ds.root is not None else [], own=lambda d: (d / CONFIG).is_file())
     write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "negatives": "human",
                               "method": METHOD, "config": asdict(config)})
     write_jsonl(out / "notes.jsonl", outcome.notes)
