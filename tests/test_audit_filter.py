@@ -139,8 +139,13 @@ def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     refused = run_cli("audit", src, "--filtered-out", again, "--seed", "7")
     assert refused.returncode == 1 and "not empty" in refused.stderr
     assert run_cli("audit", src, "--filtered-out", again, "--seed", "7", "--overwrite").returncode == 0
+    stranger = tmp_path / "notes"
+    stranger.mkdir()
+    (stranger / "mine.txt").write_text("keep me")
+    kept = run_cli("audit", src, "--filtered-out", stranger, "--overwrite")
+    assert kept.returncode == 1 and (stranger / "mine.txt").read_text() == "keep me"
     inside = run_cli("audit", src, "--filtered-out", src / "sub")
-    assert inside.returncode == 1 and "outside the dataset" in inside.stderr and not (src / "sub").exists()
+    assert inside.returncode == 1 and "inside the input" in inside.stderr and not (src / "sub").exists()
     # --strict: the source fails its audit, so a CI gate exits non-zero
     assert run_cli("audit", src, "--strict").returncode == 1
 

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from test_generate_human import invented_game
 from werealign.cli import app
 from werealign.dataset import load_dataset, write_dataset
+from werealign.errors import UserError
 from werealign.generation.human import HumanConfig, run_human
 from werealign.generation.human_text import seats_named
 from werealign.generation.restyle import RestyleConfig, estimate, keys_found, run_restyle
@@ -123,3 +124,16 @@ def test_review_shows_each_option_before_and_after(human_items, tmp_path):
     assert view["before"] == {o.key: o.text for o in old.options}
     assert all(o["text"] == f"plainly {view['before'][o['key']]}" for o in view["item"]["options"])
     assert item_view(open_review(human_items.parent), 0)["before"] == {}  # never restyled: nothing to compare
+
+
+def test_out_is_never_an_input_nor_a_folder_restyle_did_not_write(human_items, tmp_path):
+    config = RestyleConfig(model="fake/model", dataset=str(human_items), max_redrafts=0, limit=1)
+    stranger = tmp_path / "notes"
+    stranger.mkdir()
+    (stranger / "mine.txt").write_text("keep me")
+    for out, why in ((stranger, "not empty"), (human_items / "sub", "inside the input")):
+        with pytest.raises(UserError, match=why):
+            run_restyle(config, out, acompletion=FakeRestyler(set()), quiet=True)
+    assert sorted(p.name for p in stranger.iterdir()) == ["mine.txt"] and not (human_items / "sub").exists()
+    run_restyle(config, tmp_path / "r", acompletion=FakeRestyler(set()), quiet=True)
+    run_restyle(config, tmp_path / "r", acompletion=FakeRestyler(set()), quiet=True)  # its own folder: resumed

@@ -14,23 +14,18 @@ from typing import Any
 
 from werealign.audit.filtering import FilterResult
 from werealign.dataset import Dataset, write_dataset
-from werealign.errors import UserError
-from werealign.files import staged_directory
+from werealign.output_dir import output_directory
 
 REPORT = "filter_report.json"
 
 
-def refuse_inside(source: Path, out: Path) -> None:
-    src, dst = source.resolve(), out.resolve()
-    if dst == src or src in dst.parents or dst in src.parents:
-        raise UserError(f"--filtered-out {out}: must be outside the dataset {source} (and not contain it)")
-
-
-def write_split(ds: Dataset, out: Path, result: FilterResult, note: dict[str, Any], *, overwrite: bool = False) -> None:
+def write_split(ds: Dataset, out: Path, result: FilterResult, note: dict[str, Any], *, overwrite: bool = False,
+                command: str = "audit --filtered-out") -> None:
     kept = {it.item_id for it in result.kept}
     report = {"removed": [{"item_id": i, "reason": why} for i, why in sorted(result.removed.items())], "rounds": result.rounds}
     manifest = ds.manifest
-    with staged_directory(out, overwrite=overwrite) as stage:
+    inputs = [ds.root] if ds.root is not None else []
+    with output_directory(out, command=command, inputs=inputs, overwrite=overwrite) as stage:
         write_dataset(
             stage, name=f"{manifest.name}-filtered", version=manifest.version, licence=manifest.licence,
             games=list(ds.games.values()), speech=[it for it in ds.speech if it.item_id in kept], vote=list(ds.vote),

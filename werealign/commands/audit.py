@@ -13,6 +13,9 @@ from werealign.errors import UserError
 FORMATS = ("text", "json")
 
 
+COMMAND = "audit --filtered-out"  # the marker naming the split directory as this command's output
+
+
 def audit_command(
     dataset: Path = typer.Argument(None, help="Dataset directory (default: the bundled sample)."),
     format: str = typer.Option("text", "--format", help="text (one line per check) or json (for machines)."),
@@ -32,15 +35,18 @@ def audit_command(
     # Loads scipy and scikit-learn: not at --help time.
     from werealign.audit import audit_items, render_text
     from werealign.audit.filtering import ATTACKS, PARTITIONS, SLICE_SHARE, adversarial_filter, filter_note, verify
-    from werealign.audit.split import refuse_inside, write_split
+    from werealign.audit.split import write_split
     from werealign.dataset import load_dataset
 
     if format not in FORMATS:
         raise UserError(f"--format: unknown format {format!r}; use text or json")
     if not 0 < threshold <= 1:
         raise UserError(f"--filter-threshold: {threshold} is not in (0, 1]")
-    if filtered_out is not None:
-        refuse_inside(dataset, filtered_out)
+    if filtered_out is not None:  # before the slow filter; write_split checks again under its lock
+        from werealign.output_dir import check_inputs, check_replaceable
+
+        check_inputs(filtered_out, [dataset] if dataset is not None else [])
+        check_replaceable(filtered_out, COMMAND, overwrite)
     ds = load_dataset(dataset)
     if not ds.speech:
         raise UserError(f"{dataset or 'the bundled sample'}: the dataset has no speech items to audit")
@@ -54,7 +60,7 @@ def audit_command(
         independent = verify(result.kept, ds.speech)
         note = filter_note(result, seed=seed, attacks=ATTACKS, partitions=PARTITIONS, threshold=threshold,
                            slice_share=SLICE_SHARE, total=len(ds.speech), independent=independent)
-        write_split(ds, filtered_out, result, note, overwrite=overwrite)
+        write_split(ds, filtered_out, result, note, overwrite=overwrite, command=COMMAND)
         doc["filtered_out"] = note
         c = note["counts"]
         top1 = "n/a" if independent["top1"] is None else f"{independent['top1']:.1%}"

@@ -31,6 +31,7 @@ from werealign.generation import prompts, replies
 from werealign.generation.human_text import seats_named
 from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, max_connections_for, price_per_token
 from werealign.generation.pipeline import CONFIG, request_params
+from werealign.output_dir import claim_directory
 from werealign.generation.session import Draft, Session
 from werealign.schema import SpeechItem
 
@@ -159,12 +160,21 @@ def _engine(config: RestyleConfig, out: Path, api_base: str | None, acompletion:
         store.close()
 
 
+FORMAT = "werealign-restyle/1"
+
+
+def _is_restyle_dir(folder: Path) -> bool:
+    return (folder / CONFIG).is_file() and FORMAT in (folder / CONFIG).read_text(encoding="utf-8")
+
+
 def run_restyle(config: RestyleConfig, out: Path, *, acompletion: Any = None, api_base: str | None = None, policy: RetryPolicy | None = None,
                 max_connections: int = 4, max_tokens: int = 2048, quiet: bool = False) -> tuple[list[SpeechItem], list[dict[str, Any]], Session]:
     ds, items = select_items(config)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: --out exists and is not a directory")
-    write_json(out / CONFIG, {"format": "werealign-restyle/1", "werealign": __version__, "config": asdict(config),
+    # Resumable, so filled in place: refuse an input, or a folder that is not an earlier restyle's.
+    claim_directory(out, command="restyle", inputs=[ds.root] if ds.root is not None else [], own=_is_restyle_dir)
+    write_json(out / CONFIG, {"format": FORMAT, "werealign": __version__, "config": asdict(config),
                               "templates": {STAGE: prompts.TEMPLATES[STAGE]}})
     with _engine(config, out, api_base, acompletion) as (store, (call, routed, kwargs)):
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,  # type: ignore[arg-type]
