@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from werealign import __version__
-from werealign.audit import option_features
 from werealign.dataset import load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import make_parent, staged_directory, write_json, write_jsonl
@@ -31,8 +30,8 @@ from werealign.generation import prompts, replies
 from werealign.generation.human_text import seats_named
 from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, max_connections_for, price_per_token
 from werealign.generation.pipeline import CONFIG, request_params
-from werealign.output_dir import claim_directory
 from werealign.generation.session import Draft, Session
+from werealign.output_dir import claim_directory
 from werealign.schema import SpeechItem
 
 STAGE = "neutral"
@@ -72,28 +71,11 @@ def parse_neutral(reply: str | None, item: SpeechItem) -> dict[str, str]:
     return texts
 
 
-def keys_found(items: Sequence[SpeechItem], folds: int = 5) -> set[str]:
-    """Items whose key the audit's options-only classifier (its features, trained on other games) picks."""
-    import numpy as np
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import GroupKFold
+def keys_found(items: Sequence[SpeechItem]) -> set[str]:
+    """Items whose key the audit's options-only attack (trained on other games only) picks."""
+    from werealign.audit.attacks import cross_fitted_probs, top1_hits
 
-    games = sorted({it.game_id for it in items})
-    if len(games) < 2:
-        return set()
-    X, y, groups = option_features(items)
-    y, groups = np.asarray(y), np.asarray(groups)
-    by_game = np.asarray([games.index(items[g].game_id) for g in groups])
-    found: set[str] = set()
-    for train, test in GroupKFold(n_splits=min(folds, len(games))).split(X, y, by_game):
-        if len(set(y[train].tolist())) < 2:
-            continue
-        scores = LogisticRegression(C=1.0, max_iter=1000, solver="liblinear").fit(X[train], y[train]).decision_function(X[test])
-        for g in np.unique(groups[test]):
-            rows = np.flatnonzero(groups[test] == g)
-            if y[test][rows[int(np.argmax(scores[rows]))]] == 1:
-                found.add(items[g].item_id)
-    return found
+    return {it.item_id for it, hit in zip(items, top1_hits(items, cross_fitted_probs(items))) if hit}
 
 
 def restyled(item: SpeechItem, texts: dict[str, str], model: str, seed: int) -> SpeechItem:
