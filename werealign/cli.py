@@ -13,7 +13,7 @@ import sys
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, review, validate
+from werealign.commands import analyze, annotate, arena, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, review, validate
 from werealign.errors import UserError, one_line
 
 app = typer.Typer(
@@ -50,6 +50,8 @@ app.command("derive")(derive.derive_command)
 app.command("audit")(audit.audit_command)
 app.command("generate")(generate.generate_command)
 app.command("review")(review.review_command)
+app.command("arena")(arena.arena_command)
+app.command("analyze")(analyze.analyze_command)
 
 
 def main() -> None:
