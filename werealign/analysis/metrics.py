@@ -32,6 +32,7 @@ from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
 
 SEER = "seer"
+VOTED_OUT = "voted_out"  # the elimination result of an exile (werealign.render.phrases.RESULT)
 
 
 @dataclass
@@ -94,8 +95,12 @@ def _exiles(game: GameLog, phases: dict) -> dict[str, int]:
         if e.kind == "vote" and e.segment_id is not None and phases.get(e.phase) is not None and phases[e.phase].kind == "day":
             last_vote[e.phase] = max(last_vote.get(e.phase, -1), e.segment_id)
     for e in game.events:
-        if e.kind == "elimination" and e.phase in last_vote and e.target is not None and e.segment_id is not None \
-                and e.segment_id >= last_vote[e.phase] and e.phase not in out:
+        if e.kind != "elimination" or e.target is None or e.phase in out or phases.get(e.phase) is None or phases[e.phase].kind != "day":
+            continue
+        if e.phase in last_vote:
+            if e.segment_id is not None and e.segment_id >= last_vote[e.phase]:
+                out[e.phase] = e.target
+        elif e.result == VOTED_OUT:  # a log with the exile but not the ballots (the WereBench release)
             out[e.phase] = e.target
     return out
 
@@ -109,8 +114,9 @@ def _votes(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
             ballots[key][e.actor] = e.target
             if e.segment_id is not None:
                 first_seg[key] = min(first_seg.get(key, e.segment_id), e.segment_id)
+    gm.exiles = [(seat, gm.seats.get(seat) == "wolf") for _, seat in sorted(exile_of.items(), key=lambda kv: phases[kv[0]].day)]
     if not ballots:
-        gm.missing["votes"] = "no day votes recorded"
+        gm.missing["votes"] = "no day ballots recorded: consensus, entropy and vote changes need them"
         return
     for (phase, rnd), b in ballots.items():
         counts = Counter(t for t in b.values() if t is not None)
@@ -127,7 +133,6 @@ def _votes(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
             named = _last_named(said, [s for s in gm.seats if s != voter], lang)
             if named is not None and target is not None:
                 gm.vote_changes.append((voter, named != target))
-    gm.exiles = [(seat, gm.seats.get(seat) == "wolf") for _, seat in sorted(exile_of.items(), key=lambda kv: phases[kv[0]].day)]
 
 
 def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
@@ -143,6 +148,7 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
         return
     claim = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
     exiled_day = {phases[p].day: s for p, s in exile_of.items()}
+    order = {p.id: i for i, p in enumerate(game.phases)}
     reveals: set[tuple[int, int | None]] = set()
     wolf_reveals: list[tuple[int, int, int]] = []  # (day, target, seer)
     for u in day_turns:
@@ -150,7 +156,7 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
             continue
         day = phases[u.phase].day
         reveals.add((day, None))
-        checked = {e.target for e in checks if e.actor == u.speaker and e.segment_id is not None and e.segment_id <= u.segment_ids[0]}
+        checked = {e.target for e in checks if e.actor == u.speaker and _before(e, u, order)}
         for t in _mentioned(u.text, sorted(checked), lang):
             if (day, t) not in reveals:
                 reveals.add((day, t))
@@ -163,8 +169,15 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
                "backfired": sum(exiled_day.get(d) == s for d, _, s in wolf_reveals)}
     if not checks:
         gm.missing["seer_checks"] = "no seer checks recorded: unmasked, believed and backfired need them"
-    if "votes" in gm.missing:
-        gm.missing["seer_votes"] = "no votes recorded: believed and backfired need the exiles"
+    if not exile_of:
+        gm.missing["seer_exiles"] = "no exile recorded: believed and backfired need them"
+
+
+def _before(e, u, order: dict[str, int]) -> bool:
+    """Whether event e was known when turn u began: by its anchor, else (unanchored) by an earlier phase."""
+    if e.segment_id is not None:
+        return e.segment_id <= u.segment_ids[0]
+    return order.get(e.phase, 1 << 30) < order.get(u.phase, -1)
 
 
 def _participation(game, gm: GameMetrics, phases, day_turns) -> None:
