@@ -76,7 +76,6 @@ def game_metrics(game: GameLog, trace: list[dict] | None = None) -> GameMetrics:
     if game.winner is None:
         gm.missing["win"] = "no winner recorded"
     lang = game.language
-    seats = sorted(faction)
     day_turns = [u for u in game.utterances if isinstance(u.speaker, int) and phases.get(u.phase) is not None
                  and phases[u.phase].kind != "night" and (u.audience is None or u.audience.kind == "everyone")]
     exile_of = _exiles(game, phases)

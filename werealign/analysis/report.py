@@ -53,7 +53,7 @@ def distances(results: list[dict[str, Any]]) -> dict[str, dict[str, float | None
         if r["kind"] != "arena":
             continue
         row = {}
-        for label, path, kind in ROWS[1:]:
+        for _label, path, _kind in ROWS[1:]:
             a, b = scalar(r["metrics"], path), scalar(ref["metrics"], path)
             row[".".join(path)] = None if a is None or b is None else round(a - b, 3)
         out[r["label"]] = row
