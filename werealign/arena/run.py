@@ -58,8 +58,8 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
             seconds[played.game.game_id] = round(time.perf_counter() - started, 2)
             started = time.perf_counter()
             sent = sum(u.sent for u in used.values())
-            on_game(f"{played.game.game_id}: {played.game.winner or 'no'} side won; "
-                    f"{usage['requests']} model requests ({sent} sent), {seconds[played.game.game_id]:.1f}s")
+            on_game(f"{played.game.game_id}: {played.game.winner or 'no'} side won, {usage['requests']} requests "
+                    f"({sent} new), {seconds[played.game.game_id]:.1f}s")
         loop.close()
     table = summary(b, results)
     vote, opponent = write_arena(out, [p.game for _, p, _ in results], traces, table, name=f"arena-{b.name}-s{seed}")

@@ -28,6 +28,7 @@ def arena_command(
                   use_cache=not no_cache, on_game=print)
     for name, row in r.summary["models"].items():
         g, w = row["good"], row["wolf"]
-        print(f"{name}: village {g['wins']}/{g['games']} won, wolves {w['wins']}/{w['games']} won")
-    print(f"wrote {len(r.summary['games'])} games, {r.vote_items} VA and {r.opponent_items} OI items, "
-          f"{r.sent} new model requests to {r.out}")
+        print(f"{name}: village won {g['wins']}/{g['games']}, wolves won {w['wins']}/{w['games']}")
+    print(f"wrote {len(r.summary['games'])} games, {r.vote_items} VA and {r.opponent_items} OI items "
+          f"({r.sent} new model requests) to:")
+    print(f"  {r.out}")
