@@ -189,7 +189,7 @@ def _participation(game, gm: GameMetrics, phases, day_turns) -> None:
     for p in game.phases:
         if p.kind != "day" or p.id not in first:
             continue
-        gone = {t for seg, t in elim if seg < first[p.id]}
+        gone = {t for seg, t in elim if seg <= first[p.id]}  # out by the day's first line (the night's news)
         for s in gm.seats:
             out[s][2] += s not in gone
     for u in day_turns:
