@@ -32,7 +32,9 @@ from werealign.schema.roles import RoleDeclaration
 from werealign.tasks.answers import answer_value, read_seat, seat_value, strip_reasoning
 
 ARENA_TEMPLATE_LANG = "en"  # the arena's prompts exist in English only so far
-PARAMS = {"temperature": 0.7, "max_tokens": 512}
+# Room for a few sentences of talk; a choice needs an answer line (and a vote, a line of role guesses).
+TALK_PARAMS = {"temperature": 0.7, "max_tokens": 256}
+CHOICE_PARAMS = {"temperature": 0.7, "max_tokens": 96}
 _ROLE_GUESS = re.compile(r"(\d{1,2})\s*[=:]\s*(wolf|werewolf|good|villager)", re.I)
 
 
@@ -140,7 +142,7 @@ class LlmAgent:
 
     def act(self, view: Context, decision: Decision) -> Action:
         messages = render_messages(view, decision, self.declared)
-        reply, key = self.caller.complete(messages, PARAMS)
+        reply, key = self.caller.complete(messages, TALK_PARAMS if decision.kind in TEXT_KINDS else CHOICE_PARAMS)
         action = parse(reply, decision)
         if action is None:
             action = fallback(decision, random.Random(key))
