@@ -156,3 +156,12 @@ def test_bad_boards_and_out_dirs(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", foreign)
     assert r.returncode == 1 and "notes.txt" in r.stderr
     assert (foreign / "notes.txt").read_text() == "keep me"
+
+
+def test_tournament_schedule_alternates_sides_and_adds_self_play():
+    b = load_board("arena8")
+    m = schedule(["a", "b", "c"], 2, 0, b)
+    assert [(x.village, x.wolves) for x in m] == [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")]
+    with_self = schedule(["a", "b"], 2, 0, b, self_play=True)
+    assert [(x.village, x.wolves) for x in with_self][:4] == [("a", "a"), ("a", "a"), ("b", "b"), ("b", "b")]
+    assert len({x.game_id for x in with_self}) == len(with_self)

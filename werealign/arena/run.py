@@ -28,13 +28,13 @@ class ArenaResult:
 
 
 def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "one-call",
-              debate: str | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
+              debate: str | None = None, self_play: bool = False, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
               on_game=lambda line: None) -> ArenaResult:
     """Play the tournament into `out`. `acompletion` replaces litellm's (tests pass a fake one)."""
     b = load_board(board)
     if debate is not None:
         b = type(b)(name=b.name, spec=b.spec.model_copy(update={"debate": debate}), catalogue=b.catalogue, abilities=b.abilities)
-    matches = schedule(models, games, seed, b)
+    matches = schedule(models, games, seed, b, self_play)
     check_out_dir(out)
     out.mkdir(parents=True, exist_ok=True)
     loop = asyncio.new_event_loop()

@@ -1,5 +1,6 @@
 """Who plays whom: Werewolf Arena's tournament. One model plays itself; two or more play every pairing,
-each pairing `games` times with the sides alternating (even games: the first model is the village).
+each pairing `games` times with the sides alternating (even games: the first model is the village);
+`--self-play` adds each model's games against itself, as Werewolf Arena's first phase did.
 Seats are dealt from the seed, so the same seed gives the same tables."""
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ class Match:
     seed: int
 
 
-def schedule(models: list[str], games: int, seed: int, board: Board) -> list[Match]:
+def schedule(models: list[str], games: int, seed: int, board: Board, self_play: bool = False) -> list[Match]:
+    """Every pairing `games` times, sides alternating; with `self_play` (always, for one model) each model also plays itself."""
     models = list(dict.fromkeys(models))
-    pairs = [(models[0], models[0])] if len(models) == 1 else [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
+    if self_play or len(models) == 1:
+        pairs = [(m, m) for m in models] + pairs
     out = []
     for p, (a, b) in enumerate(pairs, start=1):
         for g in range(games):

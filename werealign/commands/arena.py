@@ -15,6 +15,7 @@ def arena_command(
     solver: str = typer.Option("one-call", "--solver", help="How a model plays a decision (one-call: one request)."),
     board: str = typer.Option("arena8", "--board", help="arena8, standard12, or a board .json file."),
     debate: str | None = typer.Option(None, "--debate", help="bid (Werewolf Arena) or round-robin; default: the board's."),
+    self_play: bool = typer.Option(False, "--self-play", help="Also play each model against itself (--games times)."),
     api_base: str | None = typer.Option(None, "--api-base", help="Endpoint of an OpenAI-compatible server."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the shared response cache."),
 ) -> None:
@@ -24,7 +25,7 @@ def arena_command(
 
     if debate not in (None, "bid", "round-robin"):
         raise UserError(f"--debate {debate}: choose bid or round-robin")
-    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, api_base=api_base,
+    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, api_base=api_base,
                   use_cache=not no_cache, on_game=print)
     for name, row in r.summary["models"].items():
         g, w = row["good"], row["wolf"]
