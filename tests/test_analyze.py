@@ -98,3 +98,14 @@ def test_analyze_bad_input_is_one_line(tmp_path, extra):
     target = bundled_sample_path() if extra else tmp_path / "empty"
     r = run_cli("analyze", target, *extra)
     assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_two_arena_runs_of_one_model_stay_apart(tmp_path):
+    for seed in ("1", "2"):
+        r = run_cli("arena", "--model", "rule/heuristic", "--games", "2", "--seed", seed, "--out", tmp_path / f"run{seed}")
+        assert r.returncode == 0, r.stderr
+    j = json.loads(run_cli("analyze", bundled_sample_path(), tmp_path / "run1", tmp_path / "run2", "--format", "json").stdout)
+    groups = {g["label"]: g["metrics"] for g in j["groups"]}
+    assert set(groups) == {"sample", "rule/heuristic@run1", "rule/heuristic@run2"}
+    for label in ("rule/heuristic@run1", "rule/heuristic@run2"):
+        assert j["distance_to_human"][label]["days"] == round(groups[label]["days"] - groups["sample"]["days"], 3)

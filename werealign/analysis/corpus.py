@@ -28,15 +28,21 @@ def load_groups(paths: list[Path]) -> list[Group]:
     for path in paths:
         if not (path / MANIFEST).is_file():
             raise UserError(f"{path}: not a dataset or arena directory (no {MANIFEST})")
+    names = [p.resolve().name or str(p) for p in paths]
+    for path, name in zip(paths, names):
         games = _games(path)
         if (path / ARENA_SUMMARY).is_file():
-            groups += _arena_groups(path, games)
+            arena = _arena_groups(path, games)
+            for g in arena:  # a model in two arena runs: one group per run
+                g.label = f"{g.label}@{name}" if sum((p / ARENA_SUMMARY).is_file() for p in paths) > 1 else g.label
+            groups += arena
         else:
-            groups.append(Group(path.name or str(path), "human", [(game_metrics(g), frozenset(s.seat for s in g.seats)) for g in games]))
-    labels = [g.label for g in groups]
-    for g in groups:  # two inputs named alike (two runs of one model) stay apart
-        if labels.count(g.label) > 1:
-            g.label = f"{g.label}#{sum(1 for h in groups[: groups.index(g) + 1] if h.label == g.label)}"
+            groups.append(Group(name, "human", [(game_metrics(g), frozenset(s.seat for s in g.seats)) for g in games]))
+    seen: dict[str, int] = {}
+    for g in groups:  # the same directory given twice, or two directories of one name
+        seen[g.label] = seen.get(g.label, 0) + 1
+        if seen[g.label] > 1:
+            g.label = f"{g.label}#{seen[g.label]}"
     return groups
 
 

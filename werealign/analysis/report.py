@@ -80,7 +80,10 @@ def text_report(results: list[dict[str, Any]]) -> str:
     ref = next((r["label"] for r in results if r["kind"] == "human"), None)
     for start in range(0, len(results), PER_TABLE):
         chunk = results[start : start + PER_TABLE]
-        head = "metric".ljust(LABEL_WIDTH) + "".join(_short(r["label"], COL_WIDTH - 1).rjust(COL_WIDTH) for r in chunk)
+        # A label too long for its column is shown as [n] and spelled out above the table.
+        heads = [r["label"] if len(r["label"]) < COL_WIDTH else f"[{start + i + 1}]" for i, r in enumerate(chunk)]
+        lines += [_short(f"[{start + i + 1}] {r['label']}", 80) for i, r in enumerate(chunk) if heads[i] != r["label"]]
+        head = "metric".ljust(LABEL_WIDTH) + "".join(h.rjust(COL_WIDTH) for h in heads)
         lines += [head, "-" * len(head)]
         for label, path, kind in ROWS:
             lines.append(label.ljust(LABEL_WIDTH) + "".join(_cell(value_at(r["metrics"], path), kind).rjust(COL_WIDTH) for r in chunk))
