@@ -53,7 +53,7 @@ class Agent(Protocol):
     def act(self, view: Context, decision: Decision) -> Action: ...
 
 
-def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=()) -> Agent:
+def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=(), max_tokens: int | None = None) -> Agent:
     """The agent for `model` played with `solver` (see the module docstring)."""
     if solver not in SOLVERS:
         raise UserError(f"--solver {solver}: unknown solver (choose from {', '.join(SOLVERS)})")
@@ -69,7 +69,7 @@ def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=()) 
         raise UserError(f"--model {model}: an LLM agent needs a model connection")
     from werealign.arena.llm_agent import LlmAgent
 
-    return LlmAgent(model, caller, list(declared))
+    return LlmAgent(model, caller, list(declared), *([max_tokens] if max_tokens else []))
 
 
 def decision_rng(seed: int, view: Context, decision: Decision) -> random.Random:

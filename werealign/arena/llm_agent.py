@@ -32,9 +32,10 @@ from werealign.schema.roles import RoleDeclaration
 from werealign.tasks.answers import answer_value, read_seat, seat_value, strip_reasoning
 
 ARENA_TEMPLATE_LANG = "en"  # the arena's prompts exist in English only so far
-# Room for a few sentences of talk; a choice needs an answer line (and a vote, a line of role guesses).
-TALK_PARAMS = {"temperature": 0.7, "max_tokens": 256}
-CHOICE_PARAMS = {"temperature": 0.7, "max_tokens": 96}
+TEMPERATURE = 0.7
+# A choice's reply budget (`--max-tokens`); talk gets TALK_FACTOR times as much for a few sentences.
+DEFAULT_MAX_TOKENS = 128
+TALK_FACTOR = 4
 _ROLE_GUESS = re.compile(r"(\d{1,2})\s*[=:]\s*(wolf|werewolf|good|villager)", re.I)
 
 
@@ -135,14 +136,16 @@ def parse(reply: str, decision: Decision) -> Action | None:
 
 
 class LlmAgent:
-    def __init__(self, model: str, caller: Caller, declared: list[RoleDeclaration]):
+    def __init__(self, model: str, caller: Caller, declared: list[RoleDeclaration], max_tokens: int = DEFAULT_MAX_TOKENS):
         self.name = model
         self.caller = caller
         self.declared = declared
+        self.talk = {"temperature": TEMPERATURE, "max_tokens": max_tokens * TALK_FACTOR}
+        self.choice = {"temperature": TEMPERATURE, "max_tokens": max_tokens}
 
     def act(self, view: Context, decision: Decision) -> Action:
         messages = render_messages(view, decision, self.declared)
-        reply, key = self.caller.complete(messages, TALK_PARAMS if decision.kind in TEXT_KINDS else CHOICE_PARAMS)
+        reply, key = self.caller.complete(messages, self.talk if decision.kind in TEXT_KINDS else self.choice)
         action = parse(reply, decision)
         if action is None:
             action = fallback(decision, random.Random(key))

@@ -28,7 +28,7 @@ class ArenaResult:
 
 
 def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "one-call",
-              debate: str | None = None, self_play: bool = False, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
+              debate: str | None = None, self_play: bool = False, max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
               on_game=lambda line: None) -> ArenaResult:
     """Play the tournament into `out`. `acompletion` replaces litellm's (tests pass a fake one)."""
     b = load_board(board)
@@ -44,7 +44,7 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
         callers = {m: _connect(stack, m, store, loop, api_base, acompletion, use_cache) for m in llms}
 
         def agent_for(model: str, match: Match):
-            return resolve_agent(model, solver, match.seed, callers.get(model), b.spec.declared_roles)
+            return resolve_agent(model, solver, match.seed, callers.get(model), b.spec.declared_roles, max_tokens)
 
         results, traces, seconds = [], {}, {}
         before = {m: _copy(c.usage) for m, c in callers.items()}

@@ -16,6 +16,7 @@ def arena_command(
     board: str = typer.Option("arena8", "--board", help="arena8, standard12, or a board .json file."),
     debate: str | None = typer.Option(None, "--debate", help="bid (Werewolf Arena) or round-robin; default: the board's."),
     self_play: bool = typer.Option(False, "--self-play", help="Also play each model against itself (--games times)."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=8, help="Reply budget of a choice (talk: 4x); default 128."),
     api_base: str | None = typer.Option(None, "--api-base", help="Endpoint of an OpenAI-compatible server."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the shared response cache."),
 ) -> None:
@@ -25,7 +26,7 @@ def arena_command(
 
     if debate not in (None, "bid", "round-robin"):
         raise UserError(f"--debate {debate}: choose bid or round-robin")
-    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, api_base=api_base,
+    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, max_tokens=max_tokens, api_base=api_base,
                   use_cache=not no_cache, on_game=print)
     for name, row in r.summary["models"].items():
         g, w = row["good"], row["wolf"]
