@@ -50,6 +50,9 @@ class Table:
     def faction(self, seat: int) -> str:
         return self.board.faction(self.roles[seat])
 
+    def team(self, seat: int) -> str:
+        return self.board.catalogue.get(self.roles[seat]).team or "village"
+
     def with_action(self, action: str) -> list[int]:
         return [s for s in sorted(self.alive) if (a := self.board.ability(self.roles[s])) is not None and a.action == action]
 
@@ -82,8 +85,10 @@ class Table:
             return "good"
         if self.board.spec.win == "parity":
             return "wolf" if len(wolves) >= len(others) else None
-        teams = {self.board.catalogue.get(self.roles[s]).team for s in self.roles if self.faction(s) == "good"}
-        alive_teams = {self.board.catalogue.get(self.roles[s]).team for s in others}
+        # Side elimination: the wolves win once a whole team of the good side is out (a good role
+        # declared without a team plays with the villagers).
+        teams = {self.team(s) for s in self.roles if self.faction(s) == "good"}
+        alive_teams = {self.team(s) for s in others}
         return "wolf" if not others or teams - alive_teams else None
 
     # ------------------------------------------------------------------ night
