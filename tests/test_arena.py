@@ -49,6 +49,15 @@ def test_llm_agent_resumes_from_the_store_and_reproduces(tmp_path):
     fake = FakeCompletion()
     first = run_arena(["openai/fake-a", "rule/heuristic"], games=2, seed=1, out=out, acompletion=fake, use_cache=False)
     assert fake.calls and first.sent == len(fake.calls)
+    # The model's prompts hold only what its seat knew: in game 1 it is the village and the rule
+    # agent the wolves, whose night chat ("Let us take out ...") no village prompt may contain;
+    # a seer's checks reach the seer's prompts only.
+    prompts = [c["messages"][-1]["content"] for c in fake.calls]
+    wolf_prompts = [p for p in prompts if "(the werewolf side)" in p.split("## Who you are")[1].split("\n")[1]]
+    village = [p for p in prompts if p not in wolf_prompts]
+    assert village and not any("Let us take out" in p for p in village)
+    checked = [p for p in prompts if "You checked" in p]
+    assert checked and all("Your role: seer" in p for p in checked)
     before = tree(out)
     again = FakeCompletion()
     second = run_arena(["openai/fake-a", "rule/heuristic"], games=2, seed=1, out=out, acompletion=again, use_cache=False)
