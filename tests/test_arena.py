@@ -64,7 +64,8 @@ def test_llm_agent_resumes_from_the_store_and_reproduces(tmp_path):
     assert again.calls == [] and second.sent == 0, "a rerun pays nothing again"
     assert tree(out) == before
     assert sum(g["requests"] for g in second.summary["games"]) == len(fake.calls)
-    assert run_cli("validate", out).returncode == 0
+    v = run_cli("validate", out)
+    assert v.returncode == 0 and "hash-unlisted-file" not in v.stdout + v.stderr, "the store beside the dataset is no stray file"
     # The fake answers every choice with the first candidate: the model's moves reached the game.
     trace = [json.loads(x) for x in (out / "traces" / "arena-arena8-s1-p1-g1.jsonl").read_text().splitlines()]
     llm_votes = [t for t in trace if t["kind"] == "vote" and t["key"]]
