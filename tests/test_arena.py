@@ -175,3 +175,24 @@ def test_tournament_schedule_alternates_sides_and_adds_self_play():
     with_self = schedule(["a", "b"], 2, 0, b, self_play=True)
     assert [(x.village, x.wolves) for x in with_self][:4] == [("a", "a"), ("a", "a"), ("b", "b"), ("b", "b")]
     assert len({x.game_id for x in with_self}) == len(with_self)
+
+
+def test_an_interrupted_run_resumes_and_pays_only_for_the_rest(tmp_path):
+    from werealign.errors import UserError
+
+    class Breaks(FakeCompletion):
+        async def __call__(self, **kw):
+            if len(self.calls) >= 40:
+                self.fail_with = ValueError("connection lost")  # not a provider error: not retried
+            return await super().__call__(**kw)
+
+    whole = FakeCompletion()
+    run_arena(["openai/fake-a"], games=2, seed=9, out=tmp_path / "whole", acompletion=whole, use_cache=False)
+    broken = Breaks()
+    with pytest.raises(UserError, match="rerun the same command to resume"):
+        run_arena(["openai/fake-a"], games=2, seed=9, out=tmp_path / "cut", acompletion=broken, use_cache=False)
+    assert not (tmp_path / "cut" / "dataset.json").exists(), "no half-written dataset"
+    rest = FakeCompletion()
+    run_arena(["openai/fake-a"], games=2, seed=9, out=tmp_path / "cut", acompletion=rest, use_cache=False)
+    assert len(rest.calls) == len(whole.calls) - 40
+    assert tree(tmp_path / "cut") == tree(tmp_path / "whole")
