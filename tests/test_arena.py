@@ -166,6 +166,11 @@ def test_bad_boards_and_out_dirs(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", foreign)
     assert r.returncode == 1 and "notes.txt" in r.stderr
     assert (foreign / "notes.txt").read_text() == "keep me"
+    human = tmp_path / "human"
+    (human / "games").mkdir(parents=True)
+    (human / "dataset.json").write_text("{}")
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", human)
+    assert r.returncode == 1 and "no arena run wrote" in r.stderr and (human / "dataset.json").read_text() == "{}"
 
 
 def test_tournament_schedule_alternates_sides_and_adds_self_play():

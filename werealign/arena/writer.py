@@ -33,6 +33,8 @@ def check_out_dir(out: Path) -> None:
         stray = sorted(p.name for p in out.iterdir() if p.name not in OWNED and not p.name.startswith("."))
         if stray:
             raise UserError(f"{out}: holds {stray[0]}, which an arena run does not write; choose a new --out")
+        if (out / MANIFEST).is_file() and not (out / SUMMARY).is_file():
+            raise UserError(f"{out}: holds a dataset that no arena run wrote (no {SUMMARY}); choose a new --out")
 
 
 def write_arena(out: Path, games: list[GameLog], traces: dict[str, list[dict]], summary: dict, *, name: str) -> tuple[int, int]:
