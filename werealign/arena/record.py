@@ -36,8 +36,10 @@ def rules_for(board: Board, game_id: str, language: str) -> Rules:
                     phases=[Phase(id="night-1", kind="night", day=1, start=0, end=0)], utterances=[])
     summary = rules_summary(probe).splitlines()
     body = [ln for ln in summary if not ln.startswith("There is no sheriff")][:-1]  # our own win line instead
+    words = {"exiled": " Exiled players give last words.", "exiled+first-night": " Exiled players and the first night's "
+             "victims give last words.", "none": ""}[board.spec.last_words]
     vote = ("Each day the players debate, then vote to exile one player: the most votes goes; a tie is voted "
-            "again between the tied players, and a second tie exiles nobody. Exiled players give last words.")
+            "again between the tied players, and a second tie exiles nobody." + words)
     return rules.model_copy(update={"text": "\n".join([*body, WIN_TEXT[board.spec.win], vote, "There is no sheriff."])})
 
 
