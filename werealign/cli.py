@@ -16,7 +16,7 @@ from pathlib import Path
 import typer
 
 from werealign import __version__
-from werealign.commands import annotate, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
+from werealign.commands import analyze, annotate, arena, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
 from werealign.commands import list as list_cmd
 from werealign.errors import UserError, one_line
 
@@ -58,6 +58,8 @@ app.command("review")(review.review_command)
 app.command("restyle")(restyle.restyle_command)
 app.command("view")(view.view_command)
 app.command("list")(list_cmd.list_command)
+app.command("arena")(arena.arena_command)
+app.command("analyze")(analyze.analyze_command)
 
 
 _METAVARS = {int: "N", float: "NUMBER", str: "TEXT", Path: "PATH"}

@@ -17,6 +17,7 @@ def leaderboard_command(
     plots: Path | None = typer.Option(None, "--plots", help="Also write the dimension, role and floor plots (PNG, SVG and PDF) into this directory; the HTML table embeds them anyway."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap (same seed, same intervals)."),
     resamples: int = typer.Option(2000, "--resamples", min=100, help="Bootstrap resamples per interval and comparison."),
+    arena: list[Path] = typer.Option([], "--arena", help="Arena directories: rank their models beside eval's (Kendall tau)."),
 ) -> None:
     """Main table (RI SJ DR PS CT Avg | VA OI), ablations, role-conditioned tables and shortcut floors.
 
@@ -45,3 +46,7 @@ def leaderboard_command(
     else:
         atomic_write_text(out, text)
         print(f"wrote {out}", file=sys.stderr)
+    if arena:
+        from werealign.analysis.rankings import beyond_survival, human_scores, text_block
+
+        sys.stdout.write(text_block(beyond_survival(human_scores(board.entries), arena, seed=seed, resamples=resamples)))

@@ -6,15 +6,12 @@ template variables, worded by `werealign.render` and arranged by its templates
 
 from __future__ import annotations
 
-from typing import Any
 
 from werealign.game import visibility
 from werealign.errors import UserError
-from werealign.render import lines
-from werealign.render.phrases import faction_name, role_name
+from werealign.render.context import context_vars as _context_vars
 from werealign.render.prompt_templates import render_template, template_language
 from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
-from werealign.schema.roles import catalogue_for
 from werealign.tasks import TASKS, VARIANTS, WITHOUT_GAME, resolve_mode, task_of, tasks_with_variant
 
 Item = SpeechItem | VoteItem | OpponentItem
@@ -88,37 +85,3 @@ def check_item_fits_game(game: GameLog, item: Item) -> None:
             f"item {item.item_id}: cutoff_segment {item.cutoff_segment} is after the last segment "
             f"({last}) of game {game.game_id}"
         )
-
-
-def _context_vars(game: GameLog, ctx: visibility.Context, lang: str) -> dict[str, Any]:
-    phases = {p.id: p for p in game.phases}
-
-    def plabel(pid: str) -> str:
-        return lines.phase_label(phases.get(pid), lang) if pid in phases else pid
-
-    transcript: list[dict[str, Any]] = []
-    for u in ctx.utterances:
-        label = plabel(u.phase)
-        if not transcript or transcript[-1]["phase"] != label:
-            transcript.append({"phase": label, "utterances": []})
-        transcript[-1]["utterances"].append(
-            {"speaker": lines.speaker_label(u.speaker, ctx.viewpoint_seat, lang), "text": u.text, "partial": u.partial}
-        )
-    # Observer items (no viewpoint seat) get the observer framing: no "you" seat, role or private knowledge.
-    observer = ctx.viewpoint_seat is None
-    return {
-        "ctx": ctx,
-        "observer": observer,
-        "me": None if observer else lines.seat_label(ctx.viewpoint_seat, lang),
-        "own_role": None if ctx.own_role is None else role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
-        "own_faction": None if ctx.own_faction is None else faction_name(ctx.own_faction, lang),
-        "players": lines.players_line(ctx.names, lang),
-        "allies": lines.list_separator(lang).join(lines.seat_label(s, lang) for s in ctx.allies),
-        "private_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
-        "public_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
-        "transcript": transcript,
-        "now": plabel(ctx.current_phase) if ctx.current_phase else lines.phase_label(None, lang),
-        "left_out": len(ctx.left_out),
-        "own_turns_withheld": ctx.own_turns_withheld,
-        "withheld_scope": "all" if ctx.own_turns_withheld_from_day == 0 else "today",
-    }

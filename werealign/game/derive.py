@@ -26,6 +26,8 @@ Item ids: `<game_id>-<tag>-<stem>`, the stem from the vote's original label ('se
 
 from __future__ import annotations
 
+import shutil
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,6 +170,7 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
     from werealign.dataset import MANIFEST, load_dataset, write_dataset
     from werealign.files import read_text
     from werealign.output_dir import MARKER, check_inputs, check_replaceable, output_directory
+    from werealign.llm.store import STORE_NAME
 
     in_place = out is None or out.resolve() == src.resolve()  # --out DATASET is the default, said twice
     target = src if out is None else out
@@ -183,11 +186,14 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
         vote += derived.vote
         opponent += derived.opponent
         notes[game_id] = derived.notes
-    owned = {MANIFEST, "games", "items", "variants"}
+    # A run's response store beside the dataset (an arena run's) is binary: carried over as it is.
+    owned = {MANIFEST, "games", "items", "variants", STORE_NAME}
     extra = {p.relative_to(src).as_posix(): read_text(p, "dataset")
              for p in sorted(src.rglob("*")) if p.is_file() and p.relative_to(src).parts[0] not in owned | {MARKER}}
     m = ds.manifest
     with output_directory(target, command="derive", inputs=[src], overwrite=overwrite, in_place=in_place) as stage:
         write_dataset(stage, name=m.name, version=m.version, licence=m.licence, games=list(ds.games.values()), speech=ds.speech,
                       vote=vote, opponent=opponent, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
+        if (src / STORE_NAME).is_file():
+            shutil.copy2(src / STORE_NAME, stage / STORE_NAME)
     return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes)

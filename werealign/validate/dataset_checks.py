@@ -8,6 +8,7 @@ from pathlib import Path
 from werealign.dataset import MANIFEST
 from werealign.errors import UserError
 from werealign.files import path_kind, sha256_file
+from werealign.llm.store import STORE_NAME
 from werealign.schema import DatasetManifest
 from werealign.validate.file_checks import (
     ITEM_KINDS,
@@ -128,5 +129,8 @@ def _check_manifest(root: Path, manifest: DatasetManifest, counts: dict[str, int
     listed = set(manifest.content_hashes)
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root).as_posix()
+        # A responses.sqlite beside the dataset is the store of the run that made it (an arena run): not dataset content.
+        if rel in (STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm"):  # with its sqlite journal files
+            continue
         if kind_of(p) == "file" and p.name != MANIFEST and rel not in listed and not any(part.startswith(".") for part in p.relative_to(root).parts):
             out.warning("hash-unlisted-file", "content_hashes", f"{rel} is not listed in the manifest's content hashes; {FIX}")

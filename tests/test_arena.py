@@ -1,0 +1,203 @@
+"""The arena: seeded games with rule agents and the fake LLM are valid game logs, derive into items,
+replay byte for byte from the store, never show a seat what it could not know, and boards are data."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from cli_inproc import run_cli
+from fake_llm import FakeCompletion
+
+from werealign.arena.agents import resolve_agent
+from werealign.arena.board import load_board
+from werealign.arena.run import run_arena
+from werealign.arena.tournament import play_all, schedule
+from werealign.dataset import load_dataset
+
+
+def tree(root: Path, skip: tuple[str, ...] = ("responses.sqlite",)) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.name.startswith(skip)}
+
+
+def test_rule_games_validate_derive_and_replay(tmp_path):
+    out = tmp_path / "a"
+    args = ["arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "2", "--seed", "5", "--out"]
+    r = run_cli(*args, out)
+    assert r.returncode == 0, r.stderr
+    assert all(len(line) <= 80 for line in r.stdout.splitlines())
+    v = run_cli("validate", out)
+    assert v.returncode == 0 and "0 errors" in v.stdout, v.stdout + v.stderr
+    ds = load_dataset(out)
+    assert len(ds.games) == 2 and ds.vote, "each game's MVP gives VA items"
+    table = json.loads((out / "arena.json").read_text())
+    assert {(g["village"], g["wolves"]) for g in table["games"]} == {("rule/heuristic", "rule/random"), ("rule/random", "rule/heuristic")}
+    d = run_cli("derive", out, "--out", tmp_path / "derived")
+    assert d.returncode == 0, d.stderr
+    # Same seed: the same bytes; another seed: other games.
+    assert run_cli(*args, tmp_path / "b").returncode == 0
+    assert tree(out) == tree(tmp_path / "b")
+    assert run_cli(*args[:-2], "6", "--out", tmp_path / "c").returncode == 0
+    assert tree(out) != tree(tmp_path / "c")
+
+
+def test_llm_agent_resumes_from_the_store_and_reproduces(tmp_path):
+    out = tmp_path / "llm"
+    fake = FakeCompletion()
+    first = run_arena(["openai/fake-a", "rule/heuristic"], games=2, seed=1, out=out, acompletion=fake, use_cache=False)
+    assert fake.calls and first.sent == len(fake.calls)
+    # The model's prompts hold only what its seat knew: in game 1 it is the village and the rule
+    # agent the wolves, whose night chat ("Let us take out ...") no village prompt may contain;
+    # a seer's checks reach the seer's prompts only.
+    prompts = [c["messages"][-1]["content"] for c in fake.calls]
+    wolf_prompts = [p for p in prompts if "(the werewolf side)" in p.split("## Who you are")[1].split("\n")[1]]
+    village = [p for p in prompts if p not in wolf_prompts]
+    assert village and not any("Let us take out" in p for p in village)
+    checked = [p for p in prompts if "You checked" in p]
+    assert checked and all("Your role: seer" in p for p in checked)
+    before = tree(out)
+    again = FakeCompletion()
+    second = run_arena(["openai/fake-a", "rule/heuristic"], games=2, seed=1, out=out, acompletion=again, use_cache=False)
+    assert again.calls == [] and second.sent == 0, "a rerun pays nothing again"
+    assert tree(out) == before
+    assert sum(g["requests"] for g in second.summary["games"]) == len(fake.calls)
+    v = run_cli("validate", out)
+    assert v.returncode == 0 and "hash-unlisted-file" not in v.stdout + v.stderr, "the store beside the dataset is no stray file"
+    # The fake answers every choice with the first candidate: the model's moves reached the game.
+    trace = [json.loads(x) for x in (out / "traces" / "arena-arena8-s1-p1-g1.jsonl").read_text().splitlines()]
+    llm_votes = [t for t in trace if t["kind"] == "vote" and t["key"]]
+    assert llm_votes and all(t["choice"] == t["candidates"][0] for t in llm_votes)
+
+
+class Spy:
+    """Wraps an agent and keeps every view it was handed."""
+
+    def __init__(self, inner, seen):
+        self.inner, self.seen, self.name = inner, seen, inner.name
+
+    def act(self, view, decision):
+        self.seen.append((decision, view))
+        return self.inner.act(view, decision)
+
+
+@pytest.mark.parametrize("board", ["arena8", "standard12"])
+def test_an_agent_sees_only_what_its_seat_could_know(board):
+    b = load_board(board)
+    seen: list = []
+    matches = schedule(["rule/heuristic"], 3, 11, b)
+    played = list(play_all(b, matches, lambda m, match: Spy(resolve_agent(m, "one-call", match.seed), seen)))
+    truth = {p.game.game_id: {s.seat: s for s in p.game.seats} for _, p in played}
+    night = {p.game.game_id: {ph.id for ph in p.game.phases if ph.kind == "night"} for _, p in played}
+    wolf_chat = {p.game.game_id: {u.text for u in p.game.utterances if u.audience is not None} for _, p in played}
+    assert any(wolf_chat.values())
+    for decision, view in seen:
+        seats = truth[view.game_id]
+        me = seats[decision.seat]
+        assert view.viewpoint_seat == me.seat and view.own_role == me.role
+        wolves = {s for s, info in seats.items() if info.faction == "wolf"}
+        assert set(view.allies) == (wolves - {me.seat} if me.faction == "wolf" else set())
+        for ev in view.private_events:  # own skill uses, the pack's decisions for a wolf, the witch's news
+            assert ev.actor == me.seat or (ev.audience.kind == "team" and me.faction == "wolf") or me.seat in ev.audience.seats
+        assert not any(ev.skill == "seer_check" for ev in view.public_events)
+        if me.faction != "wolf":
+            shown_night = [u for u in view.utterances if u.phase in night[view.game_id] and u.speaker != "host"]
+            assert shown_night == [], "a villager never hears the wolves' night chat"
+            assert not {u.text for u in view.utterances} & (wolf_chat[view.game_id] - {"Werewolves, open your eyes and agree on a victim."})
+
+
+def test_a_board_invented_in_the_test_is_playable(tmp_path):
+    board = {
+        "roles": ["moon_oracle", "dusk_hound", "werewolf", "villager", "villager", "villager", "villager"],
+        "declared_roles": [
+            {"id": "moon_oracle", "faction": "good", "team": "gods", "names": {"en": ["moon oracle"]}},
+            {"id": "dusk_hound", "faction": "wolf", "team": "wolves", "names": {"en": ["dusk hound"]}},
+        ],
+        "abilities": {"moon_oracle": {"action": "check"}},
+        "debate": "round-robin",
+    }
+    path = tmp_path / "moon.json"
+    path.write_text(json.dumps(board))
+    out = tmp_path / "moon"
+    r = run_cli("arena", "--model", "rule/heuristic", "--games", "2", "--seed", "2", "--board", path, "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert run_cli("validate", out).returncode == 0
+    ds = load_dataset(out)
+    for game in ds.games.values():
+        oracle = next(s.seat for s in game.seats if s.role == "moon_oracle")
+        hound = next(s.seat for s in game.seats if s.role == "dusk_hound")
+        checks = [e for e in game.events if e.skill == "seer_check"]
+        assert checks and all(e.actor == oracle for e in checks)
+        assert any(e.skill == "wolf_kill" for e in game.events) and game.seats[hound - 1].faction == "wolf"
+        # Round-robin: on day 1 every seat still in speaks exactly once in the debate, no one else.
+        turns = [u for u in game.utterances if u.phase == "day-1"]
+        start = next(i for i, u in enumerate(turns) if u.text == "The debate begins.")
+        end = next(i for i, u in enumerate(turns) if u.text.startswith("Time to vote"))
+        night_dead = {e.target for e in game.events if e.kind == "elimination" and e.result == "night_death" and e.phase == "day-1"}
+        debaters = [u.speaker for u in turns[start + 1:end]]
+        assert sorted(debaters) == sorted(s.seat for s in game.seats if s.seat not in night_dead)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--board", "nine-men"], "--board nine-men"),
+    (["--model", "rule/genius"], "rule/genius"),
+    (["--solver", "tree-of-thought"], "--solver tree-of-thought"),
+    (["--debate", "shouting"], "--debate shouting"),
+])
+def test_bad_arguments_give_one_clear_line(tmp_path, args, needle):
+    base = {"--model": "rule/random", "--games": "1", "--seed": "1", "--out": str(tmp_path / "x")}
+    for k, v in zip(args[::2], args[1::2]):
+        base[k] = v
+    r = run_cli("arena", *[x for kv in base.items() for x in kv])
+    assert r.returncode == 1 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
+
+
+def test_bad_boards_and_out_dirs(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"roles": ["seer", "werewolf", "villager", "moon_oracle"]}))
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--board", bad, "--out", tmp_path / "o")
+    assert r.returncode == 1 and "roles[3]" in r.stderr and "moon_oracle" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", foreign)
+    assert r.returncode == 1 and "notes.txt" in r.stderr
+    assert (foreign / "notes.txt").read_text() == "keep me"
+    human = tmp_path / "human"
+    (human / "games").mkdir(parents=True)
+    (human / "dataset.json").write_text("{}")
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", human)
+    assert r.returncode == 1 and "no arena run wrote" in r.stderr and (human / "dataset.json").read_text() == "{}"
+
+
+def test_tournament_schedule_alternates_sides_and_adds_self_play():
+    b = load_board("arena8")
+    m = schedule(["a", "b", "c"], 2, 0, b)
+    assert [(x.village, x.wolves) for x in m] == [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b")]
+    with_self = schedule(["a", "b"], 2, 0, b, self_play=True)
+    assert [(x.village, x.wolves) for x in with_self][:4] == [("a", "a"), ("a", "a"), ("b", "b"), ("b", "b")]
+    assert len({x.game_id for x in with_self}) == len(with_self)
+
+
+def test_an_interrupted_run_resumes_and_pays_only_for_the_rest(tmp_path):
+    from werealign.errors import UserError
+
+    class Breaks(FakeCompletion):
+        async def __call__(self, **kw):
+            if len(self.calls) >= 40:
+                self.fail_with = ValueError("connection lost")  # not a provider error: not retried
+            return await super().__call__(**kw)
+
+    whole = FakeCompletion()
+    run_arena(["openai/fake-a"], games=2, seed=9, out=tmp_path / "whole", acompletion=whole, use_cache=False)
+    broken = Breaks()
+    with pytest.raises(UserError, match="rerun the same command to resume"):
+        run_arena(["openai/fake-a"], games=2, seed=9, out=tmp_path / "cut", acompletion=broken, use_cache=False)
+    assert not (tmp_path / "cut" / "dataset.json").exists(), "no half-written dataset"
+    rest = FakeCompletion()
+    run_arena(["openai/fake-a"], games=2, seed=9, out=tmp_path / "cut", acompletion=rest, use_cache=False)
+    assert len(rest.calls) == len(whole.calls) - 40
+    assert tree(tmp_path / "cut") == tree(tmp_path / "whole")

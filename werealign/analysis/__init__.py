@@ -1,0 +1,1 @@
+"""Game metrics over any games, human or self-play (`werealign analyze`)."""

@@ -1,0 +1,217 @@
+"""The metrics of one game, read from its log (and, for an arena game, its decision trace).
+
+Every metric is computed from what the log records, never guessed: when a game lacks what a metric
+needs (no seer, no recorded votes, no seer checks, no role names in its language, no bids), the metric
+is absent and `missing` says why, per game.
+
+Definitions (Werewolf Arena's where it has one):
+- seer reveal: a day turn of a seer (a seat with the seer's role, or one that used `seer_check`) that
+  names the seer role in the game's language (the role catalogue's names); the checked seats it names
+  are revealed targets. Counted once per (day, target), the claim itself once per day. Unmasked wolf %:
+  revealed targets who are wolves; believed %: wolf reveals whose target was exiled that day;
+  backfired %: wolf reveals after which the seer was exiled that day.
+- a round's vote: the ballots of one day phase and round. Consensus: the leader's share of the ballots;
+  entropy: Shannon entropy (bits) of the ballots over targets; a vote change: a ballot for another seat
+  than the one the voter named last in their own speech that day (voters who named no candidate are
+  not counted); exiled-was-wolf: day exiles whose seat is on the wolf side.
+- participation: a player's day turns and characters, per player alive at the start of each day.
+- estimation accuracy (Strategy Adaptation): the share of a seat's recorded role guesses (wolf/good)
+  that are right, by day; only agents that record guesses have it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from werealign.render.lines import seat_label
+from werealign.schema import GameLog
+from werealign.schema.roles import catalogue_for
+
+SEER = "seer"
+VOTED_OUT = "voted_out"  # the elimination result of an exile (werealign.render.phrases.RESULT)
+
+
+@dataclass
+class GameMetrics:
+    game_id: str
+    winner: str | None
+    days: int
+    seats: dict[int, str]  # seat -> faction
+    roles: dict[int, str]  # seat -> role
+    seer: dict[str, Any] = field(default_factory=dict)
+    rounds: list[dict[str, Any]] = field(default_factory=list)  # one per vote round
+    vote_changes: list[tuple[int, bool]] = field(default_factory=list)  # (voter seat, changed)
+    exiles: list[tuple[int, bool]] = field(default_factory=list)  # (seat, was a wolf)
+    turns: dict[int, list[int]] = field(default_factory=dict)  # seat -> [turns, characters, player-days alive]
+    bids: dict[int, list[int]] = field(default_factory=dict)  # seat -> bids
+    estimates: dict[int, dict[int, list[bool]]] = field(default_factory=dict)  # seat -> day -> right or wrong
+    missing: dict[str, str] = field(default_factory=dict)  # metric -> why this game has none
+
+
+def _mention_re(seat: int, language: str) -> re.Pattern:
+    label = re.escape(seat_label(seat, language))
+    return re.compile(rf"(?<![0-9]){label}(?![0-9])", re.I)
+
+
+def _mentioned(text: str, seats: list[int], language: str) -> list[int]:
+    """Seats a text names, in the order first named."""
+    found = [(m.start(), s) for s in seats for m in [_mention_re(s, language).search(text)] if m]
+    return [s for _, s in sorted(found)]
+
+
+def _last_named(text: str, seats: list[int], language: str) -> int | None:
+    found = [(m.start(), s) for s in seats for m in _mention_re(s, language).finditer(text)]
+    return max(found)[1] if found else None
+
+
+def game_metrics(game: GameLog, trace: list[dict] | None = None) -> GameMetrics:
+    phases = {p.id: p for p in game.phases}
+    faction = {s.seat: s.faction for s in game.seats}
+    gm = GameMetrics(game.game_id, game.winner, max((p.day for p in game.phases if p.kind == "day"), default=0), faction,
+                     {s.seat: s.role for s in game.seats})
+    if game.winner is None:
+        gm.missing["win"] = "no winner recorded"
+    lang = game.language
+    day_turns = [u for u in game.utterances if isinstance(u.speaker, int) and phases.get(u.phase) is not None
+                 and phases[u.phase].kind != "night" and (u.audience is None or u.audience.kind == "everyone")]
+    exile_of = _exiles(game, phases)
+    _votes(game, gm, phases, day_turns, exile_of, lang)
+    _seer(game, gm, phases, day_turns, exile_of, lang)
+    _participation(game, gm, phases, day_turns)
+    _trace(gm, trace, faction)
+    return gm
+
+
+def _exiles(game: GameLog, phases: dict) -> dict[str, int]:
+    """Day phase id -> the seat exiled by that phase's vote (an elimination anchored at or after its last ballot)."""
+    out: dict[str, int] = {}
+    last_vote: dict[str, int] = {}
+    for e in game.events:
+        if e.kind == "vote" and e.segment_id is not None and phases.get(e.phase) is not None and phases[e.phase].kind == "day":
+            last_vote[e.phase] = max(last_vote.get(e.phase, -1), e.segment_id)
+    for e in game.events:
+        if e.kind != "elimination" or e.target is None or e.phase in out or phases.get(e.phase) is None or phases[e.phase].kind != "day":
+            continue
+        if e.phase in last_vote:
+            if e.segment_id is not None and e.segment_id >= last_vote[e.phase]:
+                out[e.phase] = e.target
+        elif e.result == VOTED_OUT:  # a log with the exile but not the ballots (the WereBench release)
+            out[e.phase] = e.target
+    return out
+
+
+def _votes(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
+    ballots: dict[tuple[str, int], dict[int, int | None]] = defaultdict(dict)
+    first_seg: dict[tuple[str, int], int] = {}
+    for e in game.events:
+        if e.kind == "vote" and isinstance(e.actor, int) and phases.get(e.phase) is not None and phases[e.phase].kind == "day":
+            key = (e.phase, e.round or 1)
+            ballots[key][e.actor] = e.target
+            if e.segment_id is not None:
+                first_seg[key] = min(first_seg.get(key, e.segment_id), e.segment_id)
+    gm.exiles = [(seat, gm.seats.get(seat) == "wolf") for _, seat in sorted(exile_of.items(), key=lambda kv: phases[kv[0]].day)]
+    if not ballots:
+        gm.missing["votes"] = "no day ballots recorded: consensus, entropy and vote changes need them"
+        return
+    for (phase, rnd), b in ballots.items():
+        counts = Counter(t for t in b.values() if t is not None)
+        n = sum(counts.values())
+        if not n:
+            continue
+        entropy = -sum(c / n * math.log2(c / n) for c in counts.values())
+        gm.rounds.append({"day": phases[phase].day, "round": rnd, "ballots": n, "consensus": max(counts.values()) / n, "entropy": entropy})
+        if rnd != 1:
+            continue
+        cut = first_seg.get((phase, rnd))
+        for voter, target in b.items():
+            said = " ".join(u.text for u in day_turns if u.speaker == voter and u.phase == phase and (cut is None or u.segment_ids[-1] < cut))
+            named = _last_named(said, [s for s in gm.seats if s != voter], lang)
+            if named is not None and target is not None:
+                gm.vote_changes.append((voter, named != target))
+
+
+def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
+    checks = [e for e in game.events if e.kind == "skill_use" and e.skill == "seer_check" and isinstance(e.actor, int) and e.target is not None]
+    seers = sorted({s.seat for s in game.seats if s.role == SEER} | {e.actor for e in checks})
+    if not seers:
+        gm.missing["seer"] = "no seer in the game"
+        return
+    role = catalogue_for(game.rules.declared_roles).get(SEER)
+    names = [n for n in (role.names.get(lang, ()) if role else ())]
+    if not names:
+        gm.missing["seer"] = f"no name of the seer role in language {lang!r} (role catalogue)"
+        return
+    claim = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
+    exiled_day = {phases[p].day: s for p, s in exile_of.items()}
+    order = {p.id: i for i, p in enumerate(game.phases)}
+    reveals: set[tuple[int, int | None]] = set()
+    wolf_reveals: list[tuple[int, int, int]] = []  # (day, target, seer)
+    for u in day_turns:
+        if u.speaker not in seers or not claim.search(u.text):
+            continue
+        day = phases[u.phase].day
+        reveals.add((day, None))
+        checked = {e.target for e in checks if e.actor == u.speaker and _before(e, u, order)}
+        for t in _mentioned(u.text, sorted(checked), lang):
+            if (day, t) not in reveals:
+                reveals.add((day, t))
+                if gm.seats.get(t) == "wolf":
+                    wolf_reveals.append((day, t, u.speaker))
+    targets = [r for r in reveals if r[1] is not None]
+    gm.seer = {"reveals": len(reveals), "first_reveal_day": min((d for d, _ in reveals), default=None),
+               "target_reveals": len(targets), "wolf_reveals": len(wolf_reveals),
+               "believed": sum(exiled_day.get(d) == t for d, t, _ in wolf_reveals),
+               "backfired": sum(exiled_day.get(d) == s for d, _, s in wolf_reveals)}
+    if not checks:
+        gm.missing["seer_checks"] = "no seer checks recorded: unmasked, believed and backfired need them"
+    if not exile_of:
+        gm.missing["seer_exiles"] = "no exile recorded: believed and backfired need them"
+
+
+def _before(e, u, order: dict[str, int]) -> bool:
+    """Whether event e was known when turn u began: by its anchor, else (unanchored) by an earlier phase."""
+    if e.segment_id is not None:
+        return e.segment_id <= u.segment_ids[0]
+    return order.get(e.phase, 1 << 30) < order.get(u.phase, -1)
+
+
+def _participation(game, gm: GameMetrics, phases, day_turns) -> None:
+    out: dict[int, list[int]] = {s: [0, 0, 0] for s in gm.seats}
+    gone: set[int] = set()
+    elim = sorted((e.segment_id, e.target) for e in game.events if e.kind == "elimination" and e.segment_id is not None and e.target is not None)
+    first = {}
+    for u in game.utterances:
+        first.setdefault(u.phase, u.segment_ids[0])
+    for p in game.phases:
+        if p.kind != "day" or p.id not in first:
+            continue
+        gone = {t for seg, t in elim if seg <= first[p.id]}  # out by the day's first line (the night's news)
+        for s in gm.seats:
+            out[s][2] += s not in gone
+    for u in day_turns:
+        out[u.speaker][0] += 1
+        out[u.speaker][1] += len(u.text)
+    if not day_turns:
+        gm.missing["participation"] = "no day turns recorded"
+    gm.turns = out
+
+
+def _trace(gm: GameMetrics, trace: list[dict] | None, faction: dict[int, str]) -> None:
+    if trace is None:
+        gm.missing["bids"] = "no bids (not an arena game)"
+        gm.missing["estimates"] = "no role estimates recorded"
+        return
+    for row in trace:
+        if row["kind"] == "bid" and row["choice"] is not None:
+            gm.bids.setdefault(row["seat"], []).append(row["choice"])
+        for seat, guess in (row.get("estimates") or {}).items():
+            right = (guess == "wolf") == (faction.get(int(seat)) == "wolf")
+            gm.estimates.setdefault(row["seat"], {}).setdefault(row["day"], []).append(right)
+    if not gm.bids:
+        gm.missing["bids"] = "no bids (round-robin debate)"
+    if not gm.estimates:
+        gm.missing["estimates"] = "no role estimates recorded"

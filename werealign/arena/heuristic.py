@@ -1,0 +1,135 @@
+"""A simple heuristic player: trusts its own checks, believes a lone seer claim, follows accusations.
+
+It reads only its view (werealign.game.visibility.Context): its role, its allies if a wolf, its own
+private events and what was said and done at the table. It records a role estimate per seat at each
+vote (its suspects as wolves), which analyze scores as Strategy Adaptation's estimation accuracy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from werealign.arena.agents import Action, Decision, claims, decision_rng, fallback, mentions, verdicts
+from werealign.game.visibility import Context
+
+
+def _out(view: Context) -> set[int]:
+    return {e.target for e in view.public_events if e.kind == "elimination" and e.target is not None}
+
+
+def _checks(view: Context) -> dict[int, str]:
+    return {e.target: e.result for e in view.private_events if e.skill == "seer_check" and e.target is not None and e.result}
+
+
+def _seer_claimants(view: Context) -> list[int]:
+    return sorted({u.speaker for u in view.utterances if isinstance(u.speaker, int) and "seer" in claims(u.text)})
+
+
+def suspicion(view: Context) -> Counter:
+    """How wolf-like each other seat looks from this seat (higher: more)."""
+    me = view.viewpoint_seat
+    score: Counter = Counter({s: 0 for s in view.seats if s != me})
+    for seat, result in _checks(view).items():
+        score[seat] += 10 if result == "wolf" else -10
+    claimants = _seer_claimants(view)
+    own = view.own_role == "seer"
+    for u in view.utterances:
+        if not isinstance(u.speaker, int) or u.speaker == me:
+            continue
+        trusted = u.speaker in claimants and len(claimants) == 1 and not own
+        for seat, verdict in verdicts(u.text):
+            if seat in score:
+                score[seat] += (4 if trusted else 1) * (1 if verdict == "wolf" else -1)
+                if seat == me and verdict == "wolf" and view.own_faction == "good":
+                    score[u.speaker] += 3  # a false accusation of me
+    if own:
+        for c in claimants:
+            if c != me:
+                score[c] += 10  # a second seer is lying
+    return score
+
+
+class HeuristicAgent:
+    name = "rule/heuristic"
+
+    def __init__(self, seed: int):
+        self.seed = seed
+
+    def act(self, view: Context, decision: Decision) -> Action:
+        rng = decision_rng(self.seed, view, decision)
+        wolf = view.own_faction == "wolf"
+        allies = set(view.allies)
+        alive = [s for s in view.seats if s not in _out(view)]
+        score = suspicion(view)
+        for s in score:
+            score[s] += rng.random() * 0.5  # breaks ties without favouring low seats
+
+        def top(cands: tuple[int, ...] | list[int], reverse: bool = True) -> int | None:
+            cands = list(cands)
+            return max(cands, key=lambda s: score[s] if reverse else -score[s]) if cands else None
+
+        k = decision.kind
+        if k == "bid":
+            if decision.mentioned:
+                return Action(choice=4)
+            eager = view.own_role == "seer" and any(r == "wolf" for r in _checks(view).values())
+            return Action(choice=3 if eager else rng.choice((0, 1, 1, 2)))
+        if k in ("speak", "last_words"):
+            return Action(text=self._speech(view, score, alive, rng))
+        if k == "wolf_chat":
+            target = top([s for s in alive if s not in allies and s != view.viewpoint_seat], reverse=False)
+            return Action(text=f"Let us take out Seat {target}; they look trusted by the village." if target else "No preference.")
+        if k == "kill":
+            seers = [c for c in _seer_claimants(view) if c in decision.candidates]
+            return Action(choice=seers[0] if seers else rng.choice(decision.candidates))
+        if k == "check":
+            unchecked = [s for s in decision.candidates if s not in _checks(view)]
+            return Action(choice=top(unchecked or list(decision.candidates)))
+        if k == "protect":
+            seers = [c for c in _seer_claimants(view) if c in decision.candidates]
+            return Action(choice=seers[0] if seers else top(decision.candidates, reverse=False))
+        if k == "save":
+            return Action(choice=decision.about if decision.day == 1 else None)
+        if k in ("poison", "shoot"):
+            best = top(decision.candidates)
+            return Action(choice=best if best is not None and score[best] >= 3 else (None if decision.none_ok else best))
+        if k == "vote":
+            cands = [s for s in decision.candidates if not (wolf and s in allies)] or list(decision.candidates)
+            return Action(choice=top(cands), estimates=self._estimates(view, score, alive))
+        return fallback(decision, rng)
+
+    def _estimates(self, view: Context, score: Counter, alive: list[int]) -> dict[int, str]:
+        if view.own_faction == "wolf":
+            return {s: ("wolf" if s in view.allies else "good") for s in view.seats if s != view.viewpoint_seat}
+        n_wolves = sum(1 for s in view.seats if s != view.viewpoint_seat) // 4 or 1
+        suspects = sorted((s for s in score), key=lambda s: -score[s])[:n_wolves]
+        return {s: ("wolf" if s in suspects else "good") for s in view.seats if s != view.viewpoint_seat}
+
+    def _speech(self, view: Context, score: Counter, alive: list[int], rng) -> str:
+        me = view.viewpoint_seat
+        others = [s for s in alive if s != me]
+        if view.own_role == "seer":
+            checks = _checks(view)
+            wolves = [s for s, r in checks.items() if r == "wolf" and s in alive]
+            if wolves:
+                return f"I am the seer. I checked Seat {wolves[0]} and Seat {wolves[0]} is a werewolf. Vote Seat {wolves[0]} out."
+            if checks and len(view.phases) >= 4:
+                seat, _ = sorted(checks.items())[-1]
+                return f"I am the seer. I checked Seat {seat} and Seat {seat} is good."
+        if view.own_faction == "wolf":
+            accused = [s for s, _ in self._accusations_of(view, "wolf") if s in view.allies or s == me]
+            goods = [s for s in others if s not in view.allies]
+            if accused and goods and rng.random() < 0.5:
+                target = max(goods, key=lambda s: score[s])
+                return f"I am the seer. I checked Seat {target} and Seat {target} is a werewolf."
+            target = rng.choice(goods) if goods else None
+            return f"I think Seat {target} is a werewolf." if target else "I trust everyone left."
+        suspect = max(others, key=lambda s: score[s]) if others else None
+        return f"I suspect Seat {suspect} is a werewolf." if suspect else "I have nothing to add."
+
+    @staticmethod
+    def _accusations_of(view: Context, verdict: str) -> list[tuple[int, str]]:
+        return [(s, v) for u in view.utterances if isinstance(u.speaker, int) for s, v in verdicts(u.text) if v == verdict]
+
+
+__all__ = ["HeuristicAgent", "mentions"]

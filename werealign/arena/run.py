@@ -1,0 +1,90 @@
+"""`werealign arena`: schedule the tournament, connect each model once, play every game, write DIR."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from werealign.arena.agents import resolve_agent
+from werealign.arena.board import load_board
+from werealign.arena.llm_agent import Caller, Usage
+from werealign.arena.tournament import Match, play_all, schedule, summary
+from werealign.arena.writer import check_out_dir, write_arena
+from werealign.llm.store import STORE_NAME, Store
+
+
+@dataclass
+class ArenaResult:
+    out: Path
+    summary: dict
+    vote_items: int
+    opponent_items: int
+    seconds: dict[str, float] = field(default_factory=dict)  # game id -> wall time (not written: not reproducible)
+    sent: int = 0
+
+
+def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "one-call",
+              debate: str | None = None, self_play: bool = False, max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
+              on_game=lambda line: None) -> ArenaResult:
+    """Play the tournament into `out`. `acompletion` replaces litellm's (tests pass a fake one)."""
+    b = load_board(board)
+    if debate is not None:
+        b = type(b)(name=b.name, spec=b.spec.model_copy(update={"debate": debate}), catalogue=b.catalogue, abilities=b.abilities)
+    matches = schedule(models, games, seed, b, self_play)
+    check_out_dir(out)
+    out.mkdir(parents=True, exist_ok=True)
+    loop = asyncio.new_event_loop()
+    with ExitStack() as stack:
+        llms = [m for m in dict.fromkeys(models) if not m.startswith("rule/")]
+        store = stack.enter_context(Store(out / STORE_NAME)) if llms else None  # rule agents call no model
+        callers = {m: _connect(stack, m, store, loop, api_base, acompletion, use_cache) for m in llms}
+
+        def agent_for(model: str, match: Match):
+            return resolve_agent(model, solver, match.seed, callers.get(model), b.spec.declared_roles, max_tokens)
+
+        results, traces, seconds = [], {}, {}
+        before = {m: _copy(c.usage) for m, c in callers.items()}
+        started = time.perf_counter()
+        for match, played in play_all(b, matches, agent_for):
+            used = {m: _minus(c.usage, before[m]) for m, c in callers.items()}
+            before = {m: _copy(c.usage) for m, c in callers.items()}
+            usage = {"requests": sum(u.requests for u in used.values()), "tokens": sum(u.tokens for u in used.values())}
+            results.append((match, played, usage))
+            traces[played.game.game_id] = played.trace
+            seconds[played.game.game_id] = round(time.perf_counter() - started, 2)
+            started = time.perf_counter()
+            sent = sum(u.sent for u in used.values())
+            on_game(f"{played.game.game_id}: {played.game.winner or 'no'} side won, {usage['requests']} requests "
+                    f"({sent} new), {seconds[played.game.game_id]:.1f}s")
+        loop.close()
+    table = summary(b, results)
+    vote, opponent = write_arena(out, [p.game for _, p, _ in results], traces, table, name=f"arena-{b.name}-s{seed}")
+    return ArenaResult(out, table, vote, opponent, seconds, sum(c.usage.sent for c in callers.values()))
+
+
+def _connect(stack: ExitStack, model: str, store: Store, loop, api_base, acompletion, use_cache: bool) -> Caller:
+    from werealign.llm import builtin_models
+    from werealign.llm.cache import ResponseCache, cache_enabled
+
+    builtin_models.check_model_name(model, api_base)
+    if acompletion is None:
+        from werealign.llm.loader import import_litellm
+
+        routed, extra = stack.enter_context(builtin_models.resolve_model(model, api_base))
+        fn, extra = import_litellm().acompletion, {"drop_params": True, **extra}
+    else:
+        fn, routed, extra = acompletion, model, {}
+    cache = stack.enter_context(ResponseCache(api_base)) if use_cache and cache_enabled() else None
+    return Caller(model=model, store=store, acompletion=fn, routed=routed, extra=extra, loop=loop, cache=cache)
+
+
+def _copy(u: Usage) -> Usage:
+    return Usage(u.requests, u.sent, u.tokens, u.cost)
+
+
+def _minus(a: Usage, b: Usage) -> Usage:
+    return Usage(a.requests - b.requests, a.sent - b.sent, a.tokens - b.tokens, None)

@@ -1,0 +1,71 @@
+"""Who plays whom: Werewolf Arena's tournament. One model plays itself; two or more play every pairing,
+each pairing `games` times with the sides alternating (even games: the first model is the village);
+`--self-play` adds each model's games against itself, as Werewolf Arena's first phase did.
+Seats are dealt from the seed, so the same seed gives the same tables."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from werealign.arena.agents import Agent
+from werealign.arena.board import Board
+from werealign.arena.engine import Played, play_game
+from werealign.schema.models import Provenance
+
+
+@dataclass(frozen=True)
+class Match:
+    game_id: str
+    village: str  # model playing the good side
+    wolves: str  # model playing the wolf side
+    seed: int
+
+
+def schedule(models: list[str], games: int, seed: int, board: Board, self_play: bool = False) -> list[Match]:
+    """Every pairing `games` times, sides alternating; with `self_play` (always, for one model) each model also plays itself."""
+    models = list(dict.fromkeys(models))
+    pairs = [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
+    if self_play or len(models) == 1:
+        pairs = [(m, m) for m in models] + pairs
+    out = []
+    for p, (a, b) in enumerate(pairs, start=1):
+        for g in range(games):
+            village, wolves = (a, b) if g % 2 == 0 else (b, a)
+            out.append(Match(f"arena-{board.name}-s{seed}-p{p}-g{g + 1}", village, wolves, seed))
+    return out
+
+
+def deal(board: Board, match: Match) -> list[str]:
+    roles = list(board.spec.roles)
+    random.Random(f"deal|{match.seed}|{match.game_id}").shuffle(roles)
+    return roles
+
+
+def play_all(board: Board, matches: list[Match], agent_for: Callable[[str, Match], Agent]) -> Iterator[tuple[Match, Played]]:
+    for m in matches:
+        roles = deal(board, m)
+        agents = {i + 1: agent_for(m.wolves if board.faction(r) == "wolf" else m.village, m) for i, r in enumerate(roles)}
+        prov = Provenance(source=f"werealign arena, board {board.name}: village {m.village}, wolves {m.wolves}",
+                          original_game_id=m.game_id)
+        yield m, play_game(board, roles, agents, m.game_id, m.seed, prov)
+
+
+def summary(board: Board, results: list[tuple[Match, Played, dict]]) -> dict:
+    """The tournament's table: each game's sides and winner, and each model's wins by side."""
+    games = []
+    models: dict[str, dict] = {}
+    for m, played, usage in results:
+        g = played.game
+        days = max((p.day for p in g.phases), default=0)
+        games.append({"game_id": g.game_id, "village": m.village, "wolves": m.wolves, "winner": g.winner, "days": days,
+                      "decisions": len(played.trace), "unreadable_replies": sum(r["failed"] for r in played.trace), **usage})
+        for side, model in (("good", m.village), ("wolf", m.wolves)):
+            row = models.setdefault(model, {"games": 0, "wins": 0, "good": {"games": 0, "wins": 0}, "wolf": {"games": 0, "wins": 0}})
+            row[side]["games"] += 1
+            row[side]["wins"] += g.winner == side
+            if m.village != m.wolves:  # self-play wins are the side's, not the model's
+                row["games"] += 1
+                row["wins"] += g.winner == side
+    return {"board": board.name, "roles": board.spec.roles, "debate": board.spec.debate, "games": games, "models": models}

@@ -1,0 +1,36 @@
+"""`werealign arena`: models play Werewolf against each other; each game becomes a werealign game log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def arena_command(
+    model: list[str] = typer.Option(..., "--model", help="A model (litellm string) or rule/random, rule/heuristic; repeat for a tournament."),
+    games: int = typer.Option(..., "--games", min=1, help="Games per pairing (sides alternate); one model: self-play games."),
+    seed: int = typer.Option(..., "--seed", help="Deals the seats and every random move: same seed, same games."),
+    out: Path = typer.Option(..., "--out", help="Arena directory: dataset, arena.json, traces/, responses.sqlite."),
+    solver: str = typer.Option("one-call", "--solver", help="How a model plays a decision (one-call: one request)."),
+    board: str = typer.Option("arena8", "--board", help="arena8, standard12, or a board .json file."),
+    debate: str | None = typer.Option(None, "--debate", help="bid (Werewolf Arena) or round-robin; default: the board's."),
+    self_play: bool = typer.Option(False, "--self-play", help="Also play each model against itself (--games times)."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=8, help="Reply budget of a choice (talk: 4x); default 128."),
+    api_base: str | None = typer.Option(None, "--api-base", help="Endpoint of an OpenAI-compatible server."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the shared response cache."),
+) -> None:
+    """Play a tournament; a rerun with the same arguments replays the stored replies."""
+    from werealign.arena.run import run_arena
+    from werealign.errors import UserError
+
+    if debate not in (None, "bid", "round-robin"):
+        raise UserError(f"--debate {debate}: choose bid or round-robin")
+    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, max_tokens=max_tokens, api_base=api_base,
+                  use_cache=not no_cache, on_game=print)
+    for name, row in r.summary["models"].items():
+        g, w = row["good"], row["wolf"]
+        print(f"{name}: village won {g['wins']}/{g['games']}, wolves won {w['wins']}/{w['games']}")
+    print(f"wrote {len(r.summary['games'])} games, {r.vote_items} VA and {r.opponent_items} OI items "
+          f"({r.sent} new model requests) to:")
+    print(f"  {r.out}")
