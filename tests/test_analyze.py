@@ -74,7 +74,7 @@ def test_analyze_puts_arena_models_beside_human_games(tmp_path):
     assert r.returncode == 0, r.stderr
     assert all(len(line) <= 80 for line in r.stdout.splitlines())
     assert "rule/heuristic" in r.stdout and "  vs sample" in r.stdout and "mean bid" in r.stdout
-    assert {p.suffix for p in (tmp_path / "plots").iterdir()} == {".png", ".svg"}
+    assert {p.suffix for p in (tmp_path / "plots").iterdir()} == {".png", ".svg", ".pdf"}
     j = json.loads(run_cli("analyze", sample, arena, "--format", "json").stdout)
     labels = [g["label"] for g in j["groups"]]
     assert labels == ["sample", "rule/heuristic", "rule/random"]

@@ -1,4 +1,4 @@
-"""`analyze --plots DIR`: the groups side by side (PNG and SVG, byte-stable), one bar chart per family."""
+"""`analyze --plots DIR`: the groups side by side (PNG, SVG and PDF, byte-stable), one bar chart per family."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ FAMILIES = {
 
 def write_plots(results: list[dict[str, Any]], out_dir: Path) -> list[Path]:
     # The leaderboards' figure helpers: one matplotlib setup and one atomic, stamp-free save for every plot.
-    from werealign.leaderboards.plots import _pyplot, _save
+    from werealign.leaderboards.plots import pyplot, save_figure
 
-    plt = _pyplot()
+    plt = pyplot()
     rows = {label: (path, kind) for label, path, kind in ROWS}
     written: list[Path] = []
     for name, labels in FAMILIES.items():
@@ -39,6 +39,6 @@ def write_plots(results: list[dict[str, Any]], out_dir: Path) -> list[Path]:
         ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))], labels)
         ax.set_title(name.replace("_", " "))
         ax.legend(fontsize=7)
-        written += _save(fig, out_dir, f"analyze_{name}")
+        written += save_figure(fig, out_dir, f"analyze_{name}")
         plt.close(fig)
     return written

@@ -10,7 +10,7 @@ import typer
 def analyze_command(
     paths: list[Path] = typer.Argument(..., help="Dataset directories (human games) and arena directories."),
     fmt: str = typer.Option("text", "--format", help="text (80 columns) or json."),
-    plots: Path | None = typer.Option(None, "--plots", help="Also write PNG and SVG plots into this directory."),
+    plots: Path | None = typer.Option(None, "--plots", help="Also write PNG, SVG and PDF plots into this directory."),
 ) -> None:
     """Win rates, seer reveals, votes, participation; arena groups beside human ones."""
     from werealign.analysis.aggregate import aggregate

@@ -60,12 +60,11 @@ def render_messages(
         **task.context_kwargs(game, item, mode),
     )
     lang = template_language(game.language)
-    kw = _context_vars(game, ctx, lang)
+    kw = _context_vars(game, ctx, lang, game_shown=variant not in WITHOUT_GAME)
     kw["rule_reminder"] = rule_reminder
     # The context ablations: the templates leave out the game's events and speech (no-context), or
     # everything but the options or candidates under a fixed instruction (options-only).
     kw["variant"] = variant
-    kw["game_shown"] = variant not in WITHOUT_GAME
     ask = task.asks.get(mode or "")  # a mode asking its own question has its own template
     kw.update(ask.question_vars(game, item, lang) if ask else task.question_vars(game, item, lang, option_order))
     return [

@@ -26,7 +26,7 @@ _METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None},
              "pdf": {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}}
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -74,7 +74,7 @@ def _bars(ax, x: list[float], cells: list[Cell], width: float, label: str, color
 
 def dimensions(lb: Leaderboard):
     """Dot-and-interval chart of the main table's speech columns (the dimensions and Avg)."""
-    plt = _pyplot()
+    plt = pyplot()
     main = _table(lb, "main")
     columns = [c.name for c in main.columns if c.task == "speech"]
     rows = [r for r in main.rows if any(r.cells[c].value is not None for c in columns)]
@@ -105,7 +105,7 @@ def dimensions(lb: Leaderboard):
 def roles(lb: Leaderboard):
     import numpy as np
 
-    plt = _pyplot()
+    plt = pyplot()
     tables = [t for t in lb.tables if t.key.startswith("roles-")]
     if not tables:
         return None
@@ -130,7 +130,7 @@ def roles(lb: Leaderboard):
 def floors(lb: Leaderboard):
     import numpy as np
 
-    plt = _pyplot()
+    plt = pyplot()
     main, floor_table = _table(lb, "main"), _table(lb, "floors")
     if floor_table is None:
         return None
@@ -162,7 +162,7 @@ PLOTS: dict[str, Callable[[Leaderboard], object]] = {"dimensions": dimensions, "
 
 def rendered(lb: Leaderboard, formats: tuple[str, ...] = FORMATS) -> dict[str, dict[str, bytes]]:
     """Plot name -> format -> bytes, for the plots this leaderboard has data for."""
-    plt = _pyplot()
+    plt = pyplot()
     out = {}
     for name, make in PLOTS.items():
         fig = make(lb)
@@ -179,18 +179,30 @@ def embedded(lb: Leaderboard) -> list[tuple[str, str]]:
             for name, files in rendered(lb, ("svg",)).items()]
 
 
-def write_plots(lb: Leaderboard, out_dir: Path) -> list[Path]:
+def write_files(files: dict[str, bytes], out_dir: Path, name: str) -> list[Path]:
+    """Write one figure's renderings (format -> bytes) as out_dir/name.<format>."""
     import tempfile
 
     written = []
+    for ext, data in files.items():
+        path = out_dir / f"{name}.{ext}"
+        make_parent(path)
+        # Written beside the target and renamed: a reader never sees half an image.
+        with tempfile.NamedTemporaryFile(dir=out_dir, prefix=f".{name}.", suffix=f".{ext}", delete=False) as tmp:
+            tmp.write(data)
+        Path(tmp.name).chmod(0o644)
+        Path(tmp.name).replace(path)
+        written.append(path)
+    return written
+
+
+def save_figure(fig, out_dir: Path, name: str, formats: tuple[str, ...] = FORMATS) -> list[Path]:
+    """One figure in every format, byte-stable (for plots made outside the leaderboard, e.g. analyze)."""
+    return write_files({ext: _render(fig, ext) for ext in formats}, out_dir, name)
+
+
+def write_plots(lb: Leaderboard, out_dir: Path) -> list[Path]:
+    written = []
     for name, files in rendered(lb).items():
-        for ext, data in files.items():
-            path = out_dir / f"{name}.{ext}"
-            make_parent(path)
-            # Written beside the target and renamed: a reader never sees half an image.
-            with tempfile.NamedTemporaryFile(dir=out_dir, prefix=f".{name}.", suffix=f".{ext}", delete=False) as tmp:
-                tmp.write(data)
-            Path(tmp.name).chmod(0o644)
-            Path(tmp.name).replace(path)
-            written.append(path)
+        written += write_files(files, out_dir, name)
     return written

@@ -13,7 +13,8 @@ from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
 
 
-def context_vars(game: GameLog, ctx: visibility.Context, lang: str) -> dict[str, Any]:
+def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_shown: bool = True) -> dict[str, Any]:
+    """`game_shown=False` is the no-context ablation: rules, own role and knowledge, no transcript or events."""
     phases = {p.id: p for p in game.phases}
 
     def plabel(pid: str) -> str:
@@ -44,4 +45,5 @@ def context_vars(game: GameLog, ctx: visibility.Context, lang: str) -> dict[str,
         "left_out": len(ctx.left_out),
         "own_turns_withheld": ctx.own_turns_withheld,
         "withheld_scope": "all" if ctx.own_turns_withheld_from_day == 0 else "today",
+        "game_shown": game_shown,
     }
