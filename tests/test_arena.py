@@ -88,7 +88,7 @@ def test_an_agent_sees_only_what_its_seat_could_know(board):
     b = load_board(board)
     seen: list = []
     matches = schedule(["rule/heuristic"], 3, 11, b)
-    played = list(play_all(b, matches, lambda m, match: Spy(resolve_agent(m, "one-call", match.seed), seen)))
+    played = list(play_all(b, matches, lambda m, match: Spy(resolve_agent(m, "single", match.seed), seen)))
     truth = {p.game.game_id: {s.seat: s for s in p.game.seats} for _, p in played}
     night = {p.game.game_id: {ph.id for ph in p.game.phases if ph.kind == "night"} for _, p in played}
     wolf_chat = {p.game.game_id: {u.text for u in p.game.utterances if u.audience is not None} for _, p in played}
@@ -164,13 +164,13 @@ def test_bad_boards_and_out_dirs(tmp_path):
     foreign.mkdir()
     (foreign / "notes.txt").write_text("keep me")
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", foreign)
-    assert r.returncode == 1 and "notes.txt" in r.stderr
+    assert r.returncode == 1 and "not an output of `werealign arena`" in r.stderr
     assert (foreign / "notes.txt").read_text() == "keep me"
     human = tmp_path / "human"
     (human / "games").mkdir(parents=True)
     (human / "dataset.json").write_text("{}")
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", human)
-    assert r.returncode == 1 and "no arena run wrote" in r.stderr and (human / "dataset.json").read_text() == "{}"
+    assert r.returncode == 1 and "not an output of `werealign arena`" in r.stderr and (human / "dataset.json").read_text() == "{}"
 
 
 def test_tournament_schedule_alternates_sides_and_adds_self_play():

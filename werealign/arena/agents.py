@@ -2,7 +2,7 @@
 
 An agent is a model plus a solver. `resolve_agent(model, solver, ...)` is the ONE place names become
 agents: `rule/random` and `rule/heuristic` are the built-in rule players (offline, no model call); any
-other name is a litellm model string played by the LLM agent through `solver` (today `one-call`: one
+other name is a litellm model string played by the LLM agent through `solver` (today `single`: one
 stored request per decision; the name is kept so it can point at the solver registry later).
 
 The view is the context builder's (werealign.game.visibility.build_context) at the last segment of the
@@ -20,7 +20,7 @@ from werealign.errors import UserError
 from werealign.game.visibility import Context
 
 RULE_AGENTS = ("rule/random", "rule/heuristic")
-SOLVERS = ("one-call",)
+SOLVERS = ("single",)
 TEXT_KINDS = ("wolf_chat", "speak", "last_words")
 BID_LEVELS = (0, 1, 2, 3, 4)  # Werewolf Arena's four-plus-one levels of wanting the floor
 
@@ -53,18 +53,24 @@ class Agent(Protocol):
     def act(self, view: Context, decision: Decision) -> Action: ...
 
 
-def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=(), max_tokens: int | None = None) -> Agent:
-    """The agent for `model` played with `solver` (see the module docstring)."""
+def check_agents(models: list[str], solver: str) -> None:
+    """Refuse an unknown solver or rule agent before anything is written."""
     if solver not in SOLVERS:
         raise UserError(f"--solver {solver}: unknown solver (choose from {', '.join(SOLVERS)})")
+    for model in models:
+        if model.startswith("rule/") and model not in RULE_AGENTS:
+            raise UserError(f"--model {model}: unknown rule agent (choose from {', '.join(RULE_AGENTS)})")
+
+
+def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=(), max_tokens: int | None = None) -> Agent:
+    """The agent for `model` played with `solver` (see the module docstring)."""
+    check_agents([model], solver)
     if model == "rule/random":
         return RandomAgent(seed)
     if model == "rule/heuristic":
         from werealign.arena.heuristic import HeuristicAgent
 
         return HeuristicAgent(seed)
-    if model.startswith("rule/"):
-        raise UserError(f"--model {model}: unknown rule agent (choose from {', '.join(RULE_AGENTS)})")
     if caller is None:
         raise UserError(f"--model {model}: an LLM agent needs a model connection")
     from werealign.arena.llm_agent import LlmAgent

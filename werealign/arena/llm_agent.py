@@ -1,4 +1,4 @@
-"""The LLM agent: one stored model request per decision (solver `one-call`).
+"""The LLM agent: one stored model request per decision (solver `single`).
 
 The prompt is the seat's context worded as in evaluation (werealign/render/templates/*/context) plus
 the decision asked (templates/*/arena/ask). Every request goes through `Caller`, which keys it by its

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werealign.arena.agents import resolve_agent
+from werealign.arena.agents import check_agents, resolve_agent
 from werealign.arena.board import load_board
 from werealign.arena.llm_agent import Caller, Usage
 from werealign.arena.tournament import Match, play_all, schedule, summary
-from werealign.arena.writer import check_out_dir, write_arena
+from werealign.arena.writer import write_arena
+from werealign.llm import builtin_models
 from werealign.llm.store import STORE_NAME, Store
+from werealign.output_dir import claim_directory
 
 
 @dataclass
@@ -27,7 +29,7 @@ class ArenaResult:
     sent: int = 0
 
 
-def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "one-call",
+def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "single",
               debate: str | None = None, self_play: bool = False, max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
               on_game=lambda line: None) -> ArenaResult:
     """Play the tournament into `out`. `acompletion` replaces litellm's (tests pass a fake one)."""
@@ -35,11 +37,14 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
     if debate is not None:
         b = type(b)(name=b.name, spec=b.spec.model_copy(update={"debate": debate}), catalogue=b.catalogue, abilities=b.abilities)
     matches = schedule(models, games, seed, b, self_play)
-    check_out_dir(out)
-    out.mkdir(parents=True, exist_ok=True)
+    llms = [m for m in dict.fromkeys(models) if not m.startswith("rule/")]
+    check_agents(models, solver)
+    for m in llms:
+        builtin_models.check_model_name(m, api_base)
+    # DIR is new, empty, or an earlier arena run's (resumed from its store): never someone else's files.
+    claim_directory(out, command="arena")
     loop = asyncio.new_event_loop()
     with ExitStack() as stack:
-        llms = [m for m in dict.fromkeys(models) if not m.startswith("rule/")]
         store = stack.enter_context(Store(out / STORE_NAME)) if llms else None  # rule agents call no model
         callers = {m: _connect(stack, m, store, loop, api_base, acompletion, use_cache) for m in llms}
 
@@ -67,10 +72,8 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
 
 
 def _connect(stack: ExitStack, model: str, store: Store, loop, api_base, acompletion, use_cache: bool) -> Caller:
-    from werealign.llm import builtin_models
     from werealign.llm.cache import ResponseCache, cache_enabled
 
-    builtin_models.check_model_name(model, api_base)
     if acompletion is None:
         from werealign.llm.loader import import_litellm
 

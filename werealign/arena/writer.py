@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 from werealign.dataset import MANIFEST, write_dataset
-from werealign.errors import UserError
 from werealign.files import dumps, dumps_line
 from werealign.game.derive import derive_decision_items
 from werealign.llm.store import STORE_NAME
@@ -23,18 +22,6 @@ from werealign.schema import GameLog
 SUMMARY = "arena.json"
 TRACES = "traces"
 OWNED = (MANIFEST, "games", "items", SUMMARY, TRACES, STORE_NAME)
-
-
-def check_out_dir(out: Path) -> None:
-    """DIR must be new, empty, or an earlier arena run's (which is resumed): never someone else's files."""
-    if out.exists() and not out.is_dir():
-        raise UserError(f"{out}: exists and is not a directory; --out needs a directory path")
-    if out.is_dir():
-        stray = sorted(p.name for p in out.iterdir() if p.name not in OWNED and not p.name.startswith("."))
-        if stray:
-            raise UserError(f"{out}: holds {stray[0]}, which an arena run does not write; choose a new --out")
-        if (out / MANIFEST).is_file() and not (out / SUMMARY).is_file():
-            raise UserError(f"{out}: holds a dataset that no arena run wrote (no {SUMMARY}); choose a new --out")
 
 
 def write_arena(out: Path, games: list[GameLog], traces: dict[str, list[dict]], summary: dict, *, name: str) -> tuple[int, int]:

@@ -12,7 +12,7 @@ def arena_command(
     games: int = typer.Option(..., "--games", min=1, help="Games per pairing (sides alternate); one model: self-play games."),
     seed: int = typer.Option(..., "--seed", help="Deals the seats and every random move: same seed, same games."),
     out: Path = typer.Option(..., "--out", help="Arena directory: dataset, arena.json, traces/, responses.sqlite."),
-    solver: str = typer.Option("one-call", "--solver", help="How a model plays a decision (one-call: one request)."),
+    solver: str = typer.Option("single", "--solver", help="How a model plays a decision (single: one request)."),
     board: str = typer.Option("arena8", "--board", help="arena8, standard12, or a board .json file."),
     debate: str | None = typer.Option(None, "--debate", help="bid (Werewolf Arena) or round-robin; default: the board's."),
     self_play: bool = typer.Option(False, "--self-play", help="Also play each model against itself (--games times)."),
