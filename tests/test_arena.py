@@ -201,3 +201,28 @@ def test_an_interrupted_run_resumes_and_pays_only_for_the_rest(tmp_path):
     run_arena(["openai/fake-a"], games=2, seed=9, out=tmp_path / "cut", acompletion=rest, use_cache=False)
     assert len(rest.calls) == len(whole.calls) - 40
     assert tree(tmp_path / "cut") == tree(tmp_path / "whole")
+
+
+def test_a_game_through_litellm_against_the_mock_server_validates_and_replays(tmp_path):
+    """The real path a user takes: the CLI, litellm, an OpenAI-compatible server on 127.0.0.1."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import mock_server
+
+    board = tmp_path / "short.json"
+    board.write_text(json.dumps({"roles": ["seer", "werewolf", "villager", "villager", "villager"],
+                                 "debate": "round-robin", "max_days": 2}))
+    with mock_server.spawn() as base:
+        args = ["arena", "--model", "openai/mock", "--api-base", base + "/v1", "--games", "1", "--seed", "3",
+                "--board", board, "--no-cache"]
+        r = run_cli(*args, "--out", tmp_path / "a")
+        assert r.returncode == 0, r.stderr
+        sent = mock_server.stats(base)["ok"]
+        assert sent > 5
+        assert run_cli("validate", tmp_path / "a").returncode == 0
+        again = run_cli(*args, "--out", tmp_path / "a")
+        assert again.returncode == 0 and "(0 new model requests)" in again.stdout, again.stdout
+        assert mock_server.stats(base)["ok"] == sent, "a rerun replays from the store"
+    summary = json.loads((tmp_path / "a" / "arena.json").read_text())
+    assert summary["games"] and sum(g["requests"] for g in summary["games"]) >= sent
