@@ -93,3 +93,43 @@ def test_a_vote_cutoff_includes_the_sheriffs_final_call(tmp_path):
     utts[7].update(speaker_id="3号", text="我再说两句", role="阔人")
     out, _ = _convert(tmp_path / "b", game)
     assert out["mvp"]["votes"][0]["cutoff_segment"] == 6
+
+
+def test_a_self_destruct_in_the_sheriff_election_adds_the_night_the_recording_skips(tmp_path):
+    """Invented game: seat 4 blows up in the election, the table goes to night, and the recording resumes with
+    'first_day' (whose host announces that night's death). The log counts that night as the second."""
+    game = _game()
+    game["metadata"]["logs"] = "1 号是预言家；第二晚狼人刀 3 号；第三晚狼人刀 6 号"
+    game["metadata"]["MVP"]["votes"]["first_day_votes"]["vote_to"] = "5号"
+    game["utterances"][2].update(speaker_id="host", text="4 号玩家自爆，天黑请闭眼", role=None)
+    game["utterances"][3]["text"] = "1 号当选警长，昨天晚上死亡的是 3 号玩家，3 号玩家请离场"
+    game["utterances"][4].update(speaker_id="1号", role="预言家")
+    game["utterances"][6]["text"] = "所有玩家请投票，其余所有玩家投给5 号，5 号玩家出局"
+    game["utterances"][11]["text"] = "所有玩家请投票，其余所有玩家投给2 号，2 号玩家出局"
+    out, report = _convert(tmp_path, game)
+    phases = {p["id"]: p for p in out["phases"]}
+    assert list(phases) == ["night-1", "sheriff-election", "night-2", "day-2", "night-3", "day-3"]
+    assert phases["night-2"]["start"] == phases["night-2"]["end"] == phases["day-2"]["start"]
+    assert phases["day-2"]["original_label"] == "first_day" and phases["night-3"]["original_label"] == "second_night"
+    assert [e["code"] for e in report["repaired"] if e["code"] == "hidden_night"] == ["hidden_night"]
+    kills = {(e["phase"], e["target"]) for e in out["events"] if e.get("skill") == "wolf_kill"}
+    assert kills == {("night-2", 3), ("night-3", 6)}  # where the announcements confirm them, so both are shown
+    exits = {(e["target"], e["phase"]) for e in out["events"] if e["kind"] == "elimination"}
+    assert {(4, "sheriff-election"), (3, "day-2"), (5, "day-2"), (6, "day-3")} <= exits
+    assert [v["phase"] for v in out["mvp"]["votes"]] == ["day-2", "day-3"]
+    assert {u["phase"] for u in out["utterances"]} <= set(phases) - {"night-2"}
+    assert run_cli("validate", tmp_path / "out").returncode == 0
+
+
+def test_a_day_without_a_night_before_it_after_a_dropped_night_phase_is_not_a_hidden_night():
+    from werealign.importers.werebench_ctx import Ctx
+    from werealign.importers.werebench_hidden_nights import add_hidden_nights
+    from werealign.importers.report import ImportReport
+    from werealign.schema import Event, Phase
+    from werealign.schema.models import EVERYONE
+
+    phases = [Phase(id="night-1", kind="night", day=1, start=0, end=1), Phase(id="day-1", kind="day", day=1, start=1, end=2),
+              Phase(id="day-2", kind="day", day=2, start=2, end=3)]  # night-2 was dropped as unusable
+    blew = Event(kind="self_destruct", phase="day-1", segment_id=None, audience=EVERYONE, actor=4)
+    ctx = Ctx(ImportReport(source="invented"), "f.json", "g")
+    assert add_hidden_nights(phases, [], [blew], ctx)[0] == phases

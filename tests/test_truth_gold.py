@@ -3,10 +3,11 @@
 The gold sets are structured labels only (night, actor seat, action, target seat; seat, how it left), read by
 hand from each game's annotator log and host announcements; no text of the release is copied here.
 
-Night actions: every night fact the log states as a fact (never a claim at the table). Two of the six games
-run on a timeline with a night fewer than the log counts (a self-destruct in the sheriff election sends the
-table to an unrecorded night): there the announcements seem to contradict the log's later nights and those
-facts are withheld, which costs recall, never truth. Measured: 32 of 38 (0.84), no false fact."""
+Night actions: every night fact the log states as a fact (never a claim at the table). In one game a
+self-destruct in the sheriff election sends the table to a night the recording skips; the importer adds that night
+(werebench_hidden_nights), so the log's later nights land where they happened. In another the log's nights and the
+announcements disagree (a poisoned seat never announced dead, a check of a seat already out): those facts are
+withheld, which costs recall, never truth. Measured: 36 of 38 (0.95), no false fact."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def test_night_actions_recall_and_no_false_fact(games):
         hit += len(set(gold) & got)
         false += [(rel, f) for f in sorted(got - set(gold), key=str)]
     assert not false, false  # nothing the log does not state as a fact, and no claim or contradicted action
-    assert hit / total >= 0.84, (hit, total)
+    assert hit / total >= 0.90, (hit, total)
 
 
 def test_every_wolf_sees_the_kill_and_the_witch_only_while_she_holds_her_antidote(games):

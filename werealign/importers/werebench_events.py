@@ -219,7 +219,8 @@ def read_mvp(meta: RawMetadata, utterances: list[Utterance], phases: list[Phase]
         if cut != utt.segment_ids[-1] and utt.segments is None:
             # With per-segment text the turn is simply cut at the cut-off: nothing to report.
             ctx.add("warning", "cutoff_inside_turn", f"{field}.cut_off_time", f"segment {cut} is inside the merged turn {utt.segment_ids[0]}-{utt.segment_ids[-1]}, whose per-segment text is unknown", "kept: the turn is left out of the context at the cut-off", item=key)
-        phase = parsed[0]
+        # The phase the release's label names (it keeps that label when a hidden night renumbers it).
+        phase = next((p.id for p in phases if p.original_label == key.removesuffix("_votes")), parsed[0])
         if utt.phase != phase and utt.phase.startswith("day-"):
             ctx.add("repaired", "vote_phase_mismatch", field, f"key says {phase} but the cut-off segment {cut} lies in {utt.phase}", f"phase set to {utt.phase} (where the vote was cast); original key kept", item=key)
             phase = utt.phase

@@ -1,7 +1,7 @@
 """Convert one WereBench game log into our GameLog, repairing what is sound and reporting the rest.
 
 The steps live in werebench_seats (seats, roles, winner), werebench_timeline (phases, turns),
-werebench_events (sheriff, eliminations, MVP votes) and werebench_nights (night actions).
+werebench_hidden_nights (nights the recording skips), werebench_events (sheriff, eliminations, MVP votes) and werebench_nights (night actions).
 
 Rules (each repair or drop goes into the import report with file, game and field):
 - seats come from `user_aliases` (speaker label -> "N号" or "host"); true roles from `real_role`,
@@ -33,6 +33,7 @@ from werealign.importers.werebench_events import check_speech_after_exit, elimin
 from werealign.importers.werebench_night_truth import settle_night_actions
 from werealign.importers.werebench_nights import read_night_actions
 from werealign.importers.werebench_reconcile import SeatTruth, reconcile_roles
+from werealign.importers.werebench_hidden_nights import add_hidden_nights
 from werealign.importers.werebench_seats import read_seats, read_winner
 from werealign.importers.werebench_segments import Transcripts, attach_segments
 from werealign.importers.werebench_source import RawMetadata, SourceGame, unknown_fields
@@ -83,6 +84,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     if transcripts is not None:
         utterances = attach_segments(transcripts, sg.rel, sg.game_id, utterances, ctx.report)
     events = sheriff_events(utterances_raw, utterances, phases, n_seats, ctx) + eliminations(utterances, phases, n_seats, ctx)
+    phases, utterances, events = add_hidden_nights(phases, utterances, events, ctx)
     # One truth before anything uses the roles (night actions, rules, items): real_role against the log, the
     # recap and the public self-destructs.
     blew_up = {int(e.actor) for e in events if e.kind == "self_destruct" and isinstance(e.actor, int)}
