@@ -121,7 +121,8 @@ def test_wolf_win_with_every_wolf_eliminated():
     assert validate_game(g, "g1.json") == []
     g["winner"] = "wolf"
     findings = validate_game(mutate(g, "mvp.seat", 5), "g1.json")
-    assert_fires(findings, "winner-inconsistent", "winner", "warning")
+    assert_fires(findings, "end-contradicts-winner", "winner", "warning")
+    assert not [f for f in findings if f.code == "winner-inconsistent"], "one finding for one fact"
 
 
 def test_thief_composition_mismatch_is_only_a_warning():
