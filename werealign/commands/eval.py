@@ -31,16 +31,16 @@ def _modes(va_mode: str | None, oi_mode: str | None, tasks: tuple[str, ...]) -> 
     return modes_of(given, tasks)
 
 
-_PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts")  # a suite model may set these itself
+_PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts", "solver")  # a suite model may set these itself
 
 
 def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, protocol: str, decodes: int, permute: bool,
             seed: int, limit: int | None, temperature: float, max_tokens: int | None, va_mode: str | None,
             oi_mode: str | None, solver: str = "single"):
     from werealign.eval.runner import EvalConfig
-    from werealign.solvers import get_solver
+    from werealign.solvers import canonical_spec
 
-    get_solver(solver)  # an unknown name is refused before anything is planned
+    solver = canonical_spec(solver)  # an unknown name or option is refused before anything is planned
 
     task_names = _csv(tasks, "--tasks")
     return EvalConfig(
@@ -94,7 +94,7 @@ def eval_command(
     max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts and connection errors are retried)."),
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
-    solver: str = typer.Option("single", "--solver", help="How the model answers: single (one call) or a registered solver of several stored steps (recorded in run.json)."),
+    solver: str = typer.Option("single", "--solver", help="How the model answers: single (one call), cot, self-consistency, sa, xu, mg, or another registered solver; options as NAME:key=value,... (werealign list shows them)."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
 ) -> None:
@@ -184,7 +184,9 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         execution = _execution(v["api_base"], v["max_connections"], v["timeout"], v["max_attempts"])
         config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
                          v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"])
-        run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(entry.model)
+        # One directory per model, and per solver when a suite runs one model with several.
+        named = entry.model if config.solver == "single" else f"{entry.model}-{config.solver}"
+        run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(named)
         jobs.append(ModelJob(config, execution, run_dir))
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
@@ -195,25 +197,25 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
     for o in outcomes:
         s = o.summary
         for warning in s.warnings if s is not None else ():
-            print(f"warning: {o.job.config.model}: {warning}", file=sys.stderr)
+            print(f"warning: {o.job.label}: {warning}", file=sys.stderr)
         if s is not None and s.from_cache:
-            print(f"{o.job.config.model}: {s.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
+            print(f"{o.job.label}: {s.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
         if s is not None and (line := _cache_line(s.results)) is not None:
-            print(f"{o.job.config.model}: {line}", file=sys.stderr)
+            print(f"{o.job.label}: {line}", file=sys.stderr)
         if o.ok and s is not None and s.request_errors:
-            print(f"warning: {o.job.config.model}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error}); "
+            print(f"warning: {o.job.label}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error}); "
                   "rerun the same command to retry them", file=sys.stderr)
     if not quiet:
         print_comparison(outcomes)
     failed = [o for o in outcomes if not o.ok]
     for o in failed:
-        print(f"error: {o.job.config.model}: {o.error}", file=sys.stderr)
+        print(f"error: {o.job.label}: {o.error}", file=sys.stderr)
     for o in outcomes:
         if o.ok and o.summary is not None:
             print(o.summary.run_dir / "results.json")
     if failed:
         others = "the others' results are written; " if len(failed) < len(outcomes) else ""
-        raise UserError(f"{len(failed)} of {len(outcomes)} models failed ({', '.join(o.job.config.model for o in failed)}); "
+        raise UserError(f"{len(failed)} of {len(outcomes)} models failed ({', '.join(o.job.label for o in failed)}); "
                         f"{others}fix the cause and rerun the same command to resume")
 
 

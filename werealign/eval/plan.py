@@ -36,11 +36,14 @@ class Planned:
     params: dict[str, Any]
     key: str
     mode: str | None = None  # the task's mode in this run (werealign.tasks.resolve_mode)
+    games: tuple[GameLog, ...] = ()  # every game of the dataset (one shared tuple): solvers' experience pools
 
     def state(self) -> State:
-        """The sample as a solver sees it (werealign.solvers)."""
+        """The sample as a solver sees it (werealign.solvers); `others` never holds the item's own game."""
+        others = tuple(g for g in self.games if g.game_id != self.game.game_id)
         return State(messages=self.messages, params=self.params, decode=self.decode, task=self.task, item=self.item,
-                     game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant, key=self.key)
+                     game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant, key=self.key,
+                     others=others)
 
 
 def derived_int(*parts: object) -> int:
@@ -99,6 +102,7 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
 
     validate_config(config)
     modes = modes_of(config.modes, config.tasks)
+    games = tuple(ds.games[g] for g in sorted(ds.games))
     plan: list[Planned] = []
     for task_name in config.tasks:
         task = TASKS[task_name]
@@ -135,7 +139,7 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                     if config.max_tokens is not None:  # no cap of ours by default: the provider's limit applies
                         params["max_tokens"] = config.max_tokens
                     key = request_key(config.model, params, messages, decode)
-                    plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name)))
+                    plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name), games))
     if not plan:
         raise UserError(f"nothing to evaluate: the dataset has no {'/'.join(config.tasks)} items")
     return plan

@@ -436,7 +436,7 @@ def comparison(outcomes: list[Any]) -> Any:
             status = f"partial ({r.totals.request_errors} request errors)"
         else:
             status = "complete"
-        table.add_row(o.job.config.model, *cells, status)
+        table.add_row(o.job.label, *cells, status)
     return table
 
 

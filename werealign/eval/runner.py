@@ -27,7 +27,7 @@ from werealign.llm.credentials import check_credentials
 from werealign.llm.prompt_cache import prefix_of
 from werealign.llm.store import STORE_NAME, Paid, Store, StoredResponse
 from werealign.render.prompt_templates import fallback_notices
-from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
+from werealign.schema.runs import DEFAULT_SOLVER, Results, RunConfig, RunExecution, RunRecord
 from werealign.solvers import Solver, get_solver
 from werealign.solvers.engine import replay
 from werealign.solvers.single import SINGLE
@@ -274,6 +274,11 @@ class ModelJob:
     execution: RunExecution
     run_dir: Path
 
+    @property
+    def label(self) -> str:
+        """The model, and its solver unless the default: how the progress and the comparison name the job."""
+        return self.config.model if self.config.solver == DEFAULT_SOLVER else f"{self.config.model} [{self.config.solver}]"
+
 
 @dataclass
 class ModelOutcome:
@@ -318,8 +323,8 @@ def run_evals(
 
             check_model_name(job.config.model, job.execution.api_base)
         if job.run_dir in dirs:
-            raise UserError(f"{job.config.model} and {dirs[job.run_dir]} would share the run directory {job.run_dir}; give them distinct ones")
-        dirs[job.run_dir] = job.config.model
+            raise UserError(f"{job.label} and {dirs[job.run_dir]} would share the run directory {job.run_dir}; give them distinct ones")
+        dirs[job.run_dir] = job.label
     datasets: dict[str | None, Dataset] = {}
     for job in jobs:
         if job.config.dataset not in datasets:
@@ -343,7 +348,7 @@ def run_evals(
             except UserError as e:
                 outcome.error = str(e)
                 continue
-            progress = board.add(job.config.model, p.unique, p.unique - len(p.todo)) if board is not None else None
+            progress = board.add(job.label, p.unique, p.unique - len(p.todo)) if board is not None else None
             _announce_resume(p, progress)
             opened.append((outcome, p, progress))
         sending = [(o, p, progress) for o, p, progress in opened if p.todo]

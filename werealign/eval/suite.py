@@ -9,7 +9,9 @@
     models:
       - model: werealign/random
       - model: local/smollm2
-        max_tokens: 256  # per-model: api_base, max_tokens, temperature, timeout, max_attempts
+        max_tokens: 256  # per-model: api_base, max_tokens, temperature, timeout, max_attempts, solver
+      - model: local/smollm2
+        solver: {name: xu, questions: 6}  # the same model again with another solver (its own run)
 
 The file is checked strictly before anything runs: an unknown key, a value of the wrong type, an
 unknown task, variant or mode, or no model at all is one error naming `file:line: key.path`. What a
@@ -50,6 +52,7 @@ class SuiteSettings(_Strict):
     max_connections: int | None = Field(None, ge=1)
     timeout: float | None = Field(None, gt=0)
     max_attempts: int | None = Field(None, ge=1)
+    solver: str | dict[str, Any] | None = None  # `xu:questions=6` or {name: xu, questions: 6}
 
 
 class SuiteModel(_Strict):
@@ -61,6 +64,7 @@ class SuiteModel(_Strict):
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     timeout: float | None = Field(None, gt=0)
     max_attempts: int | None = Field(None, ge=1)
+    solver: str | dict[str, Any] | None = None  # the same model with several solvers: one entry per solver
 
 
 class Suite(_Strict):
@@ -96,9 +100,20 @@ def load_suite(path: Path) -> Suite:
                 modes_of({task: value}, tasks)
             except UserError as e:
                 raise source.error(("settings", key), str(e)) from None
+    from werealign.solvers import canonical_spec
+
+    specs = [("settings",)] if settings.solver is not None else []
+    specs += [("models", i) for i, m in enumerate(suite.models) if m.solver is not None]
+    for loc in specs:
+        holder = settings if loc == ("settings",) else suite.models[loc[1]]
+        try:
+            canonical_spec(holder.solver)
+        except UserError as e:
+            raise source.error((*loc, "solver"), str(e)) from None
     seen: dict[str, int] = {}
     for i, entry in enumerate(suite.models):
-        where = (entry.model, entry.api_base, entry.max_tokens, entry.temperature)
+        solver = canonical_spec(entry.solver or settings.solver or "single")
+        where = (entry.model, entry.api_base, entry.max_tokens, entry.temperature, solver)
         key = repr(where)
         if key in seen:
             raise source.error(("models", i), f"{entry.model} is listed twice with the same options (first: models.{seen[key]})")

@@ -11,14 +11,17 @@ clock, no unseeded randomness (draw from `derived seed`s of the state instead).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
 class State:
-    """One sample as data: the rendered prompt and the item it asks, for solvers that need more than text."""
+    """One sample as data: the rendered prompt and the item it asks, for solvers that need more than text.
+
+    `others` are the dataset's other games (never the item's own): where a solver may draw experience from
+    (werealign.solvers.experience). Everything of the item's own game a model may see is in `messages`."""
 
     messages: list[dict[str, str]]  # the task's prompt, as the default solver sends it
     params: dict[str, Any]  # sampling params of this decode (temperature, seed, max_tokens)
@@ -30,6 +33,7 @@ class State:
     mode: str | None = None
     variant: str = "base"
     key: str | None = None  # the request key of `messages` with `params` as planned (saves re-hashing the prompt)
+    others: tuple[Any, ...] = ()  # the other games of the dataset (GameLog), for experience pools
 
 
 @dataclass(frozen=True)
@@ -66,13 +70,18 @@ class StepFailed(Exception):
     """A model step's request finally failed; the sample is recorded as a request error."""
 
 
-SolveFn = Callable[[State, Steps], Awaitable[str]]
+SolveFn = Callable[..., Awaitable[str]]  # (state, steps, **options) -> the reply the task parses
 
 
 @dataclass(frozen=True)
 class Solver:
-    """A named way of answering. `solve` returns the reply the task parses (its last answer line counts)."""
+    """A named way of answering. `solve(state, steps, **options)` returns the reply the task parses (its last
+    answer line counts). `options` are the solver's settings with their defaults (`--solver NAME:k=v,...`);
+    `calls(options)` is how many model calls it makes per sample (for `eval --dry-run`)."""
 
     name: str
     solve: SolveFn
     description: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    calls: Callable[[Mapping[str, Any]], int] = lambda options: 1
+    spec: str = ""  # the configured name with its options (`xu:questions=6`); set by werealign.solvers.get_solver
