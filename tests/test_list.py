@@ -21,7 +21,8 @@ def test_lists_every_registry_name_within_80_columns():
     assert {f"{t.name}/{m}" for t in TASKS.values() for m in t.modes} <= names
     assert set(builtin_models.BUILTIN_MODELS) <= names
     assert {c.name for c in importer.app.registered_commands} <= names
-    assert "single-call" in names or "solvers" in r.stdout
+    from werealign.solvers import solver_names
+    assert set(solver_names()) <= names and "options: samples=5" in r.stdout
     assert all(len(line) <= 80 for line in r.stdout.splitlines()), max(r.stdout.splitlines(), key=len)
     for line in r.stdout.splitlines():
         if line.startswith("  "):

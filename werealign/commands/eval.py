@@ -95,6 +95,7 @@ def eval_command(
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
     solver: str = typer.Option("single", "--solver", help="How the model answers: single (one call), cot, self-consistency, sa, xu, mg, or another registered solver; options as NAME:key=value,... (werealign list shows them)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the samples, model calls, tokens and cost the run would take (solver steps included); send and write nothing."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
 ) -> None:
@@ -107,10 +108,15 @@ def eval_command(
         values = dict(dataset=dataset, tasks=tasks, variant=variant, protocol=protocol, decodes=decodes, permute=permute, seed=seed,
                       limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode,
                       api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts, solver=solver)
-        _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet)
+        _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet, dry_run=dry_run)
         return
     execution = _execution(api_base, max_connections, timeout, max_attempts)
     config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode, solver)
+    if dry_run:
+        from werealign.eval.dry_run import estimate_run
+
+        print(estimate_run(config).line(config.model if config.solver == "single" else f"{config.model} [{config.solver}]"))
+        return
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
@@ -158,7 +164,7 @@ def _given(ctx: typer.Context, name: str) -> bool:
 
 
 def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, values: dict, *, out: Path | None,
-               overwrite: bool, cache: bool, quiet: bool) -> None:
+               overwrite: bool, cache: bool, quiet: bool, dry_run: bool = False) -> None:
     """Several models (repeated --model, or --suite): one run directory each, one shared connection budget."""
     from werealign.eval import rundir
     from werealign.eval.progress import make_board, print_comparison
@@ -188,6 +194,12 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         named = entry.model if config.solver == "single" else f"{entry.model}-{config.solver}"
         run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(named)
         jobs.append(ModelJob(config, execution, run_dir))
+    if dry_run:
+        from werealign.eval.dry_run import estimate_run
+
+        for job in jobs:
+            print(estimate_run(job.config).line(job.label))
+        return
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
         outcomes = run_evals(jobs, max_connections=values["max_connections"], overwrite=overwrite, board=make_board(quiet), cache=cache)

@@ -43,18 +43,21 @@ ABOUT = {
         "local/smollm2": "SmolLM2-135M on the CPU (pip extra [local])",
     },
 }
-# Until a solver registry exists (werealign.solvers.SOLVERS: name -> one-line description), the one
-# way a model answers: one request per sample.
-DEFAULT_SOLVERS = {"single-call": "one request per sample (the default)"}
+SOLVERS = "solvers (--solver NAME[:key=value,...])"
 
 
 def _solvers() -> dict[str, str]:
-    try:
-        from werealign.solvers import SOLVERS  # type: ignore[attr-defined]
-    except ImportError:
-        return DEFAULT_SOLVERS
-    return {name: _first_line(getattr(s, "description", None) or s.__doc__ or "") if not isinstance(s, str) else s
-            for name, s in SOLVERS.items()}
+    """Every registered solver (werealign.solvers)."""
+    from werealign.solvers import solvers
+
+    return {name: s.description for name, s in solvers().items()}
+
+
+def _solver_options(name: str) -> str:
+    """A solver's options with their defaults, for the line under it ('' when it has none)."""
+    from werealign.solvers import solvers
+
+    return ", ".join(f"{k}={v}" for k, v in solvers()[name].options.items())
 
 
 def _first_line(text: str) -> str:
@@ -86,7 +89,7 @@ def sections() -> dict[str, dict[str, str]]:
                                  for v in variants},
         "modes (--va-mode, --oi-mode; first is default)": about("modes", modes),
         "built-in models (--model)": about("models", BUILTIN_MODELS),
-        "solvers": _solvers(),
+        SOLVERS: _solvers(),
         "importers (werealign import NAME)": _importers(),
     }
 
@@ -100,9 +103,14 @@ def _line(name: str, text: str, pad: int) -> str:
 
 
 def list_command() -> None:
-    """List tasks, variants, modes, built-in models, solvers and importers, one line each."""
+    """List tasks, variants, modes, built-in models, solvers (with their options) and importers, one line each."""
     out = []
     for title, entries in sections().items():
         pad = max((len(n) for n in entries), default=0)
-        out += [title, *(_line(n, t, pad) for n, t in entries.items()), ""]
+        out.append(title)
+        for n, t in entries.items():
+            out.append(_line(n, t, pad))
+            if title == SOLVERS and (options := _solver_options(n)):
+                out.append(_line("", f"options: {options}", pad))
+        out.append("")
     typer.echo("\n".join(out).rstrip("\n"))

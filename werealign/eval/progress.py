@@ -404,6 +404,9 @@ def print_summary(results: Results, *, run_dir: str, sent: int, cached: int, lim
     console.print(summary(results, run_dir=run_dir, sent=sent, cached=cached))
     for warning in summary_warnings(results, limit=limit):
         console.print(f"warning: {warning}")
+    if (est := results.estimation) is not None:
+        console.print(f"role estimates: {100 * est.accuracy:.1f}% [{100 * est.low:.1f}, {100 * est.high:.1f}] of seats right "
+                      f"({est.seats} seats, {est.samples} samples, {est.games} games)")
     truncated = results.totals.truncated_replies
     if truncated:
         console.print(

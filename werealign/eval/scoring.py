@@ -87,6 +87,7 @@ def score_samples(
                 block["floors"] = floors[variant][name]
             variants[variant][name] = block
     from werealign.eval.context_gain import context_gain_block  # it reads leaderboards.stats, which reads this module
+    from werealign.eval.estimation import estimation_block
 
     totals = counts(samples)
     missing = (planned - len(samples)) if planned is not None else 0
@@ -98,4 +99,5 @@ def score_samples(
         "usage": usage_totals(samples),
         "variants": variants,
         "context_gain": context_gain_block(samples, modes),
+        "estimation": estimation_block(samples),
     }

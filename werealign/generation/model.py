@@ -18,6 +18,7 @@ from werealign.llm import builtin_models, loader as llm
 from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
 from werealign.llm.engine import Engine
 from werealign.llm.keys import request_key
+from werealign.llm.pricing import price_per_token
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
 
 __all__ = ["STORE_NAME", "Outcome", "Request", "RetryPolicy", "Store", "StoredResponse", "connect", "decodes_under_schema", "request_key", "send_all", "price_per_token"]
@@ -59,17 +60,6 @@ def decodes_under_schema(model: str) -> bool:
     llama.cpp server, which compiles the whole schema to a grammar; hosted structured-output modes
     reject parts of it (length bounds, prefixItems) with a 400, and would re-key every stored reply."""
     return model in builtin_models.LOCAL_MODELS
-
-
-def price_per_token(model: str) -> tuple[float, float] | None:
-    """(input, output) USD per token as litellm knows it, or None (never guessed); built-ins cost nothing."""
-    if builtin_models.is_builtin(model):
-        return 0.0, 0.0
-    litellm = llm.import_litellm()
-    info = litellm.model_cost.get(model) or litellm.model_cost.get(model.split("/", 1)[-1])
-    if not info or "input_cost_per_token" not in info:
-        return None
-    return float(info["input_cost_per_token"]), float(info.get("output_cost_per_token", 0.0))
 
 
 async def send_all(

@@ -311,6 +311,18 @@ class ContextGain(_Model):
     tasks: dict[str, TaskGain] = Field(description="task -> its gain, on answered samples only.")
 
 
+class Estimation(_Model):
+    """A solver's role estimates against the truth (werealign.eval.estimation; Strategy Adaptation's Est)."""
+
+    accuracy: float = Field(description="Mean per sample of the share of estimated seats whose top-rated role is the true one.")
+    low: float
+    high: float = Field(description="95% cluster-bootstrap interval over games.")
+    samples: int
+    seats: int = Field(description="Seat estimates scored in all.")
+    games: int
+    by_role: dict[str, float] = Field(description="Viewpoint's true role -> mean accuracy.")
+
+
 class Results(_Model):
     """results.json: the scores of a run, per variant and task, with what identifies the run."""
 
@@ -323,6 +335,8 @@ class Results(_Model):
     usage: Usage
     variants: dict[str, dict[str, AnyTaskScores]] = Field(description="variant -> task -> scores.")
     context_gain: ContextGain | None = Field(None, description="Base minus no-context with 95% intervals; null unless the run asked both variants.")
+    estimation: Estimation | None = Field(None, description="Role estimates of a solver that makes them (sa), scored against the truth; null otherwise.",
+                                          exclude_if=lambda v: v is None)
 
     @field_validator("variants")
     @classmethod

@@ -154,9 +154,9 @@ AGENTS = (
     Solver("cot", _cot, "reason, then answer (2 calls)", calls=_calls(2)),
     Solver("self-consistency", _self_consistency, "N sampled solutions, the majority answer",
            options={"samples": 5, "temperature": 0.7}, calls=_calls(0, "samples")),
-    Solver("sa", _sa, "Strategy Adaptation: role estimates (scored), Support/Attack, answer (3 calls)", calls=_calls(3)),
-    Solver("xu", _xu, "Xu et al.: questions answered by retrieval, experience of other games, answer",
+    Solver("sa", _sa, "Strategy Adaptation: rate roles, Support/Attack, answer", calls=_calls(3)),
+    Solver("xu", _xu, "Xu et al.: questions by retrieval, experience, answer",
            options={"questions": 4, "excerpts": 6, "experiences": 3}, calls=_calls(2, "questions")),
-    Solver("mg", _mg, "MetaGPT: reflect, retrieve experience of other games, act (2 calls)",
+    Solver("mg", _mg, "MetaGPT: reflect, recall others' experience, act (2 calls)",
            options={"experiences": 3}, calls=_calls(2)),
 )

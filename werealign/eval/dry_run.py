@@ -1,0 +1,53 @@
+"""`werealign eval --dry-run`: what a run would send and cost, before anything is sent or written.
+
+A solver of several steps resends the task's prompt (or part of it) at each model step, so its calls are
+the plan's samples times the solver's calls per sample (`Solver.calls`), and its prompt tokens at most
+that many times each sample's prompt (its instruction and earlier replies on top are not counted; the
+`xu` question steps send far less). Tokens are estimated at 4 characters each, the provider's own
+count is not known before sending. Replies already in the run directory's store are not subtracted:
+this prices the run from scratch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from werealign.dataset import load_dataset
+from werealign.eval.plan import plan_run
+from werealign.llm.pricing import price_per_token
+from werealign.schema.runs import RunConfig
+from werealign.solvers import get_solver
+
+CHARS_PER_TOKEN = 4
+
+
+@dataclass(frozen=True)
+class DryRun:
+    samples: int
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int | None  # None without --max-tokens (no cap of ours to price)
+    cost: float | None  # None when litellm has no price for the model, or without --max-tokens
+
+    def line(self, label: str) -> str:
+        completion = f" + at most {self.completion_tokens} completion" if self.completion_tokens is not None else ""
+        cost = (f"${self.cost:.4f}" if self.cost is not None else
+                "unknown (no --max-tokens to bound the replies)" if self.completion_tokens is None else
+                "unknown (litellm has no price for this model)")
+        return (f"{label}: {self.samples} samples, {self.calls} model calls, up to ~{self.prompt_tokens} prompt tokens"
+                f"{completion}; estimated cost {cost}; nothing sent")
+
+
+def estimate_run(config: RunConfig) -> DryRun:
+    ds = load_dataset(Path(config.dataset) if config.dataset else None)
+    plan = plan_run(ds, config)
+    solver = get_solver(config.solver)
+    per_sample = solver.calls(solver.options)
+    chars = sum(len(m["content"]) for p in plan for m in p.messages)
+    prompt = per_sample * chars // CHARS_PER_TOKEN
+    calls = per_sample * len(plan)
+    completion = calls * config.max_tokens if config.max_tokens is not None else None
+    price = price_per_token(config.model) if completion is not None else None
+    cost = prompt * price[0] + completion * price[1] if price is not None and completion is not None else None
+    return DryRun(len(plan), calls, prompt, completion, cost)
