@@ -29,6 +29,15 @@ class ModelEntry:
     def baseline(self) -> bool:
         return self.model.startswith(BASELINE_PREFIX)
 
+    @property
+    def base_model(self) -> str:
+        """The model without its solver (entries of one model with several solvers share it)."""
+        return self.runs[0].base_model or self.model
+
+    @property
+    def solver(self) -> str:
+        return self.runs[0].solver
+
 
 def _short(value: Any) -> str:
     text = str(value)

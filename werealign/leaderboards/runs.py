@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from werealign.errors import UserError
 from werealign.files import describe_validation_error, path_kind, read_json, read_jsonl
-from werealign.schema.runs import Results, SampleRow, read_results, read_run_record, read_sample_row
+from werealign.schema.runs import DEFAULT_SOLVER, Results, SampleRow, read_results, read_run_record, read_sample_row
 from werealign.tasks.common import OBSERVER_ROLE
 from werealign.tasks.values import primary_value
 
@@ -38,7 +38,7 @@ class Observation:
 @dataclass(frozen=True)
 class Run:
     path: Path
-    model: str
+    model: str  # the label the leaderboard shows: the model, and its solver unless the default (`m [cot]`)
     complete: bool
     dataset: dict[str, Any]  # name, version, content_sha256 of the evaluated dataset
     # What must be equal for two runs to share a table (see collect.py): description -> value.
@@ -49,6 +49,8 @@ class Run:
     decodes: int
     scores: dict[str, dict[str, dict[str, Any]]]  # results.json "variants": variant -> task -> scores
     observations: tuple[Observation, ...]
+    base_model: str = ""  # the model alone (run.json config.model)
+    solver: str = DEFAULT_SOLVER
 
 
 def _parse(reader, data: Any, where: str):
@@ -97,8 +99,10 @@ def read_run(path: Path) -> Run:
         "item limit": record.config.limit,
     }
     scores = {variant: {task: s.model_dump() for task, s in tasks.items()} for variant, tasks in results.variants.items()}
+    solver = record.config.solver
     return Run(
-        path=path, model=results.model, complete=results.complete,
+        path=path, model=results.model if solver == DEFAULT_SOLVER else f"{results.model} [{solver}]", complete=results.complete,
         dataset={"name": results.dataset.name, "version": results.dataset.version, "content_sha256": results.dataset.content_sha256},
         identity=identity, modes=dict(record.config.modes), decodes=record.config.decodes, scores=scores, observations=observations,
+        base_model=results.model, solver=solver,
     )

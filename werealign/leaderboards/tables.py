@@ -265,9 +265,11 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
                   "* best is significantly above every other model (paired bootstrap, 95%)"]
     roles, role_comparisons = role_tables(entries, by_model, seed, resamples)
     from werealign.leaderboards.context_gain import context_gain_table  # built on this module's columns
+    from werealign.leaderboards.solver_gain import solver_gain_table
 
     gains = context_gain_table(entries, seed, resamples)
-    tables = [t for t in (main, ablation_table(entries, seed, resamples), gains, *roles, floors_table(entries, seed, resamples)) if t]
+    solver_gains = solver_gain_table(entries, seed, resamples)
+    tables = [t for t in (main, ablation_table(entries, seed, resamples), gains, solver_gains, *roles, floors_table(entries, seed, resamples)) if t]
     if any(e.partial for e in entries):
         main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
     few = []
