@@ -1,0 +1,227 @@
+"""Issue 22: the published agent designs as solvers (cot, self-consistency, sa, xu, mg).
+
+In-process with the fake completion: every solver runs, stores each step and resumes without a request;
+no step of any solver shows a model what the task's prompt hides (an invented game with planted secrets,
+and the real release); sa's estimates are scored against the truth; specs, suites, --dry-run, the
+solver-gain table and `werealign view` carry them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+
+import pytest
+from cli_inproc import run_cli
+from crafted_game import SECRETS, crafted_game, crafted_opponent_item, crafted_speech_item, crafted_vote_item
+from fake_llm import FakeCompletion
+
+from werealign.dataset import write_dataset
+from werealign.errors import UserError
+from werealign.eval.runner import EvalConfig, Execution, run_eval
+from werealign.solvers import canonical_spec, get_solver
+from werealign.solvers.agents import AGENTS, read_estimates
+from werealign.solvers.base import State
+
+STEPS = {
+    "cot": ["reason", "answer"],
+    "self-consistency": ["sample-1", "sample-2", "sample-3", "sample-4", "sample-5", "vote"],
+    "sa": ["estimate", "estimation", "strategy", "answer"],
+    "xu": ["question-1", "question-2", "question-3", "question-4", "experience", "suggestion", "answer"],
+    "mg": ["reflect", "experience", "answer"],
+}
+
+
+def _rows(run: Path) -> list[dict]:
+    return [json.loads(line) for line in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def _varied(user: str) -> str:
+    """A fake with answers that differ by prompt (so a majority and a gain mean something)."""
+    return "Some thoughts.\nAnswer: " + random.Random(len(user)).choice("ABCDEFGHI")
+
+
+@pytest.mark.parametrize("solver", sorted(STEPS))
+def test_every_solver_stores_its_steps_and_resumes_without_a_request(solver, tmp_path):
+    config = EvalConfig(model="openai/fake", dataset=None, variants=("base",), decodes=1, limit=2, solver=solver)
+    fake = FakeCompletion()
+    run_eval(config, Execution(), out=tmp_path / "r", acompletion=fake, cache=False)
+    rows = _rows(tmp_path / "r")
+    model_steps = [s for s in STEPS[solver] if s not in ("vote", "estimation", "experience")]
+    assert len(fake.calls) == len(rows) * len(model_steps)
+    for row in rows:
+        assert [s["name"] for s in row["steps"]] == STEPS[solver], row["steps"]
+        assert all(s["key"] for s in row["steps"] if s["kind"] == "model")
+        assert row["correct"] is not None
+    assert json.loads((tmp_path / "r" / "run.json").read_text())["config"]["solver"] == solver
+    again = FakeCompletion()
+    run_eval(config, Execution(), out=tmp_path / "r", acompletion=again, cache=False)
+    assert again.calls == [], "a rerun replays every stored step"
+    page = tmp_path / "view.html"
+    assert run_cli("view", tmp_path / "r", "--out", page).returncode == 0
+    html = page.read_text(encoding="utf-8")
+    assert all(name in html for name in STEPS[solver])
+
+
+def _secret_dataset(root: Path) -> Path:
+    """The crafted game (secrets planted everywhere a prompt must not reach) plus a second invented game
+    without secrets, won by the village, for the experience pools."""
+    game = crafted_game()
+    other = game.model_copy(update={"game_id": "other-game", "winner": "good", "recap": None, "annotator_log": None,
+                                    "utterances": [u.model_copy(update={"text": f"Turn {i}: I think we should vote carefully today."})
+                                                   for i, u in enumerate(game.utterances)]})
+    write_dataset(root, name="secrets", version="1", licence="CC0", games=[game, other],
+                  speech=[crafted_speech_item()], vote=[crafted_vote_item()], opponent=[crafted_opponent_item()])
+    return root
+
+
+@pytest.mark.parametrize("solver", sorted(STEPS))
+def test_no_step_of_any_solver_shows_a_planted_secret(solver, tmp_path):
+    ds = _secret_dataset(tmp_path / "ds")
+    fake = FakeCompletion(reply_for=_varied)
+    config = EvalConfig(model="openai/fake", dataset=str(ds), variants=("base",), decodes=1, solver=solver)
+    run_eval(config, Execution(), out=tmp_path / "r", acompletion=fake, cache=False)
+    assert fake.calls
+    for call in fake.calls:
+        text = "\n".join(m["content"] for m in call["messages"])
+        leaked = [name for name, marker in SECRETS.items() if marker in text]
+        assert not leaked, (solver, leaked)
+
+
+def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(werebench_import):
+    """Every step of every solver on real release items: no turn of the item's game that the task's prompt
+    leaves out (after the cut-off, the wolves' night chat for a villager, ...) reaches any step."""
+    from werealign.dataset import load_dataset
+    from werealign.eval.plan import plan_run
+    from werealign.solvers.engine import run_solver
+    from werealign.llm.store import StoredResponse
+
+    ds = load_dataset(werebench_import.path)
+    config = EvalConfig(model="openai/fake", dataset=str(werebench_import.path), variants=("base",), decodes=1, limit=3)
+    plan = plan_run(ds, config)
+    for spec in sorted(STEPS):
+        solver = get_solver(spec)
+        for p in plan:
+            sent: list[str] = []
+
+            async def send(key, messages, params, sent=sent):
+                sent.append("\n".join(m["content"] for m in messages))
+                return StoredResponse(key=key, request={"messages": messages}, status="ok", response="Seat 1: werewolf 5\nAnswer: A",
+                                      usage={}, cost=None, latency=0.0, error_class=None, error_message=None, attempts=1)
+
+            asyncio.run(run_solver(solver, "openai/fake", p.state(), {}, send))
+            prompt = "\n".join(m["content"] for m in p.messages)
+            hidden = {u.text[:24] for u in p.game.utterances if len(u.text) >= 24 and u.text[:24] not in prompt}
+            assert hidden, "the cut-off hides something of every item's game"
+            for text in sent:
+                assert not [h for h in hidden if h in text], (spec, p.item.item_id)
+
+
+def test_self_consistency_takes_the_majority_answer():
+    replies = iter(["Answer: A", "Answer: B", "I think.\nAnswer: B"])
+
+    class Steps:
+        notes: list = []
+
+        async def ask(self, step, messages, *, params=None):
+            return next(replies)
+
+        def note(self, step, output):
+            self.notes.append((step, output))
+
+    game, item = crafted_game(), crafted_speech_item()
+    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=item, game=game, key="k")
+    steps = Steps()
+    reply = asyncio.run(get_solver("self-consistency:samples=3").solve(state, steps))
+    assert reply.endswith("Answer: B") and steps.notes[-1][1].startswith("2 of 3 samples")
+
+
+def test_sa_scores_its_estimates_against_the_truth_on_an_invented_game():
+    game = crafted_game()
+    item = crafted_speech_item()
+    others = [s for s in game.seats if s.seat != item.viewpoint_seat]
+    names = {s.role: s.role.replace("_", " ") for s in game.seats}
+
+    def truth_lines() -> str:  # the perfect estimator, except one seat rated highest on a role it does not hold
+        lines = [f"Seat {s.seat}: " + ", ".join(f"{n} {5 if r == s.role else 1}" for r, n in sorted(names.items())) for s in others]
+        wrong = others[0]
+        decoy = next(r for r in sorted(names) if r != wrong.role)
+        lines[0] = f"Seat {wrong.seat}: {names[decoy]} 5, {names[wrong.role]} 2"
+        return "\n".join(lines)
+
+    noted = []
+
+    class Steps:
+        async def ask(self, step, messages, *, params=None):
+            return truth_lines() if step == "estimate" else "Strategy: Attack seat 2 - lies\nAnswer: A"
+
+        def note(self, step, output):
+            noted.append((step, json.loads(output)))
+
+    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=item, game=game, key="k")
+    asyncio.run(get_solver("sa").solve(state, Steps()))
+    (step, est), = noted
+    assert step == "estimation" and est["total"] == len(others)
+    assert est["correct"] == len(others) - 1
+    assert est["guesses"][str(others[0].seat)] != others[0].role
+
+
+def test_estimates_are_read_in_english_and_chinese_and_a_tie_is_no_guess():
+    roles = [("moon_oracle", "moon oracle"), ("dusk_hound", "dusk hound"), ("villager", "villager")]
+    reply = "Seat 2: moon oracle 5, dusk hound 1, villager 2\n- Seat 3: dusk hound 4, villager 4\nSeat 9: villager 5\nnoise"
+    assert read_estimates(reply, roles, {2, 3, 4}) == {2: "moon_oracle"}
+    zh = [("seer", "预言家"), ("werewolf", "狼人")]
+    assert read_estimates("2号: 预言家 1, 狼人 5\n3号：预言家 4，狼人 2", zh, {2, 3}) == {2: "werewolf", 3: "seer"}
+
+
+def test_specs_are_canonical_and_bad_ones_are_one_clear_error():
+    assert canonical_spec("xu") == canonical_spec("xu:questions=4") == "xu"
+    assert canonical_spec({"name": "xu", "questions": 6}) == canonical_spec("xu: questions = 6") == "xu:questions=6"
+    assert canonical_spec("self-consistency:temperature=0.9,samples=3") == "self-consistency:samples=3,temperature=0.9"
+    for bad, needle in [("xu:q=1", "unknown option 'q'"), ("xu:questions=x", "not a whole number"), ("xu:questions=0", "at least 1"),
+                        ("tree-of-thought", "unknown solver"), ("xu:questions", "not key=value")]:
+        with pytest.raises(UserError, match=needle):
+            canonical_spec(bad)
+    assert {s.name for s in AGENTS} == set(STEPS)
+
+
+def test_a_suite_runs_one_model_with_several_solvers_and_the_leaderboard_shows_their_gain(tmp_path, monkeypatch):
+    from werealign.leaderboards.collect import collect
+    from werealign.leaderboards.tables import build
+
+    paths = []
+    for spec in ("single", "cot", "xu:questions=2"):
+        out = tmp_path / spec.replace(":", "_")
+        config = EvalConfig(model="openai/fake", dataset=None, variants=("base",), decodes=1, solver=canonical_spec(spec))
+        run_eval(config, Execution(), out=out, acompletion=FakeCompletion(reply_for=_varied), cache=False)
+        paths.append(out)
+    lb = build(collect(paths), resamples=200)
+    table = next(t for t in lb.tables if t.key == "solver-gain")
+    assert [r.label for r in table.rows] == ["openai/fake [cot]", "openai/fake [xu:questions=2]"]
+    assert all(r.cells["Avg"].value is not None and r.cells["Avg"].low <= r.cells["Avg"].value <= r.cells["Avg"].high for r in table.rows)
+    md = run_cli("leaderboard", *paths, "--format", "md")
+    assert md.returncode == 0 and "Solver gain" in md.stdout and "openai/fake [cot]" in md.stdout
+
+    suite = tmp_path / "s.yaml"
+    suite.write_text("name: s\nsettings:\n  limit: 2\n  max_tokens: 64\nmodels:\n  - model: openai/gpt-4o-mini\n"
+                     "  - model: openai/gpt-4o-mini\n    solver: {name: xu, questions: 6}\n"
+                     "  - model: openai/gpt-4o-mini\n    solver: sa\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    r = run_cli("eval", "--suite", suite, "--dry-run")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    calls = [int(line.split(" model calls")[0].rsplit(" ", 1)[1]) for line in lines]
+    samples = [int(line.split(" samples")[0].rsplit(" ", 1)[1]) for line in lines]
+    assert calls == [samples[0], samples[1] * (2 + 6), samples[2] * 3] and "[xu:questions=6]" in lines[1]
+    assert not (tmp_path / "runs").exists(), "a dry run writes nothing"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: s\nmodels:\n  - model: openai/x\n    solver: {name: xu, question: 6}\n", encoding="utf-8")
+    r = run_cli("eval", "--suite", bad, "--dry-run")
+    assert r.returncode == 1 and "bad.yaml:4" in r.stderr and "unknown option 'question'" in r.stderr
+
+
+def test_builtin_baselines_refuse_a_solver_before_anything_runs(tmp_path):
+    r = run_cli("eval", "--model", "werealign/random", "--solver", "cot", "--out", tmp_path / "r")
+    assert r.returncode == 1 and "built-in baseline" in r.stderr and not (tmp_path / "r").exists()
