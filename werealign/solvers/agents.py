@@ -26,6 +26,7 @@ from typing import Any
 from werealign.solvers.base import Solver, State, Steps
 from werealign.solvers.experience import experience_for
 from werealign.solvers.prompting import extended, instruction, retrieve, shown_lines
+from werealign.text_similarity import TfidfIndex
 
 
 async def _final(state: State, steps: Steps, notes: list[tuple[str, str]]) -> str:
@@ -120,9 +121,10 @@ async def _sa(state: State, steps: Steps) -> str:
 async def _xu(state: State, steps: Steps, *, questions: int = 4, excerpts: int = 6, experiences: int = 3) -> str:
     asked = [q for q in instruction(state, "xu_questions").splitlines() if q.strip()][:questions]
     lines = shown_lines(state)
+    index = TfidfIndex(lines) if lines else None
     answers = []
     for i, question in enumerate(asked):
-        found = retrieve(question, lines, excerpts)
+        found = retrieve(question, lines, excerpts, index=index)
         reply = await steps.ask(f"question-{i + 1}", [state.messages[0], {"role": "user", "content": instruction(
             state, "xu_question", question=question, excerpts=found)}])
         answers.append((question, reply))

@@ -14,7 +14,7 @@ from typing import Any
 
 from werealign.render.prompt_templates import render_template, template_language
 from werealign.solvers.base import State
-from werealign.text_similarity import tfidf_cosines
+from werealign.text_similarity import TfidfIndex
 
 
 def language(state: State) -> str:
@@ -38,10 +38,11 @@ def shown_lines(state: State) -> list[str]:
     return [ln.strip() for ln in text.splitlines() if len(ln.strip()) > 12]
 
 
-def retrieve(query: str, lines: Sequence[str], k: int) -> list[str]:
-    """The k lines most similar to `query` (TF-IDF over character n-grams, any language), in their order."""
+def retrieve(query: str, lines: Sequence[str], k: int, *, index: TfidfIndex | None = None) -> list[str]:
+    """The k lines most similar to `query` (TF-IDF over character n-grams, any language), in their order.
+    `index`: the lines already fitted (a solver asking several questions of one prompt fits it once)."""
     if not lines or k < 1:
         return []
-    scores = tfidf_cosines(query, list(lines))
+    scores = (index or TfidfIndex(lines)).cosines(query)
     best = sorted(range(len(lines)), key=lambda i: (-scores[i], i))[:k]
     return [lines[i] for i in sorted(best) if scores[i] > 0]
