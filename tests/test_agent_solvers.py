@@ -225,3 +225,19 @@ def test_a_suite_runs_one_model_with_several_solvers_and_the_leaderboard_shows_t
 def test_builtin_baselines_refuse_a_solver_before_anything_runs(tmp_path):
     r = run_cli("eval", "--model", "werealign/random", "--solver", "cot", "--out", tmp_path / "r")
     assert r.returncode == 1 and "built-in baseline" in r.stderr and not (tmp_path / "r").exists()
+
+
+def test_the_models_compared_table_names_each_solver_run():
+    """A label like `m [cot]` is shown as it is (rich would take the brackets for markup)."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from werealign.eval.progress import comparison
+    from werealign.eval.runner import ModelJob
+
+    jobs = [ModelJob(EvalConfig(model="openai/x", solver=s), Execution(), Path(s)) for s in ("single", "cot", "xu:questions=6")]
+    console = Console(width=80, record=True)
+    console.print(comparison([SimpleNamespace(job=j, summary=None, ok=False) for j in jobs]))
+    text = console.export_text()
+    assert "openai/x [cot]" in text and "openai/x [xu:questions=6]" in text

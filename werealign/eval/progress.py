@@ -420,6 +420,8 @@ def comparison(outcomes: list[Any]) -> Any:
 
     `outcomes`: werealign.eval.runner.ModelOutcome. Renders within 80 columns.
     """
+    from rich.markup import escape
+
     scored = [o.summary.results for o in outcomes if o.summary is not None]
     variant = next((v for r in scored for v in r.variants), None)
     tasks = list(dict.fromkeys(t for r in scored for t in r.variants.get(variant, {})))
@@ -439,7 +441,7 @@ def comparison(outcomes: list[Any]) -> Any:
             status = f"partial ({r.totals.request_errors} request errors)"
         else:
             status = "complete"
-        table.add_row(o.job.label, *cells, status)
+        table.add_row(escape(o.job.label), *cells, status)  # a solver label `m [cot]` is not rich markup
     return table
 
 
