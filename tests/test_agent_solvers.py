@@ -241,3 +241,34 @@ def test_the_models_compared_table_names_each_solver_run():
     console.print(comparison([SimpleNamespace(job=j, summary=None, ok=False) for j in jobs]))
     text = console.export_text()
     assert "openai/x [cot]" in text and "openai/x [xu:questions=6]" in text
+
+
+def test_the_experience_pool_scores_as_xu_et_al_and_never_draws_on_the_items_own_game():
+    """Invented games: the viewpoint (a seer) learns from seers of other games; a winner's turn scores
+    1000 - days, a loser's days; the lowest is the bad example, the rest nearest the median the good."""
+    from werealign.schema.models import Audience
+    from werealign.solvers.experience import bad_and_good, winners_like
+
+    base = crafted_game()
+    seer = next(s for s in base.seats if s.role == "seer")
+
+    def game(gid: str, winner: str, days: int, text: str, language: str = "en", night_chat: bool = False):
+        phases = [p.model_copy(update={"day": min(p.day, days)}) for p in base.phases]
+        turns = [u.model_copy(update={"speaker": seer.seat, "text": f"{text} number {i}, check the wolves on seat two",
+                                      "audience": Audience(kind="team", team="wolf") if night_chat else None})
+                 for i, u in enumerate(base.utterances[:3])]
+        return base.model_copy(update={"game_id": gid, "winner": winner, "phases": phases, "utterances": turns, "language": language})
+
+    own = game(base.game_id, "good", 1, "OWN GAME")
+    others = (game("fast-win", seer.faction, 1, "fast win"), game("slow-win", seer.faction, 3, "slow win"),
+              game("loss", "wolf" if seer.faction != "wolf" else "good", 2, "a loss"),
+              game("chinese", seer.faction, 1, "zh game", language="zh"), game("secret", seer.faction, 1, "night chat", night_chat=True))
+    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=crafted_speech_item(),
+                  game=own, key="k", others=others)
+    bad, good = bad_and_good(state, "check the wolves on seat two", 2)
+    assert bad.game_id == "loss" and bad.score == 2 and not bad.won
+    days = {g.game_id: max(p.day for p in g.phases) for g in others}
+    assert {e.game_id for e in good} <= {"fast-win", "slow-win"} and all(e.score == 1000 - days[e.game_id] for e in good)
+    assert days["slow-win"] > days["fast-win"]
+    recalled = winners_like(state, "check the wolves", 10)
+    assert {e.game_id for e in recalled} == {"fast-win", "slow-win"}, "winners only; never its own game, another language or a private chat"

@@ -6,8 +6,9 @@
   then a Support/Attack strategy with its reason, then the answer; the estimates are scored against
   the truth (a python step `estimation`; results.json `estimation`: the paper's Est accuracy).
 - `xu` (Xu et al., "Exploring LLMs for Communication Games"): a fixed question set answered from the
-  viewpoint's visible history by retrieval (one call per question), a suggestion drawn from an
-  experience pool of other games' winning players, then the answer.
+  viewpoint's visible history by retrieval (one call per question); the answers are the reflection
+  that retrieves, from an experience pool of other games scored as in the paper, one likely bad and
+  a few likely good experiences, from which one call draws a suggestion; then the answer.
 - `mg` (MetaGPT's werewolf): reflect on the situation, retrieve experience like it from other games,
   then act.
 
@@ -24,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from werealign.solvers.base import Solver, State, Steps
-from werealign.solvers.experience import experience_for
+from werealign.solvers.experience import bad_and_good, winners_like
 from werealign.solvers.prompting import extended, instruction, retrieve, shown_lines
 from werealign.text_similarity import TfidfIndex
 
@@ -128,21 +129,26 @@ async def _xu(state: State, steps: Steps, *, questions: int = 4, excerpts: int =
         reply = await steps.ask(f"question-{i + 1}", [state.messages[0], {"role": "user", "content": instruction(
             state, "xu_question", question=question, excerpts=found)}])
         answers.append((question, reply))
-    situation = "\n".join(lines[-excerpts:])
-    pool = experience_for(state, situation, experiences)
-    steps.note("experience", json.dumps([{"game": g, "text": t} for g, t in pool], ensure_ascii=False))
+    reflection = "\n".join(f"Q: {q}\nA: {a}" for q, a in answers)
+    bad, good = bad_and_good(state, reflection, experiences)
+    steps.note("experience", json.dumps({"bad": bad and _shown(bad), "good": [_shown(e) for e in good]}, ensure_ascii=False))
     suggestion = ""
-    if pool:
+    if good:
+        situation = "\n".join(lines[-excerpts:])
         suggestion = await steps.ask("suggestion", [state.messages[0], {"role": "user", "content": instruction(
-            state, "xu_experience", situation=situation, turns=[t for _, t in pool])}])
-    return await _final(state, steps, [("reflection", "\n".join(f"Q: {q}\nA: {a}" for q, a in answers)), ("suggestion", suggestion)])
+            state, "xu_experience", situation=situation, bad=bad.text if bad else None, good=[e.text for e in good])}])
+    return await _final(state, steps, [("reflection", reflection), ("suggestion", suggestion)])
+
+
+def _shown(e) -> dict[str, Any]:
+    return {"game": e.game_id, "score": e.score, "text": e.text}
 
 
 async def _mg(state: State, steps: Steps, *, experiences: int = 3) -> str:
     reflection = await steps.ask("reflect", extended(state, instruction(state, "mg_reflect")))
-    pool = experience_for(state, reflection, experiences)
-    steps.note("experience", json.dumps([{"game": g, "text": t} for g, t in pool], ensure_ascii=False))
-    return await _final(state, steps, [("reflection", reflection), ("experience", "\n".join(f"- {t}" for _, t in pool))])
+    recalled = winners_like(state, reflection, experiences)
+    steps.note("experience", json.dumps([_shown(e) for e in recalled], ensure_ascii=False))
+    return await _final(state, steps, [("reflection", reflection), ("experience", "\n".join(f"- {e.text}" for e in recalled))])
 
 
 def _calls(fixed: int, per: str | None = None):
