@@ -6,7 +6,6 @@ drawn from sha256 of (seed, item, decode), stable across processes, platforms an
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections import defaultdict
 from collections.abc import Sequence
@@ -16,7 +15,7 @@ from typing import Any
 from werealign.dataset import Dataset
 from werealign.errors import UserError
 from werealign.eval.config import validate_config
-from werealign.llm.keys import canonical_json, request_key  # noqa: F401 - canonical_json: rundir
+from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa: F401 - canonical_json: rundir; derived_int: execute
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
 from werealign.solvers.base import State
@@ -44,12 +43,6 @@ class Planned:
         return State(messages=self.messages, params=self.params, decode=self.decode, task=self.task, item=self.item,
                      game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant, key=self.key,
                      others=others)
-
-
-def derived_int(*parts: object) -> int:
-    """A 63-bit integer from sha256 of the parts: stable across processes, platforms and Python versions."""
-    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def option_order_for(seed: int, item_id: str, decode: int, n: int = 9) -> list[int]:

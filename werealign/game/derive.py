@@ -170,7 +170,7 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
     from werealign.dataset import MANIFEST, load_dataset, write_dataset
     from werealign.files import read_text
     from werealign.output_dir import MARKER, check_inputs, check_replaceable, output_directory
-    from werealign.llm.store import STORE_NAME
+    from werealign.schema.runs import STORE_NAME
 
     in_place = out is None or out.resolve() == src.resolve()  # --out DATASET is the default, said twice
     target = src if out is None else out

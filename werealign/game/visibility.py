@@ -67,7 +67,7 @@ from dataclasses import dataclass
 
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
-from werealign.schema.models import Audience, SeatInfo, Speaker
+from werealign.schema.models import TELLING_ORDER, Audience, SeatInfo, Speaker
 from werealign.render.lines import rules_for_prompt
 from werealign.schema.roles import RoleCatalogue, catalogue_for
 
@@ -187,11 +187,6 @@ def build_context(
     )
 
 
-# Events anchored to one segment are told in the order they happen at the table: ballots, then a
-# self-destruct, the deaths it and the night caused, skills fired on leaving (the hunter's shot), and
-# last where the badge goes. Sources order them otherwise (the WereBench import puts the badge first).
-# The order shapes prompts, so templates_hash() hashes it with the wording (werealign.render.prompt_templates).
-TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6}
 
 
 def _event_key(ev: Event) -> tuple:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from werealign.schema.roles import RoleDeclaration, catalogue_for
+from werealign.zh_numbers import chinese_number  # noqa: F401 - the log reader and its tests use it from here
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 # The release spells it "sheiff_election"; accept the correct spelling too.
@@ -17,7 +18,6 @@ END_KEY = "end_time"
 _TIME = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})[,.](\d{1,3})$")
 _PHASE = re.compile(rf"^({'|'.join(ORDINALS)})_(night|day)$")
 _SEAT_LABEL = re.compile(r"^\s*(\d{1,2})\s*号?\s*$")
-_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
 def parse_time(text: str) -> tuple[float | None, str | None]:
@@ -68,20 +68,6 @@ def seat_of_label(label: object) -> int | None:
         if m:
             return int(m.group(1))
     return None
-
-
-def chinese_number(text: str) -> int | None:
-    """'十二' -> 12, '七' -> 7, '12' -> 12 (numbers up to 99)."""
-    if text.isdigit():
-        return int(text)
-    if not text or any(c not in _CN_DIGITS and c != "十" for c in text):
-        return None
-    if "十" not in text:
-        return _CN_DIGITS[text] if len(text) == 1 else None
-    tens, _, ones = text.partition("十")
-    if len(tens) > 1 or len(ones) > 1:
-        return None
-    return (_CN_DIGITS[tens] if tens else 1) * 10 + (_CN_DIGITS[ones] if ones else 0)
 
 
 _SEAT_MENTION = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*号")

@@ -7,6 +7,13 @@ import json
 from typing import Any
 
 
+def derived_int(*parts: object) -> int:
+    """A 63-bit integer from sha256 of the parts: stable across processes, platforms and Python versions
+    (the seeds of option orders, variants and sampled decodes)."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def canonical_json(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from werealign.errors import UserError
+from werealign.schema.runs import STORE_NAME  # noqa: F401 - the store's file name, re-exported for its users
 
-STORE_NAME = "responses.sqlite"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (

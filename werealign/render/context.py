@@ -4,13 +4,15 @@ evaluation prompts and the arena's players, so both see a game worded the same w
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from werealign.game import visibility
 from werealign.render import lines
 from werealign.render.phrases import faction_name, role_name
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
+
+if TYPE_CHECKING:  # the type only: render sits below the context builder, which uses its wording
+    from werealign.game import visibility
 
 
 def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_shown: bool = True) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from werealign.game.visibility import TELLING_ORDER
+from werealign.schema.models import TELLING_ORDER
 from werealign.render.phrases import PHRASES
 
 if TYPE_CHECKING:

@@ -186,6 +186,14 @@ EventKind = Literal[
 ]
 
 
+# Events anchored to one segment are told in the order they happen at the table: ballots, then a
+# self-destruct, the deaths it and the night caused, skills fired on leaving (the hunter's shot), and
+# last where the badge goes. Sources order them otherwise (the WereBench import puts the badge first).
+# The context builder (werealign.game.visibility) sorts by it; it shapes prompts, so templates_hash()
+# hashes it with the templates (werealign.render.prompt_templates).
+TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6}
+
+
 class Event(Strict):
     kind: EventKind
     phase: str

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 RUN_FORMAT_VERSION = 2
+STORE_NAME = "responses.sqlite"  # a run's (or an arena's) stored requests and replies (werealign.llm.store)
 DEFAULT_SOLVER = "single"  # one model call per sample: the prompt as rendered, the reply parsed
 LEGACY_RUN_FORMAT = "werealign-run/1"  # the marker of format version 1 files
 

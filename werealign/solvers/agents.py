@@ -43,7 +43,7 @@ async def _cot(state: State, steps: Steps) -> str:
 
 
 async def _self_consistency(state: State, steps: Steps, *, samples: int = 5, temperature: float = 0.7) -> str:
-    from werealign.eval.plan import derived_int
+    from werealign.llm.keys import derived_int
     from werealign.tasks.answers import parse_reply
 
     replies = []

@@ -8,7 +8,7 @@ from pathlib import Path
 from werealign.dataset import MANIFEST
 from werealign.errors import UserError
 from werealign.files import path_kind, sha256_file
-from werealign.llm.store import STORE_NAME
+from werealign.schema.runs import STORE_NAME
 from werealign.schema import DatasetManifest
 from werealign.validate.file_checks import (
     ITEM_KINDS,
