@@ -9,6 +9,8 @@ Layout (DESIGN.md):
 
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -86,8 +88,6 @@ def load_dataset(path: Path | None = None) -> Dataset:
     `werealign validate` for the full list of findings and the semantic checks.
     """
     root = Path(path) if path is not None else bundled_sample_path()
-    if path is not None and is_release(path):
-        root = _release_directory(str(path))
     if root.is_file():
         raise UserError(f"{root}: is a file; a dataset is a directory holding {MANIFEST}")
     if not root.is_dir():
@@ -111,19 +111,16 @@ def load_dataset(path: Path | None = None) -> Dataset:
     return ds
 
 
-def is_release(path: Path | str) -> bool:
-    """A folder written by `werealign release`, or hf:ORG/NAME: load_dataset reads it as a dataset directory."""
-    from werealign.leaderboards.release.read import is_release_ref
+def content_sha256(root: Path) -> str:
+    """sha256 over the files eval reads (games, items, rewrites), by relative path.
 
-    return is_release_ref(path)
-
-
-def _release_directory(ref: str) -> Path:
-    """A release folder or hf:ORG/NAME as a dataset directory in werealign's cache (see release/read.py)."""
-    from werealign.leaderboards.release.read import release_to_dataset
-    from werealign.llm.cache import cache_path
-
-    return release_to_dataset(ref, cache_path().parent / "releases")
+    The manifest's hash alone identifies the data only while the manifest tells the truth; an item edited
+    by hand afterwards must not be scored, or a run resumed, under the old identity.
+    """
+    h = hashlib.sha256()
+    for path in sorted(dataset_files(root).all(), key=lambda p: p.relative_to(root).as_posix()):
+        h.update(f"{path.relative_to(root).as_posix()}\0{sha256_file(path)}\0".encode())
+    return h.hexdigest()
 
 
 def _item_label(obj: object) -> str:

@@ -1,4 +1,4 @@
-"""`werealign derive DATASET`: VA and OI items from the dataset's game logs (werealign.game.derive)."""
+"""`werealign derive DATASET`: VA and OI items from the dataset's game logs (werealign.dataset_derive)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ def derive_command(
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any item is dropped (the output is still written)."),
 ) -> None:
     """Derive the VA (vote) and OI (opponent) items from every game's MVP annotations; speech items are kept."""
-    from werealign.game.derive import BY_RULE, derive_dataset
+    from werealign.dataset_derive import derive_dataset
+    from werealign.game.derive import BY_RULE
 
     result = derive_dataset(dataset, out, overwrite=overwrite)
     for game_id, notes in result.notes.items():

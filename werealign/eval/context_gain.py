@@ -24,28 +24,13 @@ from typing import Any
 
 from werealign.schema import DIMENSIONS
 from werealign.tasks import TASKS, resolve_mode
+from werealign.leaderboards.gain import AGAINST, BASE, gain  # noqa: F401 - BASE/AGAINST: the summary's readers
 from werealign.tasks.common import correct_value, rounded
 
-BASE, AGAINST = "base", "no-context"
 RESAMPLES = 2000
 SEED = 0  # the bootstrap's own seed: results.json is byte-identical on every rescoring
 
 Sample = dict[str, Any]
-
-
-def gain(base: Sequence[Any], bare: Sequence[Any], *, seed: int, resamples: int = RESAMPLES,
-         group_of: Callable[[Any], object] | None = None) -> tuple[Any, str] | None:
-    """(stats.Comparison of base - bare, design) on leaderboard Observations; None when either side is empty.
-
-    design: 'paired' when some item was asked both ways (the estimate is on those items), else 'unpaired'."""
-    from werealign.leaderboards import stats
-
-    if not base or not bare:
-        return None
-    paired = bool({o.item_id for o in base} & {o.item_id for o in bare})
-    kw = {"group_of": group_of} if group_of is not None else {}
-    found = stats.compare(base, bare, seed=seed, resamples=resamples, common_items=paired, **kw)
-    return (found, "paired" if paired else "unpaired") if found is not None else None
 
 
 def _observations(samples: Sequence[Sample], value: Callable[[Sample], float]) -> list[Any]:

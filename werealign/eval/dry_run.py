@@ -11,10 +11,10 @@ this prices the run from scratch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from werealign.dataset import load_dataset
 from werealign.eval.plan import plan_run
+from werealign.leaderboards.release.read import dataset_path
 from werealign.llm.pricing import price_per_token
 from werealign.schema.runs import RunConfig
 from werealign.solvers import get_solver
@@ -40,7 +40,7 @@ class DryRun:
 
 
 def estimate_run(config: RunConfig) -> DryRun:
-    ds = load_dataset(Path(config.dataset) if config.dataset else None)
+    ds = load_dataset(dataset_path(config.dataset))
     plan = plan_run(ds, config)
     solver = get_solver(config.solver)
     per_sample = solver.calls(solver.options)

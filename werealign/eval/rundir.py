@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import ValidationError
 
 from werealign import __version__
-from werealign.dataset import Dataset, bundled_sample_path, dataset_files
+from werealign.dataset import Dataset, bundled_sample_path, content_sha256  # noqa: F401 - content_sha256: its callers here
 from werealign.errors import UserError
 from werealign.eval.config import validate_config
 from werealign.eval.plan import Planned, canonical_json
@@ -55,18 +55,6 @@ def model_slug(model: str) -> str:
 
 def default_run_dir(config: RunConfig) -> Path:
     return Path("runs") / f"{model_slug(config.model)}-{hashlib.sha256(canonical_json(config.model_dump()).encode()).hexdigest()[:10]}"
-
-
-def content_sha256(root: Path) -> str:
-    """sha256 over the files eval reads (games, items, rewrites), by relative path.
-
-    The manifest's hash alone identifies the data only while the manifest tells the truth; an item edited
-    by hand afterwards must not be scored, or a run resumed, under the old identity.
-    """
-    h = hashlib.sha256()
-    for path in sorted(dataset_files(root).all(), key=lambda p: p.relative_to(root).as_posix()):
-        h.update(f"{path.relative_to(root).as_posix()}\0{sha256_file(path)}\0".encode())
-    return h.hexdigest()
 
 
 def dataset_record(ds: Dataset, config: RunConfig) -> DatasetRecord:

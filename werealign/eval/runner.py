@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werealign.dataset import Dataset, is_release, load_dataset
+from werealign.dataset import Dataset, load_dataset
+from werealign.leaderboards.release.read import dataset_path, is_release_ref
 from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
@@ -64,7 +65,7 @@ def run_eval(
     `cache`: use the response cache shared across runs (werealign.llm.cache; also off with
     WEREALIGN_CACHE=off). `acompletion` replaces litellm.acompletion (tests inject a fake here).
     """
-    ds = load_dataset(Path(config.dataset) if config.dataset else None)
+    ds = load_dataset(dataset_path(config.dataset))
     run_dir = out if out is not None else rundir.default_run_dir(config)
     with ExitStack() as stack:
         p = open_run(stack, ds, config, execution, run_dir, overwrite=overwrite, acompletion=acompletion, cache=cache)
@@ -220,14 +221,14 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
     config = record.config
     where = run_dir / rundir.RUN_JSON
     ds_path = dataset if dataset is not None else (Path(config.dataset) if config.dataset else None)
-    if dataset is None and ds_path is not None and not ds_path.is_dir() and not is_release(ds_path):
+    if dataset is None and ds_path is not None and not ds_path.is_dir() and not is_release_ref(ds_path):
         # run.json keeps --dataset as it was given (no machine path in outputs), so a relative path only
         # resolves from the directory eval ran in.
         raise UserError(
             f"{where}: config.dataset {config.dataset!r} (as given to eval) is not a directory from here; "
             "pass the run's dataset with --dataset"
         )
-    ds = load_dataset(ds_path)
+    ds = load_dataset(dataset_path(ds_path))
     got = rundir.dataset_record(ds, config)
     for field_name in ("manifest_sha256", "content_sha256"):
         if getattr(got, field_name) != getattr(record.dataset, field_name):
@@ -328,7 +329,7 @@ def run_evals(
     datasets: dict[str | None, Dataset] = {}
     for job in jobs:
         if job.config.dataset not in datasets:
-            datasets[job.config.dataset] = load_dataset(Path(job.config.dataset) if job.config.dataset else None)
+            datasets[job.config.dataset] = load_dataset(dataset_path(job.config.dataset))
     outcomes = [ModelOutcome(job) for job in jobs]
     if acompletion is None:
         for outcome in outcomes:

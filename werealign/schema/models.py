@@ -110,6 +110,7 @@ class SeatInfo(Strict):
 
 
 PhaseKind = Literal["night", "sheriff_election", "day"]
+VOTE_PHASE_KINDS = ("day", "sheriff_election")  # the phases a ballot can be cast in
 
 
 class Phase(Strict):

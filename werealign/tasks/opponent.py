@@ -30,6 +30,7 @@ from werealign.schema import GameLog, OpponentItem
 from werealign.schema.roles import catalogue_for, normalise_label
 from werealign.tasks.answers import read_seat, seat_value, short
 from werealign.tasks.base import Ask, Parsed, Sample, Task
+from werealign.tasks.checks import check_distinct_seats, check_seats_exist
 from werealign.tasks.common import by_role, counts, decode_std, mean_value, rounded
 
 _SEAT_WORDS = re.compile(r"\b(?:seats?|players?)\b|no\.|#", re.I)
@@ -270,7 +271,6 @@ def looks_like(row: dict[str, Any]) -> bool:
 
 
 def check(item: OpponentItem, out) -> None:
-    from werealign.validate.item_checks import check_distinct_seats
 
     check_distinct_seats(item.candidates, "candidates", out)
     check_distinct_seats(item.answer, "answer", out)
@@ -284,7 +284,6 @@ def check(item: OpponentItem, out) -> None:
 
 
 def check_refs(item: OpponentItem, idx, out) -> None:
-    from werealign.validate.item_checks import check_seats_exist
 
     check_seats_exist(item.candidates, "candidates", idx, out)
     check_seats_exist(item.answer, "answer", idx, out)

@@ -16,6 +16,8 @@ from werealign.errors import UserError
 from werealign.schema import DIMENSIONS, OPTION_KEYS, GameLog, SpeechItem
 from werealign.tasks.answers import short
 from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.checks import path
+from werealign.text_norm import norm_text
 from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
 _LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*选?项)?(?:\s*$|\s*[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
@@ -97,7 +99,8 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- validation (werealign.validate)
-# The checks import werealign.validate when they run: it reads the registry, so not at import time.
+# The checks get what they need of werealign.validate through their `out` (findings) and `idx` (game index):
+# validate reads this registry, so the tasks never import it.
 
 DISTRACTOR_ORIGINS = ("m1_role_perturbation", "m1_information_occlusion", "m1_faction_inversion", "m2_biased_rationale", "human_utterance")
 
@@ -107,9 +110,6 @@ def looks_like(row: dict[str, Any]) -> bool:
 
 
 def check(item: SpeechItem, out) -> None:
-    from werealign.validate.findings import path
-    from werealign.validate.item_checks import norm_text
-
     if not item.question.strip():
         out.error("empty-question", "question", "the question is blank")
     keys = [o.key for o in item.options]
@@ -143,15 +143,11 @@ def check(item: SpeechItem, out) -> None:
 def check_refs(item: SpeechItem, idx, out) -> None:
     """The stem a prompt shows (the sanitised one when the item has it) must not tell the viewpoint what it
     could not know at the cut-off: one implementation with `werealign audit` (werealign.audit.stem_leaks)."""
-    from werealign.audit import hidden_text_index, stem_leaks
-
     if item.viewpoint_seat is not None and item.viewpoint_seat not in idx.seats:
         return  # a seat the common checks report
-    if idx.hidden_text is None:
-        idx.hidden_text = hidden_text_index(idx.game)
     field = "question_short" if item.question_short else "question"
     try:
-        reasons = stem_leaks(idx.game, item, idx.hidden_text, stem=item.question_short or item.question)
+        reasons = idx.stem_leaks(item, item.question_short or item.question)
     except UserError:  # a cut-off or seat the other checks already report
         return
     for why in reasons:
@@ -159,8 +155,6 @@ def check_refs(item: SpeechItem, idx, out) -> None:
 
 
 def same_question(item: SpeechItem) -> tuple:
-    from werealign.validate.item_checks import norm_text
-
     return (item.game_id, item.dimension, item.viewpoint_seat, item.cutoff_segment,
             norm_text(item.question), tuple(sorted(norm_text(o.text) for o in item.options)))
 

@@ -10,8 +10,10 @@ from typing import Any
 from werealign.errors import UserError
 from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog, VoteItem
+from werealign.schema.models import VOTE_PHASE_KINDS
 from werealign.tasks.answers import read_seat, seat_value, short
 from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.checks import check_distinct_seats, check_seats_exist
 from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
 
@@ -93,7 +95,6 @@ def looks_like(row: dict[str, Any]) -> bool:
 
 
 def check(item: VoteItem, out) -> None:
-    from werealign.validate.item_checks import check_distinct_seats
 
     check_distinct_seats(item.candidates, "candidates", out)
     if item.answer is None:
@@ -107,7 +108,6 @@ def check(item: VoteItem, out) -> None:
 
 def cutoff_phase(item: VoteItem, idx, out) -> str | None:
     """The vote's phase: the cut-off must lie in it."""
-    from werealign.validate.game_checks import VOTE_PHASE_KINDS
 
     phase = idx.phases.get(item.phase)
     if phase is None:
@@ -119,7 +119,6 @@ def cutoff_phase(item: VoteItem, idx, out) -> str | None:
 
 
 def check_refs(item: VoteItem, idx, out) -> None:
-    from werealign.validate.item_checks import check_seats_exist
 
     check_seats_exist(item.candidates, "candidates", idx, out)
     if item.answer is not None:  # None: the voter abstained (checked against abstention_allowed)

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 from werealign.errors import one_line
+from werealign.tasks.checks import path  # noqa: F401 - one JSON-path joiner for validate and the tasks' hooks
 
 Severity = Literal["error", "warning"]
 
@@ -78,17 +79,6 @@ class Sink:
     @property
     def has_errors(self) -> bool:
         return any(f.severity == "error" for f in self.findings)
-
-
-def path(*parts: str | int) -> str:
-    """Join JSON path parts: path('utterances', 3, 'speaker') -> 'utterances[3].speaker'."""
-    out = ""
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        else:
-            out += f".{p}" if out else p
-    return out
 
 
 def count(findings: list[Finding]) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from werealign.schema import GameLog
+from werealign.schema.models import VOTE_PHASE_KINDS
 from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 from werealign.validate.findings import Sink, path
 from werealign.validate.index import GameIndex
@@ -18,7 +19,6 @@ from werealign.validate.replay_checks import check_replay
 # Phase timestamps are annotated by hand, to the second at best: a turn that starts or ends
 # this close to its phase boundary is not worth a warning.
 TIME_TOLERANCE = 5.0
-VOTE_PHASE_KINDS = ("day", "sheriff_election")
 
 
 def check_game(game: GameLog, out: Sink) -> GameIndex:

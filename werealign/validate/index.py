@@ -27,6 +27,15 @@ class GameIndex:
                 idx.segment_utterance.setdefault(sid, pos)
         return idx
 
+    def stem_leaks(self, item, stem: str) -> list[str]:
+        """What `stem` tells the item's viewpoint that it could not know at the cut-off (werealign.audit.stem_leaks:
+        one implementation with `werealign audit`); the game's hidden text is indexed once, on first use."""
+        from werealign.audit import hidden_text_index, stem_leaks
+
+        if self.hidden_text is None:
+            self.hidden_text = hidden_text_index(self.game)
+        return stem_leaks(self.game, item, self.hidden_text, stem=stem)
+
     def seat_range(self) -> str:
         """Human-readable list of the seats, for messages."""
         seats = sorted(self.seats)

@@ -6,19 +6,17 @@ What is common to every item is checked here; what is particular to a kind, by i
 
 from __future__ import annotations
 
-import re
-import sys
-import unicodedata
 from collections.abc import Sequence
-from functools import lru_cache
 
 from pydantic import BaseModel
 
 from werealign.schema import OsrRewrite
 from werealign.tasks import task_of
-from werealign.validate.findings import Sink, path
+from werealign.validate.findings import Sink
 from werealign.validate.game_checks import check_cutoff
 from werealign.validate.index import GameIndex
+from werealign.tasks.checks import check_distinct_seats, check_seats_exist  # noqa: F401 - re-exported: validate's own users
+from werealign.text_norm import norm_text  # noqa: F401 - re-exported: validate's own users
 
 Item = BaseModel  # an item of any registered task
 
@@ -28,29 +26,6 @@ Item = BaseModel  # an item of any registered task
 
 def check_item(item: Item, out: Sink) -> None:
     task_of(item).check(item, out)
-
-
-@lru_cache(maxsize=1)
-def _drop_format_chars() -> dict[int, None]:
-    """str.translate table deleting every format character (Cf), built once: a per-character category
-    lookup was most of the time `werealign audit` spent on the release."""
-    return {c: None for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"}
-
-
-@lru_cache(maxsize=65536)  # the same turns are normalised for many items and cut-offs
-def norm_text(text: str) -> str:
-    """Option text as a reader compares it: width, case, spacing, invisible format characters
-    (a zero-width space makes no other option) and trailing punctuation and spaces ignored."""
-    text = unicodedata.normalize("NFKC", text).translate(_drop_format_chars())
-    return re.sub(r"\s+", " ", text).strip().rstrip("。.!！?？;； ").casefold()
-
-
-def check_distinct_seats(seats: Sequence[int], field: str, out: Sink) -> None:
-    seen: set[int] = set()
-    for j, s in enumerate(seats):
-        if s in seen:
-            out.error("duplicate-seat", path(field, j), f"seat {s} is listed twice")
-        seen.add(s)
 
 
 # --------------------------------------------------------------------------- against the game
@@ -66,12 +41,6 @@ def check_item_refs(item: Item, idx: GameIndex, out: Sink) -> None:
         out.error("viewpoint-not-seat", "viewpoint_seat", f"viewpoint seat {item.viewpoint_seat} is not a seat of game {game.game_id} (seats {idx.seat_range()})")
     check_cutoff(idx, item.cutoff_segment, task.cutoff_phase(item, idx, out), "cutoff_segment", out)
     task.check_refs(item, idx, out)
-
-
-def check_seats_exist(seats: Sequence[int], field: str, idx: GameIndex, out: Sink) -> None:
-    bad = [s for s in seats if s not in idx.seats]
-    if bad:
-        out.error("not-a-seat", field, f"seat(s) {bad} are not seats of game {idx.game.game_id} (seats {idx.seat_range()})")
 
 
 # --------------------------------------------------------------------------- duplicates across items

@@ -109,7 +109,7 @@ def release_to_dataset(ref: str, cache_root: Path) -> Path:
     import shutil
     import tempfile
 
-    from werealign.eval.rundir import content_sha256
+    from werealign.dataset import content_sha256
     from werealign.files import sha256_file
 
     cache_root.mkdir(parents=True, exist_ok=True)
@@ -132,3 +132,14 @@ def release_to_dataset(ref: str, cache_root: Path) -> Path:
         shutil.rmtree(stage, ignore_errors=True)
     load_dataset(final)  # shape-checked like any dataset directory
     return final
+
+
+def dataset_path(ref: Path | str | None) -> Path | None:
+    """What `load_dataset` reads for a `--dataset` value: a release (a folder `release` wrote, hf:ORG/NAME,
+    REF#CONFIG) becomes its dataset directory in werealign's cache; a directory (or None, the bundled
+    sample) is returned as given. The commands that take a release call this first (eval, score)."""
+    if ref is None or not is_release_ref(ref):
+        return None if ref is None else Path(ref)
+    from werealign.llm.cache import cache_path
+
+    return release_to_dataset(str(ref), cache_path().parent / "releases")

@@ -1,0 +1,27 @@
+"""The context gain as an estimate: base minus no-context on the same items, with its cluster-bootstrap interval.
+
+Shared by results.json (werealign.eval.context_gain) and the leaderboard's table
+(werealign.leaderboards.context_gain), so the two always compute the same number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from werealign.leaderboards import stats
+
+BASE, AGAINST = "base", "no-context"
+
+
+def gain(base: Sequence[Any], bare: Sequence[Any], *, seed: int, resamples: int = stats.DEFAULT_RESAMPLES,
+         group_of: Callable[[Any], object] | None = None) -> tuple[Any, str] | None:
+    """(stats.Comparison of base - bare, design) on leaderboard Observations; None when either side is empty.
+
+    design: 'paired' when some item was asked both ways (the estimate is on those items), else 'unpaired'."""
+    if not base or not bare:
+        return None
+    paired = bool({o.item_id for o in base} & {o.item_id for o in bare})
+    kw = {"group_of": group_of} if group_of is not None else {}
+    found = stats.compare(base, bare, seed=seed, resamples=resamples, common_items=paired, **kw)
+    return (found, "paired" if paired else "unpaired") if found is not None else None
