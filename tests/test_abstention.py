@@ -7,7 +7,7 @@ from werealign.eval.prompts import render_messages
 from werealign.game.derive import derive_decision_items
 from werealign.schema import MvpVote
 from werealign.tasks import task_of
-from werealign.tasks.answers import Parsed, parse_reply
+from werealign.tasks import Parsed, parse_reply
 from werealign.tasks.vote import check as check_vote_item
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from crafted_game import crafted_opponent_item, crafted_speech_item, crafted_vote_item
-from werealign.tasks.answers import Parsed, parse_reply, strip_reasoning
+from werealign.tasks import Parsed, parse_reply
+from werealign.tasks.answers import strip_reasoning
 
 SPEECH = crafted_speech_item()
 VOTE = crafted_vote_item()  # candidates 1, 2, 4, 5

@@ -11,7 +11,7 @@ import pytest
 from crafted_game import crafted_game, crafted_opponent_item, crafted_speech_item, crafted_vote_item
 from werealign.errors import UserError
 from werealign.llm import local_server
-from werealign.tasks.answers import parse_reply
+from werealign.tasks import parse_reply
 from werealign.llm.builtin_models import BUILTIN_MODELS, read_prompt, resolve_model
 from werealign.llm.loader import import_litellm
 from werealign.eval.prompts import render_messages

@@ -26,7 +26,7 @@ from werealign.eval.scoring import score_samples
 from werealign.llm.builtin_models import baseline_reply
 from werealign.schema import GameLog, Phase, RoleCount, Rules, SeatInfo, SpeechItem, Utterance, VoteItem
 from werealign.tasks import modes_of
-from werealign.tasks.answers import parse_reply
+from werealign.tasks import parse_reply
 from werealign.tasks.opponent import set_scores
 
 

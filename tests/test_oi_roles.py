@@ -24,7 +24,7 @@ from werealign.llm.store import StoredResponse
 from werealign.schema import RoleCount, Rules
 from werealign.schema.runs import AnyTaskScores, OpponentRoleScores, RunConfig
 from werealign.tasks import TASKS, modes_of, prompt_shape, task_of_prompt
-from werealign.tasks.answers import parse_reply
+from werealign.tasks import parse_reply
 from werealign.tasks.opponent import UNKNOWN_ROLE, roles_gold
 
 OPP = TASKS["opponent"]

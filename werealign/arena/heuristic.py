@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from werealign.arena.agents import Action, Decision, claims, decision_rng, fallback, mentions, verdicts
+from werealign.arena.moves import Action, Decision, claims, decision_rng, fallback, mentions, verdicts
 from werealign.game.visibility import Context
 
 

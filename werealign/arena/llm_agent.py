@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.arena.agents import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
+from werealign.arena.moves import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
 from werealign.errors import UserError
 from werealign.game.visibility import Context
 from werealign.llm.cache import ResponseCache

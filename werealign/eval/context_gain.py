@@ -58,7 +58,7 @@ def _estimate(base: list[Any], bare: list[Any], seed_parts: tuple, group_of=None
 
 def _metric_and_value(task_name: str, mode: str | None) -> tuple[str, Callable[[Sample], float]]:
     """The per-sample value whose mean the gain is taken of, and its name."""
-    from werealign.eval.scoring import primary_value
+    from werealign.tasks.values import primary_value
 
     metric = TASKS[task_name].metric_for(mode)
     if metric == "exact_match":

@@ -13,7 +13,7 @@ from werealign.solvers.base import Solver, StepRecord
 from werealign.solvers.engine import Solved, replay, step_record
 from werealign.solvers.single import SINGLE
 from werealign.tasks import TASK_NAMES, TASKS, VARIANTS
-from werealign.tasks.answers import parse_reply
+from werealign.tasks import parse_reply
 from werealign.tasks.values import primary_value
 from werealign.tasks.common import OBSERVER_ROLE
 

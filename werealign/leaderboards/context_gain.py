@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from werealign.leaderboards.gain import AGAINST, BASE, gain
 from werealign.leaderboards import stats
 from werealign.leaderboards.collect import ModelEntry
-from werealign.leaderboards.tables import Cell, Row, Table, main_columns
+from werealign.leaderboards.table_model import Cell, Row, Table, main_columns
 
 FLAG = " †"
 

@@ -10,123 +10,27 @@ baselines, and their best per column).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
 
 from werealign.leaderboards import stats
 from werealign.leaderboards.collect import ModelEntry
-from werealign.leaderboards.runs import Observation
-from werealign.schema.models import DIMENSIONS
-
-BASE = "base"
-TASK_TITLES = {"speech": "speech accuracy", "vote": "VA accuracy", "opponent": "OI mean Jaccard"}
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    task: str
-    path: tuple[str, ...]  # where the value sits in results.json, under variants.<variant>.<task>
-    dimension: str | None = None
-    role: str | None = None
-    macro: bool = False  # the mean over dimensions of each dimension's accuracy (speech Avg)
-    group_start: bool = False  # a rule before this column (between speech and decision tasks)
-
-    def value(self, entry: ModelEntry, variant: str) -> float | None:
-        node: Any = entry.scores.get(variant, {}).get(self.task)
-        for key in self.path:
-            node = node.get(key) if isinstance(node, dict) else None
-        return float(node) if isinstance(node, (int, float)) and not isinstance(node, bool) else None
-
-    def observations(self, entry: ModelEntry, variant: str) -> list[Observation]:
-        return [o for o in entry.observations if o.task == self.task and o.variant == variant
-                and (self.dimension is None or o.dimension == self.dimension)
-                and (self.role is None or o.role == self.role)]
-
-    def group_of(self):
-        return (lambda o: o.dimension) if self.macro else (lambda o: None)
-
-
-@dataclass
-class Cell:
-    value: float | None  # None: the model has no score here (task not run, dimension absent)
-    low: float | None = None
-    high: float | None = None
-    rank: int | None = None  # 1 best, 2 second (on the shown, rounded values: ties share a rank)
-    significant: bool = False  # rank 1 and significantly above every other row of the column
-    change: float | None = None  # ablation: value - base value of the same model
-    change_low: float | None = None
-    change_high: float | None = None
-    change_significant: bool = False
-    games: int | None = None  # games behind the interval
-
-
-@dataclass
-class Row:
-    label: str
-    model: str | None  # None for a derived row (the shortcut floor)
-    partial: bool = False
-    baseline: bool = False
-    variant: str = BASE
-    cells: dict[str, Cell] = field(default_factory=dict)
-
-
-@dataclass
-class Table:
-    key: str
-    title: str
-    columns: list[Column]
-    rows: list[Row]
-    notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Leaderboard:
-    tables: list[Table]
-    comparisons: list[dict[str, Any]]
-    entries: list[ModelEntry]
-    seed: int
-    resamples: int
-    warnings: list[str] = field(default_factory=list)  # for stderr; each also stands in its table's notes
-
-
-def games_note(table: Table) -> tuple[str | None, str | None]:
-    """(note, warning): how many games each interval of the table rests on, and whether that is too few."""
-    counts = sorted({c.games for r in table.rows for c in r.cells.values() if c.games is not None})
-    if not counts:
-        return None, None
-    note = (f"each interval from {counts[0]} game(s)" if len(counts) == 1
-            else "games behind each interval: g=N beside it")
-    if counts[0] >= stats.MIN_GAMES:
-        return note, None
-    return note, (f"intervals from fewer than {stats.MIN_GAMES} games are too few resamples to trust; "
-                  "those get no significance marks")
-
-
-def shown(value: float) -> str:
-    """How a score is printed: a percentage with one decimal (also the precision ranks and ties use)."""
-    return f"{value * 100:.1f}"
-
-
-def _dimensions(entries: Sequence[ModelEntry]) -> list[str]:
-    found = {d for e in entries for tasks in e.scores.values() for d in tasks.get("speech", {}).get("by_dimension", {})}
-    return [*DIMENSIONS, *sorted(found - set(DIMENSIONS))]  # the five always shown: a missing one is a finding
-
-
-def _oi_metric(entries: Sequence[ModelEntry]) -> str:
-    """The OI column's field: the runs' OI headline (collect refuses runs of different OI modes); mean Jaccard
-    when no run has OI or its headline is a variant of the set (exact match sits beside it in results.json)."""
-    found = {tasks["opponent"].get("metric") for e in entries for tasks in e.scores.values() if "opponent" in tasks}
-    return "role_accuracy" if found == {"role_accuracy"} else "mean_jaccard"
-
-
-def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
-    dims = [Column(d, "speech", ("by_dimension", d, "accuracy"), dimension=d) for d in _dimensions(entries)]
-    return [*dims, Column("Avg", "speech", ("macro_accuracy",), macro=True),
-            Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", (_oi_metric(entries),))]
-
+from werealign.leaderboards.context_gain import context_gain_table
+from werealign.leaderboards.solver_gain import solver_gain_table
+from werealign.leaderboards.table_model import (  # noqa: F401 - the shapes, re-exported for renderers and tests
+    BASE,
+    TASK_TITLES,
+    Cell,
+    Column,
+    Leaderboard,
+    Row,
+    Table,
+    games_note,
+    main_columns,
+    oi_metric,
+    shown,
+)
 
 def _estimate(entry: ModelEntry, column: Column, variant: str, seed: int, resamples: int) -> Cell:
     value = column.value(entry, variant)
@@ -233,7 +137,7 @@ def role_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], 
         if not roles:
             continue
         columns = [Column(role, task, ("by_viewpoint_role", role, "score"), role=role) for role in roles]
-        title = "OI role accuracy" if task == "opponent" and _oi_metric(entries) == "role_accuracy" else TASK_TITLES[task]
+        title = "OI role accuracy" if task == "opponent" and oi_metric(entries) == "role_accuracy" else TASK_TITLES[task]
         table = Table(f"roles-{task}", f"By the viewpoint player's role: {title}", columns,
                       _model_rows(entries, columns, BASE, seed, resamples))
         _rank(table.rows, columns)
@@ -264,9 +168,6 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     main.notes = ["mean with its 95% interval (cluster bootstrap over games × decodes); **best** bold, second underlined; "
                   "* best is significantly above every other model (paired bootstrap, 95%)"]
     roles, role_comparisons = role_tables(entries, by_model, seed, resamples)
-    from werealign.leaderboards.context_gain import context_gain_table  # built on this module's columns
-    from werealign.leaderboards.solver_gain import solver_gain_table
-
     gains = context_gain_table(entries, seed, resamples)
     solver_gains = solver_gain_table(entries, seed, resamples)
     tables = [t for t in (main, ablation_table(entries, seed, resamples), gains, solver_gains, *roles, floors_table(entries, seed, resamples)) if t]

@@ -44,7 +44,7 @@ async def _cot(state: State, steps: Steps) -> str:
 
 async def _self_consistency(state: State, steps: Steps, *, samples: int = 5, temperature: float = 0.7) -> str:
     from werealign.llm.keys import derived_int
-    from werealign.tasks.answers import parse_reply
+    from werealign.tasks import parse_reply
 
     replies = []
     for i in range(samples):

@@ -15,6 +15,7 @@ from typing import Any
 
 from werealign.errors import UserError
 from werealign.tasks import opponent, speech, vote
+from werealign.tasks.answers import answer_value
 from werealign.tasks.base import Parsed, Task  # noqa: F401
 
 # Ablation variants, defined once: base (as recorded), rr (a rule reminder is prepended; an item must
@@ -91,3 +92,23 @@ def modes_of(config_modes: dict[str, str], tasks: tuple[str, ...]) -> dict[str, 
         if mode is not None:
             out[name] = mode
     return out
+
+
+def parse_reply(reply: str | None, item: Any, option_order: list[int] | None = None, *, game: Any = None, mode: str | None = None) -> Parsed:
+    """Read the model's answer strictly; the item's task reads the value (speech: back to the ORIGINAL key).
+
+    A mode that asks its own question (`Task.asks`) reads the value itself, with the item's `game`."""
+    if reply is None or not reply.strip():
+        return Parsed(None, "empty reply")
+    value = answer_value(reply)
+    if value is None:
+        return Parsed(None, "no answer line (expected a final line 'Answer: ...')")
+    if not value:
+        return Parsed(None, "answer line is empty")
+    task = task_of(item)
+    ask = task.asks.get(mode or "")
+    if ask is not None:
+        if game is None:
+            raise ValueError(f"{task.name} mode {mode}: reading an answer needs the item's game")
+        return ask.parse(value, game, item)
+    return task.parse(value, item, option_order)

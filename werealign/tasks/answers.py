@@ -21,9 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from typing import Any
 
-from werealign.tasks.base import Parsed
 
 
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
@@ -72,28 +70,6 @@ def answer_value(reply: str) -> str | None:
 
 
 _SEAT = re.compile(r"^(?:seat|player|no\.?|#)?\s*(?P<n>\d{1,2})\s*(?:号|號)?(?:\s*(?:玩家|位)?\s*)$", re.I)
-
-
-def parse_reply(reply: str | None, item: Any, option_order: list[int] | None = None, *, game: Any = None, mode: str | None = None) -> Parsed:
-    """Read the model's answer strictly; the item's task reads the value (speech: back to the ORIGINAL key).
-
-    A mode that asks its own question (`Task.asks`) reads the value itself, with the item's `game`."""
-    from werealign.tasks import task_of
-
-    if reply is None or not reply.strip():
-        return Parsed(None, "empty reply")
-    value = answer_value(reply)
-    if value is None:
-        return Parsed(None, "no answer line (expected a final line 'Answer: ...')")
-    if not value:
-        return Parsed(None, "answer line is empty")
-    task = task_of(item)
-    ask = task.asks.get(mode or "")
-    if ask is not None:
-        if game is None:
-            raise ValueError(f"{task.name} mode {mode}: reading an answer needs the item's game")
-        return ask.parse(value, game, item)
-    return task.parse(value, item, option_order)
 
 
 def seat_value(value: str) -> str:

@@ -1,0 +1,120 @@
+"""Issue 21 item 5: the package has layers. No import loop between modules or between packages (imports inside
+functions count: they run too; only `if TYPE_CHECKING:` imports, which never run, are left out), the leaderboards
+never import eval, and no module grows past 500 lines."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "werealign"
+MAX_LINES = 500
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for f in PACKAGE.rglob("*.py"):
+        parts = list(f.relative_to(PACKAGE.parent).with_suffix("").parts)
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = f
+    return out
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        test = getattr(node, "test", None)
+        if isinstance(node, ast.If) and getattr(test, "id", getattr(test, "attr", None)) == "TYPE_CHECKING":
+            skip |= {id(n) for n in ast.walk(node)}
+    return skip
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the werealign modules it imports, anywhere in its body."""
+    modules = _modules()
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "werealign":
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    graph[name].add(sub if sub in modules else node.module)
+            elif isinstance(node, ast.Import):
+                graph[name] |= {a.name for a in node.names if a.name.split(".")[0] == "werealign"}
+    return graph
+
+
+def package_of(module: str) -> str:
+    """werealign.eval.plan -> eval; a top-level module (werealign.dataset) is a package of its own."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one node (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1:
+                    found.append(sorted(comp))
+    return found
+
+
+def test_no_module_imports_itself_back():
+    graph = import_graph()
+    assert cycles({m: {t for t in ts if t != m} for m, ts in graph.items()}) == []
+
+
+def test_no_package_imports_itself_back_and_leaderboards_never_import_eval():
+    packages: dict[str, set[str]] = defaultdict(set)
+    for module, targets in import_graph().items():
+        packages[package_of(module)] |= {package_of(t) for t in targets if package_of(t) != package_of(module)}
+    assert cycles(packages) == []
+    assert "eval" not in packages["leaderboards"]
+
+
+def test_the_cycle_finder_finds_a_loop_it_is_shown():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_over_500_lines():
+    long = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
