@@ -323,3 +323,21 @@ def test_a_repeated_distractor_is_rewritten_not_the_key():
     options = [Option(key=k, text=t, origin="ground_truth" if k == "A" else "m2_biased_rationale") for k, t in zip("ABCD", texts)]
     assert to_rewrite(options, "A") == ["B", "D"]  # both repeat the key; the key itself stays
     assert to_rewrite(options, "C") == ["B", "D"]  # A=B=D: one of each pair, the later letter
+
+
+def test_generation_names_a_declared_role_as_the_game_declares_it():
+    """Issue 21: generation words the game through render/ like evaluation, so a role the game declares is
+    shown by its declared name (not the bare id)."""
+    from crafted_game import VIEWPOINT, crafted_game
+
+    from werealign.game.visibility import build_context
+    from werealign.render.generation import context_text
+    from werealign.schema.roles import RoleDeclaration
+
+    game = crafted_game()
+    rules = game.rules.model_copy(update={"declared_roles": [RoleDeclaration(id="moon_oracle", faction="good", team="gods",
+                                                                             names={"en": ["Lunar Seer"]})]})
+    seats = [s.model_copy(update={"role": "moon_oracle"}) if s.seat == VIEWPOINT else s for s in game.seats]
+    game = game.model_copy(update={"rules": rules, "seats": seats})
+    text = context_text(game, build_context(game, VIEWPOINT, 5))
+    assert "role: Lunar Seer" in text

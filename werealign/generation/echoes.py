@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
+
+from werealign.render.generation import templates_root
 
 ECHO_WORDS = 5  # shorter runs ("what you know at this") occur in ordinary speech about the game
 _WORD = re.compile(r"[\u3400-\u9fff]|[^\W\d_]+")  # a CJK character, or a word of letters
@@ -35,7 +36,7 @@ def _runs(words: list[str], n: int = ECHO_WORDS) -> set[tuple[str, ...]]:
 @cache
 def template_runs() -> frozenset[tuple[str, ...]]:
     """Every ECHO_WORDS-word run of the generation templates' fixed text (their variables left out)."""
-    root = resources.files("werealign.generation") / "templates"
+    root = templates_root()
     found: set[tuple[str, ...]] = set()
     for entry in root.iterdir():
         if entry.name.endswith(".j2"):
