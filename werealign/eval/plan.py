@@ -91,7 +91,7 @@ def limited(items: Sequence[Any], limit: int, seed: int, task: str) -> list[Any]
 
 def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
     """Every request of the run, rendered and keyed. Raises UserError up front for missing variant data."""
-    from werealign.eval.prompts import render_messages
+    from werealign.eval.prompts import prepare
 
     validate_config(config)
     modes = modes_of(config.modes, config.tasks)
@@ -115,6 +115,7 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                 _check_variant_data(ds, task_name, items, item, variant)
                 osr = ds.osr.get(item.game_id) if variant == "osr" else None
                 unpermuted: list[dict[str, str]] | None = None
+                prepared = prepare(game, item, variant=variant, osr=osr, mode=modes.get(task_name))  # once for all decodes
                 for decode in range(config.decodes):
                     order = None
                     if task.permutes_options and config.permute:
@@ -122,7 +123,7 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                     if order is None and unpermuted is not None:
                         messages = unpermuted  # same prompt for every decode: render once
                     else:
-                        messages = render_messages(game, item, variant=variant, osr=osr, option_order=order, mode=modes.get(task_name))
+                        messages = prepared.messages(order)
                         if order is None:
                             unpermuted = messages
                     params = {

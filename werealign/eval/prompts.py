@@ -29,6 +29,34 @@ def render_messages(
     """The chat messages for one item: [system, user]. Deterministic: same inputs, same strings.
 
     `mode`: one of the task's named modes (`Task.modes`, e.g. the VA view); None = the task's default."""
+    return prepare(game, item, variant=variant, osr=osr, mode=mode).messages(option_order)
+
+
+class Prepared:
+    """One item asked in one variant and mode, with its context built and worded once: `messages(order)`
+    renders it for any option order (the decodes of an item differ only there), byte-identical to
+    rendering it from scratch."""
+
+    def __init__(self, game: GameLog, item: Item, task, ask, lang: str, kw: dict) -> None:
+        self.game, self.item, self.task, self.ask, self.lang, self.kw = game, item, task, ask, lang, kw
+        self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"])
+
+    def messages(self, option_order: list[int] | None = None) -> list[dict[str, str]]:
+        if option_order is not None and not self.task.permutes_options:
+            with_options = ", ".join(t.name for t in TASKS.values() if t.permutes_options)
+            raise UserError(f"item {self.item.item_id}: option_order only applies to {with_options} items")
+        kw = dict(self.kw)
+        ask = self.ask
+        kw.update(ask.question_vars(self.game, self.item, self.lang) if ask else self.task.question_vars(self.game, self.item, self.lang, option_order))
+        return [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": render_template(self.lang, ask.template if ask else self.task.name, **kw)},
+        ]
+
+
+def prepare(game: GameLog, item: Item, *, variant: str = "base", osr: list[OsrRewrite] | None = None,
+            mode: str | None = None) -> Prepared:
+    """Check the item against its game and variant, and build its context once (see Prepared)."""
     if variant not in VARIANTS:
         raise UserError(f"item {item.item_id}: unknown variant '{variant}' (choose from {', '.join(VARIANTS)})")
     if item.game_id != game.game_id:
@@ -36,9 +64,6 @@ def render_messages(
     task = task_of(item)
     mode = resolve_mode(task, mode)
     check_item_fits_game(game, item)
-    if option_order is not None and not task.permutes_options:
-        with_options = ", ".join(t.name for t in TASKS.values() if t.permutes_options)
-        raise UserError(f"item {item.item_id}: option_order only applies to {with_options} items")
     if variant not in task.variants:
         raise UserError(
             f"item {item.item_id}: variant {variant} does not apply to {task.name} items "
@@ -66,11 +91,7 @@ def render_messages(
     # everything but the options or candidates under a fixed instruction (options-only).
     kw["variant"] = variant
     ask = task.asks.get(mode or "")  # a mode asking its own question has its own template
-    kw.update(ask.question_vars(game, item, lang) if ask else task.question_vars(game, item, lang, option_order))
-    return [
-        {"role": "system", "content": render_template(lang, "system", observer=kw["observer"], variant=variant)},
-        {"role": "user", "content": render_template(lang, ask.template if ask else task.name, **kw)},
-    ]
+    return Prepared(game, item, task, ask, lang, kw)
 
 
 def check_item_fits_game(game: GameLog, item: Item) -> None:
