@@ -109,3 +109,20 @@ def test_two_arena_runs_of_one_model_stay_apart(tmp_path):
     assert set(groups) == {"sample", "rule/heuristic@run1", "rule/heuristic@run2"}
     for label in ("rule/heuristic@run1", "rule/heuristic@run2"):
         assert j["distance_to_human"][label]["days"] == round(groups[label]["days"] - groups["sample"]["days"], 3)
+
+
+def test_a_hand_edited_arena_table_is_one_clear_error_in_analyze_and_the_leaderboard(tmp_path):
+    """arena.json is read through its schema (werealign.schema.arena): a broken row names file and field."""
+    out = tmp_path / "a"
+    assert run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "1", "--seed", "1", "--out", out).returncode == 0
+    table = json.loads((out / "arena.json").read_text(encoding="utf-8"))
+    del table["games"][0]["wolves"]
+    (out / "arena.json").write_text(json.dumps(table), encoding="utf-8")
+    r = run_cli("analyze", out)
+    assert r.returncode == 1 and "arena.json" in r.stderr and "games" in r.stderr and "wolves" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    from werealign.analysis.rankings import arena_outcomes
+    from werealign.errors import UserError
+
+    with pytest.raises(UserError, match="wolves"):
+        arena_outcomes([out])

@@ -10,7 +10,7 @@ from werealign.analysis.metrics import GameMetrics, game_metrics
 from werealign.dataset import MANIFEST, dataset_files
 from werealign.errors import UserError
 from werealign.files import parse_model, read_json, read_jsonl
-from werealign.schema import GameLog
+from werealign.schema import ArenaSummary, GameLog
 
 ARENA_SUMMARY = "arena.json"  # werealign.arena.writer.SUMMARY (analysis never imports the arena)
 TRACES = "traces"
@@ -54,12 +54,9 @@ def _games(root: Path) -> list[GameLog]:
 
 
 def _arena_groups(root: Path, games: list[GameLog]) -> list[Group]:
-    summary = read_json(root / ARENA_SUMMARY)
     where = root / ARENA_SUMMARY
-    try:
-        rows = {r["game_id"]: (r["village"], r["wolves"]) for r in summary["games"]}
-    except (KeyError, TypeError) as e:
-        raise UserError(f"{where}: games: each row needs game_id, village and wolves ({e})") from None
+    summary = parse_model(ArenaSummary, read_json(where), str(where))
+    rows = {r.game_id: (r.village, r.wolves) for r in summary.games}
     by_model: dict[str, Group] = {}
     for g in games:
         if g.game_id not in rows:

@@ -12,7 +12,8 @@ from typing import Any
 
 from werealign.analysis.corpus import ARENA_SUMMARY
 from werealign.errors import UserError
-from werealign.files import read_json
+from werealign.files import parse_model, read_json
+from werealign.schema import ArenaSummary
 
 
 def arena_outcomes(dirs: list[Path]) -> list[tuple[str, str, str, str | None]]:
@@ -22,10 +23,8 @@ def arena_outcomes(dirs: list[Path]) -> list[tuple[str, str, str, str | None]]:
         path = d / ARENA_SUMMARY
         if not path.is_file():
             raise UserError(f"{d}: not an arena directory (no {ARENA_SUMMARY})")
-        try:
-            rows = [(f"{d}:{g['game_id']}", g["village"], g["wolves"], g["winner"]) for g in read_json(path)["games"]]
-        except (KeyError, TypeError) as e:
-            raise UserError(f"{path}: games: each row needs game_id, village, wolves and winner ({e})") from None
+        summary = parse_model(ArenaSummary, read_json(path), str(path))
+        rows = [(f"{d}:{g.game_id}", g.village, g.wolves, g.winner) for g in summary.games]
         out += [r for r in rows if r[1] != r[2]]
     return out
 

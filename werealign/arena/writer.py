@@ -17,7 +17,7 @@ from werealign.dataset import MANIFEST, write_dataset
 from werealign.files import dumps, dumps_line
 from werealign.game.derive import derive_decision_items
 from werealign.llm.store import STORE_NAME
-from werealign.schema import GameLog
+from werealign.schema import ArenaSummary, GameLog
 
 SUMMARY = "arena.json"
 TRACES = "traces"
@@ -31,7 +31,8 @@ def write_arena(out: Path, games: list[GameLog], traces: dict[str, list[dict]], 
         derived = derive_decision_items(g)
         vote += derived.vote
         opponent += derived.opponent
-    extra = {SUMMARY: dumps(summary)}
+    # Through the schema (werealign.schema.arena): what analyze and leaderboard --arena read is what was written.
+    extra = {SUMMARY: dumps(ArenaSummary.model_validate(summary).model_dump(mode="json"))}
     extra.update({f"{TRACES}/{gid}.jsonl": "".join(dumps_line(r) for r in rows) for gid, rows in sorted(traces.items())})
     out.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=out, prefix=".staging."))

@@ -26,12 +26,14 @@ from werealign.schema.models import (  # noqa: F401
     Utterance,
     VoteItem,
 )
+from werealign.schema.arena import ArenaSummary  # noqa: F401
 from werealign.schema.annotation import AnnotatorConfig  # noqa: F401
 from werealign.schema.runs import RunRecord, Results, SampleRow  # noqa: F401
 from werealign.schema.roles import ROLE_LABELS, ROLES, canonical_role, faction_of, is_god, is_host_label  # noqa: F401
 
 # File kind -> model; the JSON Schemas in data/schemas/ are named after these keys.
 FILE_MODELS = {
+    "arena": ArenaSummary,
     "game": GameLog,
     "speech_item": SpeechItem,
     "vote_item": VoteItem,

@@ -1,0 +1,46 @@
+"""arena.json: the tournament table `werealign arena` writes beside its games (werealign.arena.writer), read
+by `werealign analyze` and `werealign leaderboard --arena`."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ArenaGame(_Model):
+    """One game: who played which side, who won, and what it cost."""
+
+    game_id: str = Field(description="The game's id in games/.")
+    village: str = Field(description="The model (or rule agent) playing every good-side seat.")
+    wolves: str = Field(description="The model (or rule agent) playing every wolf-side seat.")
+    winner: str | None = Field(description="good, wolf, or null when the game hit the board's day limit.")
+    days: int = Field(ge=0)
+    decisions: int = Field(ge=0, description="Decisions asked of agents (traces/<game>.jsonl rows).")
+    unreadable_replies: int = Field(ge=0, description="Replies with no readable move, played as a random legal one.")
+    requests: int = Field(ge=0, description="Model requests the game made (stored ones included).")
+    tokens: int = Field(ge=0)
+
+
+class SideRecord(_Model):
+    games: int = Field(ge=0)
+    wins: int = Field(ge=0)
+
+
+class ModelRecord(_Model):
+    """A model's results: `games`/`wins` against other models only (self-play counts per side only)."""
+
+    games: int = Field(ge=0)
+    wins: int = Field(ge=0)
+    good: SideRecord
+    wolf: SideRecord
+
+
+class ArenaSummary(_Model):
+    board: str
+    roles: list[str] = Field(description="The board's role cards, one per seat.")
+    debate: str = Field(description="bid (Werewolf Arena's bidding for the turn) or round-robin.")
+    games: list[ArenaGame]
+    models: dict[str, ModelRecord]
