@@ -1,4 +1,4 @@
-"""Built-in offline models go through litellm.acompletion like any model and read only the messages."""
+"""Built-in offline models go through litellm.acompletion like any model and answer from the item as shown (an ItemView)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,24 @@ from crafted_game import crafted_game, crafted_opponent_item, crafted_speech_ite
 from werealign.errors import UserError
 from werealign.llm import local_server
 from werealign.tasks import parse_reply
-from werealign.llm.builtin_models import BUILTIN_MODELS, read_prompt, resolve_model
+from werealign.llm.baselines import ItemView
+from werealign.llm.builtin_models import VIEW_KEY, baseline_reply, builtin_model_names, resolve_model
 from werealign.llm.loader import import_litellm
-from werealign.eval.prompts import render_messages
+from werealign.eval.prompts import prepare
 from werealign.schema import Option
 
 
-def _ask(model: str, messages, **params) -> str:
+def _view(game, item, option_order=None, mode=None) -> ItemView:
+    return prepare(game, item, mode=mode).view(option_order)
+
+
+def _ask(model: str, view: ItemView, **params) -> str:
     litellm = import_litellm()
 
     async def go():
         with resolve_model(model) as (name, extra):
-            resp = await litellm.acompletion(model=name, messages=messages, drop_params=True, **params, **extra)
+            resp = await litellm.acompletion(model=name, messages=view.messages, drop_params=True, metadata={VIEW_KEY: view},
+                                             **params, **extra)
             assert resp.usage.prompt_tokens > 0 and resp.usage.completion_tokens > 0
             assert resp._hidden_params.get("response_cost") == 0.0
             return resp.choices[0].message.content
@@ -32,7 +38,7 @@ def _ask(model: str, messages, **params) -> str:
 
 
 def test_builtin_names():
-    assert set(BUILTIN_MODELS) == {"werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only", "werealign/own-style",
+    assert set(builtin_model_names()) == {"werealign/random", "werealign/longest", "werealign/lexical", "werealign/options-only", "werealign/own-style",
                                    "werealign/own-last-call", "werealign/all-candidates", "werealign/majority-role", "local/smollm2"}
 
 
@@ -43,14 +49,14 @@ def test_baselines_answer_every_item_kind_in_the_answer_format(model, lang):
     game = crafted_game().model_copy(update={"language": lang})
     for item in (crafted_speech_item(), crafted_vote_item(), crafted_opponent_item()):
         item = item.model_copy(update={"language": lang})
-        reply = _ask(model, render_messages(game, item), seed=7)
+        reply = _ask(model, _view(game, item), seed=7)
         parsed = parse_reply(reply, item)
         assert parsed.error is None, reply
         assert ("答案：" in reply) == (lang == "zh")
 
 
 def test_random_is_reproducible_and_depends_on_seed():
-    msgs = render_messages(crafted_game(), crafted_speech_item())
+    msgs = _view(crafted_game(), crafted_speech_item())
     first = [_ask("werealign/random", msgs, seed=s) for s in range(12)]
     again = [_ask("werealign/random", msgs, seed=s) for s in range(12)]
     assert first == again
@@ -61,7 +67,7 @@ def test_longest_picks_the_longest_option_even_when_permuted():
     item = crafted_speech_item()
     longest = max(item.options, key=lambda o: len(o.text)).key
     for order in (None, [8, 7, 6, 5, 4, 3, 2, 1, 0], [3, 0, 1, 2, 8, 4, 5, 6, 7]):
-        reply = _ask("werealign/longest", render_messages(crafted_game(), item, option_order=order))
+        reply = _ask("werealign/longest", _view(crafted_game(), item, option_order=order))
         assert parse_reply(reply, item, order).answer == longest
 
 
@@ -93,7 +99,7 @@ def test_lexical_beats_random_on_a_crafted_case():
     lexical = random_hits = 0
     for k in range(9):
         game, item = _lexical_case(k)
-        msgs = render_messages(game, item)
+        msgs = _view(game, item)
         lexical += parse_reply(_ask("werealign/lexical", msgs), item).answer == item.answer
         random_hits += sum(parse_reply(_ask("werealign/random", msgs, seed=s), item).answer == item.answer for s in range(3))
     assert lexical == 9
@@ -105,20 +111,38 @@ def test_lexical_and_longest_vote_baselines_use_the_transcript():
     game.utterances[3].text = "Seat 4 is suspicious, seat 4 voted oddly, seat 4 again."
     game.utterances[3].segments = None
     # seat 3 is the voter: its own turn of the day is shown only in the full VA view
-    reply = _ask("werealign/lexical", render_messages(game, crafted_vote_item(), mode="full"))
+    reply = _ask("werealign/lexical", _view(game, crafted_vote_item(), mode="full"))
     assert parse_reply(reply, crafted_vote_item()).answer == 4
     # longest: the candidate who has said the most (seat 1 or 2 speak; seat 1's turn is longest here)
     game.utterances[2].text = "x" * 500
     game.utterances[2].segments = None
-    assert parse_reply(_ask("werealign/longest", render_messages(game, crafted_vote_item(), mode="full")), crafted_vote_item()).answer == 1
+    assert parse_reply(_ask("werealign/longest", _view(game, crafted_vote_item(), mode="full")), crafted_vote_item()).answer == 1
 
 
-def test_read_prompt_parses_options_and_candidates():
-    facts = read_prompt(render_messages(crafted_game(), crafted_speech_item(), option_order=[1, 0, 2, 3, 4, 5, 6, 7, 8]))
-    assert facts.kind == "speech" and facts.options[0] == ("A", crafted_speech_item().options[1].text)
-    facts = read_prompt(render_messages(crafted_game(), crafted_opponent_item()))
-    assert (facts.kind, facts.candidates) == ("opponent", [1, 2, 4, 5])
-    assert read_prompt(render_messages(crafted_game(), crafted_vote_item())).kind == "vote"
+def test_the_view_holds_the_answer_space_as_shown():
+    view = _view(crafted_game(), crafted_speech_item(), option_order=[1, 0, 2, 3, 4, 5, 6, 7, 8])
+    assert view.task == "speech" and view.options[0] == ("A", crafted_speech_item().options[1].text)
+    assert "A. " + crafted_speech_item().options[1].text in view.messages[1]["content"]
+    assert not any(line.startswith("A. ") for line in view.context.splitlines())  # the context: the prompt but its options
+    view = _view(crafted_game(), crafted_opponent_item())
+    assert (view.task, view.shape, view.candidates) == ("opponent", "seats", (1, 2, 4, 5))
+    assert _view(crafted_game(), crafted_vote_item()).shape == "seat"
+
+
+def test_the_players_line_is_not_speech():
+    """The names line ('Seat 1: Ava, Seat 2: Ben') once counted as seat 1's speech when the prompt was re-parsed."""
+    game = crafted_game()
+    game = game.model_copy(update={"seats": [s.model_copy(update={"name": f"Name{s.seat}"}) for s in game.seats]})
+    view = _view(game, crafted_vote_item(), mode="full")
+    assert "Seat 1: Name1" in view.messages[1]["content"]
+    assert all("Name" not in text for text in view.speech_by_seat.values())
+
+
+def test_a_baseline_without_its_item_is_refused_clearly():
+    with pytest.raises(ValueError, match="carries no item"):
+        baseline_reply("random", None)
+    with pytest.raises(ValueError, match="unknown werealign baseline"):
+        baseline_reply("nope", _view(crafted_game(), crafted_vote_item()))
 
 
 def test_resolve_model_names():
@@ -152,7 +176,7 @@ def test_unroutable_model_is_refused_before_a_run_directory_exists(tmp_path):
     for bad in ("nosuch/model", "my-model", "werealign/nope", "local/nope", " "):
         with pytest.raises(UserError, match="--model"):
             check_model_name(bad)
-    for good in ("openai/gpt-4o-mini", "gpt-4o-mini", "hosted_vllm/m", *BUILTIN_MODELS):
+    for good in ("openai/gpt-4o-mini", "gpt-4o-mini", "hosted_vllm/m", *builtin_model_names()):
         check_model_name(good)
     out = tmp_path / "run"
     with pytest.raises(UserError, match="--model nosuch/model: litellm cannot tell which provider"):
@@ -181,7 +205,7 @@ needs_local = pytest.mark.skipif(
 @needs_local
 def test_smollm2_answers_through_litellm_and_the_server_stops():
     litellm = import_litellm()
-    msgs = render_messages(crafted_game(), crafted_vote_item())
+    msgs = _view(crafted_game(), crafted_vote_item()).messages
 
     async def go():
         with resolve_model("local/smollm2") as (name, extra):
@@ -220,7 +244,7 @@ def test_suites_are_well_formed():
             model = entry["model"]
             assert "/" in model, f"{path.name}: {model} has no litellm provider prefix"
             if model.split("/")[0] in ("werealign", "local"):
-                assert model in BUILTIN_MODELS, f"{path.name}: {model}"
+                assert model in builtin_model_names(), f"{path.name}: {model}"
 
 
 def test_local_models_ask_for_one_connection():
@@ -230,17 +254,8 @@ def test_local_models_ask_for_one_connection():
     assert max_connections_hint("werealign/lexical") is None and max_connections_hint("openai/gpt-4o") is None
 
 
-def test_a_builtin_answers_an_invented_task_by_its_answer_shape(monkeypatch) -> None:
-    """The built-ins learn the task from the registry (the prompt's answer line), not from kind names."""
-    from dataclasses import replace
-
-    from werealign.llm.builtin_models import baseline_reply
-    from werealign.tasks import TASKS
-
-    monkeypatch.setitem(TASKS, "accuse", replace(TASKS["opponent"], name="accuse", answer_shape="seat", answer_forms=("<suspect seat>",)))
-    user = "## Question\nWhom do you accuse?\n\nCandidates: 5, 2, 7\n\nAnswer: <suspect seat>"
-    messages = [{"role": "user", "content": user}]
-    assert read_prompt(messages).kind == "accuse"
-    assert baseline_reply("all-candidates", messages).endswith("\nAnswer: 2")  # one seat, not the whole set
-    with pytest.raises(ValueError, match="no answer line of a registered task"):
-        read_prompt([{"role": "user", "content": user.replace("<suspect seat>", "<alibi>")}])
+def test_a_builtin_answers_an_invented_task_by_its_answer_shape() -> None:
+    """The built-ins answer by the view's answer shape, never by kind names."""
+    view = ItemView(task="accuse", shape="seat", zh=False, messages=[{"role": "user", "content": "Whom?"}], candidates=(5, 2, 7))
+    assert baseline_reply("all-candidates", view).endswith("\nAnswer: 2")  # one seat, not the whole set
+    assert baseline_reply("all-candidates", ItemView(**{**view.__dict__, "shape": "seats"})).endswith("\nAnswer: 5, 2, 7")

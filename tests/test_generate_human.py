@@ -17,7 +17,7 @@ from werealign.game.derive import alive_at
 from werealign.generation import human_text as ht
 from werealign.generation.filters import LENGTH_BAND, text_length
 from werealign.generation.human import HumanConfig, Span, remap, run_human
-from werealign.llm.builtin_models import BUILTIN_MODELS
+from werealign.llm.builtin_models import builtin_model_names
 from werealign.llm.own_style import own_style_option
 from werealign.schema.models import EVERYONE, Audience
 from werealign.schema import Event, GameLog, Highlight, Mvp, Phase, Provenance, RoleCount, Rules, SeatInfo, SpeechItem, Utterance
@@ -179,7 +179,7 @@ def test_own_style_picks_the_option_in_the_viewpoints_words():
     options[6] = ("G", "zanzibar quokka zanzibar, my usual words")
     assert own_style_option(options, ["zanzibar quokka, as I always say"])[0] == "G"
     assert own_style_option(options, [])[0] == "A"
-    assert "werealign/own-style" in BUILTIN_MODELS and "own-style" in TASKS["speech"].shortcuts
+    assert "werealign/own-style" in builtin_model_names() and "own-style" in TASKS["speech"].shortcuts
 
 
 def test_only_turns_the_table_heard_are_keys_or_distractors(corpus):

@@ -21,7 +21,7 @@ from werealign.render.lines import rules_summary
 from werealign.errors import UserError
 from werealign.eval.floors import _random_subset
 from werealign.eval.plan import limited
-from werealign.eval.prompts import render_messages
+from werealign.eval.prompts import prepare, render_messages
 from werealign.eval.scoring import score_samples
 from werealign.llm.builtin_models import baseline_reply
 from werealign.schema import GameLog, Phase, RoleCount, Rules, SeatInfo, SpeechItem, Utterance, VoteItem
@@ -114,8 +114,8 @@ def test_own_last_call_shortcut_reads_only_what_the_mode_shows():
     game, item = _two_day_game()
 
     def vote(mode):
-        messages = render_messages(game, item, mode=mode)
-        return parse_reply(baseline_reply("own-last-call", messages), item, None).answer
+        view = prepare(game, item, mode=mode).view()
+        return parse_reply(baseline_reply("own-last-call", view), item, None).answer
 
     assert vote("full") == 4  # its own "I put my vote on seat 4" answers the item
     assert vote("decision") == 5  # only day 1's own words are left: seat 5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cli_inproc import run_cli
 
-from werealign.commands import importer
+from werealign.importers import IMPORTERS
 from werealign.llm import builtin_models
 from werealign.tasks import TASKS, VARIANTS
 
@@ -19,8 +19,8 @@ def test_lists_every_registry_name_within_80_columns():
     names = _listed(r.stdout)
     assert set(TASKS) <= names and set(VARIANTS) <= names
     assert {f"{t.name}/{m}" for t in TASKS.values() for m in t.modes} <= names
-    assert set(builtin_models.BUILTIN_MODELS) <= names
-    assert {c.name for c in importer.app.registered_commands} <= names
+    assert set(builtin_models.builtin_model_names()) <= names
+    assert set(IMPORTERS) <= names
     from werealign.solvers import solver_names
     assert set(solver_names()) <= names and "options: samples=5" in r.stdout
     assert all(len(line) <= 80 for line in r.stdout.splitlines()), max(r.stdout.splitlines(), key=len)
@@ -29,8 +29,10 @@ def test_lists_every_registry_name_within_80_columns():
             assert len(line.split(None, 1)) == 2, f"no description: {line!r}"
 
 
-def test_a_name_added_to_a_registry_is_listed(monkeypatch):
-    monkeypatch.setattr(builtin_models, "BUILTIN_MODELS", (*builtin_models.BUILTIN_MODELS, "werealign/lantern-guess"))
+def test_a_name_added_to_a_registry_is_listed(monkeypatch, request):
+    lantern = builtin_models.BuiltinModel("werealign/lantern-guess", "an invented baseline", policy=lambda view, seed: ("A", "why"))
+    builtin_models.MODELS.register(lantern)
+    request.addfinalizer(lambda: builtin_models.MODELS.unregister(lantern.name))
     monkeypatch.setattr("werealign.tasks.VARIANTS", (*VARIANTS, "moonlit"))
     r = run_cli("list")
     assert r.returncode == 0, r.stderr

@@ -6,12 +6,12 @@ import pytest
 from cli_inproc import run_cli
 
 from werealign.dataset import bundled_sample_path
-from werealign.llm.builtin_models import BASELINES, PROVIDER
+from werealign.llm.builtin_models import PROVIDER, baseline_names
 
 
 @pytest.mark.parametrize("dry_run", [False, True])
 def test_generate_refuses_a_baseline_before_sending_or_pricing(tmp_path, dry_run):
-    for baseline in (BASELINES[0], BASELINES[-1]):
+    for baseline in (baseline_names()[0], baseline_names()[-1]):
         out = tmp_path / f"gen-{baseline}"
         r = run_cli("generate", bundled_sample_path(), "--model", f"{PROVIDER}/{baseline}", "--out", out,
                     *(["--dry-run"] if dry_run else []), block_litellm=True)

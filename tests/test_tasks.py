@@ -9,7 +9,7 @@ from werealign.dataset import load_dataset
 from werealign.errors import UserError
 from werealign.eval.config import EvalConfig, validate_config
 from werealign.render.prompt_templates import templates_root
-from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, get_task, task_of, task_of_prompt, tasks_with_variant
+from werealign.tasks import TASKS, VARIANTS, get_task, task_names, task_of, task_of_prompt, tasks_with_variant
 
 
 def test_every_registered_task_is_complete() -> None:
@@ -36,8 +36,8 @@ def test_a_prompt_tells_its_task_by_its_answer_form(monkeypatch) -> None:
     from dataclasses import replace
 
     invented = replace(TASKS["vote"], name="alibi", answer_forms=("<seat number>, <reason>",))
-    monkeypatch.setitem(TASKS, "alibi", invented)
-    assert task_of_prompt("## Question\nWho?\nAnswer: <seat number>, <reason>\n\n") is invented
+    with TASKS.added(invented):
+        assert task_of_prompt("## Question\nWho?\nAnswer: <seat number>, <reason>\n\n") is invented
     assert task_of_prompt("Answer: <seat number>") is TASKS["vote"]
     assert task_of_prompt("Answer: <seat>, <seat>, ...") is TASKS["opponent"]
     assert task_of_prompt("Seat 2: Answer: <letter>\nno answer line here") is None
@@ -45,7 +45,7 @@ def test_a_prompt_tells_its_task_by_its_answer_form(monkeypatch) -> None:
 
 def test_items_find_their_task_and_the_dataset_is_read_by_task() -> None:
     ds = load_dataset()
-    for name in TASK_NAMES:
+    for name in task_names():
         items = ds.items_of(name)
         assert items and all(task_of(i) is TASKS[name] for i in items)
     with pytest.raises(TypeError):
@@ -56,13 +56,13 @@ def test_items_find_their_task_and_the_dataset_is_read_by_task() -> None:
 
 def test_the_variant_rules_come_from_the_registry() -> None:
     assert tasks_with_variant("rr") == ("speech",)
-    assert tasks_with_variant("base") == TASK_NAMES
-    assert EvalConfig(model="m").tasks == TASK_NAMES
+    assert tasks_with_variant("base") == task_names()
+    assert EvalConfig(model="m").tasks == task_names()
     with pytest.raises(UserError, match="no chosen variant applies to vote items"):
         validate_config(EvalConfig(model="m", tasks=("vote",), variants=("rr",)))
 
 
-def test_validation_asks_the_task_of_an_invented_kind(monkeypatch, tmp_path) -> None:
+def test_validation_asks_the_task_of_an_invented_kind(request, tmp_path) -> None:
     """Adding a kind is one task module: file detection, item checks and duplicate keys come from it."""
     from dataclasses import replace
 
@@ -80,7 +80,8 @@ def test_validation_asks_the_task_of_an_invented_kind(monkeypatch, tmp_path) -> 
 
     alibi = replace(TASKS["vote"], name="alibi", item_model=AlibiItem, looks_like=lambda row: "alibi" in row,
                     check=check, same_question=lambda item: (item.game_id, item.answer))
-    monkeypatch.setitem(TASKS, "alibi", alibi)
+    request.addfinalizer(lambda: TASKS.unregister("alibi"))
+    TASKS.register(alibi)
     assert detect_jsonl_kind(tmp_path / "unnamed.jsonl", [(1, {"alibi": "at home"})]) == "alibi"
     assert detect_jsonl_kind(tmp_path / "unnamed.jsonl", [(1, {"answer": [2, 3]})]) == "opponent"
     item = AlibiItem.model_validate(crafted_vote_item().model_dump())

@@ -45,7 +45,7 @@ def _root(
 
 
 app.command("validate")(validate.validate_command)
-app.add_typer(importer.app, name="import")
+app.command("import")(importer.import_command)
 app.command("eval")(eval_cmd.eval_command)
 app.command("score")(eval_cmd.score_command)
 app.add_typer(annotate.app, name="annotate")

@@ -11,11 +11,6 @@ import typer
 
 WIDTH = 80
 ABOUT = {
-    "tasks": {
-        "speech": "9-way multiple choice: RI SJ DR PS CT",
-        "vote": "VA: whom the winning side's MVP voted for",
-        "opponent": "OI: the seats of the opposing faction",
-    },
     "variants": {
         "base": "the item as recorded",
         "rr": "a rule reminder before the question",
@@ -30,17 +25,6 @@ ABOUT = {
         "opponent/set": "mean Jaccard with the opposing faction",
         "opponent/set-accuracy": "the exact set (the paper's)",
         "opponent/roles": "every other seat's role card (release authors)",
-    },
-    "models": {
-        "werealign/random": "a seeded random option, seat or set",
-        "werealign/longest": "the longest option; the most talkative seats",
-        "werealign/lexical": "the option closest in words to the prompt",
-        "werealign/options-only": "reads only the question and the options",
-        "werealign/own-last-call": "VA: the last seat the voter itself named",
-        "werealign/all-candidates": "OI: every candidate",
-        "werealign/majority-role": "OI roles: every seat the most common card",
-        "werealign/own-style": "the option closest to the viewpoint's own words",
-        "local/smollm2": "SmolLM2-135M on the CPU (pip extra [local])",
     },
 }
 SOLVERS = "solvers (--solver NAME[:key=value,...])"
@@ -60,20 +44,16 @@ def _solver_options(name: str) -> str:
     return ", ".join(f"{k}={v}" for k, v in solvers()[name].options.items())
 
 
-def _first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
-
 
 def _importers() -> dict[str, str]:
-    from werealign.commands.importer import app
+    from werealign.importers import IMPORTERS
 
-    return {c.name or c.callback.__name__: _first_line(c.help or c.callback.__doc__ or "")
-            for c in app.registered_commands}
+    return {name: i.description for name, i in IMPORTERS.items()}
 
 
 def sections() -> dict[str, dict[str, str]]:
     """Section -> name -> one-line description, every name read from its registry."""
-    from werealign.llm.builtin_models import BUILTIN_MODELS
+    from werealign.llm.builtin_models import MODELS
     from werealign.tasks import TASKS, VARIANTS
 
     variants = list(dict.fromkeys([*VARIANTS, *(v for t in TASKS.values() for v in t.variants)]))
@@ -84,11 +64,11 @@ def sections() -> dict[str, dict[str, str]]:
 
     by_task = {v: ", ".join(t.name for t in TASKS.values() if v in t.variants) for v in variants}
     return {
-        "tasks (--tasks)": about("tasks", TASKS),
+        "tasks (--tasks)": {name: t.description for name, t in TASKS.items()},
         "variants (--variant)": {v: " ".join(x for x in (ABOUT["variants"].get(v, ""), by_task[v] and f"[{by_task[v]}]") if x)
                                  for v in variants},
         "modes (--va-mode, --oi-mode; first is default)": about("modes", modes),
-        "built-in models (--model)": about("models", BUILTIN_MODELS),
+        "built-in models (--model)": {name: m.description for name, m in MODELS.items()},
         SOLVERS: _solvers(),
         "importers (werealign import NAME)": _importers(),
     }

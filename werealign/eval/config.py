@@ -6,7 +6,7 @@ from pydantic import Field
 
 from werealign.errors import UserError
 from werealign.schema.runs import RunConfig, RunExecution
-from werealign.tasks import TASK_NAMES, TASKS, VARIANTS, modes_of, tasks_with_variant
+from werealign.tasks import TASKS, VARIANTS, modes_of, task_names, tasks_with_variant
 
 PROTOCOLS: tuple[str, ...] = ("paired", "randomized")
 
@@ -14,7 +14,7 @@ PROTOCOLS: tuple[str, ...] = ("paired", "randomized")
 class EvalConfig(RunConfig):
     """run.json `config`, with every registered task as the default selection."""
 
-    tasks: tuple[str, ...] = Field(TASK_NAMES, description=RunConfig.model_fields["tasks"].description)
+    tasks: tuple[str, ...] = Field(default_factory=task_names, description=RunConfig.model_fields["tasks"].description)
 
 
 Execution = RunExecution  # run.json `execution`
@@ -23,7 +23,7 @@ Execution = RunExecution  # run.json `execution`
 def validate_config(config: RunConfig) -> None:
     bad = [t for t in config.tasks if t not in TASKS]
     if bad or not config.tasks:
-        raise UserError(f"--tasks: unknown task {', '.join(bad) or '(none)'}; choose from {','.join(TASK_NAMES)}")
+        raise UserError(f"--tasks: unknown task {', '.join(bad) or '(none)'}; choose from {','.join(task_names())}")
     bad = [v for v in config.variants if v not in VARIANTS]
     if bad or not config.variants:
         raise UserError(f"--variant: unknown variant {', '.join(bad) or '(none)'}; choose from {','.join(VARIANTS)}")

@@ -69,7 +69,9 @@ async def execute(
         if per_call:
             progress.done(outcome)
 
-    from werealign.llm.builtin_models import is_builtin
+    from werealign.llm.builtin_models import VIEW_KEY, is_baseline, is_builtin
+
+    baseline = bool(todo) and is_baseline(todo[0].model)
 
     lookup_each = cache is not None and solver is not SINGLE
     engine = Engine(store, acompletion=acompletion, model=model, kwargs=kwargs, policy=policy, cost_of=cost_of, cache=cache,
@@ -85,7 +87,9 @@ async def execute(
                     await engine.keep(hit)
                     return hit
                 request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
-                return (await engine.call(key, request, messages, params, rng))[0]
+                # A baseline answers from the item as data, beside the request (never part of its key or record).
+                extra = {"metadata": {VIEW_KEY: p.view()}} if baseline else None
+                return (await engine.call(key, request, messages, params, rng, extra))[0]
 
             solved = await run_solver(solver, p.model, p.state(), known or {}, send)
             if progress is not None and not per_call:

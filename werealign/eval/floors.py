@@ -88,7 +88,7 @@ def _revealed_wolves(plan: Sequence[Planned], metric: str) -> float | None:
 def _shortcut_score(name: str, plan: Sequence[Planned], metric: str, mode: str | None) -> float | None:
     rows = []
     for p in plan:
-        reply = baseline_reply(name, p.messages)
+        reply = baseline_reply(name, p.view())
         stored = StoredResponse(key=p.key, request={}, status="ok", response=reply, usage=None, cost=None, latency=None,
                                 error_class=None, error_message=None, attempts=1)
         rows.append(build_sample(p, stored).model_dump(mode="json"))

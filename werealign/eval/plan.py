@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from werealign.dataset import Dataset
@@ -36,6 +36,11 @@ class Planned:
     key: str
     mode: str | None = None  # the task's mode in this run (werealign.tasks.resolve_mode)
     games: tuple[GameLog, ...] = ()  # every game of the dataset (one shared tuple): solvers' experience pools
+    prepared: Any = field(default=None, compare=False, repr=False)  # werealign.eval.prompts.Prepared of the item
+
+    def view(self) -> Any:
+        """The item as `messages` show it, as data (werealign.llm.baselines.ItemView): what baselines answer from."""
+        return self.prepared.view(self.option_order, self.messages)
 
     def state(self) -> State:
         """The sample as a solver sees it (werealign.solvers); `others` never holds the item's own game."""
@@ -133,7 +138,8 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                     if config.max_tokens is not None:  # no cap of ours by default: the provider's limit applies
                         params["max_tokens"] = config.max_tokens
                     key = request_key(config.model, params, messages, decode)
-                    plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name), games))
+                    plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name), games,
+                                        prepared))
     if not plan:
         raise UserError(f"nothing to evaluate: the dataset has no {'/'.join(config.tasks)} items")
     return plan

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 from werealign.game import visibility
+from werealign.llm.baselines import ItemView
 from werealign.errors import UserError
 from werealign.render.context import context_vars as _context_vars
 from werealign.render.prompt_templates import render_template, template_language
@@ -42,16 +43,41 @@ class Prepared:
         self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"])
 
     def messages(self, option_order: list[int] | None = None) -> list[dict[str, str]]:
+        kw = {**self.kw, **self._question_vars(option_order)}
+        return [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": render_template(self.lang, self.ask.template if self.ask else self.task.name,
+                                                        search=self.task.templates, **kw)},
+        ]
+
+    def view(self, option_order: list[int] | None = None, messages: list[dict[str, str]] | None = None) -> ItemView:
+        """The item as these messages show it, as data: what a built-in baseline answers from."""
+        q = self._question_vars(option_order)
+        ctx = self.kw["ctx"]
+        by_seat: dict[int, list[str]] = {}
+        own: list[str] = []
+        if self.kw["game_shown"]:
+            for u in ctx.utterances:
+                if isinstance(u.speaker, int):
+                    by_seat.setdefault(u.speaker, []).append(u.text)  # a turn cut at the cut-off: its shown part
+                    if u.speaker == ctx.viewpoint_seat:
+                        own.append(u.text)
+        return ItemView(
+            task=self.task.name, shape=self.ask.answer_shape if self.ask else self.task.answer_shape, zh=self.lang == "zh",
+            messages=messages if messages is not None else self.messages(option_order),
+            options=tuple((o["key"], o["text"]) for o in q.get("options", ())),
+            candidates=tuple(q.get("candidate_seats", ())), role_cards=tuple(q.get("role_card_names", ())),
+            question="" if self.kw["variant"] == "options-only" else str(q.get("question", "")),
+            speech_by_seat={seat: " ".join(texts) for seat, texts in by_seat.items()}, own_speech=tuple(own),
+        )
+
+    def _question_vars(self, option_order: list[int] | None) -> dict:
         if option_order is not None and not self.task.permutes_options:
             with_options = ", ".join(t.name for t in TASKS.values() if t.permutes_options)
             raise UserError(f"item {self.item.item_id}: option_order only applies to {with_options} items")
-        kw = dict(self.kw)
-        ask = self.ask
-        kw.update(ask.question_vars(self.game, self.item, self.lang) if ask else self.task.question_vars(self.game, self.item, self.lang, option_order))
-        return [
-            {"role": "system", "content": self.system},
-            {"role": "user", "content": render_template(self.lang, ask.template if ask else self.task.name, **kw)},
-        ]
+        if self.ask:
+            return self.ask.question_vars(self.game, self.item, self.lang)
+        return self.task.question_vars(self.game, self.item, self.lang, option_order)
 
 
 def prepare(game: GameLog, item: Item, *, variant: str = "base", osr: list[OsrRewrite] | None = None,

@@ -68,14 +68,18 @@ def dataset_record(ds: Dataset, config: RunConfig) -> DatasetRecord:
     )
 
 
-def versions_record() -> Versions:
+def versions_record(tasks: tuple[str, ...] = ()) -> Versions:
+    """The versions a run records; `tasks`: the evaluated kinds, whose own templates (another package's
+    kind) count in the templates hash."""
     from werealign.render.prompt_templates import PROMPT_VERSION, templates_hash
+    from werealign.tasks import TASKS
 
     try:
         litellm_version = metadata.version("litellm")
     except metadata.PackageNotFoundError:
         litellm_version = None
-    return Versions(werealign=__version__, litellm=litellm_version, prompt_version=PROMPT_VERSION, templates_sha256=templates_hash())
+    return Versions(werealign=__version__, litellm=litellm_version, prompt_version=PROMPT_VERSION, templates_sha256=templates_hash(
+        TASKS[t].templates for t in tasks if t in TASKS and TASKS[t].templates is not None))
 
 
 def run_record(ds: Dataset, config: RunConfig, execution: RunExecution) -> RunRecord:
@@ -83,7 +87,7 @@ def run_record(ds: Dataset, config: RunConfig, execution: RunExecution) -> RunRe
         config=RunConfig(**dict(config)),
         execution=execution.model_copy(update={"api_base": public_api_base(execution.api_base)}),
         dataset=dataset_record(ds, config),
-        versions=versions_record(),
+        versions=versions_record(tuple(config.tasks)),
     )
 
 

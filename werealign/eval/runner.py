@@ -237,7 +237,7 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
                 f"{ds_path or 'the bundled sample'}; pass the run's dataset with --dataset"
             )
     warnings = []
-    if rundir.versions_record().templates_sha256 != record.versions.templates_sha256:
+    if rundir.versions_record(tuple(config.tasks)).templates_sha256 != record.versions.templates_sha256:
         # Not fatal: prompts are matched by request key, so a prompt whose text did not change still finds
         # its response, and one that did change is reported as missing rather than scored against new text.
         warnings.append(

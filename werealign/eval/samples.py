@@ -12,7 +12,7 @@ from werealign.solvers import get_solver
 from werealign.solvers.base import Solver, StepRecord
 from werealign.solvers.engine import Solved, replay, step_record
 from werealign.solvers.single import SINGLE
-from werealign.tasks import TASK_NAMES, TASKS, VARIANTS
+from werealign.tasks import TASKS, VARIANTS, task_names
 from werealign.tasks import parse_reply
 from werealign.tasks.values import primary_value
 from werealign.tasks.common import OBSERVER_ROLE
@@ -99,5 +99,6 @@ def build_samples(plan: Sequence[Planned], stored: dict[str, StoredResponse], so
     else:
         solved = replay(solver, plan[0].model if plan else "", [p.state() for p in plan], stored)
         samples = [build_sample(p, s) for p, s in zip(plan, solved, strict=True) if not s.missing]
-    samples.sort(key=lambda s: (TASK_NAMES.index(s.task), s.item_id, VARIANTS.index(s.variant), s.decode))
+    order = task_names()
+    samples.sort(key=lambda s: (order.index(s.task), s.item_id, VARIANTS.index(s.variant), s.decode))
     return samples, len(plan) - len(samples)

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from werealign.errors import UserError
 from werealign.eval.config import PROTOCOLS
-from werealign.tasks import TASK_NAMES, VARIANTS
+from werealign.tasks import TASKS, VARIANTS, task_names
 
 
 class _Strict(BaseModel):
@@ -38,7 +38,7 @@ class _Strict(BaseModel):
 class SuiteSettings(_Strict):
     """Eval options every model of the suite runs with (each field is the `werealign eval` option of that name)."""
 
-    tasks: list[Literal[TASK_NAMES]] | None = Field(None, min_length=1)  # type: ignore[valid-type]
+    tasks: list[str] | None = Field(None, min_length=1)  # registered task kinds: checked in load_suite (open set)
     variants: list[Literal[VARIANTS]] | None = Field(None, min_length=1)  # type: ignore[valid-type]
     ablation_protocol: Literal[PROTOCOLS] | None = None  # type: ignore[valid-type]
     decodes: int | None = Field(None, ge=1)
@@ -92,7 +92,10 @@ def load_suite(path: Path) -> Suite:
         message = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
         raise source.error(loc, f"{message}{detail}") from None
     settings = suite.settings
-    tasks = tuple(settings.tasks or TASK_NAMES)
+    for i, name in enumerate(settings.tasks or ()):
+        if name not in TASKS:
+            raise source.error(("settings", "tasks", i), f"unknown task {name!r}; choose from {', '.join(task_names())}")
+    tasks = tuple(settings.tasks or task_names())
     for key, task in (("va_mode", "vote"), ("oi_mode", "opponent")):
         value = getattr(settings, key)
         if value is not None:

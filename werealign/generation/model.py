@@ -59,7 +59,7 @@ def decodes_under_schema(model: str) -> bool:
     """Whether each request should carry its stage's JSON Schema (see replies.py). Only for the local
     llama.cpp server, which compiles the whole schema to a grammar; hosted structured-output modes
     reject parts of it (length bounds, prefixItems) with a 400, and would re-key every stored reply."""
-    return model in builtin_models.LOCAL_MODELS
+    return builtin_models.schema_grammar(model)
 
 
 async def send_all(

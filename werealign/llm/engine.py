@@ -61,12 +61,13 @@ class Engine:
         await asyncio.get_running_loop().run_in_executor(self._writer, _keep, self.store, self.cache, row)
 
     async def call(self, key: str, request: dict[str, Any], messages: list[dict[str, Any]], params: dict[str, Any],
-                   rng: random.Random) -> tuple[StoredResponse, Outcome]:
-        """Send one request (retries included), store its outcome under `key` with `request` as its record."""
+                   rng: random.Random, extra: dict[str, Any] | None = None) -> tuple[StoredResponse, Outcome]:
+        """Send one request (retries included), store its outcome under `key` with `request` as its record.
+        `extra`: more litellm arguments that are not part of the request (e.g. a baseline's item view)."""
         async with self.budget if self.budget is not None else nullcontext():
             outcome = await call_with_retries(
                 self._acompletion, model=self._model, messages=with_markers(messages) if self._marked else messages,
-                kwargs={**self._kwargs, **params}, policy=self._policy, rng=rng, cost_of=self._cost_of, on_event=self._on_event)
+                kwargs={**self._kwargs, **params, **(extra or {})}, policy=self._policy, rng=rng, cost_of=self._cost_of, on_event=self._on_event)
         if self._priced and outcome.usage and outcome.usage.get("cached_tokens"):
             saving = cache_saving(self._model, outcome.usage["cached_tokens"])
             if saving is not None:

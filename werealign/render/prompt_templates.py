@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from werealign.schema.models import TELLING_ORDER
@@ -28,10 +29,25 @@ def templates_root():
     return resources.files("werealign.render") / "templates"
 
 
-def templates_hash() -> str:
-    """sha256 over every template file (relative name + bytes) and the phrase tables."""
+def templates_hash(extra_roots: Iterable[Any] = ()) -> str:
+    """sha256 over every template file (relative name + bytes) and the phrase tables, then over the
+    templates of other packages' task kinds (`extra_roots`, their `Task.templates`) when a run asks them."""
     h = hashlib.sha256()
-    root = templates_root()
+    for name, data in _template_files(templates_root()):
+        h.update(name.encode() + b"\0" + data + b"\0")
+    # Sentences rendered outside the templates (event lines, role names, rules summary) and the order
+    # events are told in shape prompts too. The label is the one these tables were first hashed under
+    # (when they lived in werealign.context), so the hash of unchanged wording stays the same.
+    phrases = {**PHRASES, "telling_order": TELLING_ORDER}
+    h.update(b"context.PHRASES\0" + json.dumps(phrases, sort_keys=True, ensure_ascii=False).encode())
+    for root in sorted({str(r) for r in extra_roots}):
+        for name, data in _template_files(Path(root)):
+            h.update(b"task-templates\0" + name.encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
+
+
+def _template_files(root: Any) -> list[tuple[str, bytes]]:
+    """(lang/name, bytes) of the templates directly in root's language folders, by name."""
     files: list[tuple[str, bytes]] = []
     for lang_dir in sorted(root.iterdir(), key=lambda p: p.name):
         if not lang_dir.is_dir():
@@ -39,22 +55,18 @@ def templates_hash() -> str:
         for f in sorted(lang_dir.iterdir(), key=lambda p: p.name):
             if f.name.endswith(".j2"):
                 files.append((f"{lang_dir.name}/{f.name}", f.read_bytes()))
-    for name, data in files:
-        h.update(name.encode() + b"\0" + data + b"\0")
-    # Sentences rendered outside the templates (event lines, role names, rules summary) and the order
-    # events are told in shape prompts too. The label is the one these tables were first hashed under
-    # (when they lived in werealign.context), so the hash of unchanged wording stays the same.
-    phrases = {**PHRASES, "telling_order": TELLING_ORDER}
-    h.update(b"context.PHRASES\0" + json.dumps(phrases, sort_keys=True, ensure_ascii=False).encode())
-    return h.hexdigest()
+    return files
 
 
-@lru_cache(maxsize=1)
-def _env() -> jinja2.Environment:
+@cache
+def _env(search: str | None = None) -> jinja2.Environment:
+    """werealign's templates, after `search` (another package's task templates) when given: a template
+    there may include werealign's shared parts (en/context.v1.j2)."""
     import jinja2
 
+    own = jinja2.FileSystemLoader(str(templates_root()))
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_root())),
+        loader=own if search is None else jinja2.ChoiceLoader([jinja2.FileSystemLoader(search), own]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -63,8 +75,9 @@ def _env() -> jinja2.Environment:
     )
 
 
-def render_template(lang: str, name: str, **kw: Any) -> str:
-    text = _env().get_template(f"{lang}/{name}.{PROMPT_VERSION}.j2").render(**kw)
+def render_template(lang: str, name: str, search: Any = None, **kw: Any) -> str:
+    """Render `<lang>/<name>.<version>.j2`, looked up first in `search` (a folder) when given."""
+    text = _env(None if search is None else str(search)).get_template(f"{lang}/{name}.{PROMPT_VERSION}.j2").render(**kw)
     # Collapse runs of blank lines left by optional sections; prompts stay byte-stable.
     lines = [ln.rstrip() for ln in text.strip().splitlines()]
     out: list[str] = []

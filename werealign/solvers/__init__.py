@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Mapping
-from importlib.metadata import entry_points
 from typing import Any
 
 from werealign.errors import UserError
+from werealign.registry import Registry
 from werealign.schema.runs import DEFAULT_SOLVER
 from werealign.solvers.base import Solver, State, StepFailed, StepRecord, Steps  # noqa: F401 - the seam's vocabulary
 from werealign.solvers.single import SINGLE
@@ -23,41 +23,23 @@ ENTRY_POINT_GROUP = "werealign.solvers"
 assert DEFAULT_SOLVER == SINGLE.name
 
 
-def _builtins() -> dict[str, Solver]:
+def _builtins() -> list[Solver]:
     from werealign.solvers.agents import AGENTS
 
-    return {SINGLE.name: SINGLE, **{s.name: s for s in AGENTS}}
+    return [SINGLE, *AGENTS]
 
 
-_REGISTERED: dict[str, Solver] = _builtins()
-
-
-def register(solver: Solver) -> None:
-    """Add a solver by its name; a name taken by another solver is refused."""
-    taken = _REGISTERED.get(solver.name)
-    if taken is not None and taken is not solver:
-        raise ValueError(f"solver {solver.name!r} is already registered")
-    _REGISTERED[solver.name] = solver
-
-
-def _from_entry_points() -> None:
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in _REGISTERED:
-            solver = ep.load()
-            if not isinstance(solver, Solver) or solver.name != ep.name:
-                raise UserError(f"entry point {ENTRY_POINT_GROUP}:{ep.name} ({ep.value}) is not a Solver named {ep.name!r}")
-            _REGISTERED[ep.name] = solver
+SOLVERS: Registry[Solver] = Registry("solver", ENTRY_POINT_GROUP, _builtins, kind=Solver)
+register = SOLVERS.register  # add a solver by its name (a name taken by another solver is refused)
 
 
 def solver_names() -> list[str]:
-    _from_entry_points()
-    return sorted(_REGISTERED)
+    return sorted(SOLVERS)
 
 
 def solvers() -> dict[str, Solver]:
     """Every known solver by name (built-in, registered, entry points)."""
-    _from_entry_points()
-    return dict(sorted(_REGISTERED.items()))
+    return dict(sorted(SOLVERS.items()))
 
 
 def parse_spec(spec: str | Mapping[str, Any]) -> tuple[str, dict[str, str]]:
@@ -94,11 +76,9 @@ def _typed(solver: Solver, key: str, value: str) -> Any:
 def get_solver(spec: str | Mapping[str, Any]) -> Solver:
     """The solver a spec names, configured with its options, or a UserError listing what is known."""
     name, given = parse_spec(spec)
-    if name not in _REGISTERED:
-        _from_entry_points()
-    if name not in _REGISTERED:
+    if name not in SOLVERS:
         raise UserError(f"--solver: unknown solver {name!r}; choose from {', '.join(solver_names())}")
-    base = _REGISTERED[name]
+    base = SOLVERS[name]
     unknown = sorted(set(given) - set(base.options))
     if unknown:
         known = ", ".join(f"{k}={v}" for k, v in base.options.items()) or "none"

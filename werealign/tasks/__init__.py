@@ -4,9 +4,11 @@ Each kind (speech, vote, opponent) is a `werealign.tasks.base.Task`: its item mo
 variants it can be asked in, the question part of its prompt, answer parsing, the gold answer and its
 scores, the shape and placeholder of its answer line (how the built-in models, which see only the
 messages, tell a prompt's task: `task_of_prompt`), and its validation checks. Everything else asks this
-registry instead of branching on kind names. To add a kind: write `werealign/tasks/<kind>.py` defining
-`TASK`, add its templates `werealign/render/templates/<lang>/<kind>.v1.j2` (ending with one of its
-`answer_forms`), and add the module to `_MODULES` below.
+registry instead of branching on kind names. A kind from another package: a `Task` whose `templates` is
+its folder of `<lang>/<kind>.v1.j2` (each ending with one of its `answer_forms`), declared in the
+`werealign.tasks` entry point group (werealign.registry) or added with `TASKS.register` (tests, notebooks).
+A built-in kind: a module here defining `TASK`, its templates in `werealign/render/templates/`, and a line
+in `_builtins` below.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from werealign.errors import UserError
-from werealign.tasks import opponent, speech, vote
+from werealign.registry import Registry
 from werealign.tasks.answers import answer_value
 from werealign.tasks.base import Parsed, Task  # noqa: F401
 
@@ -27,16 +29,25 @@ VARIANTS: tuple[str, ...] = ("base", "rr", "osr", "no-context", "options-only")
 # The variants whose prompt shows none of the game's events or speech (werealign.eval.prompts).
 WITHOUT_GAME: tuple[str, ...] = ("no-context", "options-only")
 
-_MODULES = (speech, vote, opponent)  # the order of tasks in every output
-TASKS: dict[str, Task] = {m.TASK.name: m.TASK for m in _MODULES}
-TASK_NAMES: tuple[str, ...] = tuple(TASKS)
+ENTRY_POINT_GROUP = "werealign.tasks"
+
+
+def _builtins() -> tuple[Task, ...]:
+    from werealign.tasks import opponent, speech, vote
+
+    return (speech.TASK, vote.TASK, opponent.TASK)  # the order of tasks in every output
+
+
+TASKS: Registry[Task] = Registry("task", ENTRY_POINT_GROUP, _builtins, kind=Task)
+
+
+def task_names() -> tuple[str, ...]:
+    """Every known task kind, in output order (built-ins first)."""
+    return TASKS.names()
 
 
 def get_task(name: str) -> Task:
-    try:
-        return TASKS[name]
-    except KeyError:
-        raise UserError(f"unknown task '{name}'; choose from {', '.join(TASK_NAMES)}") from None
+    return TASKS.get_or_fail(name)
 
 
 def task_of(item: Any) -> Task:

@@ -31,7 +31,7 @@ class Ask:
     The gold and the answer reading need the item's game (e.g. the seats' true roles, the game's role names)."""
 
     template: str  # template name: werealign/eval/templates/<lang>/<template>.<version>.j2
-    question_vars: Callable[[GameLog, Any, str], dict[str, Any]]  # (game, item, template language)
+    question_vars: Callable[[GameLog, Any, str], dict[str, Any]]  # (game, item, template language); see Task.question_vars
     answer_shape: str  # what the built-in models answer (werealign.llm.builtin_models), e.g. "roles"
     answer_forms: tuple[str, ...]  # the placeholders that end its prompts, one per template language
     gold: Callable[[GameLog, Any], Any]
@@ -50,7 +50,10 @@ class Task:
     item_model: type[BaseModel]
     variants: tuple[str, ...]  # the ablation variants (werealign.tasks.VARIANTS) this kind can be asked in
     metric: str  # the primary score's field in results.json
-    # Template variables of the question part (the context part is common to every task).
+    # Template variables of the question part (the context part is common to every task). They also carry
+    # the answer space as data, for the built-in models (werealign.llm.builtin_models.ItemView), under these
+    # names by answer shape: "option": `options` [{key, text}] in shown order (and `question`, the stem);
+    # "seat"/"seats": `candidate_seats` [int]; "roles": `candidate_seats` and `role_card_names` [str] as shown.
     question_vars: Callable[[GameLog, Any, str, list[int] | None], dict[str, Any]]
     # The value of the reply's answer line -> the answer in the gold's terms (original option key, seats).
     parse: Callable[[str, Any, list[int] | None], Parsed]
@@ -86,8 +89,14 @@ class Task:
     # What makes two items of this kind the same question, whatever their ids.
     same_question: Callable[[Any], tuple] = lambda item: (item.game_id, item.viewpoint_seat, item.cutoff_segment)
 
+    # Where this kind's prompt templates are: a folder (path or importlib.resources Traversable) holding
+    # `<lang>/<name>.v1.j2`; None for werealign's own kinds (werealign/render/templates/). Such a template
+    # may include werealign's shared parts ("en/context.v1.j2", "en/options_only.v1.j2").
+    templates: Any = None
+
     def metric_for(self, mode: str | None) -> str:
         ask = self.asks.get(mode or "")
         return ask.metric if ask else self.mode_metrics.get(mode or "", self.metric)
     # A short note of what a variant needs and this kind lacks, for messages when it does not apply.
     variant_note: str = ""
+    description: str = ""  # one line for `werealign list`

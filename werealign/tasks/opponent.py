@@ -53,7 +53,8 @@ def candidate_rule(game: GameLog, item: OpponentItem) -> str | None:
 
 
 def question_vars(game: GameLog, item: OpponentItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
-    return {"candidates": seat_list(sorted(item.candidates)), "candidate_rule": candidate_rule(game, item)}
+    seats = sorted(item.candidates)
+    return {"candidates": seat_list(seats), "candidate_seats": seats, "candidate_rule": candidate_rule(game, item)}
 
 
 def parse(value: str, item: OpponentItem, option_order: list[int] | None) -> Parsed:
@@ -154,7 +155,9 @@ def roles_question_vars(game: GameLog, item: OpponentItem, lang: str) -> dict[st
     cards = role_cards(game)
     sep = "、" if lang == "zh" else ", "
     shown = sep.join(role_name(r, lang, cat) + (f" ×{n}" if n is not None else "") for r, n in cards)
-    return {"candidates": seat_list(seats_asked(game, item)), "role_cards": shown, "counts_public": all(n is not None for _, n in cards)}
+    seats = seats_asked(game, item)
+    return {"candidates": seat_list(seats), "candidate_seats": seats, "role_cards": shown,
+            "role_card_names": [role_name(r, lang, cat) for r, _ in cards], "counts_public": all(n is not None for _, n in cards)}
 
 
 def roles_gold(game: GameLog, item: OpponentItem) -> dict[str, str]:
@@ -308,6 +311,7 @@ def _check_factions(item: OpponentItem, idx, out) -> None:
 
 TASK = Task(
     name="opponent",
+    description="OI: the seats of the opposing faction",
     item_model=OpponentItem,
     variants=("base", "osr", "no-context", "options-only"),
     metric="mean_jaccard",

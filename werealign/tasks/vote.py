@@ -18,7 +18,8 @@ from werealign.tasks.common import by_role, correct_value, counts, decode_std, m
 
 
 def question_vars(game: GameLog, item: VoteItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
-    return {"candidates": seat_list(sorted(item.candidates)), "vote_phase": phase_label(_phase(game, item), lang),
+    seats = sorted(item.candidates)
+    return {"candidates": seat_list(seats), "candidate_seats": seats, "vote_phase": phase_label(_phase(game, item), lang),
             "abstention_allowed": item.abstention_allowed}
 
 
@@ -127,6 +128,7 @@ def check_refs(item: VoteItem, idx, out) -> None:
 
 TASK = Task(
     name="vote",
+    description="VA: whom the winning side's MVP voted for",
     item_model=VoteItem,
     variants=("base", "osr", "no-context", "options-only"),
     metric="accuracy",

@@ -17,9 +17,9 @@ from werealign.dataset import MANIFEST
 from werealign.errors import UserError
 from werealign.files import path_kind, require_file
 from werealign.schema import GameLog
+from werealign.tasks import TASKS
 from werealign.validate.dataset_checks import validate_dataset
 from werealign.validate.file_checks import (
-    ITEM_KINDS,
     GameStore,
     check_game_file,
     check_items_rows,
@@ -111,6 +111,6 @@ def _check_jsonl(p: Path) -> list[Finding]:
     if kind == "osr":
         check_osr_rows(p, rows, out, store)
     else:
-        assert kind in ITEM_KINDS
+        assert kind in TASKS
         check_items_rows(kind, rows, out, store)
     return out.findings

@@ -10,8 +10,8 @@ from werealign.errors import UserError
 from werealign.files import path_kind, sha256_file
 from werealign.schema.runs import STORE_NAME
 from werealign.schema import DatasetManifest
+from werealign.tasks import TASKS
 from werealign.validate.file_checks import (
-    ITEM_KINDS,
     GameStore,
     check_game_file,
     check_items_rows,
@@ -59,7 +59,7 @@ def validate_dataset(root: Path) -> tuple[list[Finding], list[str]]:
     # None: not countable (a directory that cannot be listed, a file that cannot be read); its own finding says why.
     counts: dict[str, int | None] = {"games": None if game_files is None else len(game_files)}
     all_items = []
-    for kind in ITEM_KINDS:
+    for kind in TASKS:
         ip = root / "items" / f"{kind}.jsonl"
         counts[kind] = 0
         if kind_of(ip) == "missing":  # anything else there (a directory, no permission) is reported by reading it
@@ -76,8 +76,8 @@ def validate_dataset(root: Path) -> tuple[list[Finding], list[str]]:
             out.error("duplicate-item-id", "item_id", f"item id {item.item_id} is already used at {prev.file}:{prev.line}")
 
     for ip in _listing(root / "items", ".jsonl", extra) or []:
-        if ip.stem not in ITEM_KINDS:
-            extra.warning("unknown-file", "", f"{ip.relative_to(root).as_posix()} is not a dataset file (expected items/{{{','.join(ITEM_KINDS)}}}.jsonl); it is ignored")
+        if ip.stem not in TASKS:
+            extra.warning("unknown-file", "", f"{ip.relative_to(root).as_posix()} is not a dataset file (expected items/{{{','.join(TASKS)}}}.jsonl); it is ignored")
 
     osr_files = _listing(root / "variants" / "osr", ".jsonl", extra)
     counts["osr_games"] = None if osr_files is None else len(osr_files)

@@ -15,19 +15,16 @@ from typing import Any
 from werealign.errors import UserError
 from werealign.files import parse_json_text, path_kind, read_json, read_jsonl_lines
 from werealign.schema import GameLog, OsrRewrite
-from werealign.tasks import TASK_NAMES, TASKS
+from werealign.tasks import TASKS
 from werealign.validate.findings import Sink
 from werealign.validate.game_checks import check_game
 from werealign.validate.index import GameIndex
 from werealign.validate.item_checks import Item, check_duplicate_items, check_item, check_item_refs, check_osr
 from werealign.validate.schema_checks import check_schema
 
-ITEM_KINDS = TASK_NAMES  # the item kinds are the registered tasks
-
-
 def item_file_names() -> str:
     """The item files' names, for messages: 'speech.jsonl, vote.jsonl or opponent.jsonl'."""
-    names = [f"{kind}.jsonl" for kind in ITEM_KINDS]
+    names = [f"{kind}.jsonl" for kind in TASKS]  # the item kinds are the registered tasks
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
@@ -151,7 +148,7 @@ def detect_jsonl_kind(p: Path, rows: list[tuple[int, Any]]) -> str | None:
     """A task name or 'osr', from the file's place or name, else from its first object (the first task it looks like)."""
     if p.parent.name == "osr":
         return "osr"
-    if p.stem in ITEM_KINDS:
+    if p.stem in TASKS:
         return p.stem
     first = next((obj for _, obj in rows if isinstance(obj, dict)), None)
     if first is None:

@@ -1,0 +1,206 @@
+"""The built-in baselines' policies: each answers one item as shown, from an `ItemView` (data, never the
+prompt text re-parsed). What each model does is listed in werealign.llm.builtin_models.
+
+An ItemView holds only what the prompt shows the model: its messages, the answer space (options in shown
+order, candidate seats, role cards) and the shown transcript by seat, never the gold or the hidden game,
+so a baseline cannot cheat. werealign.eval.prompts builds it beside the messages; ties are broken towards
+the earliest option or the lowest seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from werealign.text_similarity import tfidf_cosines
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """One item as its prompt shows it, as data."""
+
+    task: str  # the task kind
+    shape: str  # what its answer line asks for: option | seat | seats | roles (Task.answer_shape, Ask.answer_shape)
+    zh: bool  # the prompt's language is Chinese (the answer line's label)
+    messages: list[dict[str, str]]  # the prompt as sent
+    options: tuple[tuple[str, str], ...] = ()  # (shown letter, text) in shown order, for shape "option"
+    candidates: tuple[int, ...] = ()  # the seats the answer line may name
+    role_cards: tuple[str, ...] = ()  # the card names a roles prompt lists, as shown (most common first)
+    question: str = ""  # the question stem as shown ("" when the prompt shows none, e.g. options-only)
+    speech_by_seat: dict[int, str] = field(default_factory=dict)  # the shown transcript's text per seat
+    own_speech: tuple[str, ...] = ()  # the viewpoint's own shown turns, in order
+
+    @property
+    def context(self) -> str:
+        """The prompt's user text without its option lines: what the lexical model compares options with."""
+        lines = "\n".join(str(m.get("content") or "") for m in self.messages if m.get("role") == "user").splitlines()
+        shown = [f"{k}. {t}" for k, t in self.options]
+        n = len(shown)
+        start = next((i for i in range(len(lines) - n, -1, -1) if n and lines[i:i + n] == shown), None)
+        return "\n".join(lines if start is None else lines[:start] + lines[start + n:])
+
+
+Policy = Callable[[ItemView, Any], tuple[str, str]]  # (view, request seed) -> (answer, why)
+
+
+def reply(policy: Policy, name: str, view: ItemView, seed: Any = None) -> str:
+    """The reply of baseline `name`: one line of why, then the answer line in the prompt's language."""
+    answer, why = policy(view, seed)
+    return f"werealign/{name} baseline: {why}.\n{'答案：' if view.zh else 'Answer: '}{answer}"
+
+
+def _seat_answer(view: ItemView, seats: list[int]) -> str:
+    return ", ".join(map(str, seats))
+
+
+def random_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    rng = random.Random(_seed(view.messages, seed))
+    if view.shape == "roles":
+        labels = {c: rng.choice(view.role_cards) for c in view.candidates}
+        return _roles(view, labels), "a uniformly random card per seat"
+    if view.shape == "option":
+        answer = rng.choice([k for k, _ in view.options])
+    elif view.shape == "seat":
+        answer = str(rng.choice(view.candidates))
+    else:
+        answer = _seat_answer(view, [c for c in view.candidates if rng.random() < 0.5] or [rng.choice(view.candidates)])
+    return answer, "uniformly random choice"
+
+
+def longest_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    if view.shape == "option":
+        return max(view.options, key=lambda o: len(o[1]))[0], "the longest option"  # max() keeps the first of equals
+    scores = {c: len(view.speech_by_seat.get(c, "")) for c in view.candidates}
+    if view.shape == "roles":
+        return _wolves_by(view, scores), "the seats who have spoken the most are wolves, the rest the first other card"
+    return _top(scores, view.shape), "the candidates who have spoken the most"
+
+
+def lexical_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    if view.shape == "option":
+        return _lexical_option(view, view.context), "the option with the highest TF-IDF overlap with the context"
+    scores = {c: _mentions(c, view) for c in view.candidates}
+    if view.shape == "roles":
+        return _wolves_by(view, scores), "the most-mentioned seats are wolves, the rest the first other card"
+    return _top(scores, view.shape), "the candidates mentioned most often"
+
+
+def options_only_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    if view.shape == "option":
+        return _lexical_option(view, view.question), "the option with the highest TF-IDF overlap with the question alone (no game context)"
+    return _no_rule(view, "no context")
+
+
+def own_last_call_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    named = [seat for text in view.own_speech for seat in seats_named(text) if seat in view.candidates]
+    if view.shape == "option":
+        return view.options[0][0], "no own-call shortcut for speech items: option A"
+    if view.shape == "seat":
+        if named:
+            return str(named[-1]), "the last candidate you named yourself"
+        return str(min(view.candidates)), "you named no candidate: the lowest-numbered one"
+    if view.shape == "seats":
+        if named:
+            return _seat_answer(view, sorted(set(named))), "the candidates you named yourself"
+        return _seat_answer(view, list(view.candidates)), "you named no candidate: every candidate"
+    return _no_rule(view, "")
+
+
+def all_candidates_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    if view.shape == "option":
+        return view.options[0][0], "no candidates in a speech item: option A"
+    if view.shape == "seat":
+        return str(min(view.candidates)), "one seat only: the lowest-numbered candidate"
+    if view.shape == "seats":
+        return _seat_answer(view, list(view.candidates)), "every candidate"
+    return _no_rule(view, "")
+
+
+def majority_role_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    if view.shape == "roles":
+        return _roles(view, {c: view.role_cards[0] for c in view.candidates}), "every seat the most common card"
+    return all_candidates_policy(view, seed)
+
+
+def own_style_policy(view: ItemView, seed: Any) -> tuple[str, str]:
+    from werealign.llm.own_style import own_style_reply
+
+    if view.shape == "roles":
+        return _no_rule(view, "")
+    return own_style_reply(view.shape, view.options, view.candidates, view.own_speech)
+
+
+def _no_rule(view: ItemView, why: str) -> tuple[str, str]:
+    """A shortcut with no rule of its own for this shape: the lowest seat, every seat, or the first card."""
+    if view.shape == "roles":
+        return _roles(view, {c: view.role_cards[0] for c in view.candidates}), "no rule of its own for roles: every seat the first card listed"
+    if view.shape == "seat":
+        return str(min(view.candidates)), f"{why}: the lowest-numbered candidate"
+    return _seat_answer(view, list(view.candidates)), f"{why}: every candidate"
+
+
+def _roles(view: ItemView, labels: dict[int, str]) -> str:
+    return "; ".join(f"{c}: {labels[c]}" for c in view.candidates)
+
+
+def _wolves_by(view: ItemView, scores: dict[int, int]) -> str:
+    """Roles: the top ceil(n/3) seats by `scores` get the first wolf-faction card listed, the rest the first other."""
+    from werealign.schema.roles import canonical_role, faction_of
+
+    first = view.role_cards[0]
+    wolf = next((c for c in view.role_cards if faction_of(canonical_role(c) or c) == "wolf"), first)
+    other = next((c for c in view.role_cards if c != wolf), first)
+    picked = {int(x) for x in _top(scores, "seats").split(", ")}
+    return _roles(view, {c: wolf if c in picked else other for c in view.candidates})
+
+
+def _seed(messages: list[dict], seed: Any) -> int:
+    blob = json.dumps([messages, seed], sort_keys=True, ensure_ascii=False, default=str).encode()
+    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
+
+
+def _top(scores: dict[int, int], shape: str) -> str:
+    ranked = sorted(scores, key=lambda c: (-scores[c], c))
+    if shape == "seat":
+        return str(ranked[0])
+    k = max(1, math.ceil(len(ranked) / 3))
+    return ", ".join(map(str, sorted(ranked[:k])))
+
+
+_SEAT_MENTION = re.compile(r"(?<!\d)(\d{1,2})\s*号|(?i:\bseats?\s+)(\d{1,2})\b")
+
+
+def _mentions(seat: int, view: ItemView) -> int:
+    transcript = " ".join(view.speech_by_seat.values())
+    pattern = rf"(?<!\d){seat}\s*号" if view.zh else rf"(?i)\bseat\s+{seat}\b"
+    return len(re.findall(pattern, transcript))
+
+
+def seats_named(text: str) -> list[int]:
+    """Seat numbers a turn names, in order ("2号", "seat 2")."""
+    return [int(a or b) for a, b in _SEAT_MENTION.findall(text)]
+
+
+def _lexical_option(view: ItemView, against: str) -> str:
+    sims = tfidf_cosines(against, [t for _, t in view.options], sublinear_tf=True)
+    best = max(range(len(sims)), key=lambda i: (sims[i], -i))
+    return view.options[best][0]
+
+
+# The built-in baselines by name (werealign/<name>), in the order `werealign list` shows them.
+POLICIES: dict[str, Policy] = {
+    "random": random_policy,
+    "longest": longest_policy,
+    "lexical": lexical_policy,
+    "options-only": options_only_policy,
+    "own-last-call": own_last_call_policy,
+    "all-candidates": all_candidates_policy,
+    "majority-role": majority_role_policy,
+    "own-style": own_style_policy,
+}
