@@ -107,7 +107,7 @@ def build(out: Path, sources: Path = SOURCES) -> None:
         vote += derived.vote
         opponent += derived.opponent
     with staged_directory(out, overwrite=True) as stage:
-        write_dataset(stage, games=games, speech=speech, vote=vote, opponent=opponent, osr=osr, **manifest)
+        write_dataset(stage, games=games, items={"speech": speech, "vote": vote, "opponent": opponent}, osr=osr, **manifest)
         findings, _ = validate_dataset(stage)
         if findings:  # raised inside the stage: `out` is left as it was
             raise UserError("\n".join(f.to_text() for f in findings))

@@ -73,7 +73,7 @@ def _secret_dataset(root: Path) -> Path:
                                     "utterances": [u.model_copy(update={"text": f"Turn {i}: I think we should vote carefully today."})
                                                    for i, u in enumerate(game.utterances)]})
     write_dataset(root, name="secrets", version="1", licence="CC0", games=[game, other],
-                  speech=[crafted_speech_item()], vote=[crafted_vote_item()], opponent=[crafted_opponent_item()])
+                  items={"speech": [crafted_speech_item()], "vote": [crafted_vote_item()], "opponent": [crafted_opponent_item()]})
     return root
 
 

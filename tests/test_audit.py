@@ -134,7 +134,7 @@ def test_cli_text_json_and_strict(tmp_path):
     items = _population(random.Random(4), 30, key_extra=8)
     ds = _dataset(items)
     root = tmp_path / "ds"
-    write_dataset(root, name="invented", version="0", licence="CC0", games=list(ds.games.values()), speech=items, vote=[], opponent=[])
+    write_dataset(root, name="invented", version="0", licence="CC0", games=list(ds.games.values()), items={"speech": items, "vote": [], "opponent": []})
     runner = CliRunner()
     text = runner.invoke(app, ["audit", str(root)])
     assert text.exit_code == 0 and "FAIL  all  key-longest" in text.stdout

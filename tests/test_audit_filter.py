@@ -64,7 +64,7 @@ def _write(root: Path, items: list[SpeechItem]) -> None:
     vote = [crafted_vote_item().model_copy(update={"item_id": f"{g}-VA", "game_id": g}) for g in GAMES]
     opp = [crafted_opponent_item().model_copy(update={"item_id": f"{g}-OI", "game_id": g}) for g in GAMES]
     osr = {g.game_id: [r.model_copy(update={"game_id": g.game_id}) for r in crafted_osr(g)] for g in games}
-    write_dataset(root, name="invented", version="0", licence="CC0", games=games, speech=items, vote=vote, opponent=opp, osr=osr)
+    write_dataset(root, name="invented", version="0", licence="CC0", games=games, items={"speech": items, "vote": vote, "opponent": opp}, osr=osr)
 
 
 def _planted_attack(items) -> float:

@@ -58,7 +58,7 @@ def clue_dataset(root: Path) -> Path:
                              cutoff_segment=last, candidates=[2, 3, 4, 5, 6], answer=2 + 3 * (g % 2)))
         opponent.append(OpponentItem(item_id=f"{gid}-OI", game_id=gid, language="en", viewpoint_seat=1, cutoff_segment=last,
                                      candidates=[2, 3, 4, 5, 6], answer=[2, 5]))
-    write_dataset(root, name="invented", version="0", licence="CC0-1.0", games=games, speech=speech, vote=vote, opponent=opponent)
+    write_dataset(root, name="invented", version="0", licence="CC0-1.0", games=games, items={"speech": speech, "vote": vote, "opponent": opponent})
     return root
 
 

@@ -100,7 +100,7 @@ def tiny_dataset(root: Path, *, n_speech: int = 5) -> Path:
     opponent = [OpponentItem(item_id="tiny-o1", game_id="tiny-1", language="en", viewpoint_seat=1, cutoff_segment=last,
                              candidates=[2, 3, 4, 5, 6], answer=[2, 5])]
     osr = {"tiny-1": [OsrRewrite(game_id="tiny-1", utterance_index=u.index, segment_ids=u.segment_ids, text=f"Seat {u.speaker} states a position (objective rewrite {u.index}).") for u in utterances]}
-    write_dataset(root, name="tiny", version="0.0.1", licence="Apache-2.0", games=[game], speech=speech, vote=vote, opponent=opponent, osr=osr)
+    write_dataset(root, name="tiny", version="0.0.1", licence="Apache-2.0", games=[game], items={"speech": speech, "vote": vote, "opponent": opponent}, osr=osr)
     return root
 
 

@@ -137,7 +137,7 @@ def test_osr_variant_is_written_and_usable(tmp_path):
     from werealign.dataset import write_dataset
 
     sample = load_dataset(bundled_sample_path())  # without its OSR files: the stage writes them
-    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=[], vote=[], opponent=[])
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), items={"speech": [], "vote": [], "opponent": []})
     _run(tmp_path / "g", replace(SMALL, osr=True, dimensions=("RI",), dataset=str(tmp_path / "bare")))
     ds = load_dataset(tmp_path / "g" / "dataset")
     game = ds.games[GAME]
@@ -213,8 +213,7 @@ def test_extras_only_fills_rr_explanation_and_osr_and_keeps_options(tmp_path):
 
     sample = load_dataset(bundled_sample_path())
     bare = [it.model_copy(update={"rule_reminder": None, "explanation": None if i % 2 else it.explanation}) for i, it in enumerate(sample.speech)]
-    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), speech=bare,
-                  vote=sample.vote, opponent=sample.opponent)  # no OSR either, like the imported release
+    write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), items={"speech": bare, "vote": sample.vote, "opponent": sample.opponent})  # no OSR either, like the imported release
     config = GenConfig(model="fake/model", dataset=str(tmp_path / "bare"), extras_only=True, judges=0)
     outcome, _, fake = _run(tmp_path / "g", config)
     out = load_dataset(tmp_path / "g" / "dataset")
@@ -241,7 +240,7 @@ def test_redrafting_removes_a_length_bias(tmp_path):
         options = [Option(key=o.key, origin=o.origin, text=o.text if o.key != it.answer else f"{o.text} Said twice: {o.text}")
                    for o in it.options]
         biased.append(it.model_copy(update={"item_id": f"biased-{n}", "options": options}))
-    write_dataset(tmp_path / "biased", name="biased", version="1", licence="CC0", games=list(sample.games.values()), speech=biased, vote=[], opponent=[])
+    write_dataset(tmp_path / "biased", name="biased", version="1", licence="CC0", games=list(sample.games.values()), items={"speech": biased, "vote": [], "opponent": []})
     config = GenConfig(model="fake/model", dataset=str(tmp_path / "biased"), redraft=True, osr=False, judges=0)
     outcome, _, _ = _run(tmp_path / "g", config)
     before = {(c["name"], c["scope"]): c for c in json.loads((tmp_path / "g" / "audit.before.json").read_text())["checks"]}

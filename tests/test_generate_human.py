@@ -68,7 +68,7 @@ def invented_game(n: int, seats: int = 9, turns: int = 14, language: str = "xx",
 def corpus(tmp_path: Path) -> Path:
     games = [invented_game(n) for n in range(8)]
     root = tmp_path / "corpus"
-    write_dataset(root, name="invented", version="0", licence="CC0", games=games, speech=[], vote=[], opponent=[], osr={})
+    write_dataset(root, name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
     return root
 
 

@@ -28,7 +28,7 @@ def observer_dataset(tmp_path_factory) -> tuple[Path, set[str]]:
     speech = [i.model_copy(update={"viewpoint_seat": None}) if i.item_id in observers else i for i in speech]
     root = tmp_path_factory.mktemp("obs") / "ds"
     write_dataset(root, name="observer-test", version="0.0.1", licence="Apache-2.0", games=list(sample.games.values()),
-                  speech=speech, vote=sample.vote, opponent=sample.opponent, osr=sample.osr)
+                  items={"speech": speech, "vote": sample.vote, "opponent": sample.opponent}, osr=sample.osr)
     return root, observers
 
 

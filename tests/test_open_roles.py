@@ -88,7 +88,7 @@ def test_invented_role_declared_in_config_builds_validates_derives_and_evaluates
     assert [o.answer for o in derived.opponent] == [[2, 5], [2, 5]]
     # A dataset of that game: derive writes its items, validate accepts it, a built-in model evaluates it.
     ds = tmp_path / "ds"
-    write_dataset(ds, name="invented", version="1", licence="CC0", games=[game], speech=[], vote=[], opponent=[])
+    write_dataset(ds, name="invented", version="1", licence="CC0", games=[game], items={"speech": [], "vote": [], "opponent": []})
     result = derive_dataset(ds)
     assert (result.vote, result.opponent) == (2, 2)
     again = derive_dataset(ds, tmp_path / "ds2")

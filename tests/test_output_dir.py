@@ -298,7 +298,7 @@ def test_derive_strict_fails_on_a_dropped_vote_and_still_writes(tmp_path):
     game = game.model_copy(update={"mvp": mvp, "rules": game.rules.model_copy(update={"abstention_allowed": False})})
     src = tmp_path / "ds"
     src.mkdir()
-    write_dataset(src, name="invented", version="1", licence="none", games=[game], speech=[], vote=[], opponent=[])
+    write_dataset(src, name="invented", version="1", licence="none", games=[game], items={"speech": [], "vote": [], "opponent": []})
     assert run_cli("derive", str(src), "--out", str(tmp_path / "loose")).returncode == 0
     r = run_cli("derive", str(src), "--out", str(tmp_path / "strict"), "--strict")
     assert r.returncode == 1 and "--strict: 1 MVP vote(s) dropped" in r.stderr, r.stderr

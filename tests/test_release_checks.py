@@ -21,7 +21,7 @@ def _rewrite(src: Path, dst: Path, **change_items) -> Path:
     ds = load_dataset(src)
     items = {k: [i.model_copy(update={name: f(i) for name, f in change_items.items()}) for i in v] for k, v in ds.items.items()}
     write_dataset(dst, name="tiny", version="0.0.1", licence="Apache-2.0", games=list(ds.games.values()),
-                  speech=items.get("speech", []), vote=items.get("vote", []), opponent=items.get("opponent", []), osr=ds.osr)
+                  items={"speech": items.get("speech", []), "vote": items.get("vote", []), "opponent": items.get("opponent", [])}, osr=ds.osr)
     return dst
 
 

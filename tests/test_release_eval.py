@@ -39,7 +39,7 @@ def _subset(tmp_path: Path, keep: int) -> Path:
     root = tmp_path / "subset"
     root.mkdir()
     write_dataset(root, name="sample-filtered", version="0.1", licence=m.licence, games=list(ds.games.values()),
-                  speech=ds.speech[:keep], vote=ds.vote, opponent=ds.opponent, description="kept by an invented filter")
+                  items={"speech": ds.speech[:keep], "vote": ds.vote, "opponent": ds.opponent}, description="kept by an invented filter")
     return root
 
 
@@ -98,7 +98,7 @@ def test_an_extra_config_from_other_games_is_refused(tmp_path):
     other = game.model_copy(update={"game_id": "invented-other-game"})
     item = ds.speech[0].model_copy(update={"game_id": other.game_id})
     root = tmp_path / "other"
-    write_dataset(root, name="x", version="1", licence="cc-by-4.0", games=[other], speech=[item], vote=[], opponent=[])
+    write_dataset(root, name="x", version="1", licence="cc-by-4.0", games=[other], items={"speech": [item], "vote": [], "opponent": []})
     with pytest.raises(UserError, match="invented-other-game"):
         build_release(None, tmp_path / "rel", extras={"other": root})
     assert not (tmp_path / "rel").exists()

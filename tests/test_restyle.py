@@ -51,7 +51,7 @@ class Refuse:
 def human_items(tmp_path) -> Path:
     """Human-voiced items of invented games (enough of them for a cross-fitted attack to learn from)."""
     games = [invented_game(n, turns=40, highlights=tuple(range(20, 400, 30))) for n in range(10)]
-    write_dataset(tmp_path / "c", name="invented", version="0", licence="CC0", games=games, speech=[], vote=[], opponent=[], osr={})
+    write_dataset(tmp_path / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
     run_human(HumanConfig(dataset=str(tmp_path / "c")), tmp_path / "h")
     return tmp_path / "h" / "dataset"
 

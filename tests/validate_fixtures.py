@@ -125,9 +125,9 @@ def write(root: Path, *, games=None, speech_rows=None, vote_rows=None, opponent_
     write_dataset(
         root, name="tiny", version="0.0.1", licence="CC0-1.0",
         games=[GameLog.model_validate(g) for g in games],
-        speech=[SpeechItem.model_validate(x) for x in (speech_rows if speech_rows is not None else [speech()])],
-        vote=[VoteItem.model_validate(x) for x in (vote_rows if vote_rows is not None else [vote()])],
-        opponent=[OpponentItem.model_validate(x) for x in (opponent_rows if opponent_rows is not None else [opponent()])],
+        items={"speech": [SpeechItem.model_validate(x) for x in (speech_rows if speech_rows is not None else [speech()])],
+               "vote": [VoteItem.model_validate(x) for x in (vote_rows if vote_rows is not None else [vote()])],
+               "opponent": [OpponentItem.model_validate(x) for x in (opponent_rows if opponent_rows is not None else [opponent()])]},
         osr={gid: [OsrRewrite.model_validate(r) for r in rows] for gid, rows in osr_rows.items()},
     )
     return root

@@ -3,7 +3,7 @@
 Layout (DESIGN.md):
     <dataset>/dataset.json
     <dataset>/games/<game_id>.json
-    <dataset>/items/{speech,vote,opponent}.jsonl
+    <dataset>/items/<kind>.jsonl          one file per task kind (werealign.tasks: speech, vote, opponent, ...)
     <dataset>/variants/osr/<game_id>.jsonl
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -18,15 +19,7 @@ from typing import Any
 
 from werealign.errors import UserError
 from werealign.files import list_dir, parse_model, read_json, read_jsonl, sha256_file, write_json, write_jsonl
-from werealign.schema import (
-    DatasetCounts,
-    DatasetManifest,
-    GameLog,
-    OpponentItem,
-    OsrRewrite,
-    SpeechItem,
-    VoteItem,
-)
+from werealign.schema import DatasetCounts, DatasetManifest, GameLog, OsrRewrite
 from werealign.tasks import TASKS
 
 MANIFEST = "dataset.json"
@@ -42,6 +35,10 @@ class Dataset:
 
     def items_of(self, task: str) -> list[Any]:
         return self.items.get(task, [])
+
+    def items_in(self, game_ids: set[str] | frozenset[str]) -> dict[str, list[Any]]:
+        """Every kind's items asked of these games (kind -> items in file order): a subset's items, no kind dropped."""
+        return {kind: [it for it in rows if it.game_id in game_ids] for kind, rows in self.items.items()}
 
     # The built-in kinds by name, for readable callers (any other kind: items_of).
     speech = property(lambda self: self.items_of("speech"))
@@ -134,9 +131,7 @@ def write_dataset(
     version: str,
     licence: str,
     games: list[GameLog],
-    speech: list[SpeechItem],
-    vote: list[VoteItem],
-    opponent: list[OpponentItem],
+    items: Mapping[str, Sequence[Any]],
     osr: dict[str, list[OsrRewrite]] | None = None,
     description: str = "",
     source: str | None = None,
@@ -145,13 +140,17 @@ def write_dataset(
 ) -> DatasetManifest:
     """Write a complete dataset directory into `root` (normally a staging dir) with its manifest.
 
-    Output is deterministic: games sorted by id, items in the order given, no timestamps.
+    `items`: kind -> items, one file `items/<kind>.jsonl` per kind given (an empty list: an empty file); a kind
+    must be a registered task. Output is deterministic: games sorted by id, items in the order given, no timestamps.
     `extra_files` (relative path -> text, e.g. an import report) are written and hashed too.
     """
     osr = osr or {}
+    unknown = sorted(set(items) - set(TASKS))
+    if unknown:
+        raise UserError(f"write_dataset: unknown item kind {unknown[0]!r}; register its task (werealign.tasks)")
     for game in sorted(games, key=lambda g: g.game_id):
         write_json(root / "games" / f"{game.game_id}.json", game)
-    for kind, rows in (("speech", speech), ("vote", vote), ("opponent", opponent)):
+    for kind, rows in items.items():
         write_jsonl(root / "items" / f"{kind}.jsonl", rows)
     for game_id in sorted(osr):
         write_jsonl(root / "variants" / "osr" / f"{game_id}.jsonl", osr[game_id])
@@ -166,11 +165,11 @@ def write_dataset(
         languages=[],
         licence=licence,
         source=source,
-        counts=DatasetCounts(games=0, speech=0, vote=0, opponent=0, osr_games=0),
+        counts=DatasetCounts(games=0),
         content_hashes={},
         filtering=filtering,
     )
-    return _write_manifest(root, manifest, games, {"speech": len(speech), "vote": len(vote), "opponent": len(opponent)}, len(osr))
+    return _write_manifest(root, manifest, games, {kind: len(rows) for kind, rows in items.items()}, len(osr))
 
 
 def _write_manifest(root: Path, base: DatasetManifest, games: list[GameLog], items: dict[str, int], osr_games: int) -> DatasetManifest:
@@ -182,8 +181,7 @@ def _write_manifest(root: Path, base: DatasetManifest, games: list[GameLog], ite
     }
     manifest = base.model_copy(update={
         "languages": sorted({g.language for g in games}),
-        "counts": DatasetCounts(games=len(games), speech=items.get("speech", 0), vote=items.get("vote", 0),
-                                opponent=items.get("opponent", 0), osr_games=osr_games),
+        "counts": DatasetCounts.of(len(games), {kind: items.get(kind, 0) for kind in TASKS if kind in items}, osr_games),
         "content_hashes": hashes,
     })
     write_json(root / MANIFEST, manifest)

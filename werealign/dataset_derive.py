@@ -53,8 +53,8 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
              for p in sorted(src.rglob("*")) if p.is_file() and p.relative_to(src).parts[0] not in owned | {MARKER}}
     m = ds.manifest
     with output_directory(target, command="derive", inputs=[src], overwrite=overwrite, in_place=in_place) as stage:
-        write_dataset(stage, name=m.name, version=m.version, licence=m.licence, games=list(ds.games.values()), speech=ds.speech,
-                      vote=vote, opponent=opponent, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
+        write_dataset(stage, name=m.name, version=m.version, licence=m.licence, games=list(ds.games.values()),
+                      items={**ds.items, "vote": vote, "opponent": opponent}, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
         if (src / STORE_NAME).is_file():
             shutil.copy2(src / STORE_NAME, stage / STORE_NAME)
     return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes)

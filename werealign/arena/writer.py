@@ -37,7 +37,7 @@ def write_arena(out: Path, games: list[GameLog], traces: dict[str, list[dict]], 
     out.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=out, prefix=".staging."))
     try:
-        write_dataset(stage, name=name, version="1", licence="CC-BY-4.0", games=games, speech=[], vote=vote, opponent=opponent,
+        write_dataset(stage, name=name, version="1", licence="CC-BY-4.0", games=games, items={"speech": [], "vote": vote, "opponent": opponent},
                       description="Self-play games of the werealign arena.", source="werealign arena", extra_files=extra)
         for entry in (*OWNED[1:-1], MANIFEST):  # the manifest last: it vouches for the rest
             old = out / entry

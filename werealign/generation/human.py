@@ -335,7 +335,7 @@ def run_human(config: HumanConfig, out: Path) -> Outcome:
     name = f"{ds.manifest.name}-human"
     with staged_directory(out / "dataset", overwrite=True) as stage:
         write_dataset(stage, name=name, version=f"{ds.manifest.version}+human.{config.seed}", licence=ds.manifest.licence,
-                      games=games, speech=outcome.items, vote=[], opponent=[], osr={},
+                      games=games, items={"speech": outcome.items}, osr={},
                       description="Human-voiced items by werealign generate --negatives human: every option is a real "
                                   "utterance (the key the viewpoint's own next turn, distractors from other games); unreviewed.",
                       source=ds.manifest.source)

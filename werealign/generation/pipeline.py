@@ -480,12 +480,12 @@ def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session:
         before = [it for it in ds.speech if it.game_id in chosen]
         write_json(out / "audit.before.json", audit_items(ds, before, name=ds.manifest.name).to_dict())
         write_json(out / "audit.after.json", audit_items(ds, kept, name=name).to_dict())
-        speech, vote, opponent = kept, [v for v in ds.vote if v.game_id in chosen], [o for o in ds.opponent if o.game_id in chosen]
+        items = {**ds.items_in(chosen), "speech": kept}
     else:
-        speech, vote, opponent = outcome.items, [], []
+        items = {"speech": outcome.items}
     osr = {**{g: ds.osr[g] for g in ds.osr if g in {x.game_id for x in games}}, **outcome.osr}
     with staged_directory(out / "dataset", overwrite=True) as stage:
         write_dataset(stage, name=name, version=f"{ds.manifest.version}+{label}.{config.seed}",
-                      licence=ds.manifest.licence, games=games, speech=speech, vote=vote, opponent=opponent, osr=osr,
+                      licence=ds.manifest.licence, games=games, items=items, osr=osr,
                       description=f"Drafted by werealign generate with {config.model}; items are unreviewed until `werealign review`.",
                       source=ds.manifest.source)

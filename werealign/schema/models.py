@@ -370,11 +370,27 @@ class OsrRewrite(Strict):
 
 
 class DatasetCounts(Strict):
+    """How many games, items of each task kind and games with OSR rewrites a dataset holds. The built-in kinds
+    are named fields; another package's kind (werealign.tasks) is counted under its own name."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Annotated[int, Field(ge=0)]] = Field(init=False)  # type: ignore[assignment]
+
     games: int = Field(ge=0)
-    speech: int = Field(ge=0)
-    vote: int = Field(ge=0)
-    opponent: int = Field(ge=0)
+    speech: int = Field(0, ge=0)
+    vote: int = Field(0, ge=0)
+    opponent: int = Field(0, ge=0)
     osr_games: int = Field(0, ge=0)
+
+    @classmethod
+    def of(cls, games: int, items: dict[str, int], osr_games: int) -> DatasetCounts:
+        return cls(games=games, osr_games=osr_games, **items)
+
+    def count(self, key: str) -> int:
+        """The count under `key` (games, osr_games or a task kind); 0 for a kind the manifest does not name."""
+        if key in type(self).model_fields:
+            return getattr(self, key)
+        return (self.model_extra or {}).get(key, 0)
 
 
 class DatasetManifest(Strict):

@@ -110,7 +110,7 @@ FIX = "rewrite it: werealign validate --fix-manifest DATASET"
 
 def _check_manifest(root: Path, manifest: DatasetManifest, counts: dict[str, int | None], languages: set[str], out: Sink) -> None:
     for key, actual in counts.items():
-        declared = getattr(manifest.counts, key)
+        declared = manifest.counts.count(key)
         if actual is not None and declared != actual:
             out.error("count-mismatch", path("counts", key), f"manifest says {declared}, the directory holds {actual}; {FIX}")
     if languages and set(manifest.languages) != languages:

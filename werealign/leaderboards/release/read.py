@@ -117,8 +117,7 @@ def release_to_dataset(ref: str, cache_root: Path) -> Path:
     stage = Path(tempfile.mkdtemp(dir=cache_root, prefix=".incoming."))
     try:
         write_dataset(stage, name=manifest.name + (f"{CONFIG_SEP}{extra}" if extra else ""), version=manifest.version,
-                      licence=manifest.licence, games=games, speech=items["speech"], vote=items["vote"],
-                      opponent=items["opponent"], osr=osr, description=manifest.description, source=manifest.source)
+                      licence=manifest.licence, games=games, items=items, osr=osr, description=manifest.description, source=manifest.source)
         key = hashlib.sha256(f"{content_sha256(stage)}\0{sha256_file(stage / 'dataset.json')}".encode()).hexdigest()
         final = cache_root / key[:16]
         if not final.is_dir():
