@@ -19,7 +19,7 @@ from crafted_game import CUTOFF, VIEWPOINT, crafted_game, crafted_opponent_item,
 from werealign.game.visibility import build_context
 from werealign.render.lines import rules_summary
 from werealign.errors import UserError
-from werealign.eval.floors import _random_subset
+from werealign.tasks.opponent import random_set_score
 from werealign.eval.plan import limited
 from werealign.eval.prompts import prepare, render_messages
 from werealign.eval.scoring import score_samples
@@ -159,7 +159,7 @@ def _brute_force_random(candidates, gold, exact: bool) -> float:
 @pytest.mark.parametrize("candidates,gold", [([1, 2, 3, 4, 5], [2, 4]), ([1, 2, 3], [3]), ([2, 3, 5, 7], [1, 3])])
 def test_oi_chance_floor_is_exact(candidates, gold):
     for exact in (False, True):
-        assert _random_subset(candidates, gold, "exact_match" if exact else "mean_jaccard") == pytest.approx(_brute_force_random(candidates, gold, exact))
+        assert random_set_score(candidates, gold, "exact_match" if exact else "mean_jaccard") == pytest.approx(_brute_force_random(candidates, gold, exact))
 
 
 def test_set_accuracy_mode_makes_exact_match_the_headline():

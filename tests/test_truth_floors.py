@@ -7,7 +7,8 @@ import pytest
 
 from crafted_game import CUTOFF, crafted_game, crafted_opponent_item, crafted_vote_item
 from werealign.dataset import Dataset
-from werealign.eval.floors import REVEALED, revealed_wolves, run_floors
+from werealign.eval.floors import run_floors
+from werealign.tasks.opponent import REVEALED, revealed_wolves
 from werealign.eval.plan import plan_run
 from werealign.schema import Event
 from werealign.schema.runs import RunConfig

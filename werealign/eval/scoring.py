@@ -85,7 +85,7 @@ def score_samples(
             block["metric"] = task.metric_for(mode)
             if floors and name in floors.get(variant, {}):
                 block["floors"] = floors[variant][name]
-            variants[variant][name] = block
+            variants[variant][name] = _checked(name, block)
     from werealign.eval.context_gain import context_gain_block  # it reads leaderboards.stats, which reads this module
     from werealign.eval.estimation import estimation_block
 
@@ -101,3 +101,19 @@ def score_samples(
         "context_gain": context_gain_block(samples, modes),
         "estimation": estimation_block(samples),
     }
+
+
+def _checked(task: str, block: dict[str, Any]) -> dict[str, Any]:
+    """A task's score block as results.json needs it: another package's kind gets a message naming what its
+    `score` left out, never a wall of union errors when the results are written."""
+    from pydantic import ValidationError
+
+    from werealign.schema.runs import TaskScores
+
+    try:
+        TaskScores.model_validate(block)
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise TypeError(f"task {task}: its score() block is not a results.json TaskScores: "
+                        f"{'.'.join(map(str, first['loc'])) or '(block)'}: {first['msg']}") from None
+    return block

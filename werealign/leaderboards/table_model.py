@@ -114,7 +114,33 @@ def oi_metric(entries: Sequence[ModelEntry]) -> str:
     return "role_accuracy" if found == {"role_accuracy"} else "mean_jaccard"
 
 
+def tasks_in(entries: Sequence[ModelEntry]) -> list[str]:
+    """Every task kind the runs scored, in registry order (a kind no longer registered after, by name)."""
+    from werealign.tasks import TASKS
+
+    found = {name for e in entries for tasks in e.scores.values() for name in tasks}
+    return [t for t in TASKS if t in found] + sorted(found - set(TASKS))
+
+
+def other_tasks(entries: Sequence[ModelEntry]) -> dict[str, str]:
+    """Kinds beyond the paper's three (another package's): task -> the primary metric its runs report."""
+    metrics: dict[str, str] = {}
+    for task in tasks_in(entries):
+        if task not in TASK_TITLES:
+            metrics[task] = next((str(tasks[task].get("metric")) for e in entries for tasks in e.scores.values()
+                                  if isinstance(tasks.get(task), dict) and tasks[task].get("metric")), "score")
+    return metrics
+
+
+def task_title(task: str, entries: Sequence[ModelEntry]) -> str:
+    if task == "opponent" and oi_metric(entries) == "role_accuracy":
+        return "OI role accuracy"
+    return TASK_TITLES.get(task) or f"{task} {other_tasks(entries).get(task, 'score').replace('_', ' ')}"
+
+
 def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
+    """The paper's columns (RI SJ DR PS CT Avg | VA OI), then one per other kind the runs scored."""
     dims = [Column(d, "speech", ("by_dimension", d, "accuracy"), dimension=d) for d in _dimensions(entries)]
+    others = [Column(task, task, (metric,), group_start=i == 0) for i, (task, metric) in enumerate(other_tasks(entries).items())]
     return [*dims, Column("Avg", "speech", ("macro_accuracy",), macro=True),
-            Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", (oi_metric(entries),))]
+            Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", (oi_metric(entries),)), *others]

@@ -20,7 +20,6 @@ from werealign.leaderboards.context_gain import context_gain_table
 from werealign.leaderboards.solver_gain import solver_gain_table
 from werealign.leaderboards.table_model import (  # noqa: F401 - the shapes, re-exported for renderers and tests
     BASE,
-    TASK_TITLES,
     Cell,
     Column,
     Leaderboard,
@@ -28,6 +27,8 @@ from werealign.leaderboards.table_model import (  # noqa: F401 - the shapes, re-
     Table,
     games_note,
     main_columns,
+    task_title,
+    tasks_in,
     oi_metric,
     shown,
 )
@@ -105,7 +106,7 @@ def main_table(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], s
 
 
 def ablation_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> Table | None:
-    columns = [c for c in main_columns(entries) if c.name in ("Avg", "VA", "OI")]
+    columns = [c for c in main_columns(entries) if c.dimension is None]  # Avg, VA, OI and any other kind
     variants = sorted({v for e in entries for v in e.scores} - {BASE})
     if not variants:
         return None
@@ -132,12 +133,12 @@ def ablation_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> 
 
 def role_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[list[Table], list[dict[str, Any]]]:
     tables, comparisons = [], []
-    for task in ("speech", "vote", "opponent"):
+    for task in tasks_in(entries):
         roles = sorted({role for e in entries for role in e.scores.get(BASE, {}).get(task, {}).get("by_viewpoint_role", {})})
         if not roles:
             continue
         columns = [Column(role, task, ("by_viewpoint_role", role, "score"), role=role) for role in roles]
-        title = "OI role accuracy" if task == "opponent" and oi_metric(entries) == "role_accuracy" else TASK_TITLES[task]
+        title = task_title(task, entries)
         table = Table(f"roles-{task}", f"By the viewpoint player's role: {title}", columns,
                       _model_rows(entries, columns, BASE, seed, resamples))
         _rank(table.rows, columns)

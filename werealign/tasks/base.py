@@ -70,6 +70,10 @@ class Task:
     permutes_options: bool = False  # options shown in a per-decode order (--permute)
     # The built-in shortcut models whose scores are this task's floors (werealign.eval.floors).
     shortcuts: tuple[str, ...] = ()
+    # (item, metric) -> the expected score of werealign/random's policy on the item: the chance floor (None: unknown).
+    chance: Callable[[Any, str], float] | None = None
+    # Floors that need the game's truth rather than a prompt: ([(game, item)], metric) -> {name: score}.
+    truth_floors: Callable[[Sequence[tuple[GameLog, Any]], str], dict[str, float | None]] = lambda asked, metric: {}
     # Extra arguments of werealign.game.visibility.build_context for an item of this kind: (game, item, mode).
     context_kwargs: Callable[[GameLog, Any, str | None], dict[str, Any]] = lambda game, item, mode: {}
     # Named ways of asking or scoring this kind (e.g. how much of the VA voter's own speech is shown); the

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import partial
+from math import comb
 from statistics import fmean
 from typing import Any
 
@@ -265,6 +266,47 @@ ROLES = Ask(
 )
 
 
+# --------------------------------------------------------------------------- floors (werealign.eval.floors)
+
+
+def random_set_score(candidates: Sequence[int], gold: Sequence[int], metric: str) -> float:
+    """Exact expected Jaccard (or exact match) of werealign/random's OI policy."""
+    n, g = len(candidates), len(set(gold))
+    g_in = len(set(gold) & set(candidates))
+    total = 0.0
+    for k in range(g_in + 1):  # gold seats named
+        for j in range(n - g_in + 1):  # other seats named
+            if k == 0 and j == 0:
+                continue
+            weight = comb(g_in, k) * comb(n - g_in, j) / 2**n
+            total += weight * (k / (g + j) if metric != "exact_match" else float(k == g and j == 0))
+    # Naming nobody is replaced by one uniform candidate.
+    one = (g_in / n) * (1 / g if metric != "exact_match" else float(g == 1)) if n else 0.0
+    return total + one / 2**n
+
+
+REVEALED = "revealed-wolves"
+
+
+def revealed_wolves(game: GameLog, cutoff: int) -> list[int]:
+    """Seats whose self-destruct (a wolf's public act) everyone saw at or before the cut-off segment."""
+    return sorted({int(e.actor) for e in game.events if e.kind == "self_destruct" and isinstance(e.actor, int)
+                   and e.audience.kind == "everyone" and e.segment_id is not None and e.segment_id <= cutoff})
+
+
+def truth_floors(asked: Sequence[tuple[GameLog, OpponentItem]], metric: str) -> dict[str, float | None]:
+    """Mean score of naming only the publicly revealed wolves (nobody, when none is: score 0)."""
+    per = []
+    for game, item in asked:
+        named = set(revealed_wolves(game, item.cutoff_segment)) & set(item.candidates)
+        gold = set(item.answer)
+        if metric == "exact_match":
+            per.append(float(named == gold))
+        else:
+            per.append(len(named & gold) / len(named | gold) if named | gold else 1.0)
+    return {REVEALED: rounded(fmean(per)) if per else None}
+
+
 # --------------------------------------------------------------------------- validation (werealign.validate)
 # The checks import werealign.validate when they run: it reads the registry, so not at import time.
 
@@ -321,6 +363,8 @@ TASK = Task(
     answer_shape="seats",
     answer_forms=("<seat>, <seat>, ...", "<座位号>, <座位号>, ..."),
     shortcuts=("all-candidates", "longest"),
+    chance=lambda item, metric: random_set_score(item.candidates, item.answer, metric),
+    truth_floors=truth_floors,
     gold=lambda item: sorted(item.answer),
     is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
     modes=MODES,

@@ -161,6 +161,7 @@ def same_question(item: SpeechItem) -> tuple:
 
 TASK = Task(
     name="speech",
+    chance=lambda item, metric: 1 / len(item.options),
     description="9-way multiple choice: RI SJ DR PS CT",
     item_model=SpeechItem,
     variants=("base", "rr", "osr", "no-context", "options-only"),

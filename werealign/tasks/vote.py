@@ -128,6 +128,8 @@ def check_refs(item: VoteItem, idx, out) -> None:
 
 TASK = Task(
     name="vote",
+    # An item that allows abstaining has one more answer than its candidates.
+    chance=lambda item, metric: 1 / (len(item.candidates) + item.abstention_allowed),
     description="VA: whom the winning side's MVP voted for",
     item_model=VoteItem,
     variants=("base", "osr", "no-context", "options-only"),

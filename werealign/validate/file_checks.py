@@ -175,7 +175,7 @@ def check_items_rows(
     warned_broken: set[str] = set()
     for lineno, obj in rows:
         row_out = _item_sink(out, lineno, obj)
-        item = check_schema(f"{kind}_item", obj, row_out)
+        item = check_schema(TASKS[kind].item_model, obj, row_out)
         if item is None:
             continue
         check_item(item, row_out)

@@ -20,17 +20,19 @@ _MAX_REPR = 60
 
 
 @cache
-def _validator(kind: str):
+def _validator(model: type[BaseModel]):
     from jsonschema import Draft202012Validator  # imported here: keeps `werealign --help` fast
 
-    schema = FILE_MODELS[kind].model_json_schema()
+    schema = model.model_json_schema()
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
 
 
-def check_schema(kind: str, obj: Any, out: Sink) -> BaseModel | None:
-    """Report every schema violation of `obj`; return the parsed model when there were none."""
-    errors = [e for err in _validator(kind).iter_errors(obj) for e in _actionable(err)]
+def check_schema(kind: str | type[BaseModel], obj: Any, out: Sink) -> BaseModel | None:
+    """Report every schema violation of `obj` against a file model (a FILE_MODELS name, or a task kind's item
+    model); return the parsed model when there were none."""
+    model = FILE_MODELS[kind] if isinstance(kind, str) else kind
+    errors = [e for err in _validator(model).iter_errors(obj) for e in _actionable(err)]
     errors.sort(key=lambda e: [str(p) for p in e.absolute_path])
     for err in errors:
         field, message = _describe(err)
@@ -38,7 +40,7 @@ def check_schema(kind: str, obj: Any, out: Sink) -> BaseModel | None:
     if errors:
         return None
     try:
-        return FILE_MODELS[kind].model_validate(obj)
+        return model.model_validate(obj)
     except ValidationError as e:  # pydantic stricter than the schema: still a finding, never a traceback
         for pe in e.errors():
             out.error("schema", path(*pe["loc"]), pe["msg"])

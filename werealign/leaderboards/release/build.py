@@ -10,7 +10,7 @@ from werealign.dataset import Dataset, load_dataset
 from werealign.errors import UserError
 from werealign.files import atomic_write_text, make_parent
 from werealign.leaderboards.release.card import data_path, dataset_card
-from werealign.leaderboards.release.tables import CONFIGS, config_table, configs_of
+from werealign.leaderboards.release.tables import config_table, configs, configs_of, item_configs
 from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
 
@@ -27,7 +27,7 @@ def parse_extra(spec: str) -> tuple[str, Path]:
         raise UserError(f"--extra-config {spec}: expected NAME=DIR (a dataset directory)")
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
         raise UserError(f"--extra-config {spec}: name {name!r} must be lower-case letters, digits, - or _")
-    if name in CONFIGS:
+    if name in configs():
         raise UserError(f"--extra-config {spec}: {name!r} is a built-in config; choose another name")
     return name, Path(folder)
 
@@ -58,19 +58,19 @@ def build_release(dataset_dir: Path | None, out: Path, *, overwrite: bool = Fals
     inputs = ([dataset_dir] if dataset_dir is not None else []) + list((extras or {}).values())
     check_inputs(out, inputs)
     check_replaceable(out, "release", overwrite)
-    configs = configs_of(ds)
+    found = configs_of(ds)
     extra_sets = {name: load_dataset(folder) for name, folder in (extras or {}).items()}
     for name, extra in extra_sets.items():
         _check_extra(name, extra, ds)
-        configs[name] = (CONFIGS["speech"][0], list(extra.speech))
+        found[name] = (item_configs()["speech"], list(extra.speech))
     num_bytes = {}
     with output_directory(out, command="release", inputs=inputs, overwrite=overwrite) as stage:
-        for name, (model, rows) in configs.items():
+        for name, (model, rows) in found.items():
             path = stage / data_path(name)
             make_parent(path)
             table = config_table(model, rows)
             table.to_parquet(str(path))
             num_bytes[name] = table.data.nbytes
-        card = dataset_card(ds, configs, num_bytes, extras=extra_sets, reference=reference or ".")
+        card = dataset_card(ds, found, num_bytes, extras=extra_sets, reference=reference or ".")
         atomic_write_text(stage / "README.md", card)
-    return Release(out, {name: len(rows) for name, (_, rows) in configs.items()})
+    return Release(out, {name: len(rows) for name, (_, rows) in found.items()})

@@ -15,9 +15,9 @@ import yaml
 from pydantic import BaseModel
 
 from werealign.dataset import Dataset as WereDataset
-from werealign.leaderboards.release.tables import SPLIT, features_for, json_columns
+from werealign.leaderboards.release.tables import SPLIT, features_for, item_configs, json_columns
 
-ITEM_CONFIGS = ("speech", "vote", "opponent")
+# What each config holds (an item kind without a line here is described by its task's own description).
 CONFIG_TEXT = {
     "speech": "9-way multiple-choice questions in five dimensions (RI SJ DR PS CT), one key each",
     "vote": "VA: the seat the winning side's MVP voted for, at the cut-off before the vote",
@@ -26,6 +26,12 @@ CONFIG_TEXT = {
     "osr": "objective rewrites of every utterance, for the OSR ablation",
     "manifest": "one row: the name, version, licence and counts of the dataset directory",
 }
+
+
+def _config_text(name: str) -> str:
+    from werealign.tasks import TASKS
+
+    return CONFIG_TEXT.get(name) or (TASKS[name].description if name in TASKS else "")
 
 
 def data_path(config: str) -> str:
@@ -64,7 +70,7 @@ def annotations_creators(ds: WereDataset) -> list[str]:
 
 
 def header(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], num_bytes: dict[str, int]) -> dict[str, Any]:
-    items = sum(len(rows) for name, (_, rows) in configs.items() if name in ITEM_CONFIGS)
+    items = sum(len(rows) for name, (_, rows) in configs.items() if name in item_configs())
     return {
         "pretty_name": ds.manifest.name,
         **_licence(ds.manifest.licence),
@@ -150,7 +156,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
     m = ds.manifest
     yaml_text = yaml.safe_dump(header(ds, configs, num_bytes), sort_keys=False, allow_unicode=True, width=1000)
     table = ["| config | rows | what |", "| --- | ---: | --- |"]
-    table += [f"| `{name}` | {len(rows)} | {extra_text(extras[name]) if name in extras else CONFIG_TEXT.get(name, '')} |"
+    table += [f"| `{name}` | {len(rows)} | {extra_text(extras[name]) if name in extras else _config_text(name)} |"
               for name, (_, rows) in configs.items()]
     json_notes = [f"`{name}`: {', '.join(f'`{c}`' for c in json_columns(model))}" for name, (model, _) in configs.items()
                   if json_columns(model)]

@@ -20,8 +20,6 @@ from werealign.errors import UserError
 HUB_PREFIX = "hf:"
 CONFIG_SEP = "#"
 MANIFEST_CONFIG = "manifest"
-# Configs a dataset directory is rebuilt from; the others (an extra config) are named by the user.
-ITEM_CONFIGS = ("speech", "vote", "opponent")
 
 
 def _parts(ref: str) -> tuple[str, str]:
@@ -83,7 +81,7 @@ def _models(model, rows: list[dict[str, Any]], ref: str, config: str) -> list[An
 def release_to_dataset(ref: str, cache_root: Path) -> Path:
     """The release as a dataset directory under `cache_root` (written once, by content); its path."""
     from werealign.dataset import load_dataset, write_dataset
-    from werealign.leaderboards.release.tables import CONFIGS
+    from werealign.leaderboards.release.tables import DATA_CONFIGS, item_configs
     from werealign.schema import DatasetManifest, OsrRewrite
 
     source, extra = _split_ref(ref)
@@ -93,13 +91,19 @@ def release_to_dataset(ref: str, cache_root: Path) -> Path:
         raise UserError(f"--dataset {ref}: config {MANIFEST_CONFIG!r} must hold one row, found {len(manifest_rows)}")
     manifest = _models(DatasetManifest, manifest_rows, ref, MANIFEST_CONFIG)[0]
     counts = manifest.counts
-    games = _models(CONFIGS["games"][0], _rows(datasets, source, "games", ref, required=True), ref, "games")
+    games = _models(DATA_CONFIGS["games"][0], _rows(datasets, source, "games", ref, required=True), ref, "games")
     items: dict[str, list[Any]] = {}
-    for kind in ITEM_CONFIGS:
-        rows = _rows(datasets, source, kind, ref, required=getattr(counts, kind) > 0)
-        items[kind] = _models(CONFIGS[kind][0], rows or [], ref, kind)
+    kinds = item_configs()  # every registered kind: a release's config for each kind its manifest counts
+    unknown = sorted(k for k, v in (counts.model_extra or {}).items() if v and k not in kinds)
+    if unknown:
+        raise UserError(f"--dataset {ref}: it holds {unknown[0]} items, a task kind werealign does not know here; "
+                        "install the package that registers it (entry point group werealign.tasks)")
+    for kind, model in kinds.items():
+        rows = _rows(datasets, source, kind, ref, required=counts.count(kind) > 0)
+        if rows is not None:
+            items[kind] = _models(model, rows, ref, kind)
     if extra is not None:
-        items["speech"] = _models(CONFIGS["speech"][0], _rows(datasets, source, extra, ref, required=True), ref, extra)
+        items["speech"] = _models(kinds["speech"], _rows(datasets, source, extra, ref, required=True), ref, extra)
     osr_rows = _rows(datasets, source, "osr", ref, required=counts.osr_games > 0) or []
     osr: dict[str, list[Any]] = {}
     for rewrite in _models(OsrRewrite, osr_rows, ref, "osr"):

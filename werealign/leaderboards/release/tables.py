@@ -18,20 +18,32 @@ from typing import Any
 from pydantic import BaseModel
 
 from werealign.dataset import Dataset as WereDataset
-from werealign.schema import DatasetManifest, GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
+from werealign.schema import DatasetManifest, GameLog, OsrRewrite
+from werealign.tasks import TASKS
 
 SPLIT = "test"  # a benchmark is evaluated, not trained on: its one split is the test split
 
-# config name -> (model of a row, how to get the rows from a loaded dataset directory)
-CONFIGS: dict[str, tuple[type[BaseModel], Any]] = {
-    "speech": (SpeechItem, lambda ds: ds.speech),
-    "vote": (VoteItem, lambda ds: ds.vote),
-    "opponent": (OpponentItem, lambda ds: ds.opponent),
+# The configs beside the item kinds: config name -> (model of a row, how to get the rows from a dataset directory).
+DATA_CONFIGS: dict[str, tuple[type[BaseModel], Any]] = {
     "games": (GameLog, lambda ds: [ds.games[g] for g in sorted(ds.games)]),
     "osr": (OsrRewrite, lambda ds: [r for g in sorted(ds.osr) for r in ds.osr[g]]),
     # One row: name, version, licence, counts, so `eval --dataset RELEASE` rebuilds the directory exactly.
     "manifest": (DatasetManifest, lambda ds: [ds.manifest]),
 }
+
+
+def item_configs() -> dict[str, type[BaseModel]]:
+    """One config per registered task kind (werealign.tasks), named after it: kind -> its item model."""
+    clash = sorted(set(TASKS) & set(DATA_CONFIGS))
+    if clash:
+        raise ValueError(f"task kind {clash[0]!r} has the name of a release config; rename the kind")
+    return {name: task.item_model for name, task in TASKS.items()}
+
+
+def configs() -> dict[str, tuple[type[BaseModel], Any]]:
+    """Every config a release can hold: the item kinds (registry order), then games, osr and manifest."""
+    items = {name: (model, lambda ds, name=name: ds.items_of(name)) for name, model in item_configs().items()}
+    return {**items, **DATA_CONFIGS}
 
 _SCALARS = {"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"}
 
@@ -93,7 +105,7 @@ def _row(record: dict[str, Any], model: type[BaseModel], features) -> dict[str, 
 def configs_of(ds: WereDataset) -> dict[str, tuple[type[BaseModel], list[BaseModel]]]:
     """The configs this dataset has rows for: an item kind the dataset lacks is left out, not shipped empty."""
     found = {}
-    for name, (model, rows_of) in CONFIGS.items():
+    for name, (model, rows_of) in configs().items():
         rows = list(rows_of(ds))
         if rows:
             found[name] = (model, rows)

@@ -1,0 +1,140 @@
+"""A task kind from another package goes through dataset, validate, eval, leaderboard and release with no
+edit to werealign (issue 21). The kind (tests/toykind: EXILE, "whom will the table exile today?") is
+registered the way an installed package registers it, through the `werealign.tasks` entry point group:
+the test writes a dist-info beside it on the path, so nothing is installed and nothing is patched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from werealign.dataset import load_dataset, write_dataset
+from werealign.llm.store import Store
+from werealign.schema.runs import STORE_NAME
+from werealign.tasks import TASKS
+
+TESTS = Path(__file__).resolve().parent
+pytestmark = pytest.mark.xdist_group("toy-kind")  # one worker registers and unregisters the kind
+
+
+def _dist_info(site: Path) -> Path:
+    """What `pip install toykind` would leave for importlib.metadata: a dist-info naming the entry point."""
+    info = site / "toykind-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toykind\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[werealign.tasks]\nexile = toykind:TASK\n", encoding="utf-8")
+    return site
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    site = _dist_info(tmp_path_factory.mktemp("site"))
+    sys.path[:0] = [str(site), str(TESTS)]
+    TASKS.refresh()
+    yield site
+    sys.path.remove(str(site))
+    sys.path.remove(str(TESTS))
+    TASKS.unregister("exile")
+    TASKS.refresh()
+
+
+def _exile_items(ds) -> list:
+    """One EXILE item per sample VA item: at the vote's cut-off, the seat the table exiled that day."""
+    from toykind import ExileItem
+
+    items = []
+    for v in ds.vote:
+        game = ds.games[v.game_id]
+        exiled = [e.target for e in game.events if e.kind == "elimination" and e.phase == v.phase
+                  and e.segment_id is not None and e.segment_id > v.cutoff_segment]
+        if exiled and exiled[0] in v.candidates:
+            items.append(ExileItem(item_id=v.item_id.replace("-VA-", "-EX-"), game_id=v.game_id, language=v.language,
+                                   viewpoint_seat=v.viewpoint_seat, day=v.phase, cutoff_segment=v.cutoff_segment,
+                                   candidates=v.candidates, answer=exiled[0]))
+    return items
+
+
+@pytest.fixture(scope="module")
+def dataset(site, tmp_path_factory) -> Path:
+    sample = load_dataset()
+    root = tmp_path_factory.mktemp("toy") / "dataset"
+    m = sample.manifest
+    write_dataset(root, name="toy", version="1", licence=m.licence, games=list(sample.games.values()),
+                  items={**sample.items, "exile": _exile_items(sample)}, osr=sample.osr, description="with a toy kind")
+    return root
+
+
+def _cli(site: Path, *args) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(TESTS), os.environ.get("PYTHONPATH", "")]),
+           "WEREALIGN_CACHE": "off"}
+    return subprocess.run([sys.executable, "-m", "werealign.cli", *map(str, args)], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def test_the_kind_comes_from_its_entry_point(site) -> None:
+    import toykind
+
+    assert TASKS["exile"] is toykind.TASK and list(TASKS)[-1] == "exile"  # built-ins first
+    assert list(TASKS)[:3] == ["speech", "vote", "opponent"]
+
+
+def test_the_dataset_writes_loads_and_counts_it(dataset) -> None:
+    ds = load_dataset(dataset)
+    assert len(ds.items_of("exile")) == 6 and ds.manifest.counts.count("exile") == 6
+    assert json.loads((dataset / "dataset.json").read_text())["counts"]["exile"] == 6
+    assert (dataset / "items" / "exile.jsonl").is_file()
+
+
+def test_validate_checks_it_and_reports_its_own_errors(site, dataset, tmp_path) -> None:
+    r = _cli(site, "validate", dataset)
+    assert r.returncode == 0, r.stdout + r.stderr
+    broken = tmp_path / "exile.jsonl"  # an items file is told by its name
+    row = json.loads((dataset / "items" / "exile.jsonl").read_text().splitlines()[0])
+    row["answer"] = next(s for s in range(1, 13) if s not in row["candidates"])
+    broken.write_text(json.dumps(row) + "\n")
+    r = _cli(site, "validate", broken)
+    assert r.returncode == 1 and "exile-not-candidate" in r.stdout + r.stderr
+
+
+def test_eval_leaderboard_and_release_handle_it(site, dataset, tmp_path) -> None:
+    runs = []
+    for model in ("werealign/random", "werealign/longest"):
+        out = tmp_path / model.replace("/", "-")
+        r = _cli(site, "eval", "--model", model, "--dataset", dataset, "--tasks", "vote,exile", "--decodes", "2", "--out", out)
+        assert r.returncode == 0, r.stderr
+        results = json.loads((out / "results.json").read_text())
+        block = results["variants"]["base"]["exile"]
+        assert block["samples"] == 12 and block["parse_failures"] == 0 and 0.0 <= block["accuracy"] <= 1.0
+        assert set(block["floors"]["shortcuts"]) == {"werealign/longest"} and 0 < block["floors"]["chance"] < 1
+        rows = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+        assert {row["task"] for row in rows} == {"vote", "exile"}
+        with Store(out / STORE_NAME, readonly=True) as store:
+            sent = store.load(with_request=True)
+        prompts = [sent[row["key"]].request["messages"][-1]["content"] for row in rows if row["task"] == "exile"]
+        assert prompts and all(p.endswith("Answer: <exiled seat>") and "## Question\nWhom will the table exile" in p for p in prompts)
+        runs.append(out)
+    # longest's score is its own floor: the same policy, scored twice
+    longest = json.loads((runs[1] / "results.json").read_text())["variants"]["base"]["exile"]
+    assert longest["accuracy"] == longest["floors"]["shortcuts"]["werealign/longest"]
+
+    board = tmp_path / "board.md"
+    r = _cli(site, "leaderboard", *runs, "--out", board)
+    assert r.returncode == 0, r.stderr
+    table = board.read_text()
+    assert "exile" in table.lower()
+
+    release = tmp_path / "release"
+    r = _cli(site, "release", dataset, "--out", release)
+    assert r.returncode == 0, r.stderr
+    card = (release / "README.md").read_text()
+    assert "exile" in card
+    again = tmp_path / "again"
+    r = _cli(site, "eval", "--model", "werealign/random", "--dataset", release, "--tasks", "exile", "--decodes", "1", "--out", again)
+    assert r.returncode == 0, r.stderr
+    assert json.loads((again / "results.json").read_text())["variants"]["base"]["exile"]["samples"] == 6

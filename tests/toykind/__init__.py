@@ -1,0 +1,66 @@
+"""A task kind werealign has never seen, in a package of its own (issue 21): EXILE, "whom will the table exile
+today?", answered with one seat. It is registered only through the `werealign.tasks` entry point group (the
+test writes a dist-info beside it, installing nothing) and uses only werealign's public task contract: an
+item model, its template folder, parsing, scoring. No file of werealign names it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from werealign.schema.models import ItemBase, Seat
+from werealign.tasks.answers import read_seat, seat_value, short
+from werealign.tasks.base import Parsed, Task
+from werealign.tasks.common import by_role, correct_value, counts, mean_value, rounded
+
+
+class ExileItem(ItemBase):
+    viewpoint_seat: Seat
+    day: str  # the day phase whose exile is asked
+    cutoff_segment: int
+    candidates: list[Seat]
+    answer: Seat  # the seat the table exiled that day
+
+
+def question_vars(game, item: ExileItem, lang: str, option_order) -> dict[str, Any]:
+    seats = sorted(item.candidates)
+    return {"candidates": ", ".join(map(str, seats)), "candidate_seats": seats, "day": item.day}
+
+
+def parse(value: str, item: ExileItem, option_order) -> Parsed:
+    seat = read_seat(seat_value(value))
+    if seat is None:
+        return Parsed(None, f"answer '{short(value)}' is not one seat number")
+    if seat not in item.candidates:
+        return Parsed(None, f"seat {seat} is not a candidate")
+    return Parsed(seat, None)
+
+
+def score(samples) -> dict[str, Any]:
+    return {"metric": "accuracy", "accuracy": rounded(mean_value(samples, correct_value)),
+            "by_viewpoint_role": by_role(samples, correct_value), **counts(samples)}
+
+
+def check(item: ExileItem, out) -> None:
+    if item.answer not in item.candidates:
+        out.error("exile-not-candidate", "answer", f"answer {item.answer} is not among the candidates")
+
+
+TASK = Task(
+    name="exile",
+    description="toy: whom the table exiles today",
+    item_model=ExileItem,
+    variants=("base", "no-context", "options-only"),
+    metric="accuracy",
+    question_vars=question_vars,
+    parse=parse,
+    score=score,
+    answer_shape="seat",
+    answer_forms=("<exiled seat>",),
+    shortcuts=("longest",),
+    chance=lambda item, metric: 1 / len(item.candidates),
+    templates=Path(__file__).parent / "templates",
+    looks_like=lambda row: "day" in row and "candidates" in row,
+    check=check,
+)
