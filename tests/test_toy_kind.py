@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from plugin_site import plugin_site
 
 from werealign.dataset import load_dataset, write_dataset
 from werealign.llm.store import Store
@@ -23,18 +24,9 @@ TESTS = Path(__file__).resolve().parent
 pytestmark = pytest.mark.xdist_group("toy-kind")  # one worker registers and unregisters the kind
 
 
-def _dist_info(site: Path) -> Path:
-    """What `pip install toykind` would leave for importlib.metadata: a dist-info naming the entry point."""
-    info = site / "toykind-0.1.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toykind\nVersion: 0.1\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[werealign.tasks]\nexile = toykind:TASK\n", encoding="utf-8")
-    return site
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    site = _dist_info(tmp_path_factory.mktemp("site"))
+    site = plugin_site(tmp_path_factory.mktemp("site"), "toykind", {"werealign.tasks": {"exile": "toykind:TASK"}})
     sys.path[:0] = [str(site), str(TESTS)]
     TASKS.refresh()
     yield site
@@ -138,3 +130,14 @@ def test_eval_leaderboard_and_release_handle_it(site, dataset, tmp_path) -> None
     r = _cli(site, "eval", "--model", "werealign/random", "--dataset", release, "--tasks", "exile", "--decodes", "1", "--out", again)
     assert r.returncode == 0, r.stderr
     assert json.loads((again / "results.json").read_text())["variants"]["base"]["exile"]["samples"] == 6
+
+
+def test_a_language_the_kind_has_no_template_for_is_one_clear_error(site) -> None:
+    from werealign.errors import UserError
+    from werealign.eval.prompts import render_messages
+
+    sample = load_dataset()
+    item = _exile_items(sample)[0].model_copy(update={"language": "zh"})
+    game = sample.games[item.game_id].model_copy(update={"language": "zh"})
+    with pytest.raises(UserError, match=r"no prompt template zh/exile.v1.j2 in .*toykind"):
+        render_messages(game, item)

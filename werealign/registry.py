@@ -12,6 +12,7 @@ package added to the path later is found. A broken entry point is an error namin
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
@@ -23,8 +24,13 @@ from werealign.errors import UserError
 T = TypeVar("T")
 
 
-@cache
 def _declared(group: str) -> tuple[EntryPoint, ...]:
+    # Read once per path: a package put on sys.path since (a test's, a notebook's) is seen on the next look.
+    return _scan(group, tuple(sys.path))
+
+
+@cache
+def _scan(group: str, path: tuple[str, ...]) -> tuple[EntryPoint, ...]:
     return tuple(sorted(entry_points(group=group), key=lambda ep: ep.name))
 
 
@@ -88,7 +94,7 @@ class Registry(Mapping[str, T], Generic[T]):
 
     def refresh(self) -> None:
         """Read the entry point group again (after installing a package into a running process)."""
-        _declared.cache_clear()
+        _scan.cache_clear()
         self._load_entry_points()
 
     def names(self) -> tuple[str, ...]:

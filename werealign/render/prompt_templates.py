@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from werealign.errors import UserError
 from werealign.schema.models import TELLING_ORDER
 from werealign.render.phrases import PHRASES
 
@@ -77,7 +78,15 @@ def _env(search: str | None = None) -> jinja2.Environment:
 
 def render_template(lang: str, name: str, search: Any = None, **kw: Any) -> str:
     """Render `<lang>/<name>.<version>.j2`, looked up first in `search` (a folder) when given."""
-    text = _env(None if search is None else str(search)).get_template(f"{lang}/{name}.{PROMPT_VERSION}.j2").render(**kw)
+    import jinja2
+
+    file = f"{lang}/{name}.{PROMPT_VERSION}.j2"
+    try:
+        template = _env(None if search is None else str(search)).get_template(file)
+    except jinja2.TemplateNotFound:
+        where = f"{search} or werealign's templates" if search is not None else "werealign's templates"
+        raise UserError(f"no prompt template {file} in {where}: a task kind needs one per language it is asked in") from None
+    text = template.render(**kw)
     # Collapse runs of blank lines left by optional sections; prompts stay byte-stable.
     lines = [ln.rstrip() for ln in text.strip().splitlines()]
     out: list[str] = []
