@@ -119,7 +119,8 @@ def _tally(values: list[Any], shown: int = 5) -> str:
 
 
 def provenance_lines(ds: WereDataset) -> list[str]:
-    items = [*ds.speech, *ds.vote, *ds.opponent]
+    # Every kind's items that record a provenance (a kind of another package may not).
+    items = [i for rows in ds.items.values() for i in rows if getattr(i, "provenance", None) is not None]
     if not items:
         return ["No items."]
     origins = [o.origin for i in ds.speech for o in i.options]
