@@ -3,8 +3,8 @@
 The viewpoint spoke earlier in the transcript, so an option in its own wording (its pet phrases,
 the seats it keeps naming) can be found by style alone, without judging the game. This model picks
 the option with the highest character TF-IDF cosine to the viewpoint's own shown turns; its score is
-the floor of that shortcut (werealign/eval/floors.py). It reads only the rendered prompt, like every
-built-in (werealign/llm/builtin_models.py registers it). VA / OI have no style to match: the
+the floor of that shortcut (werealign/eval/floors.py). Like every built-in it reads only the item as
+shown (an ItemView; werealign/llm/builtin_models.py registers it). VA / OI have no style to match: the
 lowest-numbered candidate, or every candidate.
 """
 

@@ -2,8 +2,8 @@
 
 Each kind (speech, vote, opponent) is a `werealign.tasks.base.Task`: its item model, the ablation
 variants it can be asked in, the question part of its prompt, answer parsing, the gold answer and its
-scores, the shape and placeholder of its answer line (how the built-in models, which see only the
-messages, tell a prompt's task: `task_of_prompt`), and its validation checks. Everything else asks this
+scores, the shape and placeholder of its answer line (what the built-in models answer by; every
+prompt ends with it: `task_of_prompt`), chance, and its validation checks. Everything else asks this
 registry instead of branching on kind names. A kind from another package: a `Task` whose `templates` is
 its folder of `<lang>/<kind>.v1.j2` (each ending with one of its `answer_forms`), declared in the
 `werealign.tasks` entry point group (werealign.registry) or added with `TASKS.register` (tests, notebooks).
@@ -60,9 +60,7 @@ def task_of(item: Any) -> Task:
 
 def task_of_prompt(text: str) -> Task | None:
     """The task a rendered prompt asks (None if none): the one whose answer form ends its last non-blank line.
-
-    What the built-in models use, which see only the messages, never the item.
-    """
+    A check of the template contract (every prompt ends with its task's answer line), not how anything answers."""
     found = prompt_shape(text)
     return found[0] if found else None
 

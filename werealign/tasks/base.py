@@ -59,10 +59,10 @@ class Task:
     parse: Callable[[str, Any, list[int] | None], Parsed]
     score: Callable[[Sequence[Sample]], dict[str, Any]]  # this task's samples -> its results.json block
     # What the answer line asks for: "option" (one letter), "seat" (one seat) or "seats" (a set of seats).
-    # The built-in models read only the messages and answer by this shape (werealign.llm.builtin_models).
+    # The built-in models answer by this shape (werealign.llm.baselines.ItemView.shape).
     answer_shape: str
     # The placeholder that ends this task's prompts (the last line of each <lang>/<name>.*.j2, e.g.
-    # "Answer: <letter>"), one per template language: how a rendered prompt tells its task (tasks.task_of_prompt).
+    # "Answer: <letter>"), one per template language: how a rendered prompt shows its task (tasks.prompt_shape).
     answer_forms: tuple[str, ...]
     # The defaults suit a single-answer kind (one letter, one seat): right or wrong.
     gold: Callable[[Any], Any] = lambda item: item.answer  # the item's answer as samples.jsonl records it
