@@ -54,7 +54,7 @@ def _werebench(src: Path, out: Path, overwrite: bool) -> Imported:
 
 
 def _builtins() -> list[Importer]:
-    return [Importer("werebench", "Convert WereBench game logs and speech items; derive VA and OI items", _werebench)]
+    return [Importer("werebench", "the WereBench release: games, speech items; VA, OI derived", _werebench)]
 
 
 IMPORTERS: Registry[Importer] = Registry("importer", "werealign.importers", _builtins, kind=Importer)
