@@ -124,6 +124,20 @@ def test_templates_hash_is_stable_and_tracks_template_bytes(tmp_path, monkeypatc
     assert templates_hash() != h
 
 
+def test_a_solver_step_template_changes_the_solver_hash_only(tmp_path, monkeypatch):
+    """A step's wording is in the run identity of runs with that solver, and never moves a default run's."""
+    from werealign.eval.rundir import versions_record
+
+    h, s = templates_hash(), prompt_templates.solver_templates_hash()
+    assert versions_record(("vote",)).solver_templates_sha256 is None
+    assert versions_record(("vote",), "xu:questions=6").solver_templates_sha256 == s
+    copy = tmp_path / "templates"
+    shutil.copytree(str(templates_root()), copy)
+    monkeypatch.setattr(prompt_templates, "templates_root", lambda: copy)
+    (copy / "zh" / "solvers" / f"final.{PROMPT_VERSION}.j2").write_text("changed", encoding="utf-8")
+    assert templates_hash() == h and prompt_templates.solver_templates_hash() != s
+
+
 def test_the_phrase_table_words_the_prompt_and_the_hash_tracks_it_and_the_telling_order(monkeypatch):
     """The words come from werealign.render.phrases (no other copy renders them) and templates_hash() sees
     a change to them, and to the order the context builder tells events in."""

@@ -30,7 +30,7 @@ from werealign.eval.floors_cache import cached_floors
 from werealign.eval.scoring import score_samples
 from werealign.files import describe_validation_error, read_json, sha256_file, write_json, write_jsonl
 from werealign.llm.store import STORE_NAME, StoredResponse
-from werealign.schema.runs import DatasetRecord, Results, RunConfig, RunExecution, RunRecord, Versions, read_run_record
+from werealign.schema.runs import DEFAULT_SOLVER, DatasetRecord, Results, RunConfig, RunExecution, RunRecord, Versions, read_run_record
 
 RUN_JSON = "run.json"
 SAMPLES = "samples.jsonl"
@@ -68,10 +68,10 @@ def dataset_record(ds: Dataset, config: RunConfig) -> DatasetRecord:
     )
 
 
-def versions_record(tasks: tuple[str, ...] = ()) -> Versions:
+def versions_record(tasks: tuple[str, ...] = (), solver: str = DEFAULT_SOLVER) -> Versions:
     """The versions a run records; `tasks`: the evaluated kinds, whose own templates (another package's
-    kind) count in the templates hash."""
-    from werealign.render.prompt_templates import PROMPT_VERSION, templates_hash
+    kind) count in the templates hash; `solver`: a solver other than the default adds its step templates' hash."""
+    from werealign.render.prompt_templates import PROMPT_VERSION, solver_templates_hash, templates_hash
     from werealign.tasks import TASKS
 
     try:
@@ -79,7 +79,8 @@ def versions_record(tasks: tuple[str, ...] = ()) -> Versions:
     except metadata.PackageNotFoundError:
         litellm_version = None
     return Versions(werealign=__version__, litellm=litellm_version, prompt_version=PROMPT_VERSION, templates_sha256=templates_hash(
-        TASKS[t].templates for t in tasks if t in TASKS and TASKS[t].templates is not None))
+        TASKS[t].templates for t in tasks if t in TASKS and TASKS[t].templates is not None),
+        solver_templates_sha256=None if solver == DEFAULT_SOLVER else solver_templates_hash())
 
 
 def run_record(ds: Dataset, config: RunConfig, execution: RunExecution) -> RunRecord:
@@ -87,7 +88,7 @@ def run_record(ds: Dataset, config: RunConfig, execution: RunExecution) -> RunRe
         config=RunConfig(**dict(config)),
         execution=execution.model_copy(update={"api_base": public_api_base(execution.api_base)}),
         dataset=dataset_record(ds, config),
-        versions=versions_record(tuple(config.tasks)),
+        versions=versions_record(tuple(config.tasks), config.solver),
     )
 
 

@@ -237,11 +237,12 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
                 f"{ds_path or 'the bundled sample'}; pass the run's dataset with --dataset"
             )
     warnings = []
-    if rundir.versions_record(tuple(config.tasks)).templates_sha256 != record.versions.templates_sha256:
+    installed = rundir.versions_record(tuple(config.tasks), config.solver)
+    if (installed.templates_sha256, installed.solver_templates_sha256) != (record.versions.templates_sha256, record.versions.solver_templates_sha256):
         # Not fatal: prompts are matched by request key, so a prompt whose text did not change still finds
         # its response, and one that did change is reported as missing rather than scored against new text.
         warnings.append(
-            f"{where}: versions.templates_sha256 differs from the installed prompt templates; "
+            f"{where}: versions.templates_sha256 (or solver_templates_sha256) differs from the installed prompt templates; "
             "responses are matched by request key, prompts whose text changed count as missing"
         )
     plan = plan_run(ds, config)

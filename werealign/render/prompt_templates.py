@@ -47,6 +47,18 @@ def templates_hash(extra_roots: Iterable[Any] = ()) -> str:
     return h.hexdigest()
 
 
+def solver_templates_hash() -> str:
+    """sha256 over the solvers' step templates (`<lang>/solvers/*.j2`): kept apart from templates_hash so a
+    run with the default solver, which never renders them, keeps its identity when a step's wording changes."""
+    h = hashlib.sha256()
+    root = templates_root()
+    for lang_dir in sorted((d for d in root.iterdir() if d.is_dir() and (d / "solvers").is_dir()), key=lambda p: p.name):
+        for name, data in _template_files(lang_dir):
+            if name.startswith("solvers/"):
+                h.update(f"{lang_dir.name}/{name}".encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
+
+
 def _template_files(root: Any) -> list[tuple[str, bytes]]:
     """(lang/name, bytes) of the templates directly in root's language folders, by name."""
     files: list[tuple[str, bytes]] = []

@@ -96,6 +96,10 @@ class Versions(_Model):
     litellm: str | None = Field(description="litellm version installed, null when it was not installed.")
     prompt_version: str = Field(description="Version of the prompt templates (e.g. v1).")
     templates_sha256: str = Field(description="sha256 over every prompt template file and the phrase tables (werealign.render).")
+    solver_templates_sha256: str | None = Field(
+        None, exclude_if=lambda v: v is None,
+        description="sha256 over the solvers' step templates (render/templates/<lang>/solvers/); absent for the default "
+        "solver, whose only prompt is the task's. A change is warned about on resume, like templates_sha256.")
 
 
 class RunRecord(_Model):
