@@ -11,6 +11,8 @@ is deterministic.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from dataclasses import dataclass
 
 from werealign.solvers.base import State
@@ -30,8 +32,10 @@ class Experience:
 
 
 # One pool per (games of a language, role): fitted once, queried by every sample that draws on it. The
-# value keeps the games alive, so the ids in its key stay theirs.
-_POOLS: dict[tuple, tuple[tuple, list[Experience], TfidfIndex | None]] = {}
+# value keeps the games alive, so the ids in its key stay theirs. Bounded: a run uses one pool per language
+# and role (about a dozen), but a notebook that evaluates many datasets must not keep every one alive.
+_POOLS: OrderedDict[tuple, tuple[tuple, list[Experience], TfidfIndex | None]] = OrderedDict()
+_MAX_POOLS = 64
 
 
 def _viewpoint_role(state: State) -> str | None:
@@ -61,6 +65,9 @@ def _ranked(state: State, query: str) -> list[Experience]:
     if key not in _POOLS:
         pool = [e for g in games for e in _experiences(g, role)]
         _POOLS[key] = (tuple(games), pool, TfidfIndex([e.text for e in pool]) if pool else None)
+        while len(_POOLS) > _MAX_POOLS:
+            _POOLS.popitem(last=False)  # the least recently used
+    _POOLS.move_to_end(key)
     _, pool, index = _POOLS[key]
     if index is None:
         return []
