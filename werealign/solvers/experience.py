@@ -12,7 +12,6 @@ is deterministic.
 from __future__ import annotations
 
 from collections import OrderedDict
-
 from dataclasses import dataclass
 
 from werealign.solvers.base import State
