@@ -76,19 +76,20 @@ def random_policy(view: ItemView, seed: Any) -> tuple[str, str]:
 def longest_policy(view: ItemView, seed: Any) -> tuple[str, str]:
     if view.shape == "option":
         return max(view.options, key=lambda o: len(o[1]))[0], "the longest option"  # max() keeps the first of equals
-    scores = {c: len(view.speech_by_seat.get(c, "")) for c in view.candidates}
-    if view.shape == "roles":
-        return _wolves_by(view, scores), "the seats who have spoken the most are wolves, the rest the first other card"
-    return _top(scores, view.shape), "the candidates who have spoken the most"
+    return _seats_by(view, {c: len(view.speech_by_seat.get(c, "")) for c in view.candidates}, "who have spoken the most")
 
 
 def lexical_policy(view: ItemView, seed: Any) -> tuple[str, str]:
     if view.shape == "option":
         return _lexical_option(view, view.context), "the option with the highest TF-IDF overlap with the context"
-    scores = {c: _mentions(c, view) for c in view.candidates}
+    return _seats_by(view, {c: _mentions(c, view) for c in view.candidates}, "mentioned most often")
+
+
+def _seats_by(view: ItemView, scores: dict[int, int], who: str) -> tuple[str, str]:
+    """The top seats by `scores`: one, the top third, or (roles) the top third labelled wolves."""
     if view.shape == "roles":
-        return _wolves_by(view, scores), "the most-mentioned seats are wolves, the rest the first other card"
-    return _top(scores, view.shape), "the candidates mentioned most often"
+        return _wolves_by(view, scores), f"the seats {who} are wolves, the rest the first other card"
+    return _top(scores, view.shape), f"the candidates {who}"
 
 
 def options_only_policy(view: ItemView, seed: Any) -> tuple[str, str]:
