@@ -143,6 +143,7 @@ def test_a_board_invented_in_the_test_is_playable(tmp_path):
 @pytest.mark.parametrize("args, needle", [
     (["--board", "nine-men"], "--board nine-men"),
     (["--model", "rule/genius"], "rule/genius"),
+    (["--model", "werealign/random"], "answers benchmark items only"),
     (["--solver", "tree-of-thought"], "--solver tree-of-thought"),
     (["--debate", "shouting"], "--debate shouting"),
 ])

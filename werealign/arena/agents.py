@@ -34,9 +34,14 @@ def check_agents(models: list[str], solver: str) -> None:
     """Refuse an unknown solver or rule agent before anything is written."""
     if solver not in SOLVERS:
         raise UserError(f"--solver {solver}: unknown solver (choose from {', '.join(SOLVERS)})")
+    from werealign.llm.builtin_models import is_baseline
+
     for model in models:
         if model.startswith("rule/") and model not in RULE_AGENTS:
             raise UserError(f"--model {model}: unknown rule agent (choose from {', '.join(RULE_AGENTS)})")
+        if is_baseline(model):
+            raise UserError(f"--model {model}: a built-in baseline answers benchmark items only, not a live game; "
+                            f"use a rule agent ({', '.join(RULE_AGENTS)}) or a model")
 
 
 def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=(), max_tokens: int | None = None) -> Agent:
