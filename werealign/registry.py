@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from typing import Generic, TypeVar
 
 from werealign.errors import UserError
@@ -26,12 +26,13 @@ T = TypeVar("T")
 
 def _declared(group: str) -> tuple[EntryPoint, ...]:
     # Read once per path: a package put on sys.path since (a test's, a notebook's) is seen on the next look.
-    return _scan(group, tuple(sys.path))
+    return tuple(sorted(_scan(tuple(sys.path)).select(group=group), key=lambda ep: ep.name))
 
 
 @cache
-def _scan(group: str, path: tuple[str, ...]) -> tuple[EntryPoint, ...]:
-    return tuple(sorted(entry_points(group=group), key=lambda ep: ep.name))
+def _scan(path: tuple[str, ...]) -> EntryPoints:
+    """Every installed distribution's entry points, read once for all the registries (a scan is ~15 ms)."""
+    return entry_points()
 
 
 class Registry(Mapping[str, T], Generic[T]):
