@@ -141,3 +141,13 @@ def test_a_language_the_kind_has_no_template_for_is_one_clear_error(site) -> Non
     game = sample.games[item.game_id].model_copy(update={"language": "zh"})
     with pytest.raises(UserError, match=r"no prompt template zh/exile.v1.j2 in .*toykind"):
         render_messages(game, item)
+
+
+def test_without_the_package_its_items_are_named_as_left_out(site, dataset, tmp_path) -> None:
+    """Another installation, without the kind: eval runs the kinds it knows and says what it leaves out."""
+    env = {**os.environ, "WEREALIGN_CACHE": "off"}
+    env.pop("PYTHONPATH", None)
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--dataset", str(dataset),
+                        "--tasks", "vote", "--decodes", "1", "--out", str(tmp_path / "run")], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "items/exile.jsonl: task kind 'exile' is not registered here" in r.stderr

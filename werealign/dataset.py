@@ -32,6 +32,12 @@ class Dataset:
     items: dict[str, list[Any]] = field(default_factory=dict)  # task name -> items in file order
     osr: dict[str, list[OsrRewrite]] = field(default_factory=dict)  # game_id -> rewrites
     root: Path | None = None
+    unknown_kinds: tuple[str, ...] = ()  # items/<kind>.jsonl of a kind no installed package registers: not read
+
+    def unknown_kind_notices(self) -> list[str]:
+        """One line per items file this installation cannot read, so a run says what it leaves out."""
+        return [f"items/{kind}.jsonl: task kind {kind!r} is not registered here (install the package that registers "
+                "it: entry point group werealign.tasks); its items are left out" for kind in self.unknown_kinds]
 
     def items_of(self, task: str) -> list[Any]:
         return self.items.get(task, [])
@@ -53,6 +59,7 @@ class DatasetFiles:
     games: list[Path]
     items: dict[str, Path]  # task name -> items/<task>.jsonl, for the files present
     osr: list[Path]
+    unknown: tuple[str, ...] = ()  # the stems of items/*.jsonl that name no registered task
 
     def all(self) -> list[Path]:
         return [*self.games, *self.items.values(), *self.osr]
@@ -66,6 +73,7 @@ def dataset_files(root: Path) -> DatasetFiles:
         games=[root / "games" / n for n in list_dir(root / "games") if n.endswith(".json")],
         items={task: items_dir / f"{task}.jsonl" for task in TASKS if f"{task}.jsonl" in present},
         osr=[root / "variants" / "osr" / n for n in list_dir(root / "variants" / "osr") if n.endswith(".jsonl")],
+        unknown=tuple(sorted(n.removesuffix(".jsonl") for n in present if n.endswith(".jsonl") and n.removesuffix(".jsonl") not in TASKS)),
     )
 
 
@@ -99,7 +107,7 @@ def load_dataset(path: Path | None = None) -> Dataset:
         if game.game_id != gpath.stem:
             raise UserError(f"{gpath}: game_id '{game.game_id}' does not match the file name")
         games[game.game_id] = game
-    ds = Dataset(manifest=manifest, games=games, root=root)
+    ds = Dataset(manifest=manifest, games=games, root=root, unknown_kinds=files.unknown)
     for task, ipath in files.items.items():
         model = TASKS[task].item_model
         ds.items[task] = [parse_model(model, obj, f"{ipath}:{lineno}{_item_label(obj)}") for lineno, obj in read_jsonl(ipath)]

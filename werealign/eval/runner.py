@@ -130,7 +130,7 @@ def open_run(
     stack.enter_context(rundir.exclusive(run_dir))
     if overwrite:
         rundir.clear(run_dir)
-    warnings = rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan)
+    warnings = rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan) + ds.unknown_kind_notices()
     write_json(run_dir / rundir.RUN_JSON, record)
     store = stack.enter_context(Store(run_dir / STORE_NAME))
     shared = stack.enter_context(_shared_cache(config, execution, cache))
