@@ -8,6 +8,7 @@ imported (a cached rerun is fast).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -68,6 +69,8 @@ def run_eval(
     ds = load_dataset(dataset_path(config.dataset))
     run_dir = out if out is not None else rundir.default_run_dir(config)
     with ExitStack() as stack:
+        freeze = stack.enter_context(_long_lived())
+        freeze()  # the dataset
         p = open_run(stack, ds, config, execution, run_dir, overwrite=overwrite, acompletion=acompletion, cache=cache)
         progress = progress_factory(p.unique, p.unique - len(p.todo)) if progress_factory else None
         _announce_resume(p, progress)
@@ -75,6 +78,7 @@ def run_eval(
         if p.todo:
             if acompletion is None:
                 check_credentials(config.model, execution.api_base)
+            freeze()  # the plan, and litellm's modules when a fresh run imported them
             outcomes = send(p.todo, p.store, config, execution, progress, acompletion, cache=p.shared, solver=p.solver, known=p.known)
         return finish_run(p, outcomes)
 
@@ -175,6 +179,21 @@ def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
         warnings=p.warnings,
         paid=p.paid,
     )
+
+
+@contextmanager
+def _long_lived() -> Iterator[Callable[[], None]]:
+    """Yields `freeze()`: what exists when it is called (the dataset, the plan, litellm's modules) lives until the
+    run is scored, so it is moved out of the garbage collector's sight (gc.freeze) and the full collections that
+    the requests' allocations trigger need not walk it again each time (~0.4 s of a 1000-request run on the
+    release). Handed back to the collector (gc.unfreeze) when the run ends, so a long-lived caller (tests, a
+    notebook) frees it as usual; left alone when something else had already frozen objects."""
+    owned = gc.get_freeze_count() == 0
+    try:
+        yield gc.freeze if owned else (lambda: None)
+    finally:
+        if owned:
+            gc.unfreeze()
 
 
 def _announce_resume(p: OpenRun, progress: ProgressHooks | None) -> None:
