@@ -64,8 +64,16 @@ def _env() -> jinja2.Environment:
 
 
 def render_template(lang: str, name: str, **kw: Any) -> str:
-    text = _env().get_template(f"{lang}/{name}.{PROMPT_VERSION}.j2").render(**kw)
-    # Collapse runs of blank lines left by optional sections; prompts stay byte-stable.
+    return tidy(render_raw(lang, name, **kw))
+
+
+def render_raw(lang: str, name: str, **kw: Any) -> str:
+    """The template's output before `tidy` (render_template = tidy(render_raw(...)))."""
+    return _env().get_template(f"{lang}/{name}.{PROMPT_VERSION}.j2").render(**kw)
+
+
+def tidy(text: str) -> str:
+    """Collapse runs of blank lines left by optional sections; prompts stay byte-stable."""
     lines = [ln.rstrip() for ln in text.strip().splitlines()]
     out: list[str] = []
     for ln in lines:
