@@ -163,3 +163,34 @@ def test_chinese_prompt_is_chinese_framed():
     assert "现在是第1天白天的放逐投票" in user and "候选座位：1, 2, 4, 5" in user
     assert user.endswith("答案：<座位号>")
     assert "Answer" not in user
+
+
+def test_each_option_order_fills_one_rendering_byte_identically():
+    """An item's decodes share one rendering with slots for the question's strings (eval.prompts.Prepared._user):
+    every order must give the bytes of rendering the filled-in variables from scratch, for every speech item of
+    the sample in every variant it has data for, and for a game whose own text holds NUL characters."""
+    from werealign.dataset import load_dataset
+    from werealign.eval.prompts import prepare
+    from werealign.tasks import TASKS
+
+    speech = TASKS["speech"]
+
+    def check(game, item, variant, osr=None):
+        prepared = prepare(game, item, variant=variant, osr=osr)
+        n = len(item.options)
+        for order in (None, list(reversed(range(n))), [*range(1, n), 0], list(range(n)), None):
+            question = speech.question_vars(game, item, prepared.lang, order)
+            expected = prompt_templates.render_template(prepared.lang, "speech", **{**prepared.kw, **question})
+            assert prepared.messages(order)[1]["content"] == expected
+
+    ds = load_dataset(None)
+    checked = 0
+    for item in ds.items_of("speech"):
+        for variant in speech.variants:
+            try:
+                check(ds.games[item.game_id], item, variant, ds.osr.get(item.game_id))
+                checked += 1
+            except UserError:  # the sample has no data for this variant of this item
+                continue
+    assert checked >= len(ds.items_of("speech")) * 3
+    check(crafted_game(rules_text="Rules. \x001\x00 and \x00slot:1\x00 stay as written."), crafted_speech_item(), "base")

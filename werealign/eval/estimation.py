@@ -31,7 +31,6 @@ def _read(sample: dict[str, Any]) -> tuple[int, int] | None:
 
 def estimation_block(samples: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """{accuracy, low, high, samples, seats, games, by_role}; None when no sample estimated roles."""
-    from werealign.leaderboards import stats
     from werealign.leaderboards.runs import Observation
 
     obs, seats, by_role = [], 0, {}
@@ -47,6 +46,8 @@ def estimation_block(samples: Sequence[dict[str, Any]]) -> dict[str, Any] | None
                                dimension=s.get("dimension"), role=role, decode=s["decode"], value=correct / total))
     if not obs:
         return None
+    from werealign.leaderboards import stats  # numpy (~70 ms): only when some sample estimated roles
+
     est = stats.estimate(obs, seed=stats.derived_seed(SEED, "estimation"))
     return {"accuracy": rounded(est.value), "low": rounded(est.low), "high": rounded(est.high), "samples": len(obs),
             "seats": seats, "games": est.games, "by_role": {r: rounded(sum(v) / len(v)) for r, v in sorted(by_role.items())}}

@@ -6,12 +6,15 @@ template variables, worded by `werealign.render` and arranged by its templates
 
 from __future__ import annotations
 
+import re
+import secrets
+from typing import Any
 
 from werealign.game import visibility
 from werealign.llm.baselines import ItemView
 from werealign.errors import UserError
 from werealign.render.context import context_vars as _context_vars
-from werealign.render.prompt_templates import render_template, template_language
+from werealign.render.prompt_templates import render_raw, render_template, template_language, tidy
 from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
 from werealign.tasks import TASKS, VARIANTS, WITHOUT_GAME, resolve_mode, task_of, tasks_with_variant
 
@@ -33,6 +36,12 @@ def render_messages(
     return prepare(game, item, variant=variant, osr=osr, mode=mode).messages(option_order)
 
 
+# The question's strings (its text, option keys and texts) as numbered slots (see Prepared._user), marked by a
+# nonce drawn per process, so that no dataset text can hold a slot; the prompts themselves never contain it.
+_NONCE = secrets.token_hex(8)
+_SLOT = re.compile(f"\x00{_NONCE}:([0-9]+)\x00")
+
+
 class Prepared:
     """One item asked in one variant and mode, with its context built and worded once: `messages(order)`
     renders it for any option order (the decodes of an item differ only there), byte-identical to
@@ -41,13 +50,14 @@ class Prepared:
     def __init__(self, game: GameLog, item: Item, task, ask, lang: str, kw: dict) -> None:
         self.game, self.item, self.task, self.ask, self.lang, self.kw = game, item, task, ask, lang, kw
         self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"])
+        self._shape: Any = None  # the question variables with slots for strings, as last rendered
+        self._pieces: list[str] = []  # that rendering split at the slots (odd entries: slot numbers)
 
     def messages(self, option_order: list[int] | None = None) -> list[dict[str, str]]:
-        kw = {**self.kw, **self._question_vars(option_order)}
+        question = self._question_vars(option_order)
         return [
             {"role": "system", "content": self.system},
-            {"role": "user", "content": render_template(self.lang, self.ask.template if self.ask else self.task.name,
-                                                        search=self.task.templates, **kw)},
+            {"role": "user", "content": self._user(self.ask.template if self.ask else self.task.name, question)},
         ]
 
     def view(self, option_order: list[int] | None = None, messages: list[dict[str, str]] | None = None) -> ItemView:
@@ -78,6 +88,21 @@ class Prepared:
         if self.ask:
             return self.ask.question_vars(self.game, self.item, self.lang)
         return self.task.question_vars(self.game, self.item, self.lang, option_order)
+
+    def _user(self, template: str, question: dict[str, Any]) -> str:
+        """The user prompt. Decodes of a permuting task differ only in where each option text goes, yet the
+        game context around them is most of the rendering (and of eval's start-up): the template is rendered
+        once with a numbered slot for every string of the question, and each order fills the slots in before
+        tidying. Byte-identical to rendering the filled-in variables, because the templates only print these
+        strings (`{{ o.text }}`), never test or filter them (tests/test_prompts.py checks every sample item)."""
+        if not self.task.permutes_options:  # one rendering serves every decode (eval.plan): nothing to reuse
+            return render_template(self.lang, template, self.task.templates, **{**self.kw, **question})
+        strings: list[str] = []
+        shape = _with_slots(question, strings)
+        if shape != self._shape:
+            self._shape = shape
+            self._pieces = _SLOT.split(render_raw(self.lang, template, self.task.templates, **{**self.kw, **shape}))
+        return tidy("".join(strings[int(piece)] if i % 2 else piece for i, piece in enumerate(self._pieces)))
 
 
 def prepare(game: GameLog, item: Item, *, variant: str = "base", osr: list[OsrRewrite] | None = None,
@@ -118,6 +143,19 @@ def prepare(game: GameLog, item: Item, *, variant: str = "base", osr: list[OsrRe
     kw["variant"] = variant
     ask = task.asks.get(mode or "")  # a mode asking its own question has its own template
     return Prepared(game, item, task, ask, lang, kw)
+
+
+def _with_slots(value: Any, strings: list[str]) -> Any:
+    """`value` with every string in it (through dicts, lists and tuples) replaced by a numbered slot, the
+    strings appended to `strings`; anything else stays as it is (and is compared, in Prepared._user)."""
+    if type(value) is str:
+        strings.append(value)
+        return f"\x00{_NONCE}:{len(strings) - 1}\x00"
+    if type(value) is dict:
+        return {k: _with_slots(v, strings) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_with_slots(v, strings) for v in value)
+    return value
 
 
 def check_item_fits_game(game: GameLog, item: Item) -> None:

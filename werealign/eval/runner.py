@@ -8,8 +8,9 @@ imported (a cached rerun is fast).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,10 +66,13 @@ def run_eval(
     `cache`: use the response cache shared across runs (werealign.llm.cache; also off with
     WEREALIGN_CACHE=off). `acompletion` replaces litellm.acompletion (tests inject a fake here).
     """
-    ds = load_dataset(dataset_path(config.dataset))
     run_dir = out if out is not None else rundir.default_run_dir(config)
     with ExitStack() as stack:
-        p = open_run(stack, ds, config, execution, run_dir, overwrite=overwrite, acompletion=acompletion, cache=cache)
+        long_lived = stack.enter_context(_long_lived())
+        with long_lived():
+            ds = load_dataset(dataset_path(config.dataset))
+        with long_lived():  # the plan, and litellm's modules when a fresh run imports them
+            p = open_run(stack, ds, config, execution, run_dir, overwrite=overwrite, acompletion=acompletion, cache=cache)
         progress = progress_factory(p.unique, p.unique - len(p.todo)) if progress_factory else None
         _announce_resume(p, progress)
         outcomes: list[Outcome] = []
@@ -175,6 +179,35 @@ def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
         warnings=p.warnings,
         paid=p.paid,
     )
+
+
+@contextmanager
+def _long_lived() -> Iterator[Callable[[], AbstractContextManager[None]]]:
+    """Yields a context manager for building what lives until the run is scored (the dataset, the plan,
+    litellm's modules): the garbage collector is paused while it is built (a collection then only walks
+    objects that are all still in use) and it is frozen afterwards (gc.freeze: later full collections, which
+    the requests' allocations trigger, skip it). ~0.5 s of a 1000-request run on the release. Everything is
+    handed back to the collector (gc.unfreeze) when the run ends, so a long-lived caller (tests, a notebook)
+    frees it as usual; nothing is frozen when something else had already frozen objects."""
+    owned = gc.get_freeze_count() == 0
+
+    @contextmanager
+    def building() -> Iterator[None]:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            yield
+        finally:
+            if owned:
+                gc.freeze()
+            if enabled:
+                gc.enable()
+
+    try:
+        yield building
+    finally:
+        if owned:
+            gc.unfreeze()
 
 
 def _announce_resume(p: OpenRun, progress: ProgressHooks | None) -> None:

@@ -90,6 +90,11 @@ def _env(search: str | None = None) -> jinja2.Environment:
 
 def render_template(lang: str, name: str, search: Any = None, **kw: Any) -> str:
     """Render `<lang>/<name>.<version>.j2`, looked up first in `search` (a folder) when given."""
+    return tidy(render_raw(lang, name, search, **kw))
+
+
+def render_raw(lang: str, name: str, search: Any = None, **kw: Any) -> str:
+    """The template's output before `tidy` (render_template = tidy(render_raw(...)))."""
     import jinja2
 
     file = f"{lang}/{name}.{PROMPT_VERSION}.j2"
@@ -98,8 +103,11 @@ def render_template(lang: str, name: str, search: Any = None, **kw: Any) -> str:
     except jinja2.TemplateNotFound:
         where = f"{search} or werealign's templates" if search is not None else "werealign's templates"
         raise UserError(f"no prompt template {file} in {where}: a task kind needs one per language it is asked in") from None
-    text = template.render(**kw)
-    # Collapse runs of blank lines left by optional sections; prompts stay byte-stable.
+    return template.render(**kw)
+
+
+def tidy(text: str) -> str:
+    """Collapse runs of blank lines left by optional sections; prompts stay byte-stable."""
     lines = [ln.rstrip() for ln in text.strip().splitlines()]
     out: list[str] = []
     for ln in lines:

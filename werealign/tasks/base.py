@@ -67,7 +67,9 @@ class Task:
     # The defaults suit a single-answer kind (one letter, one seat): right or wrong.
     gold: Callable[[Any], Any] = lambda item: item.answer  # the item's answer as samples.jsonl records it
     is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold  # answer is never None here
-    permutes_options: bool = False  # options shown in a per-decode order (--permute)
+    # Options shown in a per-decode order (--permute). Its templates must only print the question's strings,
+    # never test or filter them: eval renders the prompt once and fills each order in (werealign.eval.prompts).
+    permutes_options: bool = False
     # The built-in shortcut models whose scores are this task's floors (werealign.eval.floors).
     shortcuts: tuple[str, ...] = ()
     # (item, metric) -> the expected score of werealign/random's policy on the item: the chance floor (None: unknown).
