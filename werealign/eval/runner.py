@@ -271,11 +271,12 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
             )
     warnings = []
     installed = rundir.versions_record(tuple(config.tasks), config.solver)
-    if (installed.templates_sha256, installed.solver_templates_sha256) != (record.versions.templates_sha256, record.versions.solver_templates_sha256):
+    changed = [f for f in ("templates_sha256", "solver_templates_sha256") if getattr(installed, f) != getattr(record.versions, f)]
+    if changed:
         # Not fatal: prompts are matched by request key, so a prompt whose text did not change still finds
         # its response, and one that did change is reported as missing rather than scored against new text.
         warnings.append(
-            f"{where}: versions.templates_sha256 (or solver_templates_sha256) differs from the installed prompt templates; "
+            f"{where}: versions.{changed[0]} differs from the installed prompt templates; "
             "responses are matched by request key, prompts whose text changed count as missing"
         )
     plan = plan_run(ds, config)
