@@ -36,6 +36,9 @@ def _scan(path: tuple[str, ...]) -> EntryPoints:
 
 
 class Registry(Mapping[str, T], Generic[T]):
+    """`what` names the plug-in in messages; `group` is its entry point group; `builtins` lists werealign's own
+    (called on first use, so that defining a registry imports none of them); `kind` is the type every entry must have."""
+
     def __init__(self, what: str, group: str, builtins: Callable[[], Iterable[T]], *,
                  kind: type, name_of: Callable[[T], str] = lambda obj: obj.name) -> None:  # type: ignore[attr-defined]
         self.what, self.group, self.kind, self._name_of = what, group, kind, name_of
