@@ -89,3 +89,12 @@ def test_validation_asks_the_task_of_an_invented_kind(request, tmp_path) -> None
     check_item(item, out)
     assert [(f.code, f.message) for f in out.findings] == [("alibi-unproven", f"seat {item.answer} has no alibi")]
     assert item_key(item) == ("alibi", item.game_id, item.answer)
+
+
+@pytest.mark.parametrize(("name", "message"), [("games", "taken by a dataset file"), ("Seer Check", "lower-case letters")])
+def test_a_kind_name_a_file_or_config_could_not_carry_is_refused(name, message) -> None:
+    from dataclasses import replace
+
+    with pytest.raises(UserError, match=message):
+        TASKS.register(replace(TASKS["vote"], name=name))
+    assert name not in TASKS.names()

@@ -37,11 +37,13 @@ def _scan(path: tuple[str, ...]) -> EntryPoints:
 
 class Registry(Mapping[str, T], Generic[T]):
     """`what` names the plug-in in messages; `group` is its entry point group; `builtins` lists werealign's own
-    (called on first use, so that defining a registry imports none of them); `kind` is the type every entry must have."""
+    (called on first use, so that defining a registry imports none of them); `kind` is the type every entry must have;
+    `problem` says what else is wrong with an entry (None: nothing), e.g. a name a file could not carry."""
 
     def __init__(self, what: str, group: str, builtins: Callable[[], Iterable[T]], *,
-                 kind: type, name_of: Callable[[T], str] = lambda obj: obj.name) -> None:  # type: ignore[attr-defined]
-        self.what, self.group, self.kind, self._name_of = what, group, kind, name_of
+                 kind: type, name_of: Callable[[T], str] = lambda obj: obj.name,  # type: ignore[attr-defined]
+                 problem: Callable[[T], str | None] = lambda obj: None) -> None:
+        self.what, self.group, self.kind, self._name_of, self._problem = what, group, kind, name_of, problem
         self._builtins = builtins
         self._items: dict[str, T] | None = None  # filled on first use: built-ins must not load at import time
         self._builtin_names: frozenset[str] = frozenset()
@@ -140,3 +142,6 @@ class Registry(Mapping[str, T], Generic[T]):
     def _check(self, obj: object, where: str) -> None:
         if not isinstance(obj, self.kind):
             raise UserError(f"{where}: not a {self.kind.__module__}.{self.kind.__qualname__} but {type(obj).__name__}")
+        problem = self._problem(obj)  # type: ignore[arg-type]
+        if problem:
+            raise UserError(f"{where}: {problem}")

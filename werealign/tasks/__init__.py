@@ -13,6 +13,7 @@ in `_builtins` below.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from werealign.errors import UserError
@@ -38,7 +39,21 @@ def _builtins() -> tuple[Task, ...]:
     return (speech.TASK, vote.TASK, opponent.TASK)  # the order of tasks in every output
 
 
-TASKS: Registry[Task] = Registry("task", ENTRY_POINT_GROUP, _builtins, kind=Task)
+# Names a kind may not take: the other files and configs of a dataset and its release (werealign.dataset,
+# werealign.leaderboards.release), and the counts beside the kinds' in dataset.json.
+RESERVED_NAMES = frozenset({"games", "osr", "manifest", "osr_games", "variants"})
+
+
+def _name_problem(task: Task) -> str | None:
+    """A kind's name is a file name (items/<name>.jsonl), a release config and a results key."""
+    if not re.fullmatch(r"[a-z][a-z0-9_-]*", task.name):
+        return f"task kind name {task.name!r}: use lower-case letters, digits, - and _, starting with a letter"
+    if task.name in RESERVED_NAMES:
+        return f"task kind name {task.name!r} is taken by a dataset file or count; choose another"
+    return None
+
+
+TASKS: Registry[Task] = Registry("task", ENTRY_POINT_GROUP, _builtins, kind=Task, problem=_name_problem)
 
 
 def task_names() -> tuple[str, ...]:
