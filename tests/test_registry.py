@@ -136,3 +136,10 @@ def test_a_package_put_on_the_path_later_is_found_by_name(tmp_path, monkeypatch)
 
 
 LATE = Thing("late")
+
+
+def test_a_baseline_of_another_package_is_a_baseline_everywhere(site) -> None:
+    from werealign.eval.config import EvalConfig, validate_config
+
+    with pytest.raises(UserError, match="built-in baseline acme/highest answers from the options in one step"):
+        validate_config(EvalConfig(model="acme/highest", solver="cot"))

@@ -219,9 +219,9 @@ def _announce_resume(p: OpenRun, progress: ProgressHooks | None) -> None:
 @contextmanager
 def _shared_cache(config: RunConfig, execution: RunExecution, wanted: bool) -> Iterator[ResponseCache | None]:
     """The shared response cache, unless turned off. The free baselines are not worth a cache entry."""
-    from werealign.llm.builtin_models import PROVIDER
+    from werealign.llm.builtin_models import is_baseline
 
-    if not wanted or not cache_enabled() or config.model.startswith(f"{PROVIDER}/"):
+    if not wanted or not cache_enabled() or is_baseline(config.model):
         yield None
         return
     with ResponseCache(rundir.public_api_base(execution.api_base)) as shared:
