@@ -74,7 +74,7 @@ def _execution(api_base: str | None, max_connections: int, timeout: float, max_a
 
 def eval_command(
     ctx: typer.Context,
-    model: list[str] | None = typer.Option(None, "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in: werealign/random, werealign/longest, werealign/lexical, the shortcuts werealign/options-only, werealign/own-last-call, werealign/all-candidates, werealign/majority-role, or local/smollm2. Repeat it to evaluate several models at once (sharing --max-connections, one run directory each)."),
+    model: list[str] | None = typer.Option(None, "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in (`werealign list` shows every one, those of installed plug-ins too): werealign/random, werealign/longest, werealign/lexical, the shortcuts werealign/options-only, werealign/own-last-call, werealign/all-candidates, werealign/majority-role, werealign/own-style, or local/smollm2. Repeat it to evaluate several models at once (sharing --max-connections, one run directory each)."),
     suite: Path | None = typer.Option(None, "--suite", help="A suite file (eval/suites/*.yaml): models and their settings, run like several --model; options given here win over the file's settings."),
     dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory, a folder written by `werealign release`, or hf:ORG/NAME (a release on the Hub, from the local cache when offline); RELEASE#CONFIG for an extra config (default: the bundled sample)."),
     tasks: str = typer.Option("speech,vote,opponent", "--tasks", help="Comma-separated: speech, vote, opponent."),
