@@ -151,3 +151,11 @@ def test_without_the_package_its_items_are_named_as_left_out(site, dataset, tmp_
                         "--tasks", "vote", "--decodes", "1", "--out", str(tmp_path / "run")], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "items/exile.jsonl: task kind 'exile' is not registered here" in r.stderr
+
+
+def test_derive_keeps_its_items(site, dataset, tmp_path) -> None:
+    """derive rewrites a dataset and keeps every kind it does not make (issue 21: none is dropped)."""
+    r = _cli(site, "derive", dataset, "--out", tmp_path / "derived")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "derived" / "items" / "exile.jsonl").read_bytes() == (dataset / "items" / "exile.jsonl").read_bytes()
+    assert load_dataset(tmp_path / "derived").manifest.counts.count("exile") == 6
