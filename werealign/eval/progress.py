@@ -368,7 +368,7 @@ def context_gain_table(results: Results) -> Any | None:
         for dim, d in g.by_dimension.items():
             row(f"  {dim}", "accuracy", d)
     if flagged:
-        table.caption = "! not above zero: no evidence that the score needs the game"
+        table.caption = "! not above zero (interval reaches 0, or under 5 games): no sign the score needs the game"
         table.caption_justify = "left"
     return table
 

@@ -294,7 +294,7 @@ class GainEstimate(_Model):
     gain: float = Field(description="Score under base minus score under no-context (fractions, not %), on the items below.")
     low: float = Field(description="2.5th percentile of the bootstrap replicates of the gain.")
     high: float = Field(description="97.5th percentile.")
-    above_zero: bool = Field(description="low > 0: the model demonstrably uses the game here.")
+    above_zero: bool = Field(description="low > 0 over at least 5 games: the model demonstrably uses the game here.")
     p_value: float = Field(description="Two-sided bootstrap p-value of gain = 0.")
     design: Literal["paired", "unpaired"] = Field(
         description="paired: items asked in both variants (paired protocol), games resampled once for both; "
