@@ -135,6 +135,10 @@ def open_run(
     if overwrite:
         rundir.clear(run_dir)
     warnings = rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan) + ds.unknown_kind_notices()
+    from werealign.llm.builtin_models import too_long_notice
+
+    if (long := too_long_notice(config.model, [p.messages for p in {p.key: p for p in plan}.values()])) is not None:
+        warnings.append(long)
     write_json(run_dir / rundir.RUN_JSON, record)
     store = stack.enter_context(Store(run_dir / STORE_NAME))
     shared = stack.enter_context(_shared_cache(config, execution, cache))

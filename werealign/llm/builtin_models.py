@@ -51,6 +51,7 @@ from typing import Any
 
 from werealign.errors import UserError
 from werealign.llm.baselines import POLICIES, ItemView, Policy, reply
+from werealign.llm.local_server import DEFAULT_N_CTX
 from werealign.registry import Registry
 
 PROVIDER = "werealign"
@@ -72,6 +73,7 @@ class BuiltinModel:
     max_connections: int | None = None
     # Whether it decodes under a request's JSON Schema as a grammar (llama.cpp), so generation sends one.
     schema_grammar: bool = False
+    context_tokens: int | None = None  # the longest prompt it reads (a served model's context); None: no limit of ours
 
 
 def _serve_smollm2() -> AbstractContextManager[tuple[str, dict[str, Any]]]:
@@ -101,7 +103,7 @@ _ABOUT = {  # one line each, for `werealign list`
 def _builtins() -> list[BuiltinModel]:
     return [*(BuiltinModel(f"{PROVIDER}/{name}", _ABOUT[name], policy=policy) for name, policy in POLICIES.items()),
             BuiltinModel("local/smollm2", "SmolLM2-135M on the CPU (pip extra [local])", serve=_serve_smollm2, max_connections=1,
-                         schema_grammar=True)]
+                         schema_grammar=True, context_tokens=DEFAULT_N_CTX)]
 
 
 MODELS: Registry[BuiltinModel] = Registry("built-in model", "werealign.models", _builtins, kind=BuiltinModel)
@@ -114,6 +116,21 @@ def builtin_model_names() -> tuple[str, ...]:
 def baseline_names() -> tuple[str, ...]:
     """The baselines' short names (werealign/<name>): the built-in baselines first."""
     return tuple(m.name.removeprefix(f"{PROVIDER}/") for m in MODELS.values() if m.policy is not None)
+
+
+def too_long_notice(name: str, prompts: list[list[dict[str, str]]]) -> str | None:
+    """A line when some prompts are longer than a built-in model's context (they would fail one by one, after
+    the wait), counted with the rough token count its usage reports; None when all fit or there is no limit."""
+    model = MODELS.get(name) if is_builtin(name) else None
+    limit = model.context_tokens if model else None
+    if not limit or not prompts:
+        return None
+    sizes = [sum(_count_tokens(str(m.get("content") or "")) for m in messages) for messages in prompts]
+    over = [n for n in sizes if n > limit]
+    if not over:
+        return None
+    return (f"--model {name} reads at most {limit} tokens, and {len(over)} of {len(sizes)} prompts are longer (the longest "
+            f"about {max(over)}): those fail as request errors. A model with a longer context reads them all")
 
 
 def max_connections_hint(name: str) -> int | None:
