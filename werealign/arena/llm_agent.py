@@ -20,9 +20,8 @@ from typing import Any
 from werealign.arena.moves import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
 from werealign.errors import UserError
 from werealign.game.visibility import Context
-from werealign.llm.cache import ResponseCache
-from werealign.llm.client import RetryPolicy, call_with_retries, litellm_cost
-from werealign.llm.store import Store, StoredResponse
+from werealign.llm.engine import Engine
+from werealign.llm.store import StoredResponse
 from werealign.render.context import context_vars
 from werealign.render.lines import seat_label, seat_list
 from werealign.render.prompt_templates import render_template
@@ -60,39 +59,28 @@ class Usage:
 
 @dataclass
 class Caller:
-    """One model's requests: from the store if there, else from the shared cache, else sent (and kept at once)."""
+    """One model's requests: from the store if there, else from the shared cache, else sent through the call
+    engine (werealign.llm.engine: retries, prompt-cache markers, kept in the store and cache on arrival).
+    The moderator asks one decision at a time, so each request drives the loop itself."""
 
     model: str
-    store: Store
-    acompletion: Any
-    routed: str
-    extra: dict[str, Any]
+    engine: Engine  # started by the caller's owner (werealign.arena.run), which stops it at the end
     loop: asyncio.AbstractEventLoop
-    cache: ResponseCache | None = None
-    policy: RetryPolicy = field(default_factory=RetryPolicy)
     usage: Usage = field(default_factory=Usage)
 
     def complete(self, messages: list[dict[str, str]], params: dict[str, Any]) -> tuple[str, str]:
         key = request_key(self.model, params, messages)
-        row = self.store.ok_rows([key]).get(key)
+        row = self.engine.store.ok_rows([key]).get(key)
         sent = False
-        if row is None and self.cache is not None and (hit := self.cache.lookup([key]).get(key)) is not None:
-            self.store.put(hit)
+        if row is None and self.engine.cache is not None and (hit := self.engine.cache.lookup([key]).get(key)) is not None:
+            self.loop.run_until_complete(self.engine.keep(hit))
             row = hit
         if row is None:
-            outcome = self.loop.run_until_complete(call_with_retries(
-                self.acompletion, model=self.routed, messages=messages, kwargs={**self.extra, **params}, policy=self.policy,
-                rng=random.Random(key), cost_of=litellm_cost))
-            row = StoredResponse(key=key, request={"model": self.model, "params": params, "messages": messages, "stage": "arena"},
-                                 status="ok" if outcome.ok else "error", response=outcome.text, usage=outcome.usage, cost=outcome.cost,
-                                 latency=outcome.latency, error_class=outcome.error_class, error_message=outcome.error_message,
-                                 attempts=outcome.attempts, finish_reason=outcome.finish_reason)
-            self.store.put(row)
+            request = {"model": self.model, "params": params, "messages": messages, "stage": "arena"}
+            row, outcome = self.loop.run_until_complete(self.engine.call(key, request, messages, params, random.Random(key)))
             if not outcome.ok:
                 raise UserError(f"model {self.model}: request failed ({outcome.error_class}: {outcome.error_message}); "
                                 "rerun the same command to resume from the stored replies")
-            if self.cache is not None:
-                self.cache.add(row)
             sent = True
         self.usage.add(row, sent)
         return row.response or "", key

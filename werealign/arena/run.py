@@ -15,6 +15,8 @@ from werealign.arena.llm_agent import Caller, Usage
 from werealign.arena.tournament import Match, play_all, schedule, summary
 from werealign.arena.writer import write_arena
 from werealign.llm import builtin_models
+from werealign.llm.client import RetryPolicy, litellm_cost
+from werealign.llm.engine import Engine
 from werealign.llm.store import STORE_NAME, Store
 from werealign.output_dir import claim_directory
 
@@ -82,7 +84,10 @@ def _connect(stack: ExitStack, model: str, store: Store, loop, api_base, acomple
     else:
         fn, routed, extra = acompletion, model, {}
     cache = stack.enter_context(ResponseCache(api_base)) if use_cache and cache_enabled() else None
-    return Caller(model=model, store=store, acompletion=fn, routed=routed, extra=extra, loop=loop, cache=cache)
+    engine = Engine(store, acompletion=fn, model=routed, kwargs=extra, policy=RetryPolicy(), cost_of=litellm_cost, cache=cache,
+                    priced=not builtin_models.is_builtin(model)).start()
+    stack.callback(engine.stop)  # before the store closes: the stack unwinds in reverse
+    return Caller(model=model, engine=engine, loop=loop)
 
 
 def _copy(u: Usage) -> Usage:

@@ -49,12 +49,21 @@ class Engine:
         self._writer: ThreadPoolExecutor | None = None
 
     async def __aenter__(self) -> Engine:
+        return self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> Engine:
+        """Start the store writer (a caller that drives the loop itself, one request at a time: the arena)."""
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="werealign-store")
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    def stop(self) -> None:
+        """Stop the writer once every row handed to it is committed."""
         if self._writer is not None:
             self._writer.shutdown(wait=True)
+            self._writer = None
 
     async def keep(self, row: StoredResponse) -> None:
         """Commit `row` to the store (then the shared cache) before returning."""
