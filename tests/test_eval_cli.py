@@ -443,3 +443,17 @@ def test_progress_counters_and_summary_table() -> None:
     console.print(summary_table(results, run_dir="runs/x", sent=1, cached=0))
     text = console.export_text()
     assert "vote" in text and "100.0" in text and "cost unknown" in text
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--mode", "vote"], "--mode vote: expected TASK=MODE"),
+    (["--mode", "vote=loud"], "vote mode 'loud': not a mode of vote items"),
+    (["--mode", "speech=full"], "speech mode 'full': not a mode of speech items; choose none"),
+    (["--mode", "vote=full", "--mode", "vote=full"], "vote's mode is already given"),
+    (["--mode", "vote=full", "--va-mode", "decision"], "--va-mode decision: vote's mode is also given as full"),
+    (["--mode", "opponent=roles", "--tasks", "vote"], "--mode: opponent items are not evaluated"),
+])
+def test_any_tasks_mode_is_set_with_mode_and_refused_in_one_line(tmp_path, args, said) -> None:
+    r = run_cli("eval", "--model", "werealign/random", "--decodes", "1", "--out", tmp_path / "run", *args)
+    assert r.returncode == 1 and said in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (tmp_path / "run").exists()

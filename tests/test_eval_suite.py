@@ -145,6 +145,7 @@ def test_bundled_suites_load(name: str) -> None:
         ("name: s\nsettings:\n  decodes: '5'\nmodels:\n  - model: a/b\n", r"s\.yaml:3: settings\.decodes: .*integer.*got '5'"),
         ("name: s\nsettings:\n  variants: [base, xx]\nmodels:\n  - model: a/b\n", r"s\.yaml:3: settings\.variants\.1: .*'base'.*got 'xx'"),
         ("name: s\nsettings:\n  va_mode: loud\nmodels:\n  - model: a/b\n", r"s\.yaml:3: settings\.va_mode: .*loud"),
+        ("name: s\nsettings:\n  modes:\n    opponent: guess\nmodels:\n  - model: a/b\n", r"s\.yaml:4: settings\.modes\.opponent: .*guess"),
         ("name: s\nmodels:\n  - model: a/b\n    max_token: 5\n", r"s\.yaml:4: models\.0\.max_token: unknown key"),
         ("name: s\nmodels:\n  - model: a/b\n  - model: a/b\n", r"s\.yaml:4: models\.1: a/b is listed twice"),
         ("name: s\nmodels:\n  - model: a/b\nmodels: []\n", r"s\.yaml:4: models: duplicate key"),
@@ -183,6 +184,16 @@ def test_suite_settings_and_command_line_precedence(tiny: Path, tmp_path: Path, 
     assert a.config.max_tokens == 64 and b.config.max_tokens == 128  # the model's own value wins over settings
     assert b.execution.api_base == "http://127.0.0.1:9/v1" and a.execution.api_base is None
     assert a.run_dir == tmp_path / "o" / "openai_a"
+    # any task's mode: from the file's `modes`, and --mode on the command line wins over it
+    seen.clear()
+    path.write_text("name: s\nsettings:\n  tasks: [vote, opponent]\n  modes: {opponent: roles, vote: full}\nmodels:\n  - model: openai/a\n")
+    r = CliRunner().invoke(app, ["eval", "--suite", str(path), "--dataset", str(tiny), "--out", str(tmp_path / "m"), "-q"])
+    assert r.exit_code == 0, r.output
+    assert seen[0].config.modes == {"vote": "full", "opponent": "roles"}
+    seen.clear()
+    r = CliRunner().invoke(app, ["eval", "--suite", str(path), "--dataset", str(tiny), "--mode", "vote=mask-mvp", "--out", str(tmp_path / "m"), "-q"])
+    assert r.exit_code == 0, r.output
+    assert seen[0].config.modes == {"vote": "mask-mvp", "opponent": "set"}  # the option replaces the file's modes whole
     # a bad file starts nothing
     seen.clear()
     path.write_text("name: s\nmodels:\n  - modle: openai/a\n")

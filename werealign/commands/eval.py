@@ -20,15 +20,35 @@ def _csv(value: str, option: str) -> tuple[str, ...]:
     return parts
 
 
-def _modes(va_mode: str | None, oi_mode: str | None, tasks: tuple[str, ...]) -> dict[str, str]:
-    """run.json's `modes`: every evaluated task with modes gets one (its default unless given)."""
+def _modes(va_mode: str | None, oi_mode: str | None, modes: list[str] | dict[str, str] | None,
+           tasks: tuple[str, ...]) -> dict[str, str]:
+    """run.json's `modes`: every evaluated task with modes gets one (its default unless given). `modes`: any
+    task's, as --mode TASK=MODE (or a suite's mapping); --va-mode and --oi-mode are the built-in kinds' shorthands."""
     from werealign.tasks import modes_of
 
-    given = {task: mode for task, mode in (("vote", va_mode), ("opponent", oi_mode)) if mode is not None}
-    for task, option in (("vote", "--va-mode"), ("opponent", "--oi-mode")):
-        if task in given and task not in tasks:
-            raise UserError(f"{option}: {task} items are not evaluated (--tasks {','.join(tasks)})")
+    given: dict[str, str] = {}
+    option_of: dict[str, str] = {}
+    pairs = list(modes.items()) if isinstance(modes, dict) else [_mode_pair(text) for text in modes or ()]
+    for task, mode in pairs:
+        if task in given:
+            raise UserError(f"--mode {task}={mode}: {task}'s mode is already given ({given[task]})")
+        given[task], option_of[task] = mode, "--mode"
+    for task, mode, option in (("vote", va_mode, "--va-mode"), ("opponent", oi_mode, "--oi-mode")):
+        if mode is not None:
+            if task in given and given[task] != mode:
+                raise UserError(f"{option} {mode}: {task}'s mode is also given as {given[task]} (--mode); give it once")
+            given[task], option_of[task] = mode, option
+    for task in given:
+        if task not in tasks:
+            raise UserError(f"{option_of[task]}: {task} items are not evaluated (--tasks {','.join(tasks)})")
     return modes_of(given, tasks)
+
+
+def _mode_pair(text: str) -> tuple[str, str]:
+    task, sep, mode = text.partition("=")
+    if not sep or not task.strip() or not mode.strip():
+        raise UserError(f"--mode {text}: expected TASK=MODE, e.g. vote=full (werealign list shows every task's modes)")
+    return task.strip(), mode.strip()
 
 
 _PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts", "solver")  # a suite model may set these itself
@@ -36,13 +56,15 @@ _PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts"
 
 def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, protocol: str, decodes: int, permute: bool,
             seed: int, limit: int | None, temperature: float, max_tokens: int | None, va_mode: str | None,
-            oi_mode: str | None, solver: str = "single"):
+            oi_mode: str | None, solver: str = "single", modes: list[str] | dict[str, str] | None = None):
     from werealign.eval.runner import EvalConfig
     from werealign.solvers import canonical_spec
 
     solver = canonical_spec(solver)  # an unknown name or option is refused before anything is planned
 
-    task_names = _csv(tasks, "--tasks")
+    from werealign.tasks import task_names as registered
+
+    task_names = _csv(tasks, "--tasks") if tasks is not None else registered()
     return EvalConfig(
         model=model,
         dataset=str(dataset) if dataset is not None else None,
@@ -55,7 +77,7 @@ def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, pr
         limit=limit,
         temperature=temperature,
         max_tokens=max_tokens,
-        modes=_modes(va_mode, oi_mode, task_names),
+        modes=_modes(va_mode, oi_mode, modes, task_names),
         solver=solver,
     )
 
@@ -77,7 +99,7 @@ def eval_command(
     model: list[str] | None = typer.Option(None, "--model", help="Any litellm model string (provider keys come from the environment, as litellm reads them), or a built-in (`werealign list` shows every one, those of installed plug-ins too): werealign/random, werealign/longest, werealign/lexical, the shortcuts werealign/options-only, werealign/own-last-call, werealign/all-candidates, werealign/majority-role, werealign/own-style, or local/smollm2. Repeat it to evaluate several models at once (sharing --max-connections, one run directory each)."),
     suite: Path | None = typer.Option(None, "--suite", help="A suite file (eval/suites/*.yaml): models and their settings, run like several --model; options given here win over the file's settings."),
     dataset: Path | None = typer.Option(None, "--dataset", help="Dataset directory, a folder written by `werealign release`, or hf:ORG/NAME (a release on the Hub, from the local cache when offline); RELEASE#CONFIG for an extra config (default: the bundled sample)."),
-    tasks: str = typer.Option("speech,vote,opponent", "--tasks", help="Comma-separated: speech, vote, opponent."),
+    tasks: str | None = typer.Option(None, "--tasks", help="Comma-separated task kinds (default: every registered one: speech, vote, opponent and those of installed plug-ins)."),
     variant: str = typer.Option("base", "--variant", help="Comma-separated ablation variants: base, rr (rule reminder, speech only), osr (objective speech rewrites), no-context (rules, own role and question: no transcript, no events; base minus it is the context gain), options-only (only the options or candidates)."),
     protocol: str = typer.Option("paired", "--ablation-protocol", help="paired: every variant on every item; randomized: one variant per item, drawn with --seed (the paper's)."),
     decodes: int = typer.Option(5, "--decodes", help="Independent decodes per item (std is reported across decode runs)."),
@@ -87,6 +109,7 @@ def eval_command(
     temperature: float = typer.Option(0.7, "--temperature", help="Sampling temperature (recorded in run.json)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Maximum completion tokens per request (default: no cap of ours, the provider's limit; recorded in run.json)."),
     va_mode: str | None = typer.Option(None, "--va-mode", help="What a VA prompt shows of the voter's own speech: decision (default: not its own turns of the vote's day), mask-mvp (none of its lines: the release authors' protocol), full (everything up to the cut-off)."),
+    modes: list[str] | None = typer.Option(None, "--mode", help="TASK=MODE for any task with modes (repeatable; `werealign list` shows them), e.g. vote=full; --va-mode and --oi-mode are shorthands."),
     oi_mode: str | None = typer.Option(None, "--oi-mode", help="How OI is asked and scored: set (default: mean Jaccard of the named seats with the opposing faction), set-accuracy (the paper's set-level accuracy: the exact set), roles (the release authors' protocol: every other seat's role card, accuracy micro-averaged over seats)."),
     api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint (vLLM, llama.cpp, a mock), e.g. http://127.0.0.1:8000/v1 with --model openai/NAME."),
     max_connections: int = typer.Option(16, "--max-connections", help="Requests in flight at once."),
@@ -106,12 +129,13 @@ def eval_command(
     models = list(model or [])
     if suite is not None or len(models) != 1:
         values = dict(dataset=dataset, tasks=tasks, variant=variant, protocol=protocol, decodes=decodes, permute=permute, seed=seed,
-                      limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode,
+                      limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode, modes=modes,
                       api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts, solver=solver)
         _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet, dry_run=dry_run)
         return
     execution = _execution(api_base, max_connections, timeout, max_attempts)
-    config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode, solver)
+    config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode, solver,
+                     modes)
     if dry_run:
         from werealign.eval.dry_run import estimate_run
 
@@ -189,7 +213,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         v = {**values, **own}
         execution = _execution(v["api_base"], v["max_connections"], v["timeout"], v["max_attempts"])
         config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
-                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"])
+                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"], v["modes"])
         # One directory per model, and per solver when a suite runs one model with several.
         named = entry.model if config.solver == "single" else f"{entry.model}-{config.solver}"
         run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(named)

@@ -68,6 +68,11 @@ def dataset_record(ds: Dataset, config: RunConfig) -> DatasetRecord:
     )
 
 
+def asked_kinds(ds: Dataset, config: RunConfig) -> tuple[str, ...]:
+    """The evaluated kinds the dataset has items of: whose templates a run's prompts come from."""
+    return tuple(t for t in config.tasks if ds.items_of(t))
+
+
 def versions_record(tasks: tuple[str, ...] = (), solver: str = DEFAULT_SOLVER) -> Versions:
     """The versions a run records; `tasks`: the evaluated kinds, whose own templates (another package's
     kind) count in the templates hash; `solver`: a solver other than the default adds its step templates' hash."""
@@ -88,7 +93,7 @@ def run_record(ds: Dataset, config: RunConfig, execution: RunExecution) -> RunRe
         config=RunConfig(**dict(config)),
         execution=execution.model_copy(update={"api_base": public_api_base(execution.api_base)}),
         dataset=dataset_record(ds, config),
-        versions=versions_record(tuple(config.tasks), config.solver),
+        versions=versions_record(asked_kinds(ds, config), config.solver),
     )
 
 

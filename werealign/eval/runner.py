@@ -274,7 +274,7 @@ def score_run(run_dir: Path, *, dataset: Path | None = None) -> RunSummary:
                 f"{ds_path or 'the bundled sample'}; pass the run's dataset with --dataset"
             )
     warnings = []
-    installed = rundir.versions_record(tuple(config.tasks), config.solver)
+    installed = rundir.versions_record(rundir.asked_kinds(ds, config), config.solver)
     changed = [f for f in ("templates_sha256", "solver_templates_sha256") if getattr(installed, f) != getattr(record.versions, f)]
     if changed:
         # Not fatal: prompts are matched by request key, so a prompt whose text did not change still finds

@@ -48,6 +48,7 @@ class SuiteSettings(_Strict):
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     va_mode: str | None = None
+    modes: dict[str, str] | None = None  # any task's mode by task name (`--mode TASK=MODE`)
     oi_mode: str | None = None
     max_connections: int | None = Field(None, ge=1)
     timeout: float | None = Field(None, gt=0)
@@ -103,6 +104,11 @@ def load_suite(path: Path) -> Suite:
                 modes_of({task: value}, tasks)
             except UserError as e:
                 raise source.error(("settings", key), str(e)) from None
+    for task, value in (settings.modes or {}).items():
+        try:
+            modes_of({task: value}, tasks)
+        except UserError as e:
+            raise source.error(("settings", "modes", task), str(e)) from None
     from werealign.solvers import canonical_spec
 
     specs = [("settings",)] if settings.solver is not None else []
