@@ -151,6 +151,11 @@ def test_without_the_package_its_items_are_named_as_left_out(site, dataset, tmp_
                         "--tasks", "vote", "--decodes", "1", "--out", str(tmp_path / "run")], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "items/exile.jsonl: task kind 'exile' is not registered here" in r.stderr
+    # release would leave them out, so it refuses before writing anything
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "release", str(dataset), "--out", str(tmp_path / "release")],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 1 and "items/exile.jsonl holds items of task kind 'exile'" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "release").exists()
 
 
 def test_derive_keeps_its_items(site, dataset, tmp_path) -> None:
