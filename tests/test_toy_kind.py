@@ -156,6 +156,11 @@ def test_without_the_package_its_items_are_named_as_left_out(site, dataset, tmp_
                        capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 1 and "items/exile.jsonl holds items of task kind 'exile'" in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "release").exists()
+    # so do the commands that write the dataset again (derive in place would have deleted them)
+    before = (dataset / "items" / "exile.jsonl").read_bytes()
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "derive", str(dataset)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 1 and "would be left out" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert (dataset / "items" / "exile.jsonl").read_bytes() == before
 
 
 def test_derive_keeps_its_items(site, dataset, tmp_path) -> None:

@@ -42,9 +42,15 @@ class Dataset:
     def items_of(self, task: str) -> list[Any]:
         return self.items.get(task, [])
 
-    def items_in(self, game_ids: set[str] | frozenset[str]) -> dict[str, list[Any]]:
-        """Every kind's items asked of these games (kind -> items in file order): a subset's items, no kind dropped."""
-        return {kind: [it for it in rows if it.game_id in game_ids] for kind, rows in self.items.items()}
+    def items_to_copy(self, game_ids: set[str] | frozenset[str] | None = None) -> dict[str, list[Any]]:
+        """Every kind's items (of `game_ids` when given; kind -> items in file order), for a command that writes
+        the dataset again. Refuses a dataset holding a kind this installation cannot read: the copy would
+        silently leave those items out."""
+        if self.unknown_kinds:
+            kind = self.unknown_kinds[0]
+            raise UserError(f"{self.root}: items/{kind}.jsonl holds items of task kind {kind!r}, which is not registered "
+                            "here, and would be left out; install the package that registers it (entry point group werealign.tasks)")
+        return {kind: [it for it in rows if game_ids is None or it.game_id in game_ids] for kind, rows in self.items.items()}
 
     # The built-in kinds by name, for readable callers (any other kind: items_of).
     speech = property(lambda self: self.items_of("speech"))

@@ -39,6 +39,7 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
         check_inputs(target, [src])
         check_replaceable(target, "derive", overwrite)
     ds = load_dataset(src)
+    kept = ds.items_to_copy()  # before any work: refuses a kind this installation would leave out
     vote: list[VoteItem] = []
     opponent: list[OpponentItem] = []
     notes: dict[str, list[DeriveNote]] = {}
@@ -54,7 +55,7 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False) 
     m = ds.manifest
     with output_directory(target, command="derive", inputs=[src], overwrite=overwrite, in_place=in_place) as stage:
         write_dataset(stage, name=m.name, version=m.version, licence=m.licence, games=list(ds.games.values()),
-                      items={**ds.items, "vote": vote, "opponent": opponent}, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
+                      items={**kept, "vote": vote, "opponent": opponent}, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
         if (src / STORE_NAME).is_file():
             shutil.copy2(src / STORE_NAME, stage / STORE_NAME)
     return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes)

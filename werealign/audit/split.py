@@ -28,7 +28,7 @@ def write_split(ds: Dataset, out: Path, result: FilterResult, note: dict[str, An
     with output_directory(out, command=command, inputs=inputs, overwrite=overwrite) as stage:
         write_dataset(
             stage, name=f"{manifest.name}-filtered", version=manifest.version, licence=manifest.licence,
-            games=list(ds.games.values()), items={**ds.items, "speech": [it for it in ds.speech if it.item_id in kept]}, osr=ds.osr,
+            games=list(ds.games.values()), items={**ds.items_to_copy(), "speech": [it for it in ds.speech if it.item_id in kept]}, osr=ds.osr,
             description=f"{manifest.description} Speech items filtered adversarially by `werealign audit --filtered-out`.".strip(),
             source=manifest.source, extra_files={REPORT: json.dumps(report, ensure_ascii=False, indent=2, sort_keys=True) + "\n"},
             filtering=note,

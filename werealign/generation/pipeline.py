@@ -480,7 +480,7 @@ def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session:
         before = [it for it in ds.speech if it.game_id in chosen]
         write_json(out / "audit.before.json", audit_items(ds, before, name=ds.manifest.name).to_dict())
         write_json(out / "audit.after.json", audit_items(ds, kept, name=name).to_dict())
-        items = {**ds.items_in(chosen), "speech": kept}
+        items = {**ds.items_to_copy(chosen), "speech": kept}
     else:
         items = {"speech": outcome.items}
     osr = {**{g: ds.osr[g] for g in ds.osr if g in {x.game_id for x in games}}, **outcome.osr}
