@@ -143,3 +143,13 @@ def test_a_baseline_of_another_package_is_a_baseline_everywhere(site) -> None:
 
     with pytest.raises(UserError, match="built-in baseline acme/highest answers from the options in one step"):
         validate_config(EvalConfig(model="acme/highest", solver="cot"))
+
+
+def test_a_model_must_say_how_it_answers_and_be_named_provider_slash_name() -> None:
+    from werealign.llm.builtin_models import BuiltinModel
+
+    with pytest.raises(UserError, match="give exactly one of `policy`"):
+        MODELS.register(BuiltinModel("acme/nothing", "neither a policy nor a server"))
+    with pytest.raises(UserError, match="write it as provider/name"):
+        MODELS.register(BuiltinModel("bare", "no provider", policy=lambda view, seed: ("A", "why")))
+    assert "acme/nothing" not in MODELS.names() and "bare" not in MODELS.names()

@@ -106,7 +106,21 @@ def _builtins() -> list[BuiltinModel]:
                          schema_grammar=True, context_tokens=DEFAULT_N_CTX)]
 
 
-MODELS: Registry[BuiltinModel] = Registry("built-in model", "werealign.models", _builtins, kind=BuiltinModel)
+def _model_problem(model: BuiltinModel) -> str | None:
+    if "/" not in model.name:
+        return f"model name {model.name!r}: write it as provider/name (a bare name is a litellm model's)"
+    if (model.policy is None) == (model.serve is None):
+        return f"model {model.name!r}: give exactly one of `policy` (a baseline) and `serve` (a served model)"
+    return None
+
+
+MODELS: Registry[BuiltinModel] = Registry("built-in model", "werealign.models", _builtins, kind=BuiltinModel,
+                                          problem=_model_problem)
+
+
+def builtin(name: str) -> BuiltinModel | None:
+    """The built-in model `name` names, or None (a model litellm routes to a provider)."""
+    return MODELS.get(name)
 
 
 def builtin_model_names() -> tuple[str, ...]:
@@ -121,7 +135,7 @@ def baseline_names() -> tuple[str, ...]:
 def too_long_notice(name: str, prompts: list[list[dict[str, str]]]) -> str | None:
     """A line when some prompts are longer than a built-in model's context (they would fail one by one, after
     the wait), counted with the rough token count its usage reports; None when all fit or there is no limit."""
-    model = MODELS.get(name) if is_builtin(name) else None
+    model = builtin(name)
     limit = model.context_tokens if model else None
     if not limit or not prompts:
         return None
@@ -134,23 +148,23 @@ def too_long_notice(name: str, prompts: list[list[dict[str, str]]]) -> str | Non
 
 
 def max_connections_hint(name: str) -> int | None:
-    model = MODELS.get(name) if is_builtin(name) else None
+    model = builtin(name)
     return model.max_connections if model else None
 
 
 def is_builtin(name: str) -> bool:
     """A model served inside werealign (a baseline or a local model), never by a paid provider."""
-    return name.startswith((f"{PROVIDER}/", "local/")) or name in MODELS
+    return name.startswith((f"{PROVIDER}/", "local/")) or builtin(name) is not None
 
 
 def schema_grammar(name: str) -> bool:
     """A served built-in model that decodes under a JSON Schema (werealign.generation sends its stage's schema)."""
-    return is_builtin(name) and name in MODELS and MODELS[name].schema_grammar
+    return (model := builtin(name)) is not None and model.schema_grammar
 
 
 def is_baseline(name: str) -> bool:
     """A built-in baseline: it picks among the item's given answers, from an ItemView, in one step."""
-    return is_builtin(name) and name in MODELS and MODELS[name].policy is not None
+    return (model := builtin(name)) is not None and model.policy is not None
 
 
 def _check_builtin(name: str) -> None:
@@ -185,14 +199,14 @@ def check_model_name(name: str, api_base: str | None = None) -> None:
 def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str, dict]]:
     """Yield (litellm model string, extra kwargs for litellm.acompletion) for `name`."""
     _check_builtin(name)
-    builtin = MODELS.get(name) if is_builtin(name) else None
-    if builtin is not None and builtin.policy is not None:
+    served_here = builtin(name)
+    if served_here is not None and served_here.policy is not None:
         _register()
         # litellm routes by the first path part: a baseline of another package ("acme/coin") goes as werealign/acme/coin.
         yield (name if name.startswith(f"{PROVIDER}/") else f"{PROVIDER}/{name}"), dict(_FREE)
         return
-    if builtin is not None and builtin.serve is not None:
-        with builtin.serve() as served:
+    if served_here is not None and served_here.serve is not None:
+        with served_here.serve() as served:
             yield served
         return
     extra: dict[str, Any] = {"api_base": api_base} if api_base else {}
