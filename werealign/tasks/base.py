@@ -99,10 +99,10 @@ class Task:
     # `<lang>/<name>.v1.j2`; None for werealign's own kinds (werealign/render/templates/). Such a template
     # may include werealign's shared parts ("en/context.v1.j2", "en/options_only.v1.j2").
     templates: Any = None
+    # A short note of what a variant needs and this kind lacks, for messages when it does not apply.
+    variant_note: str = ""
+    description: str = ""  # one line for `werealign list`
 
     def metric_for(self, mode: str | None) -> str:
         ask = self.asks.get(mode or "")
         return ask.metric if ask else self.mode_metrics.get(mode or "", self.metric)
-    # A short note of what a variant needs and this kind lacks, for messages when it does not apply.
-    variant_note: str = ""
-    description: str = ""  # one line for `werealign list`
