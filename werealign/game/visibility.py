@@ -137,7 +137,7 @@ def build_context(
         utterances = kept
 
     phase_order = {p.id: i for i, p in enumerate(game.phases)}
-    current_phase = _cutoff_phase(game, cutoff_segment)
+    current_phase = cutoff_phase(game, cutoff_segment)
     current_pos = phase_order.get(current_phase, -1) if current_phase is not None else -1
 
     def known_by_now(ev: Event) -> bool:
@@ -275,7 +275,7 @@ def strip_broadcast_asides(text: str) -> str:
     return text
 
 
-def _cutoff_phase(game: GameLog, cutoff: int) -> str | None:
+def cutoff_phase(game: GameLog, cutoff: int) -> str | None:
     """Phase of the last turn that has a segment at or before the cut-off."""
     phase = None
     for u in game.utterances:

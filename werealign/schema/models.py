@@ -309,6 +309,13 @@ class Option(Strict):
     origin: OptionOrigin
 
 
+class MissingFact(Strict):
+    """A fact the rules say the viewpoint held that the game log does not record (werealign.game.knowledge)."""
+
+    night: str = Field(description="Night phase id, e.g. 'night-2'.")
+    fact: str = Field(description="What was learned that night, as a skill id: 'seer_check', 'guard_protect', 'wolf_kill' (the pack's kill, or the victim the witch is told).")
+
+
 class ItemBase(Strict):
     """What every item file row starts with (speech, VA, OI); each kind adds its own fields after these."""
 
@@ -316,6 +323,10 @@ class ItemBase(Strict):
     item_id: Identifier
     game_id: str
     language: Language
+    knowledge_missing: list[MissingFact] = Field(
+        default_factory=list, exclude_if=_empty,
+        description="Facts the rules say the viewpoint held at the cut-off that the game log lacks, by night (absent: complete). "
+        "The prompt names them; the faithful split leaves such items out.")
 
 
 class SpeechItem(ItemBase):

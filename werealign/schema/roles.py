@@ -47,6 +47,10 @@ class RoleDeclaration(BaseModel):
     faction: Faction | None = Field(None, description="Required for a role the catalogue does not have.")
     team: str | None = Field(None, description="village, gods, wolves, lovers, solo, variable, or a team of the game's own.")
     night_ability: str | None = None
+    knows_each_night: list[str] | None = Field(
+        None, description="What the rules tell the role's holder every night it is alive, as skill ids of events "
+        "('seer_check'; 'wolf_kill' for the pack's kill), or 'SKILL until OWN_SKILL' (the witch learns the victim "
+        "until she has used her antidote: 'wolf_kill until witch_save'). Facts a viewpoint lacks are named on its items.")
     rule: dict[str, str] = Field(default_factory=dict, description="Language code -> one-line rule text for rules summaries.")
 
 
@@ -58,6 +62,7 @@ class Role:
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     night_ability: str | None = None
     rule: dict[str, str] = field(default_factory=dict)
+    knows_each_night: tuple[str, ...] = ()  # RoleDeclaration.knows_each_night
 
     @property
     def is_god(self) -> bool:
@@ -125,6 +130,7 @@ class RoleCatalogue:
                 names=names,
                 night_ability=d.night_ability if d.night_ability is not None else (old.night_ability if old else None),
                 rule={**(old.rule if old else {}), **d.rule},
+                knows_each_night=tuple(d.knows_each_night) if d.knows_each_night is not None else (old.knows_each_night if old else ()),
             )
             for label in [n for ns in d.names.values() for n in ns]:
                 declared_labels[normalise_label(label)] = d.id
@@ -139,7 +145,7 @@ def builtin_catalogue() -> RoleCatalogue:
     data = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
     return RoleCatalogue(
         Role(id=r["id"], faction=r["faction"], team=r.get("team"), names={k: tuple(v) for k, v in r.get("names", {}).items()},
-             night_ability=r.get("night_ability"), rule=dict(r.get("rule") or {}))
+             night_ability=r.get("night_ability"), rule=dict(r.get("rule") or {}), knows_each_night=tuple(r.get("knows_each_night") or ()))
         for r in data["roles"]
     )
 

@@ -1,0 +1,108 @@
+"""What the rules say a seat knew at a cut-off, and which of it the game log holds (DESIGN.md invariant 7).
+
+Each role of the catalogue may list what its holder learns every night it is alive (`knows_each_night`,
+data, not code): a seer her check ('seer_check'), a guard his protection ('guard_protect': a stated empty guard
+is an event with no target), every wolf of the pack the team's kill ('wolf_kill'), the witch the night's victim
+until she has used her antidote ('wolf_kill until witch_save'). A night is owed when it ended before the cut-off's
+phase (a fact of the night in progress may not have happened yet) and the seat had not been announced out before
+it began (a seat killed that night still acted in it). An owed fact is held when an event of that skill and night
+is one the seat perceived (`visibility.perceives`, the same rule the prompt uses).
+
+A fact the log lacks is never filled in: the item names it (`knowledge_missing`) and its prompt says plainly that
+this result of the player's own is not recorded, instead of claiming the player knew nothing else.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from werealign.game.visibility import cutoff_phase, perceives
+from werealign.schema import GameLog
+from werealign.schema.models import MissingFact
+from werealign.schema.roles import RoleCatalogue, catalogue_for
+
+
+@dataclass(frozen=True)
+class Duty:
+    """One thing a role learns each night: events of `skill`, owed until the seat has used `until` (if given)."""
+
+    skill: str
+    until: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Duty:
+        skill, _, until = (w.strip() for w in text.partition(" until "))
+        return cls(skill, until or None)
+
+
+def duties(role_id: str, catalogue: RoleCatalogue) -> tuple[Duty, ...]:
+    role = catalogue.get(role_id)
+    return tuple(Duty.parse(d) for d in role.knows_each_night) if role is not None else ()
+
+
+def owed_and_missing(game: GameLog, seat: int, cutoff: int | None = None,
+                     catalogue: RoleCatalogue | None = None) -> tuple[list[MissingFact], list[MissingFact]]:
+    """(every fact the rules say `seat` held at the cut-off, those the log lacks), night by night.
+    `cutoff` None: the whole game (every night the seat lived through)."""
+    catalogue = catalogue or catalogue_for(game.rules.declared_roles)
+    me = next((s for s in game.seats if s.seat == seat), None)
+    if me is None:
+        return [], []
+    owed_duties = duties(me.role, catalogue)
+    if not owed_duties:
+        return [], []
+    order = {p.id: i for i, p in enumerate(game.phases)}
+    if cutoff is None:
+        now = len(game.phases)
+    else:
+        phase = cutoff_phase(game, cutoff)
+        now = order.get(phase, -1) if phase is not None else -1
+    out_at = min((order.get(e.phase, len(game.phases)) for e in game.events
+                  if e.kind == "elimination" and e.target == seat), default=len(game.phases))
+    owed: list[MissingFact] = []
+    missing: list[MissingFact] = []
+    for night in (p for p in game.phases if p.kind == "night"):
+        at = order[night.id]
+        if at >= now or out_at < at:
+            continue
+        for duty in owed_duties:
+            if duty.until is not None and _used_before(game, seat, duty.until, at, order):
+                continue
+            fact = MissingFact(night=night.id, fact=duty.skill)
+            owed.append(fact)
+            if not any(e.kind == "skill_use" and e.skill == duty.skill and e.phase == night.id
+                       and perceives(e.audience, e.actor, me, catalogue) for e in game.events):
+                missing.append(fact)
+    return owed, missing
+
+
+def missing_knowledge(game: GameLog, seat: int | None, cutoff: int) -> list[MissingFact]:
+    """The facts the rules say `seat` held at `cutoff` that the game log lacks (empty: complete; observer: empty)."""
+    return [] if seat is None else owed_and_missing(game, seat, cutoff)[1]
+
+
+def _used_before(game: GameLog, seat: int, skill: str, at: int, order: dict[str, int]) -> bool:
+    return any(e.kind == "skill_use" and e.skill == skill and e.actor == seat and order.get(e.phase, at) < at for e in game.events)
+
+
+def coverage(game: GameLog) -> Counter[tuple[str, str, str]]:
+    """Over the whole game, per (role, fact, 'owed'|'read'): how many night facts the rules require of the seats
+    holding each role, and how many of them the log holds. A team's fact (the pack's kill) counts once per night."""
+    catalogue = catalogue_for(game.rules.declared_roles)
+    counts: Counter[tuple[str, str, str]] = Counter()
+    team_nights: set[tuple[str, str]] = set()
+    for s in game.seats:
+        owed, missing = owed_and_missing(game, s.seat, None, catalogue)
+        held = [f for f in owed if f not in missing]
+        for status, facts in (("owed", owed), ("read", held)):
+            for f in facts:
+                if f.fact == "wolf_kill" and s.faction == "wolf":
+                    key = (status, f.night)
+                    if key in team_nights:
+                        continue
+                    team_nights.add(key)
+                    counts[("wolves", f.fact, status)] += 1
+                else:
+                    counts[(s.role, f.fact, status)] += 1
+    return counts
