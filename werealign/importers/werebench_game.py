@@ -30,6 +30,7 @@ from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_ctx import Ctx, GameDropped
 from werealign.importers.werebench_events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
+from werealign.importers.werebench_claims import read_statements, statement_events
 from werealign.importers.werebench_night_truth import settle_night_actions
 from werealign.importers.werebench_nights import read_night_actions
 from werealign.importers.werebench_reconcile import SeatTruth, reconcile_roles
@@ -39,8 +40,8 @@ from werealign.importers.werebench_segments import Transcripts, attach_segments
 from werealign.importers.werebench_source import RawMetadata, SourceGame, unknown_fields
 from werealign.importers.werebench_text import RELEASE_ROLES
 from werealign.importers.werebench_timeline import check_segments, read_timeline, read_utterances
-from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo
-from werealign.schema.roles import variant_id
+from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
+from werealign.schema.roles import catalogue_for, variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
@@ -91,7 +92,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     truth[sg.game_id] = reconciled = reconcile_roles(seats, meta.logs, meta.summary, ctx, blew_up)
     seats = reconciled.seats
     language = _language(meta.language, ctx)
-    events += _night_actions(meta.logs, seats, phases, language, events, ctx)
+    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     check_speech_after_exit(utterances, events, phases, ctx)
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
@@ -177,22 +178,38 @@ def _language(lang: str | None, ctx: Ctx) -> str:
     return "zh"
 
 
-def _night_actions(logs: str | None, seats: list[SeatInfo], phases: list[Phase], language: str, exits: list[Event], ctx: Ctx) -> list[Event]:
-    """The night actions the annotator log states recognisably (werebench_nights), settled against the host's
-    announcements and given to the seats that knew them (werebench_night_truth)."""
-    readings = read_night_actions(logs, seats, phases, language)
+def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
+                   language: str, exits: list[Event], ctx: Ctx) -> list[Event]:
+    """The night actions stated recognisably in the annotator log and the host's recap (werebench_nights), then those
+    the true role holders state at the table (werebench_claims) for nights the written sources leave open; all of them
+    settled against the host's announcements and given to the seats that knew them (werebench_night_truth)."""
+    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language)
     for r in readings:
         if r.event is None:
             ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
-    read, dropped = settle_night_actions([r.event for r in readings if r.event is not None], exits, seats, phases)
+    written = _one_per_action([r.event for r in readings if r.event is not None])
+    catalogue = catalogue_for(())
+    stated, refused = statement_events(read_statements(utterances, seats, phases), seats, phases, written, catalogue, language == "zh")
+    for st, why in refused:
+        ctx.add("warning", "night_statement_unread", "utterances[].text", f"seat {st.seat} on day {st.day}: '{st.text}'", f"not imported: {why}")
+    read, dropped = settle_night_actions([*written, *stated], exits, seats, phases)
     for e, why in dropped:
         ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} stated in the annotator log", f"not shown: {why}")
     if read:
         ctx.add("converted", "night_actions", "metadata.logs",
-                f"{len(read)} night fact(s) from the annotator log: " + "; ".join(
+                f"{len(read)} night fact(s) from the annotator log, the recap and the role holders' statements: " + "; ".join(
                     _action(e) + (f" (seen by {e.audience.kind} {e.audience.team or e.audience.seats})" if e.audience.kind != "actor" else "") for e in read),
-                "skill_use events seen by those who knew them (the log's words are not kept)")
+                "skill_use events seen by those who knew them (the sources' words are not kept)")
     return read
+
+
+def _one_per_action(events: list[Event]) -> list[Event]:
+    """The log and the recap often state the same action: once each. Two sources that disagree on one seat's action
+    of a night (or the pack's kill) leave both out: which is true is not known."""
+    by_key: dict[tuple, list[Event]] = {}
+    for e in events:
+        by_key.setdefault((e.actor, e.skill, e.phase), []).append(e)
+    return [group[0] for group in by_key.values() if len({e.target for e in group}) == 1]
 
 
 def _action(e: Event) -> str:

@@ -51,6 +51,7 @@ class RoleDeclaration(BaseModel):
         None, description="What the rules tell the role's holder every night it is alive, as skill ids of events "
         "('seer_check'; 'wolf_kill' for the pack's kill), or 'SKILL until OWN_SKILL' (the witch learns the victim "
         "until she has used her antidote: 'wolf_kill until witch_save'). Facts a viewpoint lacks are named on its items.")
+    seer_sees_good: bool | None = Field(None, description="A wolf-side role a seer's check may show as good (a hidden wolf).")
     rule: dict[str, str] = Field(default_factory=dict, description="Language code -> one-line rule text for rules summaries.")
 
 
@@ -63,6 +64,7 @@ class Role:
     night_ability: str | None = None
     rule: dict[str, str] = field(default_factory=dict)
     knows_each_night: tuple[str, ...] = ()  # RoleDeclaration.knows_each_night
+    seer_sees_good: bool = False  # RoleDeclaration.seer_sees_good
 
     @property
     def is_god(self) -> bool:
@@ -131,6 +133,7 @@ class RoleCatalogue:
                 night_ability=d.night_ability if d.night_ability is not None else (old.night_ability if old else None),
                 rule={**(old.rule if old else {}), **d.rule},
                 knows_each_night=tuple(d.knows_each_night) if d.knows_each_night is not None else (old.knows_each_night if old else ()),
+                seer_sees_good=d.seer_sees_good if d.seer_sees_good is not None else (old.seer_sees_good if old else False),
             )
             for label in [n for ns in d.names.values() for n in ns]:
                 declared_labels[normalise_label(label)] = d.id
@@ -145,7 +148,8 @@ def builtin_catalogue() -> RoleCatalogue:
     data = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
     return RoleCatalogue(
         Role(id=r["id"], faction=r["faction"], team=r.get("team"), names={k: tuple(v) for k, v in r.get("names", {}).items()},
-             night_ability=r.get("night_ability"), rule=dict(r.get("rule") or {}), knows_each_night=tuple(r.get("knows_each_night") or ()))
+             night_ability=r.get("night_ability"), rule=dict(r.get("rule") or {}), knows_each_night=tuple(r.get("knows_each_night") or ()),
+             seer_sees_good=bool(r.get("seer_sees_good")))
         for r in data["roles"]
     )
 

@@ -1,0 +1,158 @@
+"""Night results a role's TRUE holder states at the table, read as that night's facts when the truth bears them out.
+
+The release's logs state few night actions, but the true seer reports her checks at the table ("昨晚验了 5 号，
+是金水", "12 号是我的查杀"), the witch her save or poison ("我昨晚毒了 9 号", "银水是 8 号"), the guard his
+protection ("我守了 10 号", "第一晚空守"). Only the turns of the seat whose TRUE role has the skill are read (a
+bluffing wolf's report is never its own night), only by day (players are silent at night), and a statement is
+kept only when the truth bears it out:
+- a check whose stated result agrees with the target's true side as the seer sees it (`seen_by_seer`); a false
+  report (a seer who lies, a misheard number) is dropped;
+- a save, poison or protection goes through the same settling as every night fact (werebench_night_truth: a
+  poisoned seat must die at that dawn, a saved or protected one must not).
+Plans and hypotheticals are not results: a statement with a plan word nearby ("警徽流", "先验", "如果") is skipped.
+Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check without
+one takes the earliest night up to this day that no other source has filled (a seer reports her checks in order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from werealign.schema import Event, Phase, SeatInfo, Utterance
+from werealign.schema.models import ACTOR
+from werealign.schema.roles import RoleCatalogue
+from werealign.zh_numbers import chinese_number
+
+_NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
+SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"
+_GOOD = r"金水|好人|好身份|平民|良民"
+_WOLF = r"查杀|狼人|狼牌|坏人|狼"
+_RESULT = r"(?P<result>" + _GOOD + "|" + _WOLF + ")"
+# A seer's report, first person or past tense ("验了", "验的是"): never a plan ("先验 4 号", "今晚验谁").
+_CHECKS = [
+    re.compile(r"(?:我|昨晚|昨天晚上|晚上|首夜|首晚|第.[晚夜])\s*(?:查)?验了?(?:一下)?(?:的是)?\s*(?:这张|一张)?\s*" + SEAT + r"[\s，,]*(?:是|为)?\s*(?:一张|一个|个|张)?\s*(?:我的)?\s*" + _RESULT),
+    re.compile(r"(?:查)?验了(?:一下)?\s*(?:这张|一张)?\s*" + SEAT + r"[\s，,]*(?:是|为)?\s*(?:一张|一个|个|张)?\s*(?:我的)?\s*" + _RESULT),
+    re.compile(SEAT + r"\s*(?:是|为)\s*(?:我的|我)\s*(?:一张|一个|个|张)?\s*(?P<result>金水|查杀)"),
+    re.compile(r"我的\s*(?:一张|一个)?\s*(?P<result>金水|查杀)(?:牌)?\s*(?:是|就是|给了?|发给了?)\s*" + SEAT),
+    re.compile(r"我\s*(?:给了?|发了?)\s*" + SEAT + r"\s*(?:一张|一个|个)?\s*(?:发)?\s*(?P<result>金水|查杀)"),
+    re.compile(r"我\s*(?:直接)?(?P<result>查杀)了?\s*" + SEAT),
+]
+_SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
+          re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)?\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
+_POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
+            re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)")]
+_GUARDS = [re.compile(r"(?:我|守卫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT)]
+_EMPTY_GUARD = re.compile(r"(?:我|守卫)\s*(?:昨晚|昨天晚上|第.[晚夜天]|首夜|首晚)?\s*(?:空守|空手|没守|谁也没守)")
+# Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
+_NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|报了?\s*" + _NUM + r"\s*号")
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上)|第(?P<n>[一二三四五六七八九十\d]{1,2})[晚夜]|(?P<first>首夜|首晚|首验)")
+_WINDOW = 8  # characters before a statement searched for plan words and its night
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A night fact a true role holder stated, before it is placed on its night (night None: not named)."""
+
+    seat: int
+    skill: str
+    target: int | None
+    result: str | None
+    day: int
+    night: int | None
+    text: str  # for the import report only
+
+
+def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
+    """The results a seer's check of `target` can give ('wolf' / 'good'): a wolf-side role the catalogue marks
+    `seer_sees_good` (a hidden wolf, a wolf's younger brother) may show good."""
+    role = catalogue.get(target.role)
+    if target.faction == "wolf":
+        return {"wolf", "good"} if role is not None and role.seer_sees_good else {"wolf"}
+    return {"good"} if target.faction == "good" else {"good", "wolf"}
+
+
+def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
+    """Every night result the holders of the seer's, witch's and guard's skills state in their day turns, in order."""
+    day_of = {p.id: p.day for p in phases if p.kind != "night"}
+    role_of = {s.seat: s.role for s in seats}
+    out: list[Statement] = []
+    for u in utterances:
+        if not isinstance(u.speaker, int) or u.phase not in day_of or u.audience is not None:
+            continue
+        role = role_of.get(u.speaker)
+        patterns = {"seer": [("seer_check", p) for p in _CHECKS],
+                    "witch": [("witch_save", p) for p in _SAVES] + [("witch_poison", p) for p in _POISONS],
+                    "guard": [("guard_protect", p) for p in _GUARDS]}.get(role or "", [])
+        text = u.text
+        found: list[tuple[int, Statement]] = []
+        for skill, pattern in patterns:
+            for m in pattern.finditer(text):
+                seat = chinese_number(m.group("seat"))
+                before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
+                if seat is None or _NOT_A_RESULT.search(before):
+                    continue
+                found.append((m.start(), Statement(u.speaker, skill, seat, m.groupdict().get("result"), day_of[u.phase],
+                                                   _night_named(before, day_of[u.phase]), m.group(0))))
+        if role == "guard":
+            for m in _EMPTY_GUARD.finditer(text):
+                before = text[max(0, m.start() - _WINDOW):m.end()]
+                if not _NOT_A_RESULT.search(before):
+                    found.append((m.start(), Statement(u.speaker, "guard_protect", None, None, day_of[u.phase], _night_named(before, day_of[u.phase]), m.group(0))))
+        out += [s for _, s in sorted(found, key=lambda f: f[0])]
+    return out
+
+
+def _night_named(text: str, day: int) -> int | None:
+    m = None
+    for m in _NIGHT_WORD.finditer(text):
+        pass  # the last night word before the statement is its own
+    if m is None:
+        return None
+    if m.group("yesterday"):
+        return day
+    return 1 if m.group("first") else chinese_number(m.group("n"))
+
+
+def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo], phases: Sequence[Phase],
+                     known: Sequence[Event], catalogue: RoleCatalogue, zh: bool) -> tuple[list[Event], list[tuple[Statement, str]]]:
+    """(events for the statements the truth bears out, placed on their nights; the rest with why). `known`: the night
+    facts other sources already hold (a night or a target they fill is not filled again)."""
+    by_seat = {s.seat: s for s in seats}
+    nights = {p.day: p.id for p in phases if p.kind == "night"}
+    filled = {(e.actor, e.skill, e.phase) for e in known if e.kind == "skill_use"}
+    targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
+    events: list[Event] = []
+    dropped: list[tuple[Statement, str]] = []
+    for st in statements:
+        target = by_seat.get(st.target) if st.target is not None else None
+        if st.target is not None and target is None:
+            dropped.append((st, f"seat {st.target} is not a seat of the game"))
+            continue
+        if (st.seat, st.skill, st.target) in targets:
+            continue  # already known (stated again, or by another source)
+        result = None
+        if st.skill == "seer_check":
+            assert target is not None
+            said = "wolf" if re.fullmatch(_WOLF, st.result or "") else "good"
+            if target.seat == st.seat or said not in seen_by_seer(target, catalogue):
+                dropped.append((st, f"the stated result ({st.result}) disagrees with seat {target.seat}'s true role ({target.role})"))
+                continue
+            result = ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[said]
+        night = st.night
+        if night is None and st.skill == "seer_check":
+            night = next((n for n in sorted(nights) if n <= st.day and (st.seat, st.skill, nights[n]) not in filled), None)
+        elif night is None:
+            night = st.day
+        if night is None or night not in nights or night > st.day:
+            dropped.append((st, f"no night of the game before day {st.day} is free for it" if night is None else f"the game has no night {night} before day {st.day}"))
+            continue
+        if (st.seat, st.skill, nights[night]) in filled:
+            continue  # another source states that night's action; a conflict would put a doubtful fact in a prompt
+        filled.add((st.seat, st.skill, nights[night]))
+        targets.add((st.seat, st.skill, st.target))
+        events.append(Event(kind="skill_use", phase=nights[night], segment_id=None, audience=ACTOR, actor=st.seat,
+                            target=st.target, skill=st.skill, result=result,
+                            note="the seat's own statement at the table, borne out by the true roles"))
+    return events, dropped
