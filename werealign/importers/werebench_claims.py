@@ -30,24 +30,20 @@ SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"
 _GOOD = r"金水|好人|好身份|平民|良民"
 _WOLF = r"查杀|狼人|狼牌|坏人|狼"
 _RESULT = r"(?P<result>" + _GOOD + "|" + _WOLF + ")"
-# A seer's report, first person or past tense ("验了", "验的是"): never a plan ("先验 4 号", "今晚验谁").
-_CHECKS = [
-    re.compile(r"(?:我|昨晚|昨天晚上|晚上|首夜|首晚|第.[晚夜])\s*(?:查)?验了?(?:一下)?(?:的是)?\s*(?:这张|一张)?\s*" + SEAT + r"[\s，,]*(?:是|为)?\s*(?:一张|一个|个|张)?\s*(?:我的)?\s*" + _RESULT),
-    re.compile(r"(?:查)?验了(?:一下)?\s*(?:这张|一张)?\s*" + SEAT + r"[\s，,]*(?:是|为)?\s*(?:一张|一个|个|张)?\s*(?:我的)?\s*" + _RESULT),
-    re.compile(SEAT + r"\s*(?:是|为)\s*(?:我的|我)\s*(?:一张|一个|个|张)?\s*(?P<result>金水|查杀)"),
-    re.compile(r"我的\s*(?:一张|一个)?\s*(?P<result>金水|查杀)(?:牌)?\s*(?:是|就是|给了?|发给了?)\s*" + SEAT),
-    re.compile(r"我\s*(?:给了?|发了?)\s*" + SEAT + r"\s*(?:一张|一个|个)?\s*(?:发)?\s*(?P<result>金水|查杀)"),
-    re.compile(r"我\s*(?:直接)?(?P<result>查杀)了?\s*" + SEAT),
-]
+# A seer's report: a result word ("金水", "查杀", "是个狼", "好人") with a seat next to it (nothing but a few
+# characters between, no other seat or result word), and a check verb or the first person close by.
+_CHECK_RESULT = re.compile(r"(?P<good>金水|好人|好身份|良民)|(?P<wolf>查杀|(?:是|个|张|匹)\s*(?:狼人|狼)(?!队|人[队阵]|查杀|坑))")
+_CHECK_CUE = re.compile(r"验|查|我")
+_NEAR = 10  # characters between a seat and its result, at most
 _SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
-          re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)?\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
+          re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
 _POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
             re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)")]
 _GUARDS = [re.compile(r"(?:我|守卫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT)]
 _EMPTY_GUARD = re.compile(r"(?:我|守卫)\s*(?:昨晚|昨天晚上|第.[晚夜天]|首夜|首晚)?\s*(?:空守|空手|没守|谁也没守)")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
-_NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|报了?\s*" + _NUM + r"\s*号")
-_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上)|第(?P<n>[一二三四五六七八九十\d]{1,2})[晚夜]|(?P<first>首夜|首晚|首验)")
+_NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他|她|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜]|轮)|(?P<first>首夜|首晚|首验)")
 _WINDOW = 8  # characters before a statement searched for plan words and its night
 
 
@@ -82,8 +78,7 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
         if not isinstance(u.speaker, int) or u.phase not in day_of or u.audience is not None:
             continue
         role = role_of.get(u.speaker)
-        patterns = {"seer": [("seer_check", p) for p in _CHECKS],
-                    "witch": [("witch_save", p) for p in _SAVES] + [("witch_poison", p) for p in _POISONS],
+        patterns = {"witch": [("witch_save", p) for p in _SAVES] + [("witch_poison", p) for p in _POISONS],
                     "guard": [("guard_protect", p) for p in _GUARDS]}.get(role or "", [])
         text = u.text
         found: list[tuple[int, Statement]] = []
@@ -95,6 +90,9 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
                     continue
                 found.append((m.start(), Statement(u.speaker, skill, seat, m.groupdict().get("result"), day_of[u.phase],
                                                    _night_named(before, day_of[u.phase]), m.group(0))))
+        if role == "seer":
+            found += [(pos, Statement(u.speaker, "seer_check", seat, result, day_of[u.phase], night, said))
+                      for pos, seat, result, night, said in _checks_reported(text, day_of[u.phase])]
         if role == "guard":
             for m in _EMPTY_GUARD.finditer(text):
                 before = text[max(0, m.start() - _WINDOW):m.end()]
@@ -104,12 +102,38 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     return out
 
 
+def _checks_reported(text: str, day: int) -> list[tuple[int, int, str, int | None, str]]:
+    """(position, seat, result word, night named or None, the words read) of each check the seer reports in `text`."""
+    seats = [(m.start(), m.end(), chinese_number(m.group("seat"))) for m in re.finditer(SEAT, text)]
+    results = list(_CHECK_RESULT.finditer(text))
+    out = []
+    for r in results:
+        best = None
+        for start, end, seat in seats:
+            gap = r.start() - end if end <= r.start() else start - r.end()
+            if seat is None or gap < 0 or gap > _NEAR:
+                continue
+            lo, hi = min(start, r.start()), max(end, r.end())
+            between = text[min(end, r.end()):max(start, r.start())]
+            if any(lo < o.start() < hi and o is not r for o in results) or re.search(SEAT, between) or re.search(r"[。？?！!]", between):
+                continue
+            if best is None or gap < best[0]:
+                best = (gap, lo, hi, seat)
+        if best is None:
+            continue
+        _, lo, hi, seat = best
+        window = text[max(0, lo - _WINDOW):hi]
+        if not _CHECK_CUE.search(window) or _NOT_A_RESULT.search(window):
+            continue
+        out.append((lo, seat, r.group("good") or "查杀", _night_named(window, day), text[lo:hi]))
+    return out
+
+
 def _night_named(text: str, day: int) -> int | None:
-    m = None
-    for m in _NIGHT_WORD.finditer(text):
-        pass  # the last night word before the statement is its own
-    if m is None:
+    named = list(_NIGHT_WORD.finditer(text))
+    if not named:
         return None
+    m = named[-1]  # the last night word before the statement is its own
     if m.group("yesterday"):
         return day
     return 1 if m.group("first") else chinese_number(m.group("n"))
@@ -125,7 +149,8 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
     targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
     events: list[Event] = []
     dropped: list[tuple[Statement, str]] = []
-    for st in statements:
+    # A statement that names its night is placed first: an unnamed one then takes a night still free.
+    for st in sorted(statements, key=lambda st: st.night is None):
         target = by_seat.get(st.target) if st.target is not None else None
         if st.target is not None and target is None:
             dropped.append((st, f"seat {st.target} is not a seat of the game"))
