@@ -333,10 +333,12 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
         roles = {s.seat: s for s in game.seats}
         framing = prompt
         said = [u.text for u in ctx.utterances] + [(getattr(item, "question_short", None) or getattr(item, "question", "")), *(o.text for o in getattr(item, "options", []))]
-        for t in sorted(said, key=len, reverse=True):  # longest first: a short turn must not cut a long one
-            framing = framing.replace(t, "") if t else framing
         # The viewpoint's own night results (a seer's "你查验了12号（狼人）") are what it knew: exempt, and only those.
         own_results = {event_line(e, item.viewpoint_seat, game.language) for e in ctx.private_events}
+        for t in sorted(said, key=len, reverse=True):  # longest first: a short turn must not cut a long one
+            framing = framing.replace(t, "") if t else framing
+            # the same cut in the exempt lines (a one-character turn such as "了" is cut from them too)
+            own_results = {r.replace(t, "") for r in own_results} if t else own_results
         # Private events are the viewpoint's own actions, or the wolves' kill (issue 20): known to every wolf,
         # and to the witch (the night's victim, while she holds her antidote); nothing else.
         me = roles.get(item.viewpoint_seat)

@@ -19,6 +19,7 @@ from typing import Any
 
 from werealign.errors import UserError
 from werealign.files import list_dir, parse_model, read_json, read_jsonl, sha256_file, write_json, write_jsonl
+from werealign.game.knowledge import missing_knowledge
 from werealign.schema import DatasetCounts, DatasetManifest, GameLog, OsrRewrite
 from werealign.tasks import TASKS
 
@@ -164,8 +165,9 @@ def write_dataset(
         raise UserError(f"write_dataset: unknown item kind {unknown[0]!r}; register its task (werealign.tasks)")
     for game in sorted(games, key=lambda g: g.game_id):
         write_json(root / "games" / f"{game.game_id}.json", game)
+    by_id = {g.game_id: g for g in games}
     for kind, rows in items.items():
-        write_jsonl(root / "items" / f"{kind}.jsonl", rows)
+        write_jsonl(root / "items" / f"{kind}.jsonl", [with_knowledge_missing(item, by_id) for item in rows])
     for game_id in sorted(osr):
         write_jsonl(root / "variants" / "osr" / f"{game_id}.jsonl", osr[game_id])
     for rel, text in sorted((extra_files or {}).items()):
@@ -184,6 +186,17 @@ def write_dataset(
         filtering=filtering,
     )
     return _write_manifest(root, manifest, games, {kind: len(rows) for kind, rows in items.items()}, len(osr))
+
+
+def with_knowledge_missing(item: Any, games: Mapping[str, GameLog]) -> Any:
+    """The item with `knowledge_missing` as its game says (werealign.game.knowledge): every writer of a dataset
+    states it, so no item claims a viewpoint knew everything the rules say it knew when the log lacks some of it."""
+    game = games.get(getattr(item, "game_id", ""))
+    seat, cutoff = getattr(item, "viewpoint_seat", None), getattr(item, "cutoff_segment", None)
+    if game is None or cutoff is None or "knowledge_missing" not in type(item).model_fields:
+        return item
+    missing = missing_knowledge(game, seat, cutoff)
+    return item if missing == item.knowledge_missing else item.model_copy(update={"knowledge_missing": missing})
 
 
 def _write_manifest(root: Path, base: DatasetManifest, games: list[GameLog], items: dict[str, int], osr_games: int) -> DatasetManifest:

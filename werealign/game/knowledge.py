@@ -6,7 +6,7 @@ is an event with no target), every wolf of the pack the team's kill ('wolf_kill'
 until she has used her antidote ('wolf_kill until witch_save'). A night is owed when it ended before the cut-off's
 phase (a fact of the night in progress may not have happened yet) and the seat had not been announced out before
 it began (a seat killed that night still acted in it). An owed fact is held when an event of that skill and night
-is one the seat perceived (`visibility.perceives`, the same rule the prompt uses).
+is one the seat perceived (`audience.perceives`, the same rule the prompt uses).
 
 A fact the log lacks is never filled in: the item names it (`knowledge_missing`) and its prompt says plainly that
 this result of the player's own is not recorded, instead of claiming the player knew nothing else.
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from werealign.game.visibility import cutoff_phase, perceives
+from werealign.game.audience import cutoff_phase, perceives
 from werealign.schema import GameLog
 from werealign.schema.models import MissingFact
 from werealign.schema.roles import RoleCatalogue, catalogue_for

@@ -67,9 +67,11 @@ from dataclasses import dataclass
 
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
-from werealign.schema.models import TELLING_ORDER, Audience, SeatInfo, Speaker
+from werealign.schema.models import TELLING_ORDER, MissingFact, SeatInfo, Speaker
 from werealign.render.lines import rules_for_prompt
 from werealign.schema.roles import RoleCatalogue, catalogue_for
+from werealign.game.audience import cutoff_phase, perceives
+from werealign.game.knowledge import missing_knowledge
 
 # --------------------------------------------------------------------------- data
 
@@ -106,6 +108,7 @@ class Context:
     phases: tuple[Phase, ...]  # phases that have begun by the cut-off, in order
     own_turns_withheld: int = 0  # the viewpoint's own turns not shown (VA decision point / masked MVP)
     own_turns_withheld_from_day: int | None = None  # the first day whose own turns are withheld (0: all)
+    knowledge_missing: tuple[MissingFact, ...] = ()  # night facts the rules say the viewpoint held that the log lacks
 
 
 # --------------------------------------------------------------------------- building
@@ -184,6 +187,7 @@ def build_context(
         phases=tuple(p for p in game.phases if phase_order[p.id] <= current_pos),
         own_turns_withheld=withheld,
         own_turns_withheld_from_day=withhold_own_turns_from_day if viewpoint_seat is not None else None,
+        knowledge_missing=tuple(missing_knowledge(game, viewpoint_seat, cutoff_segment)),
     )
 
 
@@ -203,20 +207,6 @@ def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrit
             raise UserError(f"variants/osr/{game.game_id}.jsonl: utterance_index {r.utterance_index}: game_id '{r.game_id}' does not match")
         out[r.utterance_index] = r
     return out
-
-
-def perceives(audience: Audience, actor: Speaker | None, me: SeatInfo | None, catalogue: RoleCatalogue) -> bool:
-    """Whether the player `me` (None: an observer, who perceives only what everyone does) perceived it."""
-    if audience.kind == "everyone":
-        return True
-    if me is None:
-        return False
-    if audience.kind == "actor":
-        return actor == me.seat
-    if audience.kind == "seats":
-        return me.seat in audience.seats
-    role = catalogue.get(me.role)
-    return audience.team in (me.faction, role.team if role is not None else None)
 
 
 def _visible_utterances(
@@ -273,12 +263,3 @@ def strip_broadcast_asides(text: str) -> str:
     for pattern in _BROADCAST_ASIDES:
         text = pattern.sub("", text)
     return text
-
-
-def cutoff_phase(game: GameLog, cutoff: int) -> str | None:
-    """Phase of the last turn that has a segment at or before the cut-off."""
-    phase = None
-    for u in game.utterances:
-        if u.segment_ids[0] <= cutoff:
-            phase = u.phase
-    return phase

@@ -16,7 +16,7 @@ from werealign.dataset import write_dataset
 from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
-from werealign.game.visibility import perceives
+from werealign.game.audience import perceives
 from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts

@@ -41,6 +41,7 @@ def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_show
         "players": lines.players_line(ctx.names, lang),
         "allies": lines.list_separator(lang).join(lines.seat_label(s, lang) for s in ctx.allies),
         "private_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
+        "knowledge_missing": [{"phase": plabel(f.night), "text": lines.missing_fact_line(f.fact, lang)} for f in ctx.knowledge_missing],
         "public_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
         "transcript": transcript,
         "now": plabel(ctx.current_phase) if ctx.current_phase else lines.phase_label(None, lang),

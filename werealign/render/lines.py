@@ -5,7 +5,7 @@ shown at all is decided by the context builder (werealign.game.visibility), neve
 
 from __future__ import annotations
 
-from werealign.render.phrases import DEATH_RESULTS, RESULT, SKILL, WIN, faction_name, phrase_language, role_name, role_rule
+from werealign.render.phrases import DEATH_RESULTS, MISSING_FACT, RESULT, SKILL, WIN, faction_name, phrase_language, role_name, role_rule
 from werealign.schema import Event, GameLog, Phase
 from werealign.schema.models import Speaker
 from werealign.schema.roles import catalogue_for
@@ -47,6 +47,14 @@ def phase_label(phase: Phase | None, language: str) -> str:
     if language == "zh":
         return {"night": f"第{phase.day}夜", "sheriff_election": "警长竞选", "day": f"第{phase.day}天白天"}[phase.kind]
     return {"night": f"Night {phase.day}", "sheriff_election": "Sheriff election", "day": f"Day {phase.day}"}[phase.kind]
+
+
+def missing_fact_line(fact: str, language: str) -> str:
+    """What a night fact the log lacks was about ('seer_check' -> whom you checked and the result)."""
+    words = MISSING_FACT[phrase_language(language)].get(fact)
+    if words is None:
+        words = (f"你的技能 {fact.replace('_', ' ')} 的对象和结果" if language == "zh" else f"your {fact.replace('_', ' ')}: its target and result")
+    return words
 
 
 def event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:

@@ -95,12 +95,20 @@ RESULT = {
 }
 
 
+# A night fact the game log lacks (werealign.game.knowledge), as the prompt names it; other skills read as words.
+MISSING_FACT = {
+    "en": {"seer_check": "whom you checked and the result", "guard_protect": "whom you protected (or that you protected no one)",
+           "wolf_kill": "whom the wolves attacked", "silence": "whom you silenced"},
+    "zh": {"seer_check": "你查验了谁及其结果", "guard_protect": "你守护了谁（或空守）", "wolf_kill": "狼人袭击了谁", "silence": "你禁言了谁"},
+}
+
+
 # night_outcome results that only repeat "died": the event line then says it once.
 DEATH_RESULTS = {"died", "night_death", "died in the night", "死亡", "夜间死亡"}
 
 # Every table above, hashed into templates_hash() (with the context builder's telling order) so a
 # wording change is visible in run.json.
-PHRASES = {"zh_roles": ZH_ROLE, "zh_role_desc": ZH_ROLE_DESC, "faction": FACTION, "win": WIN, "skill": SKILL, "result": RESULT,
+PHRASES = {"missing_fact": MISSING_FACT, "zh_roles": ZH_ROLE, "zh_role_desc": ZH_ROLE_DESC, "faction": FACTION, "win": WIN, "skill": SKILL, "result": RESULT,
            "death_results": sorted(DEATH_RESULTS)}
 
 
