@@ -56,7 +56,7 @@ _PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts"
 
 def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, protocol: str, decodes: int, permute: bool,
             seed: int, limit: int | None, temperature: float, max_tokens: int | None, va_mode: str | None,
-            oi_mode: str | None, solver: str = "single", modes: list[str] | dict[str, str] | None = None):
+            oi_mode: str | None, solver: str = "single", modes: list[str] | dict[str, str] | None = None, split: str = "faithful"):
     from werealign.eval.runner import EvalConfig
     from werealign.solvers import canonical_spec
 
@@ -75,6 +75,7 @@ def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, pr
         permute=permute,
         seed=seed,
         limit=limit,
+        split=split,
         temperature=temperature,
         max_tokens=max_tokens,
         modes=_modes(va_mode, oi_mode, modes, task_names),
@@ -106,6 +107,7 @@ def eval_command(
     permute: bool = typer.Option(True, "--permute/--no-permute", help="Shuffle speech options per decode (seeded by seed, item, decode)."),
     seed: int = typer.Option(0, "--seed", help="Seed of option orders, variant assignment and per-decode sampling seeds."),
     limit: int | None = typer.Option(None, "--limit", help="Use N items of each task, sampled with --seed across the speech dimensions (round-robin), not the first N."),
+    split: str = typer.Option("faithful", "--split", help="faithful (default): leave out items whose viewpoint lacks a night fact the rules say it held (knowledge_missing) or whose stem names a hidden role; all: every item (the release's full set, for comparison with published numbers; incomplete prompts say what they lack)."),
     temperature: float = typer.Option(0.7, "--temperature", help="Sampling temperature (recorded in run.json)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Maximum completion tokens per request (default: no cap of ours, the provider's limit; recorded in run.json)."),
     va_mode: str | None = typer.Option(None, "--va-mode", help="What a VA prompt shows of the voter's own speech: decision (default: not its own turns of the vote's day), mask-mvp (none of its lines: the release authors' protocol), full (everything up to the cut-off)."),
@@ -130,12 +132,13 @@ def eval_command(
     if suite is not None or len(models) != 1:
         values = dict(dataset=dataset, tasks=tasks, variant=variant, protocol=protocol, decodes=decodes, permute=permute, seed=seed,
                       limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode, modes=modes,
-                      api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts, solver=solver)
+                      api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts, solver=solver,
+                      split=split)
         _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet, dry_run=dry_run)
         return
     execution = _execution(api_base, max_connections, timeout, max_attempts)
     config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode, solver,
-                     modes)
+                     modes, split)
     if dry_run:
         from werealign.eval.dry_run import estimate_run
 
@@ -213,7 +216,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         v = {**values, **own}
         execution = _execution(v["api_base"], v["max_connections"], v["timeout"], v["max_attempts"])
         config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
-                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"], v["modes"])
+                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"], v["modes"], v["split"])
         # One directory per model, and per solver when a suite runs one model with several.
         named = entry.model if config.solver == "single" else f"{entry.model}-{config.solver}"
         run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(named)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from werealign.errors import UserError
+from werealign.eval.split import SPLITS
 from werealign.schema.runs import RunConfig, RunExecution
 from werealign.tasks import TASKS, VARIANTS, modes_of, task_names, tasks_with_variant
 
@@ -29,6 +30,8 @@ def validate_config(config: RunConfig) -> None:
         raise UserError(f"--variant: unknown variant {', '.join(bad) or '(none)'}; choose from {','.join(VARIANTS)}")
     if config.protocol not in PROTOCOLS:
         raise UserError(f"--ablation-protocol: '{config.protocol}' is not one of {', '.join(PROTOCOLS)}")
+    if config.split not in SPLITS:
+        raise UserError(f"--split: '{config.split}' is not one of {', '.join(SPLITS)}")
     if config.decodes < 1:
         raise UserError("--decodes: must be at least 1")
     if config.limit is not None and config.limit < 1:

@@ -15,6 +15,7 @@ from typing import Any
 from werealign.dataset import Dataset
 from werealign.errors import UserError
 from werealign.eval.config import validate_config
+from werealign.eval.split import apply_split
 from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa: F401 - canonical_json: rundir; derived_int: execute
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
@@ -104,7 +105,7 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
     plan: list[Planned] = []
     for task_name in config.tasks:
         task = TASKS[task_name]
-        items = ds.items_of(task_name)
+        items, _ = apply_split(ds.items_of(task_name), ds.games, config.split)
         if config.limit is not None:
             items = limited(items, config.limit, config.seed, task_name)
         applicable = [v for v in config.variants if v in task.variants]
@@ -141,5 +142,6 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                     plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name), games,
                                         prepared))
     if not plan:
-        raise UserError(f"nothing to evaluate: the dataset has no {'/'.join(config.tasks)} items")
+        why = f" in split {config.split} (--split all evaluates every item)" if config.split != "all" else ""
+        raise UserError(f"nothing to evaluate: the dataset has no {'/'.join(config.tasks)} items{why}")
     return plan

@@ -21,6 +21,7 @@ from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
 from werealign.eval.execute import ProgressHooks, send
+from werealign.eval.split import split_notices
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
@@ -134,7 +135,8 @@ def open_run(
     stack.enter_context(rundir.exclusive(run_dir))
     if overwrite:
         rundir.clear(run_dir)
-    warnings = rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan) + ds.unknown_kind_notices()
+    warnings = (rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan) + ds.unknown_kind_notices()
+                + split_notices(ds, config))
     from werealign.llm.builtin_models import too_long_notice
 
     if (long := too_long_notice(config.model, [p.messages for p in {p.key: p for p in plan}.values()])) is not None:

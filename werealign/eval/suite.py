@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from werealign.errors import UserError
 from werealign.eval.config import PROTOCOLS
+from werealign.eval.split import SPLITS
 from werealign.tasks import TASKS, VARIANTS, task_names
 
 
@@ -45,6 +46,7 @@ class SuiteSettings(_Strict):
     permute: bool | None = None
     seed: int | None = None
     limit: int | None = Field(None, ge=1)
+    split: Literal[tuple(SPLITS)] | None = None  # type: ignore[valid-type]
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
     va_mode: str | None = None

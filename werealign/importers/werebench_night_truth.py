@@ -59,6 +59,10 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
         elif save.target is not None and kill is None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=save.target,
                                  skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)")
+    for night in nights:
+        if night not in kills and (victim := _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)) is not None:
+            kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
+                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)")
     protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
     saved = {(n, s.target if s.target is not None else kills[n].target) for n, s in saves.items() if s.target is not None or n in kills}
     kept: list[Event] = []
@@ -78,6 +82,25 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
         kept.append(e)
     kept += _witch_told(kept, seats, nights, out_before)
     return kept, dropped
+
+
+def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
+                     dawn, out_before) -> int | None:
+    """The wolves' victim of `night` when the host announces exactly one death at its dawn and nothing else can have
+    caused it: no witch in the game, or a witch already out, or her poison stated spent on another night (a
+    poisoning that night is stated as such and takes its seat out of the count). Otherwise None: not known."""
+    lo, hi = dawn(night)
+    died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
+            and lo <= order.get(e.phase, -1) <= hi]
+    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    died = [s for s in dict.fromkeys(died) if s not in poisoned]
+    if len(died) != 1:
+        return None
+    witches = [s.seat for s in seats if s.role == "witch"]
+    poison_spent = any(a.skill == "witch_poison" and a.phase != night for a in actions)
+    if witches and not poisoned and not poison_spent and not all(out_before(w, night) is not None for w in witches):
+        return None  # the one death may be the poison, with the kill saved or guarded
+    return died[0]
 
 
 def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set) -> str | None:

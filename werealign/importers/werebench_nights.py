@@ -70,8 +70,16 @@ _SUBCLAUSE = re.compile(r"[，,；;。]|、(?=(?:第" + _ORDINAL + r"|首)(?:晚
 # The wolves' kill, under a night: "狼人刀 8 号", "狼刀 11 号", "狼队杀死 12 号", "狼人 9 号自刀" (a wolf knifing
 # itself); in a seat's own clause after its night: "第二晚被狼人刀死", a wolf's "首晚自刀".
 _PACK = r"(?:狼人团队|狼团队|狼队|狼人|狼)"
-# "狼人杀死 1 号和 5 号" (one of them the witch's poison): which one the wolves killed is not said, so none is read.
-_KILL_NAMED = re.compile(_PACK + r"\s*(?:首刀|刀死?|杀死|击杀)了?" + _SEAT + r"(?!\s*(?:和|、|与|及|跟)\s*\d)")
+# The pack, or one wolf named by its role (any wolf-side role of the catalogue: "狼兄 4 号落刀 7 号"), then a verb of
+# killing ("刀", "杀", "咬", "袭击", in any compound: "落刀", "首刀", "刀杀", "选择击杀"), then the target, maybe
+# after its role ("落刀村民 8 号"). "狼人杀死 1 号和 5 号" (one of them the witch's poison): which one the wolves
+# killed is not said, so none is read.
+_WOLF_NAMES = sorted({n for r in RELEASE_ROLES.roles.values() if r.faction == "wolf" for n in r.names.get("zh", ())} | {"狼人团队", "狼团队", "狼队"},
+                     key=len, reverse=True)
+_KILLER = r"(?:" + "|".join(map(re.escape, _WOLF_NAMES)) + r")(?:\s*\d{1,2}\s*号)?"
+_KILL_VERB = r"(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀|杀死|击杀|杀害|杀了|杀|袭击|咬死|咬)了?"
+_ANY_ROLE = r"(?:" + "|".join(map(re.escape, sorted({n for r in RELEASE_ROLES.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True))) + r")?"
+_KILL_NAMED = re.compile(_KILLER + r"\s*" + _KILL_VERB + r"\s*" + _ANY_ROLE + _SEAT + r"(?!\s*(?:和|、|与|及|跟)\s*\d)")
 _KILL_SELF = re.compile(_PACK + r"\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?自刀")
 _KILL_OWN = re.compile(r"^(?:被" + _PACK + r"(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's

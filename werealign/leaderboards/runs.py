@@ -97,6 +97,7 @@ def read_run(path: Path) -> Run:
         "prompt templates_sha256": results.versions.templates_sha256,
         "ablation protocol": record.config.protocol,
         "item limit": record.config.limit,
+        "split": record.config.split,
     }
     scores = {variant: {task: s.model_dump() for task, s in tasks.items()} for variant, tasks in results.variants.items()}
     solver = record.config.solver

@@ -172,6 +172,10 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     gains = context_gain_table(entries, seed, resamples)
     solver_gains = solver_gain_table(entries, seed, resamples)
     tables = [t for t in (main, ablation_table(entries, seed, resamples), gains, solver_gains, *roles, floors_table(entries, seed, resamples)) if t]
+    split = next((r.identity.get("split") for e in entries for r in e.runs), None)
+    if split is not None:
+        main.notes.append(f"split: {split}" + (" (items whose viewpoint lacks a night fact the rules require, or whose stem names a hidden role, "
+                                                "are left out; --split all in eval gives every item)" if split == "faithful" else " (every item)"))
     if any(e.partial for e in entries):
         main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
     few = []

@@ -57,6 +57,9 @@ class RunConfig(_Model):
         default_factory=dict,
         description="The mode each evaluated task was asked in, e.g. {'vote': 'decision', 'opponent': 'set'} (see werealign.tasks); "
         "a task with modes that is missing here is asked in its default mode.")
+    split: str = Field("all", description="Which items: 'faithful' leaves out items whose viewpoint lacks a required night fact "
+                       "or whose stem pins a hidden role (werealign.eval.split); 'all' is every item. The eval command defaults to "
+                       "faithful; left out of the file when 'all', so runs made before splits keep their identity.")
     solver: str = Field(DEFAULT_SOLVER, description="How the model answers (werealign.solvers): 'single' = one call per sample. "
                         "Left out of the file when it is the default, so runs made before solvers keep their identity.")
 
@@ -65,6 +68,8 @@ class RunConfig(_Model):
         data = handler(self)
         if data.get("solver") == DEFAULT_SOLVER:
             del data["solver"]
+        if data.get("split") == "all":
+            del data["split"]
         return data
 
 

@@ -1,0 +1,184 @@
+"""Issue 30: every seat told what it knew. The rules say what each viewpoint must hold (werealign.game.knowledge);
+what the log lacks is named on the item and in its prompt, and the faithful split leaves such items out.
+The readers of night facts are tried on phrasings invented here, never taken from the release."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from crafted_game import crafted_game, crafted_speech_item, crafted_vote_item
+
+from werealign.dataset import load_dataset, write_dataset
+from werealign.eval.prompts import render_messages
+from werealign.eval.split import apply_split
+from werealign.game.knowledge import coverage, missing_knowledge, owed_and_missing
+from werealign.importers.werebench_claims import read_statements, statement_events
+from werealign.importers.werebench_night_truth import settle_night_actions
+from werealign.importers.werebench_nights import read_night_actions
+from werealign.schema import Event, GameLog, Phase, SeatInfo, Segment, Utterance
+from werealign.schema.models import ACTOR, Audience, MissingFact
+from werealign.schema.roles import RoleDeclaration, catalogue_for
+
+WOLVES = Audience(kind="team", team="wolf")
+EVERYONE = Audience(kind="everyone")
+
+
+def _three_nights(events: list[Event], *, declared: list[RoleDeclaration] | None = None, seats: list[SeatInfo] | None = None) -> GameLog:
+    """The crafted game stretched to three nights, with the events given (segments 100+ are day 3)."""
+    g = crafted_game()
+    phases = [Phase(id="night-1", kind="night", day=1, start=0, end=9.9), Phase(id="day-1", kind="day", day=1, start=10, end=29.9),
+              Phase(id="night-2", kind="night", day=2, start=30, end=39.9), Phase(id="day-2", kind="day", day=2, start=40, end=59.9),
+              Phase(id="night-3", kind="night", day=3, start=60, end=69.9), Phase(id="day-3", kind="day", day=3, start=70, end=99.9)]
+    utts = [Utterance(index=0, segment_ids=[1], start=1, end=1.9, phase="night-1", speaker="host", text="Night falls."),
+            Utterance(index=1, segment_ids=[10], start=10, end=10.9, phase="day-1", speaker="host", text="Day one."),
+            Utterance(index=2, segment_ids=[40], start=40, end=40.9, phase="day-2", speaker="host", text="Day two."),
+            Utterance(index=3, segment_ids=[70], start=70, end=70.9, phase="day-3", speaker="host", text="Day three."),
+            Utterance(index=4, segment_ids=[71], start=71, end=71.9, phase="day-3", speaker=3, text="I speak on day three.")]
+    rules = g.rules.model_copy(update={"declared_roles": declared or []})
+    return g.model_copy(update={"phases": phases, "utterances": utts, "events": events, "rules": rules, "mvp": None, "highlights": [],
+                                "seats": seats or g.seats})
+
+
+def _check(night: str, seat: int, target: int) -> Event:
+    return Event(kind="skill_use", phase=night, segment_id=None, audience=ACTOR, actor=seat, target=target, skill="seer_check", result="good")
+
+
+def test_a_seer_owes_one_check_per_night_she_lived_and_the_gap_is_named():
+    g = _three_nights([_check("night-1", 3, 2), _check("night-3", 3, 6)])
+    owed, missing = owed_and_missing(g, 3, cutoff=71)
+    assert [f.night for f in owed] == ["night-1", "night-2", "night-3"]
+    assert missing == [MissingFact(night="night-2", fact="seer_check")]
+    # the night in progress is not owed yet: at a cut-off inside night 3 only nights 1 and 2 are
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=1)[0]] == []
+    assert missing_knowledge(g, None, 71) == []  # an observer is owed nothing
+
+
+def test_a_seat_out_before_a_night_owes_nothing_of_it_and_a_seat_killed_that_night_still_acted():
+    out_day1 = Event(kind="elimination", phase="day-1", segment_id=10, audience=EVERYONE, target=3, result="voted_out")
+    g = _three_nights([_check("night-1", 3, 2), out_day1])
+    assert owed_and_missing(g, 3, cutoff=71) == ([MissingFact(night="night-1", fact="seer_check")], [])
+    killed_night2 = Event(kind="elimination", phase="night-2", segment_id=None, audience=EVERYONE, target=3, result="night_death")
+    g = _three_nights([_check("night-1", 3, 2), killed_night2])
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[1]] == ["night-2"]
+
+
+def test_the_witch_is_owed_the_victim_until_she_uses_her_antidote_and_every_wolf_the_pack_kill():
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
+    told1 = kill1.model_copy(update={"audience": Audience(kind="seats", seats=[5])})
+    save1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=5, target=6, skill="witch_save")
+    g = _three_nights([kill1, told1, save1, _check("night-1", 3, 2)])
+    assert owed_and_missing(g, 5, cutoff=71) == ([MissingFact(night="night-1", fact="wolf_kill")], [])  # antidote spent on night 1
+    owed, missing = owed_and_missing(g, 4, cutoff=71)  # a wolf: the kill of every night
+    assert [f.night for f in missing] == ["night-2", "night-3"] and len(owed) == 3
+    # without the save, the witch is owed every night's victim
+    g = _three_nights([kill1, told1])
+    assert [f.night for f in owed_and_missing(g, 5, cutoff=71)[1]] == ["night-2", "night-3"]
+
+
+def test_an_invented_role_declares_what_it_learns_each_night():
+    hound = RoleDeclaration(id="moon_hound", faction="wolf", team="wolves", names={"en": ["moon hound"]}, knows_each_night=["wolf_kill", "moon_gaze"])
+    seats = [s.model_copy(update={"role": "moon_hound"}) if s.seat == 4 else s for s in crafted_game().seats]
+    gaze = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=4, target=2, skill="moon_gaze")
+    g = _three_nights([gaze], declared=[hound], seats=seats)
+    missing = owed_and_missing(g, 4, cutoff=71)[1]
+    assert MissingFact(night="night-1", fact="moon_gaze") not in missing
+    assert MissingFact(night="night-2", fact="moon_gaze") in missing and MissingFact(night="night-1", fact="wolf_kill") in missing
+    counts = coverage(g)
+    assert counts[("moon_hound", "moon_gaze", "owed")] == 3 and counts[("moon_hound", "moon_gaze", "read")] == 1
+
+
+def test_the_prompt_names_what_is_missing_and_never_claims_completeness_it_lacks():
+    item = crafted_speech_item().model_copy(update={"cutoff_segment": 71})
+    incomplete = _three_nights([_check("night-1", 3, 2), _check("night-3", 3, 6)])
+    text = render_messages(incomplete, item)[-1]["content"]
+    assert "the game record does not hold it" in text and "whom you checked and the result" in text
+    assert "You do not know any other player's role except as stated here." not in text
+    complete = _three_nights([_check("night-1", 3, 2), _check("night-2", 3, 4), _check("night-3", 3, 6)])
+    text = render_messages(complete, item)[-1]["content"]
+    assert "You do not know any other player's role except as stated here." in text and "does not hold it" not in text
+
+
+def test_written_items_carry_knowledge_missing_and_the_faithful_split_leaves_them_out(tmp_path):
+    g = _three_nights([_check("night-1", 3, 2)])
+    ok = crafted_vote_item().model_copy(update={"item_id": "early", "cutoff_segment": 10})  # day 1: night 1 is known
+    late = crafted_vote_item().model_copy(update={"item_id": "late", "cutoff_segment": 71, "phase": "day-3"})
+    write_dataset(tmp_path / "ds", name="t", version="1", licence="x", games=[g], items={"vote": [ok, late]})
+    ds = load_dataset(tmp_path / "ds")
+    by_id = {i.item_id: i for i in ds.items_of("vote")}
+    assert by_id["early"].knowledge_missing == []
+    assert [f.night for f in by_id["late"].knowledge_missing] == ["night-2", "night-3"]
+    assert '"knowledge_missing"' not in (tmp_path / "ds" / "items" / "vote.jsonl").read_text().splitlines()[0]  # absent when complete
+    kept, left = apply_split(ds.items_of("vote"), ds.games, "faithful")
+    assert [i.item_id for i in kept] == ["early"] and left == Counter({"knowledge_missing": 1})
+    assert len(apply_split(ds.items_of("vote"), ds.games, "all")[0]) == 2
+
+
+# --------------------------------------------------------------------------- readers, on invented phrasings
+
+
+def _zh_game(turns: list[tuple[str, int, str]]) -> tuple[list[SeatInfo], list[Phase], list[Utterance]]:
+    roles = {1: ("werewolf", "wolf"), 2: ("villager", "good"), 3: ("seer", "good"), 4: ("werewolf", "wolf"), 5: ("witch", "good"),
+             6: ("villager", "good"), 7: ("guard", "good")}
+    seats = [SeatInfo(seat=s, role=r, faction=f) for s, (r, f) in roles.items()]
+    phases = [Phase(id="night-1", kind="night", day=1, start=0, end=9), Phase(id="day-1", kind="day", day=1, start=10, end=29),
+              Phase(id="night-2", kind="night", day=2, start=30, end=39), Phase(id="day-2", kind="day", day=2, start=40, end=59),
+              Phase(id="night-3", kind="night", day=3, start=60, end=69), Phase(id="day-3", kind="day", day=3, start=70, end=99)]
+    start = {"day-1": 10, "day-2": 40, "day-3": 70}
+    utts = [Utterance(index=i, segment_ids=[start[p] + i], start=start[p] + i, end=start[p] + i + 0.5, phase=p, speaker=s, text=t,
+                      segments=[Segment(id=start[p] + i, start=start[p] + i, end=start[p] + i + 0.5, text=t)])
+            for i, (p, s, t) in enumerate(turns)]
+    return seats, phases, utts
+
+
+def _facts(turns, known=()):
+    seats, phases, utts = _zh_game(turns)
+    events, refused = statement_events(read_statements(utts, seats, phases), seats, phases, list(known), catalogue_for(()), True)
+    return {(e.phase, e.skill, e.target, e.result) for e in events}, refused
+
+
+def test_a_true_seers_reports_in_unseen_wordings_become_her_checks_on_their_nights():
+    facts, _ = _facts([
+        ("day-1", 3, "各位好，警徽流先看 6 号再看 2 号。首夜我摸的七号，给个金水，大家放心"),
+        ("day-2", 3, "这一轮我去查验的是 4 号，他是一张查杀，今天必须出"),
+        ("day-2", 1, "我才是预言家，昨晚验了 2 号是查杀"),  # a wolf's bluff: not its night
+    ])
+    assert facts == {("night-1", "seer_check", 7, "好人"), ("night-2", "seer_check", 4, "狼人")}
+
+
+def test_a_report_the_truth_contradicts_or_a_plan_is_not_a_check():
+    facts, refused = _facts([
+        ("day-1", 3, "昨晚验了 6 号，是查杀"),  # 6 is good: a false report
+        ("day-1", 3, "如果我能活到明天，我会验 2 号，他要是好人就是金水"),  # a plan, a hypothesis
+    ])
+    assert facts == set()
+    assert any("disagrees" in why for _, why in refused)
+
+
+def test_the_witch_and_the_guard_in_unseen_wordings_settle_against_the_dawn():
+    turns = [("day-2", 5, "我是女巫，昨天晚上我把 4 号毒了，他是狼"), ("day-2", 7, "守卫跳一下，我昨晚守了 2 号，第一晚空守")]
+    facts, _ = _facts(turns)
+    assert ("night-2", "witch_poison", 4, None) in facts and ("night-2", "guard_protect", 2, None) in facts
+    assert ("night-1", "guard_protect", None, None) in facts  # an empty guard, stated
+    seats, phases, utts = _zh_game(turns)
+    events, _ = statement_events(read_statements(utts, seats, phases), seats, phases, [], catalogue_for(()), True)
+    # the poisoned seat is not announced dead at that dawn: the statement is dropped, not shown
+    kept, dropped = settle_night_actions(events, [], seats, phases)
+    assert not any(e.skill == "witch_poison" for e in kept) and any(e.skill == "witch_poison" for e, _ in dropped)
+
+
+def test_a_wolf_named_by_an_unseen_role_word_and_a_compound_kill_verb_is_the_packs_kill():
+    seats, phases, _ = _zh_game([])
+    seats = [s.model_copy(update={"role": "wolf_beauty"}) if s.seat == 4 else s for s in seats]
+    readings = read_night_actions("夜间情况：第二晚狼美人 4 号决定袭击了守卫 7 号，第三晚狼队首刀 2 号", seats, phases, "zh")
+    assert {(r.event.phase, r.event.skill, r.event.target) for r in readings if r.event} == {("night-2", "wolf_kill", 7), ("night-3", "wolf_kill", 2)}
+
+
+def test_a_lone_dawn_death_is_the_kill_only_when_no_poison_can_explain_it():
+    seats, phases, _ = _zh_game([])
+    death = Event(kind="elimination", phase="day-2", segment_id=40, audience=EVERYONE, target=6, result="night_death")
+    poison_n1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=5, target=1, skill="witch_poison")
+    died_n1 = Event(kind="elimination", phase="day-1", segment_id=10, audience=EVERYONE, target=1, result="night_death")
+    kept, _ = settle_night_actions([poison_n1], [died_n1, death], seats, phases)
+    assert ("night-2", 6) in {(e.phase, e.target) for e in kept if e.skill == "wolf_kill"}  # the poison was spent on night 1
+    kept, _ = settle_night_actions([], [death], seats, phases)
+    assert not any(e.skill == "wolf_kill" for e in kept)  # the witch may have poisoned seat 6: not known

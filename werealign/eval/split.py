@@ -1,0 +1,71 @@
+"""Which items a run evaluates: `--split faithful` (the default) or `all`.
+
+The faithful split leaves out items whose prompt cannot stand where the player stood: the viewpoint lacks a night
+fact the rules say it held (`knowledge_missing`, werealign.game.knowledge) or the item's stem or options pin a
+true role on a seat the viewpoint could not know (werealign.audit hidden-role flags). `all` is the dataset as it
+is (for comparison with published numbers); every incomplete prompt still names what it lacks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from werealign.game.knowledge import missing_knowledge
+from werealign.schema import GameLog
+
+SPLITS: dict[str, str] = {
+    "faithful": "items whose viewpoint holds every night fact the rules require and whose stem names no hidden role",
+    "all": "every item of the dataset (incomplete prompts say what they lack)",
+}
+DEFAULT_SPLIT = "faithful"
+
+# Further reasons an item is not faithful, added by the modules that find them: (item, game) -> a reason or None.
+CHECKS: list[Callable[[Any, GameLog], str | None]] = []
+
+
+def _knowledge(item: Any, game: GameLog) -> str | None:
+    cutoff = getattr(item, "cutoff_segment", None)
+    if cutoff is None:
+        return None
+    # Computed from the game, not read from the item: a dataset written before the field existed is judged the same.
+    return "knowledge_missing" if missing_knowledge(game, getattr(item, "viewpoint_seat", None), cutoff) else None
+
+
+def unfaithful(item: Any, game: GameLog) -> str | None:
+    """Why the item is left out of the faithful split, or None."""
+    for check in (_knowledge, *CHECKS):
+        reason = check(item, game)
+        if reason:
+            return reason
+    return None
+
+
+def apply_split(items: Sequence[Any], games: dict[str, GameLog], split: str) -> tuple[list[Any], Counter[str]]:
+    """(the items of `split`, how many were left out by reason). Items whose game is missing are kept: the
+    planner names them as an error."""
+    if split == "all":
+        return list(items), Counter()
+    kept: list[Any] = []
+    left: Counter[str] = Counter()
+    for item in items:
+        game = games.get(item.game_id)
+        reason = unfaithful(item, game) if game is not None else None
+        if reason:
+            left[reason] += 1
+        else:
+            kept.append(item)
+    return kept, left
+
+
+def split_notices(ds: Any, config: Any) -> list[str]:
+    """One line per task the split shrinks: how many items it leaves out, and why."""
+    notes = []
+    for task in config.tasks:
+        items = ds.items_of(task)
+        _, left = apply_split(items, ds.games, config.split)
+        if left:
+            why = ", ".join(f"{n} {reason}" for reason, n in sorted(left.items()))
+            notes.append(f"--split {config.split}: {sum(left.values())} of {len(items)} {task} items left out ({why}); --split all evaluates them")
+    return notes
