@@ -38,7 +38,8 @@ WOLVES = Audience(kind="team", team="wolf")
 
 _ORDINAL = r"[一二三四五六七八九十\d]{1,2}"
 # A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚".
-_NIGHT_START = re.compile(r"^(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜)|(?P<second>次)(?:晚|夜))")
+# A short heading may stand before it ("夜间情况：", "夜晚行动:").
+_NIGHT_START = re.compile(r"^(?:[^\d，。；,;:：]{1,8}[:：]\s*)?(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜)|(?P<second>次)(?:晚|夜))")
 # Any other mention of a night ("后夜间", "当晚", "夜里"; not the word 平安夜): which night is not said, so none is assumed.
 _OTHER_NIGHT = re.compile(r"晚|夜")
 _SEAT = r"\s*(?P<seat>\d{1,2})\s*号"
