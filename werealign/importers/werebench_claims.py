@@ -34,7 +34,10 @@ _RESULT = r"(?P<result>" + _GOOD + "|" + _WOLF + ")"
 # characters between, no other seat or result word), and a check verb or the first person close by.
 _CHECK_RESULT = re.compile(r"(?P<good>金水|好人|好身份|良民)|(?P<wolf>查杀|(?:是|个|张|匹)\s*(?:狼人|狼)(?!队|人[队阵]|查杀|坑))")
 _CHECK_CUE = re.compile(r"验|查|我")
+_LOG_CUE = re.compile(r"验|查|给|发|报")
 _NEAR = 10  # characters between a seat and its result, at most
+_NEAR_BARE = 5  # the same for a bare number, which may be anything else far from a result word
+_BARE_SEAT = re.compile(r"(?<![\d.%％:：])(\d{1,2})(?![\d.%％:：]|\s*号)")
 _SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
           re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
 _POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
@@ -44,7 +47,7 @@ _GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.[晚夜天]|首夜|首晚)"
 _EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r")\s*(?:空守|空手|没守|谁也没守)")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
-_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜]|轮)|(?P<first>首夜|首晚|首验)")
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
 _WINDOW = 8  # characters before a statement searched for plan words and its night
 
 
@@ -76,47 +79,85 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     role_of = {s.seat: s.role for s in seats}
     out: list[Statement] = []
     for u in utterances:
-        if not isinstance(u.speaker, int) or u.phase not in day_of or u.audience is not None:
-            continue
-        role = role_of.get(u.speaker)
-        patterns = {"witch": [("witch_save", p) for p in _SAVES] + [("witch_poison", p) for p in _POISONS],
-                    "guard": [("guard_protect", p) for p in _GUARDS]}.get(role or "", [])
-        text = u.text
-        found: list[tuple[int, Statement]] = []
-        for skill, pattern in patterns:
-            for m in pattern.finditer(text):
-                seat = chinese_number(m.group("seat"))
-                before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
-                if seat is None or _NOT_A_RESULT.search(before):
-                    continue
-                found.append((m.start(), Statement(u.speaker, skill, seat, m.groupdict().get("result"), day_of[u.phase],
-                                                   _night_named(before, day_of[u.phase]), m.group(0))))
-        if role == "seer":
-            found += [(pos, Statement(u.speaker, "seer_check", seat, result, day_of[u.phase], night, said))
-                      for pos, seat, result, night, said in _checks_reported(text, day_of[u.phase])]
-        if role == "guard":
-            for m in _EMPTY_GUARD.finditer(text):
-                before = text[max(0, m.start() - _WINDOW):m.end()]
-                if not _NOT_A_RESULT.search(before):
-                    found.append((m.start(), Statement(u.speaker, "guard_protect", None, None, day_of[u.phase], _night_named(before, day_of[u.phase]), m.group(0))))
-        out += [s for _, s in sorted(found, key=lambda f: f[0])]
+        if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
+            out += statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])
     return out
 
 
-def _checks_reported(text: str, day: int) -> list[tuple[int, int, str, int | None, str]]:
+def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
+    """What the annotator log says a seat stated at the table ("12 号称验 1 号为金水", "7 号跳预言家查杀 12 号", a
+    guard's last words "第一天空守，第二天守了 10 号"), read like the seat's own words when the seat truly holds the role.
+    A sub-clause belongs to the seat it starts with ("N 号…"), else to the seat whose clause it is ("N 号是<role>，…");
+    its day is the last one the log named before it ("警长竞选" day 1, "第二天" day 2), else the game's last."""
+    if not log:
+        return []
+    role_of = {s.seat: s.role for s in seats}
+    last_day = max((p.day for p in phases), default=1)
+    out: list[Statement] = []
+    owner: int | None = None
+    day = last_day
+    for sentence in re.split(r"[；;。\n]", log):
+        clause_owner: int | None = None
+        for part in re.split(r"[，,]", sentence):
+            part = part.strip()
+            if (d := _LOG_DAY.search(part)) is not None:
+                day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
+            lead = re.match(r"^" + SEAT, part)
+            if lead is not None and (seat := chinese_number(lead.group("seat"))) in role_of:
+                if re.match(r"^" + SEAT + r"\s*(?:是|[（(])", part):
+                    owner = seat  # "N 号是<role>": the clauses after it are the seat's own
+                clause_owner = seat
+            who = clause_owner if clause_owner is not None else owner
+            if who is not None and _CLAIM.search(part):
+                out += statements_in(part, who, role_of.get(who, ""), day, log=True)
+    return out
+
+
+_LOG_DAY = re.compile(r"(?P<election>警长竞选|警上)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
+# A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
+_CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
+
+
+def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False) -> list[Statement]:
+    """The night results `seat` (holding `role`) states in `text`, said on `day`, in order. `log`: the text is the
+    annotator's report of what the seat said, so the first person is not required of a seer's check."""
+    patterns = {"witch": [("witch_save", p) for p in _SAVES] + [("witch_poison", p) for p in _POISONS],
+                "guard": [("guard_protect", p) for p in _GUARDS]}.get(role, [])
+    found: list[tuple[int, Statement]] = []
+    for skill, pattern in patterns:
+        for m in pattern.finditer(text):
+            target = chinese_number(m.group("seat"))
+            before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
+            if target is not None and not _NOT_A_RESULT.search(before):
+                found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), m.group(0))))
+    if role == "seer":
+        found += [(pos, Statement(seat, "seer_check", target, result, day, night, said))
+                  for pos, target, result, night, said in _checks_reported(text, day, log)]
+    if role == "guard":
+        for m in _EMPTY_GUARD.finditer(text):
+            before = text[max(0, m.start() - _WINDOW):m.end()]
+            if not _NOT_A_RESULT.search(before):
+                found.append((m.start(), Statement(seat, "guard_protect", None, None, day, _night_named(before, day), m.group(0))))
+    return [st for _, st in sorted(found, key=lambda f: f[0])]
+
+
+def _checks_reported(text: str, day: int, log: bool = False) -> list[tuple[int, int, str, int | None, str]]:
     """(position, seat, result word, night named or None, the words read) of each check the seer reports in `text`."""
-    seats = [(m.start(), m.end(), chinese_number(m.group("seat"))) for m in re.finditer(SEAT, text)]
+    seats = [(m.start(), m.end(), chinese_number(m.group("seat")), _NEAR) for m in re.finditer(SEAT, text)]
+    # Transcripts often drop the 号 ("11 是我的金水"): a bare number counts as a seat only right beside the result.
+    taken = {start for start, *_ in seats}
+    seats += [(m.start(), m.end(), int(m.group(1)), _NEAR_BARE) for m in _BARE_SEAT.finditer(text) if m.start() not in taken]
     results = list(_CHECK_RESULT.finditer(text))
     out = []
     for r in results:
         best = None
-        for start, end, seat in seats:
+        for start, end, seat, near in seats:
             gap = r.start() - end if end <= r.start() else start - r.end()
-            if seat is None or gap < 0 or gap > _NEAR:
+            if seat is None or gap < 0 or gap > near:
                 continue
             lo, hi = min(start, r.start()), max(end, r.end())
             between = text[min(end, r.end()):max(start, r.start())]
-            if any(lo < o.start() < hi and o is not r for o in results) or re.search(SEAT, between) or re.search(r"[。？?！!]", between):
+            if any(lo < o.start() < hi and o is not r for o in results) or re.search(r"\d", between) or re.search(r"[。？?！!]", between):
                 continue
             if best is None or gap < best[0]:
                 best = (gap, lo, hi, seat)
@@ -124,7 +165,7 @@ def _checks_reported(text: str, day: int) -> list[tuple[int, int, str, int | Non
             continue
         _, lo, hi, seat = best
         window = text[max(0, lo - _WINDOW):hi]
-        if not _CHECK_CUE.search(window) or _NOT_A_RESULT.search(window):
+        if not (_LOG_CUE if log else _CHECK_CUE).search(window) or _NOT_A_RESULT.search(window):
             continue
         out.append((lo, seat, r.group("good") or "查杀", _night_named(window, day), text[lo:hi]))
     return out

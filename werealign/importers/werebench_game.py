@@ -30,7 +30,7 @@ from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_ctx import Ctx, GameDropped
 from werealign.importers.werebench_events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
-from werealign.importers.werebench_claims import read_statements, statement_events
+from werealign.importers.werebench_claims import read_log_claims, read_statements, statement_events
 from werealign.importers.werebench_night_truth import settle_night_actions
 from werealign.importers.werebench_nights import read_night_actions
 from werealign.importers.werebench_reconcile import SeatTruth, reconcile_roles
@@ -189,7 +189,8 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
             ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
     written = _one_per_action([r.event for r in readings if r.event is not None])
     catalogue = catalogue_for(())
-    stated, refused = statement_events(read_statements(utterances, seats, phases), seats, phases, written, catalogue, language == "zh")
+    statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
+    stated, refused = statement_events(statements, seats, phases, written, catalogue, language == "zh")
     for st, why in refused:
         ctx.add("warning", "night_statement_unread", "utterances[].text", f"seat {st.seat} on day {st.day}: '{st.text}'", f"not imported: {why}")
     read, dropped = settle_night_actions([*written, *stated], exits, seats, phases)
