@@ -46,9 +46,9 @@ def _werebench(src: Path, out: Path, overwrite: bool) -> Imported:
         f"vote items (VA): {c['vote_items']} from {c['mvp_votes_in_source']} MVP votes; opponent items (OI): {c['opponent_items']}",
         f"per-segment text attached to {c['turns_with_segments']} of {c['turns']} turns",
     ]
-    if "night_actions_read" in c:
-        lines += [f"own night actions read from the annotator log: {c['night_actions_read']}",  # two lines: 80 columns
-                  f"viewpoint seats still without night knowledge: {c['viewpoints_without_night_knowledge']}"]
+    if "night_facts_required" in c:
+        lines += [f"night facts the rules require: {c['night_facts_required']}, read: {c['night_facts_read']}",  # two lines: 80 columns
+                  f"items whose viewpoint lacks one (knowledge_missing): {c['items_with_knowledge_missing']}"]
     lines.append(f"repairs: {s.repairs}, drops: {s.drops}, warnings: {s.warnings}")
     return Imported(out=s.out, lines=tuple(lines), lost=s.lost, report=s.out / REPORT_MD)
 

@@ -12,12 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from werealign.dataset import write_dataset
+from werealign.dataset import with_knowledge_missing, write_dataset
 from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
-from werealign.game.audience import perceives
-from werealign.schema.roles import catalogue_for
+from werealign.game.knowledge import coverage
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
@@ -102,35 +101,31 @@ def _settle_items(items: list, games: dict, truth: dict, report: ImportReport) -
     return kept
 
 
-def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> int:
-    """Per game, the viewpoint seats whose role acts at night but that have no recorded night action (a
-    seer's checks, a witch's potions, a guard's targets): their prompts lack what the player knew. The
-    release states these only in the annotators' free-text log, and only the few statements in a
-    recognisable form are read (werealign.importers.werebench_nights); a misread night would put a wrong
-    fact in a prompt, so the rest stay missing."""
-    total = 0
-    by_role: Counter[str] = Counter()
+def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> dict[str, int]:
+    """Per game, the night facts the rules require of its seats against those read (werealign.game.knowledge),
+    by role; the items whose viewpoint lacks one (their `knowledge_missing`, their prompt says so). Counts for the
+    report: required, read, and items lacking."""
+    totals: Counter[tuple[str, str, str]] = Counter()
     for game_id, game in sorted(games.items()):
-        cat = catalogue_for(game.rules.declared_roles)
-        seats = sorted({it.viewpoint_seat for it in items if it.game_id == game_id and it.viewpoint_seat is not None})
-        roles = {s.seat: s.role for s in game.seats}
-        acting = [s for s in seats if (r := cat.get(roles.get(s, ""))) is not None and r.night_ability]
-        by_seat = {s.seat: s for s in game.seats}
-        private = [e for e in game.events if e.kind == "skill_use" and not e.public]
-        missing = [s for s in acting if not any(perceives(e.audience, e.actor, by_seat.get(s), cat) for e in private)]
-        if missing:
-            total += len(missing)
-            by_role.update(roles[s] for s in missing)
+        counts = coverage(game)
+        totals.update(counts)
+        lacking = [(role, fact) for role, fact, status in sorted(counts) if status == "owed" and counts[(role, fact, "read")] < counts[(role, fact, "owed")]]
+        if lacking:
             report.add("warning", "night_knowledge_missing", source_file=game.provenance.original_file or "", game=game_id, field=None,
-                       what=f"{len(missing)} of {len(acting)} viewpoint seat(s) with a night ability have no recorded night action: "
-                            + ", ".join(f"seat {s} ({roles[s]})" for s in missing),
-                       why="their prompts show no own night actions or results; the annotator log states none of them in a recognisable form (werealign.importers.werebench_nights)")
-    if by_role:
-        report.add("warning", "night_knowledge_missing_by_role", source_file="", game=None, field=None,
-                   what=f"{total} viewpoint seat(s) with a night ability still without night knowledge, per role: "
-                        + ", ".join(f"{role} {n}" for role, n in sorted(by_role.items(), key=lambda kv: (-kv[1], kv[0]))),
-                   why="the release states their night actions nowhere the importer reads as fact")
-    return total
+                       what="night facts read / required by the rules: " + ", ".join(
+                           f"{role} {fact} {counts[(role, fact, 'read')]}/{counts[(role, fact, 'owed')]}" for role, fact in lacking),
+                       why="no source states the rest (annotator log, recap, host, the role holder's own words); items asked from "
+                           "those seats after those nights carry knowledge_missing and their prompts say so")
+    by_game = {g.game_id: g for g in games.values()}
+    lacking_items = sum(1 for it in items if with_knowledge_missing(it, by_game).knowledge_missing)
+    roles = sorted({(role, fact) for role, fact, _ in totals})
+    report.add("warning" if lacking_items else "converted", "night_knowledge_by_role", source_file="", game=None, field=None,
+               what="night facts read / required by the rules, per role: " + ", ".join(
+                   f"{role} {fact} {totals[(role, fact, 'read')]}/{totals[(role, fact, 'owed')]}" for role, fact in roles),
+               why=f"{lacking_items} item(s) ask from a viewpoint lacking one; they carry knowledge_missing and leave the faithful split")
+    return {"night_facts_required": sum(n for (_, _, st), n in totals.items() if st == "owed"),
+            "night_facts_read": sum(n for (_, _, st), n in totals.items() if st == "read"),
+            "items_with_knowledge_missing": lacking_items}
 
 
 def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
@@ -165,7 +160,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         opponent += o
     speech, vote, opponent = (_settle_items(items, games, truth, report) for items in (speech, vote, opponent))
 
-    lacking = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
+    knowledge = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
     n_questions = sum(len(c.questions) for c in release.items.categories)
     n_votes = sum(len(sg.raw.metadata.MVP.votes) for sg in release.games if sg.raw.metadata.MVP is not None)
     report.counts = {
@@ -182,7 +177,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "opponent_items": len(opponent),
         "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
         "night_actions_read": sum(1 for g in games.values() for e in g.events if e.kind == "skill_use" and e.audience.kind != "everyone"),
-        "viewpoints_without_night_knowledge": lacking,
+        **knowledge,
         "turns": sum(len(g.utterances) for g in games.values()),
         "turns_with_segments": sum(1 for g in games.values() for u in g.utterances if u.segments is not None),
         "repairs": len(report.entries["repaired"]),

@@ -191,11 +191,13 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
     catalogue = catalogue_for(())
     statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
     stated, refused = statement_events(statements, seats, phases, written, catalogue, language == "zh")
-    for st, why in refused:
-        ctx.add("warning", "night_statement_unread", "utterances[].text", f"seat {st.seat} on day {st.day}: '{st.text}'", f"not imported: {why}")
+    if refused:  # one entry a game: a seer names many seats in passing, and most of those readings are no report at all
+        shown = "; ".join(f"seat {st.seat} day {st.day} '{st.text}': {why}" for st, why in refused[:3])
+        ctx.add("warning", "night_statement_unread", "utterances[].text", f"{len(refused)} statement(s) of a role holder not read as its night, e.g. {shown}",
+                "not imported: the truth or the game's nights do not bear them out")
     read, dropped = settle_night_actions([*written, *stated], exits, seats, phases)
     for e, why in dropped:
-        ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} stated in the annotator log", f"not shown: {why}")
+        ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} ({e.note})", f"not shown: {why}")
     if read:
         ctx.add("converted", "night_actions", "metadata.logs",
                 f"{len(read)} night fact(s) from the annotator log, the recap and the role holders' statements: " + "; ".join(
