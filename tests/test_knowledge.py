@@ -182,3 +182,26 @@ def test_a_lone_dawn_death_is_the_kill_only_when_no_poison_can_explain_it():
     assert ("night-2", 6) in {(e.phase, e.target) for e in kept if e.skill == "wolf_kill"}  # the poison was spent on night 1
     kept, _ = settle_night_actions([], [death], seats, phases)
     assert not any(e.skill == "wolf_kill" for e in kept)  # the witch may have poisoned seat 6: not known
+
+
+def test_the_release_ships_the_faithful_split_beside_the_full_one(tmp_path, monkeypatch):
+    import datasets
+    import yaml
+
+    from werealign.leaderboards.release.build import build_release
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    datasets.disable_progress_bars()
+    g = _three_nights([_check("night-1", 3, 2)])
+    ok = crafted_vote_item().model_copy(update={"item_id": "early", "cutoff_segment": 10})
+    late = crafted_vote_item().model_copy(update={"item_id": "late", "cutoff_segment": 71, "phase": "day-3"})
+    write_dataset(tmp_path / "ds", name="t", version="1", licence="x", games=[g], items={"vote": [ok, late]})
+    release = build_release(tmp_path / "ds", tmp_path / "rel")
+    assert release.rows["vote"] == 2 and release.rows["vote_faithful"] == 1
+    header = yaml.safe_load((tmp_path / "rel" / "README.md").read_text(encoding="utf-8").split("---\n")[1])
+    assert "vote_faithful" in {c["config_name"] for c in header["configs"]}
+    assert "faithful split" in (tmp_path / "rel" / "README.md").read_text(encoding="utf-8")
+    rows = datasets.load_dataset(str(tmp_path / "rel"), "vote_faithful", split="test")
+    assert [r["item_id"] for r in rows] == ["early"]
+    full = datasets.load_dataset(str(tmp_path / "rel"), "vote", split="test")
+    assert [r["knowledge_missing"] for r in full][1] == [{"night": "night-2", "fact": "seer_check"}, {"night": "night-3", "fact": "seer_check"}]

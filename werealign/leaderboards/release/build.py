@@ -10,7 +10,8 @@ from werealign.dataset import Dataset, load_dataset
 from werealign.errors import UserError
 from werealign.files import atomic_write_text, make_parent
 from werealign.leaderboards.release.card import data_path, dataset_card
-from werealign.leaderboards.release.tables import config_table, configs, configs_of, item_configs
+from werealign.eval.split import apply_split
+from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, config_table, configs, configs_of, item_configs
 from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
 
@@ -59,6 +60,13 @@ def build_release(dataset_dir: Path | None, out: Path, *, overwrite: bool = Fals
     check_inputs(out, inputs)
     check_replaceable(out, "release", overwrite)
     found = configs_of(ds)
+    # The faithful split of every item kind it changes, beside the full one (werealign.eval.split): what
+    # `eval --split faithful` evaluates, for readers of the Hub folder who do not run werealign.
+    for kind, model in item_configs().items():
+        if kind in found:
+            kept, left = apply_split(found[kind][1], ds.games, "faithful")
+            if left:
+                found[f"{kind}{FAITHFUL_SUFFIX}"] = (model, kept)
     extra_sets = {name: load_dataset(folder) for name, folder in (extras or {}).items()}
     for name, extra in extra_sets.items():
         _check_extra(name, extra, ds)

@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel
 
 from werealign.dataset import Dataset as WereDataset
-from werealign.leaderboards.release.tables import SPLIT, features_for, item_configs, json_columns
+from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, SPLIT, features_for, item_configs, json_columns
 
 # What each config holds (an item kind without a line here is described by its task's own description).
 CONFIG_TEXT = {
@@ -31,6 +31,11 @@ CONFIG_TEXT = {
 def _config_text(name: str) -> str:
     from werealign.tasks import TASKS
 
+    if name.endswith(FAITHFUL_SUFFIX) and name[: -len(FAITHFUL_SUFFIX)] in TASKS:
+        kind = name[: -len(FAITHFUL_SUFFIX)]
+        return (f"the {kind} items of the faithful split (what `werealign eval --split faithful`, the default, evaluates): "
+                "items whose viewpoint lacks a night fact the rules require (`knowledge_missing`) or whose stem names a hidden role are left out; "
+                f"the `{kind}` config holds every item")
     return CONFIG_TEXT.get(name) or (TASKS[name].description if name in TASKS else "")
 
 

@@ -32,6 +32,9 @@ DATA_CONFIGS: dict[str, tuple[type[BaseModel], Any]] = {
 }
 
 
+FAITHFUL_SUFFIX = "_faithful"  # `<kind>_faithful`: the kind's items of the faithful split (werealign.eval.split)
+
+
 def item_configs() -> dict[str, type[BaseModel]]:
     """One config per registered task kind (werealign.tasks), named after it: kind -> its item model."""
     return {name: task.item_model for name, task in TASKS.items()}
