@@ -153,11 +153,8 @@ def eval_command(
         print(f"warning: {warning}", file=sys.stderr)
     if summary.from_cache:
         print(f"{summary.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
-    if summary.all_failed:
-        raise UserError(
-            f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "
-            f"Nothing was scored; fix the cause and rerun the same command."
-        )
+    if summary.failure is not None:
+        raise UserError(f"{summary.failure}.")
     if (line := _cache_line(summary.results)) is not None:
         print(line, file=sys.stderr)
     if not quiet:

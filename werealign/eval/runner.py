@@ -50,6 +50,14 @@ class RunSummary:
     from_cache: int = 0  # of `cached`: replies copied from the shared cache into this run
     paid: Paid | None = None  # a resumed run: the replies its store already held, and their cost
 
+    @property
+    def failure(self) -> str | None:
+        """Why nothing could be scored (every request failed), in one line; None otherwise."""
+        if not self.all_failed:
+            return None
+        return (f"every request failed ({self.sent}); the first failed with {self.first_error}. "
+                "Nothing was scored; fix the cause and rerun the same command")
+
 
 def run_eval(
     config: RunConfig,
@@ -408,7 +416,6 @@ def run_evals(
                 continue
             if isinstance(got, BaseException):
                 outcome.error = str(got) if isinstance(got, UserError) else f"{type(got).__name__}: {got}"
-            elif outcome.summary.all_failed:
-                outcome.error = (f"every request failed ({outcome.summary.sent}); the first failed with "
-                                 f"{outcome.summary.first_error}. Nothing was scored; fix the cause and rerun the same command")
+            elif outcome.summary.failure is not None:
+                outcome.error = outcome.summary.failure
     return outcomes
