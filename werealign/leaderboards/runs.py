@@ -14,25 +14,12 @@ from pydantic import ValidationError
 
 from werealign.errors import UserError
 from werealign.files import describe_validation_error, path_kind, read_json, read_jsonl
+from werealign.stats.observation import Observation
 from werealign.schema.runs import DEFAULT_SOLVER, Results, SampleRow, read_results, read_run_record, read_sample_row
 from werealign.tasks.common import OBSERVER_ROLE
 from werealign.tasks.values import primary_value
 
 RUN_JSON, RESULTS, SAMPLES = "run.json", "results.json", "samples.jsonl"
-
-
-@dataclass(frozen=True)
-class Observation:
-    """One answered sample reduced to what statistics need: its score and how it is clustered."""
-
-    task: str
-    variant: str
-    item_id: str
-    game_id: str
-    dimension: str | None
-    role: str
-    decode: int
-    value: float  # 1/0 for speech and VA, the Jaccard for OI (mode roles: the share of seats right); 0 for a failed request
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ def gain(base: Sequence[Any], bare: Sequence[Any], *, seed: int, resamples: int 
     if not base or not bare:
         return None
     # Imported here: stats needs numpy (~70 ms), and most evals (no no-context variant) never get this far.
-    from werealign.leaderboards import stats
+    from werealign.stats import bootstrap as stats
 
     resamples = stats.DEFAULT_RESAMPLES if resamples is None else resamples
     paired = bool({o.item_id for o in base} & {o.item_id for o in bare})
