@@ -56,8 +56,11 @@ OSR variant: each shown utterance's text is replaced by its objective rewrite, m
 cut at a segment boundary); a shown turn without a matching rewrite is an error, not a silent
 fallback to the raw text.
 
-This module decides only WHAT is seen. How it is worded (labels, event sentences, the rules summary,
-role names) is `werealign.render`; the prompt templates in `werealign/render/templates/` arrange it.
+This module decides WHAT is seen. How it is worded (labels, event sentences, role names) is
+`werealign.render`, and the prompt templates in `werealign/render/templates/` arrange it, with one
+exception: the rules. `Context.rules_text` carries them already worded (the game's own text plus a rule
+line for each card it does not name, or the generated summary: `werealign.render.lines.rules_for_prompt`),
+because the templates and the leak audit read them from the Context.
 """
 
 from __future__ import annotations

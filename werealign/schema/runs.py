@@ -49,7 +49,8 @@ class RunConfig(_Model):
     decodes: int = Field(5, description="Independent decodes (requests) per item and variant.")
     permute: bool = Field(True, description="Speech options are shuffled per decode, seeded by (seed, item, decode).")
     seed: int = Field(0, description="Seed of option orders, variant assignment and the per-request sampling seed.")
-    limit: int | None = Field(None, description="Only the first N items of each task; null = all.")
+    limit: int | None = Field(None, description="N items of each task, drawn with the seed, round-robin across the dimensions "
+                              "where items have them (werealign.eval.plan.limited), not the first N; null = all.")
     temperature: float = Field(0.7, description="Sampling temperature sent with every request.")
     max_tokens: int | None = Field(
         None, description="Maximum completion tokens per request; null = no cap of ours (the provider's own limit), so reasoning models are not cut off.")
