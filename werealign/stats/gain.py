@@ -14,7 +14,7 @@ BASE, AGAINST = "base", "no-context"
 
 def gain(base: Sequence[Any], bare: Sequence[Any], *, seed: int, resamples: int | None = None,
          group_of: Callable[[Any], object] | None = None) -> tuple[Any, str] | None:
-    """(stats.Comparison of base - bare, design) on leaderboard Observations; None when either side is empty.
+    """(stats.Comparison of base - bare, design) on Observations (werealign.stats.observation); None when either side is empty.
 
     design: 'paired' when some item was asked both ways (the estimate is on those items), else 'unpaired'.
     `resamples`: default stats.DEFAULT_RESAMPLES."""
