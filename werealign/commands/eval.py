@@ -139,7 +139,7 @@ def eval_command(
     if dry_run:
         from werealign.eval.dry_run import estimate_run
 
-        print(estimate_run(config).line(config.model if config.solver == "single" else f"{config.model} [{config.solver}]"))
+        print(estimate_run(config).line(config.label))
         return
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
@@ -191,6 +191,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
     from werealign.eval.progress import make_board, print_comparison
     from werealign.eval.runner import ModelJob, run_evals
     from werealign.eval.suite import SuiteModel, load_suite, suite_values
+    from werealign.schema.runs import DEFAULT_SOLVER
 
     if suite_path is not None and models:
         raise UserError("--suite and --model: give the models in one place (the suite file, or repeated --model)")
@@ -212,7 +213,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
                          v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"], v["modes"])
         # One directory per model, and per solver when a suite runs one model with several.
-        named = entry.model if config.solver == "single" else f"{entry.model}-{config.solver}"
+        named = entry.model if config.solver == DEFAULT_SOLVER else f"{entry.model}-{config.solver}"
         run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(named)
         jobs.append(ModelJob(config, execution, run_dir))
     if dry_run:

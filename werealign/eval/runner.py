@@ -29,7 +29,7 @@ from werealign.llm.credentials import check_credentials
 from werealign.llm.prompt_cache import prefix_of
 from werealign.llm.store import STORE_NAME, Paid, Store, StoredResponse
 from werealign.render.prompt_templates import fallback_notices
-from werealign.schema.runs import DEFAULT_SOLVER, Results, RunConfig, RunExecution, RunRecord
+from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
 from werealign.solvers import Solver, get_solver
 from werealign.solvers.engine import replay
 from werealign.solvers.single import SINGLE
@@ -325,7 +325,7 @@ class ModelJob:
     @property
     def label(self) -> str:
         """The model, and its solver unless the default: how the progress and the comparison name the job."""
-        return self.config.model if self.config.solver == DEFAULT_SOLVER else f"{self.config.model} [{self.config.solver}]"
+        return self.config.label
 
 
 @dataclass

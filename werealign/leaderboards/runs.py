@@ -88,7 +88,7 @@ def read_run(path: Path) -> Run:
     scores = {variant: {task: s.model_dump() for task, s in tasks.items()} for variant, tasks in results.variants.items()}
     solver = record.config.solver
     return Run(
-        path=path, model=results.model if solver == DEFAULT_SOLVER else f"{results.model} [{solver}]", complete=results.complete,
+        path=path, model=record.config.label, complete=results.complete,
         dataset={"name": results.dataset.name, "version": results.dataset.version, "content_sha256": results.dataset.content_sha256},
         identity=identity, modes=dict(record.config.modes), decodes=record.config.decodes, scores=scores, observations=observations,
         base_model=results.model, solver=solver,

@@ -61,6 +61,12 @@ class RunConfig(_Model):
     solver: str = Field(DEFAULT_SOLVER, description="How the model answers (werealign.solvers): 'single' = one call per sample. "
                         "Left out of the file when it is the default, so runs made before solvers keep their identity.")
 
+    @property
+    def label(self) -> str:
+        """How people see the run named (progress, summaries, the leaderboard): the model, and its solver unless
+        the default (`openai/gpt-4o-mini [cot]`)."""
+        return self.model if self.solver == DEFAULT_SOLVER else f"{self.model} [{self.solver}]"
+
     @model_serializer(mode="wrap")
     def _default_solver_left_out(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data = handler(self)
