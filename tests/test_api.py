@@ -138,3 +138,10 @@ def test_the_readme_example_runs_as_written(tmp_path: Path, monkeypatch, capsys)
     printed = capsys.readouterr().out
     assert "werealign-sample" in printed and "werealign/longest" in printed and "| " in printed  # the Markdown table
     assert (tmp_path / "runs" / "random" / "results.json").is_file() and (tmp_path / "runs" / "longest" / "results.json").is_file()
+
+
+def test_the_version_is_the_packages() -> None:
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert werealign.__version__ == pyproject["project"]["version"]
