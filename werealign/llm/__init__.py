@@ -4,6 +4,7 @@ the local server.
 
 A request is (model, params, messages, decode) and its reply; nothing here scores. One exception knows items:
 the built-in baselines (baselines.py) answer an `ItemView` (the item as its prompt shows it: options,
-candidates, role cards, speech by seat), which eval hands them through litellm's request metadata.
+candidates, role cards, speech by seat), which eval hands them through litellm's request metadata (and
+its floors directly, in process).
 litellm is imported only through `werealign.llm.loader.import_litellm`.
 """
