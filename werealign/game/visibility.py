@@ -4,8 +4,9 @@
 legitimately knows at the inclusive cut-off segment `cutoff` (with `seat=None`, an *observer*: only
 what every player at the table knows — no own role, no teammates, no private event, no "you"):
 
-- the rules: the rulebook text, or (when the source has none) a summary generated from the
-  role composition, win condition and sheriff flag — all public knowledge at the table;
+- the rules: the rulebook text with a rule line for each card in play it does not name, or (when the
+  source has none) a summary generated from the role composition, win condition and sheriff flag — all
+  public knowledge at the table;
 - the viewpoint player's OWN role and faction, and what that role knows: a wolf-side player
   knows which other seats are wolf-side (not their exact wolf role); nobody else learns any
   other seat's role;
