@@ -14,8 +14,8 @@ from pydantic import ValidationError
 
 from werealign.errors import UserError
 from werealign.files import describe_validation_error, path_kind, read_json, read_jsonl
-from werealign.stats.observation import Observation
 from werealign.schema.runs import DEFAULT_SOLVER, Results, SampleRow, read_results, read_run_record, read_sample_row
+from werealign.stats.observation import Observation
 from werealign.tasks.common import OBSERVER_ROLE
 from werealign.tasks.values import primary_value
 
