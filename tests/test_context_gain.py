@@ -217,8 +217,8 @@ def test_the_comparison_of_several_models_shows_each_gain(invented: Path, tmp_pa
 
 
 def test_an_unpaired_comparison_keeps_every_item_and_draws_the_games_once():
-    from werealign.leaderboards import stats
-    from werealign.leaderboards.runs import Observation
+    from werealign.stats import bootstrap as stats
+    from werealign.stats.observation import Observation
 
     def obs(item: str, game: str, value: float, variant: str) -> Observation:
         return Observation("speech", variant, item, game, "RI", "villager", 0, value)

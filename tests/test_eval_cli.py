@@ -79,7 +79,9 @@ def tiny_dataset(root: Path, *, n_speech: int = 5) -> Path:
         seats=[SeatInfo(seat=s, role=r, faction=FACTION.get(r, "good")) for s, r in ROLES.items()],
         phases=[Phase(id="night-1", kind="night", day=1, start=0, end=9), Phase(id="day-1", kind="day", day=1, start=9, end=t + 5)],
         utterances=utterances,
-        events=[Event(kind="vote", phase="day-1", segment_id=last, public=True, actor=1, target=5)],
+        # seat 1 is the seer: her night-1 check is on record, so her items are complete (the faithful split keeps them)
+        events=[Event(kind="skill_use", phase="night-1", segment_id=None, public=False, actor=1, target=5, skill="seer_check", result="wolf"),
+                Event(kind="vote", phase="day-1", segment_id=last, public=True, actor=1, target=5)],
         mvp=Mvp(seat=1, votes=[MvpVote(phase="day-1", target=5, cutoff_segment=last)]),
         winner="good",
     )
@@ -387,7 +389,8 @@ def test_baselines_on_real_werebench(werebench_import, tmp_path: Path) -> None:
     scores = {}
     for model in ("werealign/random", "werealign/longest"):
         out = tmp_path / model.split("/")[1]
-        r = cli("eval", "--model", model, "--dataset", str(ds), "--tasks", "speech", "--decodes", "1",
+        # --split all: the release's full set, as the paper evaluates it
+        r = cli("eval", "--model", model, "--dataset", str(ds), "--tasks", "speech", "--decodes", "1", "--split", "all",
                 "--max-connections", "32", "--out", str(out), "--quiet")
         assert r.returncode == 0, r.stderr
         res = json.loads((out / "results.json").read_text())["variants"]["base"]["speech"]

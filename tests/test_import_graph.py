@@ -1,6 +1,7 @@
 """Issue 21 item 5: the package has layers. No import loop between modules or between packages (imports inside
 functions count: they run too; only `if TYPE_CHECKING:` imports, which never run, are left out), the leaderboards
-never import eval, and no module grows past 500 lines."""
+never import eval, and no module grows past 500 lines. Issue 35: no import along a forbidden arrow (game -> render,
+solvers -> tasks, eval -> leaderboards) beyond the few listed, which may only shrink."""
 
 from __future__ import annotations
 
@@ -107,6 +108,28 @@ def test_no_package_imports_itself_back_and_leaderboards_never_import_eval():
         packages[package_of(module)] |= {package_of(t) for t in targets if package_of(t) != package_of(module)}
     assert cycles(packages) == []
     assert "eval" not in packages["leaderboards"]
+
+
+# Issue 35: arrows that run the wrong way. The game decides what a seat knows, not how it is worded (render);
+# a solver answers a state, whatever its task (tasks); eval scores a run, the leaderboards compare runs.
+FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards")}
+# The ones still there (module -> module), each waiting for a move that would collide with concurrent work:
+# - visibility words the rules for the Context it builds (Context.rules_text, read by the templates and the audit);
+# - self-consistency parses its samples' replies itself (the State could carry the task's parser);
+# - eval resolves a --dataset that is a release through the release reader, which lives under leaderboards/
+#   until the release gets a package of its own.
+REMAINING = {
+    ("werealign.game.visibility", "werealign.render.lines"),
+    ("werealign.solvers.agents", "werealign.tasks"),
+    ("werealign.eval.dry_run", "werealign.leaderboards.release.read"),
+    ("werealign.eval.runner", "werealign.leaderboards.release.read"),
+}
+
+
+def test_no_forbidden_arrow_but_the_ones_listed():
+    found = {(m, t) for m, ts in import_graph().items() for t in ts if (package_of(m), package_of(t)) in FORBIDDEN}
+    assert found - REMAINING == set(), "a new forbidden import"
+    assert REMAINING - found == set(), "gone at last: take it off REMAINING"
 
 
 def test_the_cycle_finder_finds_a_loop_it_is_shown():

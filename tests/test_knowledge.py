@@ -10,7 +10,7 @@ from crafted_game import crafted_game, crafted_speech_item, crafted_vote_item
 
 from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
-from werealign.eval.split import apply_split
+from werealign.splits import apply_split
 from werealign.game.knowledge import coverage, missing_knowledge, owed_and_missing
 from werealign.importers.werebench_claims import read_statements, statement_events
 from werealign.importers.werebench_night_truth import settle_night_actions

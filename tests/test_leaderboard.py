@@ -74,7 +74,7 @@ def test_every_number_equals_its_results_json(three_runs):
 
 def test_bootstrap_point_is_the_results_json_statistic(three_runs):
     """The interval is built around the same statistic results.json reports (macro Avg included)."""
-    from werealign.leaderboards import stats
+    from werealign.stats import bootstrap as stats
 
     lb = board(three_runs)
     for entry in lb.entries:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cli_inproc import run_cli
 from run_factory import write_run
 
-from werealign.leaderboards import stats
+from werealign.stats import bootstrap as stats
 from werealign.leaderboards.collect import collect
 from werealign.leaderboards.render import leaderboard_json, to_latex, to_markdown
 from werealign.leaderboards.tables import build

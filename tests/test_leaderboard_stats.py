@@ -7,8 +7,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from werealign.leaderboards import stats
-from werealign.leaderboards.runs import Observation
+from werealign.stats import bootstrap as stats
+from werealign.stats.observation import Observation
 
 
 def obs(game: str, value: float, decode: int = 0, item: str | None = None, dimension: str | None = None) -> Observation:

@@ -13,7 +13,7 @@ import yaml
 from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.errors import UserError
 from werealign.leaderboards.release.build import build_release
-from werealign.eval.split import apply_split
+from werealign.splits import apply_split
 from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, configs
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import typer
 
-from werealign import __version__
+from werealign.version import __version__
 from werealign.commands import analyze, annotate, arena, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
 from werealign.commands import list as list_cmd
 from werealign.errors import UserError, one_line

@@ -142,7 +142,7 @@ def eval_command(
     if dry_run:
         from werealign.eval.dry_run import estimate_run
 
-        print(estimate_run(config).line(config.model if config.solver == "single" else f"{config.model} [{config.solver}]"))
+        print(estimate_run(config).line(config.label))
         return
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
@@ -156,11 +156,8 @@ def eval_command(
         print(f"warning: {warning}", file=sys.stderr)
     if summary.from_cache:
         print(f"{summary.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
-    if summary.all_failed:
-        raise UserError(
-            f"every request failed ({summary.sent}); the first failed with {summary.first_error}. "
-            f"Nothing was scored; fix the cause and rerun the same command."
-        )
+    if summary.failure is not None:
+        raise UserError(f"{summary.failure}.")
     if (line := _cache_line(summary.results)) is not None:
         print(line, file=sys.stderr)
     if not quiet:
@@ -197,6 +194,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
     from werealign.eval.progress import make_board, print_comparison
     from werealign.eval.runner import ModelJob, run_evals
     from werealign.eval.suite import SuiteModel, load_suite, suite_values
+    from werealign.schema.runs import DEFAULT_SOLVER
 
     if suite_path is not None and models:
         raise UserError("--suite and --model: give the models in one place (the suite file, or repeated --model)")
@@ -218,7 +216,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
                          v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"], v["modes"], v["split"])
         # One directory per model, and per solver when a suite runs one model with several.
-        named = entry.model if config.solver == "single" else f"{entry.model}-{config.solver}"
+        named = entry.model if config.solver == DEFAULT_SOLVER else f"{entry.model}-{config.solver}"
         run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(named)
         jobs.append(ModelJob(config, execution, run_dir))
     if dry_run:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from werealign.errors import UserError
-from werealign.eval.split import SPLITS
-from werealign.schema.runs import RunConfig, RunExecution
+from werealign.splits import SPLITS
+from werealign.schema.runs import DEFAULT_SOLVER, RunConfig, RunExecution
 from werealign.tasks import TASKS, VARIANTS, modes_of, task_names, tasks_with_variant
 
 PROTOCOLS: tuple[str, ...] = ("paired", "randomized")
@@ -43,7 +43,7 @@ def validate_config(config: RunConfig) -> None:
     from werealign.solvers import get_solver
 
     get_solver(config.solver)  # a UserError naming the known solvers
-    if is_baseline(config.model) and config.solver != "single":
+    if is_baseline(config.model) and config.solver != DEFAULT_SOLVER:
         raise UserError(f"--solver {config.solver}: the built-in baseline {config.model} answers from the options in one "
                         "step; solvers are for models (use --solver single, the default)")
     if config.max_tokens is not None and config.max_tokens < 1:

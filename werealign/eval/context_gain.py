@@ -5,7 +5,7 @@ variant) measures something other than judgment about the game, so every run tha
 reports the difference, per task, per speech dimension and for the speech macro average.
 
 The interval is a cluster bootstrap over games (items of one game share its transcript, so they are not
-independent), the one in `werealign.leaderboards.stats`, never a second copy:
+independent), the one in `werealign.stats.bootstrap`, never a second copy:
 - paired protocol (every item asked in both variants): a PAIRED bootstrap on the items answered in both,
   the games drawn once for both variants so that game-to-game difficulty cancels
   (`stats.compare`, common items);
@@ -24,7 +24,7 @@ from typing import Any
 
 from werealign.schema import DIMENSIONS
 from werealign.tasks import TASKS, resolve_mode
-from werealign.leaderboards.gain import AGAINST, BASE, gain  # noqa: F401 - BASE/AGAINST: the summary's readers
+from werealign.stats.gain import AGAINST, BASE, gain  # noqa: F401 - BASE/AGAINST: the summary's readers
 from werealign.tasks.common import correct_value, rounded
 
 RESAMPLES = 2000
@@ -34,7 +34,7 @@ Sample = dict[str, Any]
 
 
 def _observations(samples: Sequence[Sample], value: Callable[[Sample], float]) -> list[Any]:
-    from werealign.leaderboards.runs import Observation
+    from werealign.stats.observation import Observation
 
     return [Observation(task=s["task"], variant=s["variant"], item_id=s["item_id"], game_id=s["game_id"],
                         dimension=s.get("dimension"), role=s.get("viewpoint_role") or "", decode=s["decode"],
@@ -43,7 +43,7 @@ def _observations(samples: Sequence[Sample], value: Callable[[Sample], float]) -
 
 
 def _estimate(base: list[Any], bare: list[Any], seed_parts: tuple, group_of=None) -> dict[str, Any] | None:
-    from werealign.leaderboards import stats
+    from werealign.stats import bootstrap as stats
 
     found = gain(base, bare, seed=stats.derived_seed(SEED, "context_gain", *seed_parts), group_of=group_of)
     if found is None:

@@ -31,7 +31,7 @@ def _read(sample: dict[str, Any]) -> tuple[int, int] | None:
 
 def estimation_block(samples: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """{accuracy, low, high, samples, seats, games, by_role}; None when no sample estimated roles."""
-    from werealign.leaderboards.runs import Observation
+    from werealign.stats.observation import Observation
 
     obs, seats, by_role = [], 0, {}
     for s in samples:
@@ -46,7 +46,7 @@ def estimation_block(samples: Sequence[dict[str, Any]]) -> dict[str, Any] | None
                                dimension=s.get("dimension"), role=role, decode=s["decode"], value=correct / total))
     if not obs:
         return None
-    from werealign.leaderboards import stats  # numpy (~70 ms): only when some sample estimated roles
+    from werealign.stats import bootstrap as stats  # numpy (~70 ms): only when some sample estimated roles
 
     est = stats.estimate(obs, seed=stats.derived_seed(SEED, "estimation"))
     return {"accuracy": rounded(est.value), "low": rounded(est.low), "high": rounded(est.high), "samples": len(obs),

@@ -1,5 +1,7 @@
 """Run the solver on the planned samples not yet answered, sending the requests not yet stored (asyncio, `max_connections` workers) and store each outcome
-the moment it arrives. The only module of eval that talks to the model layer.
+the moment it arrives. The one module of eval that sends requests to a model (through the model layer's engine);
+the others use the model layer for its store, cache, keys, prices and model names, and the floors ask the
+baselines' policies in process (werealign.eval.floors).
 
 Several runs (one per model) can be sent in ONE event loop (`send_all`): their workers then share one
 semaphore, so `--max-connections` bounds the requests in flight across every model, not per model.

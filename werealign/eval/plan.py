@@ -15,7 +15,7 @@ from typing import Any
 from werealign.dataset import Dataset
 from werealign.errors import UserError
 from werealign.eval.config import validate_config
-from werealign.eval.split import apply_split
+from werealign.splits import apply_split
 from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa: F401 - canonical_json: rundir; derived_int: execute
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig

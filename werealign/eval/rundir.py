@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import ValidationError
 
-from werealign import __version__
+from werealign.version import __version__
 from werealign.dataset import Dataset, bundled_sample_path, content_sha256  # noqa: F401 - content_sha256: its callers here
 from werealign.errors import UserError
 from werealign.eval.config import validate_config

@@ -21,7 +21,7 @@ from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
 from werealign.eval.execute import ProgressHooks, send
-from werealign.eval.split import split_notices
+from werealign.splits import split_notices
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
@@ -30,7 +30,7 @@ from werealign.llm.credentials import check_credentials
 from werealign.llm.prompt_cache import prefix_of
 from werealign.llm.store import STORE_NAME, Paid, Store, StoredResponse
 from werealign.render.prompt_templates import fallback_notices
-from werealign.schema.runs import DEFAULT_SOLVER, Results, RunConfig, RunExecution, RunRecord
+from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
 from werealign.solvers import Solver, get_solver
 from werealign.solvers.engine import replay
 from werealign.solvers.single import SINGLE
@@ -50,6 +50,14 @@ class RunSummary:
     warnings: list[str] = field(default_factory=list)
     from_cache: int = 0  # of `cached`: replies copied from the shared cache into this run
     paid: Paid | None = None  # a resumed run: the replies its store already held, and their cost
+
+    @property
+    def failure(self) -> str | None:
+        """Why nothing could be scored (every request failed), in one line; None otherwise."""
+        if not self.all_failed:
+            return None
+        return (f"every request failed ({self.sent}); the first failed with {self.first_error}. "
+                "Nothing was scored; fix the cause and rerun the same command")
 
 
 def run_eval(
@@ -319,7 +327,7 @@ class ModelJob:
     @property
     def label(self) -> str:
         """The model, and its solver unless the default: how the progress and the comparison name the job."""
-        return self.config.model if self.config.solver == DEFAULT_SOLVER else f"{self.config.model} [{self.config.solver}]"
+        return self.config.label
 
 
 @dataclass
@@ -410,7 +418,6 @@ def run_evals(
                 continue
             if isinstance(got, BaseException):
                 outcome.error = str(got) if isinstance(got, UserError) else f"{type(got).__name__}: {got}"
-            elif outcome.summary.all_failed:
-                outcome.error = (f"every request failed ({outcome.summary.sent}); the first failed with "
-                                 f"{outcome.summary.first_error}. Nothing was scored; fix the cause and rerun the same command")
+            elif outcome.summary.failure is not None:
+                outcome.error = outcome.summary.failure
     return outcomes

@@ -86,7 +86,7 @@ def score_samples(
             if floors and name in floors.get(variant, {}):
                 block["floors"] = floors[variant][name]
             variants[variant][name] = _checked(name, block)
-    from werealign.eval.context_gain import context_gain_block  # it reads leaderboards.stats, which reads this module
+    from werealign.eval.context_gain import context_gain_block
     from werealign.eval.estimation import estimation_block
 
     totals = counts(samples)

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from werealign.errors import UserError
 from werealign.eval.config import PROTOCOLS
-from werealign.eval.split import SPLITS
+from werealign.splits import SPLITS
 from werealign.tasks import TASKS, VARIANTS, task_names
 
 

@@ -4,8 +4,9 @@
 legitimately knows at the inclusive cut-off segment `cutoff` (with `seat=None`, an *observer*: only
 what every player at the table knows — no own role, no teammates, no private event, no "you"):
 
-- the rules: the rulebook text, or (when the source has none) a summary generated from the
-  role composition, win condition and sheriff flag — all public knowledge at the table;
+- the rules: the rulebook text with a rule line for each card in play it does not name, or (when the
+  source has none) a summary generated from the role composition, win condition and sheriff flag — all
+  public knowledge at the table;
 - the viewpoint player's OWN role and faction, and what that role knows: a wolf-side player
   knows which other seats are wolf-side (not their exact wolf role); nobody else learns any
   other seat's role;
@@ -56,8 +57,11 @@ OSR variant: each shown utterance's text is replaced by its objective rewrite, m
 cut at a segment boundary); a shown turn without a matching rewrite is an error, not a silent
 fallback to the raw text.
 
-This module decides only WHAT is seen. How it is worded (labels, event sentences, the rules summary,
-role names) is `werealign.render`; the prompt templates in `werealign/render/templates/` arrange it.
+This module decides WHAT is seen. How it is worded (labels, event sentences, role names) is
+`werealign.render`, and the prompt templates in `werealign/render/templates/` arrange it, with one
+exception: the rules. `Context.rules_text` carries them already worded (the game's own text plus a rule
+line for each card it does not name, or the generated summary: `werealign.render.lines.rules_for_prompt`),
+because the templates and the leak audit read them from the Context.
 """
 
 from __future__ import annotations

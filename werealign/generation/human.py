@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werealign import __version__
+from werealign.version import __version__
 from werealign.audit import duplicate_option_pairs
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werealign import __version__
+from werealign.version import __version__
 from werealign.audit import audit_items, explanation_favours, stem_leaks
 from werealign.game.visibility import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset

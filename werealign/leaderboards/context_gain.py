@@ -2,7 +2,7 @@
 
 A model whose score does not drop when the game is taken away (the interval's lower bound at or below 0)
 has not shown that it uses the game: its row is flagged (†) and a footnote names the columns. The gain is
-estimated by `werealign.leaderboards.gain.gain` (the estimate results.json reports; paired on items under
+estimated by `werealign.stats.gain.gain` (the estimate results.json reports; paired on items under
 the paired protocol, unpaired by items over the same game clusters under the randomized one), with the
 leaderboard's own seed and resamples.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from werealign.leaderboards.gain import AGAINST, BASE, gain
-from werealign.leaderboards import stats
+from werealign.stats import bootstrap as stats
+from werealign.stats.gain import AGAINST, BASE, gain
 from werealign.leaderboards.collect import ModelEntry
 from werealign.leaderboards.table_model import Cell, Row, Table, main_columns
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from werealign.leaderboards.stats import MIN_GAMES
+from werealign.stats.bootstrap import MIN_GAMES
 from werealign.leaderboards.tables import Cell, Leaderboard, Row, Table, shown
 
 FORMATS = ("md", "latex", "csv", "html", "json")

@@ -15,24 +15,11 @@ from pydantic import ValidationError
 from werealign.errors import UserError
 from werealign.files import describe_validation_error, path_kind, read_json, read_jsonl
 from werealign.schema.runs import DEFAULT_SOLVER, Results, SampleRow, read_results, read_run_record, read_sample_row
+from werealign.stats.observation import Observation
 from werealign.tasks.common import OBSERVER_ROLE
 from werealign.tasks.values import primary_value
 
 RUN_JSON, RESULTS, SAMPLES = "run.json", "results.json", "samples.jsonl"
-
-
-@dataclass(frozen=True)
-class Observation:
-    """One answered sample reduced to what statistics need: its score and how it is clustered."""
-
-    task: str
-    variant: str
-    item_id: str
-    game_id: str
-    dimension: str | None
-    role: str
-    decode: int
-    value: float  # 1/0 for speech and VA, the Jaccard for OI (mode roles: the share of seats right); 0 for a failed request
 
 
 @dataclass(frozen=True)
@@ -102,7 +89,7 @@ def read_run(path: Path) -> Run:
     scores = {variant: {task: s.model_dump() for task, s in tasks.items()} for variant, tasks in results.variants.items()}
     solver = record.config.solver
     return Run(
-        path=path, model=results.model if solver == DEFAULT_SOLVER else f"{results.model} [{solver}]", complete=results.complete,
+        path=path, model=record.config.label, complete=results.complete,
         dataset={"name": results.dataset.name, "version": results.dataset.version, "content_sha256": results.dataset.content_sha256},
         identity=identity, modes=dict(record.config.modes), decodes=record.config.decodes, scores=scores, observations=observations,
         base_model=results.model, solver=solver,

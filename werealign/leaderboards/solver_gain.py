@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from werealign.leaderboards import stats
+from werealign.stats import bootstrap as stats
 from werealign.leaderboards.collect import ModelEntry
 from werealign.leaderboards.table_model import Cell, Row, Table, main_columns
 from werealign.schema.runs import DEFAULT_SOLVER

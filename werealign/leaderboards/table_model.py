@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.leaderboards import stats
+from werealign.stats import bootstrap as stats
 from werealign.leaderboards.collect import ModelEntry
-from werealign.leaderboards.runs import Observation
+from werealign.stats.observation import Observation
 from werealign.schema.models import DIMENSIONS
 
 BASE = "base"

@@ -14,7 +14,7 @@ from decimal import Decimal
 from itertools import combinations
 from typing import Any
 
-from werealign.leaderboards import stats
+from werealign.stats import bootstrap as stats
 from werealign.leaderboards.collect import ModelEntry
 from werealign.leaderboards.context_gain import context_gain_table
 from werealign.leaderboards.solver_gain import solver_gain_table

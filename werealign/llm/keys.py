@@ -1,4 +1,5 @@
-"""Request keys: the content identity of a paid model call, shared by every caller of the model layer."""
+"""Request keys: the content identity of a paid model call. Eval, generation and the solvers key their requests
+here; the arena keys its own the same way (werealign/arena/llm_agent.py `request_key`, without a decode index)."""
 
 from __future__ import annotations
 

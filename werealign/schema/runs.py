@@ -49,7 +49,8 @@ class RunConfig(_Model):
     decodes: int = Field(5, description="Independent decodes (requests) per item and variant.")
     permute: bool = Field(True, description="Speech options are shuffled per decode, seeded by (seed, item, decode).")
     seed: int = Field(0, description="Seed of option orders, variant assignment and the per-request sampling seed.")
-    limit: int | None = Field(None, description="Only the first N items of each task; null = all.")
+    limit: int | None = Field(None, description="N items of each task, drawn with the seed, round-robin across the dimensions "
+                              "where items have them (werealign.eval.plan.limited), not the first N; null = all.")
     temperature: float = Field(0.7, description="Sampling temperature sent with every request.")
     max_tokens: int | None = Field(
         None, description="Maximum completion tokens per request; null = no cap of ours (the provider's own limit), so reasoning models are not cut off.")
@@ -58,10 +59,16 @@ class RunConfig(_Model):
         description="The mode each evaluated task was asked in, e.g. {'vote': 'decision', 'opponent': 'set'} (see werealign.tasks); "
         "a task with modes that is missing here is asked in its default mode.")
     split: str = Field("all", description="Which items: 'faithful' leaves out items whose viewpoint lacks a required night fact "
-                       "or whose stem pins a hidden role (werealign.eval.split); 'all' is every item. The eval command defaults to "
+                       "or whose stem pins a hidden role (werealign.splits); 'all' is every item. The eval command defaults to "
                        "faithful; left out of the file when 'all', so runs made before splits keep their identity.")
     solver: str = Field(DEFAULT_SOLVER, description="How the model answers (werealign.solvers): 'single' = one call per sample. "
                         "Left out of the file when it is the default, so runs made before solvers keep their identity.")
+
+    @property
+    def label(self) -> str:
+        """How people see the run named (progress, summaries, the leaderboard): the model, and its solver unless
+        the default (`openai/gpt-4o-mini [cot]`)."""
+        return self.model if self.solver == DEFAULT_SOLVER else f"{self.model} [{self.solver}]"
 
     @model_serializer(mode="wrap")
     def _default_solver_left_out(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

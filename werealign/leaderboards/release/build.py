@@ -10,7 +10,7 @@ from werealign.dataset import Dataset, load_dataset
 from werealign.errors import UserError
 from werealign.files import atomic_write_text, make_parent
 from werealign.leaderboards.release.card import data_path, dataset_card
-from werealign.eval.split import apply_split
+from werealign.splits import apply_split
 from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, config_table, configs, configs_of, item_configs
 from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
@@ -60,7 +60,7 @@ def build_release(dataset_dir: Path | None, out: Path, *, overwrite: bool = Fals
     check_inputs(out, inputs)
     check_replaceable(out, "release", overwrite)
     found = configs_of(ds)
-    # The faithful split of every item kind it changes, beside the full one (werealign.eval.split): what
+    # The faithful split of every item kind it changes, beside the full one (werealign.splits): what
     # `eval --split faithful` evaluates, for readers of the Hub folder who do not run werealign.
     for kind, model in item_configs().items():
         if kind in found:

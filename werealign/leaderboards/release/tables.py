@@ -32,7 +32,7 @@ DATA_CONFIGS: dict[str, tuple[type[BaseModel], Any]] = {
 }
 
 
-FAITHFUL_SUFFIX = "_faithful"  # `<kind>_faithful`: the kind's items of the faithful split (werealign.eval.split)
+FAITHFUL_SUFFIX = "_faithful"  # `<kind>_faithful`: the kind's items of the faithful split (werealign.splits)
 
 
 def item_configs() -> dict[str, type[BaseModel]]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from werealign.leaderboards.runs import Observation
+from werealign.stats.observation import Observation
 
 DEFAULT_RESAMPLES = 2000
 ALPHA = 0.05

@@ -14,14 +14,14 @@ BASE, AGAINST = "base", "no-context"
 
 def gain(base: Sequence[Any], bare: Sequence[Any], *, seed: int, resamples: int | None = None,
          group_of: Callable[[Any], object] | None = None) -> tuple[Any, str] | None:
-    """(stats.Comparison of base - bare, design) on leaderboard Observations; None when either side is empty.
+    """(stats.Comparison of base - bare, design) on Observations (werealign.stats.observation); None when either side is empty.
 
     design: 'paired' when some item was asked both ways (the estimate is on those items), else 'unpaired'.
     `resamples`: default stats.DEFAULT_RESAMPLES."""
     if not base or not bare:
         return None
     # Imported here: stats needs numpy (~70 ms), and most evals (no no-context variant) never get this far.
-    from werealign.leaderboards import stats
+    from werealign.stats import bootstrap as stats
 
     resamples = stats.DEFAULT_RESAMPLES if resamples is None else resamples
     paired = bool({o.item_id for o in base} & {o.item_id for o in bare})
