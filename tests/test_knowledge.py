@@ -205,3 +205,20 @@ def test_the_release_ships_the_faithful_split_beside_the_full_one(tmp_path, monk
     assert [r["item_id"] for r in rows] == ["early"]
     full = datasets.load_dataset(str(tmp_path / "rel"), "vote", split="test")
     assert [r["knowledge_missing"] for r in full][1] == [{"night": "night-2", "fact": "seer_check"}, {"night": "night-3", "fact": "seer_check"}]
+
+
+def test_validate_warns_when_an_items_knowledge_missing_disagrees_with_its_game(tmp_path):
+    import json
+
+    from werealign.validate import validate_paths
+
+    g = _three_nights([_check("night-1", 3, 2)])
+    late = crafted_vote_item().model_copy(update={"item_id": "late", "cutoff_segment": 71, "phase": "day-3"})
+    write_dataset(tmp_path / "ds", name="t", version="1", licence="x", games=[g], items={"vote": [late]})
+    path = tmp_path / "ds" / "items" / "vote.jsonl"
+    row = json.loads(path.read_text())
+    assert row["knowledge_missing"]
+    row.pop("knowledge_missing")  # an item that claims its viewpoint knew everything
+    path.write_text(json.dumps(row) + "\n")
+    findings = validate_paths([tmp_path / "ds"])
+    assert any(f.code == "knowledge-missing-stale" and "night-2 seer_check" in f.message for f in findings), findings

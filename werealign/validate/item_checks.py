@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
+from werealign.game.knowledge import missing_knowledge
 from werealign.schema import OsrRewrite
 from werealign.tasks import task_of
 from werealign.validate.findings import Sink
@@ -41,6 +42,21 @@ def check_item_refs(item: Item, idx: GameIndex, out: Sink) -> None:
         out.error("viewpoint-not-seat", "viewpoint_seat", f"viewpoint seat {item.viewpoint_seat} is not a seat of game {game.game_id} (seats {idx.seat_range()})")
     check_cutoff(idx, item.cutoff_segment, task.cutoff_phase(item, idx, out), "cutoff_segment", out)
     task.check_refs(item, idx, out)
+    _check_knowledge_missing(item, idx, out)
+
+
+def _check_knowledge_missing(item: Item, idx: GameIndex, out: Sink) -> None:
+    """`knowledge_missing` must say what the game lacks (werealign.game.knowledge): an item claiming completeness its
+    viewpoint lacks would enter the faithful split; one naming facts the game holds would be left out for nothing."""
+    if "knowledge_missing" not in type(item).model_fields or item.viewpoint_seat not in idx.seats:
+        return
+    expected = missing_knowledge(idx.game, item.viewpoint_seat, item.cutoff_segment)
+    if expected != item.knowledge_missing:
+        said = ", ".join(f"{f.night} {f.fact}" for f in item.knowledge_missing) or "nothing"
+        lacks = ", ".join(f"{f.night} {f.fact}" for f in expected) or "nothing"
+        out.warning("knowledge-missing-stale", "knowledge_missing",
+                    f"the item says its viewpoint lacks {said}, but game {idx.game.game_id} lacks {lacks}; "
+                    "rewrite the dataset (any werealign command that writes it recomputes the field)")
 
 
 # --------------------------------------------------------------------------- duplicates across items
