@@ -16,6 +16,7 @@ from werealign.dataset import write_dataset
 from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
+from werealign.importers.werebench_gate import gate_game, gate_items
 from werealign.game.visibility import perceives
 from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
@@ -50,6 +51,10 @@ RULES = [
 ]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
+
+
+# MVP votes dropped before any VA item is derived: while converting the game, or by the validation gate.
+VOTE_DROPS = VOTE_DROP_CODES | {"vote_phase_missing", "cutoff_outside_vote_phase", "mvp_vote_invalid"}
 
 
 # Panda Kill episodes hold one to three games; more games naming the same episode means the
@@ -156,6 +161,8 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     for sg in release.games:
         game = convert_game(sg, report, transcripts, truth)
         if game is not None:
+            game = gate_game(game, report, sg.rel)  # nothing is written that `werealign validate` rejects
+        if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)
     vote, opponent = [], []
@@ -164,6 +171,9 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         vote += v
         opponent += o
     speech, vote, opponent = (_settle_items(items, games, truth, report) for items in (speech, vote, opponent))
+    gated, rejected = gate_items({"speech": speech, "vote": vote, "opponent": opponent}, games, report,
+                                 lambda it: ITEMS_FILE if hasattr(it, "dimension") else games[it.game_id].provenance.original_file or "")
+    speech, vote, opponent = gated["speech"], gated["vote"], gated["opponent"]
 
     lacking = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
     n_questions = sum(len(c.questions) for c in release.items.categories)
@@ -178,9 +188,9 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "speech_without_explanation": sum(1 for item in speech if item.explanation is None),
         "mvp_votes_in_source": n_votes,
         "vote_items": len(vote),
-        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
+        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROPS) + rejected["vote"],
         "opponent_items": len(opponent),
-        "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
+        "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")) + rejected["opponent"],
         "night_actions_read": sum(1 for g in games.values() for e in g.events if e.kind == "skill_use" and e.audience.kind != "everyone"),
         "viewpoints_without_night_knowledge": lacking,
         "turns": sum(len(g.utterances) for g in games.values()),
