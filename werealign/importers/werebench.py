@@ -16,6 +16,7 @@ from werealign.dataset import write_dataset
 from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
+from werealign.importers.werebench_crosscheck import cross_check_exits, withhold_after_unresolved
 from werealign.importers.werebench_gate import gate_game, gate_items
 from werealign.game.visibility import perceives
 from werealign.schema.roles import catalogue_for
@@ -158,10 +159,13 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         report.add("dropped", "game_unusable", source_file=rel, game=game_id, field=None, what="game file", why=f"unreadable: {error}")
     games = {}
     truth: dict = {}
+    unresolved: dict[str, list] = {}  # game -> exits later speech contradicts and no source settles
     for sg in release.games:
         game = convert_game(sg, report, transcripts, truth)
         if game is not None:
-            game = gate_game(game, report, sg.rel)  # nothing is written that `werealign validate` rejects
+            checked = cross_check_exits(game, report, sg.rel)
+            unresolved[game.game_id] = checked.unresolved
+            game = gate_game(checked.game, report, sg.rel)  # nothing is written that `werealign validate` rejects
         if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)
@@ -171,8 +175,11 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         vote += v
         opponent += o
     speech, vote, opponent = (_settle_items(items, games, truth, report) for items in (speech, vote, opponent))
-    gated, rejected = gate_items({"speech": speech, "vote": vote, "opponent": opponent}, games, report,
-                                 lambda it: ITEMS_FILE if hasattr(it, "dimension") else games[it.game_id].provenance.original_file or "")
+    source_of = lambda it: ITEMS_FILE if hasattr(it, "dimension") else games[it.game_id].provenance.original_file or ""  # noqa: E731
+    settled = {"speech": speech, "vote": vote, "opponent": opponent}
+    kept = {kind: withhold_after_unresolved(items, unresolved, report, source_of) for kind, items in settled.items()}
+    gated, rejected = gate_items(kept, games, report, source_of)
+    rejected = {kind: n + len(settled[kind]) - len(kept[kind]) for kind, n in rejected.items()}  # withheld or rejected
     speech, vote, opponent = gated["speech"], gated["vote"], gated["opponent"]
 
     lacking = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
