@@ -53,7 +53,7 @@ def test_real_release_with_a_broken_timeline_still_imports(werebench_src, tmp_pa
     path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
     r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-    assert "games: 48/48 converted" in r.stdout
+    assert "games: 59/59 converted" in r.stdout
     fields = {(e["code"], e["field"]) for e in _report(tmp_path / "out")["dropped"] + _report(tmp_path / "out")["repaired"] if e["game"] == "pandakill-s1-01"}
     assert {("phase_unusable", "metadata.game_status.first_night"), ("phase_start_rederived", "metadata.game_status.first_day")} <= fields
 

@@ -74,3 +74,39 @@ def test_a_public_self_destruct_votes_for_the_wolf_side(tmp_path):
     ds, report = _import(tmp_path / "b", game)
     assert {s.seat: s.role for s in ds.games["pandakill-s1-01"].seats}[6] == "werewolf"
     assert [e["code"] for e in report["repaired"] if e["code"] == "role_corrected"] == ["role_corrected"]
+
+
+def test_rosters_without_a_verb_and_recap_labels_are_read_but_not_objects_or_claims():
+    # a roster without 是, going on after "、"; a seat that is the clause's object is no statement
+    log = "1 号村民参与警长竞选；2 号女巫、7 号（猎人）；第二日点 3 号 4 号是狼；5 号（狼人）"
+    assert stated_roles(log, 8) == {1: ["villager"], 2: ["witch"], 7: ["hunter"], 5: ["werewolf"]}
+    # a roster entry that goes on about its seat ends the roster of its clause: the seat after is its object
+    assert stated_roles("3 号（猎人）白天认为 8 号是狼", 8) == {3: ["hunter"]}
+    # a recap labels players by the role word before the seat; a claim or check before it is what someone said
+    recap = "第一晚守卫6 号选择空手，狼人落刀女巫 2 号；悍跳预言家7 号发查杀，8 号给金水村民 1 号"
+    assert stated_roles(recap, 8) == {6: ["guard"], 2: ["witch"]}
+    # a role between two seats may belong to either: read for neither; "是女巫 3 号" ends a statement (no commas)
+    assert stated_roles("狼人落刀4 号女巫3 号用了解药", 8) == {}
+    assert stated_roles("1 号是女巫 3 号3 号是猎人", 8) == {1: ["witch"], 3: ["hunter"]}
+    # a number that is no seat (a garbled name "2010 号") after a role: the role is read for neither
+    assert stated_roles("4 号灯笼匠 2010 号发动了技能", 12, {"灯笼匠": "灯笼匠"}) == {}
+
+
+def test_a_role_no_catalogue_knows_is_read_by_the_configs_own_label():
+    # the game's own label (an invented role) names the role: without it the roster states nothing of seat 7
+    assert stated_roles("7 号灯笼匠参与警长竞选", 8) == {}
+    assert stated_roles("7 号灯笼匠参与警长竞选", 8, {"灯笼匠": "lantern"}) == {7: ["lantern"]}
+    assert stated_roles("夜里灯笼匠7 号点了灯", 8, {"灯笼匠": "lantern"}) == {7: ["lantern"]}
+
+
+def test_a_verbless_roster_and_recap_labels_together_correct_a_swapped_seat(tmp_path):
+    game = _game()  # seats: 1 seer (the MVP), 2 witch, 3 hunter, 4 and 5 werewolves, 6 villager
+    game["metadata"]["real_role"]["说话人 7"] = "狼人"  # real_role swaps seats 4 and 6
+    game["metadata"]["real_role"]["说话人 5"] = "村民"
+    game["metadata"]["logs"] = "1 号预言家带队；2 号女巫；4 号狼人假跳；6 号村民发言少"
+    game["metadata"]["summary"] = "演示回顾：第一晚狼人4 号选择落刀，村民6 号 被投出局，好人阵营胜利"
+    ds, report = _import(tmp_path, game)
+    seats = {s.seat: s for s in ds.games["pandakill-s1-01"].seats}
+    assert (seats[4].role, seats[6].role) == ("werewolf", "villager")
+    assert sorted(e["what"].split(":")[0] for e in report["repaired"] if e["code"] == "role_corrected") == ["seat 4", "seat 6"]
+    assert not [e for e in report["warning"] if e["code"] == "role_disputed"]

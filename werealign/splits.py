@@ -9,9 +9,10 @@ is (for comparison with published numbers); every incomplete prompt still names 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from werealign.audit.leaks import hidden_role_flags
 from werealign.game.knowledge import missing_knowledge
 from werealign.schema import GameLog
 
@@ -21,10 +22,6 @@ SPLITS: dict[str, str] = {
 }
 DEFAULT_SPLIT = "faithful"
 
-# Further reasons an item is not faithful, added by the modules that find them: (item, game) -> a reason or None.
-CHECKS: list[Callable[[Any, GameLog], str | None]] = []
-
-
 def _knowledge(item: Any, game: GameLog) -> str | None:
     cutoff = getattr(item, "cutoff_segment", None)
     if cutoff is None:
@@ -33,9 +30,13 @@ def _knowledge(item: Any, game: GameLog) -> str | None:
     return "knowledge_missing" if missing_knowledge(game, getattr(item, "viewpoint_seat", None), cutoff) else None
 
 
+def _hidden_role(item: Any, game: GameLog) -> str | None:
+    return "hidden_role" if hidden_role_flags(game, item) else None
+
+
 def unfaithful(item: Any, game: GameLog) -> str | None:
     """Why the item is left out of the faithful split, or None."""
-    for check in (_knowledge, *CHECKS):
+    for check in (_knowledge, _hidden_role):
         reason = check(item, game)
         if reason:
             return reason

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -23,6 +24,7 @@ from werealign.audit.text import is_cjk, normalise, tokens
 from werealign.dataset import Dataset
 from werealign.game.visibility import Context, build_context
 from werealign.schema import GameLog, SpeechItem
+from werealign.schema.roles import catalogue_for
 
 LEAK_NGRAM = 8  # words a question may not share with hidden text; a CJK character counts as half a word
 VOTE_WORDS = r"\bvot\w*|投票|投给|放逐|归票"
@@ -82,7 +84,6 @@ def decided_before_cutoff(game: GameLog, question: str, ctx: Context) -> list[st
     with their outcome (the target's death or elimination) already among the shown public events."""
     if ctx.viewpoint_seat is None or not ctx.phases:
         return []
-    import re
 
     day = ctx.phases[-1].day
     day_of = {p.id: p.day for p in game.phases}
@@ -114,15 +115,9 @@ def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], fl
     question = item.question if stem is None else stem
     options = stem is None if options is None else options
     hidden = hidden_text_index(game) if hidden is None else hidden
-    stem_atts = attachments(question, game)
-    option_atts = [a for o in item.options for a in attachments(o.text, game) if a.label and not a.what.startswith("action:")] if options else []
     copied = {g for g in leak_grams(question) if hidden.get(g, -1) > item.cutoff_segment}
     ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
-    reasons = []
-    if stem_atts or option_atts:
-        known = known_at_cutoff(game, ctx)
-        reasons += [f"names {w}, which the viewpoint cannot know at the cut-off" for w in _unknowable(game, ctx, stem_atts, known)]
-        reasons += [f"has an option labelling {w}, which the viewpoint cannot know at the cut-off" for w in _unknowable(game, ctx, option_atts, known)]
+    reasons = _pins(game, item, question, ctx, options)
     reasons += decided_before_cutoff(game, question, ctx)
     # Per shown text, cached: the same turns are seen from many cut-offs (one pass over the whole
     # transcript per item made `werealign validate` of the release several times slower).
@@ -133,6 +128,47 @@ def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], fl
     if copied:
         reasons.append(f"copies hidden text (after the cut-off, recap or annotator log): '{_show(min(copied))}'")
     return reasons
+
+
+def _pins(game: GameLog, item: SpeechItem, question: str, ctx: Context, options: bool) -> list[str]:
+    """The stem's roles and night actions, and the options' role labels, put on a seat whose truth they are and
+    that the viewpoint neither knows nor heard said at the table by the cut-off."""
+    stem_atts = attachments(question, game)
+    option_atts = [a for o in item.options for a in attachments(_unmark_true_one(o.text, game), game)
+                   if a.label and not a.what.startswith("action:")] if options else []
+    if not stem_atts and not option_atts:
+        return []
+    known = known_at_cutoff(game, ctx)
+    return ([f"names {w}, which the viewpoint cannot know at the cut-off" for w in _unknowable(game, ctx, stem_atts, known)]
+            + [f"has an option labelling {w}, which the viewpoint cannot know at the cut-off" for w in _unknowable(game, ctx, option_atts, known)])
+
+
+# A word for "the true one" before a role ("真预言家 5号", "5号真女巫", "the real seer, seat 5") still labels the seat
+# with the role: it is dropped before the option is read, so the label reads as one. ("5号是真预言家" stays a claim.)
+_TRUE_ONE = r"(?:真正的?|真|\b(?:the\s+)?(?:real|true|actual)\s+)"
+
+
+@lru_cache(maxsize=256)
+def _true_one_pattern(role_words: tuple[str, ...]) -> re.Pattern:
+    return re.compile(_TRUE_ONE + "(?=" + "|".join(map(re.escape, role_words)) + ")", re.IGNORECASE)
+
+
+def _unmark_true_one(text: str, game: GameLog) -> str:
+    catalogue = catalogue_for(game.rules.declared_roles)
+    words = tuple(sorted({n for r in catalogue.roles.values() for names in r.names.values() for n in names if n} | {r.id.replace("_", " ") for r in catalogue.roles.values()},
+                         key=lambda w: (-len(w), w)))
+    return _true_one_pattern(words).sub("", text) if words else text
+
+
+def hidden_role_flags(game: GameLog, item) -> list[str]:
+    """Why the item's shown stem (question_short when it has one) or its options pin a seat's true role (or,
+    in the stem, a night action on it) that the viewpoint neither knows nor heard said at the table before the
+    cut-off: "守卫9号", "狼人3号", "真预言家 5号". Empty: clean. Items of other kinds (VA, OI: their stems are
+    templates naming no role) are always clean. The faithful split leaves flagged items out."""
+    if not isinstance(item, SpeechItem):
+        return []
+    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
+    return _pins(game, item, item.question_short or item.question, ctx, True)
 
 
 def item_leaks(ds: Dataset, items: Sequence[SpeechItem]) -> dict[str, list[str] | None]:

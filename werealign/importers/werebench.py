@@ -17,6 +17,8 @@ from werealign.game.derive import BY_RULE
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.game.knowledge import coverage
+from werealign.importers.werebench_crosscheck import cross_check_exits, withhold_after_unresolved
+from werealign.importers.werebench_gate import gate_game, gate_items
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
@@ -34,7 +36,7 @@ DESCRIPTION = (
 RULES = [
     "Game ids are `pandakill-s<season>-<NN>` from `data/Season_<season>/<NN>.json`; provenance keeps the file and the release's game_id.",
     "Seats and true roles come from `user_aliases` and `real_role` (both keyed by speaker label); role labels go through the canonical role table.",
-    "One truth per seat: `real_role` is checked against the roles the annotator log and the recap state outright (never inside a clause with a word of speech); when both disagree with it and agree with each other the seat is corrected (`role_corrected`, its items named `item_on_corrected_seat`); when only one disagrees the seat is disputed (`role_disputed`): real_role stays, and items asked from the seat, or OI items (their answer is every seat's side), are withheld (`item_on_disputed_seat`).",
+    "One truth per seat: `real_role` is checked against the roles the annotator log and the recap state outright (a roster clause opening with the seat, with or without 是: '3 号是狼人', '1 号村民参与…'; a role word labelling the seat right after it: '狼兄12 号'; never a seat that is a clause's object, a claim or what someone said; a role the catalogue lacks by the config's own label); when both disagree with it and agree with each other the seat is corrected (`role_corrected`, its items named `item_on_corrected_seat`); when only one disagrees the seat is disputed (`role_disputed`): real_role stays, and items asked from the seat, or OI items (their answer is every seat's side), are withheld (`item_on_disputed_seat`).",
     "Phases come from `game_status`; an empty or out-of-order day-1 start is re-derived as the first turn carrying the elected sheriff, and turn phases are then recomputed from start times.",
     "A self-destruct ends the day: where the recording goes from the phase of a self-destruct straight to a day of the same number, the night between (which the annotator log counts) is added with zero length and later phases are renumbered (`hidden_night`); each phase keeps the release's label, by which MVP vote keys find their day.",
     "Eliminations are read from the host's formulaic announcements (出局, 自爆, 殉情, 死亡的是, 开枪/枪杀 (shot), 毒死 (poisoned), 带走, 请离场), anchored to the segment that says them (the turn's last segment without per-segment text) in that segment's phase; a self-destruct or exile found after nightfall belongs to the day it ended, as do badge passes. A seat announced out again after it played on (spoke two phases later) was misread the first time (`exit_reannounced`).",
@@ -49,6 +51,10 @@ RULES = [
 ]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
+
+
+# MVP votes dropped before any VA item is derived: while converting the game, or by the validation gate.
+VOTE_DROPS = VOTE_DROP_CODES | {"vote_phase_missing", "cutoff_outside_vote_phase", "mvp_vote_invalid"}
 
 
 # Panda Kill episodes hold one to three games; more games naming the same episode means the
@@ -148,8 +154,13 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         report.add("dropped", "game_unusable", source_file=rel, game=game_id, field=None, what="game file", why=f"unreadable: {error}")
     games = {}
     truth: dict = {}
+    unresolved: dict[str, list] = {}  # game -> exits later speech contradicts and no source settles
     for sg in release.games:
         game = convert_game(sg, report, transcripts, truth)
+        if game is not None:
+            checked = cross_check_exits(game, report, sg.rel)
+            unresolved[game.game_id] = checked.unresolved
+            game = gate_game(checked.game, report, sg.rel)  # nothing is written that `werealign validate` rejects
         if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)
@@ -159,6 +170,12 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         vote += v
         opponent += o
     speech, vote, opponent = (_settle_items(items, games, truth, report) for items in (speech, vote, opponent))
+    source_of = lambda it: ITEMS_FILE if hasattr(it, "dimension") else games[it.game_id].provenance.original_file or ""  # noqa: E731
+    settled = {"speech": speech, "vote": vote, "opponent": opponent}
+    kept = {kind: withhold_after_unresolved(items, unresolved, report, source_of) for kind, items in settled.items()}
+    gated, rejected = gate_items(kept, games, report, source_of)
+    rejected = {kind: n + len(settled[kind]) - len(kept[kind]) for kind, n in rejected.items()}  # withheld or rejected
+    speech, vote, opponent = gated["speech"], gated["vote"], gated["opponent"]
 
     knowledge = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
     n_questions = sum(len(c.questions) for c in release.items.categories)
@@ -173,9 +190,9 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         "speech_without_explanation": sum(1 for item in speech if item.explanation is None),
         "mvp_votes_in_source": n_votes,
         "vote_items": len(vote),
-        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROP_CODES),
+        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROPS) + rejected["vote"],
         "opponent_items": len(opponent),
-        "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")),
+        "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")) + rejected["opponent"],
         "night_actions_read": sum(1 for g in games.values() for e in g.events if e.kind == "skill_use" and e.audience.kind != "everyone"),
         **knowledge,
         "turns": sum(len(g.utterances) for g in games.values()),

@@ -225,7 +225,17 @@ def read_mvp(meta: RawMetadata, utterances: list[Utterance], phases: list[Phase]
             ctx.add("repaired", "vote_phase_mismatch", field, f"key says {phase} but the cut-off segment {cut} lies in {utt.phase}", f"phase set to {utt.phase} (where the vote was cast); original key kept", item=key)
             phase = utt.phase
         elif phase not in phase_ids:
-            ctx.add("warning", "vote_phase_missing", field, f"{phase} is not a phase of this game's timeline", "kept", item=key)
+            # A vote must lie in a day of the game: with that day gone from the timeline there is none to place it in.
+            ctx.add("dropped", "vote_phase_missing", field, f"{phase} is not a phase of this game's timeline", "vote dropped: it belongs to no phase of the game", item=key)
+            continue
+        elif utt.phase != phase:
+            # Where the host calls the vote in the same breath as the dawn ("天亮了，所有玩家请投票") the day's first turn
+            # is the vote's result, so the last segment before the result lies in the night (or the election) before it:
+            # no cut-off inside the vote's phase leaves the answer out.
+            ctx.add("dropped", "cutoff_outside_vote_phase", f"{field}.cut_off_time",
+                    f"the cut-off segment {cut} lies in {utt.phase}, but the vote is in {phase}" + (f" (the release's segment {v.cut_off_time} moved before the vote result)" if cut != v.cut_off_time else ""),
+                    "vote dropped: no segment of the vote's phase comes before its result", item=key)
+            continue
         if target == seat:
             ctx.add("warning", "mvp_votes_self", f"{field}.vote_to", f"MVP seat {seat} is recorded voting for itself", "kept in the game log; no VA item", item=key)
         votes.append(MvpVote(phase=phase, target=target, cutoff_segment=cut, original_label=key))

@@ -101,12 +101,16 @@ _EXITS = (
     (re.compile(r"(?:开枪|枪杀|枪击|射杀)\s*(?:带走|打死|击杀)?\s*(?:了\s*)?" + _SEAT_LIST), "shot"),
     (re.compile(_SEAT_LIST + _PLAYER + r"被\s*(?:猎人)?\s*(?:\d{1,2}\s*号\s*)?(?:开枪|枪杀|枪击|射杀)"), "shot"),
     (re.compile(r"带走\s*(?:了\s*)?" + _SEAT_LIST), "taken"),
+    # "3 号玩家可以发动技能，6 号玩家死亡": a skill used on leaving the game (a hunter's, a wolf king's) takes the seat.
+    (re.compile(r"发动技能\s*[，,]?\s*(?:带走\s*(?:了\s*)?)?" + _SEAT_LIST + _PLAYER + "死亡"), "taken"),
     (re.compile(_SEAT_LIST + _PLAYER + r"被\s*(?:女巫\s*)?毒(?:死|杀|出局)"), "poisoned"),
     (re.compile(r"(?:毒死|毒杀)(?:的是)?\s*(?:了\s*)?" + _SEAT_LIST), "poisoned"),
     (re.compile(_SEAT_LIST + _PLAYER + "请离场"), "left_table"),
 )
 # "猎人开枪，5 号玩家出局": an exit right after a shot in the same sentence is the shot, not a vote.
 _SHOT_BEFORE = re.compile(r"(?:开枪|枪杀|枪击|射杀)[^。；;！!？?]{0,12}$")
+# "11 号玩家可以发动技能带走，5 号玩家出局": an exit right after a skill's take in the same sentence is the take.
+_TAKE_BEFORE = re.compile(r"(?:发动技能|带走)[^。；;！!？?]{0,12}$")
 
 
 def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
@@ -120,6 +124,8 @@ def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
         for m in pattern.finditer(text):
             if how == "voted_out" and _SHOT_BEFORE.search(text[: m.start(1)]):
                 how = "shot"
+            elif how == "voted_out" and _TAKE_BEFORE.search(text[: m.start(1)]):
+                how = "taken"
             seats = seats_mentioned(m.group(1), n_seats)
             if how == "self_destruct":  # one player blows up at a time: the seat right before the word
                 seats = seats[-1:]
