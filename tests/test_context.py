@@ -7,6 +7,8 @@ import re
 import pytest
 
 from crafted_game import CUTOFF, SECRETS, VIEWPOINT, crafted_game, crafted_opponent_item, crafted_osr, crafted_speech_item, crafted_vote_item
+from werealign.game.audience import perceives
+from werealign.schema.roles import catalogue_for
 from werealign.game.visibility import build_context
 from werealign.errors import UserError
 from werealign.eval.prompts import render_messages
@@ -397,8 +399,12 @@ def test_real_data_osr_variant_respects_the_cutoff(werebench_dataset):
         day_of = {p.id: p.day for p in game.phases}
         # VA at the decision point (the default mode): the voter's own turns of the vote's day are withheld.
         withheld_from = day_of[item.phase] if isinstance(item, VoteItem) else None
+        me = next((s for s in game.seats if s.seat == item.viewpoint_seat), None)
+        cat = catalogue_for(game.rules.declared_roles)
         for u in game.utterances:
-            shown = max(u.segment_ids) <= item.cutoff_segment and not (u.speaker != "host" and u.phase in night)
+            shown = max(u.segment_ids) <= item.cutoff_segment and not (u.speaker != "host" and u.phase in night and u.audience is None)
+            if u.audience is not None and not perceives(u.audience, u.speaker, me, cat):
+                shown = False  # a turn only its audience heard (a team's chat; talk after an exit, heard by nobody)
             if withheld_from is not None and u.speaker == item.viewpoint_seat and day_of[u.phase] >= withheld_from:
                 shown = False
             assert (f"<OSR-{u.index}>" in prompt) == shown, f"{item.item_id}: utterance {u.index}"
