@@ -183,7 +183,7 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
     """The night actions stated recognisably in the annotator log and the host's recap (werebench_nights), then those
     the true role holders state at the table (werebench_claims) for nights the written sources leave open; all of them
     settled against the host's announcements and given to the seats that knew them (werebench_night_truth)."""
-    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language)
+    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
     for r in readings:
         if r.event is None:
             ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")

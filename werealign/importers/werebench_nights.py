@@ -80,7 +80,9 @@ _WOLF_NAMES = sorted({n for r in RELEASE_ROLES.roles.values() if r.faction == "w
 _KILLER = r"(?:" + "|".join(map(re.escape, _WOLF_NAMES)) + r")(?:\s*\d{1,2}\s*号)?"
 _KILL_VERB = r"(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀|杀死|击杀|杀害|杀了|杀|袭击|咬死|咬)了?"
 _ANY_ROLE = r"(?:" + "|".join(map(re.escape, sorted({n for r in RELEASE_ROLES.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True))) + r")?"
-_KILL_NAMED = re.compile(_KILLER + r"\s*" + _KILL_VERB + r"\s*" + _ANY_ROLE + _SEAT + r"(?!\s*(?:和|、|与|及|跟)\s*\d)")
+_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*" + _ANY_ROLE + _SEAT + r"(?!\s*(?:和|、|与|及|跟)\s*\d)")
+# The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
+_KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
 _KILL_SELF = re.compile(_PACK + r"\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?自刀")
 _KILL_OWN = re.compile(r"^(?:被" + _PACK + r"(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
@@ -129,10 +131,14 @@ def _check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | N
     return ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[result], None
 
 
-def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str) -> list[Reading]:
-    """Every recognisable night action of the log (module docstring), in log order."""
+def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str, *,
+                       transcribed: bool = False) -> list[Reading]:
+    """Every recognisable night action of the log (module docstring), in log order. `transcribed`: the text is a
+    transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop."""
     if not logs:
         return []
+    if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
+        logs = re.sub(r"(?<=[^\d\s])\s+(?=[^\d\s号])", "。", logs)
     by_seat = {s.seat: s for s in seats}
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     current: SeatInfo | None = None  # the seat whose clause this is
@@ -191,6 +197,11 @@ class _Reader:
         ("狼人刀 8 号") and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
         for m in _KILL_NAMED.finditer(text):
             self.kill(night, int(m.group("seat")), whole)
+        for m in _KILL_ROLE.finditer(text):
+            role = RELEASE_ROLES.canonical(m.group("role"))
+            holders = [s.seat for s in self.by_seat.values() if s.role == role]
+            if len(holders) == 1:
+                self.kill(night, holders[0], whole)
         for m in _KILL_SELF.finditer(text):
             wolf = self.by_seat.get(int(m.group("seat")))
             if wolf is not None and wolf.faction == "wolf":
