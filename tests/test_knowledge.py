@@ -222,3 +222,11 @@ def test_validate_warns_when_an_items_knowledge_missing_disagrees_with_its_game(
     path.write_text(json.dumps(row) + "\n")
     findings = validate_paths([tmp_path / "ds"])
     assert any(f.code == "knowledge-missing-stale" and "night-2 seer_check" in f.message for f in findings), findings
+
+
+def test_a_transcribed_recap_runs_on_and_names_the_victim_by_a_role_one_seat_holds():
+    seats, phases, _ = _zh_game([])
+    recap = "第二晚 狼队最后决定袭击守卫阿明 大家都很意外 第三晚狼人小队落刀村民老王 女巫 5 号 选择撒毒"
+    got = {(r.event.phase, r.event.target) for r in read_night_actions(recap, seats, phases, "zh", transcribed=True) if r.event}
+    # the guard is seat 7 (one holder); "村民" is held by two seats: no target is read for night 3
+    assert got == {("night-2", 7)}
