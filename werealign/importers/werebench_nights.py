@@ -80,7 +80,10 @@ _WOLF_NAMES = sorted({n for r in RELEASE_ROLES.roles.values() if r.faction == "w
 _KILLER = r"(?:" + "|".join(map(re.escape, _WOLF_NAMES)) + r")(?:\s*\d{1,2}\s*号)?"
 _KILL_VERB = r"(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀|杀死|击杀|杀害|杀了|杀|袭击|咬死|咬)了?"
 _ANY_ROLE = r"(?:" + "|".join(map(re.escape, sorted({n for r in RELEASE_ROLES.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True))) + r")?"
-_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*" + _ANY_ROLE + _SEAT + r"(?!\s*(?:和|、|与|及|跟)\s*\d)")
+# A second seat joined to the target is a second victim ("狼人杀死 1 号和 5 号": not read), unless it starts its own
+# action ("狼人首刀 11 号、12 号用解药").
+_SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:号\s*)?(?:玩家)?\s*(?:用|使用|开|救|毒|撒|守|验|查|自|禁|暗杀|是)))"
+_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*" + _ANY_ROLE + _SEAT + _SECOND_VICTIM)
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
 _KILL_SELF = re.compile(_PACK + r"\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?自刀")
