@@ -62,7 +62,7 @@ class CrossCheck:
 
 def _seat_mentions(clause: str, seat: int) -> list[re.Match]:
     """'12 号', '12号玩家', and 12 in a list '11、12 号' / '3、5、11 号'."""
-    return list(re.finditer(rf"(?<!\d){seat}(?=(?:\s*[、，,和及与]\s*\d{{1,2}})*\s*号)", clause))
+    return list(re.finditer(rf"(?<!\d){seat}(?=(?:\s*[、和及与]\s*\d{{1,2}})*\s*号)", clause))
 
 
 # In a log's entry about one seat ("8 号是村民，参与警长竞选，被狼人刀死；"), how the entry's seat left the game.
