@@ -19,6 +19,9 @@ def test_a_skill_used_on_leaving_takes_a_seat_it_is_not_a_vote_or_a_departure():
     assert host_exits("其余玩家投给 11 号，11 号玩家可以发动技能带走， 5 号玩家出局", 12) == [(5, "taken")]
     assert host_exits("所有玩家请投票，其余玩家投给 5 号，5 号玩家出局", 12) == [(5, "voted_out")]
     assert host_exits("发动技能，从 5 号玩家开始发言", 12) == []
+    # a transcript's homophone of 自爆 is still a self-destruct; stating one's own role is not
+    assert host_exits("3 号玩家自报，游戏继续，天黑请闭眼", 12) == [(3, "self_destruct")]
+    assert host_exits("请 3 号玩家自报身份", 12) == []
 
 
 def test_the_log_states_an_exit_next_to_the_seat_or_in_the_seats_own_entry():
