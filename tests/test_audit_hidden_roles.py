@@ -37,3 +37,15 @@ def test_the_shown_stem_is_checked_and_other_kinds_are_clean():
     leaky = _item("Seat 4 (wolf)'s last words: what do they hide?")
     assert hidden_role_flags(game, leaky.model_copy(update={"question_short": "Seat 4's last words: what do they hide?"})) == []
     assert hidden_role_flags(game, crafted_vote_item()) == [] and hidden_role_flags(game, crafted_opponent_item()) == []
+
+
+def test_a_role_only_the_game_declares_is_pinned_by_its_own_words():
+    from werealign.schema.roles import RoleDeclaration
+
+    game = crafted_game()
+    rules = game.rules.model_copy(update={"declared_roles": [RoleDeclaration(id="lantern_keeper", faction="good", names={"xx": ["lampwright"]})]})
+    seats = [s.model_copy(update={"role": "lantern_keeper"}) if s.seat == 6 else s for s in game.seats]
+    game = game.model_copy(update={"rules": rules, "seats": seats})
+    flags = hidden_role_flags(game, _item("What now?", options=["Seat 6 the real lampwright goes first", *FILLER[1:]]))
+    assert flags and "seat 6's hidden role (lantern_keeper)" in flags[0]
+    assert hidden_role_flags(game, _item("What now?", options=["Seat 5 the real lampwright goes first", *FILLER[1:]])) == []

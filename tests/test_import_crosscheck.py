@@ -19,6 +19,9 @@ def test_a_skill_used_on_leaving_takes_a_seat_it_is_not_a_vote_or_a_departure():
     assert host_exits("其余玩家投给 11 号，11 号玩家可以发动技能带走， 5 号玩家出局", 12) == [(5, "taken")]
     assert host_exits("所有玩家请投票，其余玩家投给 5 号，5 号玩家出局", 12) == [(5, "voted_out")]
     assert host_exits("发动技能，从 5 号玩家开始发言", 12) == []
+    # a transcript's homophone of 自爆 is still a self-destruct; stating one's own role is not
+    assert host_exits("3 号玩家自报，游戏继续，天黑请闭眼", 12) == [(3, "self_destruct")]
+    assert host_exits("请 3 号玩家自报身份", 12) == []
 
 
 def test_the_log_states_an_exit_next_to_the_seat_or_in_the_seats_own_entry():
@@ -88,3 +91,22 @@ def test_the_tally_names_the_exile_the_garbled_words_miss(tmp_path):
     [exit_4] = [e for e in out.events if e.kind == "elimination" and e.target == 4]
     assert (exit_4.result, exit_4.segment_id) == ("voted_out", 8)
     assert [e["code"] for e in report["repaired"] if e["code"] == "exile_from_tally"] == ["exile_from_tally"]
+
+
+def test_a_self_destruct_the_host_line_misses_comes_from_the_log_and_the_recap_together(tmp_path):
+    game = _later_turn(_game(), 5, "我不装了，我就是狼，我自爆，带走 3 号")
+    game["utterances"][-1]["text"] = "游戏结束，好人阵营胜利"  # no host line says the self-destruct
+    game["metadata"]["logs"] = "1 号是预言家，带队；第二天 5 号自爆带走 3 号"
+    game["metadata"]["summary"] = "演示回顾：第二天白天 5 号选择自爆带走了 3 号，好人阵营胜利"
+    out, report, _ = _import(tmp_path, game)
+    added = {(e.kind, e.actor, e.target, e.result, e.phase) for e in out.events if e.segment_id == 13}
+    assert added == {("elimination", 5, 3, "taken", "day-2"), ("elimination", None, 5, "self_destruct", "day-2"),
+                     ("self_destruct", 5, None, None, "day-2")}
+    assert [e["code"] for e in report["repaired"] if e["code"] == "self_destruct_from_sources"] == ["self_destruct_from_sources"]
+    # one source alone, or a day the seat's last turn is not in, adds nothing
+    game["metadata"]["summary"] = "演示回顾，好人阵营胜利"
+    out, _, _ = _import(tmp_path / "one", game)
+    assert not [e for e in out.events if e.segment_id == 13]
+    game["metadata"]["summary"] = game["metadata"]["logs"] = "第一天 5 号自爆带走 3 号"
+    out, _, _ = _import(tmp_path / "day", game)
+    assert not [e for e in out.events if e.segment_id == 13]

@@ -23,8 +23,10 @@ import re
 from dataclasses import dataclass, field
 
 from werealign.importers.report import ImportReport
-from werealign.schema import GameLog, Utterance
-from werealign.schema.models import ACTOR
+from werealign.importers.werebench_events import day_phase
+from werealign.zh_numbers import chinese_number
+from werealign.schema import Event, GameLog, Utterance
+from werealign.schema.models import ACTOR, EVERYONE
 
 # A turn this short (characters, spaces left out) by a seat still in the game does not end another seat's last
 # words; under a seat already out it is a label slip, not speech.
@@ -60,7 +62,7 @@ class CrossCheck:
 
 def _seat_mentions(clause: str, seat: int) -> list[re.Match]:
     """'12 号', '12号玩家', and 12 in a list '11、12 号' / '3、5、11 号'."""
-    return list(re.finditer(rf"(?<!\d){seat}(?=(?:\s*[、，,和及与]\s*\d{{1,2}})*\s*号)", clause))
+    return list(re.finditer(rf"(?<!\d){seat}(?=(?:\s*[、和及与]\s*\d{{1,2}})*\s*号)", clause))
 
 
 # In a log's entry about one seat ("8 号是村民，参与警长竞选，被狼人刀死；"), how the entry's seat left the game.
@@ -133,7 +135,7 @@ def contradicting_turns(game: GameLog) -> list[tuple[int, int, str, list[Utteran
 def cross_check_exits(game: GameLog, report: ImportReport, source_file: str) -> CrossCheck:
     """The game with the turns that contradict a confirmed exit heard by nobody at the table; the exits no source
     settles (module docstring)."""
-    game = exile_by_tally(game, report, source_file)
+    game = self_destructs_from_sources(exile_by_tally(game, report, source_file), report, source_file)
     hidden: set[int] = set()
     misread: set[tuple[int, int]] = set()
     unresolved = []
@@ -212,6 +214,67 @@ def exile_by_tally(game: GameLog, report: ImportReport, source_file: str) -> Gam
         return game
     # Stable: events of one segment keep the importer's order.
     return game.model_copy(update={"events": sorted(events, key=lambda e: e.segment_id if e.segment_id is not None else -1)})
+
+
+_TAKES = r"(?<!\d){seat}\s*号[^，,；;。]{{0,12}}自爆[^，,；;。]{{0,10}}带走\s*(?:了\s*)?(\d{{1,2}})\s*号"
+
+
+_DAY = re.compile(r"第\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:个)?\s*(?:天|日|白天)")
+
+
+def _stated_days(text: str | None, seat: int) -> set[int]:
+    """The days a source's statements of the seat's self-destruct fall in: the last "第N天" before each one in its
+    entry (empty when none says)."""
+    days = set()
+    for entry in _ENTRY.split(text or ""):
+        for m in re.finditer(rf"(?<!\d){seat}\s*号[^，,；;。]{{0,10}}自爆", entry):
+            marks = list(_DAY.finditer(entry[: m.start()]))
+            if marks and (n := chinese_number(marks[-1].group(1))) is not None:
+                days.add(n)
+    return days
+
+
+def self_destructs_from_sources(game: GameLog, report: ImportReport, source_file: str) -> GameLog:
+    """A self-destruct the host's words miss (the line cut from the recording, garbled) that the annotator log and
+    the recap both state ("6 号自爆带走 11 号"): added where the seat last spoke at the table (a self-destruct ends
+    its day at once), with the seat it takes when a source names one that has no exit of its own and is not heard
+    at the table afterwards (`self_destruct_from_sources`)."""
+    out = {e.target for e in game.events if e.kind == "elimination"} | {e.actor for e in game.events if e.kind == "self_destruct"}
+    added = []
+    for seat in sorted(s.seat for s in game.seats if s.seat not in out):
+        if not (stated_exit([game.annotator_log], seat, "self_destruct") and stated_exit([game.recap], seat, "self_destruct")):
+            continue
+        turns = [u for u in game.utterances if u.speaker == seat and _visible(u)]
+        if not turns:
+            continue
+        last = turns[-1]
+        anchor, phase = last.segment_ids[-1], day_phase(game.phases, last.phase)
+        day = next((p.day for p in game.phases if p.id == phase), None)
+        stated_days = {d for text in (game.annotator_log, game.recap) for d in _stated_days(text, seat)}
+        last_day = max((p.day for p in game.phases if p.kind != "night"), default=None)
+        if (stated_days and day not in stated_days) or (not stated_days and day != last_day):
+            continue  # the seat's last turn is not where the sources (or the game's end) put the self-destruct
+        new = [Event(kind="self_destruct", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="annotator log and recap"),
+               Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, target=seat, result="self_destruct", note="annotator log and recap")]
+        what = f"seat {seat} self-destructs"
+        for text in (game.annotator_log, game.recap):
+            m = re.search(_TAKES.format(seat=seat), text or "")
+            taken = int(m.group(1)) if m else None
+            if taken is not None and taken != seat and taken not in out and any(s.seat == taken for s in game.seats) \
+                    and not any(u.speaker == taken and u.segment_ids[0] > anchor and _visible(u) for u in game.utterances):
+                new.append(Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, target=taken, result="taken",
+                                 note="annotator log and recap"))
+                out.add(taken)
+                what += f" and takes seat {taken}"
+                break
+        added += new
+        out.add(seat)
+        report.add("repaired", "self_destruct_from_sources", source_file=source_file, game=game.game_id, field="metadata.logs",
+                   what=f"{what}, as the annotator log and the recap both say; no host announcement of it was read",
+                   why=f"added at segment {anchor} in {phase}, the end of the seat's last turn at the table")
+    if not added:
+        return game
+    return game.model_copy(update={"events": sorted([*game.events, *added], key=lambda e: e.segment_id if e.segment_id is not None else -1)})
 
 
 def withhold_after_unresolved(items: list, unresolved: dict[str, list[tuple[int, int, str]]], report: ImportReport,

@@ -92,7 +92,8 @@ _PLAYER = r"\s*(?:玩家)?\s*"
 # ("9 号玩家出局", "5 号玩家自爆", "2 号玩家殉情", "1 号 3 号请离场") or right after
 # ("昨天晚上死亡的是 1 号和 3 号", "带走 5 号") the marker, and what the exit was.
 _EXITS = (
-    (re.compile(_SEAT_LIST + _PLAYER + "自爆"), "self_destruct"),
+    # Transcripts write 自爆 by its homophones too ("3 号玩家自报"); "自报身份" (stating one's own role) is not one.
+    (re.compile(_SEAT_LIST + _PLAYER + "自(?:爆|报|暴)(?!身份|家门)"), "self_destruct"),
     (re.compile(_SEAT_LIST + _PLAYER + "出局"), "voted_out"),
     (re.compile(_SEAT_LIST + _PLAYER + "殉情"), "died_with_partner"),
     # The dawn's list may use commas too ("死亡的是 8 号，10 号和 11 号"); only here, where nothing else follows.
