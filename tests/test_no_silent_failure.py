@@ -80,3 +80,27 @@ def test_a_solver_run_served_from_the_shared_cache_counts_it(tmp_path: Path) -> 
     second = run_eval(config, Execution(), out=tmp_path / "two", acompletion=again)  # another directory, the same requests
     assert again.calls == []
     assert second.sent == 0 and second.from_cache == first.sent and second.cached == first.sent
+
+
+def test_a_deterministic_builtin_scores_an_items_options_once_not_once_per_decode(tmp_path: Path, monkeypatch) -> None:
+    """werealign/lexical's TF-IDF scores of an item's options are computed once for all its shuffled decodes."""
+    from werealign import text_similarity
+
+    calls: list[int] = []
+    real = text_similarity._tfidf_cosines
+
+    def counted(*args, **kw):
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(text_similarity, "_tfidf_cosines", counted)
+    monkeypatch.setenv("WEREALIGN_CACHE", "off")  # the floors (shortcut models on the first decode) computed by both runs
+    per_decodes = {}
+    for decodes in (1, 5):
+        text_similarity._cosines.cache_clear()
+        calls.clear()
+        config = EvalConfig(model="werealign/lexical", decodes=decodes, tasks=("speech",))
+        summary = run_eval(config, Execution(), out=tmp_path / str(decodes), cache=False)
+        assert summary.results.totals.samples > 0
+        per_decodes[decodes] = len(calls)
+    assert per_decodes[1] > 0 and per_decodes[5] == per_decodes[1]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 
 def char_wb_ngrams(text: str, low: int = 2, high: int = 4) -> list[str]:
@@ -33,7 +34,21 @@ def char_wb_ngrams(text: str, low: int = 2, high: int = 4) -> list[str]:
 
 
 def tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
-    """Cosine between `query` and each of `others`, with idf fitted on all of them together."""
+    """Cosine between `query` and each of `others`, with idf fitted on all of them together.
+
+    A text's cosine does not depend on the order of `others`, so the decodes of one item (the same options
+    shuffled, the same context) are computed once: the last few results are kept, by the options' sorted texts."""
+    ordered = tuple(sorted(others))
+    by_text = dict(zip(ordered, _cosines(query, ordered, sublinear_tf), strict=True))
+    return [by_text[t] for t in others]
+
+
+@lru_cache(maxsize=256)
+def _cosines(query: str, others: tuple[str, ...], sublinear_tf: bool) -> tuple[float, ...]:
+    return tuple(_tfidf_cosines(query, others, sublinear_tf=sublinear_tf))
+
+
+def _tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
     counts = [Counter(char_wb_ngrams(t)) for t in [query, *others]]
     docs = len(counts)
     df = Counter(g for c in counts for g in c)
