@@ -104,3 +104,18 @@ def test_a_deterministic_builtin_scores_an_items_options_once_not_once_per_decod
         assert summary.results.totals.samples > 0
         per_decodes[decodes] = len(calls)
     assert per_decodes[1] > 0 and per_decodes[5] == per_decodes[1]
+
+
+def test_the_comparison_of_several_models_counts_unparsable_replies(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from werealign.eval.progress import comparison
+    from werealign.eval.runner import ModelJob, run_evals
+
+    jobs = [ModelJob(EvalConfig(model=m, decodes=1, tasks=("vote",)), Execution(), tmp_path / m.replace("/", "-"))
+            for m in ("openai/fake-a", "openai/fake-b")]
+    outcomes = run_evals(jobs, max_connections=4, acompletion=FakeCompletion(reply_for=lambda user: "no idea"), cache=False)
+    samples = outcomes[0].summary.results.totals.samples
+    console = Console(width=80, record=True)
+    console.print(comparison(outcomes))
+    assert " ".join(console.export_text().split()).count(f"{samples} unparsable") == 2

@@ -441,6 +441,8 @@ def comparison(outcomes: list[Any]) -> Any:
             status = f"partial ({r.totals.request_errors} request errors)"
         else:
             status = "complete"
+        if r is not None and r.totals.parse_failures:  # replies that answered nothing, counted as wrong
+            status += f", {r.totals.parse_failures} unparsable"
         table.add_row(escape(o.job.label), *cells, status)  # a solver label `m [cot]` is not rich markup
     return table
 
