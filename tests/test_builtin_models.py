@@ -259,14 +259,3 @@ def test_a_builtin_answers_an_invented_task_by_its_answer_shape() -> None:
     view = ItemView(task="accuse", shape="seat", zh=False, messages=[{"role": "user", "content": "Whom?"}], candidates=(5, 2, 7))
     assert baseline_reply("all-candidates", view).endswith("\nAnswer: 2")  # one seat, not the whole set
     assert baseline_reply("all-candidates", ItemView(**{**view.__dict__, "shape": "seats"})).endswith("\nAnswer: 5, 2, 7")
-
-
-def test_prompts_longer_than_a_local_models_context_are_named_before_the_run():
-    from werealign.llm.builtin_models import too_long_notice
-
-    long = [{"role": "user", "content": "word " * 9000}]
-    short = [{"role": "user", "content": "Whom do you vote for?"}]
-    notice = too_long_notice("local/smollm2", [long, short, short])
-    assert notice is not None and "reads at most 8192 tokens, and 1 of 3 prompts are longer (the longest about 9000)" in notice
-    assert too_long_notice("local/smollm2", [short]) is None
-    assert too_long_notice("werealign/random", [long]) is None and too_long_notice("openai/gpt-4o", [long]) is None

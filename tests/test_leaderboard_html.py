@@ -64,3 +64,43 @@ def test_html_renders_and_sorts_in_chromium(page, tmp_path):
     shot = Path(__import__("os").environ.get("WEREALIGN_SCREENSHOT_DIR", tmp_path)) / "leaderboard.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+
+def test_the_headline_table_fits_1400_px_with_intervals_on_a_second_line(chromium, tmp_path):
+    """Issue 36: eight score columns, each with an interval resting on its own number of games (the release's case),
+    and long model names: the main table fits a 1400 px screen; the games behind an interval are on hover."""
+    import json
+
+    from werealign.eval.scoring import score_samples
+
+    names = ["openrouter/anthropic/claude-3.5-sonnet-20241022", "openai/gpt-4o-mini-2024-07-18", "werealign/lexical",
+             "together_ai/meta-llama/Llama-3.3-70B-Instruct-Turbo", "werealign/random"]
+    runs = []
+    for i, name in enumerate(names):
+        root = write_run(tmp_path / f"r{i}", name, 0.3 + 0.1 * i, games=30, decodes=2)
+        # VA and OI asked on fewer games than speech, as in the release: each cell then names its own game count
+        rows = [json.loads(line) for line in (root / "samples.jsonl").read_text().splitlines()]
+        rows = [r for r in rows if r["task"] == "speech" or int(r["game_id"].split("-")[1]) % 3]
+        (root / "samples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        results = json.loads((root / "results.json").read_text())
+        results.update(score_samples(rows, planned=len(rows)))
+        (root / "results.json").write_text(json.dumps(results))
+        runs.append(root)
+    lb = build(collect(runs), resamples=100)
+    html = tmp_path / "wide.html"
+    html.write_text(to_html(lb), encoding="utf-8")
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(html.as_uri())
+    width = page.eval_on_selector("#main", "t => t.getBoundingClientRect().right")
+    assert width <= 1400, f"the main table ends at {width} px"
+    assert "g=" not in page.inner_text("#main")
+    titles = page.eval_on_selector_all("#main .detail[title]", "es => es.map(e => e.title)")
+    assert titles and all(re.fullmatch(r"95% interval over \d+ games", t) for t in titles)
+    assert len({t for t in titles}) > 1  # speech and VA/OI rest on different numbers of games
+    # the interval is on its own line, under the score
+    top = page.eval_on_selector("#main tbody td:nth-child(2) .detail", "e => e.getBoundingClientRect().top")
+    score_bottom = page.eval_on_selector("#main tbody td:nth-child(2) span", "e => e.getBoundingClientRect().bottom")
+    assert top >= score_bottom - 1
+    shot = Path(__import__("os").environ.get("WEREALIGN_SCREENSHOT_DIR", tmp_path)) / "leaderboard-1400.png"
+    page.screenshot(path=str(shot), full_page=True)
+    page.close()

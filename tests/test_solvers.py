@@ -180,8 +180,9 @@ def test_view_shows_every_step_and_filters_in_chromium(toy_run: Path, tmp_path: 
     samples = read_samples(out)
     results = json.loads((out / "results.json").read_text())
     macro = results["variants"]["base"]["speech"]["macro_accuracy"]
-    assert f"base speech macro_accuracy {macro:.3f}" in page.inner_text("#headline")  # the run's headline on top
+    assert f"base speech macro_accuracy {100 * macro:.1f}%" in page.inner_text("#headline")  # the run's headline on top, in %
     assert page.locator("details.sample").count() == len(samples)
+    page.locator("details.item > summary").first.click()  # decodes are grouped by item (issue 36)
     first = page.locator("details.sample").first
     first.locator("summary").click()
     steps = first.locator(".step")
@@ -192,7 +193,7 @@ def test_view_shows_every_step_and_filters_in_chromium(toy_run: Path, tmp_path: 
     assert page.locator("details.sample:not([hidden])").count() == sum(s["task"] == "vote" for s in samples)
     page.select_option("#f-task", "")
     page.select_option("#f-outcome", "wrong")
-    assert page.locator("details.sample:not([hidden])").count() == sum(s["correct"] is False for s in samples)
+    assert page.locator("details.sample:not([hidden])").count() == sum(s["correct"] is False and not s["parse_error"] for s in samples)
     page.select_option("#f-outcome", "")
     page.select_option("#f-dimension", "RI")
     assert page.locator("details.sample:not([hidden])").count() == sum(s["dimension"] == "RI" for s in samples)

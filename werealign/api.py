@@ -90,8 +90,10 @@ def evaluate(
     solver: str = "single",
     api_base: str | None = None,
     max_connections: int = 16,
-    timeout: float = 120.0,
-    max_attempts: int = 6,
+    timeout: float | None = None,
+    max_attempts: int | None = None,
+    context_budget: int | None = None,
+    max_failed: float | None = None,
     out: str | Path | None = None,
     overwrite: bool = False,
     cache: bool = True,
@@ -102,7 +104,8 @@ def evaluate(
 
     The run directory is `out` (default runs/<model>-<config hash>, relative to the working directory); calling
     again with the same arguments resumes it and pays only for what is missing. `tasks` defaults to every
-    registered kind; `split` is faithful (default) or all (werealign.splits); `modes` maps a task to its mode ({"vote": "full"}); `progress` shows the command's progress
+    registered kind; `timeout`, `max_attempts` and `context_budget` default to the model's own (a local model's
+    longer timeout, its context); `max_failed` raises when more than that fraction of the samples failed; `split` is faithful (default) or all (werealign.splits); `modes` maps a task to its mode ({"vote": "full"}); `progress` shows the command's progress
     on stderr. `acompletion` replaces litellm.acompletion (an async function taking model= and messages=, as
     litellm's does), e.g. a test's fake. Raises UserError when every request failed; a run with some failed
     requests returns, with `request_errors` saying how many.
@@ -111,14 +114,19 @@ def evaluate(
     from werealign.errors import UserError
     from werealign.eval.progress import make_progress
     from werealign.eval.runner import run_eval
+    from werealign.llm.failures import check_max_failed, failed_too_often
 
-    execution = _execution(api_base, max_connections, timeout, max_attempts)
+    check_max_failed(max_failed)
+    execution = _execution(model, api_base, max_connections, timeout, max_attempts)
     config = _config(model, dataset, _listed(tasks), _listed(variants), protocol, decodes, permute, seed, limit, temperature,
-                     max_tokens, None, None, solver, dict(modes) if modes is not None else None, split)
+                     max_tokens, None, None, solver, dict(modes) if modes is not None else None, split=split, context_budget=context_budget)
     summary = run_eval(config, execution, out=Path(out) if out is not None else None, overwrite=overwrite,
                        progress_factory=make_progress(not progress), acompletion=acompletion, cache=cache)
     if summary.failure is not None:
         raise UserError(summary.failure)
+    totals = summary.results.totals
+    if max_failed is not None and (why := failed_too_often(totals.request_errors, totals.samples, max_failed)) is not None:
+        raise UserError(f"{why.replace('requests', 'samples')}; the results are written in {summary.run_dir}")
     return Evaluation(run_dir=summary.run_dir, config=config, results=summary.results, planned=summary.planned, sent=summary.sent,
                       cached=summary.cached, request_errors=summary.request_errors, warnings=tuple(summary.warnings))
 

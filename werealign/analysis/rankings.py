@@ -70,9 +70,18 @@ def beyond_survival(human: dict[str, float], arena_dirs: list[Path], *, seed: in
 
 
 def text_block(result: dict[str, Any]) -> str:
-    lines = ["", "Beyond survival: human-aligned vs arena ranking", f"{'model':<40}{'human-aligned':>16}{'arena win rate':>16}"]
+    lines = ["", "Beyond survival: human-aligned vs arena ranking"]
+    if not result["models"]:  # a header over no rows says nothing: say why there is nothing to compare
+        lines.append("no model has both a human-aligned score and arena games against another model "
+                     f"(eval runs of: {', '.join(result.get('only_in_eval') or ()) or 'none'}; "
+                     f"arena games of: {', '.join(result.get('only_in_arena') or ()) or 'none'})")
+        return "\n".join(lines) + "\n"
+    lines.append(f"{'model':<40}{'human-aligned':>16}{'arena win rate':>16}")
     for r in sorted(result["models"], key=lambda r: -r["human_aligned"]):
-        name = r["model"] if len(r["model"]) <= 38 else r["model"][:37] + "…"
+        name = r["model"]
+        if len(name) > 38:  # the whole name on its own line, the scores under it: never cut
+            lines.append(name)
+            name = ""
         lines.append(f"{name:<40}{r['human_aligned'] * 100:>15.1f}%{r['arena_win_rate'] * 100:>15.1f}%")
     if result["kendall_tau"] is None:
         lines.append(result.get("note", "Kendall tau: undefined (a ranking without order)"))

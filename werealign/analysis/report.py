@@ -71,7 +71,11 @@ def _cell(v: Any, kind: str) -> str:
 
 
 def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """A line of at most `width` columns; a longer one wraps onto indented lines, never cut."""
+    import textwrap
+
+    return text if len(text) <= width else textwrap.fill(text, width, subsequent_indent="    ", break_long_words=True,
+                                                         break_on_hyphens=False)
 
 
 def text_report(results: list[dict[str, Any]]) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from werealign.errors import UserError
+from werealign.llm.failures import check_max_failed, failed_too_often
 
 
 def _csv(value: str, option: str) -> tuple[str, ...]:
@@ -56,8 +57,10 @@ _PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts"
 
 def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, protocol: str, decodes: int, permute: bool,
             seed: int, limit: int | None, temperature: float, max_tokens: int | None, va_mode: str | None,
-            oi_mode: str | None, solver: str = "single", modes: list[str] | dict[str, str] | None = None, split: str = "faithful"):
+            oi_mode: str | None, solver: str = "single", modes: list[str] | dict[str, str] | None = None, split: str = "faithful",
+            context_budget: int | None = None):
     from werealign.eval.runner import EvalConfig
+    from werealign.llm.model_limits import default_max_tokens
     from werealign.solvers import canonical_spec
 
     solver = canonical_spec(solver)  # an unknown name or option is refused before anything is planned
@@ -77,14 +80,19 @@ def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, pr
         limit=limit,
         split=split,
         temperature=temperature,
-        max_tokens=max_tokens,
+        max_tokens=max_tokens if max_tokens is not None else default_max_tokens(model),  # a local model's own reply budget
+        context_budget=context_budget,
         modes=_modes(va_mode, oi_mode, modes, task_names),
         solver=solver,
     )
 
 
-def _execution(api_base: str | None, max_connections: int, timeout: float, max_attempts: int):
+def _execution(model: str, api_base: str | None, max_connections: int, timeout: float | None, max_attempts: int | None):
     from werealign.eval.runner import Execution
+    from werealign.llm.model_limits import default_max_attempts, default_timeout
+
+    timeout = default_timeout(model) if timeout is None else timeout  # a local model reads a long prompt slowly
+    max_attempts = default_max_attempts(model) if max_attempts is None else max_attempts
 
     if max_connections < 1:
         raise UserError("--max-connections: must be at least 1")
@@ -115,8 +123,10 @@ def eval_command(
     oi_mode: str | None = typer.Option(None, "--oi-mode", help="How OI is asked and scored: set (default: mean Jaccard of the named seats with the opposing faction), set-accuracy (the paper's set-level accuracy: the exact set), roles (the release authors' protocol: every other seat's role card, accuracy micro-averaged over seats)."),
     api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint (vLLM, llama.cpp, a mock), e.g. http://127.0.0.1:8000/v1 with --model openai/NAME."),
     max_connections: int = typer.Option(16, "--max-connections", help="Requests in flight at once."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
-    max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts and connection errors are retried)."),
+    timeout: float | None = typer.Option(None, "--timeout", help="Seconds per attempt (default: the model's own, e.g. 900 for local/smollm2; else 120)."),
+    max_attempts: int | None = typer.Option(None, "--max-attempts", help="Attempts per request (429, 5xx, timeouts and connection errors are retried; default: the model's own, else 6)."),
+    context_budget: int | None = typer.Option(None, "--context-budget", help="Prompt tokens a request may take: the oldest turns are cut first (rules, own role and knowledge, events and the latest turns kept); a prompt that still does not fit is reported and not sent. Default: the model's context where known (local/smollm2: 8192 less the reply budget); 0: no budget."),
+    max_failed: float | None = typer.Option(None, "--max-failed", help="Exit 1 when more than this fraction of the samples failed (0 to 1; default: only when every request failed). Results are still written."),
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
     solver: str = typer.Option("single", "--solver", help="How the model answers: single (one call), cot, self-consistency, sa, xu, mg, or another registered solver; options as NAME:key=value,... (werealign list shows them)."),
@@ -133,12 +143,13 @@ def eval_command(
         values = dict(dataset=dataset, tasks=tasks, variant=variant, protocol=protocol, decodes=decodes, permute=permute, seed=seed,
                       limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode, modes=modes,
                       api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts, solver=solver,
-                      split=split)
-        _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet, dry_run=dry_run)
+                      split=split, context_budget=context_budget)
+        _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet, dry_run=dry_run, max_failed=max_failed)
         return
-    execution = _execution(api_base, max_connections, timeout, max_attempts)
+    check_max_failed(max_failed)
+    execution = _execution(models[0], api_base, max_connections, timeout, max_attempts)
     config = _config(models[0], dataset, tasks, variant, protocol, decodes, permute, seed, limit, temperature, max_tokens, va_mode, oi_mode, solver,
-                     modes, split)
+                     modes, split=split, context_budget=context_budget)
     if dry_run:
         from werealign.eval.dry_run import estimate_run
 
@@ -169,6 +180,9 @@ def eval_command(
             file=sys.stderr,
         )
     print(summary.run_dir / "results.json")
+    totals = summary.results.totals
+    if (why := failed_too_often(totals.request_errors, totals.samples, 1.0 if max_failed is None else max_failed)) is not None:
+        raise UserError(f"{why.replace('requests', 'samples')}; the results are written, the failed samples count as wrong")
 
 
 def _cache_line(results) -> str | None:
@@ -188,7 +202,7 @@ def _given(ctx: typer.Context, name: str) -> bool:
 
 
 def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, values: dict, *, out: Path | None,
-               overwrite: bool, cache: bool, quiet: bool, dry_run: bool = False) -> None:
+               overwrite: bool, cache: bool, quiet: bool, dry_run: bool = False, max_failed: float | None = None) -> None:
     """Several models (repeated --model, or --suite): one run directory each, one shared connection budget."""
     from werealign.eval import rundir
     from werealign.eval.progress import make_board, print_comparison
@@ -196,6 +210,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
     from werealign.eval.suite import SuiteModel, load_suite, suite_values
     from werealign.schema.runs import DEFAULT_SOLVER
 
+    check_max_failed(max_failed)
     if suite_path is not None and models:
         raise UserError("--suite and --model: give the models in one place (the suite file, or repeated --model)")
     if suite_path is None and not models:
@@ -212,9 +227,10 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
     for entry in entries:
         own = {k: getattr(entry, k) for k in _PER_MODEL if getattr(entry, k) is not None and not _given(ctx, k)}
         v = {**values, **own}
-        execution = _execution(v["api_base"], v["max_connections"], v["timeout"], v["max_attempts"])
+        execution = _execution(entry.model, v["api_base"], v["max_connections"], v["timeout"], v["max_attempts"])
         config = _config(entry.model, v["dataset"], v["tasks"], v["variant"], v["protocol"], v["decodes"], v["permute"], v["seed"],
-                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"], v["modes"], v["split"])
+                         v["limit"], v["temperature"], v["max_tokens"], v["va_mode"], v["oi_mode"], v["solver"], v["modes"],
+                         split=v["split"], context_budget=v.get("context_budget"))
         # One directory per model, and per solver when a suite runs one model with several.
         named = entry.model if config.solver == DEFAULT_SOLVER else f"{entry.model}-{config.solver}"
         run_dir = rundir.default_run_dir(config) if out is None else out / rundir.model_slug(named)
@@ -244,6 +260,10 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
                   "rerun the same command to retry them", file=sys.stderr)
     if not quiet:
         print_comparison(outcomes)
+    for o in outcomes:
+        t = o.summary.results.totals if o.ok and o.summary is not None else None
+        if t is not None and max_failed is not None and (why := failed_too_often(t.request_errors, t.samples, max_failed)):
+            o.error = f"{why.replace('requests', 'samples')}; its results are written"
     failed = [o for o in outcomes if not o.ok]
     for o in failed:
         print(f"error: {o.job.label}: {o.error}", file=sys.stderr)

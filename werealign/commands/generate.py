@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from werealign.errors import UserError
+from werealign.llm.failures import check_max_failed, failed_too_often
 
 
 def _csv(value: str | None) -> tuple[str, ...]:
@@ -31,8 +32,9 @@ def generate_command(
     max_tokens: int = typer.Option(1024, "--max-tokens", help="Maximum completion tokens per request."),
     api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint, with --model openai/NAME."),
     max_connections: int = typer.Option(4, "--max-connections", help="Requests in flight at once."),
-    timeout: float = typer.Option(120.0, "--timeout", help="Seconds per attempt."),
-    max_attempts: int = typer.Option(6, "--max-attempts", help="Attempts per request (429, 5xx, timeouts, connection errors)."),
+    timeout: float | None = typer.Option(None, "--timeout", help="Seconds per attempt (default: the model's own, e.g. 900 for local/smollm2; else 120)."),
+    max_attempts: int | None = typer.Option(None, "--max-attempts", help="Attempts per request (429, 5xx, timeouts, connection errors; default: the model's own, else 6)."),
+    max_failed: float | None = typer.Option(None, "--max-failed", help="Exit 1 when more than this fraction of the requests sent failed (0 to 1; default: only when every one failed). What was drafted is still written."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the request count and estimated cost; send nothing."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
 ) -> None:
@@ -59,13 +61,20 @@ def generate_command(
     dims = _csv(dimensions)
     if not dims or (bad := [d for d in dims if d not in DIMENSIONS]):
         raise UserError(f"--dimensions: unknown dimension {bad[0] if dims else dimensions!r}; use some of {', '.join(DIMENSIONS)}")
-    for name, value in (("--judges", judges), ("--max-connections", max_connections - 1), ("--max-attempts", max_attempts - 1), ("--max-tokens", max_tokens - 1)):
+    for name, value in (("--judges", judges), ("--max-connections", max_connections - 1), ("--max-tokens", max_tokens - 1)):
         if value < 0:
             raise UserError(f"{name}: too small")
     if redraft and extras_only:
         raise UserError("--redraft and --extras-only: choose one")
     if limit is not None and limit < 1:
         raise UserError("--limit: must be at least 1")
+    check_max_failed(max_failed)
+    from werealign.llm.model_limits import default_max_attempts, default_timeout
+
+    timeout = default_timeout(model) if timeout is None else timeout
+    max_attempts = default_max_attempts(model) if max_attempts is None else max_attempts
+    if timeout <= 0 or max_attempts < 1:
+        raise UserError("--timeout must be positive and --max-attempts at least 1")
     config = GenConfig(model=model, dataset=str(dataset) if dataset is not None else None, games=_csv(games), dimensions=dims, seed=seed, judges=judges,
                        osr=osr, redraft=redraft, extras_only=extras_only, limit=limit)
     if dry_run:
@@ -84,9 +93,14 @@ def generate_command(
         print("interrupted: the replies received so far are stored; rerun the same command to resume", file=sys.stderr)
         raise typer.Exit(130) from None
     flagged = sum(bool(n["flags"]) for n in outcome.notes)
+    spend = session.spend
     print(f"{len(outcome.items)} items drafted ({flagged} flagged for the reviewer), {len(outcome.dropped)} dropped; "
-          f"{session.spend.sent} requests sent, {session.spend.stored} replies reused, spend {session.cost_text()}")
-    print(f"wrote {out / 'dataset'}; next: werealign review {out}")
+          f"{spend.sent} requests sent ({spend.failed} failed), {spend.unparsable} unparsable replies, {spend.stored} replies reused, "
+          f"spend {session.cost_text()}")
+    too_many = failed_too_often(spend.failed, spend.sent, max_failed)
+    print(f"wrote {out / 'dataset'}" + ("" if too_many else f"; next: werealign review {out}"))
+    if too_many:
+        raise UserError(f"{too_many} (first: {spend.first_error}); fix the cause and rerun the same command to resume")
 
 
 def _human(dataset: Path, out: Path, model: str | None, games: str | None, limit: int | None, seed: int) -> None:

@@ -75,11 +75,14 @@ def sections() -> dict[str, dict[str, str]]:
 
 
 def _line(name: str, text: str, pad: int) -> str:
-    line = f"  {name:<{pad}}  {text}".rstrip()
-    if len(line) <= WIDTH:
-        return line
-    cut = line[: WIDTH - 1]
-    return (cut[: cut.rfind(" ")] if cut.rfind(" ") > len(name) + 4 else cut) + "…"  # a whole word, never a name
+    """One entry; a description longer than the line wraps under itself, never cut."""
+    import textwrap
+
+    first = f"  {name:<{pad}}  "
+    if not text:
+        return first.rstrip()
+    indent = " " * min(len(first), WIDTH // 2)
+    return textwrap.fill(text, WIDTH, initial_indent=first, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def list_command() -> None:

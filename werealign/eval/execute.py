@@ -44,6 +44,7 @@ async def execute(
     budget: asyncio.Semaphore | None = None,
     solver: Solver = SINGLE,
     known: Mapping[str, StoredResponse] | None = None,
+    cache_hits: list[str] | None = None,
 ) -> list[Outcome]:
     """Run the solver on every planned sample with at most `max_connections` requests in flight; store each
     request on arrival.
@@ -51,7 +52,8 @@ async def execute(
     `budget`: a semaphore shared with other runs in the same loop; a request (retries included) holds
     one of its slots while in flight, so the runs together never exceed it. `known`: the stored successes
     a multi-step solver replays (the default solver's todo has none). The shared `cache` is looked up per
-    step only for other solvers: the default solver's requests were looked up in bulk when the run opened.
+    step only for other solvers: the default solver's requests were looked up in bulk when the run opened;
+    `cache_hits` collects the keys those look-ups served (not sent, not paid).
     """
     policy = RetryPolicy(
         max_attempts=execution.max_attempts,
@@ -87,6 +89,8 @@ async def execute(
             async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any], p: Planned = p) -> StoredResponse:
                 if lookup_each and (hit := cache.lookup([key]).get(key)) is not None:
                     await engine.keep(hit)
+                    if cache_hits is not None:
+                        cache_hits.append(key)
                     return hit
                 request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
                 # A baseline answers from the item as data, beside the request (never part of its key or record).
@@ -127,6 +131,7 @@ class Job:
     cache: ResponseCache | None = None
     solver: Solver = SINGLE
     known: Mapping[str, StoredResponse] | None = None
+    cache_hits: list[str] | None = None  # filled with the keys a multi-step solver found in the shared cache
 
 
 def send(
@@ -139,12 +144,14 @@ def send(
     cache: ResponseCache | None = None,
     solver: Solver = SINGLE,
     known: Mapping[str, StoredResponse] | None = None,
+    cache_hits: list[str] | None = None,
 ) -> list[Outcome]:
     """Resolve the model (starting a local server if it is one), then send `todo`.
 
     `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's.
     """
-    [result] = send_all([Job(todo, store, config, execution, progress, cache, solver, known)], acompletion=acompletion, display=progress)
+    [result] = send_all([Job(todo, store, config, execution, progress, cache, solver, known, cache_hits)], acompletion=acompletion,
+                        display=progress)
     if isinstance(result, BaseException):
         raise result
     return result
@@ -204,6 +211,7 @@ def send_all(
                     budget=budget,
                     solver=job.solver,
                     known=job.known,
+                    cache_hits=job.cache_hits,
                 )
 
             return await asyncio.gather(*(one(*p) for p in prepared), return_exceptions=True)

@@ -38,6 +38,8 @@ class Planned:
     mode: str | None = None  # the task's mode in this run (werealign.tasks.resolve_mode)
     games: tuple[GameLog, ...] = ()  # every game of the dataset (one shared tuple): solvers' experience pools
     prepared: Any = field(default=None, compare=False, repr=False)  # werealign.eval.prompts.Prepared of the item
+    turns_cut: int = 0  # the oldest turns left out to fit the context budget (werealign.eval.context_budget)
+    over_budget: str | None = None  # why the prompt is never sent: it does not fit the budget even with every turn cut
 
     def view(self) -> Any:
         """The item as `messages` show it, as data (werealign.llm.baselines.ItemView): what baselines answer from."""
@@ -97,9 +99,11 @@ def limited(items: Sequence[Any], limit: int, seed: int, task: str) -> list[Any]
 
 def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
     """Every request of the run, rendered and keyed. Raises UserError up front for missing variant data."""
+    from werealign.eval.context_budget import fit, run_budget
     from werealign.eval.prompts import prepare
 
     validate_config(config)
+    budget = run_budget(config)
     modes = modes_of(config.modes, config.tasks)
     games = tuple(ds.games[g] for g in sorted(ds.games))
     plan: list[Planned] = []
@@ -122,6 +126,11 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                 osr = ds.osr.get(item.game_id) if variant == "osr" else None
                 unpermuted: list[dict[str, str]] | None = None
                 prepared = prepare(game, item, variant=variant, osr=osr, mode=modes.get(task_name))  # once for all decodes
+                fitted = None
+                if budget is not None:
+                    first = option_order_for(config.seed, item.item_id, 0, len(item.options)) if task.permutes_options and config.permute else None
+                    fitted = fit(prepared, budget, first)
+                    prepared = fitted.prepared
                 for decode in range(config.decodes):
                     order = None
                     if task.permutes_options and config.permute:
@@ -140,7 +149,7 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
                         params["max_tokens"] = config.max_tokens
                     key = request_key(config.model, params, messages, decode)
                     plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name), games,
-                                        prepared))
+                                        prepared, fitted.turns_cut if fitted else 0, fitted.over_budget if fitted else None))
     if not plan:
         why = f" in split {config.split} (--split all evaluates every item)" if config.split != "all" else ""
         raise UserError(f"nothing to evaluate: the dataset has no {'/'.join(config.tasks)} items{why}")

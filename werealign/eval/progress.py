@@ -245,8 +245,8 @@ def _table(title: str, columns: list[str], *, left: int = 1) -> Any:
 
     # min_width: a title is never wrapped into the width of a narrow table
     table = Table(title=title, box=None, pad_edge=False, title_justify="left", header_style="bold", min_width=len(title))
-    for i, col in enumerate(columns):
-        table.add_column(col, justify="left" if i < left else "right")
+    for i, col in enumerate(columns):  # a long name (a model, a shortcut list) wraps within its cell, never cut with "…"
+        table.add_column(col, justify="left" if i < left else "right", overflow="fold")
     return table
 
 
@@ -441,6 +441,8 @@ def comparison(outcomes: list[Any]) -> Any:
             status = f"partial ({r.totals.request_errors} request errors)"
         else:
             status = "complete"
+        if r is not None and r.totals.parse_failures:  # replies that answered nothing, counted as wrong
+            status += f", {r.totals.parse_failures} unparsable"
         table.add_row(escape(o.job.label), *cells, status)  # a solver label `m [cot]` is not rich markup
     return table
 

@@ -6,6 +6,7 @@ template variables, worded by `werealign.render` and arranged by its templates
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 from typing import Any
@@ -80,6 +81,19 @@ class Prepared:
             question="" if self.kw["variant"] == "options-only" else str(q.get("question", "")),
             speech_by_seat={seat: " ".join(texts) for seat, texts in by_seat.items()}, own_speech=tuple(own),
         )
+
+    @property
+    def turns(self) -> int:
+        """The transcript turns this prompt shows (0 when the variant shows no game)."""
+        return len(self.kw["ctx"].utterances) if self.kw["game_shown"] else 0
+
+    def with_turns_cut(self, n: int) -> Prepared:
+        """The same question with the `n` oldest shown turns left out (a context budget), the prompt saying so.
+        Rules, own role and private knowledge, events and the most recent turns stay."""
+        ctx = self.kw["ctx"]
+        cut = dataclasses.replace(ctx, utterances=ctx.utterances[n:])
+        kw = {**self.kw, **_context_vars(self.game, cut, self.lang, game_shown=self.kw["game_shown"]), "turns_cut": n}
+        return Prepared(self.game, self.item, self.task, self.ask, self.lang, kw)
 
     def _question_vars(self, option_order: list[int] | None) -> dict:
         if option_order is not None and not self.task.permutes_options:

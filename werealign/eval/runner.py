@@ -88,7 +88,8 @@ def run_eval(
         if p.todo:
             if acompletion is None:
                 check_credentials(config.model, execution.api_base)
-            outcomes = send(p.todo, p.store, config, execution, progress, acompletion, cache=p.shared, solver=p.solver, known=p.known)
+            outcomes = send(p.todo, p.store, config, execution, progress, acompletion, cache=p.shared, solver=p.solver, known=p.known,
+                            cache_hits=p.cache_hits)
         return finish_run(p, outcomes)
 
 
@@ -111,6 +112,7 @@ class OpenRun:
     paid: Paid | None  # what the run's store held before this command: a resumed run
     solver: Solver = SINGLE
     known: dict[str, StoredResponse] | None = None  # stored successes a multi-step solver replays
+    cache_hits: list[str] = field(default_factory=list)  # a multi-step solver's steps served by the shared cache
 
 
 def open_run(
@@ -145,22 +147,20 @@ def open_run(
         rundir.clear(run_dir)
     warnings = (rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan) + ds.unknown_kind_notices()
                 + split_notices(ds, config))
-    from werealign.llm.builtin_models import too_long_notice
-
-    if (long := too_long_notice(config.model, [p.messages for p in {p.key: p for p in plan}.values()])) is not None:
-        warnings.append(long)
+    warnings += budget_notices(plan, config)
     write_json(run_dir / rundir.RUN_JSON, record)
     store = stack.enter_context(Store(run_dir / STORE_NAME))
     shared = stack.enter_context(_shared_cache(config, execution, cache))
     paid = store.paid()
     ok = store.ok_keys()
     known = None
+    sendable = [p for p in plan if p.over_budget is None]  # a prompt over the context budget is never sent
     if solver is SINGLE:
-        todo = _missing(plan, ok)
+        todo = _missing(sendable, ok)
     else:  # later steps' keys depend on earlier replies: replay what is stored to find what is missing
         known = store.ok_rows(ok)
-        solved = replay(solver, config.model, [p.state() for p in plan], known)
-        todo = _missing([p for p, s in zip(plan, solved, strict=True) if s.missing], set())
+        solved = replay(solver, config.model, [p.state() for p in sendable], known)
+        todo = _missing([p for p, s in zip(sendable, solved, strict=True) if s.missing], set())
     unique = len({p.key for p in plan})
     from_cache = 0
     if todo and shared is not None and solver is SINGLE:  # other solvers look each step up as they go
@@ -174,18 +174,43 @@ def open_run(
                    paid if paid.requests else None, solver, known)
 
 
+def budget_notices(plan: list[Planned], config: RunConfig) -> list[str]:
+    """What the context budget did: turns cut (per sample in samples.jsonl) and samples never sent."""
+    from werealign.eval.context_budget import over_budget_line, run_budget
+
+    cut = [p for p in plan if p.turns_cut and p.over_budget is None]
+    over = [p for p in plan if p.over_budget is not None]
+    if not cut and not over:
+        return []
+    budget = run_budget(config)
+    tokens = budget.tokens if budget is not None else None
+    notices = []
+    if cut:
+        notices.append(f"{len(cut)} of {len(plan)} sample(s) had their oldest turns cut to fit the context budget ({tokens} tokens; "
+                       f"{sum(p.turns_cut for p in cut)} turns in all, per sample in samples.jsonl `turns_cut`)")
+    if over:
+        notices.append(over_budget_line(len(over), len(plan), tokens, over[0].over_budget))
+    return notices
+
+
 def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
     """Score what the store holds and write samples.jsonl and results.json (call before the lock is released)."""
     results = rundir.write_outputs(p.run_dir, p.record, p.plan, p.store.load())
     errors = [o for o in outcomes if not o.ok]
     first = f"{errors[0].error_class}: {errors[0].error_message}" if errors else None
+    over = len({q.key for q in p.plan if q.over_budget is not None})
+    if p.solver is SINGLE:
+        sent, cached, from_cache = len(p.todo), p.unique - len(p.todo) - over, p.from_cache
+    else:  # counted in model calls, as sent: every stored reply not sent by this command was reused
+        sent, from_cache = len(outcomes), len(p.cache_hits)
+        cached = len(p.store.ok_keys()) - sum(1 for o in outcomes if o.ok)
     return RunSummary(
         run_dir=p.run_dir,
         planned=len(p.plan),
         unique_requests=p.unique,
-        cached=p.unique - len(p.todo),
-        from_cache=p.from_cache,
-        sent=len(p.todo) if p.solver is SINGLE else len(outcomes),
+        cached=cached,
+        from_cache=from_cache,
+        sent=sent,
         request_errors=results.totals.request_errors,
         results=results,
         first_error=first,
@@ -403,7 +428,7 @@ def run_evals(
             opened.append((outcome, p, progress))
         sending = [(o, p, progress) for o, p, progress in opened if p.todo]
         sent = send_all(
-            [Job(p.todo, p.store, p.config, p.execution, progress, p.shared, p.solver, p.known) for _, p, progress in sending],
+            [Job(p.todo, p.store, p.config, p.execution, progress, p.shared, p.solver, p.known, p.cache_hits) for _, p, progress in sending],
             acompletion=acompletion,
             max_connections=max_connections,
             display=board if sending else None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from werealign.eval.context_budget import OVER_BUDGET_ERROR
 from werealign.eval.plan import Planned
 from werealign.llm.store import StoredResponse
 from werealign.schema import GameLog
@@ -35,8 +36,11 @@ def step_row(step: StepRecord) -> StepRow:
     )
 
 
-def build_sample(p: Planned, solved: Solved | StoredResponse) -> SampleRow:
+def build_sample(p: Planned, solved: Solved | StoredResponse | None) -> SampleRow:
     """The row of one sample; a bare stored reply is read as the default solver's one step."""
+    if p.over_budget is not None:  # never sent: it does not fit the context budget
+        solved = StoredResponse(key=p.key, request={}, status="error", response=None, usage=None, cost=None, latency=None,
+                                error_class=OVER_BUDGET_ERROR, error_message=p.over_budget, attempts=0)
     if isinstance(solved, StoredResponse):
         record = step_record("answer", solved)
         solved = Solved((record,), solved.response) if solved.ok else Solved((record,), None, failed=record)
@@ -81,7 +85,7 @@ def build_sample(p: Planned, solved: Solved | StoredResponse) -> SampleRow:
         steps=[step_row(s) for s in solved.steps],
     )
     # The per-sample score the leaderboard reads: a failed request scores 0, as in the headline.
-    return row.model_copy(update={"score": float(primary_value(row.model_dump()))})
+    return row.model_copy(update={"score": float(primary_value(row.model_dump())), "turns_cut": p.turns_cut})
 
 
 def _saving(calls: list[StepRecord]) -> float | None:
@@ -94,11 +98,14 @@ def _saving(calls: list[StepRecord]) -> float | None:
 def build_samples(plan: Sequence[Planned], stored: dict[str, StoredResponse], solver: Solver | str = "single") -> tuple[list[SampleRow], int]:
     """One sample per planned sample the solver finishes from `stored`; returns (samples, missing count)."""
     solver = get_solver(solver) if isinstance(solver, str) else solver
+    over = [p for p in plan if p.over_budget is not None]
+    plan = [p for p in plan if p.over_budget is None]
     if solver is SINGLE:  # its one step is the planned request: no replay needed to find it
         samples = [build_sample(p, stored[p.key]) for p in plan if p.key in stored]
     else:
         solved = replay(solver, plan[0].model if plan else "", [p.state() for p in plan], stored)
         samples = [build_sample(p, s) for p, s in zip(plan, solved, strict=True) if not s.missing]
+    samples += [build_sample(p, None) for p in over]
     order = task_names()
     samples.sort(key=lambda s: (order.index(s.task), s.item_id, VARIANTS.index(s.variant), s.decode))
-    return samples, len(plan) - len(samples)
+    return samples, len(plan) + len(over) - len(samples)

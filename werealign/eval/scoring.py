@@ -95,12 +95,22 @@ def score_samples(
     truncated = sum(1 for s in samples if s.get("finish_reason") == "length")
     return {
         "complete": totals["request_errors"] == 0 and missing == 0,
-        "totals": {**totals, "missing": missing, "truncated_replies": truncated},
+        "totals": {**totals, "missing": missing, "truncated_replies": truncated, **budget_totals(samples)},
         "usage": usage_totals(samples),
         "variants": variants,
         "context_gain": context_gain_block(samples, modes),
         "estimation": estimation_block(samples),
     }
+
+
+def budget_totals(samples: Sequence[Sample]) -> dict[str, int]:
+    """What the context budget cut (werealign.eval.context_budget); nothing when it cut nothing."""
+    from werealign.eval.context_budget import OVER_BUDGET_ERROR
+
+    cut = [s.get("turns_cut") or 0 for s in samples]
+    over = sum(1 for s in samples if (s["request_error"] or "").startswith(OVER_BUDGET_ERROR))
+    found = {"turns_cut": sum(cut), "samples_cut": sum(1 for c in cut if c), "over_budget": over}
+    return {k: v for k, v in found.items() if v}
 
 
 def _checked(task: str, block: dict[str, Any]) -> dict[str, Any]:

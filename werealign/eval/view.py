@@ -23,10 +23,30 @@ from werealign.schema.runs import SampleRow, read_results, read_sample_row
 TEMPLATE = Path(__file__).with_name("templates") / "view.html.j2"
 
 
+OUTCOMES = ("correct", "wrong", "unparsable", "error")
+
+
 def outcome_of(row: SampleRow) -> str:
+    """A reply that could not be read is its own outcome: it scores as wrong, but says nothing about the choice."""
     if row.request_error:
         return "error"
+    if row.parse_error:
+        return "unparsable"
     return "correct" if row.correct else "wrong"
+
+
+def _by_item(samples: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The samples grouped by item and variant (its decodes together), in the order they come."""
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for s in samples:
+        r = s["row"]
+        group = groups.setdefault((r.task, r.item_id, r.variant), {"row": r, "samples": [], "outcomes": Counter()})
+        group["samples"].append(s)
+        group["outcomes"][s["outcome"]] += 1
+    for group in groups.values():
+        scores = [s["row"].score for s in group["samples"] if s["row"].score is not None]
+        group["score"] = 100 * sum(scores) / len(scores) if scores else None
+    return list(groups.values())
 
 
 def _answer(value: Any) -> str:
@@ -79,6 +99,8 @@ def view_page(run_dir: Path) -> str:
     return template.render(
         record=record,
         samples=samples,
+        items=_by_item(samples),
+        outcome_names=OUTCOMES,
         tasks=sorted({r.task for r in rows}),
         dimensions=sorted({r.dimension for r in rows if r.dimension}),
         outcomes=Counter(s["outcome"] for s in samples),

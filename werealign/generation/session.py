@@ -40,6 +40,9 @@ class Result:
 @dataclass
 class Spend:
     sent: int = 0
+    failed: int = 0  # of `sent`: requests that finally failed
+    first_error: str | None = None
+    unparsable: int = 0  # drafts dropped because their reply could not be read, repairs included
     stored: int = 0
     retries: int = 0
     repairs: int = 0
@@ -100,6 +103,7 @@ class Session:
                     results[i] = Result(value, {**self._record(stage, drafts[i], chains[i], row, None), "parsed": value})
                 except BadReply as e:
                     if round_ == self.repairs:
+                        self.spend.unparsable += 1
                         results[i] = self._skip(stage, drafts[i], chains[i], row, f"malformed reply: {e}")
                     else:
                         self.spend.repairs += 1
@@ -129,6 +133,9 @@ class Session:
 
         def on_done(outcome: Outcome) -> None:
             self.spend.sent += 1
+            if not outcome.ok:
+                self.spend.failed += 1
+                self.spend.first_error = self.spend.first_error or f"{outcome.error_class}: {outcome.error_message}"
             if outcome.cost is None:
                 self.spend.cost_known = self.spend.cost_known and not outcome.ok
             else:

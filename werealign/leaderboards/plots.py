@@ -33,7 +33,16 @@ def pyplot():
     import matplotlib.pyplot as plt
 
     plt.rcParams.update({"svg.hashsalt": "werealign", "svg.fonttype": "path", "pdf.fonttype": 42, "font.size": 9})
+    # Role names may be Chinese: an installed CJK font (fonts-noto-cjk) as a fallback behind the default, whose glyphs
+    # Latin text keeps; without one Chinese shows as boxes, as before.
+    plt.rcParams["font.family"] = ["DejaVu Sans", *cjk_fonts()[:1]]
     return plt
+
+
+def cjk_fonts() -> list[str]:
+    from matplotlib import font_manager
+
+    return sorted({f.name for f in font_manager.fontManager.ttflist if "CJK" in f.name})
 
 
 def _table(lb: Leaderboard, key: str) -> Table | None:

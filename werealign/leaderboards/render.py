@@ -46,6 +46,16 @@ def _parts(cell: Cell, table: Table | None = None) -> tuple[str, str] | None:
     return main, ""
 
 
+def _html_parts(cell: Cell, table: Table | None = None) -> tuple[str, str, str] | None:
+    """(main text, interval, hover text) of an HTML cell: the interval goes on a second line and the games it
+    rests on into a hover title, so a headline table of many columns fits a 1400 px screen."""
+    parts = _parts(cell, None)  # never "g=N" inline
+    if parts is None:
+        return None
+    hover = f"95% interval over {cell.games} games" if cell.low is not None and cell.games is not None else ""
+    return parts[0], parts[1], hover
+
+
 # --------------------------------------------------------------------------- Markdown
 
 
@@ -192,7 +202,7 @@ def to_html(lb: Leaderboard) -> str:
     template = env.from_string((resources.files("werealign.leaderboards") / "templates" / "leaderboard.html.j2").read_text("utf-8"))
     from werealign.leaderboards.plots import embedded
 
-    return template.render(lb=lb, parts=_parts, label=_label, statistics=STATISTICS, missing=MISSING, plots=embedded(lb))
+    return template.render(lb=lb, parts=_html_parts, label=_label, statistics=STATISTICS, missing=MISSING, plots=embedded(lb))
 
 
 RENDERERS: dict[str, Callable[[Leaderboard], str]] = {

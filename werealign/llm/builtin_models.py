@@ -73,7 +73,14 @@ class BuiltinModel:
     max_connections: int | None = None
     # Whether it decodes under a request's JSON Schema as a grammar (llama.cpp), so generation sends one.
     schema_grammar: bool = False
-    context_tokens: int | None = None  # the longest prompt it reads (a served model's context); None: no limit of ours
+    context_tokens: int | None = None  # its context window, prompt and reply together (llama.cpp's n_ctx); None: no limit of ours
+    # Defaults a run takes when the user gives none (werealign.llm.model_limits): a model on the CPU must not be asked
+    # for the provider's unbounded reply, nor be timed out while it is still reading a long prompt.
+    reply_tokens: int | None = None  # the default --max-tokens
+    timeout: float | None = None  # the default --timeout, seconds per attempt
+    max_attempts: int | None = None  # the default --max-attempts (a local model's timeout is not transient)
+    # How it counts a prompt's tokens, at most its own tokenizer's count (None: werealign.llm.model_limits decides).
+    count_tokens: Callable[[str], int] | None = None
 
 
 def _serve_smollm2() -> AbstractContextManager[tuple[str, dict[str, Any]]]:
@@ -103,7 +110,14 @@ _ABOUT = {  # one line each, for `werealign list`
 def _builtins() -> list[BuiltinModel]:
     return [*(BuiltinModel(f"{PROVIDER}/{name}", _ABOUT[name], policy=policy) for name, policy in POLICIES.items()),
             BuiltinModel("local/smollm2", "SmolLM2-135M on the CPU (pip extra [local])", serve=_serve_smollm2, max_connections=1,
-                         schema_grammar=True, context_tokens=DEFAULT_N_CTX)]
+                         schema_grammar=True, context_tokens=DEFAULT_N_CTX, reply_tokens=SMOLLM2_REPLY_TOKENS,
+                         timeout=SMOLLM2_TIMEOUT, max_attempts=2, count_tokens=byte_bpe_upper_bound)]
+
+
+# SmolLM2 on two busy cores (BENCHMARKS.md): ~4,000 prompt tokens and a 400-token reply took 130-150 s. A 256-token
+# reply leaves room for a short reasoning and the answer line; 900 s covers a prompt filling the whole context.
+SMOLLM2_REPLY_TOKENS = 256
+SMOLLM2_TIMEOUT = 900.0
 
 
 def _model_problem(model: BuiltinModel) -> str | None:
@@ -130,21 +144,6 @@ def builtin_model_names() -> tuple[str, ...]:
 def baseline_names() -> tuple[str, ...]:
     """The baselines' short names (werealign/<name>): the built-in baselines first."""
     return tuple(m.name.removeprefix(f"{PROVIDER}/") for m in MODELS.values() if m.policy is not None)
-
-
-def too_long_notice(name: str, prompts: list[list[dict[str, str]]]) -> str | None:
-    """A line when some prompts are longer than a built-in model's context (they would fail one by one, after
-    the wait), counted with the rough token count its usage reports; None when all fit or there is no limit."""
-    model = builtin(name)
-    limit = model.context_tokens if model else None
-    if not limit or not prompts:
-        return None
-    sizes = [sum(_count_tokens(str(m.get("content") or "")) for m in messages) for messages in prompts]
-    over = [n for n in sizes if n > limit]
-    if not over:
-        return None
-    return (f"--model {name} reads at most {limit} tokens, and {len(over)} of {len(sizes)} prompts are longer (the longest "
-            f"about {max(over)}): those fail as request errors. A model with a longer context reads them all")
 
 
 def max_connections_hint(name: str) -> int | None:
@@ -284,6 +283,20 @@ def baseline_reply(model: str, view: ItemView | None, seed: Any = None) -> str:
         raise ValueError(f"werealign baseline {model}: the request carries no item (metadata {VIEW_KEY!r}); "
                          "baselines answer benchmark items only, as `werealign eval` sends them")
     return reply(found.policy, found.name.removeprefix(f"{PROVIDER}/"), view, seed)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+
+
+def byte_bpe_upper_bound(text: str) -> int:
+    """At least as many tokens as a byte-level BPE tokenizer (SmolLM2's, GPT-2's) makes of `text`, without it.
+
+    A byte-level token covers at least one UTF-8 byte, so a CJK character (3 bytes) is at most 3 tokens; SmolLM2
+    measured 2.0-2.4 on the release's Chinese. Other text: its words and symbols (`_count_tokens`) plus a quarter,
+    against the 0.97 tokens per counted word SmolLM2 measured on English prompts (BENCHMARKS.md)."""
+    cjk = len(_CJK.findall(text))
+    rest = _count_tokens(_CJK.sub(" ", text))
+    return 3 * cjk + -(-5 * rest // 4)
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+|[^\sA-Za-z0-9\u3400-\u9fff]")

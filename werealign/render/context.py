@@ -49,4 +49,5 @@ def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_show
         "own_turns_withheld": ctx.own_turns_withheld,
         "withheld_scope": "all" if ctx.own_turns_withheld_from_day == 0 else "today",
         "game_shown": game_shown,
+        "turns_cut": 0,  # the oldest turns left out to fit a context budget (werealign.eval.context_budget)
     }

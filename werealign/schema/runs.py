@@ -63,6 +63,9 @@ class RunConfig(_Model):
                        "faithful; left out of the file when 'all', so runs made before splits keep their identity.")
     solver: str = Field(DEFAULT_SOLVER, description="How the model answers (werealign.solvers): 'single' = one call per sample. "
                         "Left out of the file when it is the default, so runs made before solvers keep their identity.")
+    context_budget: int | None = Field(
+        None, description="--context-budget: the prompt tokens a request may take (older turns are cut first, werealign.eval.context_budget); "
+        "null = the model's context where its metadata gives one (werealign.llm.model_limits), 0 = no budget. Left out when null.")
 
     @property
     def label(self) -> str:
@@ -77,6 +80,8 @@ class RunConfig(_Model):
             del data["solver"]
         if data.get("split") == "all":
             del data["split"]
+        if data.get("context_budget") is None:
+            data.pop("context_budget", None)
         return data
 
 
@@ -177,6 +182,8 @@ class SampleRow(_Model):
     steps: list[StepRow] | None = Field(None, description="The solver's steps in order (null in rows written before solvers).")
     score: float | None = Field(None, description="This sample's contribution to its task's headline (failed requests score 0); "
                                 "null in rows written before it was recorded.")
+    turns_cut: int = Field(0, description="The oldest transcript turns left out of this sample's prompt to fit the run's context budget.",
+                           exclude_if=lambda v: v == 0)
 
 
 # --------------------------------------------------------------------------- results.json
@@ -203,7 +210,7 @@ class Counts(_Model):
     request_errors: int = Field(description="Samples whose request finally failed; left out of every score.")
     parse_failures: int = Field(description="Answered samples whose reply could not be parsed; scored as wrong.")
     items: int = Field(description="Distinct items.")
-    coverage: float | None = Field(None, description="answered / samples: the share of samples the answered-only scores cover.")
+    coverage: float | None = Field(None, description="Samples with a readable answer / samples: neither a failed request nor an unparsable reply.")
 
 
 class TaskScores(Counts):
@@ -289,6 +296,11 @@ AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | OpponentR
 class Totals(Counts):
     missing: int = Field(description="Planned requests with no stored outcome (an interrupted run).")
     truncated_replies: int = Field(description="Replies the provider cut at max_tokens.")
+    turns_cut: int = Field(0, description="Transcript turns left out to fit the context budget, summed over samples.",
+                           exclude_if=lambda v: v == 0)
+    samples_cut: int = Field(0, description="Samples whose prompt had turns cut to fit the context budget.", exclude_if=lambda v: v == 0)
+    over_budget: int = Field(0, description="Samples whose prompt did not fit the context budget even with every turn cut: never sent, "
+                             "counted among request_errors.", exclude_if=lambda v: v == 0)
 
 
 class Usage(_Model):

@@ -25,8 +25,8 @@ def counts(samples: Sequence[Sample]) -> dict[str, int]:
         "request_errors": sum(1 for s in samples if s["request_error"]),
         "parse_failures": sum(1 for s in samples if not s["request_error"] and s["parse_error"]),
         "items": len({s["item_id"] for s in samples}),
-        # Share of samples with a reply: below 1, the answered-only scores cover a different item set.
-        "coverage": rounded(sum(1 for s in samples if not s["request_error"]) / len(samples)) if samples else None,
+        # Share of samples with a readable answer: a reply that cannot be parsed answers nothing.
+        "coverage": rounded(sum(1 for s in samples if not s["request_error"] and not s["parse_error"]) / len(samples)) if samples else None,
     }
 
 
