@@ -72,7 +72,8 @@ class RandomAgent:
         rng = decision_rng(self.seed, view, decision)
         if decision.kind in TEXT_KINDS:
             target = rng.choice([s for s in view.seats if s != decision.seat])
-            return Action(text=f"I am not sure yet. Seat {target} seems suspicious to me.")
+            text = f"我还不确定，{target}号比较可疑。" if view.language == "zh" else f"I am not sure yet. Seat {target} seems suspicious to me."
+            return Action(text=text, destruct=decision.may_destruct and rng.random() < 0.1)
         if decision.kind == "save":
             return Action(choice=rng.choice([decision.about, None]))
         return fallback(decision, rng)
