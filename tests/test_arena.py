@@ -88,7 +88,7 @@ def test_an_agent_sees_only_what_its_seat_could_know(board):
     b = load_board(board)
     seen: list = []
     matches = schedule(["rule/heuristic"], 3, 11, b)
-    played = list(play_all(b, matches, lambda m, match: Spy(resolve_agent(m, "single", match.seed), seen)))
+    played = list(play_all(b, matches, lambda m, match, role: Spy(resolve_agent(m, "single", match.seed), seen)))
     truth = {p.game.game_id: {s.seat: s for s in p.game.seats} for _, p in played}
     night = {p.game.game_id: {ph.id for ph in p.game.phases if ph.kind == "night"} for _, p in played}
     wolf_chat = {p.game.game_id: {u.text for u in p.game.utterances if u.audience is not None} for _, p in played}

@@ -38,9 +38,12 @@ class Table:
         self.board = board
         self.roles = {i + 1: r for i, r in enumerate(roles)}
         self.agents = agents
+        self.rec = Recorder(game_id, board, roles, board.spec.language, provenance)
+        for agent in agents.values():
+            if hasattr(agent, "sit"):  # an LLM agent's solver gets the game so far, as eval's gets the item's game
+                agent.sit(self.rec.snapshot)
         self.seed = seed
         self.rng = random.Random(f"table|{seed}|{game_id}")
-        self.rec = Recorder(game_id, board, roles, board.spec.language, provenance)
         self.alive = set(self.roles)
         self.trace: list[dict[str, Any]] = []
         self.day = 0
@@ -76,7 +79,7 @@ class Table:
             act = Action(**{**fallback(decision, random.Random(f"{self.rec.game_id}|{len(self.trace)}")).__dict__, "failed": True, "key": act.key})
         if decision.kind in TEXT_KINDS:
             act.text = " ".join(act.text.split())[:MAX_TEXT]
-        self.trace.append({"day": self.day, "phase": self.rec.phase, "seat": decision.seat, "kind": decision.kind,
+        self.trace.append({"day": self.day, "phase": self.rec.phase, "seat": decision.seat, "agent": self.agents[decision.seat].name, "kind": decision.kind,
                            "candidates": list(decision.candidates), "choice": act.choice, "chars": len(act.text),
                            "failed": act.failed, "key": act.key, "estimates": {str(k): v for k, v in sorted(act.estimates.items())}})
         return act
