@@ -30,7 +30,7 @@ from werealign.render.context import context_vars
 from werealign.render.lines import seat_label, seat_list
 from werealign.render.prompt_templates import render_template, template_language
 from werealign.schema import GameLog
-from werealign.schema.models import Rules
+from werealign.schema.models import Rules, VoteItem
 from werealign.schema.roles import RoleDeclaration
 from werealign.solvers.base import Solver, State
 from werealign.solvers.engine import Solved, run_solver
@@ -114,14 +114,13 @@ class Caller:
         return solved
 
 
-@dataclass(frozen=True)
-class ArenaMove:
-    """What a solver is told of the decision (State.item): the seat deciding and its legal choices."""
-
-    viewpoint_seat: int
-    kind: str
-    candidates: tuple[int, ...]
-    none_ok: bool
+def move_as_item(view: Context, decision: Decision) -> VoteItem:
+    """The decision as a solver sees an item (State.item): the seat deciding and its legal seats, read as a vote
+    item reads a seat (a pass: abstaining), so a solver that reads its samples' answers (self-consistency)
+    reads a move. Built unvalidated: a move has no answer, and a bid's levels are not seats."""
+    return VoteItem.model_construct(id=f"{view.game_id}/{view.cutoff_segment}/{decision.seat}/{decision.kind}", game_id=view.game_id,
+                                    viewpoint_seat=decision.seat, phase=view.current_phase or "", cutoff_segment=view.cutoff_segment,
+                                    candidates=list(decision.candidates), answer=None, abstention_allowed=decision.none_ok)
 
 
 def render_messages(view: Context, decision: Decision, declared: list[RoleDeclaration], takes: bool = False) -> list[dict[str, str]]:
@@ -191,7 +190,7 @@ class LlmAgent:
         key = request_key(self.name, params, messages)
         game = self.game() if self.game is not None else None
         state = State(messages=messages, params=params, decode=None, task="arena", key=key, others=self.others(), game=game,
-                      item=ArenaMove(decision.seat, decision.kind, decision.candidates, decision.none_ok))
+                      item=move_as_item(view, decision))
         solved = self.caller.solve(self.solver, state)
         action = parse(solved.reply or "", decision)
         if action is None:
