@@ -13,6 +13,7 @@ from typing import Any
 
 from werealign.arena.board import Board
 from werealign.render.lines import rules_summary
+from werealign.render.phrases import phrase_language
 from werealign.schema import GameLog
 from werealign.schema.models import Audience, Event, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, Segment, SeatInfo, Utterance
 
@@ -43,8 +44,9 @@ def rules_for(board: Board, game_id: str, language: str) -> Rules:
     probe = GameLog(game_id=game_id, language=language, provenance=Provenance(source="arena"), rules=rules,
                     seats=[SeatInfo(seat=1, role="villager", faction="good")],
                     phases=[Phase(id="night-1", kind="night", day=1, start=0, end=0)], utterances=[])
-    table = TABLE_TEXT[language]
-    extra = [VOTE_TEXT[language, spec.exile], *([table["abstention"]] if spec.abstention else []),
+    lang = phrase_language(language)  # a language the arena has no lines for reads English, as prompts do
+    table = TABLE_TEXT[lang]
+    extra = [VOTE_TEXT[lang, spec.exile], *([table["abstention"]] if spec.abstention else []),
              *([table["self_destruct"]] if spec.self_destruct else []), *([table[spec.last_words]] if spec.last_words != "none" else [])]
     return rules.model_copy(update={"text": "\n".join([rules_summary(probe), *extra])})
 
