@@ -81,7 +81,8 @@ class Table:
             act.text = " ".join(act.text.split())[:MAX_TEXT]
         self.trace.append({"day": self.day, "phase": self.rec.phase, "seat": decision.seat, "agent": self.agents[decision.seat].name, "kind": decision.kind,
                            "candidates": list(decision.candidates), "choice": act.choice, "chars": len(act.text),
-                           "failed": act.failed, "key": act.key, "estimates": {str(k): v for k, v in sorted(act.estimates.items())}})
+                           "failed": act.failed, "key": act.key, "estimates": {str(k): v for k, v in sorted(act.estimates.items())},
+                           **({"mentioned": decision.mentioned} if decision.kind == "bid" else {})})
         return act
 
     def host(self, text: str, audience: Audience | None = None) -> int:
