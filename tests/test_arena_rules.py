@@ -180,6 +180,39 @@ def test_the_sheriffs_vote_counts_one_and_a_half():
     assert game.rules.has_sheriff
 
 
+SPECIAL = ["seer", "idiot", "silencer_elder", "stalker", "wolf_beauty", "werewolf", "villager", "villager"]
+
+
+def test_the_idiot_voted_out_stays_in_without_a_vote():
+    votes = {1: 2, 3: 2, 4: 2, 5: 3, 6: 3, 7: 2, 8: 2}
+    game, asked = table(SPECIAL, {s: {("vote", 1): t, ("kill", 1): 8, ("silence", 1): None, ("charm", 1): 1} for s, t in votes.items()},
+                        max_days=2)
+    assert [e.actor for e in game.events if e.skill == "idiot_reveal"] == [2]
+    assert not [e for e in game.events if e.kind == "elimination" and e.target == 2 and e.result == "voted_out" and e.phase == "day-1"]
+    assert not [d for d in asked[2] if d.kind == "vote" and d.day == 2], "a revealed idiot has no vote"
+
+
+def test_the_silenced_seat_says_nothing_the_next_day():
+    game, asked = table(SPECIAL, {3: {("silence", 1): 7}, 5: {("kill", 1): 8, ("charm", 1): 1}, 6: {("kill", 1): 8}}, max_days=1)
+    assert not [d for d in asked[7] if d.kind in ("speak", "last_words") and d.day == 1]
+    assert any(u.speaker == "host" and "Seat 7 is silenced" in u.text for u in game.utterances)
+    assert rule_breaks(game) == []
+
+
+def test_the_wolf_beautys_charmed_seat_leaves_with_her_and_the_stalker_strikes_once():
+    # Day 1 exiles the wolf beauty (5); she charmed 1 (the seer), who leaves with her, with no skill.
+    votes = {1: 5, 2: 5, 3: 5, 4: 5, 7: 5, 5: 4, 6: 4}
+    script = {s: {("vote", 1): t, ("silence", 1): None} for s, t in votes.items()}
+    script[5].update({("kill", 1): 8, ("charm", 1): 1})
+    script[6][("kill", 1)] = 8
+    game, asked = table(SPECIAL, script, max_days=2)
+    charmed = [e for e in game.events if e.kind == "elimination" and e.result == "charmed"]
+    assert [e.target for e in charmed] == [1] and rule_breaks(game) == []
+    assert not [e for e in game.events if e.actor == 1 and e.phase == "night-2"], "the charmed seer acts no more"
+    stalker = [d for d in asked[4] if d.kind == "assassinate"]
+    assert stalker == [], "its only ballot went to the wolf beauty, who is out: nobody to assassinate"
+
+
 # ---------------------------------------------------------------------------------------------- an independent checker
 
 
@@ -219,6 +252,9 @@ def rule_breaks(game: GameLog) -> list[str]:
             prev = utterances[i - 1]
             if not (prev.speaker == "host" and LAST_WORDS.search(prev.text)):
                 out.append(f"dead seat {u.speaker} speaks at segment {u.segment_ids[0]}")
+    silenced = {(int(e.phase.split("-")[1]) + 1, e.target) for e in game.events if e.skill == "silence" and e.target is not None}
+    out += [f"silenced seat {u.speaker} speaks on day {d}" for u in utterances for d, seat in silenced
+            if u.speaker == seat and u.phase in (f"day-{d}", f"sheriff_election-{d}")]
     for e in game.events:
         if e.kind == "self_destruct":
             later = [v for v in game.events if v.kind == "vote" and v.phase == e.phase and v.segment_id > e.segment_id]
@@ -316,10 +352,10 @@ def test_a_role_the_engine_cannot_play_is_refused_in_one_line(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
     assert r.returncode == 1 and "moon_charmer" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     # A catalogue role with powers the engine lacks is refused by name, not played as a plain card.
-    board["roles"][1] = "idiot"
+    board["roles"][1] = "demon"
     path.write_text(json.dumps(board))
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
-    assert r.returncode == 1 and "'idiot'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.returncode == 1 and "'demon'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_path):
@@ -329,7 +365,8 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
         g = GameLog.model_validate_json(path.read_text(encoding="utf-8"))
         roles = {rc.role for rc in g.rules.composition}
         r = run_cli("arena", "--model", "rule/heuristic", "--games", "1", "--board", path, "--out", tmp_path / path.stem)
-        if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager"}:
+        if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager", "idiot", "silencer_elder",
+                     "stalker", "wolf_beauty"}:
             assert r.returncode == 0, (path.name, r.stderr)
             out = load_dataset(tmp_path / path.stem)
             for game in out.games.values():
@@ -343,3 +380,19 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
         if played >= 2 and refused >= 3:
             break
     assert played and refused
+
+
+def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
+    script = {s: {("vote", 1): None, ("silence", 1): None, ("silence", 2): None} for s in range(1, 9)}
+    for s in (1, 3, 7):
+        script[s][("vote", 1)] = 2  # the idiot: shows the card and stays; 6, whom the stalker voted for, stays
+    script[4].update({("vote", 1): 6, ("assassinate", 2): 6})
+    script[5].update({("kill", 1): 8, ("kill", 2): 3, ("charm", 1): 3, ("charm", 2): 3})
+    script[6].update({("kill", 1): 8, ("kill", 2): 3})
+    game, asked = table(SPECIAL, script, max_days=3)
+    (first,) = [d for d in asked[4] if d.kind == "assassinate" and d.day == 2]
+    assert first.candidates == (6,) and first.none_ok
+    assert [e.target for e in game.events if e.skill == "stalker_assassinate"] == [6]
+    assert 6 in [e.target for e in day_events(game, "elimination", 2, result="night_death")]
+    assert not [d for d in asked[4] if d.kind == "assassinate" and d.day > 2], "once a game"
+    assert rule_breaks(game) == []

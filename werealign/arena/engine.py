@@ -49,6 +49,11 @@ class Table:
         self.day = 0
         self.potions = {"save": True, "poison": True}
         self.sheriff: int | None = None
+        self.silenced: int | None = None  # the seat that may not speak today (the silencer elder's last night)
+        self.silence_next: int | None = None
+        self.charmed: dict[int, int] = {}  # wolf beauty -> tonight's charmed seat
+        self.used: set[int] = set()  # seats whose once-a-game skill is spent
+        self.revealed: set[int] = set()  # idiots who showed their card
         self.lang = board.spec.language
         self.last_protected: dict[int, int | None] = {}
         self.ballots: dict[int, list[tuple[str, int | None, int, int]]] = {s: [] for s in self.roles}
@@ -92,7 +97,10 @@ class Table:
         return line(self.lang, key, **values)
 
     def say(self, seat: int, kind: str, audience: Audience | None = None, **fields) -> Action:
-        """Ask a seat for a turn of talk and put it on the record."""
+        """Ask a seat for a turn of talk and put it on the record (a silenced seat's turn is the host's line)."""
+        if seat == self.silenced and kind != "wolf_chat":
+            self.host(self.line("silenced", seat=seat))
+            return Action()
         act = self.ask(Decision(kind, seat, self.day, **fields))
         self.rec.say(seat, act.text or self.line("nothing"), audience)
         return act
@@ -121,6 +129,10 @@ class Table:
             self.shoot(seat)
         if badge and seat == self.sheriff:
             self.pass_badge(seat)
+        charmed = self.charmed.pop(seat, None)
+        if charmed in self.alive:  # the wolf beauty's charmed player leaves with her, with no skill
+            seg = self.host(self.line("charmed_dies", seat=charmed))
+            self.leave(charmed, "charmed", seg, shot=False)
 
     def shoot(self, seat: int) -> None:
         if (a := self.board.ability(self.roles[seat])) is None or a.action != "shoot":
@@ -174,6 +186,28 @@ class Table:
             cands = tuple(t for t in sorted(self.alive) if t != s)
             t = self.ask(Decision("check", s, self.day, cands)).choice
             self.rec.event("skill_use", ACTOR, actor=s, target=t, skill="seer_check", result="wolf" if self.faction(t) == "wolf" else "good")
+        for s in self.with_action("silence"):
+            a = self.board.ability(self.roles[s])
+            t = self.ask(Decision("silence", s, self.day, tuple(x for x in sorted(self.alive) if x != s), none_ok=True)).choice
+            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "silence")
+            self.silence_next = t
+        for s in self.with_action("charm"):
+            a = self.board.ability(self.roles[s])
+            t = self.ask(Decision("charm", s, self.day, tuple(x for x in sorted(self.alive) if x != s))).choice
+            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "wolf_beauty_charm")
+            self.charmed[s] = t
+        assassinated = None
+        for s in self.with_action("assassinate"):
+            # Once a game: a seat the stalker voted for in a day vote that is still in.
+            voted = tuple(sorted({t for _, t, _, _ in self.ballots[s] if t in self.alive and t != s}))
+            if s in self.used or not voted:
+                continue
+            t = self.ask(Decision("assassinate", s, self.day, voted, none_ok=True)).choice
+            if t is not None:
+                a = self.board.ability(self.roles[s])
+                self.used.add(s)
+                assassinated = t
+                self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "stalker_assassinate")
         saved = poisoned = None
         for s in self.with_action("potions"):
             if victim is not None and self.potions["save"]:
@@ -193,8 +227,9 @@ class Table:
         # A seat both protected and saved still dies (the standard rule); either alone keeps it alive.
         if victim is not None and (victim in protected) == (victim == saved):
             dead.append((victim, victim != poisoned))  # a poisoned seat takes nobody along, whoever else attacked it
-        if poisoned is not None and poisoned not in [d for d, _ in dead]:
-            dead.append((poisoned, False))
+        for extra in (poisoned, assassinated):  # neither a poisoned nor an assassinated seat takes anyone along
+            if extra is not None:
+                dead = [(d, ok) for d, ok in dead if d != extra] + [(extra, False)]
         return sorted(dead)
 
     # ------------------------------------------------------------------ sheriff
@@ -277,7 +312,9 @@ class Table:
 
     def turn(self, seat: int) -> bool:
         """One day turn; a wolf may end it by self-destructing (True)."""
-        may = self.board.spec.self_destruct and self.faction(seat) == "wolf"
+        ability = self.board.ability(self.roles[seat])
+        # The wolf beauty does not self-destruct (her charm would be a second take).
+        may = self.board.spec.self_destruct and self.faction(seat) == "wolf" and not (ability is not None and ability.action == "charm")
         act = self.say(seat, "speak", may_destruct=may)
         if not (may and act.destruct):
             return False
@@ -321,6 +358,9 @@ class Table:
             if self.rec.phases[-1]["kind"] == "day":
                 self.ballots[s].append((self.rec.phase, t, cutoff, rnd))
 
+    def is_idiot(self, seat: int) -> bool:
+        return (a := self.board.ability(self.roles[seat])) is not None and a.action == "idiot"
+
     def vote(self) -> int | None:
         """The exile vote. Plurality (the human games): a tie is spoken on once more by the tied players and
         voted again by the others among them; a second tie exiles nobody. Majority (Werewolf Arena): one round."""
@@ -331,12 +371,20 @@ class Table:
             cutoff = self.host(self.line("vote" if rnd == 1 else "revote", seats=cands))
             ballots = {}
             for s in voters:
+                if s in self.revealed:  # a revealed idiot has no vote
+                    continue
                 options = tuple(c for c in cands if c != s)
                 if options:
                     ballots[s] = self.ask(Decision("vote", s, self.day, options, none_ok=spec.abstention)).choice
             leaders, said = self.count(ballots, weights)
             seg = self.host(said + self.outcome(leaders, rnd, "exile"))
             self.record_ballots(ballots, seg, cutoff, rnd)
+            if len(leaders) == 1 and self.is_idiot(leaders[0]) and leaders[0] not in self.revealed:
+                # The idiot shows the card and stays in, without a vote from now on.
+                seg = self.host(self.line("idiot", seat=leaders[0]))
+                self.rec.event("skill_use", EVERYONE, segment=seg, actor=leaders[0], target=leaders[0], skill="idiot_reveal")
+                self.revealed.add(leaders[0])
+                return None
             if len(leaders) == 1:
                 self.leave(leaders[0], "voted_out", seg, shot=False, badge=False)  # after the last words (play)
                 return leaders[0]
@@ -353,6 +401,7 @@ class Table:
         while win is None and self.day < self.board.spec.max_days:
             self.day += 1
             dead = self.night()
+            self.silenced, self.silence_next = self.silence_next, None
             if self.day == 1 and self.board.spec.sheriff:
                 self.election()
             self.rec.begin("day", self.day)

@@ -127,6 +127,11 @@ class HeuristicAgent:
                 return Action(choice=seer_claims[0] if seer_claims else rng.choice(decision.candidates))
             best = top(decision.candidates)
             return Action(choice=best if best is not None and score[best] >= 3 else (None if decision.none_ok else best))
+        if k in ("silence", "assassinate"):  # the most suspect seat, if suspect enough
+            best = top(decision.candidates)
+            return Action(choice=best if best is not None and score[best] >= 3 else None)
+        if k == "charm":  # a seer claimant, else a seat the village trusts
+            return Action(choice=seer_claims[0] if seer_claims else top(decision.candidates, reverse=False))
         if k == "run":  # the seer runs to lead the votes; others now and then
             return Action(choice=decision.seat if view.own_role == "seer" or rng.random() < 0.3 else None)
         if k == "withdraw":

@@ -48,6 +48,9 @@ LINES: dict[str, dict[str, str]] = {
         "self_destruct": "{seat} reveals themself as a werewolf and self-destructs; the day ends now.",
         "takes": "{actor} takes {target} along.",
         "nothing": "I have nothing to add.",
+        "silenced": "{seat} is silenced today and says nothing.",
+        "charmed_dies": "{seat}, charmed by the wolf beauty, leaves with her.",
+        "idiot": "{seat} shows the idiot card and stays in the game, without a vote from now on.",
     },
     "zh": {
         "night": "第{day}夜，天黑请闭眼。",
@@ -87,6 +90,9 @@ LINES: dict[str, dict[str, str]] = {
         "self_destruct": "{seat}自爆，今天的白天立即结束。",
         "takes": "{actor}带走了{target}。",
         "nothing": "我过。",
+        "silenced": "{seat}今天被禁言，不能发言。",
+        "charmed_dies": "{seat}被狼美人魅惑，随之出局。",
+        "idiot": "{seat}翻牌白痴，免于出局，此后失去投票权。",
     },
 }
 LANGUAGES = tuple(LINES)
