@@ -79,3 +79,22 @@ def test_analyze_shows_a_models_unreadable_moves(tmp_path):
     row = r.summary["models"]["openai/fake-a"]
     assert groups["openai/fake-a"]["unreadable_moves"]["k"] == row["unreadable"] > 0
     assert groups["openai/fake-a"]["flagged_games"] == 1 and groups["rule/heuristic"]["unreadable_moves"]["k"] == 0
+
+
+def test_the_arena_ranking_is_read_from_one_board_in_one_language(tmp_path):
+    import pytest
+
+    from werealign.analysis.rankings import beyond_survival, text_block
+    from werealign.errors import UserError
+
+    models = ["rule/heuristic", "rule/random"]
+    run_arena(models, games=2, seed=1, out=tmp_path / "en", board="arena8")
+    run_arena(models, games=2, seed=1, out=tmp_path / "zh", board="wwk12")
+    human = {"rule/heuristic": 0.6, "rule/random": 0.2}
+    result = beyond_survival(human, [tmp_path / "zh"], resamples=50)
+    assert (result["board"], result["language"], result["games"]) == ("wwk12", "zh", 2)
+    assert all(r["arena_games"] == 2 for r in result["models"])
+    assert "board wwk12 (zh), 2 games between models" in text_block(result)
+    with pytest.raises(UserError, match="rank one board in one language") as e:
+        beyond_survival(human, [tmp_path / "en", tmp_path / "zh"])
+    assert "arena8 (en)" in str(e.value) and "wwk12 (zh)" in str(e.value)
