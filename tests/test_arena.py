@@ -286,3 +286,27 @@ def test_registered_solvers_play_through_the_one_engine(tmp_path, solver):
 def test_an_unknown_solver_option_is_one_line(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--solver", "xu:depth=3", "--out", tmp_path / "x")
     assert r.returncode == 1 and "depth" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_memory_summaries_replace_earlier_days_talk_with_the_seats_own_notes(tmp_path):
+    notes = "NOTE: seat 3 looked odd."
+    fake = FakeCompletion(reply_for=lambda user: notes if "## Your notes\n" in user else (
+        f"Answer: {m.group(1)}" if (m := __import__("re").search(r"^Candidates: (\d+)", user, __import__("re").M)) else "Day talk."))
+    out = tmp_path / "m"
+    r = run_arena(["openai/fake-a"], games=1, seed=4, out=out, board="standard12", debate="round-robin", memory="summaries",
+                  acompletion=fake, use_cache=False)
+    prompts = [c["messages"][-1]["content"] for c in fake.calls]
+    summaries = [p for p in prompts if "## Your notes\n" in p]
+    later = [p for p in prompts if "## Your notes from earlier days" in p]
+    days = max(g["days"] for g in r.summary["games"])
+    assert days >= 2 and summaries and later
+    assert all(notes in p for p in later)
+    # A later day's prompt shows that day's talk only: no "Day 1" transcript heading once day 1 is summarised.
+    assert not any("### Day 1\n" in p for p in later)
+    assert any("### Day 1\n" in p for p in summaries), "the summary of day 1 is written from day 1's talk"
+    assert run_cli("validate", out).returncode == 0
+    before = tree(out)
+    again = FakeCompletion()
+    run_arena(["openai/fake-a"], games=1, seed=4, out=out, board="standard12", debate="round-robin", memory="summaries",
+              acompletion=again, use_cache=False)
+    assert again.calls == [] and tree(out) == before

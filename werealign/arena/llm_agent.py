@@ -17,7 +17,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from werealign.arena.moves import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
@@ -123,12 +123,13 @@ def move_as_item(view: Context, decision: Decision) -> VoteItem:
                                     candidates=list(decision.candidates), answer=None, abstention_allowed=decision.none_ok)
 
 
-def render_messages(view: Context, decision: Decision, declared: list[RoleDeclaration], takes: bool = False) -> list[dict[str, str]]:
+def render_messages(view: Context, decision: Decision, declared: list[RoleDeclaration], takes: bool = False,
+                    notes: list[tuple[int, str]] = ()) -> list[dict[str, str]]:
     lang = template_language(view.language)
     kw = context_vars_for(view, lang, declared)
     kw.update(kind=decision.kind, candidates=seat_list(list(decision.candidates)), none_ok=decision.none_ok,
               about=seat_label(decision.about, lang) if decision.about is not None else "", mentioned=decision.mentioned,
-              may_destruct=decision.may_destruct, takes=takes, rule_reminder=None)
+              may_destruct=decision.may_destruct, takes=takes, notes=list(notes), rule_reminder=None)
     return [{"role": "system", "content": render_template(lang, "arena/system")},
             {"role": "user", "content": render_template(lang, "arena/ask", **kw)}]
 
@@ -170,7 +171,8 @@ class LlmAgent:
 
     def __init__(self, model: str, caller: Caller, solver: Solver, declared: list[RoleDeclaration],
                  max_tokens: int = DEFAULT_MAX_TOKENS, takes: bool = False,
-                 game: Callable[[], GameLog] | None = None, others: Callable[[], tuple[GameLog, ...]] = tuple):
+                 game: Callable[[], GameLog] | None = None, others: Callable[[], tuple[GameLog, ...]] = tuple,
+                 memory: str = "transcript"):
         self.name = model
         self.caller = caller
         self.solver = solver
@@ -178,6 +180,8 @@ class LlmAgent:
         self.takes = takes
         self.game = game
         self.others = others
+        self.memory = memory
+        self.notes: dict[int, str] = {}  # memory "summaries": day -> the seat's own summary of it
         self.talk = {"temperature": TEMPERATURE, "max_tokens": max_tokens * TALK_FACTOR}
         self.choice = {"temperature": TEMPERATURE, "max_tokens": max_tokens}
 
@@ -185,7 +189,10 @@ class LlmAgent:
         self.game = game
 
     def act(self, view: Context, decision: Decision) -> Action:
-        messages = render_messages(view, decision, self.declared, self.takes)
+        notes: list[tuple[int, str]] = []
+        if self.memory == "summaries":
+            view, notes = self._remembered(view)
+        messages = render_messages(view, decision, self.declared, self.takes, notes)
         params = self.talk if decision.kind in TEXT_KINDS else self.choice
         key = request_key(self.name, params, messages)
         game = self.game() if self.game is not None else None
@@ -200,6 +207,28 @@ class LlmAgent:
             action.estimates = _noted_estimates(solved, view, self.declared)
         action.key = key
         return action
+
+
+    def _remembered(self, view: Context) -> tuple[Context, list[tuple[int, str]]]:
+        """Werewolf Arena's memory: each earlier day as the seat's own summary of it (one stored request per seat
+        and day, made the first time a later day is played), today's talk in full."""
+        day_of = {p.id: p.day for p in view.phases}
+        today = max(day_of.values(), default=1)
+        for day in range(1, today):
+            if day not in self.notes:
+                that_day = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase) == day))
+                lang = template_language(view.language)
+                kw = context_vars_for(that_day, lang, self.declared)
+                kw.update(summary_day=day, notes=sorted(self.notes.items()), rule_reminder=None)
+                messages = [{"role": "system", "content": render_template(lang, "arena/system")},
+                            {"role": "user", "content": render_template(lang, "arena/summary", **kw)}]
+                from werealign.solvers import get_solver
+
+                state = State(messages=messages, params=self.talk, decode=None, task="arena", key=request_key(self.name, self.talk, messages),
+                              item=None, game=self.game() if self.game is not None else None, others=())
+                self.notes[day] = strip_reasoning(self.caller.solve(get_solver("single"), state).reply or "").strip()
+        shown = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase, today) == today))
+        return shown, sorted(self.notes.items())
 
 
 def _noted_estimates(solved: Solved, view: Context, declared: list[RoleDeclaration]) -> dict[int, str]:

@@ -43,7 +43,7 @@ class ArenaResult:
 
 
 def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "single",
-              debate: str | None = None, self_play: bool = False, max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
+              debate: str | None = None, self_play: bool = False, memory: str = "transcript", max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
               on_game=lambda line: None) -> ArenaResult:
     """Play the tournament into `out`. `acompletion` replaces litellm's (tests pass a fake one)."""
     b = load_board(board)
@@ -66,7 +66,7 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
         def agent_for(model: str, match: Match, role: str):
             takes = (a := b.ability(role)) is not None and a.action == "take"
             return resolve_agent(model, solver, match.seed, callers.get(model), b.spec.declared_roles, max_tokens,
-                                 takes=takes, others=lambda: tuple(finished))
+                                 takes=takes, others=lambda: tuple(finished), memory=memory)
 
         results, traces, seconds = [], {}, {}
         before = {m: _copy(c.usage) for m, c in callers.items()}

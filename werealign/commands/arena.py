@@ -15,6 +15,8 @@ def arena_command(
     solver: str = typer.Option("single", "--solver", help="How a model plays a decision: any solver (single, cot, xu, sa, mg, ...; NAME:key=value)."),
     board: str = typer.Option("arena8", "--board", help="A shipped board (werealign list), a board .json file, or a game log (its rules, sheriff, language)."),
     debate: str | None = typer.Option(None, "--debate", help="bid (Werewolf Arena) or round-robin; default: the board's."),
+    memory: str = typer.Option("transcript", "--memory", help="What a model sees of earlier days: transcript (all of it) or summaries "
+                               "(its own notes of each day, one request per seat and day: Werewolf Arena's memory)."),
     self_play: bool = typer.Option(False, "--self-play", help="Also play each model against itself (--games times)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=8, help="Reply budget of a choice (talk: 4x); default 128."),
     api_base: str | None = typer.Option(None, "--api-base", help="Endpoint of an OpenAI-compatible server."),
@@ -28,7 +30,9 @@ def arena_command(
 
     if debate not in (None, "bid", "round-robin"):
         raise UserError(f"--debate {debate}: choose bid or round-robin")
-    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, max_tokens=max_tokens, api_base=api_base,
+    if memory not in ("transcript", "summaries"):
+        raise UserError(f"--memory {memory}: choose transcript or summaries")
+    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, memory=memory, max_tokens=max_tokens, api_base=api_base,
                   use_cache=not no_cache, on_game=print)
     for name, row in r.summary["models"].items():
         g, w = row["good"], row["wolf"]
