@@ -88,7 +88,7 @@ def test_an_agent_sees_only_what_its_seat_could_know(board):
     b = load_board(board)
     seen: list = []
     matches = schedule(["rule/heuristic"], 3, 11, b)
-    played = list(play_all(b, matches, lambda m, match: Spy(resolve_agent(m, "single", match.seed), seen)))
+    played = list(play_all(b, matches, lambda m, match, role: Spy(resolve_agent(m, "single", match.seed), seen)))
     truth = {p.game.game_id: {s.seat: s for s in p.game.seats} for _, p in played}
     night = {p.game.game_id: {ph.id for ph in p.game.phases if ph.kind == "night"} for _, p in played}
     wolf_chat = {p.game.game_id: {u.text for u in p.game.utterances if u.audience is not None} for _, p in played}
@@ -227,3 +227,86 @@ def test_a_game_through_litellm_against_the_mock_server_validates_and_replays(tm
         assert mock_server.stats(base)["ok"] == sent, "a rerun replays from the store"
     summary = json.loads((tmp_path / "a" / "arena.json").read_text())
     assert summary["games"] and sum(g["requests"] for g in summary["games"]) >= sent
+
+
+def _with_fake(monkeypatch, fake):
+    """`werealign arena` in process, its model answered by `fake`."""
+    import functools
+
+    import werealign.arena.run as run
+
+    monkeypatch.setattr(run, "run_arena", functools.partial(run.run_arena, acompletion=fake, use_cache=False))
+
+
+def test_unreadable_moves_are_counted_per_model_and_game_and_fail_the_run(tmp_path, monkeypatch):
+    # Every choice unreadable, talk readable: counted, flagged, and over --max-failed the run exits 1.
+    fake = FakeCompletion(reply_for=lambda user: "I would rather not say." if "Answer:" in user or "答案" in user else "Hello.")
+    _with_fake(monkeypatch, fake)
+    args = ["arena", "--model", "openai/fake-a", "--model", "rule/heuristic", "--games", "1", "--out", tmp_path / "a"]
+    r = run_cli(*args)
+    assert r.returncode == 0, r.stderr  # not every move failed (talk was read)
+    table = json.loads((tmp_path / "a" / "arena.json").read_text())
+    game = table["games"][0]
+    fake_moves = game["moves"]["openai/fake-a"]
+    assert 0 < fake_moves["unreadable"] < fake_moves["decisions"]
+    assert game["moves"]["rule/heuristic"]["unreadable"] == 0
+    row = table["models"]["openai/fake-a"]
+    assert row["unreadable"] == fake_moves["unreadable"] and row["flagged_games"] == [game["game_id"]]
+    assert table["models"]["rule/heuristic"]["flagged_games"] == []
+    assert f"{fake_moves['unreadable']} of {fake_moves['decisions']} moves unreadable" in r.stdout and "flagged" in r.stdout
+    r = run_cli(*args, "--max-failed", "0.2")
+    assert r.returncode == 1 and "openai/fake-a" in r.stderr and "--max-failed 0.2" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert run_cli("validate", tmp_path / "a").returncode == 0, "the games are written and valid; the run says they measure nothing"
+    # Nothing readable at all: exit 1 without --max-failed.
+    _with_fake(monkeypatch, FakeCompletion(reply_for=lambda user: ""))
+    r = run_cli("arena", "--model", "openai/fake-b", "--games", "1", "--out", tmp_path / "b")
+    assert r.returncode == 1 and "every move" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("solver", ["cot", "xu:questions=2", "sa", "self-consistency:samples=2"])
+def test_registered_solvers_play_through_the_one_engine(tmp_path, solver):
+    board = tmp_path / "short.json"
+    board.write_text(json.dumps({"roles": ["seer", "witch", "werewolf", "villager", "villager"], "debate": "round-robin",
+                                 "max_days": 2, "sheriff": True, "language": "zh"}))
+    fake = FakeCompletion()
+    out = tmp_path / "o"
+    r = run_arena(["openai/fake-a"], games=2, seed=3, out=out, board=str(board), solver=solver, acompletion=fake, use_cache=False)
+    decisions = sum(g["decisions"] for g in r.summary["games"])
+    assert len(fake.calls) > decisions, "a multi-step solver makes more than one call per move"
+    assert run_cli("validate", out).returncode == 0
+    prompts = [c["messages"][-1]["content"] for c in fake.calls]
+    assert any("轮到你行动" in p for p in prompts), "the board's language is the prompts'"
+    # Replayed from the store: the same games, nothing sent.
+    before = tree(out)
+    again = FakeCompletion()
+    run_arena(["openai/fake-a"], games=2, seed=3, out=out, board=str(board), solver=solver, acompletion=again, use_cache=False)
+    assert again.calls == [] and tree(out) == before
+
+
+def test_an_unknown_solver_option_is_one_line(tmp_path):
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--solver", "xu:depth=3", "--out", tmp_path / "x")
+    assert r.returncode == 1 and "depth" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_memory_summaries_replace_earlier_days_talk_with_the_seats_own_notes(tmp_path):
+    notes = "NOTE: seat 3 looked odd."
+    fake = FakeCompletion(reply_for=lambda user: notes if "## Your notes\n" in user else (
+        f"Answer: {m.group(1)}" if (m := __import__("re").search(r"^Candidates: (\d+)", user, __import__("re").M)) else "Day talk."))
+    out = tmp_path / "m"
+    r = run_arena(["openai/fake-a"], games=1, seed=4, out=out, board="standard12", debate="round-robin", memory="summaries",
+                  acompletion=fake, use_cache=False)
+    prompts = [c["messages"][-1]["content"] for c in fake.calls]
+    summaries = [p for p in prompts if "## Your notes\n" in p]
+    later = [p for p in prompts if "## Your notes from earlier days" in p]
+    days = max(g["days"] for g in r.summary["games"])
+    assert days >= 2 and summaries and later
+    assert all(notes in p for p in later)
+    # A later day's prompt shows that day's talk only: no "Day 1" transcript heading once day 1 is summarised.
+    assert not any("### Day 1\n" in p for p in later)
+    assert any("### Day 1\n" in p for p in summaries), "the summary of day 1 is written from day 1's talk"
+    assert run_cli("validate", out).returncode == 0
+    before = tree(out)
+    again = FakeCompletion()
+    run_arena(["openai/fake-a"], games=1, seed=4, out=out, board="standard12", debate="round-robin", memory="summaries",
+              acompletion=again, use_cache=False)
+    assert again.calls == [] and tree(out) == before

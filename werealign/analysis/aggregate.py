@@ -37,7 +37,10 @@ def aggregate(group: Group) -> dict[str, Any]:
     exiles: list[bool] = []
     turns = [0, 0, 0]
     bids: list[int] = []
+    bids_named: list[int] = []
+    top_share: list[float] = []
     est: dict[int, list[bool]] = defaultdict(list)
+    est_of: dict[str, dict[int, list[float]]] = {side: defaultdict(list) for side in SIDES}
     missing: Counter = Counter()
     for gm, seats in group.games:
         days.append(gm.days)
@@ -66,8 +69,13 @@ def aggregate(group: Group) -> dict[str, Any]:
             for i in range(3):
                 turns[i] += gm.turns.get(s, [0, 0, 0])[i]
             bids += gm.bids.get(s, [])
+            bids_named += gm.bids_mentioned.get(s, [])
             for day, rights in gm.estimates.get(s, {}).items():
                 est[day] += rights
+            if gm.seats[s] in SIDES:
+                for day, value in gm.est.get(s, {}).items():
+                    est_of[gm.seats[s]][day].append(value)
+        top_share += gm.top_share
     return {
         "games": len(group.games),
         "win_rate": {side: _rate(*wins[side]) for side in SIDES},
@@ -81,7 +89,15 @@ def aggregate(group: Group) -> dict[str, Any]:
                   "vote_change": _rate(sum(changes), len(changes)), "exiled_was_wolf": _rate(sum(exiles), len(exiles))},
         "participation": {"turns_per_player_day": round(turns[0] / turns[2], 3) if turns[2] else None,
                           "chars_per_player_day": round(turns[1] / turns[2], 1) if turns[2] else None,
-                          "mean_bid": _mean(bids)},
+                          "top_talker_share": _mean(top_share),
+                          "mean_bid": _mean(bids + bids_named),
+                          "mean_bid_not_named": _mean(bids), "mean_bid_named": _mean(bids_named),
+                          "named_bid_4": _rate(sum(b == 4 for b in bids_named), len(bids_named))},
+        "languages": sorted(group.languages),
         "estimation_accuracy_by_day": {str(d): _mean([float(x) for x in v]) for d, v in sorted(est.items())},
+        # Strategy Adaptation's Est of the group's seats by side and day: how well the other players read them.
+        "est_by_day": {side: {str(d): _mean(v) for d, v in sorted(days.items())} for side, days in est_of.items()},
+        "unreadable_moves": _rate(*group.moves) if group.moves is not None else None,
+        "flagged_games": group.flagged_games if group.moves is not None else None,
         "not_measured": [{"metric": m, "why": why, "games": n} for (m, why), n in sorted(missing.items())],
     }

@@ -21,6 +21,9 @@ class Group:
     label: str
     kind: str  # "human" or "arena"
     games: list[tuple[GameMetrics, frozenset[int]]] = field(default_factory=list)  # a game and the group's seats in it
+    languages: set[str] = field(default_factory=set)
+    moves: tuple[int, int] | None = None  # arena: (unreadable, decisions) of the model over the run
+    flagged_games: int = 0  # arena: games where over the run's flag share of the model's moves fell back
 
 
 def load_groups(paths: list[Path]) -> list[Group]:
@@ -37,7 +40,8 @@ def load_groups(paths: list[Path]) -> list[Group]:
                 g.label = f"{g.label}@{name}" if sum((p / ARENA_SUMMARY).is_file() for p in paths) > 1 else g.label
             groups += arena
         else:
-            groups.append(Group(name, "human", [(game_metrics(g), frozenset(s.seat for s in g.seats)) for g in games]))
+            groups.append(Group(name, "human", [(game_metrics(g), frozenset(s.seat for s in g.seats)) for g in games],
+                                languages={g.language for g in games}))
     seen: dict[str, int] = {}
     for g in groups:  # the same directory given twice, or two directories of one name
         seen[g.label] = seen.get(g.label, 0) + 1
@@ -67,5 +71,11 @@ def _arena_groups(root: Path, games: list[GameLog]) -> list[Group]:
         village, wolves = rows[g.game_id]
         for model in dict.fromkeys((village, wolves)):
             seats = frozenset(s.seat for s in g.seats if (wolves if s.faction == "wolf" else village) == model)
-            by_model.setdefault(model, Group(model, "arena")).games.append((gm, seats))
+            group = by_model.setdefault(model, Group(model, "arena"))
+            group.games.append((gm, seats))
+            group.languages.add(g.language)
+    for model, group in by_model.items():
+        row = summary.models.get(model)
+        if row is not None:
+            group.moves, group.flagged_games = (row.unreadable, row.decisions), len(row.flagged_games)
     return list(by_model.values())

@@ -7,16 +7,25 @@ is absent and `missing` says why, per game.
 Definitions (Werewolf Arena's where it has one):
 - seer reveal: a day turn of a seer (a seat with the seer's role, or one that used `seer_check`) that
   names the seer role in the game's language (the role catalogue's names); the checked seats it names
-  are revealed targets. Counted once per (day, target), the claim itself once per day. Unmasked wolf %:
-  revealed targets who are wolves; believed %: wolf reveals whose target was exiled that day;
-  backfired %: wolf reveals after which the seer was exiled that day.
+  are revealed targets, each with the verdict the turn states for it (the first side word in the clause
+  after the seat: a wolf-side role name or 查杀 -> wolf; a good-side role name, good, 好人, 金水 -> good;
+  none: no verdict). Counted once per (day, target), the claim itself once per day. Unmasked wolf %
+  (Werewolf Arena): target reveals that called a wolf a wolf; believed %: those whose target was exiled
+  that day; backfired %: those after which the seer was exiled that day.
 - a round's vote: the ballots of one day phase and round. Consensus: the leader's share of the ballots;
-  entropy: Shannon entropy (bits) of the ballots over targets; a vote change: a ballot for another seat
-  than the one the voter named last in their own speech that day (voters who named no candidate are
-  not counted); exiled-was-wolf: day exiles whose seat is on the wolf side.
-- participation: a player's day turns and characters, per player alive at the start of each day.
-- estimation accuracy (Strategy Adaptation): the share of a seat's recorded role guesses (wolf/good)
-  that are right, by day; only agents that record guesses have it.
+  ballot entropy: Shannon entropy (bits) of the round's ballots over targets. Werewolf Arena's voting
+  entropy is of synthetic votes polled after every debate turn, which no log here records: it is not
+  measured, and ballot entropy is not it. A vote change: a ballot for another seat than the one the
+  voter named last in their own speech that day (voters who named no candidate are not counted);
+  exiled-was-wolf: day exiles whose seat is on the wolf side.
+- participation: a player's day turns and characters, per player alive at the start of each day, and
+  the top talker's share of each day's characters (a share, so comparable across languages, where
+  characters are not: a Chinese character carries about a word).
+- bids (Werewolf Arena): the levels bid, apart for seats the last speaker named and the others.
+- estimation (Strategy Adaptation): Acc(i, j) is 1 when estimator i's guess of j's side (wolf/good) is
+  right, else 0 (agents here guess a side, not a distribution over roles); Est(j) the mean of Acc(i, j)
+  over the good-side estimators i that guessed j that day (each one's last guess of the day; a wolf
+  knows every side, so its guesses are not estimates). Only agents that record guesses have it.
 """
 
 from __future__ import annotations
@@ -48,7 +57,10 @@ class GameMetrics:
     exiles: list[tuple[int, bool]] = field(default_factory=list)  # (seat, was a wolf)
     turns: dict[int, list[int]] = field(default_factory=dict)  # seat -> [turns, characters, player-days alive]
     bids: dict[int, list[int]] = field(default_factory=dict)  # seat -> bids
+    bids_mentioned: dict[int, list[int]] = field(default_factory=dict)  # seat -> bids when the last speaker named it
+    top_share: list[float] = field(default_factory=list)  # per day: the top talker's share of the day's characters
     estimates: dict[int, dict[int, list[bool]]] = field(default_factory=dict)  # seat -> day -> right or wrong
+    est: dict[int, dict[int, float]] = field(default_factory=dict)  # target seat -> day -> Est (Strategy Adaptation)
     missing: dict[str, str] = field(default_factory=dict)  # metric -> why this game has none
 
 
@@ -83,6 +95,8 @@ def game_metrics(game: GameLog, trace: list[dict] | None = None) -> GameMetrics:
     _seer(game, gm, phases, day_turns, exile_of, lang)
     _participation(game, gm, phases, day_turns)
     _trace(gm, trace, faction)
+    if gm.rounds:
+        gm.missing["per_turn_entropy"] = "no per-turn votes (Werewolf Arena's voting entropy)"
     return gm
 
 
@@ -146,6 +160,7 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
         gm.missing["seer"] = f"no name of the seer role in language {lang!r} (role catalogue)"
         return
     claim = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
+    sides = side_words(game, lang)
     exiled_day = {phases[p].day: s for p, s in exile_of.items()}
     order = {p.id: i for i, p in enumerate(game.phases)}
     reveals: set[tuple[int, int | None]] = set()
@@ -159,7 +174,7 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
         for t in _mentioned(u.text, sorted(checked), lang):
             if (day, t) not in reveals:
                 reveals.add((day, t))
-                if gm.seats.get(t) == "wolf":
+                if gm.seats.get(t) == "wolf" and stated_verdict(u.text, t, lang, sides) == "wolf":
                     wolf_reveals.append((day, t, u.speaker))
     targets = [r for r in reveals if r[1] is not None]
     gm.seer = {"reveals": len(reveals), "first_reveal_day": min((d for d, _ in reveals), default=None),
@@ -170,6 +185,29 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
         gm.missing["seer_checks"] = "no seer checks recorded: unmasked, believed and backfired need them"
     if not exile_of:
         gm.missing["seer_exiles"] = "no exile recorded: believed and backfired need them"
+
+
+VERDICT_WORDS = {"wolf": ("查杀",), "good": ("good", "innocent", "好人", "金水")}
+CLAUSE_END = re.compile(r"[.。!！?？;；，,]")
+
+
+def side_words(game: GameLog, lang: str) -> list[tuple[str, str]]:
+    """(word, side) that state a seat's side in the game's language: role names by faction, and verdict words."""
+    catalogue = catalogue_for(game.rules.declared_roles)
+    words = [(n, r.faction) for r in catalogue.roles.values() if r.faction in ("wolf", "good") for n in r.names.get(lang, ())]
+    words += [(w, side) for side, ws in VERDICT_WORDS.items() for w in ws]
+    return sorted(words, key=lambda w: -len(w[0]))
+
+
+def stated_verdict(text: str, seat: int, lang: str, sides: list[tuple[str, str]]) -> str | None:
+    """The side a turn states for `seat`: the first side word in a clause that follows a mention of it."""
+    for m in _mention_re(seat, lang).finditer(text):
+        rest = text[m.end():]
+        clause = rest[:end.start()] if (end := CLAUSE_END.search(rest)) else rest
+        found = [(i, side) for word, side in sides if (i := clause.lower().find(word.lower())) >= 0]
+        if found:
+            return min(found)[1]
+    return None
 
 
 def _before(e, u, order: dict[str, int]) -> bool:
@@ -192,9 +230,12 @@ def _participation(game, gm: GameMetrics, phases, day_turns) -> None:
         gone = {t for seg, t in elim if seg <= first[p.id]}  # out by the day's first line (the night's news)
         for s in gm.seats:
             out[s][2] += s not in gone
+    by_day: dict[str, Counter] = defaultdict(Counter)
     for u in day_turns:
         out[u.speaker][0] += 1
         out[u.speaker][1] += len(u.text)
+        by_day[u.phase][u.speaker] += len(u.text)
+    gm.top_share = [max(c.values()) / sum(c.values()) for c in by_day.values() if sum(c.values())]
     if not day_turns:
         gm.missing["participation"] = "no day turns recorded"
     gm.turns = out
@@ -205,13 +246,22 @@ def _trace(gm: GameMetrics, trace: list[dict] | None, faction: dict[int, str]) -
         gm.missing["bids"] = "no bids (not an arena game)"
         gm.missing["estimates"] = "no role estimates recorded"
         return
+    last: dict[tuple[int, int, int], bool] = {}  # (day, estimator, target) -> right, the day's last guess
     for row in trace:
         if row["kind"] == "bid" and row["choice"] is not None:
-            gm.bids.setdefault(row["seat"], []).append(row["choice"])
+            into = gm.bids_mentioned if row.get("mentioned") else gm.bids
+            into.setdefault(row["seat"], []).append(row["choice"])
         for seat, guess in (row.get("estimates") or {}).items():
             right = (guess == "wolf") == (faction.get(int(seat)) == "wolf")
             gm.estimates.setdefault(row["seat"], {}).setdefault(row["day"], []).append(right)
-    if not gm.bids:
+            if faction.get(row["seat"]) == "good":  # a wolf knows every seat's side: its guesses say nothing
+                last[row["day"], row["seat"], int(seat)] = right
+    acc: dict[tuple[int, int], list[bool]] = defaultdict(list)
+    for (day, _, target), right in last.items():
+        acc[target, day].append(right)
+    for (target, day), rights in sorted(acc.items()):
+        gm.est.setdefault(target, {})[day] = sum(rights) / len(rights)
+    if not gm.bids and not gm.bids_mentioned:
         gm.missing["bids"] = "no bids (round-robin debate)"
     if not gm.estimates:
         gm.missing["estimates"] = "no role estimates recorded"

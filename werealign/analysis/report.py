@@ -22,12 +22,18 @@ ROWS: list[tuple[str, tuple[str, ...], str]] = [
     ("seer believed", ("seer", "believed"), "rate"),
     ("seer backfired", ("seer", "backfired"), "rate"),
     ("vote consensus", ("votes", "consensus"), "x"),
-    ("voting entropy (bits)", ("votes", "entropy"), "x"),
+    ("ballot entropy (bits)", ("votes", "entropy"), "x"),
     ("vote changes", ("votes", "vote_change"), "rate"),
     ("exiled was a wolf", ("votes", "exiled_was_wolf"), "rate"),
     ("turns / player / day", ("participation", "turns_per_player_day"), "x"),
     ("chars / player / day", ("participation", "chars_per_player_day"), "x"),
+    ("top talker's share/day", ("participation", "top_talker_share"), "x"),
     ("mean bid (0-4)", ("participation", "mean_bid"), "x"),
+    ("  when named", ("participation", "mean_bid_named"), "x"),
+    ("  when not named", ("participation", "mean_bid_not_named"), "x"),
+    ("  named, bid 4", ("participation", "named_bid_4"), "rate"),
+    ("unreadable moves", ("unreadable_moves",), "rate"),
+    ("flagged games", ("flagged_games",), "n"),
 ]
 
 
@@ -98,6 +104,14 @@ def text_report(results: list[dict[str, Any]]) -> str:
                     cells.append(("" if r["label"] not in dist else "-" if d is None else f"{d:+.2f}").rjust(COL_WIDTH))
                 lines.append(f"  vs {_short(ref, LABEL_WIDTH - 6)}".ljust(LABEL_WIDTH) + "".join(cells))
         lines.append("")
+    languages = sorted({lang for r in results for lang in r["metrics"].get("languages", [])})
+    if len(languages) > 1:
+        lines.append(_short(f"characters are not comparable across languages ({', '.join(languages)}): "
+                            "compare turns and the top talker's share", 80))
+    flagged = [r["label"] for r in results if r["metrics"].get("flagged_games")]
+    if flagged:
+        lines.append(_short(f"flagged: {', '.join(flagged)}: games where over 20% of the moves fell back "
+                            "to random measure the fallback", 80))
     lines.append("rates: value (n); 95% intervals in --format json. '-': not measured:")
     for r in results:
         for m in r["metrics"]["not_measured"]:
@@ -108,6 +122,11 @@ def text_report(results: list[dict[str, Any]]) -> str:
             lines.append(f"role estimation accuracy by day, {_short(r['label'], 40)}:")
             days = [f"day {d} {v:.2f}" for d, v in est.items()]
             lines += ["  " + ", ".join(days[i : i + 6]) for i in range(0, len(days), 6)]
+        for side, by_day in (r["metrics"].get("est_by_day") or {}).items():
+            if by_day:
+                lines.append(_short(f"Est (SA) of its {side} seats by day, {r['label']}:", 80))
+                days = [f"day {d} {v:.2f}" for d, v in by_day.items() if v is not None]
+                lines += ["  " + ", ".join(days[i : i + 6]) for i in range(0, len(days), 6)]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -18,7 +18,36 @@ def _out(view: Context) -> set[int]:
 
 
 def _checks(view: Context) -> dict[int, str]:
+    """The seat's own checks, oldest first (the last one is tonight's)."""
     return {e.target: e.result for e in view.private_events if e.skill == "seer_check" and e.target is not None and e.result}
+
+
+SAY = {
+    "en": {
+        "seer_wolf": "I am the seer. I checked Seat {t} and Seat {t} is a werewolf. Vote Seat {t} out.",
+        "seer_good": "I am the seer. I checked Seat {t} and Seat {t} is good.",
+        "fake_seer": "I am the seer. I checked Seat {t} and Seat {t} is a werewolf.",
+        "think_wolf": "I think Seat {t} is a werewolf.",
+        "suspect": "I suspect Seat {t} is a werewolf.",
+        "trust": "I trust everyone left.",
+        "nothing": "I have nothing to add.",
+        "kill": "Let us take out Seat {t}; they look trusted by the village.",
+        "no_pref": "No preference.",
+        "campaign": "I run for sheriff to lead the village's votes.",
+    },
+    "zh": {
+        "seer_wolf": "我是预言家，我查验了{t}号，{t}号是狼人，请大家投{t}号出局。",
+        "seer_good": "我是预言家，我查验了{t}号，{t}号是好人。",
+        "fake_seer": "我是预言家，我查验了{t}号，{t}号是狼人。",
+        "think_wolf": "我认为{t}号是狼人。",
+        "suspect": "我怀疑{t}号是狼人。",
+        "trust": "我相信场上剩下的人。",
+        "nothing": "我过。",
+        "kill": "今晚刀{t}号吧，好人比较信任他。",
+        "no_pref": "没有意见。",
+        "campaign": "我上警，想带领好人归票。",
+    },
+}
 
 
 def _seer_claimants(view: Context) -> list[int]:
@@ -69,34 +98,60 @@ class HeuristicAgent:
             return max(cands, key=lambda s: score[s] if reverse else -score[s]) if cands else None
 
         k = decision.kind
+        say = SAY["zh" if view.language == "zh" else "en"]
+        seer_claims = [c for c in _seer_claimants(view) if c in decision.candidates]
         if k == "bid":
             if decision.mentioned:
                 return Action(choice=4)
             eager = view.own_role == "seer" and any(r == "wolf" for r in _checks(view).values())
             return Action(choice=3 if eager else rng.choice((0, 1, 1, 2)))
-        if k in ("speak", "last_words"):
-            return Action(text=self._speech(view, score, alive, rng))
+        if k in ("speak", "last_words", "campaign"):
+            text = self._speech(view, score, alive, rng, say)
+            if k == "campaign" and view.own_role != "seer":
+                text = f"{say['campaign']} {text}"
+            return Action(text=text, destruct=decision.may_destruct and self._cornered(view, rng))
         if k == "wolf_chat":
             target = top([s for s in alive if s not in allies and s != view.viewpoint_seat], reverse=False)
-            return Action(text=f"Let us take out Seat {target}; they look trusted by the village." if target else "No preference.")
+            return Action(text=say["kill"].format(t=target) if target else say["no_pref"])
         if k == "kill":
-            seers = [c for c in _seer_claimants(view) if c in decision.candidates]
-            return Action(choice=seers[0] if seers else rng.choice(decision.candidates))
+            return Action(choice=seer_claims[0] if seer_claims else rng.choice(decision.candidates))
         if k == "check":
             unchecked = [s for s in decision.candidates if s not in _checks(view)]
             return Action(choice=top(unchecked or list(decision.candidates)))
         if k == "protect":
-            seers = [c for c in _seer_claimants(view) if c in decision.candidates]
-            return Action(choice=seers[0] if seers else top(decision.candidates, reverse=False))
+            return Action(choice=seer_claims[0] if seer_claims else top(decision.candidates, reverse=False))
         if k == "save":
             return Action(choice=decision.about if decision.day == 1 else None)
-        if k in ("poison", "shoot"):
+        if k in ("poison", "shoot", "take"):
+            if wolf and k == "take":
+                return Action(choice=seer_claims[0] if seer_claims else rng.choice(decision.candidates))
             best = top(decision.candidates)
             return Action(choice=best if best is not None and score[best] >= 3 else (None if decision.none_ok else best))
+        if k in ("silence", "assassinate"):  # the most suspect seat, if suspect enough
+            best = top(decision.candidates)
+            return Action(choice=best if best is not None and score[best] >= 3 else None)
+        if k == "charm":  # a seer claimant, else a seat the village trusts
+            return Action(choice=seer_claims[0] if seer_claims else top(decision.candidates, reverse=False))
+        if k == "run":  # the seer runs to lead the votes; others now and then
+            return Action(choice=decision.seat if view.own_role == "seer" or rng.random() < 0.3 else None)
+        if k == "withdraw":
+            return Action(choice=decision.seat if view.own_role != "seer" and rng.random() < 0.2 else None)
+        if k in ("sheriff_vote", "badge"):
+            friends = [s for s in decision.candidates if s in allies] if wolf else []
+            return Action(choice=friends[0] if friends else top(decision.candidates, reverse=False))
+        if k == "order":
+            return Action(choice=top(decision.candidates))  # start from the more suspect neighbour
         if k == "vote":
             cands = [s for s in decision.candidates if not (wolf and s in allies)] or list(decision.candidates)
             return Action(choice=top(cands), estimates=self._estimates(view, score, alive))
         return fallback(decision, rng)
+
+    @staticmethod
+    def _cornered(view: Context, rng) -> bool:
+        """A wolf a lone seer claimant named a wolf self-destructs, half the time, to spare the pack the vote."""
+        claimants = _seer_claimants(view)
+        named = {s for u in view.utterances if u.speaker in claimants and len(claimants) == 1 for s, v in verdicts(u.text) if v == "wolf"}
+        return view.viewpoint_seat in named and rng.random() < 0.5
 
     def _estimates(self, view: Context, score: Counter, alive: list[int]) -> dict[int, str]:
         if view.own_faction == "wolf":
@@ -105,27 +160,28 @@ class HeuristicAgent:
         suspects = sorted((s for s in score), key=lambda s: -score[s])[:n_wolves]
         return {s: ("wolf" if s in suspects else "good") for s in view.seats if s != view.viewpoint_seat}
 
-    def _speech(self, view: Context, score: Counter, alive: list[int], rng) -> str:
+    def _speech(self, view: Context, score: Counter, alive: list[int], rng, say: dict[str, str]) -> str:
         me = view.viewpoint_seat
         others = [s for s in alive if s != me]
         if view.own_role == "seer":
             checks = _checks(view)
             wolves = [s for s, r in checks.items() if r == "wolf" and s in alive]
             if wolves:
-                return f"I am the seer. I checked Seat {wolves[0]} and Seat {wolves[0]} is a werewolf. Vote Seat {wolves[0]} out."
+                return say["seer_wolf"].format(t=wolves[-1])
             if checks and len(view.phases) >= 4:
-                seat, _ = sorted(checks.items())[-1]
-                return f"I am the seer. I checked Seat {seat} and Seat {seat} is good."
+                # The latest check, with the verdict it gave.
+                seat, result = list(checks.items())[-1]
+                return say["seer_wolf" if result == "wolf" else "seer_good"].format(t=seat)
         if view.own_faction == "wolf":
             accused = [s for s, _ in self._accusations_of(view, "wolf") if s in view.allies or s == me]
             goods = [s for s in others if s not in view.allies]
             if accused and goods and rng.random() < 0.5:
                 target = max(goods, key=lambda s: score[s])
-                return f"I am the seer. I checked Seat {target} and Seat {target} is a werewolf."
+                return say["fake_seer"].format(t=target)
             target = rng.choice(goods) if goods else None
-            return f"I think Seat {target} is a werewolf." if target else "I trust everyone left."
+            return say["think_wolf"].format(t=target) if target else say["trust"]
         suspect = max(others, key=lambda s: score[s]) if others else None
-        return f"I suspect Seat {suspect} is a werewolf." if suspect else "I have nothing to add."
+        return say["suspect"].format(t=suspect) if suspect else say["nothing"]
 
     @staticmethod
     def _accusations_of(view: Context, verdict: str) -> list[tuple[int, str]]:

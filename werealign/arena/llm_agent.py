@@ -1,46 +1,48 @@
-"""The LLM agent: one stored model request per decision (solver `single`).
+"""The LLM agent: a model played through a solver (werealign.solvers), one decision at a time.
 
-The prompt is the seat's context worded as in evaluation (werealign/render/templates/*/context) plus
-the decision asked (templates/*/arena/ask). Every request goes through `Caller`, which keys it by its
-content (model, parameters, messages) in DIR's responses.sqlite: a rerun replays the stored replies and
-pays nothing again, and since every prompt follows from the seed and the replies before it, the same
-seed replays the same games. A reply that cannot be read is played as a legal fallback and counted.
+The prompt is the seat's context worded as in evaluation (werealign/render/templates/<lang>/context) plus
+the decision asked (templates/<lang>/arena/ask), in the board's language. The solver turns it into a reply
+through its steps (`single`: one request; `cot`, `xu`, `sa`, `mg`, plug-ins: several), run by the same
+solver engine as eval (werealign.solvers.engine): every step is one request keyed by its content
+(werealign.llm.keys), replayed from DIR's responses.sqlite when stored, else taken from the shared cache or
+sent through the call engine (werealign.llm.engine: retries, prompt-cache markers, stored on arrival). A rerun
+pays nothing again, and since every prompt follows from the seed and the replies before it, the same seed
+replays the same games. A reply that cannot be read is played as a legal fallback and counted.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from werealign.arena.moves import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
 from werealign.errors import UserError
 from werealign.game.visibility import Context
 from werealign.llm.engine import Engine
-from werealign.llm.store import StoredResponse
+from werealign.llm.keys import request_key
+from werealign.llm.store import StoredResponse, Store
 from werealign.render.context import context_vars
 from werealign.render.lines import seat_label, seat_list
-from werealign.render.prompt_templates import render_template
+from werealign.render.prompt_templates import render_template, template_language
 from werealign.schema import GameLog
-from werealign.schema.models import Rules
+from werealign.schema.models import Rules, VoteItem
 from werealign.schema.roles import RoleDeclaration
+from werealign.solvers.base import Solver, State
+from werealign.solvers.engine import Solved, run_solver
 from werealign.tasks.answers import answer_value, read_seat, seat_value, strip_reasoning
 
-ARENA_TEMPLATE_LANG = "en"  # the arena's prompts exist in English only so far
 TEMPERATURE = 0.7
 # A choice's reply budget (`--max-tokens`); talk gets TALK_FACTOR times as much for a few sentences.
 DEFAULT_MAX_TOKENS = 128
 TALK_FACTOR = 4
-_ROLE_GUESS = re.compile(r"(\d{1,2})\s*[=:]\s*(wolf|werewolf|good|villager)", re.I)
-
-
-def request_key(model: str, params: dict[str, Any], messages: list[dict[str, str]]) -> str:
-    blob = json.dumps({"model": model, "params": params, "messages": messages}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+_ROLE_GUESS = re.compile(r"(\d{1,2})\s*号?\s*[=:：]\s*(wolf|werewolf|good|villager|狼人|狼|好人|好)", re.I)
+_PASS = ("none", "no", "pass", "0", "abstain", "无", "弃票", "撕警徽")  # and any Chinese "不…" (不救, 不开枪, 不上警)
+_DESTRUCT = re.compile(r"^\W*(self[- ]?destruct|自爆)\W*$", re.I)
 
 
 @dataclass
@@ -50,48 +52,84 @@ class Usage:
     tokens: int = 0
     cost: float | None = 0.0
 
-    def add(self, row: StoredResponse, sent: bool) -> None:
+    def add(self, tokens: int, cost: float | None, sent: bool) -> None:
         self.requests += 1
         self.sent += sent
-        self.tokens += (row.usage or {}).get("total_tokens", 0)
-        self.cost = None if self.cost is None or row.cost is None else self.cost + row.cost
+        self.tokens += tokens
+        self.cost = None if self.cost is None or cost is None else self.cost + cost
+
+
+class StoredRows(Mapping):
+    """The store's successful rows, read key by key as a solver asks for them (the solver engine's `known`)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def __getitem__(self, key: str) -> StoredResponse:
+        row = self.store.ok_rows([key]).get(key)
+        if row is None:
+            raise KeyError(key)
+        return row
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())  # never listed: looked up one key at a time
+
+    def __len__(self) -> int:
+        return 0
 
 
 @dataclass
 class Caller:
-    """One model's requests: from the store if there, else from the shared cache, else sent through the call
-    engine (werealign.llm.engine: retries, prompt-cache markers, kept in the store and cache on arrival).
-    The moderator asks one decision at a time, so each request drives the loop itself."""
+    """One model's connection: the call engine (started by werealign.arena.run, which stops it at the end) and
+    the loop the moderator drives one decision at a time."""
 
     model: str
-    engine: Engine  # started by the caller's owner (werealign.arena.run), which stops it at the end
+    engine: Engine
     loop: asyncio.AbstractEventLoop
     usage: Usage = field(default_factory=Usage)
 
-    def complete(self, messages: list[dict[str, str]], params: dict[str, Any]) -> tuple[str, str]:
-        key = request_key(self.model, params, messages)
-        row = self.engine.store.ok_rows([key]).get(key)
-        sent = False
-        if row is None and self.engine.cache is not None and (hit := self.engine.cache.lookup([key]).get(key)) is not None:
-            self.loop.run_until_complete(self.engine.keep(hit))
-            row = hit
-        if row is None:
+    def solve(self, solver: Solver, state: State) -> Solved:
+        sent: set[str] = set()
+        cache = self.engine.cache
+
+        async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any]) -> StoredResponse:
+            if cache is not None and (hit := cache.lookup([key]).get(key)) is not None:
+                await self.engine.keep(hit)
+                return hit
             request = {"model": self.model, "params": params, "messages": messages, "stage": "arena"}
-            row, outcome = self.loop.run_until_complete(self.engine.call(key, request, messages, params, random.Random(key)))
-            if not outcome.ok:
-                raise UserError(f"model {self.model}: request failed ({outcome.error_class}: {outcome.error_message}); "
-                                "rerun the same command to resume from the stored replies")
-            sent = True
-        self.usage.add(row, sent)
-        return row.response or "", key
+            row, outcome = await self.engine.call(key, request, messages, params, random.Random(key))
+            sent.add(key)
+            return row
+
+        try:
+            solved = self.loop.run_until_complete(run_solver(solver, self.model, state, StoredRows(self.engine.store), send))
+        except (TypeError, ValueError, KeyError, AttributeError) as e:  # a solver made for benchmark items only
+            raise UserError(f"--solver {solver.spec or solver.name}: cannot play an arena move ({type(e).__name__}: {e})") from None
+        if solved.failed is not None:
+            raise UserError(f"model {self.model}: request failed ({solved.failed.error}); "
+                            "rerun the same command to resume from the stored replies")
+        for step in solved.steps:
+            if step.kind == "model":
+                self.usage.add(step.usage.get("total_tokens", 0) or 0, step.cost, step.key in sent)
+        return solved
 
 
-def render_messages(view: Context, decision: Decision, declared: list[RoleDeclaration]) -> list[dict[str, str]]:
-    lang = ARENA_TEMPLATE_LANG
+def move_as_item(view: Context, decision: Decision) -> VoteItem:
+    """The decision as a solver sees an item (State.item): the seat deciding and its legal seats, read as a vote
+    item reads a seat (a pass: abstaining), so a solver that reads its samples' answers (self-consistency)
+    reads a move. Built unvalidated: a move has no answer, and a bid's levels are not seats."""
+    return VoteItem.model_construct(id=f"{view.game_id}/{view.cutoff_segment}/{decision.seat}/{decision.kind}", game_id=view.game_id,
+                                    viewpoint_seat=decision.seat, phase=view.current_phase or "", cutoff_segment=view.cutoff_segment,
+                                    candidates=list(decision.candidates), answer=None, abstention_allowed=decision.none_ok)
+
+
+def render_messages(view: Context, decision: Decision, declared: list[RoleDeclaration], takes: bool = False,
+                    notes: list[tuple[int, str]] = ()) -> list[dict[str, str]]:
+    lang = template_language(view.language)
     kw = context_vars_for(view, lang, declared)
     kw.update(kind=decision.kind, candidates=seat_list(list(decision.candidates)), none_ok=decision.none_ok,
               about=seat_label(decision.about, lang) if decision.about is not None else "", mentioned=decision.mentioned,
-              rule_reminder=None)
+              may_destruct=decision.may_destruct, takes=takes, notes=list(notes), rule_reminder=None)
     return [{"role": "system", "content": render_template(lang, "arena/system")},
             {"role": "user", "content": render_template(lang, "arena/ask", **kw)}]
 
@@ -106,37 +144,100 @@ def context_vars_for(view: Context, lang: str, declared: list[RoleDeclaration]) 
 def parse(reply: str, decision: Decision) -> Action | None:
     """The move a reply makes, or None when it makes no legal one."""
     if decision.kind in TEXT_KINDS:
-        text = strip_reasoning(reply).strip()
-        return Action(text=text) if text else None
+        lines = strip_reasoning(reply).strip().splitlines()
+        destruct = decision.may_destruct and bool(lines) and _DESTRUCT.match(lines[-1]) is not None
+        text = "\n".join(lines[:-1] if destruct else lines).strip()
+        return Action(text=text, destruct=destruct) if text or destruct else None
     value = answer_value(reply)
     if value is None:
         return None
     value = seat_value(value)
     if decision.kind == "bid":
         return Action(choice=int(value)) if value.isdigit() and int(value) in BID_LEVELS else None
-    if decision.none_ok and value.lower() in ("none", "no", "pass", "0"):
+    if decision.none_ok and (value.lower() in _PASS or value.startswith("不")):
         return Action(choice=None)
     seat = read_seat(value)
     if seat is None or seat not in decision.candidates:
         return None
-    estimates = {int(s): ("wolf" if "wolf" in r.lower() else "good") for s, r in _ROLE_GUESS.findall(strip_reasoning(reply))}
+    estimates = {int(s): ("wolf" if "狼" in r or "wolf" in r.lower() else "good") for s, r in _ROLE_GUESS.findall(strip_reasoning(reply))}
     return Action(choice=seat, estimates=estimates if decision.kind == "vote" else {})
 
 
 class LlmAgent:
-    def __init__(self, model: str, caller: Caller, declared: list[RoleDeclaration], max_tokens: int = DEFAULT_MAX_TOKENS):
+    """A model and a solver playing one seat. `game` gives the game so far and `others` the tournament's finished
+    games: a solver's State carries them as eval's does (the item's game, the dataset's other games), for
+    solvers that keep notes against the truth (sa's estimation) or draw on experience (xu, mg); what reaches
+    the model is only the seat's prompt and what the solver adds from other games."""
+
+    def __init__(self, model: str, caller: Caller, solver: Solver, declared: list[RoleDeclaration],
+                 max_tokens: int = DEFAULT_MAX_TOKENS, takes: bool = False,
+                 game: Callable[[], GameLog] | None = None, others: Callable[[], tuple[GameLog, ...]] = tuple,
+                 memory: str = "transcript"):
         self.name = model
         self.caller = caller
+        self.solver = solver
         self.declared = declared
+        self.takes = takes
+        self.game = game
+        self.others = others
+        self.memory = memory
+        self.notes: dict[int, str] = {}  # memory "summaries": day -> the seat's own summary of it
         self.talk = {"temperature": TEMPERATURE, "max_tokens": max_tokens * TALK_FACTOR}
         self.choice = {"temperature": TEMPERATURE, "max_tokens": max_tokens}
 
+    def sit(self, game: Callable[[], GameLog]) -> None:
+        self.game = game
+
     def act(self, view: Context, decision: Decision) -> Action:
-        messages = render_messages(view, decision, self.declared)
-        reply, key = self.caller.complete(messages, self.talk if decision.kind in TEXT_KINDS else self.choice)
-        action = parse(reply, decision)
+        notes: list[tuple[int, str]] = []
+        if self.memory == "summaries":
+            view, notes = self._remembered(view)
+        messages = render_messages(view, decision, self.declared, self.takes, notes)
+        params = self.talk if decision.kind in TEXT_KINDS else self.choice
+        key = request_key(self.name, params, messages)
+        game = self.game() if self.game is not None else None
+        state = State(messages=messages, params=params, decode=None, task="arena", key=key, others=self.others(), game=game,
+                      item=move_as_item(view, decision))
+        solved = self.caller.solve(self.solver, state)
+        action = parse(solved.reply or "", decision)
         if action is None:
             action = fallback(decision, random.Random(key))
             action.failed = True
+        if decision.kind == "vote" and not action.estimates:
+            action.estimates = _noted_estimates(solved, view, self.declared)
         action.key = key
         return action
+
+
+    def _remembered(self, view: Context) -> tuple[Context, list[tuple[int, str]]]:
+        """Werewolf Arena's memory: each earlier day as the seat's own summary of it (one stored request per seat
+        and day, made the first time a later day is played), today's talk in full."""
+        day_of = {p.id: p.day for p in view.phases}
+        today = max(day_of.values(), default=1)
+        for day in range(1, today):
+            if day not in self.notes:
+                that_day = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase) == day))
+                lang = template_language(view.language)
+                kw = context_vars_for(that_day, lang, self.declared)
+                kw.update(summary_day=day, notes=sorted(self.notes.items()), rule_reminder=None)
+                messages = [{"role": "system", "content": render_template(lang, "arena/system")},
+                            {"role": "user", "content": render_template(lang, "arena/summary", **kw)}]
+                from werealign.solvers import get_solver
+
+                state = State(messages=messages, params=self.talk, decode=None, task="arena", key=request_key(self.name, self.talk, messages),
+                              item=None, game=self.game() if self.game is not None else None, others=())
+                self.notes[day] = strip_reasoning(self.caller.solve(get_solver("single"), state).reply or "").strip()
+        shown = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase, today) == today))
+        return shown, sorted(self.notes.items())
+
+
+def _noted_estimates(solved: Solved, view: Context, declared: list[RoleDeclaration]) -> dict[int, str]:
+    """A solver's own role guesses (sa's estimation note: seat -> role id) as sides, for analyze's Est."""
+    from werealign.schema.roles import catalogue_for
+
+    for step in solved.steps:
+        if step.kind == "python" and step.name == "estimation" and step.output:
+            guesses = json.loads(step.output).get("guesses", {})
+            catalogue = catalogue_for(declared)
+            return {int(s): ("wolf" if catalogue.faction(r) == "wolf" else "good") for s, r in guesses.items() if int(s) != view.viewpoint_seat}
+    return {}

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from werealign.game.visibility import Context
 
-TEXT_KINDS = ("wolf_chat", "speak", "last_words")
+TEXT_KINDS = ("wolf_chat", "speak", "last_words", "campaign")
 BID_LEVELS = (0, 1, 2, 3, 4)  # Werewolf Arena's four-plus-one levels of wanting the floor
 
 
@@ -19,13 +19,16 @@ BID_LEVELS = (0, 1, 2, 3, 4)  # Werewolf Arena's four-plus-one levels of wanting
 class Decision:
     """One thing the moderator asks of a seat. `candidates` are the legal choices; `none_ok`: may pass."""
 
-    kind: str  # wolf_chat, kill, check, protect, save, poison, shoot, bid, speak, vote, last_words
+    # wolf_chat, kill, check, protect, save, poison, shoot, bid, speak, vote, last_words; with a sheriff: run,
+    # campaign, withdraw, sheriff_vote, order (the neighbour who speaks first), badge; take (white wolf king)
+    kind: str
     seat: int
     day: int
     candidates: tuple[int, ...] = ()
     none_ok: bool = False
     about: int | None = None  # the seat a decision is about (the witch's save: tonight's victim)
     mentioned: bool = False  # bid: the last speaker named this seat
+    may_destruct: bool = False  # speak: a wolf may end the day by self-destructing
 
 
 @dataclass
@@ -33,6 +36,7 @@ class Action:
     choice: int | None = None
     text: str = ""
     estimates: dict[int, str] = field(default_factory=dict)  # seat -> "wolf"/"good", when the agent guesses roles
+    destruct: bool = False  # speak: self-destructs after the turn
     failed: bool = False  # the reply could not be read; a fallback was played
     key: str | None = None  # the stored request behind it, if any
 
@@ -53,26 +57,46 @@ def fallback(decision: Decision, rng: random.Random) -> Action:
     if decision.kind == "bid":
         return Action(choice=rng.choice(BID_LEVELS))
     if decision.kind in TEXT_KINDS:
-        return Action(text="I have nothing to add.")
+        return Action(text="")  # the moderator puts its "nothing to add" line in the board's language
     options = list(decision.candidates) + ([None] if decision.none_ok else [])
     return Action(choice=rng.choice(options) if options else None)
 
 
 # --------------------------------------------------------------------------- reading the table
+# Both languages the moderator speaks (werealign.arena.lines): "Seat 3" / "3号", "I am the seer" / "我是预言家",
+# "Seat 3 is a werewolf" / "3号是狼人" (a seer's 查杀 = checked wolf, 金水 = checked good).
 
-SEAT_RE = re.compile(r"\b(?:seat|player)\s*(\d{1,2})\b", re.I)
-CLAIM_RE = re.compile(r"\bI(?:'m| am) (?:the |a )?(seer|doctor|guard|witch|hunter|villager)\b", re.I)
-VERDICT_RE = re.compile(r"\bseat\s*(\d{1,2})\b[^.]*?\b(?:is|was)\s+(?:a |an )?(werewolf|wolf|good|innocent|villager)\b", re.I)
+SEAT_RE = re.compile(r"\b(?:seat|player)\s*(\d{1,2})\b|(\d{1,2})\s*号", re.I)
+CLAIM_RE = re.compile(r"\bI(?:'m| am) (?:the |a )?([a-z][a-z ]{1,24}?)\b(?=[.,;!]|$| and )|我是(?:一?个|一名)?([\u4e00-\u9fff]{1,5}?)(?=[，,。.；;！!]|$)", re.I | re.M)
+VERDICT_RE = re.compile(r"\bseat\s*(\d{1,2})\b[^.]*?\b(?:is|was)\s+(?:a |an )?(werewolf|wolf|good|innocent|villager)\b"
+                        r"|(\d{1,2})\s*号[^。，,；;]*?(?:是|为)?(狼人|狼|查杀|好人|金水)", re.I)
+WOLF_WORDS = ("wolf", "狼", "查杀")
 
 
 def claims(text: str) -> list[str]:
-    return [m.group(1).lower() for m in CLAIM_RE.finditer(text)]
+    """The role ids a turn claims ("I am the seer", "我是预言家"), read through the role catalogue's names."""
+    out = []
+    for m in CLAIM_RE.finditer(text):
+        role = _catalogue().canonical((m.group(1) or m.group(2) or "").strip())
+        if role is not None:
+            out.append(role)
+    return out
 
 
 def verdicts(text: str) -> list[tuple[int, str]]:
-    """(seat, 'wolf'|'good') a turn states about seats, e.g. 'Seat 3 is a werewolf'."""
-    return [(int(m.group(1)), "wolf" if "wolf" in m.group(2).lower() else "good") for m in VERDICT_RE.finditer(text)]
+    """(seat, 'wolf'|'good') a turn states about seats, e.g. 'Seat 3 is a werewolf', '3号是狼人'."""
+    out = []
+    for m in VERDICT_RE.finditer(text):
+        seat, word = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        out.append((int(seat), "wolf" if any(w in word.lower() for w in WOLF_WORDS) else "good"))
+    return out
 
 
 def mentions(text: str) -> set[int]:
-    return {int(m.group(1)) for m in SEAT_RE.finditer(text)}
+    return {int(m.group(1) or m.group(2)) for m in SEAT_RE.finditer(text)}
+
+
+def _catalogue():
+    from werealign.schema.roles import catalogue_for
+
+    return catalogue_for([])

@@ -13,34 +13,42 @@ from typing import Any
 
 from werealign.arena.board import Board
 from werealign.render.lines import rules_summary
+from werealign.render.phrases import phrase_language
 from werealign.schema import GameLog
 from werealign.schema.models import Audience, Event, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, Segment, SeatInfo, Utterance
 
 SECONDS_PER_TURN = 10.0  # arena games have no clock; times only need to increase with the segments
-WIN_TEXT = {
-    "parity": "The village wins when every werewolf is out; the werewolves win when they are as many as the other players.",
-    "side_elimination": "The village wins when every werewolf is out; the werewolves win when every villager or every "
-                        "player with a special role is out.",
+VOTE_TEXT = {
+    ("en", "plurality"): "Each day the players debate, then vote to exile one player: the most votes goes; a tie is spoken on once "
+                         "more by the tied players and voted again by the others among them, and a second tie exiles nobody.",
+    ("en", "majority"): "Each day the players debate, then vote to exile one player: a player with more than half the ballots goes, "
+                        "otherwise nobody.",
+    ("zh", "plurality"): "每天白天玩家依次发言后投票放逐一名玩家：得票最多者出局；平票时平票玩家再各发言一轮，由其他玩家在平票玩家中重新投票，再次平票则无人出局。",
+    ("zh", "majority"): "每天白天玩家发言后投票放逐一名玩家：得票超过半数者出局，否则无人出局。",
+}
+TABLE_TEXT = {
+    "en": {"abstention": "A player may abstain.", "self_destruct": "A werewolf may self-destruct on their turn by day, which ends the day at once.",
+           "exiled": "Exiled players give last words.", "exiled+first-night": "Exiled players and the first night's victims give last words."},
+    "zh": {"abstention": "投票时可以弃票。", "self_destruct": "狼人可以在白天自己的发言回合自爆，白天立即结束。",
+           "exiled": "被放逐的玩家发表遗言。", "exiled+first-night": "被放逐的玩家和首夜死亡的玩家发表遗言。"},
 }
 
 
 def rules_for(board: Board, game_id: str, language: str) -> Rules:
-    counts = Counter(board.spec.roles)
+    spec = board.spec
+    counts = Counter(spec.roles)
     composition = [RoleCount(role=r, faction=board.faction(r), count=counts[r]) for r in sorted(counts, key=board.catalogue.order)]
     special = [rc.role for rc in composition if (role := board.catalogue.get(rc.role)) is not None and role.is_god]
-    rules = Rules(text=None, variant="-".join(special) or board.name, composition=composition,
-                  win_condition="side_elimination" if board.spec.win == "side_elimination" else "other", has_sheriff=False,
-                  declared_roles=board.spec.declared_roles)
+    rules = Rules(text=None, variant="-".join(special) or board.name, composition=composition, win_condition=spec.win,
+                  has_sheriff=spec.sheriff, abstention_allowed=spec.abstention, declared_roles=spec.declared_roles)
     probe = GameLog(game_id=game_id, language=language, provenance=Provenance(source="arena"), rules=rules,
                     seats=[SeatInfo(seat=1, role="villager", faction="good")],
                     phases=[Phase(id="night-1", kind="night", day=1, start=0, end=0)], utterances=[])
-    summary = rules_summary(probe).splitlines()
-    body = [ln for ln in summary if not ln.startswith("There is no sheriff")][:-1]  # our own win line instead
-    words = {"exiled": " Exiled players give last words.", "exiled+first-night": " Exiled players and the first night's "
-             "victims give last words.", "none": ""}[board.spec.last_words]
-    vote = ("Each day the players debate, then vote to exile one player: the most votes goes; a tie is voted "
-            "again between the tied players, and a second tie exiles nobody." + words)
-    return rules.model_copy(update={"text": "\n".join([*body, WIN_TEXT[board.spec.win], vote, "There is no sheriff."])})
+    lang = phrase_language(language)  # a language the arena has no lines for reads English, as prompts do
+    table = TABLE_TEXT[lang]
+    extra = [VOTE_TEXT[lang, spec.exile], *([table["abstention"]] if spec.abstention else []),
+             *([table["self_destruct"]] if spec.self_destruct else []), *([table[spec.last_words]] if spec.last_words != "none" else [])]
+    return rules.model_copy(update={"text": "\n".join([rules_summary(probe), *extra])})
 
 
 class Recorder:

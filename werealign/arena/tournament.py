@@ -43,29 +43,58 @@ def deal(board: Board, match: Match) -> list[str]:
     return roles
 
 
-def play_all(board: Board, matches: list[Match], agent_for: Callable[[str, Match], Agent]) -> Iterator[tuple[Match, Played]]:
+def play_all(board: Board, matches: list[Match], agent_for: Callable[[str, Match, str], Agent]) -> Iterator[tuple[Match, Played]]:
+    """Each match played in turn; `agent_for(model, match, role)` seats a player."""
     for m in matches:
         roles = deal(board, m)
-        agents = {i + 1: agent_for(m.wolves if board.faction(r) == "wolf" else m.village, m) for i, r in enumerate(roles)}
+        agents = {i + 1: agent_for(m.wolves if board.faction(r) == "wolf" else m.village, m, r) for i, r in enumerate(roles)}
         prov = Provenance(source=f"werealign arena, board {board.name}: village {m.village}, wolves {m.wolves}",
                           original_game_id=m.game_id)
         yield m, play_game(board, roles, agents, m.game_id, m.seed, prov)
 
 
+FALLBACK_FLAG = 0.2  # a model whose moves fell back more often than this in a game: its result there is flagged
+
+
+def moves_by_model(trace: list[dict]) -> dict[str, dict[str, int]]:
+    """Each agent's decisions in one game and how many of them were unreadable replies played as fallbacks."""
+    out: dict[str, dict[str, int]] = {}
+    for row in trace:
+        m = out.setdefault(row.get("agent", "?"), {"decisions": 0, "unreadable": 0})
+        m["decisions"] += 1
+        m["unreadable"] += bool(row["failed"])
+    return dict(sorted(out.items()))
+
+
+def flagged(moves: dict[str, int]) -> bool:
+    return moves["decisions"] > 0 and moves["unreadable"] > FALLBACK_FLAG * moves["decisions"]
+
+
 def summary(board: Board, results: list[tuple[Match, Played, dict]]) -> dict:
-    """The tournament's table: each game's sides and winner, and each model's wins by side."""
+    """The tournament's table: each game's sides, winner and unreadable moves per model, and each model's wins
+    by side with its unreadable moves and the games where more than FALLBACK_FLAG of its moves fell back."""
     games = []
     models: dict[str, dict] = {}
     for m, played, usage in results:
         g = played.game
         days = max((p.day for p in g.phases), default=0)
+        moves = moves_by_model(played.trace)
         games.append({"game_id": g.game_id, "village": m.village, "wolves": m.wolves, "winner": g.winner, "days": days,
-                      "decisions": len(played.trace), "unreadable_replies": sum(r["failed"] for r in played.trace), **usage})
+                      "decisions": len(played.trace), "unreadable_replies": sum(r["failed"] for r in played.trace),
+                      "moves": moves, **usage})
         for side, model in (("good", m.village), ("wolf", m.wolves)):
-            row = models.setdefault(model, {"games": 0, "wins": 0, "good": {"games": 0, "wins": 0}, "wolf": {"games": 0, "wins": 0}})
+            row = models.setdefault(model, {"games": 0, "wins": 0, "good": {"games": 0, "wins": 0}, "wolf": {"games": 0, "wins": 0},
+                                            "decisions": 0, "unreadable": 0, "flagged_games": []})
             row[side]["games"] += 1
             row[side]["wins"] += g.winner == side
             if m.village != m.wolves:  # self-play wins are the side's, not the model's
                 row["games"] += 1
                 row["wins"] += g.winner == side
-    return {"board": board.name, "roles": board.spec.roles, "debate": board.spec.debate, "games": games, "models": models}
+        for model, counts in moves.items():
+            row = models[model]
+            row["decisions"] += counts["decisions"]
+            row["unreadable"] += counts["unreadable"]
+            if flagged(counts):
+                row["flagged_games"].append(g.game_id)
+    return {"board": board.name, "roles": board.spec.roles, "debate": board.spec.debate, "language": board.spec.language,
+            "fallback_flag": FALLBACK_FLAG, "games": games, "models": models}

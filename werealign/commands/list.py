@@ -45,6 +45,14 @@ def _solver_options(name: str) -> str:
 
 
 
+def _boards() -> dict[str, str]:
+    """The arena's shipped boards (werealign/arena/boards.json) with their seats and language."""
+    from werealign.arena.board import board_names, load_board
+
+    boards = {name: load_board(name).spec for name in board_names()}
+    return {name: f"{len(b.roles)} seats, {b.language}: {b.description}" for name, b in boards.items()}
+
+
 def _importers() -> dict[str, str]:
     from werealign.importers import IMPORTERS
 
@@ -71,6 +79,7 @@ def sections() -> dict[str, dict[str, str]]:
         "built-in models (--model)": {name: m.description for name, m in MODELS.items()},
         SOLVERS: _solvers(),
         "importers (werealign import NAME)": _importers(),
+        "arena boards (arena --board NAME, a board .json or a game log)": _boards(),
     }
 
 

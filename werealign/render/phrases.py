@@ -32,11 +32,13 @@ WIN = {
     "en": {
         "side_elimination": "Side elimination: the werewolves win by eliminating all villagers or all special (god) roles; the good side wins by voting out every werewolf.",
         "all_elimination": "All elimination: the werewolves win by eliminating every good player; the good side wins by voting out every werewolf.",
+        "parity": "Parity: the werewolves win once they are as many as the other players; the good side wins by voting out every werewolf.",
         "other": "The win condition is given by the host.",
     },
     "zh": {
         "side_elimination": "屠边规则：狼人杀死所有普通村民或所有神职即获胜；好人投票放逐所有狼人即获胜。",
         "all_elimination": "屠城规则：狼人杀死所有好人即获胜；好人投票放逐所有狼人即获胜。",
+        "parity": "人数规则：狼人数量不少于其他玩家时狼人获胜；好人投票放逐所有狼人即获胜。",
         "other": "胜利条件由主持人说明。",
     },
 }

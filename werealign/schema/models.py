@@ -80,7 +80,7 @@ class Rules(Strict):
     text: str | None = Field(description="The rulebook text as given to the players (null when the source has none).")
     variant: str = Field(description="Variant id, e.g. 'seer-witch-hunter-guard'; derived from the special roles when not named.")
     composition: list[RoleCount] = Field(description="How many cards of each role are in the game.")
-    win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
+    win_condition: Literal["side_elimination", "all_elimination", "parity", "other"] = "side_elimination"
     # No default of true any more (a game without a sheriff got rules saying there is one): werealign's writers
     # always write it; a file without it (older or hand-written) is read, and GameLog.sheriff_in_play infers it.
     has_sheriff: bool | None = Field(

@@ -1,0 +1,100 @@
+"""analyze's metrics as their papers define them, on invented games and traces: the seer's stated verdict
+(Werewolf Arena), bids apart when named, a talk share comparable across languages, Strategy Adaptation's Est,
+and a model's unreadable moves beside its results."""
+
+from __future__ import annotations
+
+from fake_llm import FakeCompletion
+
+from werealign.analysis.aggregate import aggregate
+from werealign.analysis.corpus import Group, load_groups
+from werealign.analysis.metrics import game_metrics
+from werealign.arena.board import BoardSpec, make_board
+from werealign.arena.record import Recorder
+from werealign.arena.run import run_arena
+from werealign.schema.models import ACTOR, EVERYONE, Provenance
+
+
+def seer_game(language: str, says: str):
+    """Five seats: the seer (1) checked wolf 2; on day 1 it says `says`; 2 is exiled 3 to 1."""
+    board = make_board("tiny", BoardSpec(roles=["seer", "werewolf", "villager", "villager", "villager"]))
+    rec = Recorder("tiny-1", board, list(board.spec.roles), language, Provenance(source="invented"))
+    rec.begin("night", 1)
+    rec.say("host", "...")
+    rec.event("skill_use", ACTOR, actor=1, target=2, skill="seer_check", result="wolf")
+    rec.begin("day", 1)
+    rec.say("host", "...")
+    rec.say(1, says)
+    rec.say(3, "...")
+    seg = rec.say("host", "...")
+    for voter, target in ((1, 2), (3, 2), (4, 2), (2, 3)):
+        rec.event("vote", EVERYONE, segment=seg, actor=voter, target=target, round=1)
+    rec.event("elimination", EVERYONE, segment=seg, target=2, result="voted_out")
+    return rec.build("good", None)
+
+
+def test_unmasked_wolf_counts_what_the_seer_said_not_whom_it_named():
+    called = game_metrics(seer_game("en", "I am the seer. Seat 2 is a werewolf."))
+    assert called.seer["target_reveals"] == 1 and called.seer["wolf_reveals"] == 1 and called.seer["believed"] == 1
+    covered = game_metrics(seer_game("en", "I am the seer. Seat 2 is good, trust me."))
+    assert covered.seer["target_reveals"] == 1 and covered.seer["wolf_reveals"] == 0, "naming a checked wolf as good unmasks nobody"
+    zh = game_metrics(seer_game("zh", "我是预言家，昨晚查验了2号，2号是狼人。"))
+    assert zh.seer["wolf_reveals"] == 1
+    zh_good = game_metrics(seer_game("zh", "我是预言家，2号是金水。"))
+    assert zh_good.seer["target_reveals"] == 1 and zh_good.seer["wolf_reveals"] == 0
+    m = aggregate(Group("g", "human", [(covered, frozenset(covered.seats)), (called, frozenset(called.seats))]))
+    assert m["seer"]["unmasked_wolf"]["value"] == 0.5
+
+
+def test_bids_apart_when_named_talk_share_and_est():
+    game = seer_game("en", "I am the seer. Seat 2 is a werewolf.")
+    trace = [
+        {"kind": "bid", "seat": 3, "day": 1, "choice": 4, "mentioned": True, "estimates": {}},
+        {"kind": "bid", "seat": 4, "day": 1, "choice": 0, "mentioned": False, "estimates": {}},
+        {"kind": "bid", "seat": 5, "day": 1, "choice": 1, "mentioned": False, "estimates": {}},
+        # Est of wolf 2 on day 1: seat 3 right, seat 4 wrong (its last guess of the day counts), seat 5 right -> 2/3.
+        {"kind": "vote", "seat": 3, "day": 1, "choice": 2, "estimates": {"2": "wolf", "4": "good"}},
+        {"kind": "vote", "seat": 4, "day": 1, "choice": 2, "estimates": {"2": "wolf"}},
+        {"kind": "vote", "seat": 4, "day": 1, "choice": 3, "estimates": {"2": "good"}},
+        {"kind": "vote", "seat": 5, "day": 1, "choice": 2, "estimates": {"2": "wolf"}},
+        {"kind": "vote", "seat": 2, "day": 1, "choice": 3, "estimates": {"4": "good"}},  # a wolf's guess: not an estimate
+    ]
+    gm = game_metrics(game, trace)
+    assert gm.bids_mentioned == {3: [4]} and gm.bids == {4: [0], 5: [1]}
+    assert abs(gm.est[2][1] - 2 / 3) < 1e-9 and gm.est[4][1] == 1.0
+    # Day 1's characters: the seer's turn and seat 3's "...": the top talker's share of them.
+    said = len("I am the seer. Seat 2 is a werewolf.")
+    assert gm.top_share == [said / (said + 3)]
+    m = aggregate(Group("g", "arena", [(gm, frozenset(gm.seats))]))
+    p = m["participation"]
+    assert (p["mean_bid_named"], p["mean_bid_not_named"], p["named_bid_4"]["value"]) == (4, 0.5, 1.0)
+    assert m["est_by_day"]["wolf"] == {"1": round(2 / 3, 3)}
+
+
+def test_analyze_shows_a_models_unreadable_moves(tmp_path):
+    fake = FakeCompletion(reply_for=lambda user: "no idea" if "Answer:" in user else "Hello.")
+    out = tmp_path / "a"
+    r = run_arena(["openai/fake-a", "rule/heuristic"], games=1, seed=2, out=out, acompletion=fake, use_cache=False)
+    groups = {g.label: aggregate(g) for g in load_groups([out])}
+    row = r.summary["models"]["openai/fake-a"]
+    assert groups["openai/fake-a"]["unreadable_moves"]["k"] == row["unreadable"] > 0
+    assert groups["openai/fake-a"]["flagged_games"] == 1 and groups["rule/heuristic"]["unreadable_moves"]["k"] == 0
+
+
+def test_the_arena_ranking_is_read_from_one_board_in_one_language(tmp_path):
+    import pytest
+
+    from werealign.analysis.rankings import beyond_survival, text_block
+    from werealign.errors import UserError
+
+    models = ["rule/heuristic", "rule/random"]
+    run_arena(models, games=2, seed=1, out=tmp_path / "en", board="arena8")
+    run_arena(models, games=2, seed=1, out=tmp_path / "zh", board="wwk12")
+    human = {"rule/heuristic": 0.6, "rule/random": 0.2}
+    result = beyond_survival(human, [tmp_path / "zh"], resamples=50)
+    assert (result["board"], result["language"], result["games"]) == ("wwk12", "zh", 2)
+    assert all(r["arena_games"] == 2 for r in result["models"])
+    assert "board wwk12 (zh), 2 games between models" in text_block(result)
+    with pytest.raises(UserError, match="rank one board in one language") as e:
+        beyond_survival(human, [tmp_path / "en", tmp_path / "zh"])
+    assert "arena8 (en)" in str(e.value) and "wwk12 (zh)" in str(e.value)
