@@ -230,3 +230,21 @@ def test_a_transcribed_recap_runs_on_and_names_the_victim_by_a_role_one_seat_hol
     got = {(r.event.phase, r.event.target) for r in read_night_actions(recap, seats, phases, "zh", transcribed=True) if r.event}
     # the guard is seat 7 (one holder); "村民" is held by two seats: no target is read for night 3
     assert got == {("night-2", 7)}
+
+
+def test_arena_games_hold_every_night_fact_the_rules_require(tmp_path):
+    """Self-play writes what each seat learned: the knowledge rules find nothing missing in an arena game."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "arena"
+    r = subprocess.run([sys.executable, "-m", "werealign.cli", "arena", "--model", "rule/heuristic", "--games", "2", "--board", "standard12-zh",
+                        "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    ds = load_dataset(out)
+    owed = Counter()
+    for g in ds.games.values():
+        for (_, _, status), n in coverage(g).items():
+            owed[status] += n
+        assert all(not owed_and_missing(g, s.seat)[1] for s in g.seats), g.game_id
+    assert owed["owed"] > 0 and owed["read"] == owed["owed"]
