@@ -248,3 +248,16 @@ def test_arena_games_hold_every_night_fact_the_rules_require(tmp_path):
             owed[status] += n
         assert all(not owed_and_missing(g, s.seat)[1] for s in g.seats), g.game_id
     assert owed["owed"] > 0 and owed["read"] == owed["owed"]
+
+
+def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
+    from werealign.importers.werebench_night_truth import unexplained_dawns
+
+    seats, phases, _ = _zh_game([])
+    kill = Event(kind="skill_use", phase="night-2", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
+    poison = Event(kind="skill_use", phase="night-2", segment_id=None, audience=ACTOR, actor=5, target=1, skill="witch_poison")
+    deaths = [Event(kind="elimination", phase="day-2", segment_id=40, audience=EVERYONE, target=t, result="night_death") for t in (6, 1, 2)]
+    lines = unexplained_dawns([kill, poison], deaths, phases)
+    assert len(lines) == 1 and "[2]" in lines[0] and lines[0].startswith("night-2")
+    assert unexplained_dawns([kill, poison], deaths[:2], phases) == []
+    assert unexplained_dawns([kill], deaths, phases) == []  # the poison is not known: seat 1 or 2 may be it

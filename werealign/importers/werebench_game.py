@@ -31,7 +31,7 @@ from werealign.importers.report import ImportReport
 from werealign.importers.werebench_ctx import Ctx, GameDropped
 from werealign.importers.werebench_events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
 from werealign.importers.werebench_claims import read_log_claims, read_statements, statement_events
-from werealign.importers.werebench_night_truth import settle_night_actions
+from werealign.importers.werebench_night_truth import settle_night_actions, unexplained_dawns
 from werealign.importers.werebench_nights import read_night_actions
 from werealign.importers.werebench_reconcile import SeatTruth, reconcile_roles
 from werealign.importers.werebench_hidden_nights import add_hidden_nights
@@ -198,6 +198,8 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
     read, dropped = settle_night_actions([*written, *stated], exits, seats, phases)
     for e, why in dropped:
         ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} ({e.note})", f"not shown: {why}")
+    for what in unexplained_dawns(read, exits, phases):
+        ctx.add("warning", "dawn_unexplained", "utterances[].text", what, "kept as announced: a misread, or a role effect the sources leave unsaid")
     if read:
         ctx.add("converted", "night_actions", "metadata.logs",
                 f"{len(read)} night fact(s) from the annotator log, the recap and the role holders' statements: " + "; ".join(

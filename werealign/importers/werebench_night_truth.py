@@ -34,10 +34,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     dropped: list[tuple[Event, str]] = []
 
     def dawn(night: str) -> tuple[int, int]:
-        """Phase positions after the night up to the next night (inclusive: an announcement labelled with the
-        next night is its dawn's, read from a turn that runs on into nightfall): where its deaths are announced."""
-        i = nights.index(night)
-        return order[night] + 1, order[nights[i + 1]] if i + 1 < len(nights) else len(phases)
+        return _dawn(night, nights, order, len(phases))
 
     def out_before(seat: object, night: str) -> Event | None:
         e = exit_of.get(seat) if isinstance(seat, int) else None
@@ -82,6 +79,31 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
         kept.append(e)
     kept += _witch_told(kept, seats, nights, out_before)
     return kept, dropped
+
+
+def _dawn(night: str, nights: list[str], order: dict[str, int], n_phases: int) -> tuple[int, int]:
+    """Phase positions after the night up to the next night (inclusive: an announcement labelled with the next
+    night is its dawn's, read from a turn that runs on into nightfall): where its deaths are announced."""
+    i = nights.index(night)
+    return order[night] + 1, order[nights[i + 1]] if i + 1 < len(nights) else n_phases
+
+
+def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase]) -> list[str]:
+    """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
+    announced at dawn that is neither the night's known kill nor its known poisoning. It is a misread or a role
+    effect the sources leave unsaid (a charm, lovers). A kill whose victim lived is not reported: a guard's
+    protection is rarely stated, so it explains most of them."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    nights = [p.id for p in phases if p.kind == "night"]
+    out = []
+    for night in nights:
+        lo, hi = _dawn(night, nights, order, len(phases))
+        died = {e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and lo <= order.get(e.phase, -1) <= hi}
+        kill = next((e.target for e in kept if e.skill == "wolf_kill" and e.phase == night and e.audience.kind == "team"), None)
+        poisons = {e.target for e in kept if e.skill == "witch_poison" and e.phase == night}
+        if kill is not None and (extra := sorted(died - {kill} - poisons)) and poisons:
+            out.append(f"{night}: seat(s) {extra} announced dead at dawn, neither the wolves' kill (seat {kill}) nor the poison ({sorted(poisons)})")
+    return out
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
