@@ -19,6 +19,7 @@ from werealign.importers.werebench_game import VOTE_DROP_CODES, convert_game
 from werealign.game.visibility import perceives
 from werealign.schema.roles import catalogue_for
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
+from werealign.importers.werebench_tallies import tally_events
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
 from werealign.output_dir import check_inputs, check_replaceable, output_directory
@@ -156,7 +157,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     for sg in release.games:
         game = convert_game(sg, report, transcripts, truth)
         if game is not None:
-            games[game.game_id] = game
+            games[game.game_id] = tally_events(game, report)  # the host's tallies as vote events (werebench_tallies)
     speech = convert_speech_items(release.items.categories, games, report)
     vote, opponent = [], []
     for game_id in sorted(games):
