@@ -66,7 +66,7 @@ WORDINGS: dict[str, Wording] = {
         call=re.compile(r"(?i)\b(?:please vote|vote now|time to vote)\b[^.:]*[.:]?"),
         seat=re.compile(r"(?i)(?:seats?\s+)?(\d+)\b"),
         separator=re.compile(r"(?i)(?:\s|,|;|\band\b)+"),
-        votes_for=re.compile(r"(?i)\bvoted?\s+(?:for\s+)?(?=(?:seat\s+)?\d)"),
+        votes_for=re.compile(r"(?i)\bvot(?:e|es|ed)\s+(?:for\s+)?(?=(?:seat\s+)?\d)"),
         abstain=re.compile(r"(?i)\babstain(?:ed|s)?\b"),
         rest=re.compile(r"(?i)\b(?:everyone|all)\s+else\b|\bthe\s+rest\b"),
         excluded=re.compile(r"(?i)\bexcept\s+((?:(?:seats?\s+)?\d+(?:\s*,\s*|\s+and\s+|\s+)?)+)"),
