@@ -210,7 +210,8 @@ def _mvp_vote(game: GameLog, phase: str, rnd: int) -> tuple[int | None] | None:
 
 
 def _readings(region: str, wording: Wording) -> list[str]:
-    """The region as written, and with each countdown taken off its first digits (across a separator)."""
+    """The region as written, and with each countdown taken off its first digits (across a separator). A countdown
+    that runs into a seat ("3211号") is tried at every length the wording lists: seat 1 after "321", seat 11 after "32"."""
     out = [region]
     m = re.match(r"[\s\W]*", region)
     start = m.end() if m else 0
@@ -226,6 +227,8 @@ def _readings(region: str, wording: Wording) -> list[str]:
                 break
         if k == len(cd):
             out.append(region[i:])
+            if i >= len(region) or not region[i].isdigit():
+                break  # the whole countdown stands alone ("321, 2号"): a shorter one would cut it, not the seat after it
     return out
 
 
