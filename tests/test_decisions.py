@@ -149,6 +149,19 @@ def test_ballots_of_every_voter_with_abstention_and_who_is_asked():
     assert not any(i.item_id.endswith("-mvp") for i in winners if i.viewpoint_seat != 7)
 
 
+def test_sheriff_ballots_and_the_badge():
+    game = invented_game()
+    phases = [p.model_copy(update={"kind": "sheriff_election"}) if p.id == "day-1" else p for p in game.phases]
+    events = [e for e in game.events if not (e.kind == "vote" and e.phase == "day-1" and e.actor in (4, 5))]
+    events.append(Event(kind="badge_transfer", phase="day-2", segment_id=9, audience=EVERYONE, actor=1, target=7))
+    made = derive_decisions(game.model_copy(update={"phases": phases, "events": events}), "all").items
+    sheriff = made["sheriff_ballot"]
+    assert sorted(i.viewpoint_seat for i in sheriff) == [1, 2, 3, 6, 7, 8] and all(i.candidates == [4, 5] for i in sheriff)
+    assert _one(sheriff, "day-1", 8).answer is None and not [i for i in made["ballot"] if i.phase == "day-1"]
+    badge = _one(made["badge"], "day-2", 1)
+    assert (badge.candidates, badge.answer, badge.none_allowed, badge.cutoff_segment) == ([2, 3, 5, 6, 7, 8], 7, True, 8)
+
+
 def test_prompts_are_the_deciders_view_at_the_decision():
     made = derive_decisions(invented_game(), "all").items
     game = invented_game()
@@ -171,7 +184,7 @@ def test_derive_and_eval_give_every_kind_its_floors(tmp_path):
     write_dataset(src, name="invented", version="1", licence="test", games=[invented_game()], items={})
     r = run_cli("derive", src, "--deciders", "all")
     assert r.returncode == 0, r.stderr
-    assert "decision items (all): 2 seer_check, 2 guard_protect, 1 witch_save, 1 witch_poison, 2 wolf_kill, 14 ballot" in r.stdout
+    assert "decision items (all): 2 seer_check, 2 guard_protect, 1 witch_save, 1 witch_poison, 2 wolf_kill, 14 ballot, 0 sheriff_ballot, 0 badge" in r.stdout
     ds = load_dataset(src)
     kinds = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill", "ballot")
     assert all(ds.items_of(k) for k in kinds)

@@ -14,6 +14,10 @@ Night (from skill-use events, by night phase):
 - wolf_kill: the wolves' recorded kill, asked of one living wolf (the recorded actor, else the MVP, else the
   lowest-numbered wolf among the deciders).
 Day:
+- sheriff_ballot: every recorded ballot of a sheriff election; candidates: the living seats that did not vote in that
+  round (the ones on the stage; one who withdrew cannot be told apart), abstaining legal as for a ballot.
+- badge: every recorded badge transfer, asked of the outgoing sheriff; candidates: every other living seat, and
+  "none" (tearing the badge up).
 - ballot: every recorded day ballot (vote events, e.g. read from the host's tallies by an importer); candidates:
   every living seat but the voter (in a re-vote: the seats tied in the round before); abstaining is a legal move
   where the rules allow it or the game records an abstention.
@@ -40,7 +44,7 @@ from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
 Deciders = Literal["winners", "mvp", "all"]
 DECIDERS: tuple[str, ...] = ("winners", "mvp", "all")
 NIGHT_KINDS = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill")
-KINDS = (*NIGHT_KINDS, "ballot")
+KINDS = (*NIGHT_KINDS, "ballot", "sheriff_ballot", "badge")
 
 
 @dataclass
@@ -249,7 +253,8 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
 
 def _ballot_items(game: GameLog, add, note) -> None:
     kinds = {p.id: p.kind for p in game.phases}
-    votes = [e for e in game.events if e.kind == "vote" and isinstance(e.actor, int) and kinds.get(e.phase) == "day" and e.segment_id is not None]
+    votes = [e for e in game.events if e.kind == "vote" and isinstance(e.actor, int) and kinds.get(e.phase) in ("day", "sheriff_election")
+             and e.segment_id is not None]
     abstain = game.rules.abstention_allowed or any(e.target is None for e in votes)
     rounds: dict[tuple[str, int], list[Event]] = defaultdict(list)
     for e in votes:
@@ -258,7 +263,11 @@ def _ballot_items(game: GameLog, add, note) -> None:
         cutoff = min(e.segment_id for e in ballots) - 1
         alive = alive_at(game, cutoff)
         targets = alive
-        if rnd > 1:
+        sheriff = kinds[phase] == "sheriff_election"
+        if sheriff:  # the candidates on the stage do not vote
+            voters = {e.actor for e in ballots}
+            targets = [s for s in alive if s not in voters]
+        elif rnd > 1:
             before = rounds.get((phase, rnd - 1))
             if before:
                 tally = Counter(e.target for e in before if e.target is not None)
@@ -272,4 +281,10 @@ def _ballot_items(game: GameLog, add, note) -> None:
                 continue
             cands = [s for s in targets if s != e.actor or game.rules.self_vote_allowed]
             if cands:
-                add("ballot", e.actor, phase, cutoff, cands, e.target, none_allowed=abstain, rnd=e.round)
+                add("sheriff_ballot" if sheriff else "ballot", e.actor, phase, cutoff, cands, e.target, none_allowed=abstain, rnd=e.round)
+    for e in game.events:
+        if e.kind == "badge_transfer" and isinstance(e.actor, int) and e.segment_id is not None:
+            cutoff = e.segment_id - 1
+            cands = [s for s in alive_at(game, e.segment_id) if s != e.actor]
+            if cands:
+                add("badge", e.actor, e.phase, cutoff, cands, e.target, none_allowed=True)

@@ -55,6 +55,15 @@ class BallotItem(DecisionItem):
     decision: Literal["ballot"] = "ballot"
 
 
+class SheriffBallotItem(DecisionItem):
+    decision: Literal["sheriff_ballot"] = "sheriff_ballot"
+
+
+class BadgeItem(DecisionItem):
+    decision: Literal["badge"] = "badge"
+
+
 DECISION_MODELS: dict[str, type[DecisionItem]] = {
-    m.model_fields["decision"].default: m for m in (SeerCheckItem, GuardProtectItem, WitchSaveItem, WitchPoisonItem, WolfKillItem, BallotItem)
+    m.model_fields["decision"].default: m for m in (SeerCheckItem, GuardProtectItem, WitchSaveItem, WitchPoisonItem, WolfKillItem, BallotItem,
+                                                 SheriffBallotItem, BadgeItem)
 }

@@ -26,7 +26,7 @@ from werealign.tasks.common import by_role, correct_value, counts, decode_std, m
 NONE = "none"
 # What a reply may say for not acting (after NFKC and lower-casing), in either template language.
 _NONE_WORDS = frozenset({"none", "no", "nobody", "no one", "skip", "pass", "no save", "no poison", "abstain", "abstention",
-                         "无", "不", "空", "不救", "不用", "不毒", "不使用", "弃票", "弃权", "放弃", "棄票", "棄權"})
+                         "无", "不", "空", "不救", "不用", "不毒", "不使用", "撕毁", "撕警徽", "tear", "tear up", "torn", "弃票", "弃权", "放弃", "棄票", "棄權"})
 
 
 def question_vars(game: GameLog, item: DecisionItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
@@ -74,7 +74,7 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
 
 
 def context_kwargs(game: GameLog, item: DecisionItem, mode: str | None) -> dict[str, Any]:
-    if item.decision != "ballot":
+    if item.decision not in ("ballot", "sheriff_ballot"):
         return {}
     return vote.context_kwargs(game, item, mode)  # the ballot is VA's question asked of every voter
 
@@ -112,6 +112,8 @@ DESCRIPTIONS = {
     "witch_poison": ("whom the witch poisoned, or nobody", "<seat to poison or none>", "<毒的座位号或不毒>"),
     "wolf_kill": ("whom the wolves killed that night, asked of a wolf", "<seat to kill>", "<击杀座位号>"),
     "ballot": ("whom each player voted for by day (abstaining where allowed)", "<seat to vote for>", "<投票座位号>"),
+    "sheriff_ballot": ("whom each player voted for as sheriff", "<seat to elect>", "<警长投票座位号>"),
+    "badge": ("to whom the outgoing sheriff passed the badge, or tore it up", "<seat to pass the badge to or none>", "<移交警徽座位号或撕毁>"),
 }
 
 
@@ -134,7 +136,7 @@ def _task(kind: str) -> Task:
         chance=lambda item, metric: 1 / (len(item.candidates) + item.none_allowed),
         truth_floors=truth_floors,
         context_kwargs=context_kwargs,
-        modes=vote.MODES if kind == "ballot" else (),
+        modes=vote.MODES if kind in ("ballot", "sheriff_ballot") else (),
         looks_like=lambda row, kind=kind: row.get("decision") == kind,
         check=check,
         cutoff_phase=cutoff_phase,
