@@ -201,6 +201,17 @@ def test_derive_and_eval_give_every_kind_its_floors(tmp_path):
     assert results["variants"]["base"]["ballot"]["mvp_items"] == 2  # seat 7's two ballots, the MVP slice
     gains = results["context_gain"]
     assert gains is not None and all(kind in json.dumps(gains) for kind in kinds)
+    board = tmp_path / "board.md"
+    r = run_cli("leaderboard", out, "--out", board)
+    assert r.returncode == 0, r.stderr
+    header = next(line for line in board.read_text().splitlines() if "seer_check" in line)
+    assert all(kind in header for kind in kinds) and "decisions" in header
+    release = tmp_path / "release"
+    r = run_cli("release", src, "--out", release)
+    assert r.returncode == 0, r.stderr
+    card = (release / "README.md").read_text()
+    assert "## Decision items" in card and "most-accused" in card
+    assert all((release / "data" / kind / "train.parquet").is_file() or f"config_name: {kind}" in card for kind in kinds)
 
 
 def test_an_arena_game_yields_the_same_kinds(tmp_path):
