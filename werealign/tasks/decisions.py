@@ -76,7 +76,9 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
 def context_kwargs(game: GameLog, item: DecisionItem, mode: str | None) -> dict[str, Any]:
     if item.decision not in ("ballot", "sheriff_ballot"):
         return {}
-    return vote.context_kwargs(game, item, mode)  # the ballot is VA's question asked of every voter
+    # The ballot is VA's question asked of every voter, at VA's default (`decision`): the voter's own ballot and
+    # own turns of the day are withheld.
+    return vote.context_kwargs(game, item, "decision")
 
 
 def check(item: DecisionItem, out) -> None:
@@ -136,7 +138,6 @@ def _task(kind: str) -> Task:
         chance=lambda item, metric: 1 / (len(item.candidates) + item.none_allowed),
         truth_floors=truth_floors,
         context_kwargs=context_kwargs,
-        modes=vote.MODES if kind in ("ballot", "sheriff_ballot") else (),
         looks_like=lambda row, kind=kind: row.get("decision") == kind,
         check=check,
         cutoff_phase=cutoff_phase,
