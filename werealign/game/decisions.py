@@ -108,7 +108,7 @@ def derive_decisions(game: GameLog, deciders: Deciders = "winners") -> Decisions
 
     nights = _nights(game)
     _night_items(game, nights, board_of(game), asked, add, note)
-    _ballot_items(game, add, note)
+    _ballot_items(game, asked, add, note)
     return out
 
 
@@ -194,8 +194,9 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
                 continue
             no_repeat = e.skill == "guard_protect" and not board.guard_repeat
             if no_repeat and n.number > 1 and e.actor not in last_protected:
-                note("dropped", "guard_protect_unknown_last", n.phase, f"seat {e.actor}'s protection",
-                     "no item: the guard may not repeat last night's seat, and last night's protection is not recorded")
+                if e.actor in asked:
+                    note("dropped", "guard_protect_unknown_last", n.phase, f"seat {e.actor}'s protection",
+                         "no item: the guard may not repeat last night's seat, and last night's protection is not recorded")
             else:
                 add("guard_protect", e.actor, n.phase, n.cutoff, protect_targets(n.alive, last_protected.get(e.actor), no_repeat), e.target,
                     none_allowed=board.guard_may_skip)
@@ -220,19 +221,20 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
         for w in sorted(witches):
             if w not in n.alive:
                 continue
+            told = note if w in asked else (lambda *args: None)  # only the asked seats' decisions are accounted for
             saved = next((e.target for e in ev if e.skill == "witch_save" and e.actor == w), None)
             poisoned = next((e.target for e in ev if e.skill == "witch_poison" and e.actor == w), None)
             if w not in antidote_used and victim is not None:
                 allowed = True if victim != w else self_save_allowed(board, n.number, w in saved_self)
                 if allowed is None:
-                    note("dropped", "witch_save_rule_unknown", n.phase, f"the victim is the witch (seat {w}) herself",
+                    told("dropped", "witch_save_rule_unknown", n.phase, f"the victim is the witch (seat {w}) herself",
                          "no item: the board does not declare whether the witch may save herself (rules.moves.witch_self_save)")
                 elif allowed is False:
                     pass  # no decision: she may not save herself
                 elif saved is not None or (deaths is not None and victim in deaths):
                     add("witch_save", w, n.phase, n.cutoff, [victim], saved, none_allowed=True, about=victim)
                 else:
-                    note("dropped", "witch_save_unproven", n.phase, f"seat {w} holds the antidote and seat {victim} was attacked; no save is recorded",
+                    told("dropped", "witch_save_unproven", n.phase, f"seat {w} holds the antidote and seat {victim} was attacked; no save is recorded",
                          "no item: the victim's night death is not announced either, so a missing save cannot be told from no save")
             if saved is not None:
                 antidote_used.add(w)
@@ -242,7 +244,7 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
                 if poisoned is not None or proven_none:
                     add("witch_poison", w, n.phase, n.cutoff, [s for s in n.alive if s != w], poisoned, none_allowed=True)
                 else:
-                    note("dropped", "witch_poison_unproven", n.phase, f"seat {w} holds the poison; no poison is recorded",
+                    told("dropped", "witch_poison_unproven", n.phase, f"seat {w} holds the poison; no poison is recorded",
                          "no item: nothing in the log proves she kept it this night")
             if poisoned is not None:
                 poison_used.add(w)
@@ -251,7 +253,7 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
 # --------------------------------------------------------------------------- ballots
 
 
-def _ballot_items(game: GameLog, add, note) -> None:
+def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
     kinds = {p.id: p.kind for p in game.phases}
     votes = [e for e in game.events if e.kind == "vote" and isinstance(e.actor, int) and kinds.get(e.phase) in ("day", "sheriff_election")
              and e.segment_id is not None]
@@ -277,7 +279,8 @@ def _ballot_items(game: GameLog, add, note) -> None:
                     targets = sorted(tied)
         for e in ballots:
             if e.actor not in alive:
-                note("dropped", "ballot_voter_out", phase, f"seat {e.actor}'s ballot", "no item: the voter is out at the ballot")
+                if e.actor in asked:
+                    note("dropped", "ballot_voter_out", phase, f"seat {e.actor}'s ballot", "no item: the voter is out at the ballot")
                 continue
             cands = [s for s in targets if s != e.actor or game.rules.self_vote_allowed]
             if cands:
