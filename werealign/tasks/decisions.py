@@ -11,17 +11,16 @@ the random legal move.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
 from werealign.tasks import vote
-from werealign.tasks.answers import read_seat, seat_value, short
+from werealign.tasks.answers import one_seat_or_none
 from werealign.tasks.base import Parsed, Sample, Task
 from werealign.tasks.checks import check_distinct_seats, check_seats_exist
-from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
+from werealign.tasks.common import correct_value, mean_value, rounded
 
 NONE = "none"
 # What a reply may say for not acting (after NFKC and lower-casing), in either template language.
@@ -41,36 +40,13 @@ def gold(item: DecisionItem) -> int | str:
 
 
 def parse(value: str, item: DecisionItem, option_order: list[int] | None) -> Parsed:
-    value = seat_value(value)
-    if not value:
-        return Parsed(None, "answer line is empty")
-    if value.strip().strip(".。").lower() in _NONE_WORDS:
-        if not item.none_allowed:
-            return Parsed(None, "'none' is not a legal move here")
-        return Parsed(NONE, None)
-    seat = read_seat(value)
-    if seat is None:
-        return Parsed(None, f"answer '{short(value)}' is not one seat number")
-    if seat not in item.candidates:
-        return Parsed(None, f"seat {seat} is not a legal move")
-    return Parsed(seat, None)
+    return Parsed(*one_seat_or_none(value, item.candidates, item.none_allowed, _NONE_WORDS, NONE, "'none' is not a legal move here"))
 
 
 def score(samples: Sequence[Sample]) -> dict[str, Any]:
-    per_decode, std = decode_std(samples, partial(mean_value, value=correct_value))
+    """VA's scores, and the MVP's own decisions as a slice of the same samples (None: no MVP decision asked)."""
     mvp = [s for s in samples if s["item_id"].endswith(MVP_MARK)]
-    return {
-        "metric": "accuracy",
-        "accuracy": rounded(mean_value(samples, correct_value)),
-        "accuracy_answered": rounded(mean_answered(samples, correct_value)),
-        "accuracy_std": std,
-        "per_decode_accuracy": per_decode,
-        "by_viewpoint_role": by_role(samples, correct_value),
-        # The MVP's own decisions, a slice of the same samples (None: no MVP decision asked).
-        "mvp_accuracy": rounded(mean_value(mvp, correct_value)),
-        "mvp_items": len({s["item_id"] for s in mvp}),
-        **counts(samples),
-    }
+    return {**vote.score(samples), "mvp_accuracy": rounded(mean_value(mvp, correct_value)), "mvp_items": len({s["item_id"] for s in mvp})}
 
 
 def context_kwargs(game: GameLog, item: DecisionItem, mode: str | None) -> dict[str, Any]:
