@@ -231,3 +231,12 @@ def test_an_arena_game_yields_the_same_kinds(tmp_path):
     for before, after in zip(guards, guards[1:]):
         assert before.answer not in after.candidates  # no repeat, as the arena's guard plays
     assert set(TASKS) >= set(made.items)
+
+
+def test_an_unknown_deciders_value_is_one_clear_line(tmp_path):
+    src = tmp_path / "ds"
+    write_dataset(src, name="invented", version="1", licence="test", games=[invented_game()], items={})
+    before = sorted(p.name for p in (src / "items").iterdir()) if (src / "items").exists() else []
+    r = run_cli("derive", src, "--deciders", "losers")
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == ["error: --deciders losers: choose one of winners, mvp, all"], r.stderr
+    assert (sorted(p.name for p in (src / "items").iterdir()) if (src / "items").exists() else []) == before
