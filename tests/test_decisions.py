@@ -240,3 +240,27 @@ def test_an_unknown_deciders_value_is_one_clear_line(tmp_path):
     r = run_cli("derive", src, "--deciders", "losers")
     assert r.returncode == 1 and r.stderr.strip().splitlines() == ["error: --deciders losers: choose one of winners, mvp, all"], r.stderr
     assert (sorted(p.name for p in (src / "items").iterdir()) if (src / "items").exists() else []) == before
+
+
+@pytest.mark.parametrize("language, text, expect", [
+    ("zh", "女巫仅首夜能自救，守卫不可连续两夜守同一人。", {"witch_self_save": "first_night", "guard_repeat": False}),
+    ("zh", "女巫两瓶药，不得自救。", {"witch_self_save": "never"}),
+    ("en", "The witch can save herself. The guard may not protect the same seat two nights running.", {"witch_self_save": "always", "guard_repeat": False}),
+    ("en", "The witch may save herself only on the first night.", {"witch_self_save": "first_night"}),
+    ("fr", "La sorcière peut se sauver.", {}),
+])
+def test_move_rules_stated_in_the_rulebook_text(language, text, expect):
+    from werealign.game.moves import rules_in_text
+
+    got = {k: v for k, v in rules_in_text(text, language).model_dump().items() if v is not None}
+    assert got == expect
+
+
+def test_a_declared_rule_wins_over_the_text_and_the_text_over_the_default():
+    game = invented_game(night1_victim=3, witch_saves=False)
+    stated = game.model_copy(update={"rules": game.rules.model_copy(update={"text": "The witch may save herself only on the first night."})})
+    assert not [i for i in derive_decisions(game, "all").items["witch_save"] if i.phase == "night-1"]  # undeclared: unknown
+    assert any(n.code == "witch_save_unproven" for n in derive_decisions(stated, "all").notes)  # allowed now; the no-save is unproven
+    declared = stated.model_copy(update={"rules": stated.rules.model_copy(update={"moves": MoveRules(witch_self_save="never")})})
+    made = derive_decisions(declared, "all")
+    assert not any(n.code in ("witch_save_unproven", "witch_save_rule_unknown") for n in made.notes)

@@ -1,6 +1,8 @@
 """The legal moves of a decision under the board's rules (`rules.moves`), and who is alive when it is taken.
 
-A rule the board does not declare takes the role catalogue's rule where the catalogue states one (the guard
+A rule `rules.moves` leaves out is read from the rulebook text where it states it (`TEXT_RULES`, by language: "the
+witch may save herself on the first night only", "the guard may not protect one player two nights running"). A rule
+neither declares takes the role catalogue's rule where the catalogue states one (the guard
 never protects one seat two nights running; the witch never uses both potions in one night) and is unknown
 otherwise: the witch's self-save is then allowed only where the log shows her saving herself, and a decision
 that depends on it is no item (werealign.game.decisions says so in a note).
@@ -8,6 +10,7 @@ that depends on it is no item (werealign.game.decisions says so in a note).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from werealign.schema import GameLog
@@ -24,8 +27,40 @@ class Board:
     wolves_may_kill_wolf: bool
 
 
+# Rulebook sentences that state a move rule: (field, value, pattern), the first match per field wins, so a
+# narrower wording comes before a wider one ("only the first night may she save herself" before "may save herself").
+TEXT_RULES: dict[str, list[tuple[str, object, re.Pattern]]] = {
+    "zh": [
+        ("witch_self_save", "first_night", re.compile(r"(?:第一|首)(?:晚|夜)(?:才)?(?:可以|可|能)自救")),
+        ("witch_self_save", "never", re.compile(r"(?:不可以|不可|不能|无法|不得)自救")),
+        ("witch_self_save", "always", re.compile(r"(?:全程|每晚|每夜)(?:都)?(?:可以|可|能)自救")),
+        ("guard_repeat", False, re.compile(r"(?:不可以|不可|不能|不得)连续两(?:晚|夜|天)守(?:护)?同一")),
+        ("witch_both_potions", False, re.compile(r"同(?:一)?(?:晚|夜)不(?:可|能)(?:两用|同时使用|使用两瓶)")),
+    ],
+    "en": [
+        ("witch_self_save", "first_night", re.compile(r"(?i)save herself (?:only )?on the first night(?! or)|only on the first night[^.]*save herself")),
+        ("witch_self_save", "never", re.compile(r"(?i)(?:cannot|can't|may not|never) save herself")),
+        ("witch_self_save", "always", re.compile(r"(?i)(?:may|can) save herself")),
+        ("guard_repeat", False, re.compile(r"(?i)not (?:protect )?the same (?:player|seat) (?:twice|two nights) (?:in a row|running)")),
+        ("witch_both_potions", False, re.compile(r"(?i)(?:cannot|can't|may not) use both (?:potions )?(?:on|in) (?:one|the same) night")),
+    ],
+}
+
+
+def rules_in_text(text: str | None, language: str) -> MoveRules:
+    """The move rules a rulebook text states (fields it does not state stay None)."""
+    found: dict[str, object] = {}
+    for name, value, pattern in TEXT_RULES.get(language, []):
+        if name not in found and text and pattern.search(text):
+            found[name] = value
+    return MoveRules(**found)
+
+
 def board_of(game: GameLog) -> Board:
-    m = game.rules.moves or MoveRules()
+    declared = game.rules.moves or MoveRules()
+    stated = rules_in_text(game.rules.text, game.language)
+    m = MoveRules(**{name: getattr(declared, name) if getattr(declared, name) is not None else getattr(stated, name)
+                     for name in MoveRules.model_fields})
     return Board(
         guard_repeat=bool(m.guard_repeat), guard_may_skip=bool(m.guard_may_skip), witch_self_save=m.witch_self_save,
         witch_both_potions=bool(m.witch_both_potions), wolves_may_skip=bool(m.wolves_may_skip),
