@@ -264,3 +264,17 @@ def test_a_declared_rule_wins_over_the_text_and_the_text_over_the_default():
     declared = stated.model_copy(update={"rules": stated.rules.model_copy(update={"moves": MoveRules(witch_self_save="never")})})
     made = derive_decisions(declared, "all")
     assert not any(n.code in ("witch_save_unproven", "witch_save_rule_unknown") for n in made.notes)
+
+
+def test_a_revote_is_between_the_seats_tied_before_and_unknown_without_that_round():
+    game = invented_game()
+    day2 = [e for e in game.events if not (e.kind == "vote" and e.phase == "day-2")]
+    first = [Event(kind="vote", phase="day-2", segment_id=11, audience=EVERYONE, actor=v, target=t, round=1)
+             for v, t in {2: 5, 3: 5, 6: 7, 8: 7, 5: 2, 7: 3}.items()]
+    second = [Event(kind="vote", phase="day-2", segment_id=12, audience=EVERYONE, actor=v, target=5, round=2) for v in (2, 3, 6, 8)]
+    made = derive_decisions(game.model_copy(update={"events": [*day2, *first, *second]}), "all")
+    again = [i for i in made.items["ballot"] if i.phase == "day-2" and i.round == 2]
+    assert sorted(i.viewpoint_seat for i in again) == [2, 3, 6, 8] and all(i.candidates == [5, 7] for i in again)
+    assert all(i.cutoff_segment == 11 for i in again)  # the first round's tally is heard before the re-vote
+    lost = derive_decisions(game.model_copy(update={"events": [*day2, *second]}), "all")
+    assert not [i for i in lost.items["ballot"] if i.phase == "day-2"] and any(n.code == "ballot_revote_unknown" for n in lost.notes)

@@ -19,7 +19,8 @@ Day:
 - badge: every recorded badge transfer, asked of the outgoing sheriff; candidates: every other living seat, and
   "none" (tearing the badge up).
 - ballot: every recorded day ballot (vote events, e.g. read from the host's tallies by an importer); candidates:
-  every living seat but the voter (in a re-vote: the seats tied in the round before); abstaining is a legal move
+  every living seat but the voter (in a re-vote: the seats tied in the round before, which must be recorded);
+  abstaining is a legal move
   where the rules allow it or the game records an abstention.
 
 Cut-off: before the decision and anything that tells it. A night move is asked at the night's first segment (and
@@ -269,14 +270,15 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
         if sheriff:  # the candidates on the stage do not vote
             voters = {e.actor for e in ballots}
             targets = [s for s in alive if s not in voters]
-        elif rnd > 1:
-            before = rounds.get((phase, rnd - 1))
-            if before:
-                tally = Counter(e.target for e in before if e.target is not None)
-                top = max(tally.values(), default=0)
-                tied = [s for s, n in tally.items() if n == top]
-                if len(tied) > 1:
-                    targets = sorted(tied)
+        elif rnd > 1:  # a re-vote is between the seats tied in the round before
+            tally = Counter(e.target for e in rounds.get((phase, rnd - 1), []) if e.target is not None)
+            top = max(tally.values(), default=0)
+            targets = sorted(s for s, n in tally.items() if n == top)
+            if len(targets) < 2:
+                if asked & {e.actor for e in ballots}:
+                    note("dropped", "ballot_revote_unknown", phase, f"round {rnd} of {phase}",
+                         "no item: the round before is not recorded as a tie, so the re-vote's candidates are unknown")
+                continue
         for e in ballots:
             if e.actor not in alive:
                 if e.actor in asked:

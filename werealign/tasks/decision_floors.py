@@ -1,4 +1,5 @@
-"""The floors of decision items (issue 31): simple policies that read only what the item's prompt shows.
+"""The floors of decision items (issue 31): simple policies over the player's view at the decision, as the base
+prompt shows it (in every variant: a floor is what the game itself gives away without judgment).
 
 - `most-accused`: the legal seat that drew the most public ballots so far;
 - `last-named`: the legal seat the viewpoint named last in its own shown turns;
