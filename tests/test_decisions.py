@@ -278,3 +278,32 @@ def test_a_revote_is_between_the_seats_tied_before_and_unknown_without_that_roun
     assert all(i.cutoff_segment == 11 for i in again)  # the first round's tally is heard before the re-vote
     lost = derive_decisions(game.model_copy(update={"events": [*day2, *second]}), "all")
     assert not [i for i in lost.items["ballot"] if i.phase == "day-2"] and any(n.code == "ballot_revote_unknown" for n in lost.notes)
+
+
+@pytest.mark.werebench
+def test_real_release_yields_decision_items_that_hide_their_answer(werebench_import):
+    """On the imported release (the host's tallies read into ballots): enough decision items in enough kinds, every
+    key a legal move, and no prompt showing the move asked (sampled: every third item)."""
+    from werealign.render.lines import event_line, phase_label
+
+    ds = load_dataset(werebench_import.path)
+    made: dict[str, list] = {}
+    for game in ds.games.values():
+        for kind, items in derive_decisions(game, "all").items.items():
+            made.setdefault(kind, []).extend(items)
+    assert sum(map(len, made.values())) >= 800 and sum(1 for v in made.values() if v) >= 4, {k: len(v) for k, v in made.items()}
+    items = [i for v in made.values() for i in v]
+    assert all(i.answer is None or i.answer in i.candidates for i in items)
+    for item in items[::3]:
+        game = ds.games[item.game_id]
+        text = render_messages(game, item)[-1]["content"]
+        assert text.rstrip().endswith(TASKS[item.decision].answer_forms[1]), item.item_id
+        label = phase_label(next(p for p in game.phases if p.id == item.phase), game.language)
+        mine = [e for e in game.events if e.phase == item.phase and (e.actor == item.viewpoint_seat or e.skill == "wolf_kill")]
+        for e in mine:
+            if {"ballot": e.kind == "vote" and (e.round or 1) == (item.round or 1), "badge": e.kind == "badge_transfer"}.get(
+                    item.decision.removeprefix("sheriff_"), e.kind == "skill_use" and e.skill == item.decision):
+                line = f"- 【{label}】{event_line(e, item.viewpoint_seat, game.language)}\n"
+                # the same words may stand once for each earlier round's own ballot (heard before a re-vote)
+                earlier = sum(1 for o in mine if o.kind == "vote" and (o.round or 1) < (item.round or 1) and o.target == e.target)
+                assert text.count(line) == earlier, item.item_id
