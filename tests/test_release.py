@@ -14,7 +14,7 @@ from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.errors import UserError
 from werealign.leaderboards.release.build import build_release
 from werealign.splits import apply_split
-from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, configs
+from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, configs, configs_of
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
 
@@ -156,7 +156,7 @@ def test_push_uploads_the_folder_with_the_environment_token(tmp_path, monkeypatc
     assert url.endswith("/commit/abc")
     assert calls[0][0] == "create_repo" and calls[0][1] == "org/werealign-sample" and calls[0][2]["repo_type"] == "dataset"
     assert calls[1][0] == "upload_folder" and calls[1][3]["repo_type"] == "dataset"
-    assert calls[1][2] == ["README.md", *sorted(f"data/{c}/test.parquet" for c in configs())]
+    assert calls[1][2] == ["README.md", *sorted(f"data/{c}/test.parquet" for c in configs_of(load_dataset()))]  # every config with rows
     # The token is huggingface_hub's business: never passed through werealign, never in any file.
     assert token not in repr(calls)
     for p in folder.rglob("*"):

@@ -1,8 +1,9 @@
-"""`werealign derive DATASET`: VA and OI items from the dataset's game logs (werealign.dataset_derive)."""
+"""`werealign derive DATASET`: VA, OI and decision items from the dataset's game logs (werealign.dataset_derive)."""
 
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 import typer
@@ -14,18 +15,30 @@ def derive_command(
     dataset: Path = typer.Argument(..., help="Dataset directory whose games to derive VA/OI items from."),
     out: Path | None = typer.Option(None, "--out", help="Write the dataset here instead of updating DATASET in place."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it is an earlier derive output."),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any item is dropped (the output is still written)."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any MVP vote is dropped (the output is still written)."),
+    deciders: str = typer.Option("winners", "--deciders", help="Whose decisions become decision items: winners (the winning side), mvp or all."),
 ) -> None:
-    """Derive the VA (vote) and OI (opponent) items from every game's MVP annotations; speech items are kept."""
+    """Derive the VA (vote) and OI (opponent) items from every game's MVP annotations, and the decision items (night
+    moves, day ballots) from its events; speech items are kept."""
     from werealign.dataset_derive import derive_dataset
+    from werealign.errors import UserError
+    from werealign.game.decisions import DECIDERS
     from werealign.game.derive import BY_RULE
 
-    result = derive_dataset(dataset, out, overwrite=overwrite)
+    if deciders not in DECIDERS:
+        raise UserError(f"--deciders {deciders}: choose one of {', '.join(DECIDERS)}")
+    result = derive_dataset(dataset, out, overwrite=overwrite, deciders=deciders)
     for game_id, notes in result.notes.items():
         for n in notes:
             if n.kind != "converted":
                 print(f"{n.kind}: {game_id}: MVP vote {n.vote}: {n.what}; {n.why} [{n.code}]", file=sys.stderr)
-    print(f"derived {result.vote} vote (VA) and {result.opponent} opponent (OI) items from {result.games} games; wrote {result.out}")
+    # Decision notes are many (every night move the log cannot prove): counted by reason, not listed.
+    skipped = Counter(n.code for notes in result.decision_notes.values() for n in notes if n.kind == "dropped")
+    for code, n in sorted(skipped.items()):
+        print(f"decisions not derived: {code}: {n}", file=sys.stderr)
+    made = ", ".join(f"{n} {kind}" for kind, n in result.decisions.items())
+    print(f"derived {result.vote} vote (VA) and {result.opponent} opponent (OI) items from {result.games} games; "
+          f"decision items ({deciders}): {made}; wrote {result.out}")
     dropped = sum(n.kind == "dropped" and n.code not in BY_RULE for notes in result.notes.values() for n in notes)
     if strict and dropped:
         print(f"error: --strict: {dropped} MVP vote(s) dropped (listed above); the output is written", file=sys.stderr)

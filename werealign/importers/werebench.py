@@ -20,6 +20,7 @@ from werealign.game.knowledge import coverage
 from werealign.importers.werebench_crosscheck import contradicting_turns, cross_check_exits, withhold_after_unresolved
 from werealign.importers.werebench_gate import gate_game, gate_items
 from werealign.importers.werebench_items import convert_speech_items, derive_decision_items
+from werealign.importers.werebench_tallies import tally_events
 from werealign.importers.werebench_segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench_source import ITEMS_FILE, load_release, unknown_fields
 from werealign.output_dir import check_inputs, check_replaceable, output_directory
@@ -162,7 +163,8 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         if game is not None:
             checked = cross_check_exits(game, report, sg.rel)
             unresolved[game.game_id] = checked.unresolved
-            game = gate_game(checked.game, report, sg.rel)  # nothing is written that `werealign validate` rejects
+            game = tally_events(checked.game, report)  # the host's tallies as vote events (werebench_tallies)
+            game = gate_game(game, report, sg.rel)  # nothing is written that `werealign validate` rejects
         if game is not None:
             games[game.game_id] = game
     speech = convert_speech_items(release.items.categories, games, report)

@@ -25,19 +25,25 @@ class Column:
     role: str | None = None
     macro: bool = False  # the mean over dimensions of each dimension's accuracy (speech Avg)
     group_start: bool = False  # a rule before this column (between speech and decision tasks)
+    tasks: tuple[str, ...] = ()  # a macro over these kinds (the decisions' mean of each kind's score); `task` names it
 
     def value(self, entry: ModelEntry, variant: str) -> float | None:
+        if self.tasks:
+            found = [v for t in self.tasks if (v := Column(t, t, self.path).value(entry, variant)) is not None]
+            return sum(found) / len(found) if found else None
         node: Any = entry.scores.get(variant, {}).get(self.task)
         for key in self.path:
             node = node.get(key) if isinstance(node, dict) else None
         return float(node) if isinstance(node, (int, float)) and not isinstance(node, bool) else None
 
     def observations(self, entry: ModelEntry, variant: str) -> list[Observation]:
-        return [o for o in entry.observations if o.task == self.task and o.variant == variant
+        return [o for o in entry.observations if (o.task in self.tasks if self.tasks else o.task == self.task) and o.variant == variant
                 and (self.dimension is None or o.dimension == self.dimension)
                 and (self.role is None or o.role == self.role)]
 
     def group_of(self):
+        if self.tasks:
+            return lambda o: o.task
         return (lambda o: o.dimension) if self.macro else (lambda o: None)
 
 
@@ -142,5 +148,17 @@ def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
     """The paper's columns (RI SJ DR PS CT Avg | VA OI), then one per other kind the runs scored."""
     dims = [Column(d, "speech", ("by_dimension", d, "accuracy"), dimension=d) for d in _dimensions(entries)]
     others = [Column(task, task, (metric,), group_start=i == 0) for i, (task, metric) in enumerate(other_tasks(entries).items())]
+    decisions = tuple(c.task for c in others if c.task in decision_kinds())
+    if decisions:  # the decision kinds' macro: the mean of each kind's accuracy (issue 31)
+        others.append(Column(DECISIONS, DECISIONS, ("accuracy",), tasks=decisions, macro=True))
     return [*dims, Column("Avg", "speech", ("macro_accuracy",), macro=True),
             Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", (oi_metric(entries),)), *others]
+
+
+DECISIONS = "decisions"  # the macro column over the decision kinds
+
+
+def decision_kinds() -> frozenset[str]:
+    from werealign.schema.decisions import DECISION_MODELS
+
+    return frozenset(DECISION_MODELS)

@@ -11,6 +11,7 @@ from werealign.schema.models import (  # noqa: F401
     GameLog,
     Highlight,
     ItemProvenance,
+    MoveRules,
     Mvp,
     MvpVote,
     Option,

@@ -76,6 +76,18 @@ class RoleCount(Strict):
     original_label: str | None = None
 
 
+class MoveRules(Strict):
+    """Rules of the night moves a board declares (werealign.game.moves says what an absent one means)."""
+
+    guard_repeat: bool | None = Field(None, description="Whether the guard may protect the same seat two nights running (absent: no, the catalogue's guard rule).")
+    guard_may_skip: bool | None = Field(None, description="Whether the guard may protect nobody (absent: no).")
+    witch_self_save: Literal["never", "first_night", "always"] | None = Field(
+        None, description="When the witch may save herself (absent: unknown; a recorded self-save shows it is allowed).")
+    witch_both_potions: bool | None = Field(None, description="Whether the witch may use both potions in one night (absent: no, the catalogue's witch rule).")
+    wolves_may_skip: bool | None = Field(None, description="Whether the wolves may kill nobody (absent: no).")
+    wolves_may_kill_wolf: bool | None = Field(None, description="Whether the wolves may kill one of their own (absent: yes, any living seat).")
+
+
 class Rules(Strict):
     text: str | None = Field(description="The rulebook text as given to the players (null when the source has none).")
     variant: str = Field(description="Variant id, e.g. 'seer-witch-hunter-guard'; derived from the special roles when not named.")
@@ -91,6 +103,7 @@ class Rules(Strict):
         False, exclude_if=lambda v: not v, description="Whether a player may abstain from a day vote (then abstaining is a valid VA answer and an abstention an item).")
     declared_roles: list[RoleDeclaration] = Field(
         default_factory=list, exclude_if=_empty, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
+    moves: MoveRules | None = Field(None, exclude_if=lambda v: v is None, description="The board's rules of night moves (decision items' legal moves).")
     public_cards: list[str] | None = Field(
         None,
         exclude_if=_empty,

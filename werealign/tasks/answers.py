@@ -84,3 +84,20 @@ def read_seat(token: str) -> int | None:
 
 def short(s: str, n: int = 40) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def one_seat_or_none(value: str, candidates: list[int], none_ok: bool, none_words: frozenset[str], none_answer: str,
+                     not_ok: str) -> tuple[int | str | None, str | None]:
+    """(answer, error) of a one-seat answer line that may also say "none" (an abstention, no move): a candidate seat,
+    `none_answer` for one of `none_words` where `none_ok` (else the error `not_ok`), or an error saying why not."""
+    value = seat_value(value)
+    if not value:
+        return None, "answer line is empty"
+    if value.strip().strip(".。").lower() in none_words:
+        return (none_answer, None) if none_ok else (None, not_ok)
+    seat = read_seat(value)
+    if seat is None:
+        return None, f"answer '{short(value)}' is not one seat number"
+    if seat not in candidates:
+        return None, f"seat {seat} is not a candidate"
+    return seat, None

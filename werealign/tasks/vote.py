@@ -11,7 +11,7 @@ from werealign.errors import UserError
 from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog, VoteItem
 from werealign.schema.models import VOTE_PHASE_KINDS
-from werealign.tasks.answers import read_seat, seat_value, short
+from werealign.tasks.answers import one_seat_or_none
 from werealign.tasks.base import Parsed, Sample, Task
 from werealign.tasks.checks import check_distinct_seats, check_seats_exist
 from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
@@ -59,19 +59,8 @@ def _phase(game: GameLog, item: VoteItem):
 
 
 def parse(value: str, item: VoteItem, option_order: list[int] | None) -> Parsed:
-    value = seat_value(value)
-    if not value:
-        return Parsed(None, "answer line is empty")
-    if value.strip().strip(".。").lower() in _ABSTAIN_WORDS:
-        if not item.abstention_allowed:
-            return Parsed(None, "abstaining is not an option: the game's rules do not allow it")
-        return Parsed(ABSTAIN, None)
-    seat = read_seat(value)
-    if seat is None:
-        return Parsed(None, f"answer '{short(value)}' is not one seat number")
-    if seat not in item.candidates:
-        return Parsed(None, f"seat {seat} is not a candidate")
-    return Parsed(seat, None)
+    return Parsed(*one_seat_or_none(value, item.candidates, item.abstention_allowed, _ABSTAIN_WORDS, ABSTAIN,
+                                    "abstaining is not an option: the game's rules do not allow it"))
 
 
 def score(samples: Sequence[Sample]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
+from werealign.leaderboards.release.decision_card import decision_lines
 from werealign.dataset import Dataset as WereDataset
 from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, SPLIT, features_for, item_configs, json_columns
 
@@ -193,6 +194,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
         *extra_eval, f"werealign leaderboard {runs}/* --format md", "```", "",
         "Scores: accuracy per dimension and their macro average; VA exact match; "
         "OI mean Jaccard against the true opposing faction. Intervals: bootstrap over games.", "",
+        *decision_lines(configs),
         "## Known artifacts", "",
         "Measured on the items of this release by `werealign audit`, per dimension. Chance for a 9-way item is "
         "11%: a key that is the longest option (key-longest), or that a classifier trained on the options alone "

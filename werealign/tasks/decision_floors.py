@@ -1,0 +1,88 @@
+"""The floors of decision items (issue 31): simple policies over the player's view at the decision, as the base
+prompt shows it (in every variant: a floor is what the game itself gives away without judgment).
+
+- `most-accused`: the legal seat that drew the most public ballots so far;
+- `last-named`: the legal seat the viewpoint named last in its own shown turns;
+- `consensus`: the legal seat the other players named most in the current day's shown speech (the night's
+  decision: the day before it);
+- `same-as-last`: the viewpoint's own previous move of the same kind (last night's check, protection, kill;
+  the previous ballot), when it is legal now.
+
+Each is scored as the share of items it answers correctly; where a policy names no legal seat (no ballot yet,
+nothing named), the item counts at chance (a uniform legal move), so every floor is at least comparable to chance.
+The contexts are built with the item's own context rules (werealign.game.visibility), the answer withheld.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from statistics import fmean
+
+from werealign.game.visibility import Context, build_context
+from werealign.llm.baselines import seats_named
+from werealign.schema import GameLog
+from werealign.schema.decisions import DecisionItem
+from werealign.tasks.common import rounded
+
+Policy = Callable[[Context, DecisionItem], int | None]
+
+_SKILL = {"seer_check": ("seer_check",), "guard_protect": ("guard_protect", "doctor_protect"), "witch_poison": ("witch_poison",),
+          "wolf_kill": ("wolf_kill",), "witch_save": ("witch_save",)}
+
+
+def _top(counts: Counter, item: DecisionItem) -> int | None:
+    legal = {s: n for s, n in counts.items() if s in item.candidates}
+    if not legal:
+        return None
+    best = max(legal.values())
+    return min(s for s, n in legal.items() if n == best)
+
+
+def most_accused(ctx: Context, item: DecisionItem) -> int | None:
+    return _top(Counter(e.target for e in ctx.public_events if e.kind == "vote" and e.target is not None), item)
+
+
+def last_named(ctx: Context, item: DecisionItem) -> int | None:
+    named = [s for u in ctx.utterances if u.is_self for s in seats_named(u.text) if s in item.candidates]
+    return named[-1] if named else None
+
+
+def consensus(ctx: Context, item: DecisionItem) -> int | None:
+    days = [p for p in ctx.phases if p.kind != "night"]
+    if not days:
+        return None
+    today = days[-1].day
+    phase_day = {p.id: p.day for p in ctx.phases}
+    said = [s for u in ctx.utterances if not u.is_self and u.speaker != "host" and phase_day.get(u.phase) == today for s in seats_named(u.text)]
+    return _top(Counter(said), item)
+
+
+def same_as_last(ctx: Context, item: DecisionItem) -> int | None:
+    if item.decision == "ballot":
+        mine = [e.target for e in ctx.public_events if e.kind == "vote" and e.actor == item.viewpoint_seat]
+    else:
+        skills = _SKILL.get(item.decision, ())
+        mine = [e.target for e in ctx.private_events if e.kind == "skill_use" and e.skill in skills and e.phase != item.phase
+                and (e.actor == item.viewpoint_seat or item.decision == "wolf_kill")]
+    last = mine[-1] if mine else None
+    return last if last in item.candidates else None
+
+
+FLOORS: dict[str, Policy] = {"most-accused": most_accused, "last-named": last_named, "consensus": consensus, "same-as-last": same_as_last}
+
+
+def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]]) -> dict[str, float | None]:
+    from werealign.tasks import task_of
+
+    if not asked:
+        return {name: None for name in FLOORS}
+    values: dict[str, list[float]] = {name: [] for name in FLOORS}
+    for game, item in asked:
+        kw = task_of(item).context_kwargs(game, item, None)
+        ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **kw)
+        chance = 1 / (len(item.candidates) + item.none_allowed)
+        for name, policy in FLOORS.items():
+            pick = policy(ctx, item)
+            values[name].append(chance if pick is None else float(pick == item.answer))
+    return {name: rounded(fmean(v)) for name, v in values.items()}
