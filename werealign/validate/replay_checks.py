@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from werealign.schema import GameLog
+from werealign.schema.models import TELLING_ORDER
 from werealign.validate.findings import Sink, path
 
 SHERIFF_WEIGHTS = (1.0, 1.5)  # one vote, or the usual one and a half: a finding must hold for both
@@ -29,10 +30,11 @@ WOLF_RESULTS = {"wolf", "werewolf", "bad", "狼人", "查杀"}
 def check_replay(game: GameLog, out: Sink) -> None:
     phase_order = {p.id: i for i, p in enumerate(game.phases)}
     faction = {s.seat: s.faction for s in game.seats}
-    # Turns and events in timeline order; at one segment, a turn comes before the events anchored to it.
+    # Turns and events in timeline order; at one segment, a turn comes before the events anchored to it, and the
+    # events come in the order things are told (TELLING_ORDER: the ballots a tally reads out before the exile they make).
     timeline = sorted(
-        [(u.segment_ids[0], 0, i) for i, u in enumerate(game.utterances) if u.segment_ids]
-        + [(e.segment_id, 1, i) for i, e in enumerate(game.events) if e.segment_id is not None]
+        [(u.segment_ids[0], 0, 0, i) for i, u in enumerate(game.utterances) if u.segment_ids]
+        + [(e.segment_id, 1, TELLING_ORDER[e.kind], i) for i, e in enumerate(game.events) if e.segment_id is not None]
     )
     out_since: dict[int, tuple[int, str]] = {}  # seat -> (events index, phase) of its exit
     sheriff: int | None = None
@@ -54,7 +56,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
         exit_ = gone(seat)
         return exit_ is not None and phase_order.get(phase, -1) > phase_order.get(exit_[1], -1) + 1
 
-    for _, is_event, i in timeline:
+    for _, is_event, _, i in timeline:
         if not is_event:
             u = game.utterances[i]
             if too_late(u.speaker, u.phase):
