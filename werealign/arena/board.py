@@ -58,6 +58,8 @@ class BoardSpec(BaseModel):
     sheriff: bool = Field(False, description="A sheriff elected on day 1 (the human games): 1.5 votes, sets the speaking order, passes or tears up the badge.")
     self_destruct: bool = Field(False, description="A wolf may self-destruct on its day turn, ending the day (the human games).")
     language: Literal["en", "zh"] = Field("en", description="The language of the moderator, the rule agents and the prompts.")
+    poll_votes: bool = Field(False, description="Measurement, not a rule: after every debate turn each seat is asked whom it would "
+                             "vote for now (Werewolf Arena's synthetic votes, for voting entropy per turn); never a ballot.")
     abstention: bool = Field(True, description="Whether a player may abstain from a day vote (the human games: yes).")
     declared_roles: list[RoleDeclaration] = Field(default_factory=list)
     abilities: dict[str, Ability] = Field(default_factory=dict)

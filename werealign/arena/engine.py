@@ -292,12 +292,13 @@ class Table:
         """The day's talk; True when a wolf self-destructed (the day ends at once)."""
         self.host(self.line("debate"))
         if self.board.spec.debate == "round-robin":
-            for s in self.speaking_order(dead):
+            for i, s in enumerate(self.speaking_order(dead), start=1):
                 if s in self.alive and self.turn(s):
                     return True
+                self.poll(i)
             return False
         last_text = ""
-        for _ in range(self.board.spec.debate_turns):
+        for i in range(1, self.board.spec.debate_turns + 1):
             named = mentions(last_text)
             bids = {s: self.ask(Decision("bid", s, self.day, mentioned=s in named)).choice for s in sorted(self.alive)}
             top = max(bids.values())
@@ -308,7 +309,19 @@ class Table:
             if self.turn(speaker):
                 return True
             last_text = self.rec.utterances[-1].text
+            self.poll(i)
         return False
+
+    def poll(self, turn: int) -> None:
+        """Werewolf Arena's synthetic votes after a debate turn (a measurement; never a ballot, never in the log)."""
+        if not self.board.spec.poll_votes:
+            return
+        for s in sorted(self.alive):
+            if s in self.revealed:
+                continue
+            options = tuple(c for c in sorted(self.alive) if c != s)
+            self.ask(Decision("poll", s, self.day, options, none_ok=self.board.spec.abstention))
+            self.trace[-1]["turn"] = turn
 
     def turn(self, seat: int) -> bool:
         """One day turn; a wolf may end it by self-destructing (True)."""
