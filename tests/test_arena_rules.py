@@ -396,3 +396,18 @@ def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
     assert 6 in [e.target for e in day_events(game, "elimination", 2, result="night_death")]
     assert not [d for d in asked[4] if d.kind == "assassinate" and d.day > 2], "once a game"
     assert rule_breaks(game) == []
+
+
+def test_a_self_destruct_in_the_campaign_loses_the_badge_and_ends_day_one():
+    script = {s: {("run", 1): None} for s in range(1, 8)}
+    script[4] = {("run", 1): 4, ("kill", 1): 7, ("campaign", 1): {"text": "I am a wolf.", "destruct": True}}
+    script[5] = {("run", 1): 5, ("kill", 1): 7}
+    script[2] = {("run", 1): None, ("save", 1): None, ("poison", 1): None}
+    game, asked = table(SEVEN, script, max_days=2, sheriff=True, self_destruct=True)
+    (sd,) = [e for e in game.events if e.kind == "self_destruct"]
+    assert sd.actor == 4 and sd.phase.startswith("sheriff_election")
+    assert [e.target for e in game.events if e.kind == "sheriff_election"] == [None]
+    assert not [e for e in game.events if e.kind == "vote" and e.phase == "day-1"], "no vote on day 1"
+    assert not [d for ds in asked.values() for d in ds if d.kind == "speak" and d.day == 1]
+    assert [p.id for p in game.phases][:4] == ["night-1", "sheriff_election-1", "day-1", "night-2"]
+    assert rule_breaks(game) == []

@@ -233,20 +233,24 @@ class Table:
         return sorted(dead)
 
     # ------------------------------------------------------------------ sheriff
-    def election(self) -> None:
+    def election(self) -> bool:
         """Day 1, before the night's news: candidacies, campaign speeches, withdrawals, then the others vote
-        (a tie is voted again among the tied runners, a second tie loses the badge)."""
+        (a tie is voted again among the tied runners, a second tie loses the badge). A wolf may self-destruct
+        in its campaign speech: the badge is lost and day 1 ends after the news (True)."""
         self.rec.begin("sheriff_election", self.day)
         self.host(self.line("election"))
         runners = [s for s in sorted(self.alive) if self.ask(Decision("run", s, self.day, (s,), none_ok=True)).choice == s]
         if not runners:
             seg = self.host(self.line("no_runner"))
-            self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None, result="no_candidate")
-            return
+            self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
+            return False
         self.host(self.line("running", seats=runners))
         for s in runners:
             self.host(self.line("campaign", seat=s))
-            self.say(s, "campaign")
+            if self.turn(s, "campaign"):
+                seg = self.host(self.line("no_sheriff"))
+                self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
+                return True
         for s in list(runners):
             if len(runners) > 1 and self.ask(Decision("withdraw", s, self.day, (s,), none_ok=True)).choice == s:
                 runners.remove(s)
@@ -268,8 +272,9 @@ class Table:
             seg = self.host(self.line("no_sheriff"))
         else:
             seg = self.host(self.line("sheriff", seat=elected))
-        self.rec.event("sheriff_election", EVERYONE, segment=seg, target=elected, result=None if elected is not None else "badge_lost")
+        self.rec.event("sheriff_election", EVERYONE, segment=seg, target=elected)
         self.sheriff = elected
+        return False
 
     # ------------------------------------------------------------------ day
     def speaking_order(self, dead: list[int]) -> list[int]:
@@ -323,12 +328,12 @@ class Table:
             self.ask(Decision("poll", s, self.day, options, none_ok=self.board.spec.abstention))
             self.trace[-1]["turn"] = turn
 
-    def turn(self, seat: int) -> bool:
-        """One day turn; a wolf may end it by self-destructing (True)."""
+    def turn(self, seat: int, kind: str = "speak") -> bool:
+        """One day turn (or campaign speech); a wolf may end the day by self-destructing (True)."""
         ability = self.board.ability(self.roles[seat])
         # The wolf beauty does not self-destruct (her charm would be a second take).
         may = self.board.spec.self_destruct and self.faction(seat) == "wolf" and not (ability is not None and ability.action == "charm")
-        act = self.say(seat, "speak", may_destruct=may)
+        act = self.say(seat, kind, may_destruct=may)
         if not (may and act.destruct):
             return False
         seg = self.host(self.line("self_destruct", seat=seat))
@@ -415,8 +420,7 @@ class Table:
             self.day += 1
             dead = self.night()
             self.silenced, self.silence_next = self.silence_next, None
-            if self.day == 1 and self.board.spec.sheriff:
-                self.election()
+            ended = self.day == 1 and self.board.spec.sheriff and self.election()
             self.rec.begin("day", self.day)
             news = " ".join(self.line("died", seat=s) for s, _ in dead) or self.line("peaceful")
             seg = self.host(self.line("day", day=self.day, news=news))
@@ -431,6 +435,8 @@ class Table:
             if self.day == 1 and self.board.spec.last_words == "exiled+first-night":
                 for s, _ in dead:
                     self.last_words(s)
+            if ended:  # a self-destruct in the sheriff election: no debate, no vote today
+                continue
             if self.debate([s for s, _ in dead]):
                 win = self.winner()
                 continue
