@@ -263,7 +263,7 @@ def rule_breaks(game: GameLog) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("board", ["wwk12", "beauty12", "elder12", "standard12", "arena8"])
+@pytest.mark.parametrize("board", ["wwk12", "beauty12", "elder12", "idiot12", "standard12", "arena8"])
 def test_every_shipped_board_plays_without_breaking_a_rule(tmp_path, board):
     out = tmp_path / board
     r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "3", "--board", board, "--out", out)
