@@ -22,6 +22,7 @@ from werealign.arena.tournament import play_all, schedule
 from werealign.dataset import load_dataset
 from werealign.schema import GameLog
 from werealign.schema.models import Provenance
+from werealign.schema.roles import catalogue_for
 
 LAST_WORDS = re.compile(r"last words|遗言")
 
@@ -220,6 +221,7 @@ def rule_breaks(game: GameLog) -> list[str]:
     """Every rule the game breaks, read from the log alone."""
     faction = {s.seat: s.faction for s in game.seats}
     role = {s.seat: s.role for s in game.seats}
+    catalogue = catalogue_for(game.rules.declared_roles)
     out: list[str] = []
     gone: dict[int, int] = {}
     for e in game.events:
@@ -230,6 +232,8 @@ def rule_breaks(game: GameLog) -> list[str]:
     for e in game.events:
         if e.skill == "seer_check" and e.result != ("wolf" if faction[e.target] == "wolf" else "good"):
             out.append(f"seer check of {e.target} says {e.result}")
+        if e.skill == "demon_check" and e.result != ("god" if catalogue.get(role[e.target]).is_god else "not_god"):
+            out.append(f"demon check of {e.target} says {e.result}")
         if e.kind == "vote" and e.actor in gone and gone[e.actor] < e.segment_id:
             out.append(f"dead seat {e.actor} votes in {e.phase}")
         if e.kind == "skill_use" and isinstance(e.actor, int) and e.actor in gone and e.skill not in ("hunter_shoot", "white_wolf_king_take") \
@@ -263,7 +267,7 @@ def rule_breaks(game: GameLog) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("board", ["wwk12", "beauty12", "elder12", "idiot12", "standard12", "arena8"])
+@pytest.mark.parametrize("board", ["wwk12", "beauty12", "elder12", "idiot12", "demon12", "standard12", "arena8"])
 def test_every_shipped_board_plays_without_breaking_a_rule(tmp_path, board):
     out = tmp_path / board
     r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "3", "--board", board, "--out", out)
@@ -352,10 +356,10 @@ def test_a_role_the_engine_cannot_play_is_refused_in_one_line(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
     assert r.returncode == 1 and "moon_charmer" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     # A catalogue role with powers the engine lacks is refused by name, not played as a plain card.
-    board["roles"][1] = "demon"
+    board["roles"][1] = "nine_tailed_fox"
     path.write_text(json.dumps(board))
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
-    assert r.returncode == 1 and "'demon'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.returncode == 1 and "'nine_tailed_fox'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_path):
@@ -366,7 +370,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
         roles = {rc.role for rc in g.rules.composition}
         r = run_cli("arena", "--model", "rule/heuristic", "--games", "1", "--board", path, "--out", tmp_path / path.stem)
         if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager", "idiot", "silencer_elder",
-                     "stalker", "wolf_beauty"}:
+                     "stalker", "wolf_beauty", "demon"}:
             assert r.returncode == 0, (path.name, r.stderr)
             out = load_dataset(tmp_path / path.stem)
             for game in out.games.values():

@@ -10,8 +10,8 @@ the same seat two nights running), `potions` (one save, one poison, not both in 
 self-destructs: the white wolf king), `silence` (the seat chosen at night says nothing the next day:
 the silencer elder), `charm` (a wolf who charms a seat each night; it leaves with her; she does not
 self-destruct: the wolf beauty), `assassinate` (once a game, at night, a seat it voted for that is
-still in: the stalker), `idiot` (voted out, shows the card and stays in without a vote), `none` (a
-plain card). Every wolf-side role joins the night kill.
+still in: the stalker), `idiot` (voted out, shows the card and stays in without a vote), `check_god`
+(learns at night whether a seat holds a god role: the demon), `none` (a plain card). Every wolf-side role joins the night kill.
 A role with no action in the table and not declared by the board is one the engine cannot play: the
 board is refused in one line naming it (a wolf beauty played as a plain wolf would not be her game).
 """
@@ -32,13 +32,13 @@ from werealign.schema import GameLog
 from werealign.schema.roles import RoleCatalogue, RoleDeclaration, catalogue_for
 
 BOARDS_FILE = Path(__file__).with_name("boards.json")
-ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "none")
+ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "none")
 FACTIONS_PLAYABLE = ("good", "wolf")
 
 
 class Ability(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "none"]
+    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "none"]
     skill: str | None = Field(None, description="Event skill id written to the log (default: by action).")
     no_repeat: bool = False
 

@@ -208,6 +208,12 @@ class Table:
                 self.used.add(s)
                 assassinated = t
                 self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "stalker_assassinate")
+        for s in self.with_action("check_god"):  # the demon: whether a seat holds a god (special good) role
+            a = self.board.ability(self.roles[s])
+            t = self.ask(Decision("check_god", s, self.day, tuple(x for x in sorted(self.alive) if x != s))).choice
+            role = self.board.catalogue.get(self.roles[t])
+            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "demon_check",
+                           result="god" if role is not None and role.is_god else "not_god")
         saved = poisoned = None
         for s in self.with_action("potions"):
             if victim is not None and self.potions["save"]:

@@ -115,7 +115,7 @@ class HeuristicAgent:
             return Action(text=say["kill"].format(t=target) if target else say["no_pref"])
         if k == "kill":
             return Action(choice=seer_claims[0] if seer_claims else rng.choice(decision.candidates))
-        if k == "check":
+        if k in ("check", "check_god"):
             unchecked = [s for s in decision.candidates if s not in _checks(view)]
             return Action(choice=top(unchecked or list(decision.candidates)))
         if k == "protect":
