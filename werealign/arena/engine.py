@@ -1,10 +1,14 @@
-"""The moderator loop: nights (the wolves' chat and kill, role actions), days (the night's news, last
-words, a debate by bidding or round-robin, votes with a re-vote on a tie), until a side wins.
+"""The moderator loop: nights (the wolves' chat and kill, role actions), a sheriff election on day 1
+where the board has one, days (the night's news, last words, a debate by bidding or in seat order, a
+wolf's self-destruct ending the day, the exile vote), until a side wins. Every line is the board's
+language (werealign.arena.lines).
 
-Rules follow Werewolf Arena (bids 0-4 for the floor; the highest bid speaks, ties to a seat the last
-speaker named, then by lot) and the standard board (the witch's two potions, the guard's no-repeat
-protection, the hunter's shot except when poisoned). Everything random is drawn from the game's seed;
-an agent only ever sees its seat's view of the log (werealign.arena.record, game.visibility).
+Rules follow Werewolf Arena where the board is its (bids 0-4 for the floor; the highest bid speaks, ties
+to a seat the last speaker named, then by lot; a majority to exile) and the human games otherwise: the
+witch's two potions (one a night, never on herself), the guard's no-repeat protection, the hunter's shot
+except when poisoned, the sheriff's 1.5 votes, speaking order and badge, abstention, a tie spoken on by
+the tied players and voted again by the others. Everything random is drawn from the game's seed; an
+agent only ever sees its seat's view of the log (werealign.arena.record, game.visibility).
 """
 
 from __future__ import annotations
