@@ -415,3 +415,15 @@ def test_a_self_destruct_in_the_campaign_loses_the_badge_and_ends_day_one():
     assert not [d for ds in asked.values() for d in ds if d.kind == "speak" and d.day == 1]
     assert [p.id for p in game.phases][:4] == ["night-1", "sheriff_election-1", "day-1", "night-2"]
     assert rule_breaks(game) == []
+
+
+def test_a_white_wolf_king_on_a_board_without_self_destruct_is_refused_and_no_rules_text_promises_it(tmp_path):
+    board = {"roles": ["seer", "white_wolf_king", "werewolf", "villager", "villager", "villager", "villager"]}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(board))
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 1 and "'white_wolf_king'" in r.stderr and "self_destruct" in r.stderr, r.stderr
+    b = load_board("standard12")
+    _, played = next(iter(play_all(b, schedule(["rule/random"], 1, 1, b), lambda m, match, role: resolve_agent(m, "single", match.seed))))
+    assert "Nobody may self-destruct" in played.game.rules.text
+    assert not [e for e in played.game.events if e.kind == "self_destruct"]

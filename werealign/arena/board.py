@@ -146,5 +146,9 @@ def make_board(name: str, spec: BoardSpec, where: str = "board") -> Board:
         raise UserError(f"{where}: roles: a board needs at least one wolf-side and one good-side role")
     if factions.count("wolf") * 2 >= len(factions):
         raise UserError(f"{where}: roles: the wolves must start outnumbered")
+    for i, role in enumerate(spec.roles):
+        if abilities.get(role) is not None and abilities[role].action == "take" and not spec.self_destruct:
+            raise UserError(f"{where}: roles[{i}]: {role!r} takes a seat when self-destructing, which this board does not allow "
+                            '(set "self_destruct": true)')
     used = {r: a for r, a in abilities.items() if r in spec.roles and a.action != "none"}
     return Board(name=name, spec=spec, catalogue=catalogue, abilities=used)
