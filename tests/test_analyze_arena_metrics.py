@@ -98,3 +98,27 @@ def test_the_arena_ranking_is_read_from_one_board_in_one_language(tmp_path):
     with pytest.raises(UserError, match="rank one board in one language") as e:
         beyond_survival(human, [tmp_path / "en", tmp_path / "zh"])
     assert "arena8 (en)" in str(e.value) and "wwk12 (zh)" in str(e.value)
+
+
+def test_voting_entropy_per_debate_turn_from_polled_votes(tmp_path):
+    import math
+
+    out = tmp_path / "p"
+    run_arena(["rule/heuristic", "rule/random"], games=1, seed=1, out=out, poll_votes=True)
+    from werealign.analysis.corpus import TRACES
+    from werealign.dataset import load_dataset
+    from werealign.files import read_jsonl
+
+    (trace_path,) = (out / TRACES).glob("*.jsonl")
+    rows = [row for _, row in read_jsonl(trace_path)]
+    polls = [r for r in rows if r["kind"] == "poll"]
+    assert polls and all("turn" in r for r in polls)
+    (game,) = load_dataset(out).games.values()
+    ballots = [e for e in game.events if e.kind == "vote"]
+    assert len(ballots) == sum(r["kind"] == "vote" for r in rows), "a poll is never a ballot in the log"
+    # H of day 1, turn 1, recomputed here from the polled choices.
+    first = [r["choice"] for r in polls if r["day"] == 1 and r["turn"] == 1 and r["choice"] is not None]
+    n = len(first)
+    h = -sum(first.count(c) / n * math.log2(first.count(c) / n) for c in set(first))
+    groups = {g.label: aggregate(g) for g in load_groups([out])}
+    assert groups["rule/heuristic"]["voting_entropy_by_turn"]["1"]["1"] == round(h, 3)

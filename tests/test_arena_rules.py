@@ -22,6 +22,7 @@ from werealign.arena.tournament import play_all, schedule
 from werealign.dataset import load_dataset
 from werealign.schema import GameLog
 from werealign.schema.models import Provenance
+from werealign.schema.roles import catalogue_for
 
 LAST_WORDS = re.compile(r"last words|遗言")
 
@@ -220,6 +221,7 @@ def rule_breaks(game: GameLog) -> list[str]:
     """Every rule the game breaks, read from the log alone."""
     faction = {s.seat: s.faction for s in game.seats}
     role = {s.seat: s.role for s in game.seats}
+    catalogue = catalogue_for(game.rules.declared_roles)
     out: list[str] = []
     gone: dict[int, int] = {}
     for e in game.events:
@@ -230,6 +232,8 @@ def rule_breaks(game: GameLog) -> list[str]:
     for e in game.events:
         if e.skill == "seer_check" and e.result != ("wolf" if faction[e.target] == "wolf" else "good"):
             out.append(f"seer check of {e.target} says {e.result}")
+        if e.skill == "demon_check" and e.result != ("god" if catalogue.get(role[e.target]).is_god else "not_god"):
+            out.append(f"demon check of {e.target} says {e.result}")
         if e.kind == "vote" and e.actor in gone and gone[e.actor] < e.segment_id:
             out.append(f"dead seat {e.actor} votes in {e.phase}")
         if e.kind == "skill_use" and isinstance(e.actor, int) and e.actor in gone and e.skill not in ("hunter_shoot", "white_wolf_king_take") \
@@ -263,7 +267,7 @@ def rule_breaks(game: GameLog) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("board", ["wwk12", "standard12", "arena8"])
+@pytest.mark.parametrize("board", ["wwk12", "beauty12", "elder12", "idiot12", "demon12", "standard12", "arena8"])
 def test_every_shipped_board_plays_without_breaking_a_rule(tmp_path, board):
     out = tmp_path / board
     r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "3", "--board", board, "--out", out)
@@ -352,34 +356,39 @@ def test_a_role_the_engine_cannot_play_is_refused_in_one_line(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
     assert r.returncode == 1 and "moon_charmer" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     # A catalogue role with powers the engine lacks is refused by name, not played as a plain card.
-    board["roles"][1] = "demon"
+    board["roles"][1] = "nine_tailed_fox"
     path.write_text(json.dumps(board))
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
-    assert r.returncode == 1 and "'demon'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.returncode == 1 and "'nine_tailed_fox'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_path):
-    games = sorted((werebench_import.path / "games").glob("*.json"))
-    played = refused = 0
-    for path in games:
+    """One game of each setup of the release as --board: a setup the engine plays gives seeded games in the
+    game's language with its sheriff that break no rule; any other is refused in one line naming a role."""
+    seen: set = set()
+    played, refused = set(), 0
+    for path in sorted((werebench_import.path / "games").glob("*.json")):
         g = GameLog.model_validate_json(path.read_text(encoding="utf-8"))
+        setup = tuple(sorted((rc.role, rc.count) for rc in g.rules.composition))
+        if setup in seen:
+            continue
+        seen.add(setup)
         roles = {rc.role for rc in g.rules.composition}
-        r = run_cli("arena", "--model", "rule/heuristic", "--games", "1", "--board", path, "--out", tmp_path / path.stem)
+        r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "1", "--board", path,
+                    "--out", tmp_path / path.stem)
         if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager", "idiot", "silencer_elder",
-                     "stalker", "wolf_beauty"}:
+                     "stalker", "wolf_beauty", "demon"}:
             assert r.returncode == 0, (path.name, r.stderr)
-            out = load_dataset(tmp_path / path.stem)
-            for game in out.games.values():
+            assert run_cli("validate", tmp_path / path.stem).returncode == 0
+            for game in load_dataset(tmp_path / path.stem).games.values():
                 assert game.language == g.language and game.rules.has_sheriff == g.sheriff_in_play()
-                assert rule_breaks(game) == []
-            played += 1
+                assert rule_breaks(game) == [], game.game_id
+            played |= roles
         else:
             assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
             assert any(repr(x) in r.stderr for x in roles), r.stderr
             refused += 1
-        if played >= 2 and refused >= 3:
-            break
-    assert played and refused
+    assert "white_wolf_king" in played and "wolf_beauty" in played and "silencer_elder" in played and refused
 
 
 def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
@@ -396,3 +405,30 @@ def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
     assert 6 in [e.target for e in day_events(game, "elimination", 2, result="night_death")]
     assert not [d for d in asked[4] if d.kind == "assassinate" and d.day > 2], "once a game"
     assert rule_breaks(game) == []
+
+
+def test_a_self_destruct_in_the_campaign_loses_the_badge_and_ends_day_one():
+    script = {s: {("run", 1): None} for s in range(1, 8)}
+    script[4] = {("run", 1): 4, ("kill", 1): 7, ("campaign", 1): {"text": "I am a wolf.", "destruct": True}}
+    script[5] = {("run", 1): 5, ("kill", 1): 7}
+    script[2] = {("run", 1): None, ("save", 1): None, ("poison", 1): None}
+    game, asked = table(SEVEN, script, max_days=2, sheriff=True, self_destruct=True)
+    (sd,) = [e for e in game.events if e.kind == "self_destruct"]
+    assert sd.actor == 4 and sd.phase.startswith("sheriff_election")
+    assert [e.target for e in game.events if e.kind == "sheriff_election"] == [None]
+    assert not [e for e in game.events if e.kind == "vote" and e.phase == "day-1"], "no vote on day 1"
+    assert not [d for ds in asked.values() for d in ds if d.kind == "speak" and d.day == 1]
+    assert [p.id for p in game.phases][:4] == ["night-1", "sheriff_election-1", "day-1", "night-2"]
+    assert rule_breaks(game) == []
+
+
+def test_a_white_wolf_king_on_a_board_without_self_destruct_is_refused_and_no_rules_text_promises_it(tmp_path):
+    board = {"roles": ["seer", "white_wolf_king", "werewolf", "villager", "villager", "villager", "villager"]}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(board))
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 1 and "'white_wolf_king'" in r.stderr and "self_destruct" in r.stderr, r.stderr
+    b = load_board("standard12")
+    _, played = next(iter(play_all(b, schedule(["rule/random"], 1, 1, b), lambda m, match, role: resolve_agent(m, "single", match.seed))))
+    assert "Nobody may self-destruct" in played.game.rules.text
+    assert not [e for e in played.game.events if e.kind == "self_destruct"]

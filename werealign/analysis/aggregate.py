@@ -41,6 +41,7 @@ def aggregate(group: Group) -> dict[str, Any]:
     top_share: list[float] = []
     est: dict[int, list[bool]] = defaultdict(list)
     est_of: dict[str, dict[int, list[float]]] = {side: defaultdict(list) for side in SIDES}
+    polls: dict[tuple[int, int], list[float]] = defaultdict(list)
     missing: Counter = Counter()
     for gm, seats in group.games:
         days.append(gm.days)
@@ -76,6 +77,9 @@ def aggregate(group: Group) -> dict[str, Any]:
                 for day, value in gm.est.get(s, {}).items():
                     est_of[gm.seats[s]][day].append(value)
         top_share += gm.top_share
+        for day, turns_h in gm.poll_entropy.items():
+            for turn, h in turns_h.items():
+                polls[day, turn].append(h)
     return {
         "games": len(group.games),
         "win_rate": {side: _rate(*wins[side]) for side in SIDES},
@@ -97,6 +101,9 @@ def aggregate(group: Group) -> dict[str, Any]:
         "estimation_accuracy_by_day": {str(d): _mean([float(x) for x in v]) for d, v in sorted(est.items())},
         # Strategy Adaptation's Est of the group's seats by side and day: how well the other players read them.
         "est_by_day": {side: {str(d): _mean(v) for d, v in sorted(days.items())} for side, days in est_of.items()},
+        # Werewolf Arena's H(r, i): the polled votes' entropy at debate turn i of day r, averaged over the games reaching it.
+        "voting_entropy_by_turn": {str(d): {str(t): _mean(polls[d, t]) for t in sorted(t for dd, t in polls if dd == d)}
+                                   for d in sorted({d for d, _ in polls})},
         "unreadable_moves": _rate(*group.moves) if group.moves is not None else None,
         "flagged_games": group.flagged_games if group.moves is not None else None,
         "not_measured": [{"metric": m, "why": why, "games": n} for (m, why), n in sorted(missing.items())],

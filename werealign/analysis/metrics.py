@@ -14,8 +14,8 @@ Definitions (Werewolf Arena's where it has one):
   that day; backfired %: those after which the seer was exiled that day.
 - a round's vote: the ballots of one day phase and round. Consensus: the leader's share of the ballots;
   ballot entropy: Shannon entropy (bits) of the round's ballots over targets. Werewolf Arena's voting
-  entropy is of synthetic votes polled after every debate turn, which no log here records: it is not
-  measured, and ballot entropy is not it. A vote change: a ballot for another seat than the one the
+  entropy H is of votes polled after every debate turn: measured from an arena trace's polls
+  (`arena --poll-votes`), H per (day, debate turn), else not measured; ballot entropy is not it. A vote change: a ballot for another seat than the one the
   voter named last in their own speech that day (voters who named no candidate are not counted);
   exiled-was-wolf: day exiles whose seat is on the wolf side.
 - participation: a player's day turns and characters, per player alive at the start of each day, and
@@ -61,6 +61,7 @@ class GameMetrics:
     top_share: list[float] = field(default_factory=list)  # per day: the top talker's share of the day's characters
     estimates: dict[int, dict[int, list[bool]]] = field(default_factory=dict)  # seat -> day -> right or wrong
     est: dict[int, dict[int, float]] = field(default_factory=dict)  # target seat -> day -> Est (Strategy Adaptation)
+    poll_entropy: dict[int, dict[int, float]] = field(default_factory=dict)  # day -> debate turn -> H of the polled votes
     missing: dict[str, str] = field(default_factory=dict)  # metric -> why this game has none
 
 
@@ -95,8 +96,8 @@ def game_metrics(game: GameLog, trace: list[dict] | None = None) -> GameMetrics:
     _seer(game, gm, phases, day_turns, exile_of, lang)
     _participation(game, gm, phases, day_turns)
     _trace(gm, trace, faction)
-    if gm.rounds:
-        gm.missing["per_turn_entropy"] = "no per-turn votes (Werewolf Arena's voting entropy)"
+    if gm.rounds and not gm.poll_entropy:
+        gm.missing["per_turn_entropy"] = "no per-turn votes (arena --poll-votes: Werewolf Arena's voting entropy)"
     return gm
 
 
@@ -136,7 +137,7 @@ def _votes(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
         n = sum(counts.values())
         if not n:
             continue
-        entropy = -sum(c / n * math.log2(c / n) for c in counts.values())
+        entropy = _entropy(counts)
         gm.rounds.append({"day": phases[phase].day, "round": rnd, "ballots": n, "consensus": max(counts.values()) / n, "entropy": entropy})
         if rnd != 1:
             continue
@@ -146,6 +147,11 @@ def _votes(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
             named = _last_named(said, [s for s in gm.seats if s != voter], lang)
             if named is not None and target is not None:
                 gm.vote_changes.append((voter, named != target))
+
+
+def _entropy(counts: Counter) -> float:
+    n = sum(counts.values())
+    return -sum(c / n * math.log2(c / n) for c in counts.values()) if n else 0.0
 
 
 def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
@@ -256,6 +262,12 @@ def _trace(gm: GameMetrics, trace: list[dict] | None, faction: dict[int, str]) -
             gm.estimates.setdefault(row["seat"], {}).setdefault(row["day"], []).append(right)
             if faction.get(row["seat"]) == "good":  # a wolf knows every seat's side: its guesses say nothing
                 last[row["day"], row["seat"], int(seat)] = right
+    polls: dict[tuple[int, int], Counter] = defaultdict(Counter)
+    for row in trace:
+        if row["kind"] == "poll" and row["choice"] is not None:
+            polls[row["day"], row.get("turn", 0)][row["choice"]] += 1
+    for (day, turn), counts in sorted(polls.items()):
+        gm.poll_entropy.setdefault(day, {})[turn] = _entropy(counts)
     acc: dict[tuple[int, int], list[bool]] = defaultdict(list)
     for (day, _, target), right in last.items():
         acc[target, day].append(right)

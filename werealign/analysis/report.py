@@ -122,6 +122,10 @@ def text_report(results: list[dict[str, Any]]) -> str:
             lines.append(f"role estimation accuracy by day, {_short(r['label'], 40)}:")
             days = [f"day {d} {v:.2f}" for d, v in est.items()]
             lines += ["  " + ", ".join(days[i : i + 6]) for i in range(0, len(days), 6)]
+        for day, by_turn in (r["metrics"].get("voting_entropy_by_turn") or {}).items():
+            lines.append(_short(f"voting entropy (bits) by debate turn, day {day}, {r['label']}:", 80))
+            cells = [f"{v:.2f}" for v in by_turn.values() if v is not None]
+            lines += ["  " + " ".join(cells[i : i + 12]) for i in range(0, len(cells), 12)]
         for side, by_day in (r["metrics"].get("est_by_day") or {}).items():
             if by_day:
                 lines.append(_short(f"Est (SA) of its {side} seats by day, {r['label']}:", 80))

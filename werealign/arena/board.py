@@ -10,8 +10,8 @@ the same seat two nights running), `potions` (one save, one poison, not both in 
 self-destructs: the white wolf king), `silence` (the seat chosen at night says nothing the next day:
 the silencer elder), `charm` (a wolf who charms a seat each night; it leaves with her; she does not
 self-destruct: the wolf beauty), `assassinate` (once a game, at night, a seat it voted for that is
-still in: the stalker), `idiot` (voted out, shows the card and stays in without a vote), `none` (a
-plain card). Every wolf-side role joins the night kill.
+still in: the stalker), `idiot` (voted out, shows the card and stays in without a vote), `check_god`
+(learns at night whether a seat holds a god role: the demon), `none` (a plain card). Every wolf-side role joins the night kill.
 A role with no action in the table and not declared by the board is one the engine cannot play: the
 board is refused in one line naming it (a wolf beauty played as a plain wolf would not be her game).
 """
@@ -32,13 +32,13 @@ from werealign.schema import GameLog
 from werealign.schema.roles import RoleCatalogue, RoleDeclaration, catalogue_for
 
 BOARDS_FILE = Path(__file__).with_name("boards.json")
-ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "none")
+ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "none")
 FACTIONS_PLAYABLE = ("good", "wolf")
 
 
 class Ability(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "none"]
+    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "none"]
     skill: str | None = Field(None, description="Event skill id written to the log (default: by action).")
     no_repeat: bool = False
 
@@ -58,6 +58,8 @@ class BoardSpec(BaseModel):
     sheriff: bool = Field(False, description="A sheriff elected on day 1 (the human games): 1.5 votes, sets the speaking order, passes or tears up the badge.")
     self_destruct: bool = Field(False, description="A wolf may self-destruct on its day turn, ending the day (the human games).")
     language: Literal["en", "zh"] = Field("en", description="The language of the moderator, the rule agents and the prompts.")
+    poll_votes: bool = Field(False, description="Measurement, not a rule: after every debate turn each seat is asked whom it would "
+                             "vote for now (Werewolf Arena's synthetic votes, for voting entropy per turn); never a ballot.")
     abstention: bool = Field(True, description="Whether a player may abstain from a day vote (the human games: yes).")
     declared_roles: list[RoleDeclaration] = Field(default_factory=list)
     abilities: dict[str, Ability] = Field(default_factory=dict)
@@ -144,5 +146,9 @@ def make_board(name: str, spec: BoardSpec, where: str = "board") -> Board:
         raise UserError(f"{where}: roles: a board needs at least one wolf-side and one good-side role")
     if factions.count("wolf") * 2 >= len(factions):
         raise UserError(f"{where}: roles: the wolves must start outnumbered")
+    for i, role in enumerate(spec.roles):
+        if abilities.get(role) is not None and abilities[role].action == "take" and not spec.self_destruct:
+            raise UserError(f"{where}: roles[{i}]: {role!r} takes a seat when self-destructing, which this board does not allow "
+                            '(set "self_destruct": true)')
     used = {r: a for r, a in abilities.items() if r in spec.roles and a.action != "none"}
     return Board(name=name, spec=spec, catalogue=catalogue, abilities=used)

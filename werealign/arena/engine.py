@@ -1,10 +1,14 @@
-"""The moderator loop: nights (the wolves' chat and kill, role actions), days (the night's news, last
-words, a debate by bidding or round-robin, votes with a re-vote on a tie), until a side wins.
+"""The moderator loop: nights (the wolves' chat and kill, role actions), a sheriff election on day 1
+where the board has one, days (the night's news, last words, a debate by bidding or in seat order, a
+wolf's self-destruct ending the day, the exile vote), until a side wins. Every line is the board's
+language (werealign.arena.lines).
 
-Rules follow Werewolf Arena (bids 0-4 for the floor; the highest bid speaks, ties to a seat the last
-speaker named, then by lot) and the standard board (the witch's two potions, the guard's no-repeat
-protection, the hunter's shot except when poisoned). Everything random is drawn from the game's seed;
-an agent only ever sees its seat's view of the log (werealign.arena.record, game.visibility).
+Rules follow Werewolf Arena where the board is its (bids 0-4 for the floor; the highest bid speaks, ties
+to a seat the last speaker named, then by lot; a majority to exile) and the human games otherwise: the
+witch's two potions (one a night, never on herself), the guard's no-repeat protection, the hunter's shot
+except when poisoned, the sheriff's 1.5 votes, speaking order and badge, abstention, a tie spoken on by
+the tied players and voted again by the others. Everything random is drawn from the game's seed; an
+agent only ever sees its seat's view of the log (werealign.arena.record, game.visibility).
 """
 
 from __future__ import annotations
@@ -208,6 +212,12 @@ class Table:
                 self.used.add(s)
                 assassinated = t
                 self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "stalker_assassinate")
+        for s in self.with_action("check_god"):  # the demon: whether a seat holds a god (special good) role
+            a = self.board.ability(self.roles[s])
+            t = self.ask(Decision("check_god", s, self.day, tuple(x for x in sorted(self.alive) if x != s))).choice
+            role = self.board.catalogue.get(self.roles[t])
+            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "demon_check",
+                           result="god" if role is not None and role.is_god else "not_god")
         saved = poisoned = None
         for s in self.with_action("potions"):
             if victim is not None and self.potions["save"]:
@@ -233,20 +243,24 @@ class Table:
         return sorted(dead)
 
     # ------------------------------------------------------------------ sheriff
-    def election(self) -> None:
+    def election(self) -> bool:
         """Day 1, before the night's news: candidacies, campaign speeches, withdrawals, then the others vote
-        (a tie is voted again among the tied runners, a second tie loses the badge)."""
+        (a tie is voted again among the tied runners, a second tie loses the badge). A wolf may self-destruct
+        in its campaign speech: the badge is lost and day 1 ends after the news (True)."""
         self.rec.begin("sheriff_election", self.day)
         self.host(self.line("election"))
         runners = [s for s in sorted(self.alive) if self.ask(Decision("run", s, self.day, (s,), none_ok=True)).choice == s]
         if not runners:
             seg = self.host(self.line("no_runner"))
-            self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None, result="no_candidate")
-            return
+            self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
+            return False
         self.host(self.line("running", seats=runners))
         for s in runners:
             self.host(self.line("campaign", seat=s))
-            self.say(s, "campaign")
+            if self.turn(s, "campaign"):
+                seg = self.host(self.line("no_sheriff"))
+                self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
+                return True
         for s in list(runners):
             if len(runners) > 1 and self.ask(Decision("withdraw", s, self.day, (s,), none_ok=True)).choice == s:
                 runners.remove(s)
@@ -268,8 +282,9 @@ class Table:
             seg = self.host(self.line("no_sheriff"))
         else:
             seg = self.host(self.line("sheriff", seat=elected))
-        self.rec.event("sheriff_election", EVERYONE, segment=seg, target=elected, result=None if elected is not None else "badge_lost")
+        self.rec.event("sheriff_election", EVERYONE, segment=seg, target=elected)
         self.sheriff = elected
+        return False
 
     # ------------------------------------------------------------------ day
     def speaking_order(self, dead: list[int]) -> list[int]:
@@ -292,12 +307,13 @@ class Table:
         """The day's talk; True when a wolf self-destructed (the day ends at once)."""
         self.host(self.line("debate"))
         if self.board.spec.debate == "round-robin":
-            for s in self.speaking_order(dead):
+            for i, s in enumerate(self.speaking_order(dead), start=1):
                 if s in self.alive and self.turn(s):
                     return True
+                self.poll(i)
             return False
         last_text = ""
-        for _ in range(self.board.spec.debate_turns):
+        for i in range(1, self.board.spec.debate_turns + 1):
             named = mentions(last_text)
             bids = {s: self.ask(Decision("bid", s, self.day, mentioned=s in named)).choice for s in sorted(self.alive)}
             top = max(bids.values())
@@ -308,14 +324,26 @@ class Table:
             if self.turn(speaker):
                 return True
             last_text = self.rec.utterances[-1].text
+            self.poll(i)
         return False
 
-    def turn(self, seat: int) -> bool:
-        """One day turn; a wolf may end it by self-destructing (True)."""
+    def poll(self, turn: int) -> None:
+        """Werewolf Arena's synthetic votes after a debate turn (a measurement; never a ballot, never in the log)."""
+        if not self.board.spec.poll_votes:
+            return
+        for s in sorted(self.alive):
+            if s in self.revealed:
+                continue
+            options = tuple(c for c in sorted(self.alive) if c != s)
+            self.ask(Decision("poll", s, self.day, options, none_ok=self.board.spec.abstention))
+            self.trace[-1]["turn"] = turn
+
+    def turn(self, seat: int, kind: str = "speak") -> bool:
+        """One day turn (or campaign speech); a wolf may end the day by self-destructing (True)."""
         ability = self.board.ability(self.roles[seat])
         # The wolf beauty does not self-destruct (her charm would be a second take).
         may = self.board.spec.self_destruct and self.faction(seat) == "wolf" and not (ability is not None and ability.action == "charm")
-        act = self.say(seat, "speak", may_destruct=may)
+        act = self.say(seat, kind, may_destruct=may)
         if not (may and act.destruct):
             return False
         seg = self.host(self.line("self_destruct", seat=seat))
@@ -402,8 +430,7 @@ class Table:
             self.day += 1
             dead = self.night()
             self.silenced, self.silence_next = self.silence_next, None
-            if self.day == 1 and self.board.spec.sheriff:
-                self.election()
+            ended = self.day == 1 and self.board.spec.sheriff and self.election()
             self.rec.begin("day", self.day)
             news = " ".join(self.line("died", seat=s) for s, _ in dead) or self.line("peaceful")
             seg = self.host(self.line("day", day=self.day, news=news))
@@ -418,6 +445,8 @@ class Table:
             if self.day == 1 and self.board.spec.last_words == "exiled+first-night":
                 for s, _ in dead:
                     self.last_words(s)
+            if ended:  # a self-destruct in the sheriff election: no debate, no vote today
+                continue
             if self.debate([s for s, _ in dead]):
                 win = self.winner()
                 continue

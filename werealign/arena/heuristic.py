@@ -115,7 +115,7 @@ class HeuristicAgent:
             return Action(text=say["kill"].format(t=target) if target else say["no_pref"])
         if k == "kill":
             return Action(choice=seer_claims[0] if seer_claims else rng.choice(decision.candidates))
-        if k == "check":
+        if k in ("check", "check_god"):
             unchecked = [s for s in decision.candidates if s not in _checks(view)]
             return Action(choice=top(unchecked or list(decision.candidates)))
         if k == "protect":
@@ -141,7 +141,7 @@ class HeuristicAgent:
             return Action(choice=friends[0] if friends else top(decision.candidates, reverse=False))
         if k == "order":
             return Action(choice=top(decision.candidates))  # start from the more suspect neighbour
-        if k == "vote":
+        if k in ("vote", "poll"):
             cands = [s for s in decision.candidates if not (wolf and s in allies)] or list(decision.candidates)
             return Action(choice=top(cands), estimates=self._estimates(view, score, alive))
         return fallback(decision, rng)

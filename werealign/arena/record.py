@@ -27,9 +27,12 @@ VOTE_TEXT = {
     ("zh", "majority"): "每天白天玩家发言后投票放逐一名玩家：得票超过半数者出局，否则无人出局。",
 }
 TABLE_TEXT = {
-    "en": {"abstention": "A player may abstain.", "self_destruct": "A werewolf may self-destruct on their turn by day, which ends the day at once.",
+    "en": {"abstention": "A player may abstain.", "self_destruct": "A werewolf may self-destruct on their turn by day or in a campaign speech, which ends the day "
+                                                                  "at once (the wolf beauty may not).",
+           "no_self_destruct": "Nobody may self-destruct in this game, whatever a role's rule says.",
            "exiled": "Exiled players give last words.", "exiled+first-night": "Exiled players and the first night's victims give last words."},
-    "zh": {"abstention": "投票时可以弃票。", "self_destruct": "狼人可以在白天自己的发言回合自爆，白天立即结束。",
+    "zh": {"abstention": "投票时可以弃票。", "self_destruct": "狼人可以在白天自己的发言回合或竞选发言时自爆，白天立即结束（狼美人不能自爆）。",
+           "no_self_destruct": "本局任何人都不能自爆，无论身份规则如何描述。",
            "exiled": "被放逐的玩家发表遗言。", "exiled+first-night": "被放逐的玩家和首夜死亡的玩家发表遗言。"},
 }
 
@@ -47,7 +50,7 @@ def rules_for(board: Board, game_id: str, language: str) -> Rules:
     lang = phrase_language(language)  # a language the arena has no lines for reads English, as prompts do
     table = TABLE_TEXT[lang]
     extra = [VOTE_TEXT[lang, spec.exile], *([table["abstention"]] if spec.abstention else []),
-             *([table["self_destruct"]] if spec.self_destruct else []), *([table[spec.last_words]] if spec.last_words != "none" else [])]
+             table["self_destruct" if spec.self_destruct else "no_self_destruct"], *([table[spec.last_words]] if spec.last_words != "none" else [])]
     return rules.model_copy(update={"text": "\n".join([rules_summary(probe), *extra])})
 
 

@@ -43,12 +43,13 @@ class ArenaResult:
 
 
 def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "single",
-              debate: str | None = None, self_play: bool = False, memory: str = "transcript", max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
+              debate: str | None = None, self_play: bool = False, memory: str = "transcript", poll_votes: bool = False, max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
               on_game=lambda line: None) -> ArenaResult:
     """Play the tournament into `out`. `acompletion` replaces litellm's (tests pass a fake one)."""
     b = load_board(board)
-    if debate is not None:
-        b = type(b)(name=b.name, spec=b.spec.model_copy(update={"debate": debate}), catalogue=b.catalogue, abilities=b.abilities)
+    update = {k: v for k, v in (("debate", debate), ("poll_votes", poll_votes or None)) if v is not None}
+    if update:
+        b = type(b)(name=b.name, spec=b.spec.model_copy(update=update), catalogue=b.catalogue, abilities=b.abilities)
     matches = schedule(models, games, seed, b, self_play)
     llms = [m for m in dict.fromkeys(models) if not m.startswith("rule/")]
     check_agents(models, solver)

@@ -17,6 +17,8 @@ def arena_command(
     debate: str | None = typer.Option(None, "--debate", help="bid (Werewolf Arena) or round-robin; default: the board's."),
     memory: str = typer.Option("transcript", "--memory", help="What a model sees of earlier days: transcript (all of it) or summaries "
                                "(its own notes of each day, one request per seat and day: Werewolf Arena's memory)."),
+    poll_votes: bool = typer.Option(False, "--poll-votes", help="After every debate turn ask each seat whom it would vote for "
+                                    "(Werewolf Arena's voting entropy per turn; one request per seat and turn)."),
     self_play: bool = typer.Option(False, "--self-play", help="Also play each model against itself (--games times)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=8, help="Reply budget of a choice (talk: 4x); default 128."),
     api_base: str | None = typer.Option(None, "--api-base", help="Endpoint of an OpenAI-compatible server."),
@@ -32,7 +34,7 @@ def arena_command(
         raise UserError(f"--debate {debate}: choose bid or round-robin")
     if memory not in ("transcript", "summaries"):
         raise UserError(f"--memory {memory}: choose transcript or summaries")
-    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, memory=memory, max_tokens=max_tokens, api_base=api_base,
+    r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, memory=memory, poll_votes=poll_votes, max_tokens=max_tokens, api_base=api_base,
                   use_cache=not no_cache, on_game=print)
     for name, row in r.summary["models"].items():
         g, w = row["good"], row["wolf"]

@@ -54,6 +54,8 @@ SKILL = {
         "stalker_assassinate": "assassinated",
         "wolf_kill": "chose to kill",
         "white_wolf_king_take": "took out",
+        "wolf_beauty_charm": "charmed",
+        "demon_check": "checked whether a god:",
     },
     "zh": {
         "seer_check": "查验了",
@@ -65,6 +67,8 @@ SKILL = {
         "stalker_assassinate": "暗杀了",
         "wolf_kill": "选择击杀",
         "white_wolf_king_take": "带走了",
+        "wolf_beauty_charm": "魅惑了",
+        "demon_check": "查验是否神职：",
     },
 }
 
@@ -80,6 +84,9 @@ RESULT = {
         "poisoned": "poisoned",
         "died_with_partner": "died with their linked partner",
         "peaceful_night": "peaceful night",
+        "charmed": "left with the wolf beauty who charmed them",
+        "god": "a god",
+        "not_god": "not a god",
     },
     "zh": {
         "night_death": "夜间死亡",
@@ -93,6 +100,9 @@ RESULT = {
         "peaceful_night": "平安夜",
         "wolf": "狼人",
         "good": "好人",
+        "charmed": "被狼美人魅惑，随之出局",
+        "god": "神职",
+        "not_god": "非神职",
     },
 }
 
