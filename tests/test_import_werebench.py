@@ -543,7 +543,7 @@ def test_real_own_night_actions_read_from_the_log_are_actor_only_facts(real_impo
     ds = load_dataset(real_import)
     report = _report(real_import)
     skills = {"witch_save": "witch", "witch_poison": "witch", "seer_check": "seer", "guard_protect": "guard", "silence": "silencer_elder",
-              "stalker_assassinate": "stalker"}
+              "stalker_assassinate": "stalker", "wolf_beauty_charm": "wolf_beauty", "demon_check": "demon"}
     read = [(g, e) for g in ds.games.values() for e in g.events if e.kind == "skill_use"]
     # the release states own night actions recognisably (issue 13 item 5); each one is the actor's alone, but the
     # wolves' kill (issue 20), seen by the wolf team, or by the witch alone while she holds her antidote

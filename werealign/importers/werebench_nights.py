@@ -53,6 +53,8 @@ _SKILLS: dict[str, tuple[str, str, str]] = {
     "guard_protect": ("guard", "守卫", r"(?:守(?:护|卫)?|保护)了?"),
     "silence": ("silencer_elder", "禁言长老", r"禁言?了?"),
     "stalker_assassinate": ("stalker", "潜行者", r"(?:暗杀|刺杀)了?"),
+    "wolf_beauty_charm": ("wolf_beauty", "狼美人", r"魅惑了?"),
+    "demon_check": ("demon", "恶魔", r"(?:查验|验)了?"),
 }
 _ROLE_WORD = "(?:" + "|".join(sorted({w for _, w, _ in _SKILLS.values()}, key=len, reverse=True)) + ")"
 # In the seat's own clause, after its night: "第一晚救 4 号", "首验 11 号是狼" (a seer's "首验 / 第二验" is its night).

@@ -110,8 +110,10 @@ RESULT = {
 # A night fact the game log lacks (werealign.game.knowledge), as the prompt names it; other skills read as words.
 MISSING_FACT = {
     "en": {"seer_check": "whom you checked and the result", "guard_protect": "whom you protected (or that you protected no one)",
-           "wolf_kill": "whom the wolves attacked", "silence": "whom you silenced"},
-    "zh": {"seer_check": "你查验了谁及其结果", "guard_protect": "你守护了谁（或空守）", "wolf_kill": "狼人袭击了谁", "silence": "你禁言了谁"},
+           "wolf_kill": "whom the wolves attacked", "silence": "whom you silenced", "doctor_protect": "whom you protected",
+           "wolf_beauty_charm": "whom you charmed", "demon_check": "whom you checked and whether they are a god"},
+    "zh": {"seer_check": "你查验了谁及其结果", "guard_protect": "你守护了谁（或空守）", "wolf_kill": "狼人袭击了谁", "silence": "你禁言了谁",
+           "doctor_protect": "你保护了谁", "wolf_beauty_charm": "你魅惑了谁", "demon_check": "你查验了谁、其是否为神职"},
 }
 
 
