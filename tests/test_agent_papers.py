@@ -173,3 +173,59 @@ def test_sa_rates_0_to_4_with_evidence_chooses_a_strategy_and_puts_acc_and_est_i
     seats = est["by_seat"]["crafted-1"]
     assert all(v["role"] == truth[int(k)] and 0 <= v["est"] <= 1 for k, v in seats.items())
     assert sum(est["strategies"].values()) == len(rows)
+
+
+def test_werealign_view_shows_every_step_of_a_run_with_its_request_and_output(world, mock, tmp_path):
+    rows, sent = _run(world, mock, tmp_path / "xu", "xu")
+    page = tmp_path / "view.html"
+    assert run_cli("view", tmp_path / "xu", "--out", page).returncode == 0
+    html_text = page.read_text(encoding="utf-8")
+    from markupsafe import escape  # what the page's autoescape writes
+
+    for row in rows:
+        for step in row["steps"]:
+            assert f'data-step="{step["name"]}"' in html_text
+            assert str(escape(step["output"].strip().splitlines()[0])) in html_text, step["name"]
+    select = next(s for s in rows[0]["steps"] if s["name"] == "select")
+    assert str(escape(sent[select["key"]].splitlines()[-1])) in html_text, "a model step's request is shown"
+
+
+@pytest.mark.parametrize("solver", ["xu", "sa", "mg"])
+def test_a_bare_prompt_of_another_caller_and_a_chinese_game_run_every_step(solver):
+    """Any caller of the solver interface (the arena, a notebook): a prompt without the task's sections, a seat of
+    an invented wolf-side role, a Chinese game; every step runs, in the game's language, and reads nothing it lacks."""
+    import asyncio
+
+    from werealign.solvers import get_solver
+    from werealign.solvers.base import State
+
+    game = _with_oracle(crafted_game())
+    hound = RoleDeclaration(id="dusk_hound", faction="wolf", team="wolves", names={"en": ["dusk hound"], "zh": ["暮犬"]})
+    seats = [s.model_copy(update={"role": "dusk_hound"}) if s.seat == 1 else s for s in game.seats]
+    composition = [*game.rules.composition, RoleCount(role="dusk_hound", faction="wolf", count=1)]
+    game = game.model_copy(update={"seats": seats, "language": "zh", "rules": game.rules.model_copy(
+        update={"declared_roles": [ORACLE, hound], "composition": composition})})
+    item = crafted_vote_item().model_copy(update={"viewpoint_seat": 1, "language": "zh"})
+    sent: dict[str, str] = {}
+
+    class Steps:
+        async def ask(self, step, messages, *, params=None):
+            sent[step] = messages[-1]["content"]
+            return "1号: 暮犬 0, 月之先知 4\n策略：进攻 - 1号可疑\n1#2#3#4#5\n我想知道谁是女巫？"
+
+        def note(self, step, output):
+            sent[step] = output
+
+    state = State(messages=[{"role": "user", "content": "你现在要投票。答案：<座位号>"}], params={}, decode=0, task="vote",
+                  item=item, game=game, key="k")
+    reply = asyncio.run(get_solver(solver).solve(state, Steps()))
+    assert reply and "answer" in sent
+    if solver == "xu":
+        assert "你是1号，身份是暮犬" in sent["select"] and "用“#”分隔" in sent["select"]
+        assert "我的狼队友最近想刀谁？" in sent["select"], "a wolf-side role no class names asks the werewolf questions"
+        assert json.loads(sent["memory"]) == {"recent": [], "informative": []}, "nothing the prompt does not show"
+    if solver == "sa":
+        assert "0 到 4" in sent["estimate"] and json.loads(sent["choice"]) == {"strategy": "attack", "side": "wolf"}
+        assert "进攻策略（狼人阵营）" in sent["answer"]
+    if solver == "mg":
+        assert '"GAME_STATE"' in sent["reflect"] and "结构化" in sent["reflect"]

@@ -4,9 +4,10 @@ The solver runs on the sample with a placeholder for every reply, so its steps b
 would send: the task's prompt, each step's instruction, retrieved lines and experiences are counted as
 they are. What cannot be known is the replies: a later step that quotes an earlier reply (xu's
 reflection quotes its answers, every final step its notes) is counted with a placeholder of
-`reply_chars` characters. The placeholder is split at '#' into pieces, so a step that reads a list from
-a reply (xu's own questions) finds some; steps that read a choice from it (xu's question numbers, sa's
-strategy) fall back as they do on an unreadable reply.
+`reply_chars` characters: the latest lines of the game the task's prompt shows (a reply talks about the
+game, so retrieval by a reply, as xu's and mg's experience recall, finds what it would), in pieces
+separated by '#', so a step that reads a list from a reply (xu's own questions) finds some; steps that
+read a choice from it (xu's question numbers, sa's strategy) fall back as on an unreadable reply.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from werealign.solvers.base import Solver, State
 from werealign.solvers.engine import drive
+from werealign.solvers.prompting import shown_lines
 
 PIECES = 4
 
@@ -27,9 +29,8 @@ class Estimate:
 
 
 class _DrySteps:
-    def __init__(self, reply_chars: int) -> None:
-        piece = max(1, reply_chars // PIECES - 1)
-        self.reply = "#".join(["x" * piece] * PIECES)
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
         self.calls = 0
         self.prompt_chars = 0
 
@@ -42,7 +43,14 @@ class _DrySteps:
         pass
 
 
+def placeholder(state: State, reply_chars: int) -> str:
+    text = " ".join(shown_lines(state))[-reply_chars:] or "x" * reply_chars
+    text = text.ljust(reply_chars, "x").replace("#", " ")
+    size = max(1, len(text) // PIECES)
+    return "#".join(text[i: i + size] for i in range(0, len(text), size))[:reply_chars]
+
+
 def estimate_sample(solver: Solver, state: State, reply_chars: int) -> Estimate:
-    steps = _DrySteps(reply_chars)
+    steps = _DrySteps(placeholder(state, reply_chars))
     drive(solver.solve(state, steps))
     return Estimate(steps.calls, steps.prompt_chars)

@@ -37,7 +37,7 @@ def read_reflection(reply: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-async def solve(state: State, steps: Steps, *, experiences: int = 3, threshold: float = 0.1) -> str:
+async def solve(state: State, steps: Steps, *, experiences: int = 3, threshold: float = 0.05) -> str:
     from werealign.render.lines import seat_label
 
     reply = await steps.ask("reflect", extended(state, instruction(state, "mg_reflect")))

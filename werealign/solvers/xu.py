@@ -130,7 +130,7 @@ def chosen_questions(reply: str, candidates: list[str], n: int) -> tuple[list[st
 
 
 async def solve(state: State, steps: Steps, *, questions: int = 5, own: int = 2, excerpts: int = 5, window: int = 15,
-                informative: int = 5, experiences: int = 3, threshold: float = 0.1) -> str:
+                informative: int = 5, experiences: int = 3, threshold: float = 0.05) -> str:
     me = viewpoint(state)
     recent, picked = memory(state, me, window, informative)
     steps.note("memory", json.dumps({"recent": recent, "informative": picked}, ensure_ascii=False))
