@@ -37,7 +37,12 @@ def roles_shown(state: State) -> list[tuple[str, str, int]]:
     from werealign.schema.roles import catalogue_for
 
     catalogue = catalogue_for(state.game.rules.declared_roles)
-    dealt = Counter(s.role for s in state.game.seats if s.role)
+    rules = state.game.rules.composition  # as the rules tell it; else the seats' cards, which make the same count
+    dealt: Counter[str] = Counter()
+    for rc in rules:
+        dealt[rc.role] += rc.count
+    if not rules:
+        dealt.update(s.role for s in state.game.seats if s.role)
     return [(r, role_name(r, language(state), catalogue), n) for r, n in sorted(dealt.items())]
 
 

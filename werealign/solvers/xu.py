@@ -62,7 +62,8 @@ def question_set(state: State, me: Viewpoint) -> list[str]:
 
 def informative_scores(state: State, me: Viewpoint, lines: list[str]) -> list[tuple[int, str]]:
     """(score, line) for every line of the prompt, by the paper's rules (A.1). Events are recognised by their
-    kind, rendered as the prompt renders them, so a line scores only for what it shows."""
+    kind, rendered as the prompt renders them, and only on the prompt's event lines: a line scores only for
+    what it shows."""
     from werealign.render.lines import event_line
     from werealign.render.phrases import role_name
     from werealign.schema.roles import catalogue_for
@@ -77,13 +78,14 @@ def informative_scores(state: State, me: Viewpoint, lines: list[str]) -> list[tu
     scored = []
     for line in lines:
         low = line.lower()
+        event = line.startswith("- ")  # the prompt's event lines (a turn starts with its speaker)
         if not own_given and me.role_name and me.label in line and me.role_name.lower() in low:
             score, own_given = OWN_ROLE, True
-        elif any(t and t in line for t in deaths):
+        elif event and any(t and t in line for t in deaths):
             score = ELIMINATION
         elif any(n in low for n in names):
             score = ROLE_NAMED
-        elif any(t and t in line for t in skills):
+        elif event and any(t and t in line for t in skills):
             score = SKILL_USED
         else:
             score = OTHER
