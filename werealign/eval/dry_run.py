@@ -11,6 +11,7 @@ the run from scratch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from werealign.dataset import load_dataset
 from werealign.eval.plan import plan_run
@@ -51,7 +52,13 @@ def estimate_run(config: RunConfig) -> DryRun:
 
         reply = CHARS_PER_TOKEN * min(REPLY_TOKENS, config.max_tokens or REPLY_TOKENS)
         try:
-            found = [estimate_sample(solver, p.state(), reply) for p in plan]
+            once: dict[tuple, Any] = {}
+            found = []
+            for p in plan:
+                at = (p.task, p.item.item_id, p.variant)  # an item's decodes differ only in option order: one estimate
+                if at not in once:
+                    once[at] = estimate_sample(solver, p.state(), reply)
+                found.append(once[at])
             calls, chars = sum(e.calls for e in found), sum(e.prompt_chars for e in found)
         except RuntimeError:  # a solver of another package that awaits more than its steps: its declared calls
             per_sample = solver.calls(solver.options)

@@ -46,11 +46,11 @@ class Experience:
     similarity: float = 0.0
 
 
-# One pool per (games of a language, role): fitted once, queried by every sample that draws on it. The
-# value keeps the games alive, so the ids in its key stay theirs. Bounded: a run uses one pool per language
-# and role (about a dozen), but a notebook that evaluates many datasets must not keep every one alive.
-_POOLS: OrderedDict[tuple, tuple[tuple, list[Experience], Index | None]] = OrderedDict()
-_MAX_POOLS = 64
+# One pool per set of games (a dataset's games of one language): every role's experiences, fitted once and
+# queried by every sample of that language (a sample keeps its role's). The value keeps the games alive, so
+# the ids in its key stay theirs. Bounded: a notebook that evaluates many datasets must not keep every one.
+_POOLS: OrderedDict[tuple, tuple[tuple, list[Experience], list[str], Index | None]] = OrderedDict()
+_MAX_POOLS = 16
 
 
 def viewpoint_role(state: State) -> str | None:
@@ -68,7 +68,8 @@ def _reality(game) -> str:
     return sep.join(f"{seat_label(s.seat, game.language)}: {role_name(s.role, game.language, cat)}" for s in game.seats)
 
 
-def _experiences(game, role: str | None) -> list[Experience]:
+def _experiences(game) -> list[tuple[str, Experience]]:
+    """(the speaker's role, experience) of every public day turn of a player in `game`."""
     from werealign.render.lines import phase_label, speaker_label
 
     days = max((p.day for p in game.phases), default=1)
@@ -80,35 +81,37 @@ def _experiences(game, role: str | None) -> list[Experience]:
     reality = _reality(game)
     out = []
     for i, u in enumerate(public):
-        if u.speaker == "host" or len(u.text) < MIN_CHARS or (role is not None and roles.get(u.speaker) != role):
+        if u.speaker == "host" or len(u.text) < MIN_CHARS:
             continue
         before = public[max(0, i - SITUATION_TURNS): i]
         situation = "\n".join(f"{speaker_label(b.speaker, None, game.language)}: {_clip(b.text)}" for b in before)
         won = won_by.get(u.speaker, False)
-        out.append(Experience(game.game_id, int(u.speaker), phase_label(phases.get(u.phase), game.language), _clip(u.text), situation,
-                              1000 - days if won else days, won, reality))
+        out.append((roles.get(u.speaker, ""), Experience(game.game_id, int(u.speaker), phase_label(phases.get(u.phase), game.language),
+                                                         _clip(u.text), situation, 1000 - days if won else days, won, reality)))
     return out
 
 
 def _ranked(state: State, query: str, threshold: float) -> list[Experience]:
-    """Experiences of other games in the viewpoint's role whose situation is at least `threshold` similar to
-    `query`, most similar first."""
+    """Experiences of other games in the viewpoint's role (every player's, for an observer) whose situation is
+    at least `threshold` similar to `query`, most similar first."""
     role = viewpoint_role(state)
     games = sorted((g for g in (state.game, *state.others) if g.language == state.game.language and g.winner is not None),
                    key=lambda g: g.game_id)
-    key = (tuple(id(g) for g in games), role)
+    key = tuple(id(g) for g in games)
     if key not in _POOLS:
-        pool = [e for g in games for e in _experiences(g, role)]
-        _POOLS[key] = (tuple(games), pool, Index([e.situation or e.text for e in pool]) if pool else None)
+        found = [x for g in games for x in _experiences(g)]
+        pool = [e for _, e in found]
+        _POOLS[key] = (tuple(games), pool, [r for r, _ in found], Index([e.situation or e.text for e in pool]) if pool else None)
         while len(_POOLS) > _MAX_POOLS:
             _POOLS.popitem(last=False)  # the least recently used
     _POOLS.move_to_end(key)
-    _, pool, index = _POOLS[key]
+    _, pool, roles, index = _POOLS[key]
     if index is None:
         return []
     scores = index.cosines(query)
     own = state.game.game_id  # one index serves every game of the dataset; a game never learns from itself
-    order = sorted((i for i in range(len(pool)) if pool[i].game_id != own), key=lambda i: (-scores[i], pool[i].game_id, i))
+    mine = [i for i in range(len(pool)) if pool[i].game_id != own and (role is None or roles[i] == role)]
+    order = sorted(mine, key=lambda i: (-scores[i], pool[i].game_id, i))
     return [replace(pool[i], similarity=round(scores[i], 4)) for i in order if scores[i] > 0 and scores[i] >= threshold]
 
 
