@@ -21,7 +21,7 @@ from werealign.solvers import mg, sa, xu
 from werealign.solvers.base import Solver, State, Steps
 from werealign.solvers.prompting import extended, instruction
 
-# The work each solver reproduces, named beside its results (werealign list, the leaderboard's solver-gain table).
+# The work each solver reproduces, named beside its results (the leaderboard's solver-gain table).
 PAPERS = {
     "cot": "Wei et al. (2022), Chain-of-Thought Prompting Elicits Reasoning in Large Language Models",
     "self-consistency": "Wang et al. (2023), Self-Consistency Improves Chain of Thought Reasoning in Language Models",
@@ -64,7 +64,7 @@ async def _self_consistency(state: State, steps: Steps, *, samples: int = 5, tem
 
 
 def _calls(fixed: int, per: str | None = None):
-    """Model calls per sample: `fixed`, plus the option `per` (at most; xu skips its suggestion without experience)."""
+    """Model calls per sample: `fixed`, plus the option `per` (what `--dry-run` falls back on; see werealign.solvers.estimate)."""
     def count(options: Mapping[str, Any]) -> int:
         return fixed + (int(options[per]) if per else 0)
     return count
