@@ -310,3 +310,29 @@ def test_the_experience_pool_scores_as_xu_et_al_and_never_draws_on_the_items_own
     assert {e.game_id for e in recalled} == {"fast-win", "slow-win", "loss"}, "never its own game, another language or a private chat"
     assert {e.won for e in recalled} == {True, False}
     assert bad_and_good(state, "check the wolves on seat two", 2, 0.99) == (None, []), "nothing as similar as the threshold asks"
+
+
+def test_est_is_the_mean_acc_of_a_seats_raters_and_every_block_has_its_interval():
+    """results.json `estimation` from invented sample rows: Acc per sample, Est(j) over the raters of j."""
+    from werealign.eval.estimation import estimation_block
+
+    def row(game, item, role, by_seat, strategy, seats=3):
+        steps = [{"name": "estimation", "kind": "python", "output": json.dumps({"by_seat": by_seat, "seats": seats})},
+                 {"name": "choice", "kind": "python", "output": json.dumps({"strategy": strategy})}]
+        return {"task": "speech", "variant": "base", "item_id": item, "game_id": game, "dimension": "RI",
+                "viewpoint_role": role, "decode": 0, "steps": steps}
+
+    rows = [row("g1", "a", "seer", {"2": {"role": "dusk_hound", "acc": 0.5}, "3": {"role": "villager", "acc": 1.0}}, "attack"),
+            row("g1", "b", "villager", {"2": {"role": "dusk_hound", "acc": 0.25}}, "support"),
+            row("g2", "c", "seer", {"4": {"role": "villager", "acc": 0.0}, "5": {"role": "dusk_hound", "acc": None}}, None),
+            {"task": "speech", "variant": "base", "item_id": "d", "game_id": "g2", "decode": 0, "steps": None}]
+    est = estimation_block(rows)
+    assert est["metric"] == "acc" and est["samples"] == 3 and est["seats"] == 4
+    assert est["unrated"] == 1 + 2 + 2, "seats asked but without an Acc (not rated, or rated 0 on every role)"
+    assert est["accuracy"] == pytest.approx((0.75 + 0.25 + 0.0) / 3, abs=1e-4)
+    assert est["by_seat"]["g1"]["2"] == {"role": "dusk_hound", "est": 0.375, "raters": 2}
+    assert est["est_by_role"]["dusk_hound"]["value"] == pytest.approx(0.375, abs=1e-4)
+    assert est["by_role"]["seer"]["value"] == pytest.approx(0.375, abs=1e-4) and est["by_role"]["seer"]["samples"] == 2
+    assert all(b["low"] <= b["value"] <= b["high"] for b in [*est["by_role"].values(), *est["est_by_role"].values()])
+    assert est["strategies"] == {"attack": 1, "none": 1, "support": 1}
+    assert estimation_block([rows[-1]]) is None
