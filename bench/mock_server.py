@@ -2,6 +2,7 @@
 
 Listens on 127.0.0.1 only. Every reply is a deterministic function of the request (so two runs of the
 same eval give the same answers), answers in werealign's answer format ("Answer: X"), and reports usage.
+The two formats the `sa` solver asks for are filled in too: role-rating lines and a strategy choice.
 Faults are drawn per request from a seeded generator, so a retried request may succeed:
 
     python bench/mock_server.py --port 0 --latency-ms 50 --rate-429 0.05 --retry-after 1 \
@@ -20,6 +21,7 @@ import asyncio
 import hashlib
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -179,6 +181,14 @@ def _reply_text(body: dict, fp: str, mode: str) -> str:
         return "I cannot decide."
     prompt = _text_of(body.get("messages", [{}])[-1].get("content", ""))
     letter = LETTERS[h % 9]
+    if "<0-4>" in prompt:  # a role-rating step (solver sa): its rating lines filled in, after a line of evidence
+        rng = random.Random(h)
+        lines = [re.sub(r"<0-4>", lambda _: str(rng.randint(0, 4)), ln) for ln in prompt.splitlines() if "<0-4>" in ln and ":" in ln]
+        return "Evidence: the claims and the votes so far.\n" + "\n".join(lines)
+    for line in prompt.splitlines():  # a strategy choice (solver sa): one of the strategies its template offers
+        found = re.match(r"^(Strategy|策略)\s*[:：]\s*(\S+)\|(\S+)", line.strip())
+        if found:
+            return f"{found.group(1)}: {found.group(2 + h % 2)} - the mock's reason\nDone."
     if "seat" in prompt.lower() and "A." not in prompt and "A)" not in prompt:
         seat = 1 + h % 12
         return f"Thinking it over.\nAnswer: {seat}"

@@ -22,16 +22,32 @@ from werealign.dataset import write_dataset
 from werealign.errors import UserError
 from werealign.eval.runner import EvalConfig, Execution, run_eval
 from werealign.solvers import canonical_spec, get_solver
-from werealign.solvers.agents import AGENTS, read_estimates
+from werealign.solvers.agents import AGENTS
+from werealign.solvers.sa import read_choice, read_ratings
 from werealign.solvers.base import State
 
 STEPS = {
     "cot": ["reason", "answer"],
     "self-consistency": ["sample-1", "sample-2", "sample-3", "sample-4", "sample-5", "vote"],
-    "sa": ["estimate", "estimation", "strategy", "answer"],
-    "xu": ["question-1", "question-2", "question-3", "question-4", "experience", "suggestion", "answer"],
-    "mg": ["reflect", "experience", "answer"],
+    "sa": ["estimate", "estimation", "strategy", "choice", "answer"],
+    "xu": ["memory", "select", "ask", "questions", *[f"question-{i}" for i in range(1, 8)], "reflect", "experience", "suggestion", "answer"],
+    "mg": ["reflect", "reflection", "experience", "answer"],
 }
+PYTHON_STEPS = {"vote", "estimation", "choice", "experience", "memory", "questions", "reflection"}
+
+
+def _expected(solver: str, row: dict) -> list[str]:
+    """The steps a row must show: xu asks as many own questions as its reply gave (the fake gives one) and
+    draws a suggestion only when some experience of another game is similar enough."""
+    names = [s["name"] for s in row["steps"]]
+    want = STEPS[solver]
+    if solver == "xu":
+        asked = json.loads(next(s["output"] for s in row["steps"] if s["name"] == "questions"))
+        n = len(asked["selected"]) + len(asked["own"])
+        want = [w for w in want if not w.startswith("question-") or int(w.split("-")[1]) <= n]
+        if "suggestion" not in names:
+            want = [w for w in want if w != "suggestion"]
+    return want
 
 
 def _rows(run: Path) -> list[dict]:
@@ -49,10 +65,9 @@ def test_every_solver_stores_its_steps_and_resumes_without_a_request(solver, tmp
     fake = FakeCompletion()
     run_eval(config, Execution(), out=tmp_path / "r", acompletion=fake, cache=False)
     rows = _rows(tmp_path / "r")
-    model_steps = [s for s in STEPS[solver] if s not in ("vote", "estimation", "experience")]
-    assert len(fake.calls) == len(rows) * len(model_steps)
+    assert len(fake.calls) == sum(len([s for s in _expected(solver, row) if s not in PYTHON_STEPS]) for row in rows)
     for row in rows:
-        assert [s["name"] for s in row["steps"]] == STEPS[solver], row["steps"]
+        assert [s["name"] for s in row["steps"]] == _expected(solver, row), row["steps"]
         assert all(s["key"] for s in row["steps"] if s["kind"] == "model")
         assert row["correct"] is not None
     assert json.loads((tmp_path / "r" / "run.json").read_text())["config"]["solver"] == solver
@@ -62,7 +77,7 @@ def test_every_solver_stores_its_steps_and_resumes_without_a_request(solver, tmp
     page = tmp_path / "view.html"
     assert run_cli("view", tmp_path / "r", "--out", page).returncode == 0
     html = page.read_text(encoding="utf-8")
-    assert all(name in html for name in STEPS[solver])
+    assert all(name in html for row in rows for name in _expected(solver, row))
 
 
 def _secret_dataset(root: Path) -> Path:
@@ -138,46 +153,63 @@ def test_self_consistency_takes_the_majority_answer():
     assert reply.endswith("Answer: B") and steps.notes[-1][1].startswith("2 of 3 samples")
 
 
-def test_sa_scores_its_estimates_against_the_truth_on_an_invented_game():
+def test_sa_rates_0_to_4_after_evidence_scores_acc_and_records_its_strategy_on_an_invented_game():
     game = crafted_game()
     item = crafted_speech_item()
     others = [s for s in game.seats if s.seat != item.viewpoint_seat]
     names = {s.role: s.role.replace("_", " ") for s in game.seats}
+    wrong = others[0]
+    decoy = next(r for r in sorted(names) if r != wrong.role)
 
-    def truth_lines() -> str:  # the perfect estimator, except one seat rated highest on a role it does not hold
-        lines = [f"Seat {s.seat}: " + ", ".join(f"{n} {5 if r == s.role else 1}" for r, n in sorted(names.items())) for s in others]
-        wrong = others[0]
-        decoy = next(r for r in sorted(names) if r != wrong.role)
-        lines[0] = f"Seat {wrong.seat}: {names[decoy]} 5, {names[wrong.role]} 2"
+    def ratings() -> str:  # the true role 3, every other 1; one seat rated 4 on a role it does not hold, 1 on its own
+        lines = ["Evidence: seat 2 claimed a role no one else did."]
+        for s in others:
+            if s is wrong:
+                lines.append(f"Seat {s.seat}: " + ", ".join(f"{n} {4 if r == decoy else 1}" for r, n in sorted(names.items())))
+            else:
+                lines.append(f"Seat {s.seat}: " + ", ".join(f"{n} {3 if r == s.role else 1}" for r, n in sorted(names.items())))
         return "\n".join(lines)
 
-    noted = []
+    noted, asked = {}, {}
 
     class Steps:
         async def ask(self, step, messages, *, params=None):
-            return truth_lines() if step == "estimate" else "Strategy: Attack seat 2 - lies\nAnswer: A"
+            asked[step] = messages[-1]["content"]
+            return ratings() if step == "estimate" else "Strategy: Attack - seat 2 lies\nAnswer: A"
 
         def note(self, step, output):
-            noted.append((step, json.loads(output)))
+            noted[step] = json.loads(output)
 
     state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=item, game=game, key="k")
     asyncio.run(get_solver("sa").solve(state, Steps()))
-    (step, est), = noted
-    assert step == "estimation" and est["total"] == len(others)
-    assert est["correct"] == len(others) - 1
-    assert est["guesses"][str(others[0].seat)] != others[0].role
+    assert "Evidence" in asked["estimate"] and "0 to 4" in asked["estimate"]
+    est = noted["estimation"]
+    assert est["rated"] == est["seats"] == len(others)
+    k = len(names)
+    for s in others:
+        got = est["by_seat"][str(s.seat)]
+        assert got["role"] == s.role
+        assert got["acc"] == pytest.approx(1 / (4 + k - 1) if s is wrong else 3 / (3 + k - 1))
+    assert noted["choice"]["strategy"] == "attack"
+    me = next(s for s in game.seats if s.seat == item.viewpoint_seat)
+    assert noted["choice"]["side"] == ("wolf" if me.faction == "wolf" else "village")
+    assert "Support fits when" in asked["strategy"] and "Attack fits when" in asked["strategy"]
+    assert ("Attack (werewolf side)" if me.faction == "wolf" else "Attack (villager side)") in asked["answer"]
 
 
-def test_estimates_are_read_in_english_and_chinese_and_a_tie_is_no_guess():
+def test_ratings_and_the_choice_are_read_in_english_and_chinese():
     roles = [("moon_oracle", "moon oracle"), ("dusk_hound", "dusk hound"), ("villager", "villager")]
-    reply = "Seat 2: moon oracle 5, dusk hound 1, villager 2\n- Seat 3: dusk hound 4, villager 4\nSeat 9: villager 5\nnoise"
-    assert read_estimates(reply, roles, {2, 3, 4}) == {2: "moon_oracle"}
+    reply = ("Evidence: Seat 2: moon oracle claim, 3 votes\nSeat 2: moon oracle 4, dusk hound 0, villager 2\n"
+             "- Seat 3: dusk hound 9, villager 3\nSeat 9: villager 4\nnoise")
+    assert read_ratings(reply, roles, {2, 3, 4}) == {2: {"moon_oracle": 4, "dusk_hound": 0, "villager": 2}, 3: {"villager": 3}}
     zh = [("seer", "预言家"), ("werewolf", "狼人")]
-    assert read_estimates("2号: 预言家 1, 狼人 5\n3号：预言家 4，狼人 2", zh, {2, 3}) == {2: "werewolf", 3: "seer"}
+    assert read_ratings("2号: 预言家 1, 狼人 4\n3号：预言家 4，狼人 0", zh, {2, 3}) == {2: {"seer": 1, "werewolf": 4}, 3: {"seer": 4, "werewolf": 0}}
+    assert read_choice("I weigh it.\nStrategy: **Support** - seat 4 is trusted") == "support"
+    assert read_choice("策略：进攻 - 3号是狼") == "attack" and read_choice("no choice here") is None
 
 
 def test_specs_are_canonical_and_bad_ones_are_one_clear_error():
-    assert canonical_spec("xu") == canonical_spec("xu:questions=4") == "xu"
+    assert canonical_spec("xu") == canonical_spec("xu:questions=5") == "xu"
     assert canonical_spec({"name": "xu", "questions": 6}) == canonical_spec("xu: questions = 6") == "xu:questions=6"
     assert canonical_spec("self-consistency:temperature=0.9,samples=3") == "self-consistency:samples=3,temperature=0.9"
     for bad, needle in [("xu:q=1", "unknown option 'q'"), ("xu:questions=x", "not a whole number"), ("xu:questions=0", "at least 1"),
@@ -199,10 +231,12 @@ def test_a_suite_runs_one_model_with_several_solvers_and_the_leaderboard_shows_t
         paths.append(out)
     lb = build(collect(paths), resamples=200)
     table = next(t for t in lb.tables if t.key == "solver-gain")
-    assert [r.label for r in table.rows] == ["openai/fake [cot]", "openai/fake [xu:questions=2]"]
+    assert [r.label for r in table.rows] == ["openai/fake [cot] — Wei et al. (2022)", "openai/fake [xu:questions=2] — Xu et al. (2023)"]
+    assert "xu: Xu et al. (2023), Exploring Large Language Models for Communication Games: An Empirical Study on Werewolf" in table.notes
+    assert {c.name for c in table.columns} >= {"Avg", "RI", "VA", "OI"}, "the gain per task and per dimension"
     assert all(r.cells["Avg"].value is not None and r.cells["Avg"].low <= r.cells["Avg"].value <= r.cells["Avg"].high for r in table.rows)
     md = run_cli("leaderboard", *paths, "--format", "md")
-    assert md.returncode == 0 and "Solver gain" in md.stdout and "openai/fake [cot]" in md.stdout
+    assert md.returncode == 0 and "Solver gain" in md.stdout and "openai/fake [cot] — Wei et al. (2022)" in md.stdout
 
     suite = tmp_path / "s.yaml"
     suite.write_text("name: s\nsettings:\n  limit: 2\n  max_tokens: 64\nmodels:\n  - model: openai/gpt-4o-mini\n"
@@ -214,7 +248,9 @@ def test_a_suite_runs_one_model_with_several_solvers_and_the_leaderboard_shows_t
     lines = r.stdout.strip().splitlines()
     calls = [int(line.split(" model calls")[0].rsplit(" ", 1)[1]) for line in lines]
     samples = [int(line.split(" samples")[0].rsplit(" ", 1)[1]) for line in lines]
-    assert calls == [samples[0], samples[1] * (2 + 6), samples[2] * 3] and "[xu:questions=6]" in lines[1]
+    # xu: select, ask, 6 chosen + 2 own questions, reflect, answer, and a suggestion where experience is similar enough
+    assert calls[0] == samples[0] and calls[2] == samples[2] * 3 and "[xu:questions=6]" in lines[1]
+    assert samples[1] * (6 + 2 + 4) <= calls[1] <= samples[1] * (6 + 2 + 5)
     assert not (tmp_path / "runs").exists(), "a dry run writes nothing"
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: s\nmodels:\n  - model: openai/x\n    solver: {name: xu, question: 6}\n", encoding="utf-8")
@@ -247,7 +283,7 @@ def test_the_experience_pool_scores_as_xu_et_al_and_never_draws_on_the_items_own
     """Invented games: the viewpoint (a seer) learns from seers of other games; a winner's turn scores
     1000 - days, a loser's days; the lowest is the bad example, the rest nearest the median the good."""
     from werealign.schema.models import Audience
-    from werealign.solvers.experience import bad_and_good, winners_like
+    from werealign.solvers.experience import bad_and_good, recall
 
     base = crafted_game()
     seer = next(s for s in base.seats if s.role == "seer")
@@ -265,10 +301,38 @@ def test_the_experience_pool_scores_as_xu_et_al_and_never_draws_on_the_items_own
               game("chinese", seer.faction, 1, "zh game", language="zh"), game("secret", seer.faction, 1, "night chat", night_chat=True))
     state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=crafted_speech_item(),
                   game=own, key="k", others=others)
-    bad, good = bad_and_good(state, "check the wolves on seat two", 2)
+    bad, good = bad_and_good(state, "check the wolves on seat two", 2, 0.0)
     assert bad.game_id == "loss" and bad.score == 2 and not bad.won
     days = {g.game_id: max(p.day for p in g.phases) for g in others}
     assert {e.game_id for e in good} <= {"fast-win", "slow-win"} and all(e.score == 1000 - days[e.game_id] for e in good)
     assert days["slow-win"] > days["fast-win"]
-    recalled = winners_like(state, "check the wolves", 10)
-    assert {e.game_id for e in recalled} == {"fast-win", "slow-win"}, "winners only; never its own game, another language or a private chat"
+    recalled = recall(state, "check the wolves", 10, 0.0)
+    assert {e.game_id for e in recalled} == {"fast-win", "slow-win", "loss"}, "never its own game, another language or a private chat"
+    assert {e.won for e in recalled} == {True, False}
+    assert bad_and_good(state, "check the wolves on seat two", 2, 0.99) == (None, []), "nothing as similar as the threshold asks"
+
+
+def test_est_is_the_mean_acc_of_a_seats_raters_and_every_block_has_its_interval():
+    """results.json `estimation` from invented sample rows: Acc per sample, Est(j) over the raters of j."""
+    from werealign.eval.estimation import estimation_block
+
+    def row(game, item, role, by_seat, strategy, seats=3):
+        steps = [{"name": "estimation", "kind": "python", "output": json.dumps({"by_seat": by_seat, "seats": seats})},
+                 {"name": "choice", "kind": "python", "output": json.dumps({"strategy": strategy})}]
+        return {"task": "speech", "variant": "base", "item_id": item, "game_id": game, "dimension": "RI",
+                "viewpoint_role": role, "decode": 0, "steps": steps}
+
+    rows = [row("g1", "a", "seer", {"2": {"role": "dusk_hound", "acc": 0.5}, "3": {"role": "villager", "acc": 1.0}}, "attack"),
+            row("g1", "b", "villager", {"2": {"role": "dusk_hound", "acc": 0.25}}, "support"),
+            row("g2", "c", "seer", {"4": {"role": "villager", "acc": 0.0}, "5": {"role": "dusk_hound", "acc": None}}, None),
+            {"task": "speech", "variant": "base", "item_id": "d", "game_id": "g2", "decode": 0, "steps": None}]
+    est = estimation_block(rows)
+    assert est["metric"] == "acc" and est["samples"] == 3 and est["seats"] == 4
+    assert est["unrated"] == 1 + 2 + 2, "seats asked but without an Acc (not rated, or rated 0 on every role)"
+    assert est["accuracy"] == pytest.approx((0.75 + 0.25 + 0.0) / 3, abs=1e-4)
+    assert est["by_seat"]["g1"]["2"] == {"role": "dusk_hound", "est": 0.375, "raters": 2}
+    assert est["est_by_role"]["dusk_hound"]["value"] == pytest.approx(0.375, abs=1e-4)
+    assert est["by_role"]["seer"]["value"] == pytest.approx(0.375, abs=1e-4) and est["by_role"]["seer"]["samples"] == 2
+    assert all(b["low"] <= b["value"] <= b["high"] for b in [*est["by_role"].values(), *est["est_by_role"].values()])
+    assert est["strategies"] == {"attack": 1, "none": 1, "support": 1}
+    assert estimation_block([rows[-1]]) is None

@@ -67,24 +67,3 @@ def _tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = Fa
         cosines.append(sum(x * (q[g] / q_norm if q_norm else q[g]) for g, x in unit.items() if g in q))
     return cosines
 
-
-class TfidfIndex:
-    """Many documents fitted once, queried many times: the cosine of a query with each document, idf from
-    the documents alone (a query's unseen n-grams weigh nothing). For the solvers' retrieval, where one
-    pool of turns or prompt lines answers many queries."""
-
-    def __init__(self, docs: Sequence[str]) -> None:
-        counts = [Counter(char_wb_ngrams(t)) for t in docs]
-        df = Counter(g for c in counts for g in c)
-        n = len(counts)
-        self.idf = {g: math.log((1 + n) / (1 + d)) + 1.0 for g, d in df.items()}
-        self.vectors = [self._unit({g: tf * self.idf[g] for g, tf in c.items()}) for c in counts]
-
-    @staticmethod
-    def _unit(v: dict[str, float]) -> dict[str, float]:
-        norm = math.sqrt(sum(x * x for x in v.values()))
-        return {g: x / norm for g, x in v.items()} if norm else v
-
-    def cosines(self, query: str) -> list[float]:
-        q = self._unit({g: tf * self.idf[g] for g, tf in Counter(char_wb_ngrams(query)).items() if g in self.idf})
-        return [sum(x * v[g] for g, x in q.items() if g in v) for v in self.vectors]

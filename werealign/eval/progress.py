@@ -405,7 +405,8 @@ def print_summary(results: Results, *, run_dir: str, sent: int, cached: int, lim
     for warning in summary_warnings(results, limit=limit):
         console.print(f"warning: {warning}")
     if (est := results.estimation) is not None:
-        console.print(f"role estimates: {100 * est.accuracy:.1f}% [{100 * est.low:.1f}, {100 * est.high:.1f}] of seats right "
+        what = "mean Acc (0-4 ratings, Nakamori et al.)" if est.metric == "acc" else "of seats right"
+        console.print(f"role estimates: {100 * est.accuracy:.1f}% [{100 * est.low:.1f}, {100 * est.high:.1f}] {what} "
                       f"({est.seats} seats, {est.samples} samples, {est.games} games)")
     truncated = results.totals.truncated_replies
     if truncated:

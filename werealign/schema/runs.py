@@ -340,16 +340,39 @@ class ContextGain(_Model):
     tasks: dict[str, TaskGain] = Field(description="task -> its gain, on answered samples only.")
 
 
-class Estimation(_Model):
-    """A solver's role estimates against the truth (werealign.eval.estimation; Strategy Adaptation's Est)."""
+class EstimationInterval(_Model):
+    """A mean with its 95% cluster-bootstrap interval over games."""
 
-    accuracy: float = Field(description="Mean per sample of the share of estimated seats whose top-rated role is the true one.")
+    value: float
+    low: float
+    high: float
+    samples: int = Field(description="Observations behind it (samples for Acc, seat ratings for Est).")
+    games: int
+
+
+class SeatEstimation(_Model):
+    role: str | None = Field(description="The seat's true role.")
+    est: float = Field(description="Est(j): the mean Acc of the samples that rated this seat.")
+    raters: int
+
+
+class Estimation(_Model):
+    """A solver's role estimates against the truth (werealign.eval.estimation; Strategy Adaptation's Acc and Est)."""
+
+    metric: Literal["share", "acc"] = Field(
+        "share", description="acc: Acc(i,j) = the 0-4 rating of seat j's true role over the sum of its ratings (Nakamori et al., eq. 1); "
+        "share (runs before the 0-4 scale): the share of seats whose top-rated role is the true one.")
+    accuracy: float = Field(description="Mean per sample of the metric over the seats it rated.")
     low: float
     high: float = Field(description="95% cluster-bootstrap interval over games.")
     samples: int
     seats: int = Field(description="Seat estimates scored in all.")
+    unrated: int = Field(0, description="Seats asked but not rated (no line, or 0 on every role): no Acc.")
     games: int
-    by_role: dict[str, float] = Field(description="Viewpoint's true role -> mean accuracy.")
+    by_role: dict[str, float | EstimationInterval] = Field(description="Viewpoint's true role -> mean accuracy (acc: with its interval).")
+    est_by_role: dict[str, EstimationInterval] = Field(default_factory=dict, description="Rated seat's true role -> its Est: how well that role is read.")
+    by_seat: dict[str, dict[str, SeatEstimation]] = Field(default_factory=dict, description="Game -> seat -> Est(j).")
+    strategies: dict[str, int] = Field(default_factory=dict, description="Strategy chosen -> samples (sa: support, attack; none: not named).")
 
 
 class Results(_Model):

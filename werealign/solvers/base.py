@@ -85,3 +85,4 @@ class Solver:
     options: Mapping[str, Any] = field(default_factory=dict)
     calls: Callable[[Mapping[str, Any]], int] = lambda options: 1
     spec: str = ""  # the configured name with its options (`xu:questions=6`); set by werealign.solvers.get_solver
+    paper: str = ""  # the published work it reproduces, named beside its results

@@ -91,10 +91,11 @@ async def run_solver(solver: Solver, model: str, state: State, known: Mapping[st
 
 def replay(solver: Solver, model: str, states: Sequence[State], known: Mapping[str, StoredResponse]) -> list[Solved]:
     """Every state's outcome from the stored replies alone; nothing is sent."""
-    return [_drive(run_solver(solver, model, state, known)) for state in states]
+    return [drive(run_solver(solver, model, state, known)) for state in states]
 
 
-def _drive(coro: Any) -> Solved:
+def drive(coro: Any) -> Any:
+    """Run a coroutine that awaits only `Steps.ask` of steps that never suspend (stored or placeholder replies)."""
     try:
         coro.send(None)
     except StopIteration as stop:
