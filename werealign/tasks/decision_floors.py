@@ -72,14 +72,13 @@ def same_as_last(ctx: Context, item: DecisionItem) -> int | None:
 FLOORS: dict[str, Policy] = {"most-accused": most_accused, "last-named": last_named, "consensus": consensus, "same-as-last": same_as_last}
 
 
-def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]]) -> dict[str, float | None]:
-    from werealign.tasks import task_of
-
+def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: Callable[..., dict]) -> dict[str, float | None]:
+    """Each floor's mean score; `context_kwargs` is the decision task's (the view its prompts are built from)."""
     if not asked:
         return {name: None for name in FLOORS}
     values: dict[str, list[float]] = {name: [] for name in FLOORS}
     for game, item in asked:
-        kw = task_of(item).context_kwargs(game, item, None)
+        kw = context_kwargs(game, item, None)
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **kw)
         chance = 1 / (len(item.candidates) + item.none_allowed)
         for name, policy in FLOORS.items():

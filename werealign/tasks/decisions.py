@@ -80,7 +80,7 @@ def check_refs(item: DecisionItem, idx, out) -> None:
 def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str, float | None]:
     from werealign.tasks.decision_floors import floor_scores  # builds contexts: loaded when floors are computed
 
-    return floor_scores(asked)
+    return floor_scores(asked, context_kwargs)
 
 
 DESCRIPTIONS = {
