@@ -225,3 +225,28 @@ def check_dead_seat(items: Sequence[SpeechItem], scope: str, rows: list[list[lis
     return Check("dead-seat", scope, verdict, round(share, 4), n,
                  f"in {n} items exactly one option names a seat out or absent at the cut-off; it is the key in {share:.1%} "
                  f"(chance {chance:.1%}, binomial p={p:.3g})")
+
+
+CONTEXT_FLOOR = "context-attack"
+
+
+def context_floor(asked: Sequence[tuple[GameLog, SpeechItem]], metric: str) -> dict[str, float | None]:
+    """results.json's speech floor of the best context attack on a run's items (speech Task.truth_floors):
+    every attack cross-fitted over the run's own items with games held out, the best one's accuracy in
+    the block's metric (a macro accuracy averages the dimensions). Picking the best on the same items
+    makes the floor a little generous: a floor errs towards saying a score is less than it looks."""
+    from statistics import fmean
+
+    items = [it for _, it in asked]
+    if len(items) < 2:
+        return {CONTEXT_FLOOR: None}
+    attacks = context_attacks(items, {g.game_id: g for g, _ in asked})
+    if metric == "macro_accuracy":
+        dims = sorted({it.dimension for it in items})
+
+        def macro(attack: str) -> float:
+            hits = attacks.hits(items, attack)
+            return fmean(fmean(h for h, it in zip(hits, items) if it.dimension == d) for d in dims)
+
+        return {CONTEXT_FLOOR: round(max(macro(a) for a in attacks.probs), 4)}
+    return {CONTEXT_FLOOR: round(attacks.best(items)[1], 4)}
