@@ -189,11 +189,18 @@ def build_pool(ds: Dataset, filler: frozenset[str]) -> list[Span]:
     return pool
 
 
-def key_opening(turn: Utterance, filler: frozenset[str]) -> str | None:
-    """The move span: the shortest window of at least MIN_KEY characters opening at the turn's first move
-    that has one."""
+def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "") -> str | None:
+    """The move span: of the turn's moves, one drawn with `seed` (distractors are any move of their
+    turns, so a key that were always a turn's first move would be told by how turns open), cut as the
+    shortest window opening at it of at least MIN_KEY characters."""
     spaceless = ht.is_spaceless(turn.text)
-    return next((text for _, length, text in ht.move_windows(ht.clauses(turn, filler), spaceless, MAX_OPENING) if length >= MIN_KEY), None)
+    first: dict[int, str] = {}
+    for start, length, text in ht.move_windows(ht.clauses(turn, filler), spaceless, MAX_OPENING):
+        if length >= MIN_KEY:
+            first.setdefault(start, text)
+    if not first:
+        return None
+    return first[random.Random(f"{seed}:{turn.index}:key").choice(sorted(first))]
 
 
 # --------------------------------------------------------------------------- what the model is shown
@@ -408,7 +415,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     keyed: list[tuple[Moment, str, Shown]] = []
     for m in moments:
         game, uid = ds.games[m.game_id], item_id_of(m)
-        key = key_opening(m.turn, filler)
+        key = key_opening(m.turn, filler, f"{config.seed}:{m.game_id}")
         shown = shown_for(game, m)
         why = (f"the turn makes no move in a span of {MIN_KEY}+ characters" if key is None
                else "the key's span is already in the shown transcript" if repeats_transcript(key, shown) else None)
