@@ -1,7 +1,7 @@
 """`werealign generate DATASET --negatives human --out DIR`: human-voiced items, no model.
 
-Every option is something a player really said. At each moment (the MVP's highlights, and the
-cut-offs of the dataset's own speech items: moments someone chose to ask at) the viewpoint's next
+Every option is something a player really said. At each moment (the MVP's highlights, the
+cut-offs of the dataset's own speech items: moments someone chose to ask at, then the MVP's other turns) the viewpoint's next
 turn gives the key: the span of that turn that makes its move (a claim, an accusation, a vote
 intention, a check report, a badge order; human_text.move_windows), the shortest window of clauses
 opening at its first move that reaches MIN_KEY characters. Distractors are move spans of other turns,
@@ -150,6 +150,11 @@ def find_human_moments(ds: Dataset, games: list[GameLog]) -> tuple[list[Moment],
         asked += [(m.seat, m.cutoff_segment, "highlight") for m in found]
         asked += [(it.viewpoint_seat, it.cutoff_segment, f"item {it.item_id}") for it in ds.speech
                   if it.game_id == game.game_id and it.viewpoint_seat is not None]
+        # and every other turn the MVP took at the table: the player the benchmark aligns with
+        kinds = _phase_kinds(game)
+        if game.mvp is not None and game.mvp.seat is not None:
+            asked += [(game.mvp.seat, min(u.segment_ids) - 1, "mvp turn") for u in game.utterances
+                      if u.speaker == game.mvp.seat and at_table(u, kinds)]
         segments = sorted({s for u in game.utterances for s in u.segment_ids})
         for seat, cutoff, source in asked:
             turn = _next_turn(game, seat, cutoff)
@@ -269,9 +274,12 @@ class Picker:
         spaceless = ht.is_spaceless(key)
         same_day = [i for i, s in enumerate(self.pool) if s.game_id == game.game_id and s.day == day and s.speaker != moment.seat
                     and s.first_segment > moment.cutoff and s.turn_index != moment.turn.index and self.used[i] < MAX_REUSE]
-        own = " ".join(u.text for u in game.utterances if u.speaker == moment.seat and max(u.segment_ids) <= moment.cutoff
-                       and at_table(u, _phase_kinds(game)))
-        same_day = self._like_key(own, key, same_day)
+        kinds = _phase_kinds(game)
+        before = [u for u in game.utterances if max(u.segment_ids) <= moment.cutoff and at_table(u, kinds)]
+        # the viewpoint's own words only: matching the whole transcript too made the key the one option
+        # unlike it (the transcript attack rose from 20% to 24% on the release) and took 4x longer
+        refs = (" ".join(u.text for u in before if u.speaker == moment.seat),)
+        same_day = self._like_key(refs, key, same_day)
         style = style_of(game)
         eligible = [i for i, s in enumerate(self.pool) if s.game_id != game.game_id and s.style == style and s.language == game.language
                     and s.spaceless == spaceless and self.used[i] < MAX_REUSE]
@@ -283,16 +291,22 @@ class Picker:
         ranked = [eligible[n] for n in sorted(range(len(eligible)), key=lambda n: (-score[n], n))]
         head = ranked[:SHORTLIST]
         random.Random(f"{self.seed}:{moment.game_id}:{moment.turn.index}:shortlist").shuffle(head)
-        return same_day + self._like_key(own, key, head) + ranked[SHORTLIST:]
+        return same_day + self._like_key(refs, key, head) + ranked[SHORTLIST:]
 
-    def _like_key(self, own: str, key: str, idx: list[int]) -> list[int]:
-        """`idx` ordered by how close each span's likeness to the viewpoint's own earlier words (character
-        TF-IDF cosine, as the audit's own-words attack measures it) is to the key's: a key that stands out
-        by sounding like its speaker measures nothing. Ties keep the given order."""
-        if not idx or not own.strip():
+    def _like_key(self, refs: tuple[str, ...], key: str, idx: list[int]) -> list[int]:
+        """`idx` ordered by how close each span's likeness to each reference (the viewpoint's own earlier
+        words, the shown transcript; character TF-IDF cosine, as the audit's context attacks measure it) is
+        to the key's: a key that stands out by sounding like its speaker or echoing the table measures
+        nothing. Ties keep the given order."""
+        refs = tuple(r for r in refs if r.strip())
+        if not idx or not refs:
             return idx
-        sims = tfidf_cosines(own, [key, *(self.pool[i].openings[0][1] for i in idx)], sublinear_tf=True)
-        return [idx[n] for n in sorted(range(len(idx)), key=lambda n: (round(abs(sims[n + 1] - sims[0]), 2), n))]
+        texts = [key, *(self.pool[i].openings[0][1] for i in idx)]
+        gap = [0.0] * len(idx)
+        for ref in refs:
+            sims = tfidf_cosines(ref, texts, sublinear_tf=True)
+            gap = [g + abs(sims[n + 1] - sims[0]) for n, g in enumerate(gap)]
+        return [idx[n] for n in sorted(range(len(idx)), key=lambda n: (round(gap[n], 2), n))]
 
     def pick(self, game: GameLog, moment: Moment, item_id: str, key: str, shown: Shown | None = None) -> tuple[list[dict[str, str]], str | None]:
         """Eight distractors (origin, text, source), or the reason there are not eight."""
