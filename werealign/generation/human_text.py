@@ -157,6 +157,8 @@ _ROLE_WORDS = _role_words()
 
 
 def roles_named(text: str) -> frozenset[str]:
-    """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim."""
+    """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim.
+    A label in a script with spaces is a whole word ("cop" is not in "copper")."""
     folded = text.casefold()
-    return frozenset(role for label, role in _ROLE_WORDS if label in folded)
+    return frozenset(role for label, role in _ROLE_WORDS
+                     if label in folded and (not label.isascii() or re.search(rf"\b{re.escape(label)}\b", folded)))
