@@ -47,6 +47,7 @@ from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
 from werealign.game.derive import alive_at
 from werealign.generation import human_text as ht
+from werealign.generation import minimal
 from werealign.generation.filters import LENGTH_BAND, length_range, length_targets, text_length
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
@@ -74,6 +75,7 @@ class HumanConfig:
     games: tuple[str, ...] = ()
     seed: int = 0
     limit: int | None = None
+    minimal: bool = False  # minimal pairs: the key with its move changed (werealign.generation.minimal)
 
 
 @dataclass(frozen=True)
@@ -443,22 +445,33 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate)
     for m, key, shown in keyed:
         game, uid = ds.games[m.game_id], item_id_of(m)
-        negatives, why = picker.pick(game, m, uid, key, shown)
+        if config.minimal:
+            uid = uid.replace("-hum-", "-min-")
+            negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}")
+        else:
+            negatives, why = picker.pick(game, m, uid, key, shown)
         if why is not None:
             out.dropped.append({"unit": uid, "game_id": m.game_id, "reason": why})
             continue
         unit = Unit(uid, m.game_id, DIMENSION, m.seat, m.cutoff)
         options, answer = assemble(unit, {"key": key}, negatives, config.seed)
         sources = {o.key: neg["source"] for o in options for neg in negatives if neg["text"] == o.text}
-        ref: dict[str, str | int] = {"method": METHOD, "moment": m.source, "key_turn": m.turn.index,
+        ref: dict[str, str | int] = {"method": minimal.METHOD if config.minimal else METHOD, "moment": m.source, "key_turn": m.turn.index,
                                      **{f"option_{k}": v for k, v in sorted(sources.items())}}
         out.items.append(SpeechItem(
             item_id=uid, game_id=m.game_id, language=game.language, dimension=DIMENSION, viewpoint_seat=m.seat,
             cutoff_segment=m.cutoff, question=say_now(seat_label(m.seat, game.language), game.language), options=options,
-            answer=answer, provenance=ItemProvenance(prompt_version=METHOD, seed=config.seed, review="unreviewed",
+            answer=answer, provenance=ItemProvenance(prompt_version=str(ref["method"]), seed=config.seed, review="unreviewed",
                                                      source="werealign generate --negatives human", source_ref=ref)))
         out.notes.append({"item_id": uid, "flags": [], "judge": [], "next_move": f"{seat_label(m.seat, game.language)}: {m.turn.text}"})
     return out
+
+
+def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str) -> tuple[list[dict[str, str]], str | None]:
+    kinds = _phase_kinds(game)
+    transcript = " ".join(u.text for u in game.utterances if max(u.segment_ids) <= m.cutoff and at_table(u, kinds))
+    found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, transcript, seed)
+    return [{"origin": origin, "text": text, "source": change} for text, origin, change in found], why
 
 
 def run_human(config: HumanConfig, out: Path) -> Outcome:
@@ -470,8 +483,8 @@ def run_human(config: HumanConfig, out: Path) -> Outcome:
     # After the input checks (a failed command leaves no folder); refuses an input, or a folder that is
     # not a generation directory.
     claim_directory(out, command="generate", inputs=[ds.root] if ds.root is not None else [], own=lambda d: (d / CONFIG).is_file())
-    write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "negatives": "human",
-                              "method": METHOD, "config": asdict(config)})
+    write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "negatives": "minimal" if config.minimal else "human",
+                              "method": minimal.METHOD if config.minimal else METHOD, "config": asdict(config)})
     write_jsonl(out / "notes.jsonl", outcome.notes)
     write_jsonl(out / "dropped.jsonl", outcome.dropped)
     name = f"{ds.manifest.name}-human"
