@@ -119,3 +119,29 @@ def test_minimal_pairs_change_only_the_move():
     zh, _ = minimal.variants("我投七号，7 号位是狼", game, 4, live, dead, "", "s")
     assert zh and all(len({m.seat for m in mentions(t)}) == 1 and "号位" in t for t, _, _ in zh)
     assert minimal.variants("amber lantern river meadow", game, 4, live, dead, "", "s")[1]  # no move to change: none
+
+
+def test_the_filtered_split_drops_what_a_context_attack_answers():
+    from werealign.audit.filtering import adversarial_filter, verify
+
+    planted = []
+
+    def plant(game, rng, texts, at, seat):
+        if rng.random() < 0.5:  # half the items: the key in the viewpoint's own words, shaped like every option
+            own = " ".join(u.text for u in game.utterances if u.speaker == seat and u.phase == "day-1" and max(u.segment_ids) <= CUTOFF)
+            words = [w.strip(",") for w in own.split() if w.strip(",") in WORDS][:5]
+            if len(words) == 5:
+                texts[at] = " ".join(words) + " " + texts[at].rsplit(" ", 2)[-2] + " " + texts[at].rsplit(" ", 1)[-1]
+                planted.append(texts[at])
+
+    items, games = _population(plant)
+    own = {it.item_id for it in items if next(o.text for o in it.options if o.key == it.answer) in planted}
+    assert len(own) > 10
+    report = audit_items(_dataset(items, games))
+    context = {i: s["context_score"] for i, s in report.item_scores.items()}
+    kept = adversarial_filter(items, {it.item_id: [] for it in items}, context=context).kept
+    blind = adversarial_filter(items, {it.item_id: [] for it in items}).kept
+    # options-only attacks alone keep planted items; with the context attack most of them go
+    assert sum(it.item_id in own for it in kept) < sum(it.item_id in own for it in blind) / 2
+    check = verify(kept, items, games)
+    assert check["by_dimension"] == {"PS": len(kept)} and check["context_top1"] is not None
