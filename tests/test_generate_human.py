@@ -1,5 +1,6 @@
-"""`werealign generate --negatives human` on invented games: seat remapping, no own game / no future,
-length matching, determinism, the CLI; and the `werealign/own-style` shortcut."""
+"""`werealign generate --negatives human` on invented games: the key a move span, distractors from the
+same day first (never what the prompt shows), every seat form renumbered, length matching,
+determinism, the CLI; and the `werealign/own-style` shortcut."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from typer.testing import CliRunner
 
 from werealign.cli import app
 from werealign.dataset import load_dataset, write_dataset
-from werealign.game.derive import alive_at
 from werealign.generation import human_text as ht
 from werealign.generation.filters import LENGTH_BAND, text_length
 from werealign.generation.human import HumanConfig, Span, remap, run_human
@@ -25,6 +25,7 @@ from werealign.tasks import TASKS
 from werealign.validate import check_paths, count
 
 WORDS = "quiet amber lantern river copper meadow violet thunder marble orchid falcon pepper walnut cobalt tundra".split()
+MOVES = ("vote", "wolf", "trust", "suspect")  # move words (human_text.MOVE_WORDS) the invented clauses make moves with
 DEAD = 2  # out before every cut-off of every invented game
 
 
@@ -32,6 +33,9 @@ def _clause(rng: random.Random, seats: int) -> str:
     words = rng.sample(WORDS, rng.randint(2, 5))
     if rng.random() < 0.5:
         words.insert(1, f"seat {rng.randint(1, seats)}")
+        words.insert(2, rng.choice(MOVES))
+    elif rng.random() < 0.5:
+        words[:0] = ["I", rng.choice(MOVES)]
     return " ".join(words)
 
 
@@ -76,6 +80,10 @@ def _items(out: Path) -> list[SpeechItem]:
     return load_dataset(out / "dataset").speech
 
 
+def _key_turn(ds, it):
+    return ds.games[it.game_id].utterances[int(it.provenance.source_ref["key_turn"])]
+
+
 def test_items_valid_length_matched_and_provenanced(corpus, tmp_path):
     outcome = run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
     items = _items(tmp_path / "h")
@@ -86,10 +94,11 @@ def test_items_valid_length_matched_and_provenanced(corpus, tmp_path):
     for it in items:
         key = next(o for o in it.options if o.key == it.answer)
         assert key.origin == "ground_truth" and it.provenance.review == "unreviewed"
-        # the key is the opening of what the viewpoint said next, right after the cut-off (so not in the prompt)
-        turn = ds.games[it.game_id].utterances[int(it.provenance.source_ref["key_turn"])]
+        # the key is a span of what the viewpoint said next, right after the cut-off (so not in the prompt), opening at a move
+        turn = _key_turn(ds, it)
         assert turn.speaker == it.viewpoint_seat and min(turn.segment_ids) > it.cutoff_segment
-        assert turn.text.startswith(key.text.rstrip(".").split(", ")[0])
+        first = key.text.rstrip(".").split(", ")[0]
+        assert first in turn.text and ht.is_move(first)
         assert not any(u.speaker == it.viewpoint_seat for u in ds.games[it.game_id].utterances
                        if it.cutoff_segment < min(u.segment_ids) < min(turn.segment_ids))
         assert sum(o.origin == "human_utterance" for o in it.options) == 8
@@ -97,37 +106,92 @@ def test_items_valid_length_matched_and_provenanced(corpus, tmp_path):
             if o is not key:
                 assert 1 / LENGTH_BAND <= text_length(o.text) / text_length(key.text) <= LENGTH_BAND
                 assert re.fullmatch(r"invented-\d+#\d+", str(it.provenance.source_ref[f"option_{o.key}"]))
+                assert ht.is_move(o.text.rstrip(".").split(", ")[0])
         assert it.provenance.source_ref["method"].startswith("human-voiced")
 
 
-def test_no_distractor_from_own_game_or_its_future(corpus, tmp_path):
+def test_distractors_from_the_same_day_first_never_from_what_is_shown(corpus, tmp_path):
     run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
     ds = load_dataset(corpus)
+    same_day = 0
     for it in _items(tmp_path / "h"):
         n = it.game_id.split("-")[1]
+        game = ds.games[it.game_id]
         for o in it.options:
             if o.key == it.answer:
                 continue
-            assert not str(it.provenance.source_ref[f"option_{o.key}"]).startswith(f"{it.game_id}#")
-            assert f"FUTURE{n}X" not in o.text  # nothing the game says later
-            assert f"tag{n}word" not in o.text  # nothing of its own game at all
+            source, turn = str(it.provenance.source_ref[f"option_{o.key}"]).split("#")
+            u = ds.games[source].utterances[int(turn)]
+            if source == it.game_id:
+                # the same game: another player's turn of the same day, after the cut-off (never shown), not the key's
+                same_day += 1
+                assert u.phase == _key_turn(ds, it).phase and u.speaker != it.viewpoint_seat
+                assert min(u.segment_ids) > it.cutoff_segment and int(turn) != int(it.provenance.source_ref["key_turn"])
+            else:
+                assert f"tag{n}word" not in o.text  # another game's text carries that game's tag, never this one's
             assert "wolfchat" not in o.text and "aside" not in o.text  # nor what the table never heard
-        assert f"tag{n}word" in next(o.text for o in it.options if o.key == it.answer)
-    assert ds.games  # (the tags tell each game's turns apart)
+            shown = " ".join(x.text for x in game.utterances if max(x.segment_ids) <= it.cutoff_segment)
+            assert o.text.rstrip(".") not in shown
+    assert same_day > 20  # the rule was exercised: most distractors came from the same day
 
 
-def test_seats_remapped_onto_live_seats(corpus, tmp_path):
+def test_same_day_distractor_swaps_the_speakers_seat_for_the_viewpoints():
+    from werealign.generation.human import Moment, Picker, build_pool, shown_for
+
+    game = invented_game(0)
+    day = [u for u in game.utterances if u.phase == "day-1" and isinstance(u.speaker, int)]
+    me, later = day[3].speaker, next(u for u in day[4:] if u.speaker != day[3].speaker)
+    texts = {later.index: f"seat {later.speaker} will vote seat {me} out, meadow violet thunder"}
+    game = game.model_copy(update={"utterances": [u.model_copy(update={"text": texts.get(u.index, u.text), "segments": []}) for u in game.utterances]})
+    ds = type("D", (), {"games": {game.game_id: game}})()
+    pool = build_pool(ds, frozenset())
+    m = Moment(game.game_id, me, day[3], min(day[3].segment_ids) - 1, "test")
+    picker = Picker(pool, 0)
+    ranked = picker.candidates(game, m, "seat 1 vote amber lantern river")
+    assert ranked and all(pool[i].game_id == game.game_id and pool[i].first_segment > m.cutoff and pool[i].speaker != me for i in ranked)
+    first_move = [i for i in ranked if pool[i].turn_index == later.index and pool[i].openings[0][1].startswith(f"seat {later.speaker} ")]
+    hit = picker._first_fit(first_move, set(), 1, 200, 80, {1: 1}, m, "x", [], shown_for(game, m))
+    assert hit is not None
+    # the speaker speaks as "you" (the viewpoint's seat) and the viewpoint's seat becomes the speaker's
+    assert ht.seats_named(hit[1]["text"]) == [me, later.speaker]
+
+
+def test_every_seat_form_is_renumbered_in_its_own_form():
+    from werealign.audit.seats import mentions, renumber
+
+    text = "7号 says, 7 号位 and 七号 and 十二号位 and seat 7 and Player 12 and 3号"
+    out = renumber(text, {7: 4, 12: 9})
+    assert out == "4号 says, 4 号位 and 四号 and 九号位 and seat 4 and Player 9 and 3号"
+    assert [(m.seat, m.form) for m in mentions(out)] == [(4, "digit"), (4, "digit-space"), (4, "numeral"), (9, "numeral"),
+                                                         (4, "word"), (9, "word"), (3, "digit")]
+    assert renumber("十号和二十号", {10: 11, 20: 2}) == "十一号和二号"  # a numeral is read whole, never its last digit
+    # a distractor from another game: every form of every seat renumbered, the speaker's to the viewpoint's
+    zh = Span("g", "zh", 1, 5, "day", True, ((0, ""),), frozenset())
+    out = remap("五号说7 号位是狼，十一号是好人", zh, me=9, live=[2, 3], seed="s")
+    seats = ht.seats_named(out)
+    assert seats[0] == 9 and set(seats[1:]) <= {2, 3} and seats[1] != seats[2] and "五" not in out and "十一" not in out
+    assert "号位" in out and out.count("号") == 3
+
+
+def test_seats_remapped_onto_the_games_seats_dead_at_the_keys_rate(corpus, tmp_path):
     run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
     ds = load_dataset(corpus)
     named = 0
     for it in _items(tmp_path / "h"):
-        live = set(alive_at(ds.games[it.game_id], it.cutoff_segment))
+        seats = {s.seat for s in ds.games[it.game_id].seats}
         for o in it.options:
             if o.key != it.answer:
-                seats = ht.seats_named(o.text)
-                named += len(seats)
-                assert DEAD not in seats and set(seats) <= live
+                named += len(ht.seats_named(o.text))
+                assert set(ht.seats_named(o.text)) <= seats
     assert named > 20  # the invented texts name seats often: the check above was exercised
+
+
+def test_remap_draws_dead_seats_at_the_given_rate():
+    span = Span("g", "xx", 1, 5, "day", False, ((0, ""),), frozenset())
+    text = "seat 5 here, seat 7 lies"
+    drawn = [ht.seats_named(remap(text, span, me=3, live=[1, 4, 6, 8], seed=f"s{i}", dead=[2], dead_rate=0.3))[1] for i in range(400)]
+    assert 0.2 < drawn.count(2) / len(drawn) < 0.4  # the key's own rate of seats already out
+    assert all(ht.seats_named(remap(text, span, me=3, live=[1, 4], seed=f"s{i}", dead=[2]))[1] != 2 for i in range(50))
 
 
 def test_remap_is_consistent_speaker_becomes_viewpoint_and_never_over_assigns():

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from werealign.audit.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
 from werealign.audit.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
+from werealign.audit.context import LEARNED, check_context, check_dead_seat, context_attacks, features
 from werealign.audit.explain import separating_ngrams
 from werealign.audit.leaks import item_leaks
 from werealign.audit.report import AuditReport, Check
@@ -40,6 +41,10 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
     # the options-only check per scope and each item's artifact score read the same fits.
     probs = cross_fitted_probs(items, "words")
     hits = dict(zip((it.item_id for it in items), top1_hits(items, probs)))
+    # The context attacks read each item's game as its prompt shows it (items without their game read nothing).
+    rows = features(items, ds.games)
+    context = context_attacks(items, ds.games, rows=rows)
+    index = {it.item_id: i for i, it in enumerate(items)}
     checks: list[Check] = []
     for scope, group in scopes:
         checks += [
@@ -49,8 +54,14 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
             check_options_only(group, scope, hits),
             check_duplicates(group, scope, pairs),
             check_explanations(group, scope, favours),
+            check_context(group, scope, context, index),
+            check_dead_seat(group, scope, rows, index),
             check_leaks(group, scope, leaks),
         ]
-    scores = {it.item_id: {"artifact_score": round(p, 4), "leaks": leaks[it.item_id] or []} for it, p in zip(items, key_probs(items, probs))}
+    best = context.best(items)[0] if items else LEARNED  # the strongest attack over all items: each item's context_best_score
+    scores = {it.item_id: {"artifact_score": round(p, 4), "context_score": round(c, 4),
+                           "context_best_score": round(b, 4), "leaks": leaks[it.item_id] or []}
+              for it, p, c, b in zip(items, key_probs(items, probs), key_probs(items, context.probs[LEARNED]),
+                                     key_probs(items, context.probs[best]))}
     artifacts = {scope: separating_ngrams(group) for scope, group in scopes}
     return AuditReport(dataset=name or (ds.manifest.name if ds.manifest else ""), items=len(items), checks=checks, artifacts=artifacts, item_scores=scores)

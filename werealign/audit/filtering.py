@@ -9,8 +9,11 @@ predictability is the highest probability any of those scorings gives its key (n
 top-1 hits: a key an attack ranks a close second is answerable too). The most predictable items (at
 most `slice_share` of the pool per round, and only those at or above `threshold`) are removed and
 the pool's attacks are refitted on the rest, until no item reaches the threshold. Items that leak
-(werealign.audit.leaks) are removed first: a filter cannot make them fair. The split is then
-measured with attacks the filter did not use (`verify`).
+(werealign.audit.leaks) are removed first: a filter cannot make them fair. Attacks that read the game
+count too (werealign.audit.context): an item whose key the learned context attack, cross-fitted over the
+whole dataset with games held out, gives at least the threshold is as answerable. The split is then
+measured with attacks the filter did not use (`verify`), and with every context attack, the single
+ones the filter never read among them.
 """
 
 from __future__ import annotations
@@ -58,9 +61,10 @@ def predictability(items: Sequence[SpeechItem], attacks: Sequence[tuple[str, str
 
 def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] | None], *, seed: int = 0,
                        attacks: Sequence[tuple[str, str]] = ATTACKS, partitions: int = PARTITIONS, threshold: float = THRESHOLD,
-                       slice_share: float = SLICE_SHARE) -> FilterResult:
+                       slice_share: float = SLICE_SHARE, context: dict[str, float] | None = None) -> FilterResult:
     """`items`: every speech item of the dataset (all of them train the release-wide attacks);
-    `leaks`: item id -> leak reasons, None when the item could not be checked."""
+    `leaks`: item id -> leak reasons (the audit's: leaks and hidden roles alike), None when the item could
+    not be checked; `context`: item id -> the learned context attack's probability of its key."""
     removed: dict[str, str] = {}
     pool = []
     for it in items:
@@ -75,6 +79,9 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
     # those scorings do not change as the pool shrinks, so they are made once. The pool-trained ones
     # are refitted each round, as in AFLite, to find what the remaining items still share.
     release = dict(zip((it.item_id for it in items), predictability(items, attacks, partitions, seed)))
+    for item_id, p in (context or {}).items():
+        if item_id in release:
+            release[item_id] = max(release[item_id], p)
     rounds = []
     while pool:
         # Too small a pool to refit on: the release-wide scorings alone decide.
@@ -98,17 +105,31 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
 INDEPENDENT = (("words", "lr"), ("words", "nb"))
 
 
-def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem]) -> dict[str, Any]:
+def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem], games: dict | None = None) -> dict[str, Any]:
     """Top-1 accuracy on the kept items of each independent attack (the headline `top1` is the
-    strongest), and the kept items' key-longest rate."""
+    strongest), the kept items' key-longest rate, the kept items per dimension, and (with `games`)
+    every context attack's accuracy on them (`context_top1` the strongest)."""
     if not kept:
-        return {"items": 0, "top1": None, "key_longest": None, "attacks": {}}
+        return {"items": 0, "top1": None, "key_longest": None, "attacks": {}, "by_dimension": {}}
     ids = {it.item_id for it in kept}
     attacks = {}
     for family, learner in INDEPENDENT:
         on_release = top1_hits(items, cross_fitted_probs(items, family, learner=learner))
         attacks[f"{family}-{learner}"] = round(sum(h for h, it in zip(on_release, items) if it.item_id in ids) / len(kept), 4)
-    return {"items": len(kept), "top1": max(attacks.values()), "key_longest": round(key_longest_rate(kept), 4), "attacks": attacks}
+    dims: dict[str, int] = {}
+    for it in kept:
+        dims[it.dimension] = dims.get(it.dimension, 0) + 1
+    out = {"items": len(kept), "top1": max(attacks.values()), "key_longest": round(key_longest_rate(kept), 4), "attacks": attacks,
+           "by_dimension": dict(sorted(dims.items()))}
+    if games is not None:
+        from werealign.audit.context import context_attacks
+
+        ctx = context_attacks(items, games)
+        keep = [i for i, it in enumerate(items) if it.item_id in ids]
+        accs = {a: round(sum(ctx.hits(items, a)[i] for i in keep) / len(keep), 4) for a in ctx.probs}
+        out["context"] = accs
+        out["context_top1"] = max(accs.values())
+    return out
 
 
 def filter_note(result: FilterResult, *, seed: int, attacks: Sequence[tuple[str, str]], partitions: int, threshold: float, slice_share: float,

@@ -56,8 +56,9 @@ def audit_command(
     if filtered_out is not None:
         leaks = {i: s["leaks"] for i, s in report.item_scores.items()}
         leaks |= {it.item_id: None for it in ds.speech if it.game_id not in ds.games}
-        result = adversarial_filter(ds.speech, leaks, seed=seed, threshold=threshold)
-        independent = verify(result.kept, ds.speech)
+        context = {i: s["context_score"] for i, s in report.item_scores.items()}
+        result = adversarial_filter(ds.speech, leaks, seed=seed, threshold=threshold, context=context)
+        independent = verify(result.kept, ds.speech, ds.games)
         note = filter_note(result, seed=seed, attacks=ATTACKS, partitions=PARTITIONS, threshold=threshold,
                            slice_share=SLICE_SHARE, total=len(ds.speech), independent=independent)
         write_split(ds, filtered_out, result, note, overwrite=overwrite, command=COMMAND)
@@ -67,7 +68,9 @@ def audit_command(
         longest = "n/a" if independent["key_longest"] is None else f"{independent['key_longest']:.1%}"
         lines += [f"filtered split: {c['speech_kept']} of {c['speech_in']} speech items kept "
                   f"({c['removed_leak']} leaking, {c['removed_answerable']} answerable removed)",
-                  f"  strongest independent attack: top-1 {top1}; key-longest {longest}",
+                  f"  strongest independent attack: top-1 {top1}; key-longest {longest}; "
+                  f"strongest context attack: top-1 {independent.get('context_top1', 0):.1%}",
+                  "  kept per dimension: " + ", ".join(f"{d} {n}" for d, n in independent["by_dimension"].items()),
                   f"  wrote {filtered_out}"]
     if format == "json":
         print(json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True))

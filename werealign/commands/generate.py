@@ -21,7 +21,7 @@ def generate_command(
     model: str | None = typer.Option(None, "--model", help="Any litellm model string, or local/smollm2 (offline)."),
     out: Path = typer.Option(..., "--out", help="Generation directory; rerunning the same command resumes it and pays only for what is missing."),
     games: str | None = typer.Option(None, "--games", help="Comma-separated game ids (default: every game)."),
-    negatives: str = typer.Option("model", "--negatives", help="model: drafted by --model; human: real utterances (the key the viewpoint's next turn, distractors from other games), no model."),
+    negatives: str = typer.Option("model", "--negatives", help="model: drafted by --model; human: real utterances (the key the move the viewpoint's next turn makes, distractors from the same day, then other games of the same source); minimal: that key with its move changed (seat swapped, claim or check flipped); no model for either."),
     dimensions: str = typer.Option("RI,SJ,DR,PS,CT", "--dimensions", help="Comma-separated dimensions."),
     redraft: bool = typer.Option(False, "--redraft", help="Rewrite the distractors of the dataset's existing items (question and key kept); writes the audit before and after."),
     extras_only: bool = typer.Option(False, "--extras-only", help="Keep the dataset's items as they are; fill in only what they lack: explanation, RR rule reminder, OSR rewrites."),
@@ -46,12 +46,12 @@ def generate_command(
     from werealign.llm.builtin_models import is_baseline
     from werealign.schema.models import DIMENSIONS
 
-    if negatives not in ("model", "human"):
-        raise UserError(f"--negatives: {negatives!r} is not one of model, human")
-    if negatives == "human":
+    if negatives not in ("model", "human", "minimal"):
+        raise UserError(f"--negatives: {negatives!r} is not one of model, human, minimal")
+    if negatives in ("human", "minimal"):
         if redraft or extras_only or dry_run:
-            raise UserError("--negatives human: --redraft, --extras-only and --dry-run need a model; leave them out")
-        _human(dataset, out, model, games, limit, seed)
+            raise UserError(f"--negatives {negatives}: --redraft, --extras-only and --dry-run need a model; leave them out")
+        _human(dataset, out, model, games, limit, seed, minimal=negatives == "minimal")
         return
     if model is None:
         raise UserError("--model: required (or --negatives human, which needs no model)")
@@ -103,15 +103,16 @@ def generate_command(
         raise UserError(f"{too_many} (first: {spend.first_error}); fix the cause and rerun the same command to resume")
 
 
-def _human(dataset: Path, out: Path, model: str | None, games: str | None, limit: int | None, seed: int) -> None:
+def _human(dataset: Path, out: Path, model: str | None, games: str | None, limit: int | None, seed: int, *, minimal: bool = False) -> None:
     from werealign.generation.human import HumanConfig, run_human
 
     if model is not None:
-        raise UserError("--negatives human: takes no --model (every option is a real utterance)")
+        raise UserError(f"--negatives {'minimal' if minimal else 'human'}: takes no --model (every option is a real utterance)")
     if limit is not None and limit < 1:
         raise UserError("--limit: must be at least 1")
-    outcome = run_human(HumanConfig(dataset=str(dataset) if dataset is not None else None, games=_csv(games), seed=seed, limit=limit), out)
-    print(f"{len(outcome.items)} human-voiced items; {len(outcome.dropped)} moments gave none")
+    outcome = run_human(HumanConfig(dataset=str(dataset) if dataset is not None else None, games=_csv(games), seed=seed, limit=limit,
+                                    minimal=minimal), out)
+    print(f"{len(outcome.items)} {'minimal-pair' if minimal else 'human-voiced'} items; {len(outcome.dropped)} moments gave none")
     print(f"reasons: {out / 'dropped.jsonl'}")
     print(f"wrote {out / 'dataset'}")
     print(f"next: werealign review {out}")

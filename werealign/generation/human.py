@@ -1,23 +1,27 @@
 """`werealign generate DATASET --negatives human --out DIR`: human-voiced items, no model.
 
-Every option is something a player really said. At each moment (the MVP's highlights, and the
-cut-offs of the dataset's own speech items: moments someone chose to ask at) the viewpoint's next
-turn gives the key: its opening, cleaned of filler (human_text.py). The eight distractors are
-openings of turns in OTHER games of the same language, spoken in the same kind of phase, drawn
-(seeded) from the SHORTLIST most similar to the key by character TF-IDF (hard negatives; a small
-bonus for naming the same roles, the span's stance; a narrower shortlist made the key the centroid
-of its options). Nothing comes from the item's own game, so no distractor is from its future, and
-none repeats what the model can read in the transcript. Only turns the whole table heard serve, as
-key or distractor (no team chat, no aside in a night phase).
+Every option is something a player really said. At each moment (the MVP's highlights, the
+cut-offs of the dataset's own speech items: moments someone chose to ask at, then the MVP's other turns) the viewpoint's next
+turn gives the key: the span of that turn that makes its move (a claim, an accusation, a vote
+intention, a check report, a badge order; human_text.move_windows), the shortest window of clauses
+opening at its first move that reaches MIN_KEY characters. Distractors are move spans of other turns,
+cut by the same rules, taken in this order:
 
-Length: the item draws eight target lengths around the key's with filters.length_targets (a
-uniform number shorter, the rest longer: the key's length rank is uniform) and each distractor is an
-opening of its turn within filters.length_range of its target. Seats: a distractor's seat mentions
-are renumbered onto this game's seats alive at the cut-off: its own speaker's seat becomes the
-viewpoint's (it is "you" speaking, as in the key), every other seat a distinct live seat other than
-the viewpoint's, drawn with the seed and weighted towards the seats the viewpoint has talked about
-(as the key's are); a span naming more seats than that is not used. A source turn
-serves at most MAX_REUSE items, so no text recurs as a distractor across the dataset.
+1. the same game and day, other players' turns after the cut-off (what others said at that moment,
+   never shown to the model), nearest first, with the speaker's seat and the viewpoint's swapped;
+2. other games of the same source style (show and season: the same transcription), drawn (seeded)
+   from the SHORTLIST most similar to the key by character TF-IDF, every seat renumbered in every
+   form (werealign.audit.seats): the speaker's seat becomes the viewpoint's, every other seat a
+   distinct seat of this game, a seat already out at the key's own rate (`dead_rate`: over all keys,
+   the share of seats they name that are out at the cut-off), else a live seat weighted towards those
+   the viewpoint has talked about.
+
+No option names a role the board lacks, holds a post-game remark, opens on a fragment, or repeats
+the shown transcript (LEAK_NGRAM words in common): a key already said before the cut-off drops the
+moment, as does a viewpoint silenced for the day (a silence skill on it since the day's night).
+Only turns the whole table heard serve, as key or distractor (no team chat, no aside in a night
+phase). Length: eight target lengths around the key's (filters.length_targets), each distractor a
+window within filters.length_range of its target. A source turn serves at most MAX_REUSE items.
 
 Output (the same shape as the model pipeline, so validate, eval, review and release take it):
     <out>/generation.json    configuration;  <out>/notes.jsonl   the whole next turn per item
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,6 +47,7 @@ from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
 from werealign.game.derive import alive_at
 from werealign.generation import human_text as ht
+from werealign.generation import minimal
 from werealign.generation.filters import LENGTH_BAND, length_range, length_targets, text_length
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
@@ -49,18 +55,18 @@ from werealign.output_dir import claim_directory
 from werealign.render.lines import seat_label
 from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
-from werealign.text_similarity import char_wb_ngrams
+from werealign.text_similarity import char_wb_ngrams, tfidf_cosines
 
-METHOD = "human-voiced/1"
+METHOD = "human-voiced/2"
 ORIGIN = "human_utterance"
 DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive statements
-MIN_KEY = 20  # visible characters of the key's opening (fewer says nothing to choose from)
+MIN_KEY = 20  # visible characters of the key's span (fewer says nothing to choose from)
 MAX_OPENING = 100
 MAX_REUSE = 2
 SHORTLIST = 400  # hard negatives: drawn (seeded) from the 400 most similar; 40 made the key the centroid (bench/human_items.py)
 STANCE_WEIGHT = 0.1
 SEAT_TALK_WEIGHT = 3  # extra draws of a live seat per time the viewpoint named it before the cut-off
-MIN_SAME_KIND = 32  # fewer turns of the moment's phase kind: draw from every phase
+SILENCE = re.compile(r"silen|mute|禁言", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,7 @@ class HumanConfig:
     games: tuple[str, ...] = ()
     seed: int = 0
     limit: int | None = None
+    minimal: bool = False  # minimal pairs: the key with its move changed (werealign.generation.minimal)
 
 
 @dataclass(frozen=True)
@@ -86,10 +93,13 @@ class Span:
     language: str
     turn_index: int
     speaker: int
-    phase_kind: str
+    phase: str
     spaceless: bool
-    openings: tuple[tuple[int, str], ...]  # (length, text) of its first 1, 2, ... clauses
+    openings: tuple[tuple[int, str], ...]  # (length, text) of its move windows
     roles: frozenset[str]
+    day: int | None = None
+    first_segment: int = 0
+    style: str = ""  # the source's show and season: one transcription style
 
 
 @dataclass
@@ -114,6 +124,22 @@ def _next_turn(game: GameLog, seat: int, after: int) -> Utterance | None:
     return next((u for u in game.utterances if u.speaker == seat and min(u.segment_ids) > after), None)
 
 
+def style_of(game: GameLog) -> str:
+    """The source's transcription style: its show and season (the file it came from when neither is known)."""
+    p = game.provenance
+    if p.show is not None or p.season is not None:
+        return f"{p.show}/{p.season}"
+    return p.source or game.game_id
+
+
+def silenced(game: GameLog, seat: int, turn: Utterance) -> bool:
+    """A silence skill used on the seat in the night before the turn's day (it may not speak that day)."""
+    day_of = {p.id: p.day for p in game.phases}
+    day = day_of.get(turn.phase)
+    return any(e.kind == "skill_use" and e.target == seat and SILENCE.search(e.skill or "") and day_of.get(e.phase) == day
+               for e in game.events)
+
+
 def find_human_moments(ds: Dataset, games: list[GameLog]) -> tuple[list[Moment], list[str]]:
     """One moment per (game, viewpoint, next turn), highlights first; the cut-off is the segment just
     before that turn, so the question is asked right before the viewpoint speaks."""
@@ -126,12 +152,18 @@ def find_human_moments(ds: Dataset, games: list[GameLog]) -> tuple[list[Moment],
         asked += [(m.seat, m.cutoff_segment, "highlight") for m in found]
         asked += [(it.viewpoint_seat, it.cutoff_segment, f"item {it.item_id}") for it in ds.speech
                   if it.game_id == game.game_id and it.viewpoint_seat is not None]
+        # and every other turn the MVP took at the table: the player the benchmark aligns with
+        kinds = _phase_kinds(game)
+        if game.mvp is not None and game.mvp.seat is not None:
+            asked += [(game.mvp.seat, min(u.segment_ids) - 1, "mvp turn") for u in game.utterances
+                      if u.speaker == game.mvp.seat and at_table(u, kinds)]
         segments = sorted({s for u in game.utterances for s in u.segment_ids})
         for seat, cutoff, source in asked:
             turn = _next_turn(game, seat, cutoff)
             before = [s for s in segments if turn is not None and s < min(turn.segment_ids)]
-            if turn is None or not before or not at_table(turn, _phase_kinds(game)):
-                why = "says nothing after" if turn is None else "opens the game at" if not before else "speaks off the table after"
+            if turn is None or not before or not at_table(turn, _phase_kinds(game)) or silenced(game, seat, turn):
+                why = ("says nothing after" if turn is None else "opens the game at" if not before
+                       else "speaks off the table after" if not at_table(turn, _phase_kinds(game)) else "is silenced for the day after")
                 skipped.append(f"game {game.game_id}: {source}: seat {seat} {why} segment {cutoff}")
                 continue
             moments.setdefault((game.game_id, seat, turn.index), Moment(game.game_id, seat, turn, before[-1], source))
@@ -143,27 +175,80 @@ def _phase_kinds(game: GameLog) -> dict[str, str]:
 
 
 def build_pool(ds: Dataset, filler: frozenset[str]) -> list[Span]:
-    """Every player's turn of every game, as the openings a distractor may be cut from."""
+    """Every move of every player's turn of every game, as the spans a distractor may be cut from."""
     pool = []
     for game_id in sorted(ds.games):
         game = ds.games[game_id]
         kinds = _phase_kinds(game)
+        day_of = {p.id: p.day for p in game.phases}
         for u in game.utterances:
             if not at_table(u, kinds):
                 continue
-            parts = ht.clauses(u, filler)
             spaceless = ht.is_spaceless(u.text)
-            opens = tuple(ht.openings(parts, spaceless, MAX_OPENING))
-            if opens:
-                pool.append(Span(game_id, game.language, u.index, u.speaker, kinds.get(u.phase, ""), spaceless, opens,
-                                 ht.roles_named(opens[-1][1])))
+            # one span per move the turn makes: its windows share their first clause, and a turn with
+            # several moves serves several items with different texts
+            windows: dict[int, list[tuple[int, str]]] = {}
+            for first, length, text in ht.move_windows(ht.clauses(u, filler), spaceless, MAX_OPENING):
+                windows.setdefault(first, []).append((length, text))
+            for opens in windows.values():
+                pool.append(Span(game_id, game.language, u.index, u.speaker, u.phase, spaceless, tuple(opens),
+                                 ht.roles_named(opens[-1][1]), day_of.get(u.phase), min(u.segment_ids), style_of(game)))
     return pool
 
 
-def key_opening(turn: Utterance, filler: frozenset[str]) -> str | None:
-    """The shortest opening of the turn of at least MIN_KEY characters."""
+def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "") -> str | None:
+    """The move span: of the turn's moves, one drawn with `seed` (distractors are any move of their
+    turns, so a key that were always a turn's first move would be told by how turns open), cut as the
+    shortest window opening at it of at least MIN_KEY characters."""
     spaceless = ht.is_spaceless(turn.text)
-    return next((text for length, text in ht.openings(ht.clauses(turn, filler), spaceless, MAX_OPENING) if length >= MIN_KEY), None)
+    first: dict[int, str] = {}
+    for start, length, text in ht.move_windows(ht.clauses(turn, filler), spaceless, MAX_OPENING):
+        if length >= MIN_KEY:
+            first.setdefault(start, text)
+    if not first:
+        return None
+    return first[random.Random(f"{seed}:{turn.index}:key").choice(sorted(first))]
+
+
+# --------------------------------------------------------------------------- what the model is shown
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the item's prompt shows of its game, as the filters need it."""
+    grams: frozenset[tuple[str, ...]]  # the shown transcript's LEAK_NGRAM-grams
+    board: frozenset[str]  # the roles of the board (catalogue ids)
+    live: tuple[int, ...]  # seats alive at the cut-off
+    dead: tuple[int, ...]  # seats out at the cut-off
+
+
+def shown_for(game: GameLog, moment: Moment) -> Shown:
+    from werealign.audit.leaks import leak_grams
+    from werealign.game.visibility import build_context
+
+    ctx = build_context(game, moment.seat, moment.cutoff)
+    grams = frozenset(g for u in ctx.utterances for g in leak_grams(u.text))
+    board = frozenset(r.role for r in game.rules.composition) | frozenset(s.role for s in game.seats if s.role)
+    live = tuple(alive_at(game, moment.cutoff))
+    return Shown(grams, board, live, tuple(s.seat for s in game.seats if s.seat not in live))
+
+
+def repeats_transcript(text: str, shown: Shown) -> bool:
+    from werealign.audit.leaks import leak_grams
+
+    return bool(leak_grams(text) & shown.grams)
+
+
+def foreign_roles(text: str, shown: Shown) -> bool:
+    """Names a role the board lacks (a distractor from another board)."""
+    return bool(ht.roles_named(text) - shown.board)
+
+
+def dead_share(game: GameLog, moment: Moment, key: str) -> tuple[int, int]:
+    """(seats out at the cut-off, seats) among those the key names other than the viewpoint's."""
+    live = set(alive_at(game, moment.cutoff))
+    named = [s for s in ht.seats_named(key) if s != moment.seat and s in {x.seat for x in game.seats}]
+    return sum(s not in live for s in named), len(named)
 
 
 # --------------------------------------------------------------------------- distractors
@@ -172,11 +257,12 @@ def key_opening(turn: Utterance, filler: frozenset[str]) -> str | None:
 class Picker:
     """Distractors for every item of a run, with the pool's TF-IDF fitted once and reuse counted."""
 
-    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset()):  # type: ignore[assignment]
+    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset(), dead_rate: float = 0.0):  # type: ignore[assignment]
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.pool = pool
         self.seed = seed
+        self.dead_rate = dead_rate
         # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items
         self.used = [int((s.game_id, s.turn_index) in keys) for s in pool]
         # the same analyzer and weighting as the lexical built-ins (werealign.text_similarity)
@@ -184,28 +270,53 @@ class Picker:
         self.matrix = self.vectorizer.fit_transform([s.openings[-1][1] for s in pool]) if pool else None
 
     def candidates(self, game: GameLog, moment: Moment, key: str) -> list[int]:
-        kind = _phase_kinds(game).get(moment.turn.phase, "")
+        """Same game and day first (after the cut-off, other speakers, nearest first), then other games of
+        the same source style by similarity to the key."""
+        day = {p.id: p.day for p in game.phases}.get(moment.turn.phase)
         spaceless = ht.is_spaceless(key)
-        eligible = [i for i, s in enumerate(self.pool) if s.game_id != game.game_id and s.language == game.language
+        same_day = [i for i, s in enumerate(self.pool) if s.game_id == game.game_id and s.day == day and s.speaker != moment.seat
+                    and s.first_segment > moment.cutoff and s.turn_index != moment.turn.index and self.used[i] < MAX_REUSE]
+        kinds = _phase_kinds(game)
+        before = [u for u in game.utterances if max(u.segment_ids) <= moment.cutoff and at_table(u, kinds)]
+        # the viewpoint's own words only: matching the whole transcript too made the key the one option
+        # unlike it (the transcript attack rose from 20% to 24% on the release) and took 4x longer
+        refs = (" ".join(u.text for u in before if u.speaker == moment.seat),)
+        same_day = self._like_key(refs, key, same_day)
+        style = style_of(game)
+        eligible = [i for i, s in enumerate(self.pool) if s.game_id != game.game_id and s.style == style and s.language == game.language
                     and s.spaceless == spaceless and self.used[i] < MAX_REUSE]
-        same_kind = [i for i in eligible if self.pool[i].phase_kind == kind]
-        eligible = same_kind if len(same_kind) >= MIN_SAME_KIND else eligible
         if not eligible:
-            return []
+            return same_day
         sims = (self.matrix[eligible] @ self.vectorizer.transform([key]).T).toarray().ravel()
         roles = ht.roles_named(key)
         score = [float(sims[n]) + STANCE_WEIGHT * _jaccard(roles, self.pool[i].roles) for n, i in enumerate(eligible)]
         ranked = [eligible[n] for n in sorted(range(len(eligible)), key=lambda n: (-score[n], n))]
         head = ranked[:SHORTLIST]
         random.Random(f"{self.seed}:{moment.game_id}:{moment.turn.index}:shortlist").shuffle(head)
-        return head + ranked[SHORTLIST:]
+        return same_day + self._like_key(refs, key, head) + ranked[SHORTLIST:]
 
-    def pick(self, game: GameLog, moment: Moment, item_id: str, key: str) -> tuple[list[dict[str, str]], str | None]:
+    def _like_key(self, refs: tuple[str, ...], key: str, idx: list[int]) -> list[int]:
+        """`idx` ordered by how close each span's likeness to each reference (the viewpoint's own earlier
+        words, the shown transcript; character TF-IDF cosine, as the audit's context attacks measure it) is
+        to the key's: a key that stands out by sounding like its speaker or echoing the table measures
+        nothing. Ties keep the given order."""
+        refs = tuple(r for r in refs if r.strip())
+        if not idx or not refs:
+            return idx
+        texts = [key, *(self.pool[i].openings[0][1] for i in idx)]
+        gap = [0.0] * len(idx)
+        for ref in refs:
+            sims = tfidf_cosines(ref, texts, sublinear_tf=True)
+            gap = [g + abs(sims[n + 1] - sims[0]) for n, g in enumerate(gap)]
+        return [idx[n] for n in sorted(range(len(idx)), key=lambda n: (round(gap[n], 2), n))]
+
+    def pick(self, game: GameLog, moment: Moment, item_id: str, key: str, shown: Shown | None = None) -> tuple[list[dict[str, str]], str | None]:
         """Eight distractors (origin, text, source), or the reason there are not eight."""
+        shown = shown_for(game, moment) if shown is None else shown
         key_length = text_length(key)
         targets = length_targets(key_length, f"{self.seed}:{item_id}")
         ranked = self.candidates(game, moment, key)
-        live = [s for s in alive_at(game, moment.cutoff) if s != moment.seat]
+        live = [s for s in shown.live if s != moment.seat]
         # seats the viewpoint has been talking about are drawn more often: otherwise the key alone would
         # name them, and matching options to the viewpoint's own turns (werealign/own-style) would find it
         named = Counter(s for u in game.utterances if u.speaker == moment.seat and max(u.segment_ids) <= moment.cutoff
@@ -216,7 +327,7 @@ class Picker:
         for target in targets:
             for wide in (False, True):
                 low, high = _band(key_length, target, wide)
-                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)])
+                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown)
                 if hit is not None:
                     break
             if hit is None:
@@ -228,18 +339,25 @@ class Picker:
         return chosen, None
 
     def _first_fit(self, ranked: list[int], taken: set[int], low: int, high: int, target: int, live: dict[int, int],
-                   moment: Moment, item_id: str, so_far: list[str]) -> tuple[int, dict[str, str]] | None:
+                   moment: Moment, item_id: str, so_far: list[str], shown: Shown) -> tuple[int, dict[str, str]] | None:
         from werealign.schema import Option
 
         for i in ranked:
             if i in taken:
                 continue
             span = self.pool[i]
-            fits = [(abs(length - target), text) for length, text in span.openings if low <= length <= high]
+            # cut as the key is: no window whose clauses before its last already reach MIN_KEY
+            fits = [(abs(length - target), text) for length, text in span.openings if low <= length <= high and _prefix(text) < MIN_KEY]
             if not fits:
                 continue
-            text = remap(min(fits)[1], span, moment.seat, live, f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}")
-            if text is None:
+            raw = min(fits)[1]
+            if span.game_id == moment.game_id:
+                # the same board: only the speaker and the viewpoint trade seats
+                text: str | None = ht.remap_seats(raw, {span.speaker: moment.seat, moment.seat: span.speaker})
+            else:
+                text = remap(raw, span, moment.seat, live, f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}",
+                             dead=[s for s in shown.dead if s != moment.seat], dead_rate=self.dead_rate)
+            if text is None or foreign_roles(text, shown) or repeats_transcript(text, shown):
                 continue
             options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
             exact, near = duplicate_option_pairs(options)
@@ -247,6 +365,12 @@ class Picker:
                 continue
             return i, {"origin": ORIGIN, "text": text, "source": f"{span.game_id}#{span.turn_index}"}
         return None
+
+
+def _prefix(text: str) -> int:
+    """Visible characters of a window without its last clause."""
+    parts = [c for c in re.split(r"[,，.。;；!！?？]+", text) if c.strip()]
+    return text_length("".join(parts[:-1]))
 
 
 def _band(key_length: int, target: int, wide: bool) -> tuple[int, int]:
@@ -261,21 +385,31 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def remap(text: str, span: Span, me: int, live: dict[int, int] | list[int], seed: str) -> str | None:
+def remap(text: str, span: Span, me: int, live: dict[int, int] | list[int], seed: str, *, dead: list[int] | tuple[int, ...] = (),
+          dead_rate: float = 0.0) -> str | None:
     """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
-    live seat other than `me`, drawn (seeded) with the given weights (a list: equal weights); None
-    when it names more seats than there are."""
+    seat other than `me`: one of `dead` with probability `dead_rate` (while any is left), else a live
+    seat drawn (seeded) with the given weights (a list: equal weights); None when it names more seats
+    than there are. Every seat form is renumbered (werealign.audit.seats)."""
     others = sorted({s for s in ht.seats_named(text) if s != span.speaker})
     weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)
-    if len(others) > len(weights):
+    out_seats = sorted(set(dead) - set(weights) - {me})
+    if len(others) > len(weights) + len(out_seats):
         return None
     rng = random.Random(seed)
     drawn = []
     for _ in others:
-        seats = sorted(weights)
-        seat = rng.choices(seats, [weights[s] for s in seats])[0]
+        pool = out_seats if out_seats and (rng.random() < dead_rate or not weights) else None
+        if pool is not None:
+            seat = rng.choice(pool)
+            out_seats.remove(seat)
+        else:
+            if not weights:
+                return None
+            seats = sorted(weights)
+            seat = rng.choices(seats, [weights[s] for s in seats])[0]
+            del weights[seat]
         drawn.append(seat)
-        del weights[seat]
     return ht.remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))})
 
 
@@ -294,29 +428,50 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     if config.limit is not None:
         moments = moments[: config.limit]
     filler = ht.find_filler({g: [u for u in ds.games[g].utterances if isinstance(u.speaker, int)] for g in ds.games})
-    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m in moments})
+    keyed: list[tuple[Moment, str, Shown]] = []
     for m in moments:
         game, uid = ds.games[m.game_id], item_id_of(m)
-        key = key_opening(m.turn, filler)
-        if key is None:
-            out.dropped.append({"unit": uid, "game_id": m.game_id, "reason": f"the turn has no opening of {MIN_KEY}+ characters after filler"})
+        key = key_opening(m.turn, filler, f"{config.seed}:{m.game_id}")
+        shown = shown_for(game, m)
+        why = (f"the turn makes no move in a span of {MIN_KEY}+ characters" if key is None
+               else "the key's span is already in the shown transcript" if repeats_transcript(key, shown) else None)
+        if why is not None:
+            out.dropped.append({"unit": uid, "game_id": m.game_id, "reason": why})
             continue
-        negatives, why = picker.pick(game, m, uid, key)
+        keyed.append((m, key, shown))  # type: ignore[arg-type]
+    # distractors name seats already out as often as keys do (no dead-seat giveaway either way)
+    shares = [dead_share(ds.games[m.game_id], m, key) for m, key, _ in keyed]
+    dead_rate = sum(d for d, _ in shares) / max(1, sum(n for _, n in shares))
+    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate)
+    for m, key, shown in keyed:
+        game, uid = ds.games[m.game_id], item_id_of(m)
+        if config.minimal:
+            uid = uid.replace("-hum-", "-min-")
+            negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}")
+        else:
+            negatives, why = picker.pick(game, m, uid, key, shown)
         if why is not None:
             out.dropped.append({"unit": uid, "game_id": m.game_id, "reason": why})
             continue
         unit = Unit(uid, m.game_id, DIMENSION, m.seat, m.cutoff)
         options, answer = assemble(unit, {"key": key}, negatives, config.seed)
         sources = {o.key: neg["source"] for o in options for neg in negatives if neg["text"] == o.text}
-        ref: dict[str, str | int] = {"method": METHOD, "moment": m.source, "key_turn": m.turn.index,
+        ref: dict[str, str | int] = {"method": minimal.METHOD if config.minimal else METHOD, "moment": m.source, "key_turn": m.turn.index,
                                      **{f"option_{k}": v for k, v in sorted(sources.items())}}
         out.items.append(SpeechItem(
             item_id=uid, game_id=m.game_id, language=game.language, dimension=DIMENSION, viewpoint_seat=m.seat,
             cutoff_segment=m.cutoff, question=say_now(seat_label(m.seat, game.language), game.language), options=options,
-            answer=answer, provenance=ItemProvenance(prompt_version=METHOD, seed=config.seed, review="unreviewed",
+            answer=answer, provenance=ItemProvenance(prompt_version=str(ref["method"]), seed=config.seed, review="unreviewed",
                                                      source="werealign generate --negatives human", source_ref=ref)))
         out.notes.append({"item_id": uid, "flags": [], "judge": [], "next_move": f"{seat_label(m.seat, game.language)}: {m.turn.text}"})
     return out
+
+
+def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str) -> tuple[list[dict[str, str]], str | None]:
+    kinds = _phase_kinds(game)
+    transcript = " ".join(u.text for u in game.utterances if max(u.segment_ids) <= m.cutoff and at_table(u, kinds))
+    found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, transcript, seed)
+    return [{"origin": origin, "text": text, "source": change} for text, origin, change in found], why
 
 
 def run_human(config: HumanConfig, out: Path) -> Outcome:
@@ -328,8 +483,8 @@ def run_human(config: HumanConfig, out: Path) -> Outcome:
     # After the input checks (a failed command leaves no folder); refuses an input, or a folder that is
     # not a generation directory.
     claim_directory(out, command="generate", inputs=[ds.root] if ds.root is not None else [], own=lambda d: (d / CONFIG).is_file())
-    write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "negatives": "human",
-                              "method": METHOD, "config": asdict(config)})
+    write_json(out / CONFIG, {"format": "werealign-generation/1", "werealign": __version__, "negatives": "minimal" if config.minimal else "human",
+                              "method": minimal.METHOD if config.minimal else METHOD, "config": asdict(config)})
     write_jsonl(out / "notes.jsonl", outcome.notes)
     write_jsonl(out / "dropped.jsonl", outcome.dropped)
     name = f"{ds.manifest.name}-human"
@@ -337,7 +492,7 @@ def run_human(config: HumanConfig, out: Path) -> Outcome:
         write_dataset(stage, name=name, version=f"{ds.manifest.version}+human.{config.seed}", licence=ds.manifest.licence,
                       games=games, items={"speech": outcome.items}, osr={},
                       description="Human-voiced items by werealign generate --negatives human: every option is a real "
-                                  "utterance (the key the viewpoint's own next turn, distractors from other games); unreviewed.",
+                                  "utterance (the key the move its next turn makes, distractors from the same day, then other games of the same source); unreviewed.",
                       source=ds.manifest.source)
     return outcome
 

@@ -9,7 +9,13 @@ so no rule of this module can tell them apart:
   that recurs as a whole clause in FILLER_GAMES games or more ("嗯", "ok", "对吧", "um" alike);
 - an option is an opening of the turn: its first clauses, joined with one separator and one end mark
   (the script's), so punctuation and spacing say nothing about where a text came from;
-- seat mentions ("7号", "seat 7", "player 7") are found by one pattern and remapped with a table.
+- seat mentions in every form ("7号", "7 号位", "七号", "seat 7") are found and renumbered by
+  werealign.audit.seats, each keeping its form;
+- a move is a clause that claims a role, accuses or clears a seat, reports a check, states a vote or
+  orders the badge (`MOVE`: the catalogue's role labels in any language, and the moves' own words in
+  the languages the project writes prompts in); an option is a window of clauses that opens at one;
+- a fragment (a clause opening with a particle that ends a sentence: ASR cut it mid-sentence) and a
+  post-game remark ("this game the good side lost") never serve.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from werealign.audit import text_length
+from werealign.audit.seats import SEAT_FORM, renumber
+from werealign.audit.seats import seats_named as seats_named
 from werealign.schema import Utterance
 from werealign.schema.roles import ROLE_LABELS
 
@@ -30,7 +38,13 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _BREAK = re.compile(r"[,，.。;；!！?？:：、…\n]+")
 # An adjacent repeat of the same word or run (ASR doubling: "7 号7 号"): kept once.
 _REPEAT = re.compile(r"(\S{2,}?)(?:\s*\1)+")
-SEAT_MENTION = re.compile(r"(?<!\d)(\d{1,2})(\s*号)|(?i:\b(seat|player)(\s*))(\d{1,2})\b")
+# The words of a move, beside the role labels (werealign.schema.roles): vote, check, badge, accusation.
+MOVE_WORDS = re.compile(r"投|归票|放逐|出局|票|查杀|金水|银水|验|警徽|警徽流|撕警徽|狼|坑|好人|铁|保|跳|站边|"
+                        r"(?i:\b(?:vote|check(?:ed)?|badge|wolf|wolves|good|clear(?:ed)?|claim(?:s|ed)?|trust|suspect|eliminate)\b)")
+# A clause that opens like the tail of a sentence: the transcript cut it mid-sentence.
+FRAGMENT = re.compile(r"^[了的吧呢啊吗嘛呀么着过呗哦噢]|^(?i:and|but|or|of|to)\b")
+# A remark about the finished game: who won or lost.
+POST_GAME = re.compile(r"(这局|这把|本局|这一局|这盘).{0,10}(赢|输)|(赢|输)了(这局|这把)|游戏结束|(?i:\b(?:we|they|good|wolves) (?:won|lost)\b|game over)")
 
 
 def is_spaceless(text: str) -> bool:
@@ -81,7 +95,7 @@ def find_filler(turns_by_game: Mapping[str, Iterable[Utterance]]) -> frozenset[s
 
 
 def clauses(turn: Utterance, filler: frozenset[str]) -> list[str]:
-    return [c for c in raw_clauses(turn) if _fold(c) not in filler and SEAT_MENTION.sub("", c).strip()]
+    return [c for c in raw_clauses(turn) if _fold(c) not in filler and SEAT_FORM.sub("", c).strip()]
 
 
 def join(parts: list[str], spaceless: bool) -> str:
@@ -100,17 +114,37 @@ def openings(parts: list[str], spaceless: bool, high: int) -> list[tuple[int, st
     return out
 
 
-def seats_named(text: str) -> list[int]:
-    return [int(m.group(1) or m.group(5)) for m in SEAT_MENTION.finditer(text)]
-
-
 def remap_seats(text: str, table: Mapping[int, int]) -> str:
-    """Every seat mention renumbered by `table` (all of the text's seats must be in it), in one pass."""
-    def sub(m: re.Match[str]) -> str:
-        if m.group(1):
-            return f"{table[int(m.group(1))]}{m.group(2)}"
-        return f"{m.group(3)}{m.group(4)}{table[int(m.group(5))]}"
-    return SEAT_MENTION.sub(sub, text)
+    """Every seat mention renumbered by `table`, in one pass, in every seat form (werealign.audit.seats)."""
+    return renumber(text, table)
+
+
+_FIRST_PERSON = re.compile(r"我|(?i:\b(?:I|me|my)\b)")
+
+
+def is_move(clause: str) -> bool:
+    """A clause that makes a move: about a seat or the speaker, with a role (a claim, a check, an
+    accusation) or a move's word (a vote, a badge order)."""
+    about = bool(seats_named(clause)) or _FIRST_PERSON.search(clause) is not None
+    return about and (bool(roles_named(clause)) or MOVE_WORDS.search(clause) is not None)
+
+
+def move_windows(parts: list[str], spaceless: bool, high: int) -> list[tuple[int, int, str]]:
+    """(first clause, length, text) of every window of clauses that opens at a move, up to `high`
+    characters, shortest first per opening; none that opens on a fragment or holds a post-game remark."""
+    out = []
+    for i, c in enumerate(parts):
+        if not is_move(c) or FRAGMENT.search(c.strip()):
+            continue
+        for j in range(i + 1, len(parts) + 1):
+            text = join(parts[i:j], spaceless)
+            length = text_length(text)
+            if length > high:
+                break
+            if POST_GAME.search(text):
+                break
+            out.append((i, length, text))
+    return out
 
 
 def _role_words() -> list[tuple[str, str]]:
@@ -123,6 +157,8 @@ _ROLE_WORDS = _role_words()
 
 
 def roles_named(text: str) -> frozenset[str]:
-    """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim."""
+    """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim.
+    A label in a script with spaces is a whole word ("cop" is not in "copper")."""
     folded = text.casefold()
-    return frozenset(role for label, role in _ROLE_WORDS if label in folded)
+    return frozenset(role for label, role in _ROLE_WORDS
+                     if label in folded and (not label.isascii() or re.search(rf"\b{re.escape(label)}\b", folded)))

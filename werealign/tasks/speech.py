@@ -159,6 +159,13 @@ def same_question(item: SpeechItem) -> tuple:
             norm_text(item.question), tuple(sorted(norm_text(o.text) for o in item.options)))
 
 
+def truth_floors(asked: Sequence[tuple[GameLog, SpeechItem]], metric: str) -> dict[str, float | None]:
+    """The best context attack (werealign.audit.context): options and game read, no move weighed."""
+    from werealign.audit.context import context_floor
+
+    return context_floor(asked, metric)
+
+
 TASK = Task(
     name="speech",
     chance=lambda item, metric: 1 / len(item.options),
@@ -172,6 +179,7 @@ TASK = Task(
     answer_shape="option",
     answer_forms=("<letter>", "<字母>"),
     shortcuts=("longest", "options-only", "own-style"),
+    truth_floors=truth_floors,
     permutes_options=True,
     looks_like=looks_like,
     check=check,

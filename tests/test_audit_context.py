@@ -1,0 +1,147 @@
+"""Context attacks (werealign.audit.context) on invented games: each finds the artifact planted for it with
+games held out, and not one that is absent; the speech floor carries the best; minimal pairs change only
+the move."""
+
+from __future__ import annotations
+
+import random
+
+from test_generate_human import DEAD, WORDS, invented_game
+from werealign.audit import audit_items
+from werealign.audit.context import CONTEXT_FLOOR, LEARNED, context_attacks, context_floor, features
+from werealign.audit.seats import mentions
+from werealign.dataset import Dataset
+from werealign.game.derive import alive_at
+from werealign.generation import minimal
+from werealign.schema import DatasetCounts, DatasetManifest, Option, SpeechItem
+from werealign.tasks import TASKS
+
+GAMES = 8
+CUTOFF = 90  # after seat DEAD is out, with turns of the viewpoint before it
+
+
+def _item(game, i: int, texts: list[str], answer_at: int, seat: int) -> SpeechItem:
+    keys = "ABCDEFGHI"
+    return SpeechItem(item_id=f"{game.game_id}-c{i}", game_id=game.game_id, language="xx", dimension="PS", viewpoint_seat=seat,
+                      cutoff_segment=CUTOFF, question="What do you say now?",
+                      options=[Option(key=keys[j], text=t, origin="imported") for j, t in enumerate(texts)], answer=keys[answer_at])
+
+
+def _population(plant) -> tuple[list[SpeechItem], dict]:
+    """Six items per invented game; `plant(game, rng, texts, answer_at, seat)` plants one artifact in the key."""
+    games, items = {}, []
+    for n in range(GAMES):
+        game = invented_game(n)
+        games[game.game_id] = game
+        rng = random.Random(n)
+        for i in range(6):
+            seat = 4
+            texts = [" ".join(rng.sample(WORDS, 5)) + f" seat {rng.choice([s for s in alive_at(game, CUTOFF) if s != seat])}" for _ in range(9)]
+            at = (n * 6 + i) % 9
+            plant(game, rng, texts, at, seat)
+            items.append(_item(game, i, texts, at, seat))
+    return items, games
+
+
+def _dataset(items, games) -> Dataset:
+    manifest = DatasetManifest(name="invented", version="0", languages=["xx"], licence="CC0",
+                               counts=DatasetCounts(games=len(games), speech=len(items), vote=0, opponent=0), content_hashes={})
+    return Dataset(manifest=manifest, games=games, items={"speech": items})
+
+
+def _accuracy(items, games, attack):
+    return context_attacks(items, games).accuracy(items, attack)
+
+
+def test_a_key_naming_the_dead_seat_is_found_in_every_seat_form():
+    forms = [f"seat {DEAD}", "二号", f"{DEAD} 号位", f"{DEAD}号"]
+
+    def plant(game, rng, texts, at, seat):
+        texts[at] = texts[at].rsplit(" seat ", 1)[0] + " " + rng.choice(forms)
+
+    items, games = _population(plant)
+    assert _accuracy(items, games, "dead-seat") > 0.9
+    report = audit_items(_dataset(items, games))
+    assert report.find("dead-seat").verdict == "fail" and report.find("context").verdict == "fail"
+    assert all(0 <= s["context_score"] <= 1 for s in report.item_scores.values())
+    # no artifact planted: the dead-seat attack is near chance and the check passes or has nothing to say
+    clean, games = _population(lambda *a: None)
+    assert _accuracy(clean, games, "dead-seat") < 0.3
+    assert audit_items(_dataset(clean, games)).find("dead-seat").verdict in ("pass", "skip")
+
+
+def test_a_key_in_the_viewpoints_own_words_is_found_with_games_held_out():
+    def plant(game, rng, texts, at, seat):
+        own = next(u.text for u in game.utterances if u.speaker == seat and max(u.segment_ids) <= CUTOFF)
+        texts[at] = " ".join(own.split()[1:6])  # this game's own wording: nothing another game's keys share
+
+    items, games = _population(plant)
+    attacks = context_attacks(items, games)
+    assert attacks.held_out == "games"
+    assert attacks.accuracy(items, "own-words") > 0.8 and attacks.accuracy(items, LEARNED) > 0.6
+    floor = context_floor([(games[it.game_id], it) for it in items], "macro_accuracy")
+    assert floor[CONTEXT_FLOOR] >= attacks.accuracy(items, "own-words") - 1e-9
+    assert TASKS["speech"].truth_floors([(games[it.game_id], it) for it in items], "accuracy")[CONTEXT_FLOOR] > 0.8
+
+
+def test_features_read_only_what_the_prompt_shows():
+    game = invented_game(0)
+    late = next(u for u in game.utterances if min(u.segment_ids) > CUTOFF)
+    words = late.text.split()[:6]
+    item = _item(game, 0, [" ".join(words)] + [" ".join(random.Random(k).sample(WORDS, 6)) for k in range(8)], 0, 4)
+    rows = features([item], {game.game_id: game})[0]
+    # a turn after the cut-off is not in the transcript the attack reads: its words score nothing special there
+    col = 1  # "transcript"
+    assert rows[0][col] <= max(r[col] for r in rows[1:]) + 0.2
+
+
+def test_minimal_pairs_change_only_the_move():
+    game = invented_game(3)
+    live, dead = tuple(alive_at(game, CUTOFF)), (DEAD,)
+    key = "I vote seat 7 out, seat 7 is a wolf"
+    found, why = minimal.variants(key, game, 4, live, dead, "seat 7 seat 7 seat 5", "s")
+    assert why is None and len(found) == 8 and len({t for t, _, _ in found}) == 8 and key not in {t for t, _, _ in found}
+    for text, origin, change in found:
+        assert origin.startswith("m1_")
+        (seat,) = {m.seat for m in mentions(text)}  # both mentions of the target changed together
+        assert seat in live and seat != 4  # a living seat, never the viewpoint's
+        if "role" not in change and "result" not in change:
+            assert seat != 7 and text.replace(f"seat {seat}", "seat 7") == key  # only the seat changed
+        else:
+            assert "wolf" not in text and text.split(" is a ")[0] == key.split(" is a ")[0].replace("seat 7", f"seat {seat}")
+    # the key is one cell of a seats x roles grid: every seat and every role in as many options as the key's
+    from collections import Counter
+
+    seats = Counter(t.split(", ")[0] for t, _, _ in found) + Counter([key.split(", ")[0]])
+    roles = Counter(t.split(" is a ")[1] for t, _, _ in found) + Counter([key.split(" is a ")[1]])
+    assert len(set(seats.values())) == 1 and len(set(roles.values())) == 1
+    # every seat form of the target is renumbered in its own form
+    zh, _ = minimal.variants("我投七号，7 号位是狼", game, 4, live, dead, "", "s")
+    assert zh and all(len({m.seat for m in mentions(t)}) == 1 and "号位" in t for t, _, _ in zh)
+    assert minimal.variants("amber lantern river meadow", game, 4, live, dead, "", "s")[1]  # no move to change: none
+
+
+def test_the_filtered_split_drops_what_a_context_attack_answers():
+    from werealign.audit.filtering import adversarial_filter, verify
+
+    planted = []
+
+    def plant(game, rng, texts, at, seat):
+        if rng.random() < 0.5:  # half the items: the key in the viewpoint's own words, shaped like every option
+            own = " ".join(u.text for u in game.utterances if u.speaker == seat and u.phase == "day-1" and max(u.segment_ids) <= CUTOFF)
+            words = [w.strip(",") for w in own.split() if w.strip(",") in WORDS][:5]
+            if len(words) == 5:
+                texts[at] = " ".join(words) + " " + texts[at].rsplit(" ", 2)[-2] + " " + texts[at].rsplit(" ", 1)[-1]
+                planted.append(texts[at])
+
+    items, games = _population(plant)
+    own = {it.item_id for it in items if next(o.text for o in it.options if o.key == it.answer) in planted}
+    assert len(own) > 10
+    report = audit_items(_dataset(items, games))
+    context = {i: s["context_score"] for i, s in report.item_scores.items()}
+    kept = adversarial_filter(items, {it.item_id: [] for it in items}, context=context).kept
+    blind = adversarial_filter(items, {it.item_id: [] for it in items}).kept
+    # options-only attacks alone keep planted items; with the context attack most of them go
+    assert sum(it.item_id in own for it in kept) < sum(it.item_id in own for it in blind) / 2
+    check = verify(kept, items, games)
+    assert check["by_dimension"] == {"PS": len(kept)} and check["context_top1"] is not None

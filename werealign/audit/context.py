@@ -1,0 +1,252 @@
+"""Context attacks: pickers that read the game as well as the options, and still weigh no move.
+
+An options-only attack sees nine texts; a model sees the game too, and so can an attack that never
+judges strategy: it can prefer the option that names no seat already out, that sounds like the
+transcript or the viewpoint's own words, that is written in the game's transcription style, or that
+is cut the way keys are cut. Each feature below is one such attack; `learned` combines them all.
+
+Per option (`FEATURES`):
+- `dead-seat`: names a seat that is out at the cut-off or not in the game, in any seat form
+  (werealign.audit.seats: digits, Chinese numerals, 号/号位, "seat N");
+- `transcript`, `last-turns`, `own-words`: character TF-IDF cosine with the shown transcript, its last
+  LAST_TURNS turns, and the viewpoint's own shown turns;
+- `style`: how common the option's seat forms are in the game's transcript ("7 号" against "7号" against
+  "七号": a key transcribed with the game, a distractor from another source);
+- `clauses`, `prefix`: clause count, and the length of the option without its last clause (an opening
+  cut at the first clause that reaches a length is shaped unlike a whole turn);
+- `length`: visible characters.
+
+Every attack is cross-fitted with whole games held out (the folds of werealign.audit.attacks): a
+single feature's direction (is more overlap the key or a distractor?) and the learned combination's
+weights come from the other games only. `learned` is a logistic regression on every feature,
+standardised within the item, with each feature's within-item rank; its probability of the key is an
+item's context score. The best attack is the one with the highest accuracy; its name is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from werealign.audit.attacks import FOLDS, _fold_of
+from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.audit.seats import mentions
+from werealign.audit.text import text_length
+from werealign.schema import GameLog, SpeechItem
+from werealign.text_similarity import tfidf_cosines
+
+FEATURES = ("dead-seat", "transcript", "last-turns", "own-words", "style", "clauses", "prefix", "length")
+LEARNED = "learned"
+LAST_TURNS = 3
+_CLAUSE = re.compile(r"[,，.。;；!！?？:：、…]+")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an attacker reads of the game at an item's cut-off: the public transcript, the viewpoint's
+    own turns, the seats out or absent, and how the transcript writes seats."""
+    transcript: str
+    last_turns: str
+    own: str
+    dead: frozenset[int]
+    forms: dict[str, float]  # seat form -> share of the transcript's seat mentions
+
+
+def shown_at(game: GameLog | None, item: SpeechItem) -> Shown:
+    """The item's game as its prompt shows it (build_context); an item without its game reads nothing."""
+    if game is None:
+        return Shown("", "", "", frozenset(), {})
+    from werealign.game.derive import alive_at
+    from werealign.game.visibility import build_context
+
+    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
+    turns = [u.text for u in ctx.utterances if isinstance(u.speaker, int)]
+    alive = set(alive_at(game, item.cutoff_segment))
+    forms = Counter(m.form for t in turns for m in mentions(t))
+    total = sum(forms.values()) or 1
+    # a seat not in the game is as telling as one out (a distractor cut from a bigger board)
+    dead = frozenset(range(1, 100)) - alive
+    return Shown(" ".join(turns), " ".join(turns[-LAST_TURNS:]), " ".join(u.text for u in ctx.utterances if u.is_self),
+                 dead, {f: n / total for f, n in forms.items()})
+
+
+def option_features(text: str, shown: Shown) -> dict[str, float]:
+    named = mentions(text)
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    style = sum(shown.forms.get(m.form, 0.0) for m in named) / len(named) if named else float("nan")
+    return {
+        "dead-seat": float(any(m.seat in shown.dead for m in named)),
+        "style": style,
+        "clauses": float(len(clauses)),
+        "prefix": float(text_length("".join(clauses[:-1]))),
+        "length": float(text_length(text)),
+    }
+
+
+def item_features(item: SpeechItem, shown: Shown) -> list[list[float]]:
+    """One row of FEATURES per option."""
+    texts = [o.text for o in item.options]
+    sims = {name: tfidf_cosines(against, texts, sublinear_tf=True) if against.strip() else [0.0] * len(texts)
+            for name, against in (("transcript", shown.transcript), ("last-turns", shown.last_turns), ("own-words", shown.own))}
+    rows = []
+    for i, t in enumerate(texts):
+        f = option_features(t, shown)
+        f.update({name: s[i] for name, s in sims.items()})
+        rows.append([f[name] for name in FEATURES])
+    # an option naming no seat has no style: the item's mean (neutral within the item)
+    col = FEATURES.index("style")
+    known = [r[col] for r in rows if r[col] == r[col]]
+    for r in rows:
+        if r[col] != r[col]:
+            r[col] = sum(known) / len(known) if known else 0.0
+    return rows
+
+
+def features(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> list[list[list[float]]]:
+    return [item_features(it, shown_at(games.get(it.game_id), it)) for it in items]
+
+
+def _relative(rows: list[list[float]]):
+    """Within-item z-scores and ranks of each feature: what an attack compares is the nine options."""
+    import numpy as np
+
+    a = np.asarray(rows, dtype=float)
+    sd = a.std(axis=0)
+    z = (a - a.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+    ranks = a.argsort(axis=0).argsort(axis=0) / max(1, len(rows) - 1)
+    return np.hstack([z, ranks])
+
+
+def _softmax(s):
+    import numpy as np
+
+    e = np.exp(s - s.max())
+    return e / e.sum()
+
+
+@dataclass
+class ContextAttacks:
+    """Cross-fitted probabilities per attack: attack name -> per item, one probability per option."""
+    probs: dict[str, list[list[float]]]
+    held_out: str  # "games" or "items" (one game only)
+
+    def hits(self, items: Sequence[SpeechItem], attack: str) -> list[bool]:
+        from werealign.audit.attacks import top1_hits
+
+        return top1_hits(items, self.probs[attack])
+
+    def accuracy(self, items: Sequence[SpeechItem], attack: str) -> float:
+        h = self.hits(items, attack)
+        return sum(h) / len(h) if h else 0.0
+
+    def best(self, items: Sequence[SpeechItem]) -> tuple[str, float]:
+        """The attack with the highest accuracy on `items` (ties: the learned one, then FEATURES order)."""
+        ranked = sorted(self.probs, key=lambda a: (-self.accuracy(items, a), a != LEARNED, (FEATURES + (LEARNED,)).index(a)))
+        return ranked[0], self.accuracy(items, ranked[0])
+
+
+def context_attacks(items: Sequence[SpeechItem], games: dict[str, GameLog], *, folds: int = FOLDS, seed: int | None = None,
+                    rows: list[list[list[float]]] | None = None) -> ContextAttacks:
+    """Every context attack on `items`, each item scored by what was fitted on other games' items only."""
+    import numpy as np
+
+    rows = features(items, games) if rows is None else rows
+    keys = [[o.key == it.answer for o in it.options] for it in items]
+    fold, k = _fold_of(items, folds, seed) if len(items) >= 2 else ([0] * len(items), 1)
+    rel = [_relative(r) for r in rows]
+    out: dict[str, list[list[float]]] = {a: [[CHANCE] * len(it.options) for it in items] for a in (*FEATURES, LEARNED)}
+    for f in range(k):
+        train = [i for i in range(len(items)) if fold[i] != f]
+        test = [i for i in range(len(items)) if fold[i] == f]
+        if not train or not test:
+            continue
+        for c, name in enumerate(FEATURES):
+            # the direction the other games' keys lean: up (more is the key) or down
+            up = sum(_top_is_key(rows[i], c, 1.0, keys[i]) for i in train)
+            down = sum(_top_is_key(rows[i], c, -1.0, keys[i]) for i in train)
+            sign = 1.0 if up >= down else -1.0
+            for i in test:
+                col = np.asarray([r[c] for r in rows[i]]) * sign
+                top = col == col.max()
+                out[name][i] = (top / top.sum()).round(6).tolist()
+        X = np.vstack([rel[i] for i in train])
+        y = np.concatenate([keys[i] for i in train]).astype(int)
+        if len(set(y.tolist())) < 2:
+            continue
+        from sklearn.linear_model import LogisticRegression
+
+        model = LogisticRegression(C=1.0, max_iter=2000).fit(X, y)
+        for i in test:
+            out[LEARNED][i] = _softmax(model.decision_function(rel[i])).round(6).tolist()
+    held = "games" if len({it.game_id for it in items}) >= 2 else "items"
+    return ContextAttacks(out, held)
+
+
+def _top_is_key(rows: list[list[float]], c: int, sign: float, keys: list[bool]) -> float:
+    """The share of the top options (by sign x feature) that are the key: a tie counts fractionally."""
+    vals = [r[c] * sign for r in rows]
+    top = [i for i, v in enumerate(vals) if v == max(vals)]
+    return sum(keys[i] for i in top) / len(top)
+
+
+def dead_seat_rate(items: Sequence[SpeechItem], rows: list[list[list[float]]]) -> tuple[float, float, int]:
+    """Among items where exactly one option names a dead or absent seat: (share where it is the key,
+    chance 1/9, how many such items). A giveaway when the share is well above chance."""
+    c = FEATURES.index("dead-seat")
+    lone = [(it, r) for it, r in zip(items, rows) if sum(x[c] for x in r) == 1]
+    hit = sum(it.options[[x[c] for x in r].index(1.0)].key == it.answer for it, r in lone)
+    return (hit / len(lone) if lone else 0.0), CHANCE, len(lone)
+
+
+def check_context(items: Sequence[SpeechItem], scope: str, attacks: ContextAttacks, index: dict[str, int]) -> Check:
+    """The best context attack on the scope (each item scored by the dataset-wide cross-fit)."""
+    n = len(items)
+    if n < MIN_ITEMS:
+        return skip("context", scope, n)
+    picked = [index[it.item_id] for it in items]
+    sub = ContextAttacks({a: [p[i] for i in picked] for a, p in attacks.probs.items()}, attacks.held_out)
+    name, acc = sub.best(items)
+    verdict, p = rate_verdict(acc, n, acc * n)
+    others = ", ".join(f"{a} {sub.accuracy(items, a):.0%}" for a in (LEARNED, *FEATURES) if a != name)
+    return Check("context", scope, verdict, round(acc, 4), n,
+                 f"best context attack ({attacks.held_out} held out): {name} picks the key in {acc:.1%} (chance {CHANCE:.1%}, "
+                 f"binomial p={p:.3g}); {others}")
+
+
+def check_dead_seat(items: Sequence[SpeechItem], scope: str, rows: list[list[list[float]]], index: dict[str, int]) -> Check:
+    share, chance, n = dead_seat_rate(items, [rows[index[it.item_id]] for it in items])
+    if n < MIN_ITEMS:
+        return Check("dead-seat", scope, "skip" if n == 0 else "pass", round(share, 4) if n else None, n,
+                     f"{n} items have exactly one option naming a seat out or absent at the cut-off"
+                     + (f"; it is the key in {share:.0%}" if n else "") + f" (at least {MIN_ITEMS} needed for a verdict)")
+    verdict, p = rate_verdict(share, n, share * n)
+    return Check("dead-seat", scope, verdict, round(share, 4), n,
+                 f"in {n} items exactly one option names a seat out or absent at the cut-off; it is the key in {share:.1%} "
+                 f"(chance {chance:.1%}, binomial p={p:.3g})")
+
+
+CONTEXT_FLOOR = "context-attack"
+
+
+def context_floor(asked: Sequence[tuple[GameLog, SpeechItem]], metric: str) -> dict[str, float | None]:
+    """results.json's speech floor of the best context attack on a run's items (speech Task.truth_floors):
+    every attack cross-fitted over the run's own items with games held out, the best one's accuracy in
+    the block's metric (a macro accuracy averages the dimensions). Picking the best on the same items
+    makes the floor a little generous: a floor errs towards saying a score is less than it looks."""
+    from statistics import fmean
+
+    items = [it for _, it in asked]
+    if len(items) < 2:
+        return {CONTEXT_FLOOR: None}
+    attacks = context_attacks(items, {g.game_id: g for g, _ in asked})
+    if metric == "macro_accuracy":
+        dims = sorted({it.dimension for it in items})
+
+        def macro(attack: str) -> float:
+            hits = attacks.hits(items, attack)
+            return fmean(fmean(h for h, it in zip(hits, items) if it.dimension == d) for d in dims)
+
+        return {CONTEXT_FLOOR: round(max(macro(a) for a in attacks.probs), 4)}
+    return {CONTEXT_FLOOR: round(attacks.best(items)[1], 4)}
