@@ -121,3 +121,16 @@ def test_release_prompts_fit_a_small_budget(werebench_import) -> None:
     count = prompt_counter("local/smollm2")
     assert any(p.turns_cut for p in plan)
     assert all(count(p.messages) <= 6000 for p in plan if p.over_budget is None)
+
+
+def test_a_hosted_models_context_comes_from_litellms_map_without_importing_litellm() -> None:
+    import sys
+
+    from werealign.llm.model_limits import default_context_budget, litellm_model_entry
+
+    imported = "litellm" in sys.modules
+    assert default_context_budget("openai/gpt-4o-mini", None) == litellm_model_entry("gpt-4o-mini")["max_input_tokens"] > 8000
+    assert default_context_budget("gpt-4o-mini", 512) == default_context_budget("openai/gpt-4o-mini", None)
+    assert default_context_budget("anthropic/gpt-4o-mini", None) is None  # another provider's name is not that model
+    assert default_context_budget("openai/an-invented-model", None) is None
+    assert ("litellm" in sys.modules) == imported

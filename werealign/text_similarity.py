@@ -47,23 +47,38 @@ def _cosines(query: str, others: tuple[str, ...], sublinear_tf: bool) -> tuple[f
 
 
 def _tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
-    # The same arithmetic in the same order as the plain formula (so the same floats), without its per-gram cost:
-    # an idf depends only on a gram's document frequency and a tf weight only on its count, so each distinct value
-    # gets one logarithm; the query (the long text) is normalised only where an option shares a gram.
-    counts = [Counter(char_wb_ngrams(t)) for t in [query, *others]]
-    docs = len(counts)
-    df = Counter(g for c in counts for g in c)
-    idf_of = {d: math.log((1 + docs) / (1 + d)) + 1.0 for d in set(df.values())}
-    vectors = []
-    for c in counts:
-        weight = {tf: (1.0 + math.log(tf)) if sublinear_tf else float(tf) for tf in set(c.values())}
-        v = {g: weight[tf] * idf_of[df[g]] for g, tf in c.items()}
-        norm = math.sqrt(sum(x * x for x in v.values()))
-        vectors.append((v, norm))
-    q, q_norm = vectors[0]
+    # The plain formula, without its per-gram cost on the query (the long text): a gram only the query has has
+    # document frequency 1, so its weight depends only on its count, and the query's norm sums those by count; the
+    # query's vector is needed only where an option shares a gram. (The same cosines up to the last bits of a float;
+    # the query's norm divides every option's alike, so their order is the plain formula's.)
+    q_counts = Counter(char_wb_ngrams(query))
+    o_counts = [Counter(char_wb_ngrams(t)) for t in others]
+    docs = 1 + len(o_counts)
+    df_others = Counter(g for c in o_counts for g in c)
+    idf_cache: dict[int, float] = {}
+    weight_cache: dict[int, float] = {}
+
+    def idf(d: int) -> float:
+        if d not in idf_cache:
+            idf_cache[d] = math.log((1 + docs) / (1 + d)) + 1.0
+        return idf_cache[d]
+
+    def weight(tf: int) -> float:
+        if tf not in weight_cache:
+            weight_cache[tf] = (1.0 + math.log(tf)) if sublinear_tf else float(tf)
+        return weight_cache[tf]
+
+    shared = {g: q_counts[g] for g in df_others if g in q_counts}
+    q = {g: weight(tf) * idf(df_others[g] + 1) for g, tf in shared.items()}
+    only_query = Counter(q_counts.values())
+    only_query.subtract(Counter(shared.values()))
+    q_norm = math.sqrt(sum(n * (weight(tf) * idf(1)) ** 2 for tf, n in only_query.items() if n)
+                       + sum(x * x for x in q.values()))
     cosines = []
-    for v, norm in vectors[1:]:
-        unit = {g: x / norm for g, x in v.items()} if norm else v
-        cosines.append(sum(x * (q[g] / q_norm if q_norm else q[g]) for g, x in unit.items() if g in q))
+    for c in o_counts:
+        v = {g: weight(tf) * idf(df_others[g] + (g in q_counts)) for g, tf in c.items()}
+        norm = math.sqrt(sum(x * x for x in v.values()))
+        dot = sum(x * q[g] for g, x in v.items() if g in q)
+        cosines.append(dot / (norm * q_norm) if norm and q_norm else 0.0)
     return cosines
 

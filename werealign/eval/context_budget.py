@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from werealign.errors import UserError
 from werealign.eval.prompts import Prepared
+from werealign.llm.model_limits import bytes_bound
 from werealign.schema.runs import RunConfig
 
 OVER_BUDGET_ERROR = "ContextBudgetExceeded"
@@ -51,7 +52,8 @@ def run_budget(config: RunConfig) -> Budget | None:
 
 def fit(prepared: Prepared, budget: Budget, order: list[int] | None) -> Fitted:
     """The fewest oldest turns cut so the prompt (rendered with `order`) fits; over budget if none does."""
-    if budget.count(prepared.messages(order)) <= budget.tokens:
+    messages = prepared.messages(order)
+    if bytes_bound(messages) <= budget.tokens or budget.count(messages) <= budget.tokens:
         return Fitted(prepared)
     turns = prepared.turns
     low, high = 1, turns  # the answer lies in [low, high] when cutting every turn fits

@@ -9,7 +9,11 @@ knows (a custom --api-base model) has no known context: nothing is cut unless --
 
 from __future__ import annotations
 
+import importlib.util
+import json
 from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
 
 from werealign.llm.builtin_models import _count_tokens, builtin
 
@@ -38,20 +42,45 @@ def default_max_attempts(model: str) -> int:
 
 def default_context_budget(model: str, max_tokens: int | None) -> int | None:
     """The prompt tokens a model reads where its metadata says so: a built-in's window less the reply budget (the
-    two share it), a litellm-mapped model's max_input_tokens; None when unknown (a baseline reads anything)."""
+    two share it), a model's `max_input_tokens` in litellm's model map; None when unknown (a baseline reads anything)."""
     found = builtin(model)
     if found is not None:
         if found.context_tokens is None:
             return None
         return found.context_tokens - (max_tokens or 0)
-    try:
-        from werealign.llm.loader import import_litellm
+    entry = litellm_model_entry(model)
+    window = entry.get("max_input_tokens") or entry.get("max_tokens") if entry else None
+    return int(window) if isinstance(window, int | float) and window > 0 else None
 
-        info = import_litellm().get_model_info(model)
-    except Exception:  # noqa: BLE001 - litellm raises for a model its map does not hold: no known context
-        return None
-    window = info.get("max_input_tokens") or info.get("max_tokens")
-    return int(window) if window else None
+
+def litellm_model_entry(model: str) -> dict | None:
+    """`model`'s entry in the model map litellm ships (read as data: a rerun served from the store never imports
+    litellm), by its name or, as litellm routes it, by the name after its provider prefix."""
+    table = _litellm_model_map()
+    entry = table.get(model)
+    provider, _, rest = model.partition("/")
+    if entry is None and rest:
+        candidate = table.get(rest)
+        entry = candidate if isinstance(candidate, dict) and candidate.get("litellm_provider") == provider else None
+    return entry if isinstance(entry, dict) else None
+
+
+@lru_cache(maxsize=1)
+def _litellm_model_map() -> dict:
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    path = Path(list(spec.submodule_search_locations)[0]) / "model_prices_and_context_window_backup.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def bytes_bound(messages: Messages) -> int:
+    """At least as many tokens as any byte-level tokenizer makes of the prompt: its UTF-8 bytes (a token covers at
+    least one byte), plus each message's chat-template tokens. A prompt this short needs no tokenizer to fit."""
+    return sum(len(str(m.get("content") or "").encode()) + MESSAGE_OVERHEAD for m in messages)
 
 
 def prompt_counter(model: str) -> Callable[[Messages], int]:
@@ -61,13 +90,9 @@ def prompt_counter(model: str) -> Callable[[Messages], int]:
         count = found.count_tokens or _count_tokens
         return lambda messages: sum(count(str(m.get("content") or "")) + MESSAGE_OVERHEAD for m in messages)
 
-    from werealign.llm.loader import import_litellm
-
-    litellm = import_litellm()
-
     def by_litellm(messages: Messages) -> int:
-        # A byte-level tokenizer never makes more tokens than UTF-8 bytes: a prompt that short needs no count.
-        size = sum(len(str(m.get("content") or "").encode()) + MESSAGE_OVERHEAD for m in messages)
-        return size if size < 4096 else litellm.token_counter(model=model, messages=messages)
+        from werealign.llm.loader import import_litellm  # only when a prompt is long enough to need counting
+
+        return import_litellm().token_counter(model=model, messages=messages)
 
     return by_litellm
