@@ -3,6 +3,8 @@ each item's artifact score and leaks."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Sequence
 
 from werealign.audit.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
@@ -11,9 +13,11 @@ from werealign.audit.context import LEARNED, check_context, check_dead_seat, con
 from werealign.audit.explain import separating_ngrams
 from werealign.audit.leaks import item_leaks
 from werealign.audit.report import AuditReport, Check
-from werealign.dataset import Dataset
 from werealign.schema import SpeechItem
 from werealign.schema.models import DIMENSIONS
+
+if TYPE_CHECKING:  # the type only: the dataset layer sits above the audit (it registers the tasks)
+    from werealign.dataset import Dataset
 
 
 def check_leaks(items: Sequence[SpeechItem], scope: str, leaks: dict[str, list[str] | None]) -> Check:

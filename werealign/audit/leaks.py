@@ -15,16 +15,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 from collections.abc import Sequence
 from functools import lru_cache
 
 from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, action_pattern, skill_verb
 from werealign.audit.text import is_cjk, normalise, tokens
-from werealign.dataset import Dataset
 from werealign.game.visibility import Context, build_context
 from werealign.schema import GameLog, SpeechItem
 from werealign.schema.roles import catalogue_for
+
+if TYPE_CHECKING:  # the type only: the dataset layer sits above the audit (it registers the tasks)
+    from werealign.dataset import Dataset
 
 LEAK_NGRAM = 8  # words a question may not share with hidden text; a CJK character counts as half a word
 VOTE_WORDS = r"\bvot\w*|投票|投给|放逐|归票"
