@@ -148,12 +148,14 @@ def _nights(game: GameLog) -> list[_Night]:
             by_phase[e.phase].append(e)
     out = []
     earlier: list[int] = []  # segments of the phases before
+    start = min((s for u in game.utterances for s in u.segment_ids), default=0)
     for p in game.phases:
         own = _segments_of(game, p.id)
         if p.kind == "night":
             anchors = [e.segment_id for e in by_phase[p.id] if e.segment_id is not None]
             first = min(own, default=None)
-            bounds = [b for b in [first, *(a - 1 for a in anchors)] if b is not None]
+            # never before the game's first segment: a cut-off there would show nothing and is no valid item
+            bounds = [b for b in [first, *(a - 1 for a in anchors)] if b is not None and b >= start]
             # The night's first segment (its unanchored events stay hidden), else the last one said before it.
             cutoff = min(bounds) if bounds else (max(earlier) if earlier else None)
             out.append(_Night(p.id, len(out) + 1, cutoff, alive_before_phase(game, p.id, first), by_phase[p.id]))

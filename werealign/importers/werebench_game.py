@@ -209,12 +209,14 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
 
 
 def _one_per_action(events: list[Event]) -> list[Event]:
-    """The log and the recap often state the same action: once each. Two sources that disagree on one seat's action
-    of a night (or the pack's kill) leave both out: which is true is not known."""
+    """The log and the recap often state the same action: once each. Two sources that name different targets for one
+    seat's action of a night (or the pack's kill) leave both out: which is true is not known."""
     by_key: dict[tuple, list[Event]] = {}
     for e in events:
         by_key.setdefault((e.actor, e.skill, e.phase), []).append(e)
-    return [group[0] for group in by_key.values() if len({e.target for e in group}) == 1]
+    # A target left implicit (a witch's "用解药": the night's victim) agrees with any; the one that names it is kept.
+    return [next((e for e in group if e.target is not None), group[0]) for group in by_key.values()
+            if len({e.target for e in group} - {None}) <= 1]
 
 
 def _action(e: Event) -> str:

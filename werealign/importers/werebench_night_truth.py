@@ -57,7 +57,10 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=save.target,
                                  skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)")
     for night in nights:
-        if night not in kills and (victim := _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)) is not None:
+        victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)
+        if victim is not None and any(k.target == victim for k in kills.values()):
+            continue  # another source has the wolves kill that seat on another night: which night is not known
+        if victim is not None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
                                  skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)")
     protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
