@@ -60,13 +60,9 @@ def apply_split(items: Sequence[Any], games: dict[str, GameLog], split: str) -> 
     return kept, left
 
 
-def split_notices(ds: Any, config: Any) -> list[str]:
-    """One line per task the split shrinks: how many items it leaves out, and why."""
-    notes = []
-    for task in config.tasks:
-        items = ds.items_of(task)
-        _, left = apply_split(items, ds.games, config.split)
-        if left:
-            why = ", ".join(f"{n} {reason}" for reason, n in sorted(left.items()))
-            notes.append(f"--split {config.split}: {sum(left.values())} of {len(items)} {task} items left out ({why}); --split all evaluates them")
-    return notes
+def split_notice(task: str, split: str, total: int, left: Counter[str]) -> str | None:
+    """The line saying how many of a task's items the split left out, and why (None: none)."""
+    if not left:
+        return None
+    why = ", ".join(f"{n} {reason}" for reason, n in sorted(left.items()))
+    return f"--split {split}: {sum(left.values())} of {total} {task} items left out ({why}); --split all evaluates them"

@@ -15,7 +15,7 @@ from typing import Any
 from werealign.dataset import Dataset
 from werealign.errors import UserError
 from werealign.eval.config import validate_config
-from werealign.splits import apply_split
+from werealign.splits import apply_split, split_notice
 from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa: F401 - canonical_json: rundir; derived_int: execute
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
@@ -97,8 +97,9 @@ def limited(items: Sequence[Any], limit: int, seed: int, task: str) -> list[Any]
     return [it for it in items if it.item_id in picked]
 
 
-def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
-    """Every request of the run, rendered and keyed. Raises UserError up front for missing variant data."""
+def plan_run(ds: Dataset, config: RunConfig, notices: list[str] | None = None) -> list[Planned]:
+    """Every request of the run, rendered and keyed. Raises UserError up front for missing variant data.
+    `notices` gets a line per task whose items the split (config.split) shrinks."""
     from werealign.eval.context_budget import fit, run_budget
     from werealign.eval.prompts import prepare
 
@@ -109,7 +110,10 @@ def plan_run(ds: Dataset, config: RunConfig) -> list[Planned]:
     plan: list[Planned] = []
     for task_name in config.tasks:
         task = TASKS[task_name]
-        items, _ = apply_split(ds.items_of(task_name), ds.games, config.split)
+        every = ds.items_of(task_name)
+        items, left = apply_split(every, ds.games, config.split)
+        if notices is not None and (line := split_notice(task_name, config.split, len(every), left)):
+            notices.append(line)  # judged once here: the hidden-role check builds a context per speech item
         if config.limit is not None:
             items = limited(items, config.limit, config.seed, task_name)
         applicable = [v for v in config.variants if v in task.variants]

@@ -21,7 +21,6 @@ from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
 from werealign.eval.execute import ProgressHooks, send
-from werealign.splits import split_notices
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
 from werealign.llm.cache import ResponseCache, cache_enabled
@@ -127,7 +126,8 @@ def open_run(
     cache: bool = True,
 ) -> OpenRun:
     """Check, lock and open `run_dir` for `config` (the lock, store and cache stay open until `stack` closes)."""
-    plan = plan_run(ds, config)
+    notices: list[str] = []
+    plan = plan_run(ds, config, notices)
     solver = get_solver(config.solver)
     record = rundir.run_record(ds, config, execution)
     if run_dir.exists() and not run_dir.is_dir():
@@ -146,7 +146,7 @@ def open_run(
     if overwrite:
         rundir.clear(run_dir)
     warnings = (rundir.check_resumable(run_dir, record) + fallback_notices(p.game.language for p in plan) + ds.unknown_kind_notices()
-                + split_notices(ds, config))
+                + notices)
     warnings += budget_notices(plan, config)
     write_json(run_dir / rundir.RUN_JSON, record)
     store = stack.enter_context(Store(run_dir / STORE_NAME))

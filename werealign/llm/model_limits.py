@@ -9,7 +9,7 @@ knows (a custom --api-base model) has no known context: nothing is cut unless --
 
 from __future__ import annotations
 
-import importlib.util
+import importlib.machinery
 import json
 from collections.abc import Callable
 from functools import lru_cache
@@ -67,7 +67,9 @@ def litellm_model_entry(model: str) -> dict | None:
 
 @lru_cache(maxsize=1)
 def _litellm_model_map() -> dict:
-    spec = importlib.util.find_spec("litellm")
+    # The path finder, not importlib.util.find_spec: that one answers from sys.modules, where a test (or a caller) that
+    # blocks `import litellm` leaves None, and the empty map would then be cached for the process.
+    spec = importlib.machinery.PathFinder.find_spec("litellm")
     if spec is None or not spec.submodule_search_locations:
         return {}
     path = Path(list(spec.submodule_search_locations)[0]) / "model_prices_and_context_window_backup.json"
