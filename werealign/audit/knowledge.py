@@ -44,7 +44,8 @@ class Attachment:
 
 
 @lru_cache(maxsize=64)
-def _role_pattern(catalogue: RoleCatalogue) -> tuple[re.Pattern, dict[str, str]]:
+def _role_labels(catalogue: RoleCatalogue) -> tuple[tuple[str, ...], dict[str, str]]:
+    """(every role label, longest first; label -> role id)."""
     labels: dict[str, str] = {}
     for role in catalogue.roles.values():
         for label in [role.id.replace("_", " "), *(n for names in role.names.values() for n in names)]:
@@ -52,8 +53,20 @@ def _role_pattern(catalogue: RoleCatalogue) -> tuple[re.Pattern, dict[str, str]]
             if len(label) > 1 or not label.isascii():  # one-letter labels would match anywhere
                 labels.setdefault(label, role.id)
     # Longest first: "白狼王" is read before "狼", "wolf king" before "wolf".
-    alts = [rf"\b{re.escape(lb)}s?\b" if lb.isascii() else re.escape(lb) for lb in sorted(labels, key=lambda s: (-len(s), s))]
-    return re.compile("|".join(alts)), labels
+    return tuple(sorted(labels, key=lambda s: (-len(s), s))), labels
+
+
+@lru_cache(maxsize=4096)
+def _alternation(ordered: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(rf"\b{re.escape(lb)}s?\b" if lb.isascii() else re.escape(lb) for lb in ordered))
+
+
+def _pattern_for(norm: str, ordered: tuple[str, ...]) -> re.Pattern | None:
+    """The role pattern cut to the labels `norm` contains (None: none), alternatives in the same order, so it
+    finds exactly what the whole pattern finds: a label absent from the text cannot match. Python's re tries every
+    alternative at every position; with the catalogue's ~150 that scan was most of the faithful split's time."""
+    present = tuple(lb for lb in ordered if lb in norm)
+    return _alternation(present) if present else None
 
 
 def skill_verb(skill: str) -> str:
@@ -71,9 +84,26 @@ def attachments(text: str, game: GameLog, *, speaker: int | None = None) -> tupl
     """(seat, role or action) pairs `text` states: each role or action word attached to the nearest
     seat reference in its clause (at most NEAR characters away); in a turn of `speaker`, a role word
     in a clause with no seat reference is the speaker's own claim ("I am the witch")."""
-    declared = tuple(d.model_dump_json() for d in game.rules.declared_roles)
-    verbs = frozenset(skill_verb(e.skill) for e in game.events if e.skill)
-    return _attachments(text, declared, verbs, frozenset(s.seat for s in game.seats), speaker)
+    return _attachments(text, *_game_keys(game), speaker)
+
+
+_GAME_KEYS: dict[int, tuple[GameLog, tuple[int, ...], tuple[tuple[str, ...], frozenset[str], frozenset[int]]]] = {}
+
+
+def _game_keys(game: GameLog) -> tuple[tuple[str, ...], frozenset[str], frozenset[int]]:
+    """What of `game` the attachments depend on (declared roles, skill verbs, seats), worked out once per game
+    object: each item reads thousands of turns of the same game (kept with the game, so a freed game's id never
+    finds them)."""
+    shape = (id(game.rules), id(game.rules.declared_roles), len(game.rules.declared_roles), id(game.events), len(game.events), id(game.seats), len(game.seats))
+    hit = _GAME_KEYS.get(id(game))
+    if hit is not None and hit[0] is game and hit[1] == shape:  # a game changed since (an importer's repair) is read again
+        return hit[2]
+    keys = (tuple(d.model_dump_json() for d in game.rules.declared_roles), frozenset(skill_verb(e.skill) for e in game.events if e.skill),
+            frozenset(s.seat for s in game.seats))
+    if len(_GAME_KEYS) >= 256:
+        _GAME_KEYS.clear()
+    _GAME_KEYS[id(game)] = (game, shape, keys)
+    return keys
 
 
 @lru_cache(maxsize=65536)
@@ -84,16 +114,17 @@ def _catalogue(declared: tuple[str, ...]) -> RoleCatalogue:
 @lru_cache(maxsize=65536)
 def _attachments(text: str, declared: tuple[str, ...], verbs: frozenset[str], seats: frozenset[int], speaker: int | None) -> tuple[Attachment, ...]:
     # Cached: the same turns are read from every cut-off of a game.
-    pattern, labels = _role_pattern(_catalogue(declared))
+    ordered, labels = _role_labels(_catalogue(declared))
     actions = action_pattern(verbs) if verbs else None
     out: list[Attachment] = []
     norm = normalise(text)
+    pattern = _pattern_for(norm, ordered)
     start = 0
     for end in [m.start() for m in CLAUSE_END.finditer(norm)] + [len(norm)]:
         clause, start = norm[start:end], end + 1
         refs = [(m.start(), m.end(), chinese_number(m.group(1) or m.group(2))) for m in SEAT_REF.finditer(clause)]
         refs = [r for r in refs if r[2] in seats]
-        words = [(m.start(), m.end(), labels[m.group(0).rstrip("s") if m.group(0) not in labels else m.group(0)]) for m in pattern.finditer(clause)]
+        words = [(m.start(), m.end(), labels[m.group(0).rstrip("s") if m.group(0) not in labels else m.group(0)]) for m in pattern.finditer(clause)] if pattern is not None else []
         if actions is not None:
             words += [(m.start(), m.end(), "action:" + _which_verb(m.group(0), verbs)) for m in actions.finditer(clause)]
         for ws, we, what in words:
