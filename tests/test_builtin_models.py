@@ -1,4 +1,5 @@
-"""Built-in offline models go through litellm.acompletion like any model and answer from the item as shown (an ItemView)."""
+"""Built-in offline models are connected like any model (werealign.llm.connect) and answer from the item as shown (an
+ItemView), in process: litellm never sees them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from werealign.errors import UserError
 from werealign.llm import local_server
 from werealign.tasks import parse_reply
 from werealign.llm.baselines import ItemView
-from werealign.llm.builtin_models import VIEW_KEY, baseline_reply, builtin_model_names, resolve_model
+from werealign.llm.builtin_models import baseline_reply, builtin_model_names, resolve_model
+from werealign.llm.connect import connect
 from werealign.llm.loader import import_litellm
 from werealign.eval.prompts import prepare
 from werealign.schema import Option
@@ -24,12 +26,10 @@ def _view(game, item, option_order=None, mode=None) -> ItemView:
 
 
 def _ask(model: str, view: ItemView, **params) -> str:
-    litellm = import_litellm()
-
     async def go():
-        with resolve_model(model) as (name, extra):
-            resp = await litellm.acompletion(model=name, messages=view.messages, drop_params=True, metadata={VIEW_KEY: view},
-                                             **params, **extra)
+        with connect(model) as conn:
+            assert conn.reads_subject and not conn.priced
+            resp = await conn.acompletion(model=conn.routed, messages=view.messages, subject=lambda: view, **params, **conn.kwargs)
             assert resp.usage.prompt_tokens > 0 and resp.usage.completion_tokens > 0
             assert resp._hidden_params.get("response_cost") == 0.0
             return resp.choices[0].message.content

@@ -15,7 +15,7 @@ from werealign.eval.config import EvalConfig
 from werealign.eval.context_budget import OVER_BUDGET_ERROR, run_budget
 from werealign.eval.plan import plan_run
 from werealign.eval.runner import Execution, run_eval
-from werealign.llm.builtin_models import _count_tokens, byte_bpe_upper_bound
+from werealign.llm.builtin_models import byte_bpe_upper_bound, count_tokens as _count_tokens
 from werealign.llm.model_limits import prompt_counter
 
 SAMPLE = load_dataset(None)

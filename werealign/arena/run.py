@@ -16,6 +16,7 @@ from werealign.arena.tournament import Match, flagged, moves_by_model, play_all,
 from werealign.arena.writer import write_arena
 from werealign.llm import builtin_models
 from werealign.llm.client import RetryPolicy, litellm_cost
+from werealign.llm.connect import connect
 from werealign.llm.engine import Engine
 from werealign.llm.store import STORE_NAME, Store
 from werealign.output_dir import claim_directory
@@ -97,16 +98,9 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
 def _connect(stack: ExitStack, model: str, store: Store, loop, api_base, acompletion, use_cache: bool) -> Caller:
     from werealign.llm.cache import ResponseCache, cache_enabled
 
-    if acompletion is None:
-        from werealign.llm.loader import import_litellm
-
-        routed, extra = stack.enter_context(builtin_models.resolve_model(model, api_base))
-        fn, extra = import_litellm().acompletion, {"drop_params": True, **extra}
-    else:
-        fn, routed, extra = acompletion, model, {}
+    conn = stack.enter_context(connect(model, api_base, acompletion=acompletion, check=False))  # checked before DIR was claimed
     cache = stack.enter_context(ResponseCache(api_base)) if use_cache and cache_enabled() else None
-    engine = Engine(store, acompletion=fn, model=routed, kwargs=extra, policy=RetryPolicy(), cost_of=litellm_cost, cache=cache,
-                    priced=not builtin_models.is_builtin(model)).start()
+    engine = Engine(store, conn, policy=RetryPolicy(), cost_of=litellm_cost, cache=cache).start()
     stack.callback(engine.stop)  # before the store closes: the stack unwinds in reverse
     return Caller(model=model, engine=engine, loop=loop)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +19,9 @@ from typing import Any
 from werealign.eval.plan import Planned, derived_int
 from werealign.llm.cache import ResponseCache
 from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
+from werealign.llm.connect import Connection, connect
 from werealign.llm.engine import Engine
+from werealign.llm.workers import run_workers
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
 from werealign.solvers.base import Solver
@@ -33,9 +35,7 @@ async def execute(
     todo: Sequence[Planned],
     store: Store,
     *,
-    acompletion: Callable[..., Any],
-    model: str,
-    kwargs: dict[str, Any],
+    connection: Connection,
     execution: RunExecution,
     cost_of: Callable[[Any], float | None],
     progress: ProgressHooks | None = None,
@@ -61,7 +61,6 @@ async def execute(
         backoff_base=execution.backoff_base,
         backoff_max=execution.backoff_max,
     )
-    queue: Iterator[Planned] = iter(todo)
     outcomes: list[Outcome] = []
 
     # Progress counts samples (its total): one call each for the default solver; a multi-step sample
@@ -73,36 +72,27 @@ async def execute(
         if per_call:
             progress.done(outcome)
 
-    from werealign.llm.builtin_models import VIEW_KEY, is_baseline, is_builtin
-
-    baseline = bool(todo) and is_baseline(todo[0].model)
-
     lookup_each = cache is not None and solver is not SINGLE
-    engine = Engine(store, acompletion=acompletion, model=model, kwargs=kwargs, policy=policy, cost_of=cost_of, cache=cache,
-                    budget=budget, on_event=progress.event if progress is not None else (lambda event: None), on_done=done,
-                    priced=not todo or not is_builtin(todo[0].model))
+    engine = Engine(store, connection, policy=policy, cost_of=cost_of, cache=cache, budget=budget,
+                    on_event=progress.event if progress is not None else (lambda event: None), on_done=done)
 
-    async def worker(index: int) -> None:
-        rng = random.Random(derived_int("jitter", seed, index))  # jitter only; never affects results
-        for p in queue:  # a shared iterator: each planned sample is taken by exactly one worker
+    async def answer(p: Planned, rng: random.Random) -> None:
+        async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any]) -> StoredResponse:
+            if lookup_each and (hit := cache.lookup([key]).get(key)) is not None:
+                await engine.keep(hit)
+                if cache_hits is not None:
+                    cache_hits.append(key)
+                return hit
+            request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
+            # The item as shown, for a model answered in process (a baseline); never part of the request's key or record.
+            return (await engine.call(key, request, messages, params, rng, subject=p.view))[0]
 
-            async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any], p: Planned = p) -> StoredResponse:
-                if lookup_each and (hit := cache.lookup([key]).get(key)) is not None:
-                    await engine.keep(hit)
-                    if cache_hits is not None:
-                        cache_hits.append(key)
-                    return hit
-                request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
-                # A baseline answers from the item as data, beside the request (never part of its key or record).
-                extra = {"metadata": {VIEW_KEY: p.view()}} if baseline else None
-                return (await engine.call(key, request, messages, params, rng, extra))[0]
-
-            solved = await run_solver(solver, p.model, p.state(), known or {}, send)
-            if progress is not None and not per_call:
-                progress.done(_sample_outcome(solved))
+        solved = await run_solver(solver, p.model, p.state(), known or {}, send)
+        if progress is not None and not per_call:
+            progress.done(_sample_outcome(solved))
 
     async with engine:  # every response handed to the writer is committed before we return
-        await asyncio.gather(*(worker(i) for i in range(max(1, min(execution.max_connections, len(todo))))))
+        await run_workers(todo, execution.max_connections, answer, lambda index: random.Random(derived_int("jitter", seed, index)))
     return outcomes
 
 
@@ -148,7 +138,8 @@ def send(
 ) -> list[Outcome]:
     """Resolve the model (starting a local server if it is one), then send `todo`.
 
-    `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's.
+    `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's. A model
+    answered in process (a baseline) is answered in process either way (werealign.llm.connect).
     """
     [result] = send_all([Job(todo, store, config, execution, progress, cache, solver, known, cache_hits)], acompletion=acompletion,
                         display=progress)
@@ -170,39 +161,30 @@ def send_all(
     server that does not start): one run failing never stops the others. `display` (start/stop) is the
     progress display around the whole send.
     """
-    from werealign.llm.builtin_models import max_connections_hint, resolve_model
-
-    if acompletion is None:
-        from werealign.llm.loader import import_litellm
-
-        acompletion = import_litellm().acompletion
     with ExitStack() as stack:
-        prepared: list[tuple[Job, RunExecution, tuple[str, dict] | BaseException]] = []
+        prepared: list[tuple[Job, RunExecution, Connection | BaseException]] = []
         for job in jobs:
-            execution = job.execution
-            hint = max_connections_hint(job.config.model)
-            if hint is not None and execution.max_connections > hint:
-                # A CPU-bound local server answers one request at a time; more would only queue and time out.
-                execution = execution.model_copy(update={"max_connections": hint})
             try:
-                resolved: tuple[str, dict] | BaseException = stack.enter_context(resolve_model(job.config.model, execution.api_base))
+                conn: Connection | BaseException = stack.enter_context(
+                    connect(job.config.model, job.execution.api_base, acompletion=acompletion, check=False))
             except Exception as e:  # noqa: BLE001 - with one job this is raised by send(); with several, it is that job's outcome
-                resolved = e
-            prepared.append((job, execution, resolved))
+                conn = e
+            execution = job.execution
+            if isinstance(conn, Connection) and conn.connections(execution.max_connections) < execution.max_connections:
+                # A CPU-bound local server answers one request at a time; more would only queue and time out.
+                execution = execution.model_copy(update={"max_connections": conn.connections(execution.max_connections)})
+            prepared.append((job, execution, conn))
 
         async def run_all() -> list[list[Outcome] | BaseException]:
             budget = asyncio.Semaphore(max_connections) if max_connections is not None else None
 
-            async def one(job: Job, execution: RunExecution, resolved: tuple[str, dict] | BaseException) -> list[Outcome]:
-                if isinstance(resolved, BaseException):
-                    raise resolved
-                model, extra = resolved
+            async def one(job: Job, execution: RunExecution, conn: Connection | BaseException) -> list[Outcome]:
+                if isinstance(conn, BaseException):
+                    raise conn
                 return await execute(
                     job.todo,
                     job.store,
-                    acompletion=acompletion,
-                    model=model,
-                    kwargs={"drop_params": True, **extra},
+                    connection=conn,
                     execution=execution,
                     cost_of=litellm_cost,
                     progress=job.progress,

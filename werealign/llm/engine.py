@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import replace
@@ -19,6 +19,7 @@ from typing import Any
 
 from werealign.llm.cache import ResponseCache
 from werealign.llm.client import Outcome, RetryPolicy, cache_saving, call_with_retries
+from werealign.llm.connect import Connection
 from werealign.llm.prompt_cache import needs_markers, with_markers
 from werealign.llm.store import Store, StoredResponse
 
@@ -30,22 +31,18 @@ class Engine:
     def __init__(
         self,
         store: Store,
+        connection: Connection,
         *,
-        acompletion: Callable[..., Awaitable[Any]],
-        model: str,
-        kwargs: dict[str, Any],
         policy: RetryPolicy,
         cost_of: Callable[[Any], float | None],
         cache: ResponseCache | None = None,
         budget: asyncio.Semaphore | None = None,
         on_event: Callable[[str], None] = lambda event: None,
         on_done: Callable[[Outcome], None] = lambda outcome: None,
-        priced: bool = True,
     ) -> None:
-        self.store, self.cache, self.budget = store, cache, budget
-        self._acompletion, self._model, self._kwargs, self._policy = acompletion, model, kwargs, policy
-        self._cost_of, self._on_event, self._on_done, self._priced = cost_of, on_event, on_done, priced
-        self._marked = needs_markers(model)
+        self.store, self.cache, self.budget, self.connection = store, cache, budget, connection
+        self._policy, self._cost_of, self._on_event, self._on_done = policy, cost_of, on_event, on_done
+        self._marked = needs_markers(connection.routed)
         self._writer: ThreadPoolExecutor | None = None
 
     async def __aenter__(self) -> Engine:
@@ -70,15 +67,18 @@ class Engine:
         await asyncio.get_running_loop().run_in_executor(self._writer, _keep, self.store, self.cache, row)
 
     async def call(self, key: str, request: dict[str, Any], messages: list[dict[str, Any]], params: dict[str, Any],
-                   rng: random.Random, extra: dict[str, Any] | None = None) -> tuple[StoredResponse, Outcome]:
+                   rng: random.Random, subject: Callable[[], Any] | None = None) -> tuple[StoredResponse, Outcome]:
         """Send one request (retries included), store its outcome under `key` with `request` as its record.
-        `extra`: more litellm arguments that are not part of the request (e.g. a baseline's item view)."""
+        `subject`: what the request is about (eval: the item as its prompt shows it), read only by a model answered
+        in process (werealign.llm.connect); never part of the request, its key or its record."""
+        conn = self.connection
+        kwargs = {**conn.kwargs, **params, **({"subject": subject} if conn.reads_subject else {})}
         async with self.budget if self.budget is not None else nullcontext():
             outcome = await call_with_retries(
-                self._acompletion, model=self._model, messages=with_markers(messages) if self._marked else messages,
-                kwargs={**self._kwargs, **params, **(extra or {})}, policy=self._policy, rng=rng, cost_of=self._cost_of, on_event=self._on_event)
-        if self._priced and outcome.usage and outcome.usage.get("cached_tokens"):
-            saving = cache_saving(self._model, outcome.usage["cached_tokens"])
+                conn.acompletion, model=conn.routed, messages=with_markers(messages) if self._marked else messages,
+                kwargs=kwargs, policy=self._policy, rng=rng, cost_of=self._cost_of, on_event=self._on_event)
+        if conn.priced and outcome.usage and outcome.usage.get("cached_tokens"):
+            saving = cache_saving(conn.routed, outcome.usage["cached_tokens"])
             if saving is not None:
                 outcome = replace(outcome, usage={**outcome.usage, "cache_saving_usd": saving})
         row = stored_row(key, request, outcome)

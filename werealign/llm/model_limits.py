@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from werealign.llm.builtin_models import _count_tokens, builtin
+from werealign.llm.builtin_models import builtin, count_tokens
 
 DEFAULT_TIMEOUT = 120.0  # seconds per attempt for a hosted model
 DEFAULT_MAX_ATTEMPTS = 6
@@ -89,7 +89,7 @@ def prompt_counter(model: str) -> Callable[[Messages], int]:
     """Counts a prompt's tokens as `model` reads them (an upper bound for a built-in that says how)."""
     found = builtin(model)
     if found is not None:
-        count = found.count_tokens or _count_tokens
+        count = found.count_tokens or count_tokens
         return lambda messages: sum(count(str(m.get("content") or "")) + MESSAGE_OVERHEAD for m in messages)
 
     def by_litellm(messages: Messages) -> int:
