@@ -28,7 +28,7 @@ def _view(game, item, option_order=None, mode=None) -> ItemView:
 def _ask(model: str, view: ItemView, **params) -> str:
     async def go():
         with connect(model) as conn:
-            assert conn.reads_subject and not conn.priced
+            assert conn.in_process and not conn.priced
             resp = await conn.acompletion(model=conn.routed, messages=view.messages, subject=lambda: view, **params, **conn.kwargs)
             assert resp.usage.prompt_tokens > 0 and resp.usage.completion_tokens > 0
             assert resp._hidden_params.get("response_cost") == 0.0

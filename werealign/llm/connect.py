@@ -32,7 +32,8 @@ class Connection:
     kwargs: dict[str, Any] = field(default_factory=dict)
     priced: bool = True  # False: a built-in (offline) model, free: litellm is never asked for its price
     max_connections: int | None = None  # the model's own limit (a CPU server answers one at a time); None: ours
-    reads_subject: bool = False  # answered in process from the request's subject (a baseline), not from its text
+    # Answered in process, from the request's subject (a baseline), not from its text; no network to wait on.
+    in_process: bool = False
 
     def connections(self, wanted: int) -> int:
         """How many requests to keep in flight: `wanted`, at most the model's own limit."""
@@ -52,7 +53,7 @@ def connect(model: str, api_base: str | None = None, *, acompletion: Acompletion
     found = builtin_models.builtin(model)
     limit = found.max_connections if found is not None else None
     if found is not None and found.policy is not None:
-        yield Connection(model, model, _in_process(found), {}, priced=False, max_connections=limit, reads_subject=True)
+        yield Connection(model, model, _in_process(found), {}, priced=False, max_connections=limit, in_process=True)
         return
     priced = not builtin_models.is_builtin(model)
     with builtin_models.resolve_model(model, api_base) as (routed, extra):

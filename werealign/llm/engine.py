@@ -64,6 +64,11 @@ class Engine:
 
     async def keep(self, row: StoredResponse) -> None:
         """Commit `row` to the store (then the shared cache) before returning."""
+        if self.connection.in_process:
+            # Nothing in flight to keep serving while the row is committed: handing it to the writer thread only
+            # made the two threads fight over the GIL (a baseline's hashing waited on the writer's turn).
+            _keep(self.store, self.cache, row)
+            return
         await asyncio.get_running_loop().run_in_executor(self._writer, _keep, self.store, self.cache, row)
 
     async def call(self, key: str, request: dict[str, Any], messages: list[dict[str, Any]], params: dict[str, Any],
@@ -72,7 +77,7 @@ class Engine:
         `subject`: what the request is about (eval: the item as its prompt shows it), read only by a model answered
         in process (werealign.llm.connect); never part of the request, its key or its record."""
         conn = self.connection
-        kwargs = {**conn.kwargs, **params, **({"subject": subject} if conn.reads_subject else {})}
+        kwargs = {**conn.kwargs, **params, **({"subject": subject} if conn.in_process else {})}
         async with self.budget if self.budget is not None else nullcontext():
             outcome = await call_with_retries(
                 conn.acompletion, model=conn.routed, messages=with_markers(messages) if self._marked else messages,
