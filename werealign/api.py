@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from werealign.schema.runs import DEFAULT_SOLVER
+
 if TYPE_CHECKING:
     from werealign.dataset import Dataset
     from werealign.leaderboards.table_model import Leaderboard
@@ -87,7 +89,7 @@ def evaluate(
     temperature: float = 0.7,
     max_tokens: int | None = None,
     modes: Mapping[str, str] | None = None,
-    solver: str = "single",
+    solver: str = DEFAULT_SOLVER,
     api_base: str | None = None,
     max_connections: int = 16,
     timeout: float | None = None,

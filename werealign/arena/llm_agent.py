@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from werealign.schema.runs import DEFAULT_SOLVER
 from werealign.arena.moves import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
 from werealign.errors import UserError
 from werealign.game.visibility import Context
@@ -226,7 +227,7 @@ class LlmAgent:
 
                 state = State(messages=messages, params=self.talk, decode=None, task="arena", key=request_key(self.name, self.talk, messages),
                               item=None, game=self.game() if self.game is not None else None, others=())
-                self.notes[day] = strip_reasoning(self.caller.solve(get_solver("single"), state).reply or "").strip()
+                self.notes[day] = strip_reasoning(self.caller.solve(get_solver(DEFAULT_SOLVER), state).reply or "").strip()
         shown = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase, today) == today))
         return shown, sorted(self.notes.items())
 

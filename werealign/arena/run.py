@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from werealign.schema.runs import DEFAULT_SOLVER
 from werealign.arena.agents import check_agents, resolve_agent
 from werealign.arena.board import load_board
 from werealign.arena.llm_agent import Caller, Usage
@@ -43,7 +44,7 @@ class ArenaResult:
         return out
 
 
-def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = "single",
+def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = DEFAULT_SOLVER,
               debate: str | None = None, self_play: bool = False, memory: str = "transcript", poll_votes: bool = False, max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
               on_game=lambda line: None) -> ArenaResult:
     """Play the tournament into `out`. `acompletion` replaces litellm's (tests pass a fake one)."""

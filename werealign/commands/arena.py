@@ -6,13 +6,15 @@ from pathlib import Path
 
 import typer
 
+from werealign.schema.runs import DEFAULT_SOLVER
+
 
 def arena_command(
     model: list[str] = typer.Option(..., "--model", help="A model (litellm string) or rule/random, rule/heuristic; repeat for a tournament."),
     games: int = typer.Option(..., "--games", min=1, help="Games per pairing (sides alternate); one model: self-play games."),
     seed: int = typer.Option(0, "--seed", help="Deals the seats and every random move: same seed, same games (default 0, as eval)."),
     out: Path = typer.Option(..., "--out", help="Arena directory: dataset, arena.json, traces/, responses.sqlite."),
-    solver: str = typer.Option("single", "--solver", help="How a model plays a decision: any solver (single, cot, xu, sa, mg, ...; NAME:key=value)."),
+    solver: str = typer.Option(DEFAULT_SOLVER, "--solver", help="How a model plays a decision: any solver (single, cot, xu, sa, mg, ...; NAME:key=value)."),
     board: str = typer.Option("arena8", "--board", help="A shipped board (werealign list), a board .json file, or a game log (its rules, sheriff, language)."),
     debate: str | None = typer.Option(None, "--debate", help="bid (Werewolf Arena) or round-robin; default: the board's."),
     memory: str = typer.Option("transcript", "--memory", help="What a model sees of earlier days: transcript (all of it) or summaries "

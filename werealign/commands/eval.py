@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from werealign.schema.runs import DEFAULT_SOLVER
 from werealign.errors import UserError
 from werealign.llm.failures import check_max_failed, failed_too_often
 
@@ -57,7 +58,7 @@ _PER_MODEL = ("api_base", "max_tokens", "temperature", "timeout", "max_attempts"
 
 def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, protocol: str, decodes: int, permute: bool,
             seed: int, limit: int | None, temperature: float, max_tokens: int | None, va_mode: str | None,
-            oi_mode: str | None, solver: str = "single", modes: list[str] | dict[str, str] | None = None, split: str = "faithful",
+            oi_mode: str | None, solver: str = DEFAULT_SOLVER, modes: list[str] | dict[str, str] | None = None, split: str = "faithful",
             context_budget: int | None = None):
     from werealign.eval.runner import EvalConfig
     from werealign.llm.model_limits import default_max_tokens
@@ -129,7 +130,7 @@ def eval_command(
     max_failed: float | None = typer.Option(None, "--max-failed", help="Exit 1 when more than this fraction of the samples failed (0 to 1; default: only when every request failed). Results are still written."),
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
-    solver: str = typer.Option("single", "--solver", help="How the model answers: single (one call), cot, self-consistency, sa, xu, mg, or another registered solver; options as NAME:key=value,... (werealign list shows them)."),
+    solver: str = typer.Option(DEFAULT_SOLVER, "--solver", help="How the model answers: single (one call), cot, self-consistency, sa, xu, mg, or another registered solver; options as NAME:key=value,... (werealign list shows them)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the samples, model calls, tokens and cost the run would take (solver steps included); send and write nothing."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
@@ -208,7 +209,6 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
     from werealign.eval.progress import make_board, print_comparison
     from werealign.eval.runner import ModelJob, run_evals
     from werealign.eval.suite import SuiteModel, load_suite, suite_values
-    from werealign.schema.runs import DEFAULT_SOLVER
 
     check_max_failed(max_failed)
     if suite_path is not None and models:

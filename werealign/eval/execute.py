@@ -26,7 +26,7 @@ from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
 from werealign.solvers.base import Solver
 from werealign.solvers.engine import Solved, run_solver
-from werealign.solvers.single import SINGLE
+from werealign.solvers import get_solver
 
 ProgressHooks = Any  # werealign.eval.progress.Progress (duck-typed to keep this module display-free)
 
@@ -42,7 +42,7 @@ async def execute(
     seed: int = 0,
     cache: ResponseCache | None = None,
     budget: asyncio.Semaphore | None = None,
-    solver: Solver = SINGLE,
+    solver: Solver,
     known: Mapping[str, StoredResponse] | None = None,
     cache_hits: list[str] | None = None,
 ) -> list[Outcome]:
@@ -65,14 +65,14 @@ async def execute(
 
     # Progress counts samples (its total): one call each for the default solver; a multi-step sample
     # is reported once, when its solver is done, with its calls' tokens and cost summed.
-    per_call = progress is not None and solver is SINGLE
+    per_call = progress is not None and solver.planned
 
     def done(outcome: Outcome) -> None:
         outcomes.append(outcome)
         if per_call:
             progress.done(outcome)
 
-    lookup_each = cache is not None and solver is not SINGLE
+    lookup_each = cache is not None and not solver.planned
     engine = Engine(store, connection, policy=policy, cost_of=cost_of, cache=cache, budget=budget,
                     on_event=progress.event if progress is not None else (lambda event: None), on_done=done)
 
@@ -117,9 +117,9 @@ class Job:
     store: Store
     config: RunConfig
     execution: RunExecution
+    solver: Solver  # werealign.solvers.get_solver(config.solver)
     progress: ProgressHooks | None = None
     cache: ResponseCache | None = None
-    solver: Solver = SINGLE
     known: Mapping[str, StoredResponse] | None = None
     cache_hits: list[str] | None = None  # filled with the keys a multi-step solver found in the shared cache
 
@@ -132,7 +132,7 @@ def send(
     progress: ProgressHooks | None,
     acompletion: Callable[..., Any] | None = None,
     cache: ResponseCache | None = None,
-    solver: Solver = SINGLE,
+    solver: Solver | None = None,
     known: Mapping[str, StoredResponse] | None = None,
     cache_hits: list[str] | None = None,
 ) -> list[Outcome]:
@@ -141,7 +141,8 @@ def send(
     `acompletion` replaces litellm.acompletion (a fake completion function in tests); by default litellm's. A model
     answered in process (a baseline) is answered in process either way (werealign.llm.connect).
     """
-    [result] = send_all([Job(todo, store, config, execution, progress, cache, solver, known, cache_hits)], acompletion=acompletion,
+    solver = solver if solver is not None else get_solver(config.solver)
+    [result] = send_all([Job(todo, store, config, execution, solver, progress, cache, known, cache_hits)], acompletion=acompletion,
                         display=progress)
     if isinstance(result, BaseException):
         raise result

@@ -32,7 +32,6 @@ from werealign.render.prompt_templates import fallback_notices
 from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
 from werealign.solvers import Solver, get_solver
 from werealign.solvers.engine import replay
-from werealign.solvers.single import SINGLE
 
 
 @dataclass
@@ -109,7 +108,7 @@ class OpenRun:
     from_cache: int
     warnings: list[str]
     paid: Paid | None  # what the run's store held before this command: a resumed run
-    solver: Solver = SINGLE
+    solver: Solver
     known: dict[str, StoredResponse] | None = None  # stored successes a multi-step solver replays
     cache_hits: list[str] = field(default_factory=list)  # a multi-step solver's steps served by the shared cache
 
@@ -155,7 +154,7 @@ def open_run(
     ok = store.ok_keys()
     known = None
     sendable = [p for p in plan if p.over_budget is None]  # a prompt over the context budget is never sent
-    if solver is SINGLE:
+    if solver.planned:
         todo = _missing(sendable, ok)
     else:  # later steps' keys depend on earlier replies: replay what is stored to find what is missing
         known = store.ok_rows(ok)
@@ -163,7 +162,7 @@ def open_run(
         todo = _missing([p for p, s in zip(sendable, solved, strict=True) if s.missing], set())
     unique = len({p.key for p in plan})
     from_cache = 0
-    if todo and shared is not None and solver is SINGLE:  # other solvers look each step up as they go
+    if todo and shared is not None and solver.planned:  # other solvers look each step up as they go
         hits = shared.lookup(p.key for p in todo)
         for row in hits.values():  # the run's own store stays complete without the cache
             store.put(row)
@@ -199,7 +198,7 @@ def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
     errors = [o for o in outcomes if not o.ok]
     first = f"{errors[0].error_class}: {errors[0].error_message}" if errors else None
     over = len({q.key for q in p.plan if q.over_budget is not None})
-    if p.solver is SINGLE:
+    if p.solver.planned:
         sent, cached, from_cache = len(p.todo), p.unique - len(p.todo) - over, p.from_cache
     else:  # counted in model calls, as sent: every stored reply not sent by this command was reused
         sent, from_cache = len(outcomes), len(p.cache_hits)
@@ -428,7 +427,7 @@ def run_evals(
             opened.append((outcome, p, progress))
         sending = [(o, p, progress) for o, p, progress in opened if p.todo]
         sent = send_all(
-            [Job(p.todo, p.store, p.config, p.execution, progress, p.shared, p.solver, p.known, p.cache_hits) for _, p, progress in sending],
+            [Job(p.todo, p.store, p.config, p.execution, p.solver, progress, p.shared, p.known, p.cache_hits) for _, p, progress in sending],
             acompletion=acompletion,
             max_connections=max_connections,
             display=board if sending else None,

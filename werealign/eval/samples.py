@@ -8,11 +8,10 @@ from werealign.eval.context_budget import OVER_BUDGET_ERROR
 from werealign.eval.plan import Planned
 from werealign.llm.store import StoredResponse
 from werealign.schema import GameLog
-from werealign.schema.runs import SampleRow, StepRow
+from werealign.schema.runs import DEFAULT_SOLVER, SampleRow, StepRow
 from werealign.solvers import get_solver
 from werealign.solvers.base import Solver, StepRecord
 from werealign.solvers.engine import Solved, replay, step_record
-from werealign.solvers.single import SINGLE
 from werealign.tasks import TASKS, VARIANTS, task_names
 from werealign.tasks import parse_reply
 from werealign.tasks.values import primary_value
@@ -95,12 +94,12 @@ def _saving(calls: list[StepRecord]) -> float | None:
     return round(sum(savings), 10) if hit and None not in savings else None
 
 
-def build_samples(plan: Sequence[Planned], stored: dict[str, StoredResponse], solver: Solver | str = "single") -> tuple[list[SampleRow], int]:
+def build_samples(plan: Sequence[Planned], stored: dict[str, StoredResponse], solver: Solver | str = DEFAULT_SOLVER) -> tuple[list[SampleRow], int]:
     """One sample per planned sample the solver finishes from `stored`; returns (samples, missing count)."""
     solver = get_solver(solver) if isinstance(solver, str) else solver
     over = [p for p in plan if p.over_budget is not None]
     plan = [p for p in plan if p.over_budget is None]
-    if solver is SINGLE:  # its one step is the planned request: no replay needed to find it
+    if solver.planned:  # its one step is the planned request: no replay needed to find it
         samples = [build_sample(p, stored[p.key]) for p in plan if p.key in stored]
     else:
         solved = replay(solver, plan[0].model if plan else "", [p.state() for p in plan], stored)

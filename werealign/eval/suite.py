@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from werealign.schema.runs import DEFAULT_SOLVER
 from werealign.errors import UserError
 from werealign.eval.config import PROTOCOLS
 from werealign.splits import SPLITS
@@ -123,7 +124,7 @@ def load_suite(path: Path) -> Suite:
             raise source.error((*loc, "solver"), str(e)) from None
     seen: dict[str, int] = {}
     for i, entry in enumerate(suite.models):
-        solver = canonical_spec(entry.solver or settings.solver or "single")
+        solver = canonical_spec(entry.solver or settings.solver or DEFAULT_SOLVER)
         where = (entry.model, entry.api_base, entry.max_tokens, entry.temperature, solver)
         key = repr(where)
         if key in seen:

@@ -15,12 +15,10 @@ from typing import Any
 
 from werealign.errors import UserError
 from werealign.registry import Registry
-from werealign.schema.runs import DEFAULT_SOLVER
 from werealign.solvers.base import Solver, State, StepFailed, StepRecord, Steps  # noqa: F401 - the seam's vocabulary
 from werealign.solvers.single import SINGLE
 
 ENTRY_POINT_GROUP = "werealign.solvers"
-assert DEFAULT_SOLVER == SINGLE.name
 
 
 def _builtins() -> list[Solver]:

@@ -86,3 +86,7 @@ class Solver:
     calls: Callable[[Mapping[str, Any]], int] = lambda options: 1
     spec: str = ""  # the configured name with its options (`xu:questions=6`); set by werealign.solvers.get_solver
     paper: str = ""  # the published work it reproduces, named beside its results
+    # Its one model step asks the task's prompt as planned (State.messages with State.params, under State.key): each
+    # sample's request is known before the solver runs, so a run looks its requests up in bulk (store, shared cache)
+    # and reads its samples without a replay. Any solver may say so; the default one does.
+    planned: bool = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from werealign.schema.runs import DEFAULT_SOLVER
 from werealign.solvers.base import Solver, State, Steps
 
 
@@ -9,4 +10,4 @@ async def _solve(state: State, steps: Steps) -> str:
     return await steps.ask("answer", state.messages)
 
 
-SINGLE = Solver("single", _solve, "one call: the task's prompt, the reply parsed")
+SINGLE = Solver(DEFAULT_SOLVER, _solve, "one call: the task's prompt, the reply parsed", planned=True)
