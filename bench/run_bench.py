@@ -72,6 +72,9 @@ def main() -> None:
     p.add_argument("--transport", choices=["aiohttp", "httpx", "both"], default="aiohttp")
     p.add_argument("--repeat", type=int, default=1,
                    help="alternate werealign and the ceiling this many times (a busy machine: compare each pair, report the median ratio)")
+    p.add_argument("--cold-floors", action="store_true",
+                   help="give every werealign run a fresh cache directory, so each computes its floors (the options-only and "
+                        "context attacks' training included) instead of reading them from the floors cache")
     p.add_argument("--json", type=Path, help="also write the measurements here")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory")
     a = p.parse_args()
@@ -81,6 +84,9 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="werealign-bench-"))
     base_env = {k: v for k, v in os.environ.items() if k != "DISABLE_AIOHTTP_TRANSPORT"}
     base_env["OPENAI_API_KEY"] = "sk-bench-not-a-key"
+    # The floors cache lives beside the shared response cache: a private one, so the user's own never decides the figures
+    # (the first run computes the floors, later ones read them, unless --cold-floors).
+    base_env["WEREALIGN_CACHE_DIR"] = str(tmp / "cache")
     try:
         ds = tmp / "werebench"
         subprocess.run([*WEREALIGN, "import", "werebench", str(a.werebench), "--out", str(ds)], check=True,
@@ -100,6 +106,8 @@ def main() -> None:
                            "--tasks", "speech", "--limit", str(a.items), "--decodes", str(a.decodes),
                            "--max-connections", str(a.connections), "--out", str(run), "--quiet",
                            "--no-cache"]  # measure sending: the shared cache would answer the second transport
+                    if a.cold_floors:
+                        env["WEREALIGN_CACHE_DIR"] = str(tmp / f"cache-{transport}-{rep}")
                     reset(base)
                     cold = measured(cmd, env) | request_phase(base)
                     assert cold["ok"] == n, f"expected {n} requests at the mock, saw {cold['ok']}"
