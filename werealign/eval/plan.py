@@ -42,7 +42,7 @@ class Planned:
     over_budget: str | None = None  # why the prompt is never sent: it does not fit the budget even with every turn cut
 
     def view(self) -> Any:
-        """The item as `messages` show it, as data (werealign.llm.baselines.ItemView): what baselines answer from."""
+        """The item as `messages` show it, as data (werealign.baselines.policies.ItemView): what baselines answer from."""
         return self.prepared.view(self.option_order, self.messages)
 
     def state(self) -> State:

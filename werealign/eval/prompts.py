@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 from werealign.game import visibility
-from werealign.llm.baselines import ItemView
+from werealign.baselines.policies import ItemView
 from werealign.errors import UserError
 from werealign.render.context import context_vars as _context_vars
 from werealign.render.prompt_templates import render_raw, render_template, template_language, tidy

@@ -23,7 +23,7 @@ from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entr
 from werealign.eval.execute import ProgressHooks, send
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
-from werealign.llm.cache import ResponseCache, cache_enabled
+from werealign.llm.cache import ResponseCache, cache_enabled, worth_caching
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
 from werealign.llm.prompt_cache import prefix_of
@@ -256,10 +256,8 @@ def _announce_resume(p: OpenRun, progress: ProgressHooks | None) -> None:
 
 @contextmanager
 def _shared_cache(config: RunConfig, execution: RunExecution, wanted: bool) -> Iterator[ResponseCache | None]:
-    """The shared response cache, unless turned off. The free baselines are not worth a cache entry."""
-    from werealign.llm.builtin_models import is_baseline
-
-    if not wanted or not cache_enabled() or is_baseline(config.model):
+    """The shared response cache, unless turned off or the model's replies are not worth keeping (llm.cache)."""
+    if not wanted or not cache_enabled() or not worth_caching(config.model):
         yield None
         return
     with ResponseCache(rundir.public_api_base(execution.api_base)) as shared:

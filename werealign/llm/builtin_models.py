@@ -17,7 +17,7 @@ measure (their scores are the floors `results.json` reports beside every model's
 - `werealign/all-candidates` — OI: every candidate (Jaccard rewards naming everyone when the opposing
   faction is large); vote: the lowest-numbered candidate; speech: option A.
 - `werealign/own-style` — speech: the option closest in wording to the viewpoint's own shown turns
-  (werealign/llm/own_style.py); vote: the lowest-numbered candidate; opponents: every candidate.
+  (werealign/baselines/own_style.py); vote: the lowest-numbered candidate; opponents: every candidate.
 - `werealign/majority-role` — OI mode `roles`: every seat labelled with the most common card of the
   prompt's card list (the first listed); elsewhere like all-candidates.
 In OI mode `roles` (answer shape "roles": a role card per seat) `random` draws a uniform card per seat;
@@ -29,8 +29,8 @@ which have no rule of their own there, label every seat with the first card list
 
 The baselines are answered in process (werealign.llm.connect), never through litellm, yet stored, priced (0.0)
 and scored like a hosted model's replies. Each request's subject (never part of its key or record) gives the
-item as its prompt shows it, as data (`werealign.llm.baselines.ItemView`): the answer space and the shown
-transcript, never the gold, so they cannot cheat. Their policies are in werealign/llm/baselines.py.
+item as its prompt shows it, as data (`werealign.baselines.policies.ItemView`): the answer space and the shown
+transcript, never the gold, so they cannot cheat. Their policies are in werealign/baselines/policies.py.
 
 Built-in models are a registry (`MODELS`, werealign.registry): another package adds one through the
 `werealign.models` entry point group, naming a `BuiltinModel` — a baseline (a `policy` answering an
@@ -49,7 +49,7 @@ from functools import lru_cache
 from typing import Any
 
 from werealign.errors import UserError
-from werealign.llm.baselines import POLICIES, ItemView, Policy, reply
+from werealign.baselines.policies import POLICIES, ItemView, Policy, reply
 from werealign.llm.local_server import DEFAULT_N_CTX
 from werealign.registry import Registry
 

@@ -32,6 +32,14 @@ def cache_enabled() -> bool:
     return os.environ.get(CACHE_SWITCH_ENV, "").strip().lower() not in _OFF
 
 
+def worth_caching(model: str) -> bool:
+    """Whether `model`'s replies are worth keeping for other runs: not a model answered in process (a baseline:
+    free, and faster to answer again than to look up)."""
+    from werealign.llm.builtin_models import is_baseline
+
+    return not is_baseline(model)
+
+
 def cache_path() -> Path:
     """Where the shared cache lives (see the module docstring for the order of precedence)."""
     if os.environ.get(CACHE_DIR_ENV):

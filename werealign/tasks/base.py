@@ -59,7 +59,7 @@ class Task:
     parse: Callable[[str, Any, list[int] | None], Parsed]
     score: Callable[[Sequence[Sample]], dict[str, Any]]  # this task's samples -> its results.json block
     # What the answer line asks for: "option" (one letter), "seat" (one seat) or "seats" (a set of seats).
-    # The built-in models answer by this shape (werealign.llm.baselines.ItemView.shape).
+    # The built-in models answer by this shape (werealign.baselines.policies.ItemView.shape).
     answer_shape: str
     # The placeholder that ends this task's prompts (the last line of each <lang>/<name>.*.j2, e.g.
     # "Answer: <letter>"), one per template language: how a rendered prompt shows its task (tasks.prompt_shape).

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from statistics import fmean
 
 from werealign.game.visibility import Context, build_context
-from werealign.llm.baselines import seats_named
+from werealign.baselines.policies import seats_named
 from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
 from werealign.tasks.common import rounded

@@ -130,7 +130,7 @@ def majority_role_policy(view: ItemView, seed: Any) -> tuple[str, str]:
 
 
 def own_style_policy(view: ItemView, seed: Any) -> tuple[str, str]:
-    from werealign.llm.own_style import own_style_reply
+    from werealign.baselines.own_style import own_style_reply
 
     if view.shape == "roles":
         return _no_rule(view, "")
