@@ -13,7 +13,7 @@ from crafted_game import crafted_game, crafted_opponent_item, crafted_speech_ite
 from werealign.errors import UserError
 from werealign.llm import local_server
 from werealign.tasks import parse_reply
-from werealign.llm.baselines import ItemView
+from werealign.baselines.policies import ItemView
 from werealign.llm.builtin_models import baseline_reply, builtin_model_names, resolve_model
 from werealign.llm.connect import connect
 from werealign.llm.loader import import_litellm

@@ -18,7 +18,7 @@ from werealign.generation import human_text as ht
 from werealign.generation.filters import LENGTH_BAND, text_length
 from werealign.generation.human import HumanConfig, Span, remap, run_human
 from werealign.llm.builtin_models import builtin_model_names
-from werealign.llm.own_style import own_style_option
+from werealign.baselines.own_style import own_style_option
 from werealign.schema.models import EVERYONE, Audience
 from werealign.schema import Event, GameLog, Highlight, Mvp, Phase, Provenance, RoleCount, Rules, SeatInfo, SpeechItem, Utterance
 from werealign.tasks import TASKS

@@ -14,7 +14,7 @@ from werealign.eval.config import EvalConfig
 from werealign.eval.progress import summary
 from werealign.eval.runner import Execution, run_eval
 from werealign.eval.view import view_page
-from werealign.llm.baselines import all_candidates_policy
+from werealign.baselines.policies import all_candidates_policy
 from werealign.llm.builtin_models import MODELS, BuiltinModel
 
 LONG = "an invented baseline whose description is far longer than one line of eighty columns, so it has to wrap onto the next"

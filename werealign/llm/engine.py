@@ -1,8 +1,10 @@
-"""The call engine: one keyed request in, one stored outcome out, for eval, generation and what comes next.
+"""The call engine: one keyed request in, one stored outcome out, for eval, generation and the arena, over a
+connection (werealign.llm.connect).
 
 What every caller shares: retries (werealign.llm.client), durable storage on arrival (one writer thread
 per engine: a caller waits until its row is committed, while the event loop keeps serving the other
-connections), the shared response cache, provider prompt-cache markers and their reported saving, and
+connections; a model answered in process has nothing in flight, so its rows are committed on the loop's
+thread), the shared response cache, provider prompt-cache markers and their reported saving, and
 one concurrency budget (a semaphore a request holds while in flight, retries included).
 Keys are the callers' own (werealign.llm.keys for eval; generation keeps its older keys readable).
 """
