@@ -15,7 +15,7 @@ from typing import Any
 from werealign.dataset import Dataset
 from werealign.errors import UserError
 from werealign.eval.config import validate_config
-from werealign.splits import apply_split, split_notice
+from werealign.splits import split_notice
 from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa: F401 - canonical_json: rundir; derived_int: execute
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
@@ -102,6 +102,7 @@ def plan_run(ds: Dataset, config: RunConfig, notices: list[str] | None = None) -
     `notices` gets a line per task whose items the split (config.split) shrinks."""
     from werealign.eval.context_budget import fit, run_budget
     from werealign.eval.prompts import prepare
+    from werealign.eval.split_cache import judged_split
 
     validate_config(config)
     budget = run_budget(config)
@@ -111,7 +112,7 @@ def plan_run(ds: Dataset, config: RunConfig, notices: list[str] | None = None) -
     for task_name in config.tasks:
         task = TASKS[task_name]
         every = ds.items_of(task_name)
-        items, left = apply_split(every, ds.games, config.split)
+        items, left = judged_split(ds, task_name, every, config.split)
         if notices is not None and (line := split_notice(task_name, config.split, len(every), left)):
             notices.append(line)  # judged once here: the hidden-role check builds a context per speech item
         if config.limit is not None:
