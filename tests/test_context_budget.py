@@ -5,6 +5,7 @@ metadata (reply budget, timeout, context)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,10 @@ def test_a_prompt_over_budget_with_every_turn_cut_is_reported_and_never_sent(tmp
     over = [r for r in rows if (r["request_error"] or "").startswith(OVER_BUDGET_ERROR)]
     sent = [r for r in rows if not r["request_error"]]
     assert over and sent, "the budget is chosen so that some vote prompts fit and some do not"
-    assert len(fake.calls) == len(sent)  # the over-budget prompts never reached the model
+    # the over-budget prompts never reached the model (a built-in, answered in process: its stored replies are what it got)
+    with sqlite3.connect(tmp_path / "r" / "responses.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM responses").fetchone()[0] == len(sent) == summary.sent
+    assert fake.calls == []  # a built-in never goes to the completion function a test passes for hosted models
     assert all("over the context budget of 900" in r["request_error"] and r["attempts"] == 0 for r in over)
     totals = summary.results.totals
     assert totals.over_budget == len(over) and totals.request_errors == len(over)
@@ -75,9 +79,7 @@ def test_a_prompt_over_budget_with_every_turn_cut_is_reported_and_never_sent(tmp
     assert any("do not fit the context budget (900 tokens)" in w for w in summary.warnings)
     assert any("had their oldest turns cut" in w for w in summary.warnings)
     # a rerun sends nothing again: the fitted prompts are stored, the over-budget ones are still never sent
-    again = FakeCompletion()
-    run_eval(config, Execution(), out=tmp_path / "r", acompletion=again, cache=False)
-    assert again.calls == []
+    assert run_eval(config, Execution(), out=tmp_path / "r", acompletion=fake, cache=False).sent == 0
 
 
 def test_no_budget_and_no_known_context_leave_every_prompt_whole() -> None:
