@@ -120,3 +120,30 @@ def test_a_named_actor_must_hold_the_role_the_action_needs():
     assert _facts("第一晚狼人刀 5 号，5 号被 3 号守护") == [kill]  # a passive names no target after the verb
     assert _facts("1 号（女巫）首晚救 5 号；2 号玩家是预言家，第二晚验 4 号") == [
         (1, "night-1", "witch_save", 5, None), (2, "night-2", "seer_check", 4, "狼人")]
+
+
+def _kills(log: str) -> list[tuple]:
+    return [(phase, target) for actor, phase, skill, target, _ in _facts(log) if skill == "wolf_kill"]
+
+
+def test_issue30_kill_wordings_the_reader_never_met_landing_naming_and_passive():
+    # the knife "landing" on a seat, with the target's role (and a short nickname) before its seat
+    assert _kills("第二晚狼队刀到女巫 1 号") == [("night-2", 1)]
+    assert _kills("第一晚狼人团队刀中预言家阿明 2 号") == [("night-1", 2)]
+    assert _kills("第一晚狼人首刀、村民 5 号") == [("night-1", 5)]
+    # the victim named first, the knife it met after
+    assert _kills("首晚村民 5 号遭遇狼刀") == [("night-1", 5)]
+    assert _kills("第二晚守卫 3 号遇到首刀") == [("night-2", 3)]
+    # a wolf told to knife itself
+    assert _kills("第二晚狼队让 6 号决定自刀") == [("night-2", 6)]
+
+
+def test_issue30_a_target_role_that_the_seat_does_not_hold_reads_nothing():
+    assert _kills("第一晚狼人刀中守卫 5 号") == []  # seat 5 is a villager
+    assert _kills("首晚女巫 3 号遭遇狼刀") == []  # seat 3 is the guard
+    assert _kills("第一晚狼队让 5 号自刀") == []  # a villager is no wolf
+    # a plain wolf's name fits any wolf-side seat
+    assert _kills("第二晚狼人刀中狼人 4 号") == [("night-2", 4)]
+    # by day, or said at the table, nothing
+    assert _kills("第一天白天村民 5 号遭遇狼刀") == []
+    assert _kills("2 号是预言家，发言称第一晚 5 号遭遇狼刀") == []

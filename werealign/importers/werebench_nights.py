@@ -80,15 +80,23 @@ _PACK = r"(?:狼人团队|狼团队|狼队|狼人|狼)"
 _WOLF_NAMES = sorted({n for r in RELEASE_ROLES.roles.values() if r.faction == "wolf" for n in r.names.get("zh", ())} | {"狼人团队", "狼团队", "狼队"},
                      key=len, reverse=True)
 _KILLER = r"(?:" + "|".join(map(re.escape, _WOLF_NAMES)) + r")(?:\s*\d{1,2}\s*号)?"
-_KILL_VERB = r"(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀|杀死|击杀|杀害|杀了|杀|袭击|咬死|咬)了?"
+# "刀中 / 刀到 N 号" (the knife landed on N) is the same kill.
+_KILL_VERB = r"(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀中|刀到|刀|杀死|击杀|杀害|杀了|杀|袭击|咬死|咬)了?"
 _ANY_ROLE = r"(?:" + "|".join(map(re.escape, sorted({n for r in RELEASE_ROLES.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True))) + r")?"
 # A second seat joined to the target is a second victim ("狼人杀死 1 号和 5 号": not read), unless it starts its own
 # action ("狼人首刀 11 号、12 号用解药").
 _SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:号\s*)?(?:玩家)?\s*(?:用|使用|开|救|毒|撒|守|验|查|自|禁|暗杀|是)))"
-_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*" + _ANY_ROLE + _SEAT + _SECOND_VICTIM)
+# The target's role may stand before its seat, with a short nickname between ("刀中守卫阿五 5 号", recaps name
+# players): the seat must then hold that role (else nothing is read). A "、" may follow the verb ("首刀、村民 8 号").
+_TARGET_ROLE = r"(?:(?P<trole>" + _ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
+_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
-_KILL_SELF = re.compile(_PACK + r"\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?自刀")
+_KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
+# The victim named first, the kill it met after ("12 号遭遇首刀", "预言家 3 号遇手刀", "村民 8 号被狼人刀死"): under a
+# night, the wolves' kill of that night. ("中刀" is not read: on a board with a seat swap the seat that took the
+# knife is not the one the wolves chose.)
+_KILL_PASSIVE = re.compile(_TARGET_ROLE + _SEAT + r"\s*(?:遭遇|遇到|遇|被" + _PACK + r"?)\s*(?:首刀|手刀|狼刀|刀杀|刀死|刀)")
 _KILL_OWN = re.compile(r"^(?:被" + _PACK + r"(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
 # victim (herself when she saves herself), filled in once the night's kill is known.
@@ -200,8 +208,9 @@ class _Reader:
     def named(self, night: int, text: str, whole: str) -> None:
         """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), the wolves' kill
         ("狼人刀 8 号") and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
-        for m in _KILL_NAMED.finditer(text):
-            self.kill(night, int(m.group("seat")), whole)
+        for m in [*_KILL_NAMED.finditer(text), *_KILL_PASSIVE.finditer(text)]:
+            if self._role_agrees(m):
+                self.kill(night, int(m.group("seat")), whole)
         for m in _KILL_ROLE.finditer(text):
             role = RELEASE_ROLES.canonical(m.group("role"))
             holders = [s.seat for s in self.by_seat.values() if s.role == role]
@@ -228,6 +237,15 @@ class _Reader:
                     pos = m.end() - 1
                     break
             pos += 1
+
+    def _role_agrees(self, m: re.Match[str]) -> bool:
+        """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
+        seat = self.by_seat.get(int(m.group("seat")))
+        if m.group("trole") is None:
+            return True
+        role = RELEASE_ROLES.canonical(m.group("trole"))
+        # a plain wolf's name ("狼人 3 号") fits any wolf-side seat
+        return seat is not None and (role == seat.role or (role == "werewolf" and seat.faction == "wolf"))
 
     def _actor(self, skill: str, m: re.Match[str]) -> SeatInfo | None:
         """The seat named (its true role must have the skill, and agree with a role word given), or the only
