@@ -261,3 +261,19 @@ def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
     assert len(lines) == 1 and "[2]" in lines[0] and lines[0].startswith("night-2")
     assert unexplained_dawns([kill, poison], deaths[:2], phases) == []
     assert unexplained_dawns([kill], deaths, phases) == []  # the poison is not known: seat 1 or 2 may be it
+
+
+def test_issue30_a_death_announced_under_the_next_nights_label_ends_the_seats_duties_at_the_night_it_was_struck():
+    # the seer knifed on night 1; the host's dawn line falls in a turn labelled night 2 (it runs on into nightfall)
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=3, skill="wolf_kill")
+    dead = Event(kind="elimination", phase="night-2", segment_id=None, audience=EVERYONE, target=3, result="night_death")
+    g = _three_nights([_check("night-1", 3, 2), kill1, dead])
+    assert owed_and_missing(g, 3, cutoff=71) == ([MissingFact(night="night-1", fact="seer_check")], [])
+    # saved on night 1 (the kill did not take): the death under night 2's label is night 2's own, still owed
+    save1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=5, target=3, skill="witch_save")
+    g = _three_nights([_check("night-1", 3, 2), kill1, save1, dead])
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1", "night-2"]
+    # struck again on night 2: the same
+    kill2 = kill1.model_copy(update={"phase": "night-2"})
+    g = _three_nights([_check("night-1", 3, 2), kill1, kill2, dead])
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1", "night-2"]
