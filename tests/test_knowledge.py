@@ -277,3 +277,32 @@ def test_issue30_a_death_announced_under_the_next_nights_label_ends_the_seats_du
     kill2 = kill1.model_copy(update={"phase": "night-2"})
     g = _three_nights([_check("night-1", 3, 2), kill1, kill2, dead])
     assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1", "night-2"]
+
+
+def test_issue30_each_gap_carries_the_evidence_of_every_source_and_absence_is_only_claimed_when_none_can_hold_it():
+    from werealign.game.knowledge_gaps import gaps
+
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
+    seer_dead = Event(kind="elimination", phase="day-2", segment_id=40, audience=EVERYONE, target=3, result="night_death")
+    spoke = _three_nights([_check("night-1", 3, 2), kill1, seer_dead])
+    # a turn after her death (last words, or a slip of the label) could hold the check: one to read
+    assert {(x.night, x.fact): x for x in gaps(spoke)}[("night-2", "seer_check")].kind.startswith("unread")
+    g = spoke.model_copy(update={"utterances": [u for u in spoke.utterances if u.speaker != 3]})
+    by = {(x.night, x.fact, x.holder): x for x in gaps(g)}
+    # the seer knifed on night 2 never spoke again and no written source has a check under night 2
+    seer2 = by[("night-2", "seer_check", "seat 3 (seer)")]
+    assert (seer2.turns_after, seer2.dawn_deaths, seer2.written) == (0, 1, ())
+    assert seer2.kind.startswith("absent")
+    # night 2's kill: one dawn death, which another night skill (the witch's poison) may explain: not claimed absent
+    assert by[("night-2", "wolf_kill", "wolves")].kind.startswith("unread")
+    # the witch is told the same victim: on nights 2 and 3 one gap each, the pack's; on night 1 the pack's kill is
+    # known and only the witch's copy is missing, which stays listed
+    assert [(x.night, x.holder) for x in gaps(g) if x.fact == "wolf_kill"] == [
+        ("night-1", "seat 5 (witch)"), ("night-2", "wolves"), ("night-3", "wolves")]
+    # a written source with words of a check under that night (any night wording) turns it into one to read
+    g2 = g.model_copy(update={"annotator_log": "次夜预言家查了 4 号；白天无事", "recap": "第三晚无人发言"})
+    seer2 = {(x.night, x.fact): x for x in gaps(g2)}[("night-2", "seer_check")]
+    assert seer2.written == ("annotator_log",) and seer2.kind.startswith("unread")
+    # words under another night do not count for this one
+    g3 = g.model_copy(update={"annotator_log": "第一晚预言家验了 2 号，第二晚狼人刀了 3 号"})
+    assert {(x.night, x.fact): x for x in gaps(g3)}[("night-2", "seer_check")].written == ()
