@@ -306,3 +306,16 @@ def test_issue30_each_gap_carries_the_evidence_of_every_source_and_absence_is_on
     # words under another night do not count for this one
     g3 = g.model_copy(update={"annotator_log": "第一晚预言家验了 2 号，第二晚狼人刀了 3 号"})
     assert {(x.night, x.fact): x for x in gaps(g3)}[("night-2", "seer_check")].written == ()
+
+
+def test_issue30_a_check_whose_night_is_not_said_is_placed_only_where_no_other_night_can_hold_it():
+    # day 2, nothing known yet: the unnamed check could be night 1's or night 2's, so it is not placed
+    facts, refused = _facts([("day-2", 3, "说一下，4 号是我验出来的查杀")])
+    assert facts == set()
+    assert any("not said" in why for _, why in refused)
+    # night 1 filled by a report of its own first: the unnamed one has one night left, night 2
+    facts, _ = _facts([("day-1", 3, "首夜我摸的七号，给个金水"), ("day-2", 3, "说一下，4 号是我验出来的查杀")])
+    assert facts == {("night-1", "seer_check", 7, "好人"), ("night-2", "seer_check", 4, "狼人")}
+    # "yesterday I checked" by day is last night
+    facts, _ = _facts([("day-2", 3, "昨天我查了 4 号，查杀牌")])
+    assert facts == {("night-2", "seer_check", 4, "狼人")}
