@@ -147,3 +147,14 @@ def test_issue30_a_target_role_that_the_seat_does_not_hold_reads_nothing():
     # by day, or said at the table, nothing
     assert _kills("第一天白天村民 5 号遭遇狼刀") == []
     assert _kills("2 号是预言家，发言称第一晚 5 号遭遇狼刀") == []
+
+
+def test_issue30_a_denied_kill_is_no_kill_and_a_transcripts_space_before_the_knife_is_no_break():
+    assert _kills("第二夜狼人并没有刀 3 号") == []
+    assert _kills("第二夜狼队未选择刀 3 号而是刀了 5 号") == []  # the second kill names no killer: not read either
+    recap = "第二晚 村民 5 号 遭遇狼刀 白天大家发言"
+    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True)
+            if r.event and r.event.skill == "wolf_kill"] == [("night-2", 5)]
+    # a role word with a stray character before it ("明女巫"), checked against the seat like any role word
+    assert _kills("第一晚狼人刀死明女巫 1 号") == [("night-1", 1)]
+    assert _kills("第一晚狼人刀死明女巫 2 号") == []

@@ -88,7 +88,7 @@ _ANY_ROLE = r"(?:" + "|".join(map(re.escape, sorted({n for r in RELEASE_ROLES.ro
 _SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:号\s*)?(?:玩家)?\s*(?:用|使用|开|救|毒|撒|守|验|查|自|禁|暗杀|是)))"
 # The target's role may stand before its seat, with a short nickname between ("刀中守卫阿五 5 号", recaps name
 # players): the seat must then hold that role (else nothing is read). A "、" may follow the verb ("首刀、村民 8 号").
-_TARGET_ROLE = r"(?:(?P<trole>" + _ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
+_TARGET_ROLE = r"(?:[^\d\s，。；,;、号]{0,2}?(?P<trole>" + _ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
 _KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
@@ -96,6 +96,10 @@ _KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s
 # The victim named first, the kill it met after ("12 号遭遇首刀", "预言家 3 号遇手刀", "村民 8 号被狼人刀死"): under a
 # night, the wolves' kill of that night. ("中刀" is not read: on a board with a seat swap the seat that took the
 # knife is not the one the wolves chose.)
+# A kill denied ("狼人未刀 2 号继续刀 12 号": 2 was not the target): nothing is read from it.
+_NEGATED = re.compile(r"未|没|不|并非")
+# The knife a seat met, or took itself: a transcript's space before it ("12 号 遭遇首刀") is no sentence break.
+_KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀"
 _KILL_PASSIVE = re.compile(_TARGET_ROLE + _SEAT + r"\s*(?:遭遇|遇到|遇|被" + _PACK + r"?)\s*(?:首刀|手刀|狼刀|刀杀|刀死|刀)")
 _KILL_OWN = re.compile(r"^(?:被" + _PACK + r"(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
@@ -151,7 +155,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     if not logs:
         return []
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
-        logs = re.sub(r"(?<=[^\d\s])\s+(?=[^\d\s号])", "。", logs)
+        logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", "。", logs)
     by_seat = {s.seat: s for s in seats}
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     current: SeatInfo | None = None  # the seat whose clause this is
@@ -209,7 +213,7 @@ class _Reader:
         """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), the wolves' kill
         ("狼人刀 8 号") and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
         for m in [*_KILL_NAMED.finditer(text), *_KILL_PASSIVE.finditer(text)]:
-            if self._role_agrees(m):
+            if self._role_agrees(m) and not _NEGATED.search(text[m.start():m.start("seat")]):
                 self.kill(night, int(m.group("seat")), whole)
         for m in _KILL_ROLE.finditer(text):
             role = RELEASE_ROLES.canonical(m.group("role"))
