@@ -158,3 +158,15 @@ def test_issue30_a_denied_kill_is_no_kill_and_a_transcripts_space_before_the_kni
     # a role word with a stray character before it ("明女巫"), checked against the seat like any role word
     assert _kills("第一晚狼人刀死明女巫 1 号") == [("night-1", 1)]
     assert _kills("第一晚狼人刀死明女巫 2 号") == []
+
+
+def test_issue30_a_wolfs_own_clause_names_the_packs_kill_and_a_victim_names_the_wolf_that_knifed_it():
+    assert _kills("6 号是狼人，白天发言划水，第二晚刀死女巫 1 号") == [("night-2", 1)]
+    assert _kills("6 号是狼人，第二晚刀死守卫 1 号") == []  # seat 1 is the witch: the role word disagrees
+    assert _kills("5 号是村民，第二晚刀死 1 号") == []  # a villager knifes nobody
+    assert _kills("1 号是女巫，第二晚被 4 号刀死") == [("night-2", 1)]
+    assert _kills("1 号是女巫，第二晚被 5 号刀死") == []  # seat 5 is no wolf
+    # in a recap's transcript, a space after the knife does not cut the victim off
+    recap = "第二晚 狼人刀死 预言家 然后白天大家发言"
+    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True)
+            if r.event and r.event.skill == "wolf_kill"] == [("night-2", 2)]

@@ -98,10 +98,13 @@ _KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s
 # knife is not the one the wolves chose.)
 # A kill denied ("狼人未刀 2 号继续刀 12 号": 2 was not the target): nothing is read from it.
 _NEGATED = re.compile(r"未|没|不|并非")
-# The knife a seat met, or took itself: a transcript's space before it ("12 号 遭遇首刀") is no sentence break.
+# The knife a seat met, or took itself: a transcript's space before it ("12 号 遭遇首刀"), or between a knife and the
+# role it fell on ("刀死 猎人"), is no sentence break.
 _KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀"
 _KILL_PASSIVE = re.compile(_TARGET_ROLE + _SEAT + r"\s*(?:遭遇|遇到|遇|被" + _PACK + r"?)\s*(?:首刀|手刀|狼刀|刀杀|刀死|刀)")
-_KILL_OWN = re.compile(r"^(?:被" + _PACK + r"(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
+_KILL_OWN = re.compile(r"^(?:被\s*(?:" + _PACK + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
+# In a wolf's own clause after its night, the knife it (with the pack) put on a seat: "第四晚刀死女巫 7 号".
+_KILL_BY_OWN_WOLF = re.compile(r"^(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀中|刀|杀死|击杀|咬死)了?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
 # victim (herself when she saves herself), filled in once the night's kill is known.
 _SAVE_IMPLICIT = re.compile(r"(?P<role_a>女巫)?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>女巫)?\s*"
@@ -148,6 +151,15 @@ def _check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | N
     return ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[result], None
 
 
+def _sentence_break(m: re.Match[str]) -> str:
+    """A transcript's space between two words: a stop, unless a knife's victim follows it by role."""
+    knifed = m.string[max(0, m.start() - 2):m.start()] in ("刀死", "杀死")
+    return m.group(0) if knifed and _ROLE_AHEAD.match(m.string, m.end()) else "。"
+
+
+_ROLE_AHEAD = re.compile(_ANY_ROLE[:-1])
+
+
 def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str, *,
                        transcribed: bool = False) -> list[Reading]:
     """Every recognisable night action of the log (module docstring), in log order. `transcribed`: the text is a
@@ -155,7 +167,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     if not logs:
         return []
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
-        logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", "。", logs)
+        logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     by_seat = {s.seat: s for s in seats}
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     current: SeatInfo | None = None  # the seat whose clause this is
@@ -204,8 +216,11 @@ class _Reader:
                 self.found(seat, night, skill, m, text)
                 return
         m = _KILL_OWN.match(rest)
-        if m and (m.group(0) != "自刀" or seat.faction == "wolf"):
+        by = self.by_seat.get(int(m.group("by"))) if m and m.group("by") else None
+        if m and (m.group(0) != "自刀" or seat.faction == "wolf") and (not m.group("by") or (by is not None and by.faction == "wolf")):
             self.kill(night, seat.seat, text)
+        elif seat.faction == "wolf" and (m := _KILL_BY_OWN_WOLF.match(rest)) and self._role_agrees(m):
+            self.kill(night, int(m.group("seat")), text)
         elif seat.role == "witch" and (m := _SAVE_OWN.match(rest)):
             self.implicit_save(seat, night, bool(m.group("self")), text)
 
