@@ -170,3 +170,8 @@ def test_issue30_a_wolfs_own_clause_names_the_packs_kill_and_a_victim_names_the_
     recap = "第二晚 狼人刀死 预言家 然后白天大家发言"
     assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True)
             if r.event and r.event.skill == "wolf_kill"] == [("night-2", 2)]
+
+
+def test_issue30_a_stated_empty_knife_is_the_nights_kill_with_no_target():
+    assert _kills("第二晚狼队选择空刀，守卫 3 号守了 2 号") == [("night-2", None)]
+    assert _kills("第一天白天狼人空刀的说法被质疑") == []  # by day: not a night's fact

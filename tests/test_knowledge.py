@@ -319,3 +319,17 @@ def test_issue30_a_check_whose_night_is_not_said_is_placed_only_where_no_other_n
     # "yesterday I checked" by day is last night
     facts, _ = _facts([("day-2", 3, "昨天我查了 4 号，查杀牌")])
     assert facts == {("night-2", "seer_check", 4, "狼人")}
+
+
+def test_issue30_an_empty_knife_is_a_fact_every_wolf_and_the_witch_hold_and_no_antidote_can_name_a_victim_from_it():
+    from werealign.importers.werebench_nights import read_night_actions as read
+
+    g = _three_nights([])
+    readings = read("第二晚狼队空刀，女巫 5 号用解药", g.seats, g.phases, "zh")
+    kept, dropped = settle_night_actions([r.event for r in readings if r.event], [], g.seats, g.phases)
+    assert [(e.phase, e.skill, e.target, e.audience.kind) for e in kept] == [
+        ("night-2", "wolf_kill", None, "team"), ("night-2", "wolf_kill", None, "seats")]
+    assert [e.skill for e, _ in dropped] == ["witch_save"]  # an antidote on a night nobody was knifed names nobody
+    g = g.model_copy(update={"events": kept})
+    for wolf in (1, 4):
+        assert "night-2" not in [f.night for f in owed_and_missing(g, wolf, cutoff=71)[1]]

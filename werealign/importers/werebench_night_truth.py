@@ -71,7 +71,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             continue
         if e.skill == "witch_save" and e.target is None:
             kill = kills.get(e.phase)
-            if kill is None:
+            if kill is None or kill.target is None:
                 dropped.append((e, f"the antidote's target is implicit and the log states no kill of {e.phase}"))
                 continue
             e = e.model_copy(update={"target": kill.target})

@@ -102,6 +102,8 @@ _NEGATED = re.compile(r"未|没|不|并非")
 # role it fell on ("刀死 猎人"), is no sentence break.
 _KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀"
 _KILL_PASSIVE = re.compile(_TARGET_ROLE + _SEAT + r"\s*(?:遭遇|遇到|遇|被" + _PACK + r"?)\s*(?:首刀|手刀|狼刀|刀杀|刀死|刀)")
+# The pack knifing nobody ("狼队空刀", "狼人选择空刀"): stated, it is the night's kill, with no target.
+_EMPTY_KILL = re.compile(_PACK + r"\s*(?:选择|决定)?\s*空刀")
 _KILL_OWN = re.compile(r"^(?:被\s*(?:" + _PACK + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
 # In a wolf's own clause after its night, the knife it (with the pack) put on a seat: "第四晚刀死女巫 7 号".
 _KILL_BY_OWN_WOLF = re.compile(r"^(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀中|刀|杀死|击杀|咬死)了?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
@@ -235,6 +237,8 @@ class _Reader:
             holders = [s.seat for s in self.by_seat.values() if s.role == role]
             if len(holders) == 1:
                 self.kill(night, holders[0], whole)
+        if _EMPTY_KILL.search(text):
+            self.kill(night, None, whole)
         for m in _KILL_SELF.finditer(text):
             wolf = self.by_seat.get(int(m.group("seat")))
             if wolf is not None and wolf.faction == "wolf":
@@ -279,15 +283,16 @@ class _Reader:
         holders = [s for s in self.by_seat.values() if s.role == role]
         return holders[0] if len(holders) == 1 else None
 
-    def kill(self, night: int, target: int, text: str) -> None:
-        """The wolves' kill of `night` (seen by the whole pack; the witch's share is added later)."""
+    def kill(self, night: int, target: int | None, text: str) -> None:
+        """The wolves' kill of `night` (seen by the whole pack; the witch's share is added later); target None: the
+        pack stated to have knifed nobody (a board that allows it), a fact like a stated empty guard."""
         phase = phase_id("night", night)
-        if phase not in self.nights or target not in self.by_seat:
-            self.readings.append(Reading(target, text, None, f"the game has no {phase} or no seat {target}"))
+        if phase not in self.nights or (target is not None and target not in self.by_seat):
+            self.readings.append(Reading(target or 0, text, None, f"the game has no {phase} or no seat {target}"))
             return
         event = Event(kind="skill_use", phase=phase, segment_id=None, audience=WOLVES, actor=None, target=target, skill="wolf_kill",
                       note="read from the annotator log's statement of the wolves' kill")
-        self.readings.append(Reading(target, text, event, "read"))
+        self.readings.append(Reading(target or 0, text, event, "read"))
 
     def implicit_save(self, witch: SeatInfo, night: int, itself: bool, text: str) -> None:
         """An antidote with no target named: herself ("自救"), else the night's victim (filled in later; None until then)."""
