@@ -76,6 +76,13 @@ def owed_and_missing(game: GameLog, seat: int, cutoff: int | None = None,
     return owed, missing
 
 
+def dawn_window(night: str, nights: list[str], order: dict[str, int], n_phases: int) -> tuple[int, int]:
+    """Phase positions after the night up to the next night (inclusive: an announcement labelled with the next
+    night is its dawn's, read from a turn that runs on into nightfall): where its deaths are announced."""
+    i = nights.index(night)
+    return order[night] + 1, order[nights[i + 1]] if i + 1 < len(nights) else n_phases
+
+
 def _out_at(game: GameLog, seat: int, order: dict[str, int]) -> int:
     """The phase position the seat left at: a night after it is not owed. A death announced in a turn labelled with a
     night (an announcement that runs on into nightfall) is that night's dawn or an earlier one's: when the log has the

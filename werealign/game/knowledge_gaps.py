@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from werealign.game.knowledge import owed_and_missing
-from werealign.importers.werebench_night_truth import _dawn
+from werealign.game.knowledge import dawn_window, owed_and_missing
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
 from werealign.zh_numbers import chinese_number
@@ -80,7 +79,7 @@ def gaps(game: GameLog) -> list[Gap]:
                 if f.night in team_done:
                     continue  # the pack's kill is one fact per night, whichever wolf owes it
                 team_done.add(f.night)
-            lo, hi = _dawn(f.night, nights, order, len(game.phases))
+            lo, hi = dawn_window(f.night, nights, order, len(game.phases))
             deaths = len({e.target for e in game.events if e.kind == "elimination" and e.result in _DAWN_DEATHS
                           and lo <= order.get(e.phase, -1) <= hi})
             after = None if f.fact == "wolf_kill" else sum(1 for u in game.utterances if u.speaker == s.seat and order.get(u.phase, -1) > order[f.night]
