@@ -12,10 +12,14 @@ prompt.
   number) comes back, an action whose actor is named by seat and/or role: "女巫 8 号毒 1 号",
   "3 号救 8 号", "预言家验 8 号金水", "守卫 4 号守了 5 号". A seat named must hold the role the verb
   needs (and the role word given); a role named alone must be held by exactly one seat.
+- The wolves' kill of a night (the pack's, seen by every wolf), under a night: the pack or a wolf named with a
+  verb of killing and the target ("狼人刀 8 号", "狼队落刀到女巫 8 号"), the victim named first ("8 号遭遇首刀"),
+  a wolf knifing itself ("狼队安排 9 号自刀"), a wolf's own clause ("第二晚刀死 8 号"), a victim's own clause
+  ("第二晚被狼人刀死", "被 9 号刀死" when 9 is a wolf), a stated empty knife ("狼队空刀": no target). A target
+  named with a role must hold it; a denied kill ("未刀 8 号") is none.
 Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: what a seat claimed
 at the table is not what it did, and a claim is what a bluffing wolf makes), a passive ("被 5 号守护"),
-an action without a seat or a night ("夜间暗杀 11 号", "守 2 号", "死前毒 11 号"), a wolf kill (not the
-seat's own skill). Refused, and reported: a night the game does not have, a target that is no seat, a
+an action without a seat or a night ("夜间暗杀 11 号", "守 2 号", "死前毒 11 号"). Refused, and reported: a night the game does not have, a target that is no seat, a
 seer result that contradicts the true roles, a witch using both potions on one night (against the
 rules) or two targets for one skill on one night. A seer check takes the result the log states
 ("是狼", "金水", "查杀"); when it states none, the target's true side for the plain roles (a
@@ -93,14 +97,14 @@ _KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
 _KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
-# The victim named first, the kill it met after ("12 号遭遇首刀", "预言家 3 号遇手刀", "村民 8 号被狼人刀死"): under a
-# night, the wolves' kill of that night. ("中刀" is not read: on a board with a seat swap the seat that took the
-# knife is not the one the wolves chose.)
 # A kill denied ("狼人未刀 2 号继续刀 12 号": 2 was not the target): nothing is read from it.
 _NEGATED = re.compile(r"未|没|不|并非")
 # The knife a seat met, or took itself: a transcript's space before it ("12 号 遭遇首刀"), or between a knife and the
 # role it fell on ("刀死 猎人"), is no sentence break.
 _KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀"
+# The victim named first, the kill it met after ("12 号遭遇首刀", "预言家 3 号遇手刀", "村民 8 号被狼人刀死"): under a
+# night, the wolves' kill of that night. ("中刀" is not read: on a board with a seat swap the seat that took the
+# knife is not the one the wolves chose.)
 _KILL_PASSIVE = re.compile(_TARGET_ROLE + _SEAT + r"\s*(?:遭遇|遇到|遇|被" + _PACK + r"?)\s*(?:首刀|手刀|狼刀|刀杀|刀死|刀)")
 # The pack knifing nobody ("狼队空刀", "狼人选择空刀"): stated, it is the night's kill, with no target.
 _EMPTY_KILL = re.compile(_PACK + r"\s*(?:选择|决定)?\s*空刀")
