@@ -175,3 +175,8 @@ def test_issue30_a_wolfs_own_clause_names_the_packs_kill_and_a_victim_names_the_
 def test_issue30_a_stated_empty_knife_is_the_nights_kill_with_no_target():
     assert _kills("第二晚狼队选择空刀，守卫 3 号守了 2 号") == [("night-2", None)]
     assert _kills("第一天白天狼人空刀的说法被质疑") == []  # by day: not a night's fact
+
+
+def test_issue30_a_word_of_choosing_between_the_actor_and_the_verb():
+    assert (3, "night-2", "guard_protect", 2, None) in _facts("第二晚守卫 3 号选择守护 2 号")
+    assert (1, "night-1", "witch_save", None, None) in _facts("首夜女巫 1 号选择了开药解救")

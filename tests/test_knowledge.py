@@ -333,3 +333,10 @@ def test_issue30_an_empty_knife_is_a_fact_every_wolf_and_the_witch_hold_and_no_a
     g = g.model_copy(update={"events": kept})
     for wolf in (1, 4):
         assert "night-2" not in [f.night for f in owed_and_missing(g, wolf, cutoff=71)[1]]
+
+
+def test_issue30_a_guards_protection_without_its_night_is_placed_only_where_no_other_night_can_hold_it():
+    facts, refused = _facts([("day-2", 7, "我是守卫，我守的是 2 号")])  # night 1 or night 2: not said
+    assert facts == set() and any("not said" in why for _, why in refused)
+    facts, _ = _facts([("day-2", 7, "我是守卫，第一晚空守"), ("day-2", 7, "我守的是 2 号")])  # night 1 stated: night 2 is left
+    assert facts == {("night-1", "guard_protect", None, None), ("night-2", "guard_protect", 2, None)}

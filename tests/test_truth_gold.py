@@ -12,9 +12,9 @@ self-destruct in the sheriff election sends the table to a night the recording s
 announcements disagree (a poisoned seat never announced dead, a check of a seat already out): those facts are
 withheld, which costs recall, never truth. Measured: 36 of 38 (0.95), no false fact; with the other sources 40 of 42 (the same two withheld).
 Issue 30 added Season 1 game 13 and Season 3 game 12 whole, and Season 1 game 09's third night (the recap's kill and
-the witch's dying poison, the dawn's two deaths): 54 of 59 (0.92), no false fact; the five missed are the two withheld
-above, a save and a poison the recap states with words between the witch and her potion, and a guard's protection
-he states only as "yesterday" on a day whose night the reader cannot place with certainty."""
+the witch's dying poison, the dawn's two deaths): 55 of 59 (0.93), no false fact; the four missed are the two withheld
+above, a poison the recap states with words between the witch and her potion, and a guard's protection he states
+only as "yesterday" ("昨天守的"), a word the reader does not take for a night."""
 
 from __future__ import annotations
 

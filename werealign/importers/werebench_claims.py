@@ -10,9 +10,10 @@ kept only when the truth bears it out:
 - a save, poison or protection goes through the same settling as every night fact (werebench_night_truth: a
   poisoned seat must die at that dawn, a saved or protected one must not).
 Plans and hypotheticals are not results: a statement with a plan word nearby ("警徽流", "先验", "如果") is skipped.
-Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check without
-one takes the only night up to this day that no other source has filled, and none when several are free (issue 30:
-a seer reporting four checks at once, one of them unreadable, put a later check on an earlier night).
+Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check or a
+guard's protection without one takes the only night up to this day that no other source has filled, and none when
+several are free (issue 30: a seer reporting four checks at once, one of them unreadable, put a later check on an
+earlier night); a witch's potion without one, the night before the day.
 """
 
 from __future__ import annotations
@@ -115,6 +116,9 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
     return out
 
 
+# The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
+# poisoning is settled against the dawn its night is placed on.)
+_EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
 _LOG_DAY = re.compile(r"(?P<election>警长竞选|警上)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
 # A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
 _CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
@@ -210,9 +214,10 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                 continue
             result = ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[said]
         night = st.night
-        if night is None and st.skill == "seer_check":
-            # a check whose night is not said is placed only where no other night can hold it: one night up to this
-            # day still free (a seer who skips a check in her report, or a reader that misses one, leaves several)
+        if night is None and st.skill in _EVERY_NIGHT:
+            # a nightly act whose night is not said is placed only where no other night can hold it: one night up to
+            # this day still free (a seer or guard who reports several nights at once, or a reader that misses one,
+            # leaves several; a guard's "I protected 1" on day 3 was his night-2 protection)
             free = [n for n in sorted(nights) if n <= st.day and (st.seat, st.skill, nights[n]) not in filled]
             if len(free) > 1:
                 dropped.append((st, f"its night is not said and nights {free} are all free before day {st.day}"))

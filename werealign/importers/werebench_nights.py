@@ -65,8 +65,10 @@ _ROLE_WORD = "(?:" + "|".join(sorted({w for _, w, _ in _SKILLS.values()}, key=le
 _OWN = {skill: re.compile(r"^" + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
 _NTH_CHECK = re.compile(r"^(?:第(?P<k>" + _ORDINAL + r")验|(?P<first>首)验)" + _SEAT + _RESULT)
 # Anywhere, with the actor named by seat and/or role, under a night: "女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水".
+# "守卫 8 号选择守护 2 号": a word of choosing may stand between the actor and the verb.
+_CHOOSING = r"(?:选择了?|决定)?\s*"
 _NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
-                            + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
+                            + _CHOOSING + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
 # Words of speech: a sub-clause with one reports what a seat said, not what it did.
 SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
 _DAY = re.compile(r"白天|天亮|次日|当天|第" + _ORDINAL + r"天|投票|归票|出局|警长")
@@ -113,7 +115,7 @@ _KILL_OWN = re.compile(r"^(?:被\s*(?:" + _PACK + r"|(?P<by>\d{1,2})\s*号\s*(?:
 _KILL_BY_OWN_WOLF = re.compile(r"^(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀中|刀|杀死|击杀|咬死)了?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
 # victim (herself when she saves herself), filled in once the night's kill is known.
-_SAVE_IMPLICIT = re.compile(r"(?P<role_a>女巫)?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>女巫)?\s*"
+_SAVE_IMPLICIT = re.compile(r"(?P<role_a>女巫)?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>女巫)?\s*" + _CHOOSING +
                             r"(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
 _SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
 _WOLF_WORDS = {"狼", "狼人", "查杀"}
