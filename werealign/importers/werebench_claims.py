@@ -10,8 +10,10 @@ kept only when the truth bears it out:
 - a save, poison or protection goes through the same settling as every night fact (werebench_night_truth: a
   poisoned seat must die at that dawn, a saved or protected one must not).
 Plans and hypotheticals are not results: a statement with a plan word nearby ("警徽流", "先验", "如果") is skipped.
-Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check without
-one takes the earliest night up to this day that no other source has filled (a seer reports her checks in order).
+Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check or a
+guard's protection without one takes the only night up to this day that no other source has filled, and none when
+several are free (issue 30: a seer reporting four checks at once, one of them unreadable, put a later check on an
+earlier night); a witch's potion without one, the night before the day.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ _GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.[晚夜天]|首夜|首晚)"
 _EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r")\s*(?:空守|空手|没守|谁也没守)")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
-_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
+# "昨天验了 9" said by day: yesterday's check is last night's (a seer checks only at night).
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:验|查))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
 _WINDOW = 8  # characters before a statement searched for plan words and its night
 
 
@@ -113,6 +116,9 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
     return out
 
 
+# The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
+# poisoning is settled against the dawn its night is placed on.)
+_EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
 _LOG_DAY = re.compile(r"(?P<election>警长竞选|警上)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
 # A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
 _CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
@@ -208,8 +214,15 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                 continue
             result = ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[said]
         night = st.night
-        if night is None and st.skill == "seer_check":
-            night = next((n for n in sorted(nights) if n <= st.day and (st.seat, st.skill, nights[n]) not in filled), None)
+        if night is None and st.skill in _EVERY_NIGHT:
+            # a nightly act whose night is not said is placed only where no other night can hold it: one night up to
+            # this day still free (a seer or guard who reports several nights at once, or a reader that misses one,
+            # leaves several; a guard's "I protected 1" on day 3 was his night-2 protection)
+            free = [n for n in sorted(nights) if n <= st.day and (st.seat, st.skill, nights[n]) not in filled]
+            if len(free) > 1:
+                dropped.append((st, f"its night is not said and nights {free} are all free before day {st.day}"))
+                continue
+            night = free[0] if free else None
         elif night is None:
             night = st.day
         if night is None or night not in nights or night > st.day:

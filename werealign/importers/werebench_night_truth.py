@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from werealign.game.knowledge import dawn_window
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
 
@@ -71,7 +72,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             continue
         if e.skill == "witch_save" and e.target is None:
             kill = kills.get(e.phase)
-            if kill is None:
+            if kill is None or kill.target is None:
                 dropped.append((e, f"the antidote's target is implicit and the log states no kill of {e.phase}"))
                 continue
             e = e.model_copy(update={"target": kill.target})
@@ -84,11 +85,8 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     return kept, dropped
 
 
-def _dawn(night: str, nights: list[str], order: dict[str, int], n_phases: int) -> tuple[int, int]:
-    """Phase positions after the night up to the next night (inclusive: an announcement labelled with the next
-    night is its dawn's, read from a turn that runs on into nightfall): where its deaths are announced."""
-    i = nights.index(night)
-    return order[night] + 1, order[nights[i + 1]] if i + 1 < len(nights) else n_phases
+# Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
+_dawn = dawn_window
 
 
 def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase]) -> list[str]:
