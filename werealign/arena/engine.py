@@ -254,7 +254,9 @@ class Table:
             seg = self.host(self.line("no_runner"))
             self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
             return False
-        self.host(self.line("running", seats=runners))
+        seg = self.host(self.line("running", seats=runners))
+        for s in runners:  # who stood, as the game's record of the run-or-not decision (issue 31)
+            self.rec.event("sheriff_run", EVERYONE, segment=seg, actor=s)
         for s in runners:
             self.host(self.line("campaign", seat=s))
             if self.turn(s, "campaign"):

@@ -14,6 +14,9 @@ Night (from skill-use events, by night phase):
 - wolf_kill: the wolves' recorded kill, asked of one living wolf (the recorded actor, else the MVP, else the
   lowest-numbered wolf among the deciders).
 Day:
+- sheriff_run: at each sheriff election whose candidates the log records (`sheriff_run` events: every candidate, a
+  later withdrawal included), every seat alive at the call: stand (the one candidate, the decider's own seat) or
+  not ("none"). Asked before the segment that names the candidates. An election without them is no item.
 - sheriff_ballot: every recorded ballot of a sheriff election; candidates: the living seats that did not vote in that
   round (the ones on the stage; one who withdrew cannot be told apart), abstaining legal as for a ballot.
 - badge: every recorded badge transfer, asked of the outgoing sheriff; candidates: every other living seat, and
@@ -45,7 +48,7 @@ from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
 Deciders = Literal["winners", "mvp", "all"]
 DECIDERS: tuple[str, ...] = ("winners", "mvp", "all")
 NIGHT_KINDS = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill")
-KINDS = (*NIGHT_KINDS, "ballot", "sheriff_ballot", "badge")
+KINDS = (*NIGHT_KINDS, "ballot", "sheriff_run", "sheriff_ballot", "badge")
 
 
 @dataclass
@@ -110,6 +113,7 @@ def derive_decisions(game: GameLog, deciders: Deciders = "winners") -> Decisions
     nights = _nights(game)
     _night_items(game, nights, board_of(game), asked, add, note)
     _ballot_items(game, asked, add, note)
+    _run_items(game, asked, add, note)
     return out
 
 
@@ -295,3 +299,20 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
             cands = [s for s in alive_at(game, e.segment_id) if s != e.actor]
             if cands:
                 add("badge", e.actor, e.phase, cutoff, cands, e.target, none_allowed=True)
+
+
+def _run_items(game: GameLog, asked: set[int], add, note) -> None:
+    by_phase: dict[str, list[Event]] = defaultdict(list)
+    for e in game.events:
+        if e.kind == "sheriff_run" and isinstance(e.actor, int) and e.segment_id is not None:
+            by_phase[e.phase].append(e)
+    for phase, runs in by_phase.items():
+        cutoff = min(e.segment_id for e in runs) - 1  # before anyone is seen standing
+        alive = alive_at(game, cutoff)
+        ran = {e.actor for e in runs}
+        if not ran <= set(alive):
+            note("dropped", "sheriff_run_out", phase, f"seats {sorted(ran - set(alive))} stand for sheriff but are out",
+                 "no item: the candidates or an exit are misplaced")
+            continue
+        for seat in alive:
+            add("sheriff_run", seat, phase, cutoff, [seat], seat if seat in ran else None, none_allowed=True, about=seat)

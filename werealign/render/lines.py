@@ -97,6 +97,8 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
         return f"{who(ev.actor)}自爆" if zh else f"{who(ev.actor)} self-destructed"
     if ev.kind == "sheriff_election":
         return (f"{tgt}当选警长" if zh else f"{tgt} {was} elected sheriff") if tgt else (f"警徽流失{res}" if zh else f"No sheriff was elected{res}")
+    if ev.kind == "sheriff_run":
+        return f"{who(ev.actor)}上警竞选警长" if zh else f"{who(ev.actor)} stood for sheriff"
     if ev.kind == "badge_transfer":
         if tgt is None:
             return f"{who(ev.actor)}撕掉了警徽" if zh else f"{who(ev.actor)} tore up the sheriff badge"

@@ -59,11 +59,17 @@ class SheriffBallotItem(DecisionItem):
     decision: Literal["sheriff_ballot"] = "sheriff_ballot"
 
 
+class SheriffRunItem(DecisionItem):
+    """Run for sheriff or not: the one candidate is the decider's own seat (standing), "none" not standing."""
+
+    decision: Literal["sheriff_run"] = "sheriff_run"
+
+
 class BadgeItem(DecisionItem):
     decision: Literal["badge"] = "badge"
 
 
 DECISION_MODELS: dict[str, type[DecisionItem]] = {
     m.model_fields["decision"].default: m for m in (SeerCheckItem, GuardProtectItem, WitchSaveItem, WitchPoisonItem, WolfKillItem, BallotItem,
-                                                 SheriffBallotItem, BadgeItem)
+                                                 SheriffRunItem, SheriffBallotItem, BadgeItem)
 }
