@@ -126,3 +126,15 @@ def test_real_release_lists_of_candidates(werebench_import):
         game = ds.games[item.game_id]
         text = render_messages(game, item)[-1]["content"]
         assert "上警竞选警长" not in text and "参与竞选" not in text, item.item_id
+
+
+def test_yes_no_floors_always_and_never():
+    from werealign.tasks.decision_floors import floor_scores
+    from werealign.tasks.decisions import context_kwargs
+
+    game = candidacy_events(election_game("Standing for sheriff: 2, 6 and 7."))
+    runs = derive_decisions(game, "all").items["sheriff_run"]
+    floors = floor_scores([(game, i) for i in runs], context_kwargs)
+    assert (floors["always"], floors["never"]) == (3 / 8, 5 / 8)  # 3 of the 8 seats ran
+    ballots = derive_decisions(game, "all").items["ballot"]
+    assert "always" not in floor_scores([(game, i) for i in ballots], context_kwargs)  # no yes/no item: not reported

@@ -23,7 +23,8 @@ def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]]) 
     return [
         "## Decision items", "",
         "What a player did at a decision the rules define: a night move (the seer's check, the guard's protection, the "
-        "witch's save and poison, the wolves' kill asked of a wolf), a day or sheriff ballot, the badge. Derived from the "
+        "witch's save and poison, the wolves' kill asked of a wolf), a day or sheriff ballot, running for sheriff or not "
+        "(every living seat at the call for candidates), the badge. Derived from the "
         "game logs by `werealign derive` with no LLM: the candidates are the legal moves at that moment under the board's "
         "rules (`rules.moves`; living seats, the guard's no-repeat rule, the witch's self-save rule), plus \"none\" where "
         "not acting is legal; the key is the move made. The prompt is the player's view at the decision: its own night "
@@ -32,7 +33,8 @@ def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]]) 
         *table, "",
         "Floors, in every results.json beside the score: chance (a random legal move), `most-accused` (the legal seat "
         "with the most public ballots so far), `last-named` (the legal seat the player named last), `consensus` (the "
-        "legal seat the others named most that day), `same-as-last` (the player's own previous move of that kind), and "
+        "legal seat the others named most that day), `same-as-last` (the player's own previous move of that kind), on "
+        "the yes/no kinds (the witch's save, running for sheriff) `always` and `never`, and "
         "the built-in `own-last-call` and `lexical` baselines; `best` names the highest. Run the `no-context` variant "
         "for the context gain.", "",
     ]
