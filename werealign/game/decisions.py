@@ -19,6 +19,8 @@ Day:
   not ("none"). Asked before the segment that names the candidates. An election without them is no item.
 - sheriff_ballot: every recorded ballot of a sheriff election; candidates: the living seats that did not vote in that
   round (the ones on the stage; one who withdrew cannot be told apart), abstaining legal as for a ballot.
+- claim (werealign.game.claims): at each day turn of a seat, up to its first claim, whether it claims a role and
+  which; the answer is a role of the board or none.
 - badge: every recorded badge transfer, asked of the outgoing sheriff; candidates: every other living seat, and
   "none" (tearing the badge up).
 - ballot: every recorded day ballot (vote events, e.g. read from the host's tallies by an importer); candidates:
@@ -40,20 +42,21 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from werealign.game.claims import claim_items
 from werealign.game.derive import DeriveNote, NoteKind, alive_at
 from werealign.game.moves import Board, alive_before_phase, board_of, protect_targets, self_save_allowed, wolf_kill_targets
 from werealign.schema import Event, GameLog, ItemProvenance
-from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
+from werealign.schema.decisions import DECISION_MODELS, MVP_MARK
 
 Deciders = Literal["winners", "mvp", "all"]
 DECIDERS: tuple[str, ...] = ("winners", "mvp", "all")
 NIGHT_KINDS = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill")
-KINDS = (*NIGHT_KINDS, "ballot", "sheriff_run", "sheriff_ballot", "badge")
+KINDS = (*NIGHT_KINDS, "ballot", "sheriff_run", "sheriff_ballot", "badge", "claim")
 
 
 @dataclass
 class DecisionsDerived:
-    items: dict[str, list[DecisionItem]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    items: dict[str, list] = field(default_factory=lambda: {k: [] for k in KINDS})
     notes: list[DeriveNote] = field(default_factory=list)
 
     def count(self) -> int:
@@ -114,6 +117,9 @@ def derive_decisions(game: GameLog, deciders: Deciders = "winners") -> Decisions
     _night_items(game, nights, board_of(game), asked, add, note)
     _ballot_items(game, asked, add, note)
     _run_items(game, asked, add, note)
+    out.items["claim"] = claim_items(game, asked, tags)  # answers are roles, not seats (werealign.game.claims)
+    for item in out.items["claim"]:
+        note("converted", "decision_item", item.phase, f"seat {item.viewpoint_seat} claim: {item.answer or 'none'}", f"items/claim.jsonl {item.item_id}")
     return out
 
 
