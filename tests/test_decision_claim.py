@@ -137,3 +137,12 @@ def test_derive_eval_leaderboard_and_release_carry_claim_and_sheriff_run(tmp_pat
     assert r.returncode == 0, r.stderr
     card = (release / "README.md").read_text()
     assert "| `claim` |" in card and "| `sheriff_run` |" in card and "majority-so-far" in card
+
+
+def test_a_board_with_more_roles_than_option_letters_gives_no_claim_item():
+    extra = [RoleDeclaration(id=f"invented_role_{i}", faction="good", names={"en": [f"role {i}"]}) for i in range(5)]
+    game = invented_game()
+    game = game.model_copy(update={"rules": game.rules.model_copy(update={"declared_roles": extra, "public_cards": [d.id for d in extra]})})
+    made = derive_decisions(game, "all")
+    assert len(board_roles(game)) == 10 and not made.items["claim"]
+    assert any(n.code == "claim_too_many_roles" for n in made.notes)

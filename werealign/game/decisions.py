@@ -42,10 +42,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from werealign.game.claims import claim_items
+from werealign.game.claims import board_roles, claim_items
 from werealign.game.derive import DeriveNote, NoteKind, alive_at
 from werealign.game.moves import Board, alive_before_phase, board_of, protect_targets, self_save_allowed, wolf_kill_targets
-from werealign.schema import Event, GameLog, ItemProvenance
+from werealign.schema import OPTION_KEYS, Event, GameLog, ItemProvenance
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK
 
 Deciders = Literal["winners", "mvp", "all"]
@@ -117,7 +117,12 @@ def derive_decisions(game: GameLog, deciders: Deciders = "winners") -> Decisions
     _night_items(game, nights, board_of(game), asked, add, note)
     _ballot_items(game, asked, add, note)
     _run_items(game, asked, add, note)
-    out.items["claim"] = claim_items(game, asked, tags)  # answers are roles, not seats (werealign.game.claims)
+    roles = board_roles(game)
+    if len(roles) + 1 > len(OPTION_KEYS):  # "no claim" and every role must fit the option letters
+        note("dropped", "claim_too_many_roles", game.game_id, f"{len(roles)} roles on the board",
+             f"no claim item: 'no claim' and the roles do not fit the options A-{OPTION_KEYS[-1]}")
+    else:
+        out.items["claim"] = claim_items(game, asked, tags)  # answers are roles, not seats (werealign.game.claims)
     for item in out.items["claim"]:
         note("converted", "decision_item", item.phase, f"seat {item.viewpoint_seat} claim: {item.answer or 'none'}", f"items/claim.jsonl {item.item_id}")
     return out
@@ -312,6 +317,10 @@ def _run_items(game: GameLog, asked: set[int], add, note) -> None:
     for e in game.events:
         if e.kind == "sheriff_run" and isinstance(e.actor, int) and e.segment_id is not None:
             by_phase[e.phase].append(e)
+    for phase in (p.id for p in game.phases if p.kind == "sheriff_election" and p.id not in by_phase):
+        if asked:
+            note("dropped", "sheriff_run_unknown", phase, f"who stood for sheriff in {phase}",
+                 "no item: the log does not record the candidates (no sheriff_run event)")
     for phase, runs in by_phase.items():
         cutoff = min(e.segment_id for e in runs) - 1  # before anyone is seen standing
         alive = alive_at(game, cutoff)
