@@ -12,7 +12,7 @@ from cli_inproc import run_cli
 from test_decision_sheriff_run import election_game
 from test_decisions import invented_game
 
-from werealign.dataset import write_dataset
+from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
 from werealign.game.claims import ClaimReader, board_roles
 from werealign.game.decisions import derive_decisions
@@ -146,3 +146,21 @@ def test_a_board_with_more_roles_than_option_letters_gives_no_claim_item():
     made = derive_decisions(game, "all")
     assert len(board_roles(game)) == 10 and not made.items["claim"]
     assert any(n.code == "claim_too_many_roles" for n in made.notes)
+
+
+@pytest.mark.werebench
+def test_real_release_claims(werebench_import):
+    """On the imported release: claims are read in a fair share of turns, seer claims lead, counter-claims exist
+    (a wolf claiming a good role), and a claim item's prompt never shows its own turn."""
+    ds = load_dataset(werebench_import.path)
+    items = [i for g in ds.games.values() for i in derive_decisions(g, "all").items["claim"]]
+    claimed = [i for i in items if i.answer is not None]
+    assert len(items) >= 800 and 0.1 < len(claimed) / len(items) < 0.5, (len(claimed), len(items))
+    roles = [i.answer for i in claimed]
+    assert max(set(roles), key=roles.count) == "seer"
+    wolves = {(g.game_id, s.seat) for g in ds.games.values() for s in g.seats if s.faction == "wolf"}
+    assert any((i.game_id, i.viewpoint_seat) in wolves and i.answer in ("seer", "witch", "villager") for i in claimed)
+    for item in claimed[::9]:
+        game = ds.games[item.game_id]
+        turn = next(u for u in game.utterances if u.index == item.turn)
+        assert turn.text[:40] not in render_messages(game, item)[-1]["content"], item.item_id
