@@ -63,6 +63,21 @@ def test_a_language_without_a_wording_reads_no_list():
     assert read_candidacies(election_game("1 号、2 号参与竞选", language="fr")) == ([], [])
 
 
+def test_a_withdrawal_is_read_where_the_host_names_who_is_still_running_and_leaves_the_ballot():
+    game = election_game("2 号、6 号、7 号共 3 名玩家参与竞选", language="zh", later="7 号退水。2 号、6 号仍在警上，没有上警的玩家请投票")
+    runs = [e for e in candidacy_events(game).events if e.kind == "sheriff_run"]
+    assert sorted((e.actor, e.result or "", e.segment_id) for e in runs) == [(2, "", 2), (6, "", 2), (7, "", 2), (7, "withdrew", 6)]
+    game = candidacy_events(game)
+    ballots = [e for e in game.events if e.kind == "vote" and e.phase == "day-1"]
+    game = game.model_copy(update={"events": [e for e in game.events if e not in ballots or e.actor not in (2, 6, 7)]})
+    made = derive_decisions(game, "all")
+    sheriff = made.items["sheriff_ballot"]  # the invented day-1 ballots, read as a sheriff vote: seat 7 is no target
+    assert sheriff and all(7 not in i.candidates for i in sheriff)
+    assert {i.viewpoint_seat: i.answer for i in made.items["sheriff_run"]}[7] == 7  # withdrawing, seat 7 still ran
+    later = next(i for i in made.items["ballot"] if i.phase == "day-2")
+    assert "7号退水" in render_messages(game, later)[-1]["content"]
+
+
 def test_every_living_seat_decides_and_a_withdrawal_still_ran():
     game = candidacy_events(election_game("Standing for sheriff: 2, 6 and 7.", later="Seat 7 withdraws. Please vote now."))
     made = derive_decisions(game, "all")

@@ -18,7 +18,8 @@ Day:
   later withdrawal included), every seat alive at the call: stand (the one candidate, the decider's own seat) or
   not ("none"). Asked before the segment that names the candidates. An election without them is no item.
 - sheriff_ballot: every recorded ballot of a sheriff election; candidates: the living seats that did not vote in that
-  round (the ones on the stage; one who withdrew cannot be told apart), abstaining legal as for a ballot.
+  round and have not withdrawn (a `sheriff_run` event, result "withdrew", by the round's ballots; without one a
+  withdrawn seat that did not vote cannot be told apart), abstaining legal as for a ballot.
 - claim (werealign.game.claims): at each day turn of a seat, up to its first claim, whether it claims a role and
   which; the answer is a role of the board or none.
 - badge: every recorded badge transfer, asked of the outgoing sheriff; candidates: every other living seat, and
@@ -46,6 +47,7 @@ from werealign.game.claims import board_roles, claim_items
 from werealign.game.derive import DeriveNote, NoteKind, alive_at
 from werealign.game.moves import Board, alive_before_phase, board_of, protect_targets, self_save_allowed, wolf_kill_targets
 from werealign.schema import OPTION_KEYS, Event, GameLog, ItemProvenance
+from werealign.schema.models import WITHDREW
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK
 
 Deciders = Literal["winners", "mvp", "all"]
@@ -284,9 +286,11 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
         alive = alive_at(game, cutoff)
         targets = alive
         sheriff = kinds[phase] == "sheriff_election"
-        if sheriff:  # the candidates on the stage do not vote
+        if sheriff:  # the candidates on the stage do not vote, and one who withdrew is no longer a candidate
             voters = {e.actor for e in ballots}
-            targets = [s for s in alive if s not in voters]
+            withdrew = {e.actor for e in game.events if e.kind == "sheriff_run" and e.result == WITHDREW and e.phase == phase
+                        and e.segment_id is not None and e.segment_id <= cutoff + 1}
+            targets = [s for s in alive if s not in voters and s not in withdrew]
         elif rnd > 1:  # a re-vote is between the seats tied in the round before
             tally = Counter(e.target for e in rounds.get((phase, rnd - 1), []) if e.target is not None)
             top = max(tally.values(), default=0)
@@ -315,7 +319,7 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
 def _run_items(game: GameLog, asked: set[int], add, note) -> None:
     by_phase: dict[str, list[Event]] = defaultdict(list)
     for e in game.events:
-        if e.kind == "sheriff_run" and isinstance(e.actor, int) and e.segment_id is not None:
+        if e.kind == "sheriff_run" and e.result != WITHDREW and isinstance(e.actor, int) and e.segment_id is not None:
             by_phase[e.phase].append(e)
     for phase in (p.id for p in game.phases if p.kind == "sheriff_election" and p.id not in by_phase):
         if asked:

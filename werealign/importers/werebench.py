@@ -165,8 +165,8 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
         if game is not None:
             checked = cross_check_exits(game, report, sg.rel)
             unresolved[game.game_id] = checked.unresolved
-            game = tally_events(checked.game, report)  # the host's tallies as vote events (werebench_tallies)
-            game = candidacy_events(game, report)  # who stood for sheriff (werebench_candidacy)
+            game = candidacy_events(checked.game, report)  # who stood for sheriff (werebench_candidacy): they do not vote
+            game = tally_events(game, report)  # the host's tallies as vote events (werebench_tallies)
             game = gate_game(game, report, sg.rel)  # nothing is written that `werealign validate` rejects
         if game is not None:
             games[game.game_id] = game

@@ -10,8 +10,9 @@ candidate, anchored to the segment that says it. A list is kept only without dou
   werebench_tallies) are all in it.
 Otherwise no event (an election without one is no decision item) and the report says why.
 
-Withdrawals ("退水") are not read: the host's list is made at the call, before anyone withdraws, so a candidate who
-withdrew later stood all the same (werealign.schema.models, `sheriff_run`).
+A candidate who withdraws ("退水") stood all the same: the host's list is made at the call, before anyone withdraws
+(werealign.schema.models, `sheriff_run`). The withdrawal is its own `sheriff_run` event, result "withdrew", anchored
+where the host first names who is still running ("X 号、Y 号仍在警上"): the candidates that list leaves out.
 
 Wordings are data (`WORDINGS`, by game language); a language without one reads no list.
 """
@@ -26,7 +27,7 @@ from werealign.importers.report import ImportReport
 from werealign.importers.werebench_tallies import WORDINGS as TALLY_WORDINGS
 from werealign.importers.werebench_tallies import _segment_at
 from werealign.schema import Event, GameLog, Utterance
-from werealign.schema.models import EVERYONE
+from werealign.schema.models import EVERYONE, WITHDREW
 from werealign.zh_numbers import chinese_number
 
 
@@ -60,6 +61,8 @@ class Candidacy:
     phase: str
     segment: int
     seats: list[int]
+    withdrew: list[int]  # the candidates not among the first "still running" list the host names
+    withdrew_segment: int | None  # where that list is said
 
 
 def read_candidacies(game: GameLog) -> tuple[list[Candidacy], list[tuple[str, str]]]:
@@ -101,14 +104,17 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
     if not set(named) <= alive:
         return f"seats {sorted(set(named) - alive)} are out of the game there"
     on_stage = TALLY_WORDINGS.get(game.language)
+    stage: tuple[int, set[int]] | None = None  # where the host first names who is still running, and whom
     for later in turns:
         if on_stage is None or later.index < u.index:
             continue
-        for s in on_stage.on_stage.finditer(later.text):
+        for s in on_stage.on_stage.finditer(later.text, m.end() if later is u else 0):
             still = {int(d) for d in on_stage.seat.findall(s.group(1))}
             if not still <= set(named):
                 return f"the host later names seats {sorted(still - set(named))} still running, which the list leaves out"
-    return Candidacy(u.phase, segment, sorted(named))
+            stage = stage or (_segment_at(later, s.start()), still)
+    withdrew = sorted(set(named) - stage[1]) if stage else []
+    return Candidacy(u.phase, segment, sorted(named), withdrew, stage[0] if stage else None)
 
 
 def candidacy_events(game: GameLog, report: ImportReport | None = None) -> GameLog:
@@ -121,6 +127,9 @@ def candidacy_events(game: GameLog, report: ImportReport | None = None) -> GameL
                        what=what, why=f"no sheriff_run events (who ran is unknown): {why}")
     events = [Event(kind="sheriff_run", phase=c.phase, segment_id=c.segment, audience=EVERYONE, actor=s, note="read from the host's list of candidates")
               for c in found if c.phase not in has for s in c.seats]
+    events += [Event(kind="sheriff_run", phase=c.phase, segment_id=c.withdrew_segment, audience=EVERYONE, actor=s, result=WITHDREW,
+                     note="a candidate the host no longer names still running")
+               for c in found if c.phase not in has and c.withdrew_segment is not None for s in c.withdrew]
     if not events:
         return game
     return game.model_copy(update={"events": [*game.events, *events]})

@@ -191,7 +191,9 @@ class Utterance(Strict):
 
 # sheriff_run (issue 31): the actor stood for sheriff at the election's call for candidates (one who withdrew later
 # included: withdrawing is a later decision). An election with any sheriff_run event names every candidate by them,
-# so a living seat without one did not stand.
+# so a living seat without one did not stand. A sheriff_run with result "withdrew" (WITHDREW) is the candidate's
+# withdrawal, anchored where it is known.
+WITHDREW = "withdrew"
 EventKind = Literal[
     "vote",
     "elimination",
