@@ -76,6 +76,8 @@ def test_a_withdrawal_is_read_where_the_host_names_who_is_still_running_and_leav
     assert {i.viewpoint_seat: i.answer for i in made.items["sheriff_run"]}[7] == 7  # withdrawing, seat 7 still ran
     later = next(i for i in made.items["ballot"] if i.phase == "day-2")
     assert "7号退水" in render_messages(game, later)[-1]["content"]
+    lost = election_game("2 号、6 号、7 号共 3 名玩家参与竞选", language="zh", later="2 号仍在警上，没有上警的玩家请投票，其余玩家投给 7 号，7 号当选")
+    assert not [e for e in candidacy_events(lost).events if e.result == "withdrew"]  # seat 7 elected: the list lost it
 
 
 def test_every_living_seat_decides_and_a_withdrawal_still_ran():

@@ -12,7 +12,8 @@ Otherwise no event (an election without one is no decision item) and the report 
 
 A candidate who withdraws ("退水") stood all the same: the host's list is made at the call, before anyone withdraws
 (werealign.schema.models, `sheriff_run`). The withdrawal is its own `sheriff_run` event, result "withdrew", anchored
-where the host first names who is still running ("X 号、Y 号仍在警上"): the candidates that list leaves out.
+where the host first names who is still running ("X 号、Y 号仍在警上"): the candidates that list leaves out, unless
+the rest of that turn names one of them (a ballot for it, its election: the list lost a seat, no withdrawal is read).
 
 Wordings are data (`WORDINGS`, by game language); a language without one reads no list.
 """
@@ -104,7 +105,7 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
     if not set(named) <= alive:
         return f"seats {sorted(set(named) - alive)} are out of the game there"
     on_stage = TALLY_WORDINGS.get(game.language)
-    stage: tuple[int, set[int]] | None = None  # where the host first names who is still running, and whom
+    stage: tuple[int, set[int], set[int]] | None = None  # where the host first names who is still running, whom, and the seats after
     for later in turns:
         if on_stage is None or later.index < u.index:
             continue
@@ -112,8 +113,11 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
             still = {int(d) for d in on_stage.seat.findall(s.group(1))}
             if not still <= set(named):
                 return f"the host later names seats {sorted(still - set(named))} still running, which the list leaves out"
-            stage = stage or (_segment_at(later, s.start()), still)
+            if stage is None:  # and what the turn says after it (a tally, the outcome)
+                stage = (_segment_at(later, s.start()), still, {int(d) for d in on_stage.seat.findall(later.text[s.end():])})
     withdrew = sorted(set(named) - stage[1]) if stage else []
+    if stage and set(withdrew) & stage[2]:
+        withdrew = []  # a seat left out of "still running" gets a ballot or the badge: the list lost it, nobody is known to withdraw
     return Candidacy(u.phase, segment, sorted(named), withdrew, stage[0] if stage else None)
 
 
