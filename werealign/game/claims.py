@@ -6,7 +6,8 @@ catalogue's for the roles on the board (werealign.schema.roles: any language it 
 kept here. Precision comes first, since a false claim is a wrong key:
 - a name followed by a possessive or a verb is about the role, not the speaker's own ("我是预言家的金水": the seer's
   checked good; "我是女巫救的"; "I am the seer's gold");
-- a hypothesis, a belief or a report ("如果我是预言家", "他说我是女巫", "你要打我是狼", "if I were the seer"), a
+- a hypothesis, a belief or a report ("如果我是预言家", "他说我是女巫", "就说我是个守卫" — but "我先说我是…" is the
+  speaker's own —, "你要打我是狼", "if I were the seer"), a
   counterfactual ("我是个狼，我就没有必要…") and a question ("我是预言家吗？") are no claim;
 - "the seer told us" names a role without the first person: no claim.
 A wolf-side role is a claim only from a wolf-side seat: a good player's "我是狼" is a wolf's-eye argument or a
@@ -28,7 +29,7 @@ _ZH_IS = r"我(?:就|真的|才|确实|本身|肯定|自己|其实|本来)?(?:�
 _ZH_JUMP = r"我(?:来|要|直接|先|这边|现在)?(?:起跳|跳|拍|报)(?:了)?(?:身份)?(?:一?张|个)?"  # not 认: "我认预言家" accepts another's claim
 _ZH_CARD = r"我(?:的)?(?:底牌|身份|牌)(?:是|就是)(?:一?张)?"
 _ZH_AFTER = r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|[？?])"
-_ZH_NOT = re.compile(r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|不是|是不是|当成|当作|像|位置|立场|角度|视角|逻辑|(?:他|她|你|有人|都)(?:说|问)|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信)$")
+_ZH_NOT = re.compile(r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|不是|是不是|当成|当作|像|位置|立场|角度|视角|逻辑|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那)?[，,]?\s*$|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信)$")
 # A "claim" followed by what it would entail is a counterfactual ("我是个狼，我就没有必要…": were I a wolf, I would not).
 _ZH_THEN = re.compile(r"^.{0,6}?(?:的话|的时候|我就|我也|我会|我不会|我肯定|我怎么|我没有必要|我还会|我能|我可能|我一定|我第一天|我觉得|就我觉得|那我|怎么会|会不会)")
 _EN_IS = r"\b(?:I(?:'m| am)(?: really| actually| truly| the real)?|my (?:role|card) is|I claim(?: to be)?)\s+(?:the |a |an )?"

@@ -8,7 +8,7 @@ prompt shows it (in every variant: a floor is what the game itself gives away wi
 - `same-as-last`: the viewpoint's own previous move of the same kind (last night's check, protection, kill;
   the previous ballot), when it is legal now;
 - on a yes/no decision (one candidate, or "none": the witch's save, running for sheriff): `always` (act: save, run)
-  and `never` (do not), reported only for kinds that have such items.
+  and `never` (do not), reported only where every item asked is one.
 
 Each is scored as the share of items it answers correctly; where a policy names no legal seat (no ballot yet,
 nothing named), the item counts at chance (a uniform legal move), so every floor is at least comparable to chance.
@@ -87,7 +87,7 @@ def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: 
     """Each floor's mean score; `context_kwargs` is the decision task's (the view its prompts are built from)."""
     if not asked:
         return {name: None for name in FLOORS}
-    floors = {**FLOORS, **(YES_NO_FLOORS if any(is_yes_no(item) for _, item in asked) else {})}
+    floors = {**FLOORS, **(YES_NO_FLOORS if all(is_yes_no(item) for _, item in asked) else {})}
     values: dict[str, list[float]] = {name: [] for name in floors}
     for game, item in asked:
         kw = context_kwargs(game, item, None)
