@@ -155,3 +155,11 @@ def test_yes_no_floors_always_and_never():
     assert (floors["always"], floors["never"]) == (3 / 8, 5 / 8)  # 3 of the 8 seats ran
     ballots = derive_decisions(game, "all").items["ballot"]
     assert "always" not in floor_scores([(game, i) for i in ballots], context_kwargs)  # no yes/no item: not reported
+
+
+def test_a_transcript_that_opens_on_the_list_gives_no_item():
+    game = candidacy_events(election_game("Standing for sheriff: 2, 6."))
+    game = game.model_copy(update={"utterances": [u for u in game.utterances if u.segment_ids[0] >= 2]})
+    made = derive_decisions(game, "all")
+    assert not made.items["sheriff_run"] and any(n.code == "sheriff_run_no_cutoff" for n in made.notes)
+    assert all(i.cutoff_segment >= 2 for i in made.items["claim"])  # nor a claim before the transcript's first segment

@@ -104,9 +104,10 @@ def claim_items(game: GameLog, asked: set[int], tags: dict[int, list]) -> list[C
     roles = board_roles(game)
     claimed: set[int] = set()
     out: list[ClaimItem] = []
+    start = min((s for u in game.utterances for s in u.segment_ids), default=0)
     for u, role in claim_turns(game):
         seat = int(u.speaker)
-        if seat in claimed or seat not in asked or u.segment_ids[0] < 1:
+        if seat in claimed or seat not in asked or u.segment_ids[0] - 1 < start:  # a cut-off must show a segment
             continue
         if role is not None:
             claimed.add(seat)

@@ -325,9 +325,12 @@ def _run_items(game: GameLog, asked: set[int], add, note) -> None:
         if asked:
             note("dropped", "sheriff_run_unknown", phase, f"who stood for sheriff in {phase}",
                  "no item: the log does not record the candidates (no sheriff_run event)")
+    start = min((s for u in game.utterances for s in u.segment_ids), default=0)
     for phase, runs in by_phase.items():
         cutoff = min(e.segment_id for e in runs) - 1  # before anyone is seen standing
-        alive = alive_at(game, cutoff)
+        if cutoff < start:  # the transcript opens on the list: no segment before it (add() notes it)
+            cutoff = None
+        alive = alive_at(game, cutoff if cutoff is not None else start)
         ran = {e.actor for e in runs}
         if not ran <= set(alive):
             note("dropped", "sheriff_run_out", phase, f"seats {sorted(ran - set(alive))} stand for sheriff but are out",
