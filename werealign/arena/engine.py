@@ -24,7 +24,7 @@ from werealign.arena.lines import joined, line
 from werealign.arena.record import Recorder, mvp_votes
 from werealign.game.visibility import build_context
 from werealign.schema import GameLog
-from werealign.schema.models import ACTOR, EVERYONE, Audience, Mvp, Provenance
+from werealign.schema.models import ACTOR, EVERYONE, WITHDREW, Audience, Mvp, Provenance
 
 WOLVES = Audience(kind="team", team="wolf")
 MAX_TEXT = 1200  # characters of one turn kept: a runaway reply must not flood every later prompt
@@ -254,7 +254,9 @@ class Table:
             seg = self.host(self.line("no_runner"))
             self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
             return False
-        self.host(self.line("running", seats=runners))
+        seg = self.host(self.line("running", seats=runners))
+        for s in runners:  # who stood, as the game's record of the run-or-not decision (issue 31)
+            self.rec.event("sheriff_run", EVERYONE, segment=seg, actor=s)
         for s in runners:
             self.host(self.line("campaign", seat=s))
             if self.turn(s, "campaign"):
@@ -264,7 +266,8 @@ class Table:
         for s in list(runners):
             if len(runners) > 1 and self.ask(Decision("withdraw", s, self.day, (s,), none_ok=True)).choice == s:
                 runners.remove(s)
-                self.host(self.line("withdraws", seat=s))
+                seg = self.host(self.line("withdraws", seat=s))
+                self.rec.event("sheriff_run", EVERYONE, segment=seg, actor=s, result=WITHDREW)
         voters = [s for s in sorted(self.alive) if s not in runners]
         elected = runners[0] if len(runners) == 1 else None
         for rnd in (1, 2):

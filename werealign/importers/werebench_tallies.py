@@ -4,7 +4,9 @@
 A tally follows the host's call to vote (`Wording.call`) in a host turn of a day or sheriff-election phase. It is
 a run of clauses: seats then "votes for" and a seat; seats then "abstain"; "the rest" then either. "The rest" are
 the eligible voters the tally has not named: the seats alive at the tally, but the candidates on the stage in a
-sheriff election ("X号、Y号仍在警上") and the seats a re-vote leaves out ("除X号、Y号以外的玩家请投票").
+sheriff election ("X号、Y号仍在警上"), every seat that stood for sheriff where the host calls on those who did not
+("没有上警的玩家请投票"; its `sheriff_run` events, werebench_candidacy: a candidate who withdrew does not vote either) and
+the seats a re-vote leaves out ("除X号、Y号以外的玩家请投票").
 
 Transcription makes tallies ambiguous: the host's countdown ("3、2、1") runs into the first seat ("3216号" is the
 countdown and seat 6; "3211号" may be seat 1 or seat 11). Every reading of the countdown is tried; a reading must
@@ -38,6 +40,7 @@ class Wording:
     rest: re.Pattern  # "everyone else"
     excluded: re.Pattern  # group 1: the seats that do not vote in this call (candidates on the stage, a re-vote's pair)
     on_stage: re.Pattern  # group 1: the sheriff candidates still running (they do not vote)
+    non_runners: re.Pattern  # a call on the seats that did not stand for sheriff (a candidate who withdrew does not vote)
     end: re.Pattern  # where a tally is over (the outcome)
     elected: re.Pattern  # an outcome that elects a sheriff (the tally was a sheriff vote)
     tie: re.Pattern  # an outcome that names the tied seats just before it (they are no voters)
@@ -56,6 +59,7 @@ WORDINGS: dict[str, Wording] = {
         rest=re.compile(r"其余(?:所有)?(?:的)?玩家|其他(?:所有)?(?:的)?玩家|其余人|剩下的?(?:所有)?玩家|所有(?:的)?玩家|全部玩家"),
         excluded=re.compile(r"除(?:了)?\s*" + _ZH_SEATS + r"(?:以外|之外)"),
         on_stage=re.compile(_ZH_SEATS + r"仍在警上"),
+        non_runners=re.compile(r"(?:没有|没|未)(?:上警|参与竞选|参加竞选)"),
         end=re.compile(r"(?:玩家)?\s*(?:出局|当选|平票)|PK|警长拥有|。"),
         elected=re.compile(r"(?:玩家)?\s*当选"),
         tie=re.compile(r"平票"),
@@ -71,6 +75,7 @@ WORDINGS: dict[str, Wording] = {
         rest=re.compile(r"(?i)\b(?:everyone|all)\s+else\b|\bthe\s+rest\b"),
         excluded=re.compile(r"(?i)\bexcept\s+((?:(?:seats?\s+)?\d+(?:\s*,\s*|\s+and\s+|\s+)?)+)"),
         on_stage=re.compile(r"(?i)\bcandidates?(?:\s+still\s+running)?\s*:?\s*((?:(?:seats?\s+)?\d+(?:\s*,\s*|\s+and\s+|\s+)?)+)"),
+        non_runners=re.compile(r"(?i)\b(?:did not|didn't) (?:run|stand)\b"),
         end=re.compile(r"(?i)\bis (?:exiled|eliminated|out|elected)\b|\b(?:a )?tie\b|\.(?:\s|$)"),
         elected=re.compile(r"(?i)is elected\b"),
         tie=re.compile(r"(?i)(?:a )?tie\b"),
@@ -175,6 +180,10 @@ def _read(game: GameLog, u: Utterance, call: re.Match, wording: Wording, segment
         excluded |= _seats_in(m.group(1), wording)
     if sheriff_vote and next((p.kind for p in game.phases if p.id == u.phase), None) != "sheriff_election":
         return "a sheriff vote inside a day phase: its ballots would read as an exile vote"
+    if sheriff_vote and wording.non_runners.search(u.text[max(0, call.start() - 12):call.end()]):
+        # The host calls on those who did not run ("没有上警的玩家请投票"): one who withdrew does not vote. (A re-vote
+        # "除X号、Y号以外的玩家请投票" or a later election's call may let them: only this call's wording decides.)
+        excluded |= {int(e.actor) for e in game.events if e.kind == "sheriff_run" and e.phase == u.phase and isinstance(e.actor, int)}
     eligible = (alive & seats) - excluded
     mvp_vote = _mvp_vote(game, u.phase, rnd)
     # Seats named last with no verb: the tied seats before a tie, the one seat before "is out"/"is elected".
