@@ -121,8 +121,8 @@ FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards")}
 REMAINING = {
     ("werealign.game.visibility", "werealign.render.lines"),
     ("werealign.solvers.agents", "werealign.tasks"),
-    ("werealign.eval.dry_run", "werealign.leaderboards.release.read"),
-    ("werealign.eval.runner", "werealign.leaderboards.release.read"),
+    ("werealign.eval.dry_run", "werealign.release.read"),
+    ("werealign.eval.runner", "werealign.release.read"),
 }
 
 

@@ -188,7 +188,7 @@ def test_the_release_ships_the_faithful_split_beside_the_full_one(tmp_path, monk
     import datasets
     import yaml
 
-    from werealign.leaderboards.release.build import build_release
+    from werealign.release.build import build_release
 
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     datasets.disable_progress_bars()

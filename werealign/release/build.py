@@ -9,9 +9,9 @@ from pathlib import Path
 from werealign.dataset import Dataset, load_dataset
 from werealign.errors import UserError
 from werealign.files import atomic_write_text, make_parent
-from werealign.leaderboards.release.card import data_path, dataset_card
+from werealign.release.card import data_path, dataset_card
 from werealign.splits import apply_split
-from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, config_table, configs, configs_of, item_configs
+from werealign.release.tables import FAITHFUL_SUFFIX, config_table, configs, configs_of, item_configs
 from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
 

@@ -14,9 +14,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from werealign.leaderboards.release.decision_card import decision_lines
+from werealign.release.decision_card import decision_lines
 from werealign.dataset import Dataset as WereDataset
-from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, SPLIT, features_for, item_configs, json_columns
+from werealign.release.tables import FAITHFUL_SUFFIX, SPLIT, features_for, item_configs, json_columns
 
 # What each config holds (an item kind without a line here is described by its task's own description).
 CONFIG_TEXT = {

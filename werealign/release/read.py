@@ -59,7 +59,7 @@ def _loader():
 
 def _rows(datasets, source: str, config: str, ref: str, *, required: bool) -> list[dict[str, Any]] | None:
     """The rows of one config; None when an optional config is absent from the release (or the cache)."""
-    from werealign.leaderboards.release.tables import SPLIT
+    from werealign.release.tables import SPLIT
 
     try:
         return list(datasets.load_dataset(source, config, split=SPLIT))
@@ -81,7 +81,7 @@ def _models(model, rows: list[dict[str, Any]], ref: str, config: str) -> list[An
 def release_to_dataset(ref: str, cache_root: Path) -> Path:
     """The release as a dataset directory under `cache_root` (written once, by content); its path."""
     from werealign.dataset import load_dataset, write_dataset
-    from werealign.leaderboards.release.tables import DATA_CONFIGS, item_configs
+    from werealign.release.tables import DATA_CONFIGS, item_configs
     from werealign.schema import DatasetManifest, OsrRewrite
 
     source, extra = _split_ref(ref)
