@@ -116,13 +116,9 @@ FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards")}
 # The ones still there (module -> module), each waiting for a move that would collide with concurrent work:
 # - visibility words the rules for the Context it builds (Context.rules_text, read by the templates and the audit);
 # - self-consistency parses its samples' replies itself (the State could carry the task's parser);
-# - eval resolves a --dataset that is a release through the release reader, which lives under leaderboards/
-#   until the release gets a package of its own.
 REMAINING = {
     ("werealign.game.visibility", "werealign.render.lines"),
     ("werealign.solvers.agents", "werealign.tasks"),
-    ("werealign.eval.dry_run", "werealign.release.read"),
-    ("werealign.eval.runner", "werealign.release.read"),
 }
 
 

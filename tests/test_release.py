@@ -14,7 +14,8 @@ from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.errors import UserError
 from werealign.release.build import build_release
 from werealign.splits import apply_split
-from werealign.release.tables import FAITHFUL_SUFFIX, configs, configs_of
+from werealign.dataset.release_layout import FAITHFUL_SUFFIX, configs
+from werealign.release.tables import configs_of
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
 

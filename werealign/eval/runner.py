@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from werealign.dataset import Dataset, load_dataset
-from werealign.release.read import dataset_path, is_release_ref
+from werealign.dataset.refs import dataset_path, is_release_ref
 from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary

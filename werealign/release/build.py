@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from werealign.dataset import Dataset, load_dataset
+from werealign.dataset.release_layout import FAITHFUL_SUFFIX, configs, item_configs
 from werealign.errors import UserError
 from werealign.files import atomic_write_text, make_parent
 from werealign.release.card import data_path, dataset_card
 from werealign.splits import apply_split
-from werealign.release.tables import FAITHFUL_SUFFIX, config_table, configs, configs_of, item_configs
+from werealign.release.tables import config_table, configs_of
 from werealign.output_dir import check_inputs, check_replaceable, output_directory
 
 

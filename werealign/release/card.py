@@ -16,7 +16,8 @@ from pydantic import BaseModel
 
 from werealign.release.decision_card import decision_lines
 from werealign.dataset import Dataset as WereDataset
-from werealign.release.tables import FAITHFUL_SUFFIX, SPLIT, features_for, item_configs, json_columns
+from werealign.dataset.release_layout import FAITHFUL_SUFFIX, SPLIT, item_configs
+from werealign.release.tables import features_for, json_columns
 
 # What each config holds (an item kind without a line here is described by its task's own description).
 CONFIG_TEXT = {

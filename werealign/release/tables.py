@@ -18,32 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from werealign.dataset import Dataset as WereDataset
-from werealign.schema import DatasetManifest, GameLog, OsrRewrite
-from werealign.tasks import TASKS
-
-SPLIT = "test"  # a benchmark is evaluated, not trained on: its one split is the test split
-
-# The configs beside the item kinds: config name -> (model of a row, how to get the rows from a dataset directory).
-DATA_CONFIGS: dict[str, tuple[type[BaseModel], Any]] = {
-    "games": (GameLog, lambda ds: [ds.games[g] for g in sorted(ds.games)]),
-    "osr": (OsrRewrite, lambda ds: [r for g in sorted(ds.osr) for r in ds.osr[g]]),
-    # One row: name, version, licence, counts, so `eval --dataset RELEASE` rebuilds the directory exactly.
-    "manifest": (DatasetManifest, lambda ds: [ds.manifest]),
-}
-
-
-FAITHFUL_SUFFIX = "_faithful"  # `<kind>_faithful`: the kind's items of the faithful split (werealign.splits)
-
-
-def item_configs() -> dict[str, type[BaseModel]]:
-    """One config per registered task kind (werealign.tasks), named after it: kind -> its item model."""
-    return {name: task.item_model for name, task in TASKS.items()}
-
-
-def configs() -> dict[str, tuple[type[BaseModel], Any]]:
-    """Every config a release can hold: the item kinds (registry order), then games, osr and manifest."""
-    items = {name: (model, lambda ds, name=name: ds.items_of(name)) for name, model in item_configs().items()}
-    return {**items, **DATA_CONFIGS}
+from werealign.dataset.release_layout import configs
 
 _SCALARS = {"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"}
 

@@ -1,9 +1,9 @@
 """Read a release back as a dataset directory, so `werealign eval --dataset` takes what `release` wrote.
 
-A release is a folder written by `werealign release` (README.md + data/<config>/test.parquet), or
-`hf:ORG/NAME` on the Hugging Face Hub, read through `datasets` (from the local Hugging Face cache
-when offline). `REF#CONFIG` evaluates an extra config (`release --extra-config`) in place of the
-speech items. Its rows are written once, as an ordinary dataset directory, into werealign's cache
+A release (a folder written by `werealign release`, README.md + data/<config>/test.parquet, or a
+Hugging Face Hub repo; werealign.dataset.refs says which references name one) is read through
+`datasets` (from the local Hugging Face cache when offline). An extra config (`release
+--extra-config`) may stand in for the speech items. Its rows are written once, as an ordinary dataset directory, into werealign's cache
 (beside the response cache) under the hash of its content: the same rows give the same files, so a
 run on a release scores the same data as a run on the directory it was built from, and
 `werealign score` can find it again.
@@ -11,43 +11,11 @@ run on a release scores the same data as a run on the directory it was built fro
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
+from werealign.dataset.release_layout import CONFIG_SEP, DATA_CONFIGS, MANIFEST_CONFIG, SPLIT, item_configs
 from werealign.errors import UserError
-
-HUB_PREFIX = "hf:"
-CONFIG_SEP = "#"
-MANIFEST_CONFIG = "manifest"
-
-
-def _parts(ref: str) -> tuple[str, str]:
-    """(release, config): `REF#CONFIG` split, unless `#` is part of an existing path's name."""
-    source, _, config = ref.partition(CONFIG_SEP) if not Path(ref).exists() else (ref, "", "")
-    return source, config
-
-
-def is_release_ref(path: Path | str) -> bool:
-    """`hf:ORG/NAME[#CONFIG]`, or a folder holding a dataset card and data/ but no dataset.json."""
-    text = str(path)
-    if text.startswith(HUB_PREFIX):
-        return True
-    folder = Path(_parts(text)[0])
-    return folder.is_dir() and (folder / "README.md").is_file() and (folder / "data").is_dir() \
-        and not (folder / "dataset.json").exists()
-
-
-def _split_ref(ref: str) -> tuple[str, str | None]:
-    source, config = _parts(ref)
-    if source.startswith(HUB_PREFIX):
-        repo = source[len(HUB_PREFIX):]
-        if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
-            raise UserError(f"--dataset {ref}: expected hf:ORG/NAME (a Hugging Face dataset repo)")
-        return repo, config or None
-    # An absolute path: `datasets` names a dataset after its folder, and "." has no name.
-    return str(Path(source).resolve()), config or None
-
 
 def _loader():
     import datasets
@@ -59,8 +27,6 @@ def _loader():
 
 def _rows(datasets, source: str, config: str, ref: str, *, required: bool) -> list[dict[str, Any]] | None:
     """The rows of one config; None when an optional config is absent from the release (or the cache)."""
-    from werealign.release.tables import SPLIT
-
     try:
         return list(datasets.load_dataset(source, config, split=SPLIT))
     except (ValueError, FileNotFoundError) as e:
@@ -78,13 +44,13 @@ def _models(model, rows: list[dict[str, Any]], ref: str, config: str) -> list[An
     return [parse_model(model, row, f"{ref} config {config} row {i}") for i, row in enumerate(rows)]
 
 
-def release_to_dataset(ref: str, cache_root: Path) -> Path:
-    """The release as a dataset directory under `cache_root` (written once, by content); its path."""
+def release_to_dataset(source: str, extra: str | None, ref: str, cache_root: Path) -> Path:
+    """The release at `source` (a folder's absolute path, or a Hub repo id) as a dataset directory under
+    `cache_root` (written once, by content); its path. `extra`: the config that stands in for the speech
+    items; `ref`: the reference as the user gave it, for errors."""
     from werealign.dataset import load_dataset, write_dataset
-    from werealign.release.tables import DATA_CONFIGS, item_configs
     from werealign.schema import DatasetManifest, OsrRewrite
 
-    source, extra = _split_ref(ref)
     datasets = _loader()
     manifest_rows = _rows(datasets, source, MANIFEST_CONFIG, ref, required=True)
     if len(manifest_rows) != 1:
@@ -135,14 +101,3 @@ def release_to_dataset(ref: str, cache_root: Path) -> Path:
         shutil.rmtree(stage, ignore_errors=True)
     load_dataset(final)  # shape-checked like any dataset directory
     return final
-
-
-def dataset_path(ref: Path | str | None) -> Path | None:
-    """What `load_dataset` reads for a `--dataset` value: a release (a folder `release` wrote, hf:ORG/NAME,
-    REF#CONFIG) becomes its dataset directory in werealign's cache; a directory (or None, the bundled
-    sample) is returned as given. The commands that take a release call this first (eval, score)."""
-    if ref is None or not is_release_ref(ref):
-        return None if ref is None else Path(ref)
-    from werealign.llm.cache import cache_path
-
-    return release_to_dataset(str(ref), cache_path().parent / "releases")
