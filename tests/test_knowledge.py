@@ -12,9 +12,9 @@ from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
 from werealign.splits import apply_split
 from werealign.game.knowledge import coverage, missing_knowledge, owed_and_missing
-from werealign.importers.werebench_claims import read_statements, statement_events
-from werealign.importers.werebench_night_truth import settle_night_actions
-from werealign.importers.werebench_nights import read_night_actions
+from werealign.importers.werebench.claims import read_statements, statement_events
+from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.werebench.nights import read_night_actions
 from werealign.schema import Event, GameLog, Phase, SeatInfo, Segment, Utterance
 from werealign.schema.models import ACTOR, Audience, MissingFact
 from werealign.schema.roles import RoleDeclaration, catalogue_for
@@ -251,7 +251,7 @@ def test_arena_games_hold_every_night_fact_the_rules_require(tmp_path):
 
 
 def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
-    from werealign.importers.werebench_night_truth import unexplained_dawns
+    from werealign.importers.werebench.night_truth import unexplained_dawns
 
     seats, phases, _ = _zh_game([])
     kill = Event(kind="skill_use", phase="night-2", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")

@@ -155,7 +155,7 @@ def test_kill_9_mid_import_then_the_next_import_leaves_no_staging(tmp_path):
     out = tmp_path / "out"
     code = (
         "import sys, time\n"
-        "import werealign.importers.werebench as wb\n"
+        "import werealign.importers.werebench.importer as wb\n"
         "write = wb.write_dataset\n"
         "def write_then_wait(*args, **kwargs):\n"
         "    write(*args, **kwargs)\n"

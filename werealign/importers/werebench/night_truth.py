@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
 
-# How the host announces a death of the night (werealign.importers.werebench_text.host_exits): "昨天晚上死亡的是…",
+# How the host announces a death of the night (werealign.importers.werebench.text.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
 _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from werealign.importers.werebench_ctx import Ctx
-from werealign.importers.werebench_source import RawMetadata, RawUtterance
-from werealign.importers.werebench_timeline import phase_at
-from werealign.importers.werebench_text import host_exits, phase_key, phase_sort_key, seat_of_label
+from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.werebench.source import RawMetadata, RawUtterance
+from werealign.importers.werebench.timeline import phase_at
+from werealign.importers.werebench.text import host_exits, phase_key, phase_sort_key, seat_of_label
 from werealign.schema import Event, Mvp, MvpVote, Phase, Utterance
 from werealign.schema.models import EVERYONE
 

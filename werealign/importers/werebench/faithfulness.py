@@ -1,7 +1,7 @@
 """Does `annotate build` reproduce the WereBench release? Compare a built game with the release's log.
 
 For every release game, `clean_process/Season_N/NN.srt` and its config file (as published, see
-werebench_config) are built with our builder
+werebench.config) are built with our builder
 and compared, turn by turn, with the release's processed `data/Season_N/NN.json`. A release turn is
 an exact match when a built turn has the same segment ids, speaker, phase, start/end and text.
 Every other turn, and every metadata field the release changed, becomes a Difference with a kind
@@ -33,9 +33,9 @@ from werealign.annotate.build import build_game, validate_built
 from werealign.annotate.config import parse_timestamp
 from werealign.annotate.transcript import read_transcript
 from werealign.errors import UserError
-from werealign.importers.werebench_config import find_config_files, load_release_config, read_release_config_data, sibling_with_number
-from werealign.importers.werebench_source import read_game_log
-from werealign.importers.werebench_text import phase_key, seat_of_label
+from werealign.importers.werebench.config import find_config_files, load_release_config, read_release_config_data, sibling_with_number
+from werealign.importers.werebench.source import read_game_log
+from werealign.importers.werebench.text import phase_key, seat_of_label
 from werealign.schema import GameLog
 
 # The release's own cue pattern; a cue that does not match was dropped by its build.

@@ -20,8 +20,8 @@ from werealign.annotate.config import ConfigSource, parse_timestamp, phase_id, v
 from werealign.errors import UserError
 from werealign.files import list_dir, parse_model, read_json
 from werealign.importers.python_literal import read_literal_assignment
-from werealign.importers.werebench_source import RawReleaseConfig
-from werealign.importers.werebench_text import ORDINALS, RELEASE_ROLES, declarations_used, phase_key, seat_of_label
+from werealign.importers.werebench.source import RawReleaseConfig
+from werealign.importers.werebench.text import ORDINALS, RELEASE_ROLES, declarations_used, phase_key, seat_of_label
 from werealign.schema.annotation import AnnotatorConfig
 from werealign.schema.roles import is_host_label
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_events import day_phase
+from werealign.importers.werebench.events import day_phase
 from werealign.zh_numbers import chinese_number
 from werealign.schema import Event, GameLog, Utterance
 from werealign.schema.models import ACTOR, EVERYONE

@@ -1,7 +1,7 @@
 """Convert one WereBench game log into our GameLog, repairing what is sound and reporting the rest.
 
-The steps live in werebench_seats (seats, roles, winner), werebench_timeline (phases, turns),
-werebench_hidden_nights (nights the recording skips), werebench_events (sheriff, eliminations, MVP votes) and werebench_nights (night actions).
+The steps live in werebench.seats (seats, roles, winner), werebench.timeline (phases, turns),
+werebench.hidden_nights (nights the recording skips), werebench.events (sheriff, eliminations, MVP votes) and werebench.nights (night actions).
 
 Rules (each repair or drop goes into the import report with file, game and field):
 - seats come from `user_aliases` (speaker label -> "N号" or "host"); true roles from `real_role`,
@@ -28,18 +28,18 @@ from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_ctx import Ctx, GameDropped
-from werealign.importers.werebench_events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
-from werealign.importers.werebench_claims import read_log_claims, read_statements, statement_events
-from werealign.importers.werebench_night_truth import settle_night_actions, unexplained_dawns
-from werealign.importers.werebench_nights import read_night_actions
-from werealign.importers.werebench_reconcile import SeatTruth, reconcile_roles
-from werealign.importers.werebench_hidden_nights import add_hidden_nights
-from werealign.importers.werebench_seats import read_seats, read_winner
-from werealign.importers.werebench_segments import Transcripts, attach_segments
-from werealign.importers.werebench_source import RawMetadata, SourceGame, unknown_fields
-from werealign.importers.werebench_text import RELEASE_ROLES
-from werealign.importers.werebench_timeline import check_segments, read_timeline, read_utterances
+from werealign.importers.werebench.ctx import Ctx, GameDropped
+from werealign.importers.werebench.events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
+from werealign.importers.werebench.claims import read_log_claims, read_statements, statement_events
+from werealign.importers.werebench.night_truth import settle_night_actions, unexplained_dawns
+from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.werebench.reconcile import SeatTruth, reconcile_roles
+from werealign.importers.werebench.hidden_nights import add_hidden_nights
+from werealign.importers.werebench.seats import read_seats, read_winner
+from werealign.importers.werebench.segments import Transcripts, attach_segments
+from werealign.importers.werebench.source import RawMetadata, SourceGame, unknown_fields
+from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
 from werealign.schema.roles import catalogue_for, variant_id
 
@@ -55,7 +55,7 @@ def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts 
     """The converted game, or None when it had to be dropped (the reason is in the report).
 
     `transcripts`: the release's `clean_process/` transcripts, where per-segment text comes from.
-    `truth`: filled with the game's reconciled seats (werebench_reconcile), so items that depend on a
+    `truth`: filled with the game's reconciled seats (werebench.reconcile), so items that depend on a
     disputed or corrected seat can be withheld or named.
     """
     ctx = Ctx(report, sg.rel, sg.game_id)
@@ -180,9 +180,9 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
                    language: str, exits: list[Event], ctx: Ctx) -> list[Event]:
-    """The night actions stated recognisably in the annotator log and the host's recap (werebench_nights), then those
-    the true role holders state at the table (werebench_claims) for nights the written sources leave open; all of them
-    settled against the host's announcements and given to the seats that knew them (werebench_night_truth)."""
+    """The night actions stated recognisably in the annotator log and the host's recap (werebench.nights), then those
+    the true role holders state at the table (werebench.claims) for nights the written sources leave open; all of them
+    settled against the host's announcements and given to the seats that knew them (werebench.night_truth)."""
     readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
     for r in readings:
         if r.event is None:

@@ -22,8 +22,8 @@ from pydantic import ValidationError
 from werealign.files import describe_validation_error
 from werealign.game.derive import derive_decision_items as derive
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_source import ITEMS_FILE, RawQuestion, unknown_fields
-from werealign.importers.werebench_text import seat_of_label, seats_mentioned
+from werealign.importers.werebench.source import ITEMS_FILE, RawQuestion, unknown_fields
+from werealign.importers.werebench.text import seat_of_label, seats_mentioned
 from werealign.schema import OPTION_KEYS, GameLog, ItemProvenance, OpponentItem, Option, SpeechItem, VoteItem
 
 CATEGORY_DIMENSION = {

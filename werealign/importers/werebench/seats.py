@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from werealign.importers.werebench_ctx import Ctx, GameDropped
-from werealign.importers.werebench_source import RawMetadata
-from werealign.importers.werebench_text import RELEASE_ROLES, seat_of_label
+from werealign.importers.werebench.ctx import Ctx, GameDropped
+from werealign.importers.werebench.source import RawMetadata
+from werealign.importers.werebench.text import RELEASE_ROLES, seat_of_label
 from werealign.schema import SeatInfo, is_host_label
 from werealign.schema.roles import Faction
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
-from werealign.importers.werebench_text import RELEASE_ROLES, chinese_number
+from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import ACTOR, Audience
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from werealign.importers.werebench_ctx import Ctx
-from werealign.importers.werebench_nights import SPEECH
-from werealign.importers.werebench_seats import roles_named
-from werealign.importers.werebench_text import RELEASE_ROLES, seats_mentioned
+from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.werebench.nights import SPEECH
+from werealign.importers.werebench.seats import roles_named
+from werealign.importers.werebench.text import RELEASE_ROLES, seats_mentioned
 from werealign.schema import SeatInfo
 
 _SEATS = r"((?:\d{1,2}\s*号\s*[、和及与]?\s*)*\d{1,2}\s*号)"

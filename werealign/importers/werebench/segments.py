@@ -19,8 +19,8 @@ from pathlib import Path, PurePosixPath
 from werealign.annotate.transcript import TranscriptSegment, read_transcript
 from werealign.errors import UserError
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_faithfulness import text_diff
-from werealign.importers.werebench_source import season_files
+from werealign.importers.werebench.faithfulness import text_diff
+from werealign.importers.werebench.source import season_files
 from werealign.schema import Segment, Utterance
 
 TRANSCRIPT_DIR = "clean_process"

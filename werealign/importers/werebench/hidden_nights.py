@@ -12,7 +12,7 @@ keeps the release's own label (`original_label`), which is how MVP vote keys fin
 
 from __future__ import annotations
 
-from werealign.importers.werebench_ctx import Ctx
+from werealign.importers.werebench.ctx import Ctx
 from werealign.schema import Event, Phase, Utterance
 
 
