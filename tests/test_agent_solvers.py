@@ -22,7 +22,7 @@ from werealign.dataset import write_dataset
 from werealign.errors import UserError
 from werealign.eval.runner import EvalConfig, Execution, run_eval
 from werealign.solvers import canonical_spec, get_solver
-from werealign.solvers.agents import AGENTS
+from werealign.solvers.agent_designs import AGENTS
 from werealign.solvers.sa import read_choice, read_ratings
 from werealign.solvers.base import State
 
@@ -110,7 +110,7 @@ def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(wereb
     leaves out (after the cut-off, the wolves' night chat for a villager, ...) reaches any step."""
     from werealign.dataset import load_dataset
     from werealign.eval.plan import plan_run
-    from werealign.solvers.engine import run_solver
+    from werealign.solvers.replay import run_solver
     from werealign.llm.store import StoredResponse
 
     ds = load_dataset(werebench_import.path)

@@ -118,7 +118,7 @@ FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards")}
 # - self-consistency parses its samples' replies itself (the State could carry the task's parser);
 REMAINING = {
     ("werealign.game.visibility", "werealign.render.lines"),
-    ("werealign.solvers.agents", "werealign.tasks"),
+    ("werealign.solvers.agent_designs", "werealign.tasks"),
 }
 
 

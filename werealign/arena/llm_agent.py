@@ -3,9 +3,9 @@
 The prompt is the seat's context worded as in evaluation (werealign/render/templates/<lang>/context) plus
 the decision asked (templates/<lang>/arena/ask), in the board's language. The solver turns it into a reply
 through its steps (`single`: one request; `cot`, `xu`, `sa`, `mg`, plug-ins: several), run by the same
-solver engine as eval (werealign.solvers.engine): every step is one request keyed by its content
+solver engine as eval (werealign.solvers.replay): every step is one request keyed by its content
 (werealign.llm.keys), replayed from DIR's responses.sqlite when stored, else taken from the shared cache or
-sent through the call engine (werealign.llm.engine: retries, prompt-cache markers, stored on arrival). A rerun
+sent through the call engine (werealign.llm.call_engine: retries, prompt-cache markers, stored on arrival). A rerun
 pays nothing again, and since every prompt follows from the seed and the replies before it, the same seed
 replays the same games. A reply that cannot be read is played as a legal fallback and counted.
 """
@@ -23,7 +23,7 @@ from typing import Any
 from werealign.arena.moves import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
 from werealign.errors import UserError
 from werealign.game.visibility import Context
-from werealign.llm.engine import Engine
+from werealign.llm.call_engine import Engine
 from werealign.llm.keys import request_key
 from werealign.llm.store import StoredResponse, Store
 from werealign.render.context import context_vars
@@ -33,7 +33,7 @@ from werealign.schema import GameLog
 from werealign.schema.models import Rules, VoteItem
 from werealign.schema.roles import RoleDeclaration
 from werealign.solvers.base import Solver, State
-from werealign.solvers.engine import Solved, run_solver
+from werealign.solvers.replay import Solved, run_solver
 from werealign.tasks.answers import answer_value, read_seat, seat_value, strip_reasoning
 
 TEMPERATURE = 0.7

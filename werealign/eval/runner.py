@@ -31,7 +31,7 @@ from werealign.llm.store import STORE_NAME, Paid, Store, StoredResponse
 from werealign.render.prompt_templates import fallback_notices
 from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
 from werealign.solvers import Solver, get_solver
-from werealign.solvers.engine import replay
+from werealign.solvers.replay import replay
 from werealign.solvers.single import SINGLE
 
 
