@@ -114,10 +114,8 @@ def test_no_package_imports_itself_back_and_leaderboards_never_import_eval():
 # a solver answers a state, whatever its task (tasks); eval scores a run, the leaderboards compare runs.
 FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards")}
 # The ones still there (module -> module), each waiting for a move that would collide with concurrent work:
-# - visibility words the rules for the Context it builds (Context.rules_text, read by the templates and the audit);
 # - self-consistency parses its samples' replies itself (the State could carry the task's parser);
 REMAINING = {
-    ("werealign.game.visibility", "werealign.render.lines"),
     ("werealign.solvers.agent_designs", "werealign.tasks"),
 }
 
