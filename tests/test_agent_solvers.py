@@ -25,6 +25,7 @@ from werealign.solvers import canonical_spec, get_solver
 from werealign.solvers.agent_designs import AGENTS
 from werealign.solvers.sa import read_choice, read_ratings
 from werealign.solvers.base import State
+from werealign.tasks import parse_reply
 
 STEPS = {
     "cot": ["reason", "answer"],
@@ -147,10 +148,36 @@ def test_self_consistency_takes_the_majority_answer():
             self.notes.append((step, output))
 
     game, item = crafted_game(), crafted_speech_item()
-    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=item, game=game, key="k")
+    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=item, game=game, key="k",
+                  read=lambda reply: parse_reply(reply, item, game=game).answer)
     steps = Steps()
     reply = asyncio.run(get_solver("self-consistency:samples=3").solve(state, steps))
     assert reply.endswith("Answer: B") and steps.notes[-1][1].startswith("2 of 3 samples")
+
+
+def test_self_consistency_reads_answers_with_the_states_reader_whatever_the_task():
+    """No task of werealign's: an invented one whose answer is the reply's last word, read by the reader the state
+    carries; without a reader the solver says what it lacks instead of guessing a task."""
+    replies = iter(["I pick ember", "surely frost", "ember it is... ember", "ember"])
+
+    class Steps:
+        notes: list = []
+
+        async def ask(self, step, messages, *, params=None):
+            return next(replies)
+
+        def note(self, step, output):
+            self.notes.append((step, output))
+
+    last_word = lambda reply: reply.split()[-1] if reply and reply.split() else None  # noqa: E731
+    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="invented-kind", item=object(),
+                  game=None, key="k", read=last_word)
+    steps = Steps()
+    assert asyncio.run(get_solver("self-consistency:samples=3").solve(state, steps)) == "I pick ember"
+    assert steps.notes[-1][1] == '2 of 3 samples: "ember"'
+    with pytest.raises(ValueError, match="State.read"):
+        asyncio.run(get_solver("self-consistency:samples=2").solve(
+            State(messages=[], params={}, decode=0, task="invented-kind", item=object(), game=None, key="k"), Steps()))
 
 
 def test_sa_rates_0_to_4_after_evidence_scores_acc_and_records_its_strategy_on_an_invented_game():

@@ -113,11 +113,8 @@ def test_no_package_imports_itself_back_and_leaderboards_never_import_eval():
 # Issue 35: arrows that run the wrong way. The game decides what a seat knows, not how it is worded (render);
 # a solver answers a state, whatever its task (tasks); eval scores a run, the leaderboards compare runs.
 FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards")}
-# The ones still there (module -> module), each waiting for a move that would collide with concurrent work:
-# - self-consistency parses its samples' replies itself (the State could carry the task's parser);
-REMAINING = {
-    ("werealign.solvers.agent_designs", "werealign.tasks"),
-}
+# The ones still there (module -> module), each waiting for a move that would collide with concurrent work.
+REMAINING: set[tuple[str, str]] = set()
 
 
 def test_no_forbidden_arrow_but_the_ones_listed():

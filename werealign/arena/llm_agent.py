@@ -34,6 +34,7 @@ from werealign.schema.models import Rules, VoteItem
 from werealign.schema.roles import RoleDeclaration
 from werealign.solvers.base import Solver, State
 from werealign.solvers.replay import Solved, run_solver
+from werealign.tasks import parse_reply
 from werealign.tasks.answers import answer_value, read_seat, seat_value, strip_reasoning
 
 TEMPERATURE = 0.7
@@ -196,8 +197,9 @@ class LlmAgent:
         params = self.talk if decision.kind in TEXT_KINDS else self.choice
         key = request_key(self.name, params, messages)
         game = self.game() if self.game is not None else None
+        item = move_as_item(view, decision)
         state = State(messages=messages, params=params, decode=None, task="arena", key=key, others=self.others(), game=game,
-                      item=move_as_item(view, decision))
+                      item=item, read=lambda reply: parse_reply(reply, item, game=game).answer)
         solved = self.caller.solve(self.solver, state)
         action = parse(solved.reply or "", decision)
         if action is None:

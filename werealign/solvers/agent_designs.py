@@ -45,14 +45,15 @@ async def _cot(state: State, steps: Steps) -> str:
 
 async def _self_consistency(state: State, steps: Steps, *, samples: int = 5, temperature: float = 0.7) -> str:
     from werealign.llm.keys import derived_int
-    from werealign.tasks import parse_reply
 
+    if state.read is None:
+        raise ValueError("self-consistency compares its samples' answers: the state carries no reader of them (State.read)")
     replies = []
     for i in range(samples):
         # The first is the task's own request (a plain run's reply is reused); the others are sampled.
         params = None if i == 0 else {"temperature": temperature, "seed": derived_int("self-consistency", state.key, i) % 2**31}
         replies.append(await steps.ask(f"sample-{i + 1}", state.messages, params=params))
-    answers = [parse_reply(r, state.item, state.option_order, game=state.game, mode=state.mode).answer for r in replies]
+    answers = [state.read(r) for r in replies]
     keys = [None if a is None else json.dumps(a, sort_keys=True, default=str) for a in answers]
     votes = Counter(k for k in keys if k is not None)
     if not votes:
