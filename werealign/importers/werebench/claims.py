@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
 from werealign.schema.roles import RoleCatalogue
-from werealign.zh_numbers import chinese_number
+from werealign.text.zh_numbers import chinese_number
 
 _NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
 SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.events import day_phase
-from werealign.zh_numbers import chinese_number
+from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Event, GameLog, Utterance
 from werealign.schema.models import ACTOR, EVERYONE
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from werealign.schema.roles import RoleDeclaration, catalogue_for
-from werealign.zh_numbers import chinese_number  # noqa: F401 - the log reader and its tests use it from here
+from werealign.text.zh_numbers import chinese_number  # noqa: F401 - the log reader and its tests use it from here
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 # The release spells it "sheiff_election"; accept the correct spelling too.
