@@ -14,7 +14,7 @@ from cli_inproc import run_cli
 from test_annotate_release import CONFIG, _release_game, _turn
 from test_import_werebench import _game, write_release
 
-from werealign.duplicate_keys import json_duplicates
+from werealign.files.duplicate_keys import json_duplicates
 from werealign.errors import UserError
 from werealign.importers.python_literal import literal_assignment
 from werealign.importers.werebench.config import load_release_config

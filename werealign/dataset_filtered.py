@@ -14,7 +14,7 @@ from typing import Any
 
 from werealign.audit.filtering import FilterResult
 from werealign.dataset import Dataset, write_dataset
-from werealign.output_dir import output_directory
+from werealign.files.output_dir import output_directory
 
 REPORT = "filter_report.json"
 

@@ -18,7 +18,7 @@ from werealign.llm import builtin_models
 from werealign.llm.client import RetryPolicy, litellm_cost
 from werealign.llm.call_engine import Engine
 from werealign.llm.store import STORE_NAME, Store
-from werealign.output_dir import claim_directory
+from werealign.files.output_dir import claim_directory
 
 
 @dataclass

@@ -14,7 +14,7 @@ from werealign.dataset import MANIFEST, load_dataset, write_dataset
 from werealign.files import read_text
 from werealign.game.decisions import Deciders, derive_decisions
 from werealign.game.derive import DeriveNote, derive_decision_items
-from werealign.output_dir import MARKER, check_inputs, check_replaceable, output_directory
+from werealign.files.output_dir import MARKER, check_inputs, check_replaceable, output_directory
 from werealign.schema import OpponentItem, VoteItem
 from werealign.schema.runs import STORE_NAME
 

@@ -13,7 +13,7 @@ from werealign.files import atomic_write_text, make_parent
 from werealign.release.card import data_path, dataset_card
 from werealign.splits import apply_split
 from werealign.release.tables import config_table, configs_of
-from werealign.output_dir import check_inputs, check_replaceable, output_directory
+from werealign.files.output_dir import check_inputs, check_replaceable, output_directory
 
 
 @dataclass(frozen=True)

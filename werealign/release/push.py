@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from werealign.errors import UserError
-from werealign.output_dir import MARKER
+from werealign.files.output_dir import MARKER
 
 
 def push_release(folder: Path, repo_id: str, *, private: bool = False) -> str:

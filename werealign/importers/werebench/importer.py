@@ -23,7 +23,7 @@ from werealign.importers.werebench.items import convert_speech_items, derive_dec
 from werealign.importers.werebench.tallies import tally_events
 from werealign.importers.werebench.segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench.source import ITEMS_FILE, load_release, unknown_fields
-from werealign.output_dir import check_inputs, check_replaceable, output_directory
+from werealign.files.output_dir import check_inputs, check_replaceable, output_directory
 
 NAME = "werebench"
 COMMAND = "import werebench"  # what its output marker names: only this command may --overwrite it

@@ -172,7 +172,7 @@ def read_json(path: Path, warnings: list[str] | None = None, shown: str | None =
         raise UserError(f"{path}: empty file, expected JSON")
     value = parse_json_text(text, path)
     if warnings is not None:
-        from werealign.duplicate_keys import json_duplicates
+        from werealign.files.duplicate_keys import json_duplicates
 
         warnings += json_duplicates(text, Path(shown) if shown is not None else path)
     return value
@@ -318,7 +318,7 @@ def staged_directory(final: Path, overwrite: bool = False, check: Callable[[Path
     A failure leaves no half-written output: the staging directory is removed and `final` keeps
     whatever it held before. A killed run's staging directory is removed (its lock is gone) by the
     next run writing `final`. `check(final)`, when given, decides under the lock whether `final` may
-    be replaced (werealign.output_dir); otherwise a non-empty `final` needs `overwrite`.
+    be replaced (werealign.files.output_dir); otherwise a non-empty `final` needs `overwrite`.
     """
     final = final.resolve()
     if final.exists() and not final.is_dir():
