@@ -35,7 +35,7 @@ def audit_command(
     # Loads scipy and scikit-learn: not at --help time.
     from werealign.audit import audit_items, render_text
     from werealign.audit.filtering import ATTACKS, PARTITIONS, SLICE_SHARE, adversarial_filter, filter_note, verify
-    from werealign.dataset_filtered import write_split
+    from werealign.dataset.filtered import write_split
     from werealign.dataset import load_dataset
 
     if format not in FORMATS:
