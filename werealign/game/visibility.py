@@ -60,8 +60,8 @@ fallback to the raw text.
 This module decides WHAT is seen, never how it is worded: labels, event sentences, role names and the
 rules a prompt shows (the game's own text plus a rule line for each card it does not name, or a summary
 generated from the public facts: `werealign.render.lines.rules_for_prompt`) are `werealign.render`'s, and
-the prompt templates in `werealign/render/templates/` arrange them. The rules are public at the table, so
-the Context says only whether the source gave a rulebook text (`rules_generated`).
+the prompt templates in `werealign/render/templates/` arrange them. The rules are public at the table: the
+Context carries them as given (`rules`, and `rules_generated` when the source gave no rulebook text).
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ from dataclasses import dataclass
 
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
+from werealign.schema.models import Rules
 from werealign.schema.models import TELLING_ORDER, MissingFact, SeatInfo, Speaker
 from werealign.schema.roles import RoleCatalogue, catalogue_for
 from werealign.game.audience import cutoff_phase, perceives
@@ -98,6 +99,7 @@ class Context:
     n_seats: int
     seats: tuple[int, ...]
     names: tuple[tuple[int, str], ...]  # (seat, player name) for seats whose name the game records: public at the table
+    rules: Rules  # the game's rules as given (public at the table); render words them (render.lines.rules_for_prompt)
     rules_generated: bool  # True when the source has no rulebook text: a prompt shows a summary of the public facts
     own_role: str | None  # canonical role id; None for an observer
     own_faction: str | None
@@ -175,6 +177,7 @@ def build_context(
         n_seats=len(game.seats),
         seats=tuple(sorted(seat_info)),
         names=tuple((seat, seat_info[seat].name) for seat in sorted(seat_info) if seat_info[seat].name),
+        rules=game.rules,
         rules_generated=not (game.rules.text and game.rules.text.strip()),
         own_role=me.role if me is not None else None,
         own_faction=me.faction if me is not None else None,
