@@ -1,5 +1,9 @@
 """The dataset directory: load it, write it (with its manifest), and find the bundled sample.
 
+Beside it in this package: what a `--dataset` value names and the directory it resolves to (`refs`), a
+release read back as a dataset directory (`release_reader`, by the configs of `release_layout`), a dataset
+re-derived from its games (`derive`) and the audit's filtered split written as a dataset (`filtered`).
+
 Layout (DESIGN.md):
     <dataset>/dataset.json
     <dataset>/games/<game_id>.json

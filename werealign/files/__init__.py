@@ -1,4 +1,7 @@
-"""Reading and writing project files: clear errors on bad input, atomic writes, stable bytes."""
+"""Reading and writing project files: clear errors on bad input, atomic writes, stable bytes.
+
+Beside it in this package: keys given twice in one object (`duplicate_keys`), YAML read with line numbers
+(`located_yaml`) and the guard every command's output directory goes through (`output_dir`)."""
 
 from __future__ import annotations
 
