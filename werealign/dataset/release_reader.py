@@ -3,10 +3,10 @@
 A release (a folder written by `werealign release`, README.md + data/<config>/test.parquet, or a
 Hugging Face Hub repo; werealign.dataset.refs says which references name one) is read through
 `datasets` (from the local Hugging Face cache when offline). An extra config (`release
---extra-config`) may stand in for the speech items. Its rows are written once, as an ordinary dataset directory, into werealign's cache
-(beside the response cache) under the hash of its content: the same rows give the same files, so a
-run on a release scores the same data as a run on the directory it was built from, and
-`werealign score` can find it again.
+--extra-config`) may stand in for the speech items. Its rows are written once, as an ordinary dataset
+directory, into werealign's cache (beside the response cache) under the hash of its content: the same
+rows give the same files, so a run on a release scores the same data as a run on the directory it was
+built from, and `werealign score` can find it again.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from werealign.dataset.release_layout import CONFIG_SEP, DATA_CONFIGS, MANIFEST_CONFIG, SPLIT, item_configs
 from werealign.errors import UserError
+
 
 def _loader():
     import datasets
