@@ -1,7 +1,7 @@
 """`werealign import werebench`: the WereBench release -> a werealign dataset directory.
 
 Reads `SRC/data/Season_N/NN.json` (game logs) and `SRC/WereBench/WereBench.json` (speech items),
-converts each game and item (see werebench.game / werebench.items for the rules), derives the VA
+converts each game and item (see the game and items modules beside this one for the rules), derives the VA
 and OI items from the MVP annotations, and writes everything plus `import_report.json` and
 `IMPORT_REPORT.md` in one all-or-nothing step. Same source, same bytes.
 """
