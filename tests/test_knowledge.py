@@ -12,9 +12,9 @@ from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
 from werealign.splits import apply_split
 from werealign.game.knowledge import coverage, missing_knowledge, owed_and_missing
-from werealign.importers.werebench_claims import read_statements, statement_events
-from werealign.importers.werebench_night_truth import settle_night_actions
-from werealign.importers.werebench_nights import read_night_actions
+from werealign.importers.werebench.claims import read_statements, statement_events
+from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.werebench.nights import read_night_actions
 from werealign.schema import Event, GameLog, Phase, SeatInfo, Segment, Utterance
 from werealign.schema.models import ACTOR, Audience, MissingFact
 from werealign.schema.roles import RoleDeclaration, catalogue_for
@@ -188,7 +188,7 @@ def test_the_release_ships_the_faithful_split_beside_the_full_one(tmp_path, monk
     import datasets
     import yaml
 
-    from werealign.leaderboards.release.build import build_release
+    from werealign.release.build import build_release
 
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     datasets.disable_progress_bars()
@@ -251,7 +251,7 @@ def test_arena_games_hold_every_night_fact_the_rules_require(tmp_path):
 
 
 def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
-    from werealign.importers.werebench_night_truth import unexplained_dawns
+    from werealign.importers.werebench.night_truth import unexplained_dawns
 
     seats, phases, _ = _zh_game([])
     kill = Event(kind="skill_use", phase="night-2", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
@@ -322,7 +322,7 @@ def test_issue30_a_check_whose_night_is_not_said_is_placed_only_where_no_other_n
 
 
 def test_issue30_an_empty_knife_is_a_fact_every_wolf_and_the_witch_hold_and_no_antidote_can_name_a_victim_from_it():
-    from werealign.importers.werebench_nights import read_night_actions as read
+    from werealign.importers.werebench.nights import read_night_actions as read
 
     g = _three_nights([])
     readings = read("第二晚狼队空刀，女巫 5 号用解药", g.seats, g.phases, "zh")

@@ -8,7 +8,7 @@ the other sources state, each checked by hand against the game: the host's recap
 check, game 06's last kill), the true seer's own report at the table (Season 3 game 02), the kill a lone dawn death
 and the log's account of the night agree on (Season 1 game 09's fourth night). In one game a
 self-destruct in the sheriff election sends the table to a night the recording skips; the importer adds that night
-(werebench_hidden_nights), so the log's later nights land where they happened. In another the log's nights and the
+(werebench.hidden_nights), so the log's later nights land where they happened. In another the log's nights and the
 announcements disagree (a poisoned seat never announced dead, a check of a seat already out): those facts are
 withheld, which costs recall, never truth. Measured: 36 of 38 (0.95), no false fact; with the other sources 40 of 42 (the same two withheld).
 Issue 30 added Season 1 game 13 and Season 3 game 12 whole, and Season 1 game 09's third night (the recap's kill and

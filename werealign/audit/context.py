@@ -35,7 +35,7 @@ from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.seats import mentions
 from werealign.audit.text import text_length
 from werealign.schema import GameLog, SpeechItem
-from werealign.text_similarity import tfidf_cosines
+from werealign.text.similarity import tfidf_cosines
 
 FEATURES = ("dead-seat", "transcript", "last-turns", "own-words", "style", "clauses", "prefix", "length")
 LEARNED = "learned"

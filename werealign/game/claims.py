@@ -21,7 +21,7 @@ from werealign.schema import GameLog, ItemProvenance, Utterance
 from werealign.schema.decisions import MVP_MARK, ClaimItem
 from werealign.schema.models import VOTE_PHASE_KINDS
 from werealign.schema.roles import RoleCatalogue, catalogue_for
-from werealign.zh_numbers import chinese_number
+from werealign.text.zh_numbers import chinese_number
 
 _ZH_SEAT = r"(?P<seat>\d{1,2}|[一二两三四五六七八九十]{1,3})"
 # What may stand between the first person and the role name.

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from werealign.game.knowledge import dawn_window, owed_and_missing
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
-from werealign.zh_numbers import chinese_number
+from werealign.text.zh_numbers import chinese_number
 
 # Deaths the host announces at dawn (as the importer reads them).
 _DAWN_DEATHS = frozenset({"night_death", "poisoned", "left_table"})

@@ -51,11 +51,11 @@ from werealign.generation import minimal
 from werealign.generation.filters import LENGTH_BAND, length_range, length_targets, text_length
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
-from werealign.output_dir import claim_directory
+from werealign.files.output_dir import claim_directory
 from werealign.render.lines import seat_label
 from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
-from werealign.text_similarity import char_wb_ngrams, tfidf_cosines
+from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
 METHOD = "human-voiced/2"
 ORIGIN = "human_utterance"
@@ -265,7 +265,7 @@ class Picker:
         self.dead_rate = dead_rate
         # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items
         self.used = [int((s.game_id, s.turn_index) in keys) for s in pool]
-        # the same analyzer and weighting as the lexical built-ins (werealign.text_similarity)
+        # the same analyzer and weighting as the lexical built-ins (werealign.text.similarity)
         self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
         self.matrix = self.vectorizer.fit_transform([s.openings[-1][1] for s in pool]) if pool else None
 

@@ -40,7 +40,7 @@ def _builtins() -> tuple[Task, ...]:
 
 
 # Names a kind may not take: the other files and configs of a dataset and its release (werealign.dataset,
-# werealign.leaderboards.release), and the counts beside the kinds' in dataset.json.
+# werealign.release), and the counts beside the kinds' in dataset.json.
 RESERVED_NAMES = frozenset({"games", "osr", "manifest", "osr_games", "variants"})
 
 

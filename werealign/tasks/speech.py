@@ -17,7 +17,7 @@ from werealign.schema import DIMENSIONS, OPTION_KEYS, GameLog, SpeechItem
 from werealign.tasks.answers import short
 from werealign.tasks.base import Parsed, Sample, Task
 from werealign.tasks.checks import path
-from werealign.text_norm import norm_text
+from werealign.text.norm import norm_text
 from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
 _LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*选?项)?(?:\s*$|\s*[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
