@@ -447,7 +447,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
         game, uid = ds.games[m.game_id], item_id_of(m)
         if config.minimal:
             uid = uid.replace("-hum-", "-min-")
-            negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}")
+            negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}", dead_rate)
         else:
             negatives, why = picker.pick(game, m, uid, key, shown)
         if why is not None:
@@ -467,10 +467,12 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     return out
 
 
-def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str) -> tuple[list[dict[str, str]], str | None]:
-    kinds = _phase_kinds(game)
-    transcript = " ".join(u.text for u in game.utterances if max(u.segment_ids) <= m.cutoff and at_table(u, kinds))
-    found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, transcript, seed)
+def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_rate: float) -> tuple[list[dict[str, str]], str | None]:
+    from werealign.audit.context import shown_to
+
+    prompt = shown_to(game, m.seat, m.cutoff)
+    found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, (prompt.transcript, prompt.last_turns, prompt.own),
+                                  seed, dead_rate)
     return [{"origin": origin, "text": text, "source": change} for text, origin, change in found], why
 
 
