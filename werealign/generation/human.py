@@ -16,6 +16,10 @@ cut by the same rules, taken in this order:
    the share of seats they name that are out at the cut-off), else a live seat weighted towards those
    the viewpoint has talked about.
 
+Whether a distractor names a seat out at the cut-off at all is drawn per option at the keys' own rate
+(`out_rate`: the share of keys that name one), candidates of the drawn standing first: an option
+naming a seat out is then no more often the key than any other (the dead-seat giveaway).
+
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, or repeats
 the shown transcript (LEAK_NGRAM words in common): a key already said before the cut-off drops the
 moment, as does a viewpoint silenced for the day (a silence skill on it since the day's night).
@@ -244,6 +248,11 @@ def foreign_roles(text: str, shown: Shown) -> bool:
     return bool(ht.roles_named(text) - shown.board)
 
 
+def names_seat_out(text: str, shown: Shown) -> bool:
+    """Names a seat out at the cut-off or not in the game, in any form (as the audit's dead-seat attack reads it)."""
+    return any(s not in shown.live for s in ht.seats_named(text))
+
+
 def dead_share(game: GameLog, moment: Moment, key: str) -> tuple[int, int]:
     """(seats out at the cut-off, seats) among those the key names other than the viewpoint's."""
     live = set(alive_at(game, moment.cutoff))
@@ -257,12 +266,16 @@ def dead_share(game: GameLog, moment: Moment, key: str) -> tuple[int, int]:
 class Picker:
     """Distractors for every item of a run, with the pool's TF-IDF fitted once and reuse counted."""
 
-    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset(), dead_rate: float = 0.0):  # type: ignore[assignment]
+    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset(), dead_rate: float = 0.0,  # type: ignore[assignment]
+                 out_rate: float | None = None):
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.pool = pool
         self.seed = seed
         self.dead_rate = dead_rate
+        # the share of keys that name a seat out at the cut-off: each distractor does so with this
+        # chance, drawn per option, so whether an option names one is independent of its being the key
+        self.out_rate = out_rate
         # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items
         self.used = [int((s.game_id, s.turn_index) in keys) for s in pool]
         # the same analyzer and weighting as the lexical built-ins (werealign.text_similarity)
@@ -324,10 +337,14 @@ class Picker:
         weights = {s: 1 + SEAT_TALK_WEIGHT * named[s] for s in live}
         chosen: list[dict[str, str]] = []
         taken: set[int] = set()
+        draw = random.Random(f"{self.seed}:{item_id}:out")
         for target in targets:
-            for wide in (False, True):
+            out = None if self.out_rate is None else draw.random() < self.out_rate
+            # the drawn standing first; any, only when no candidate of it fits the length
+            for wide, names_out in ((False, out), (True, out), (False, None), (True, None)):
                 low, high = _band(key_length, target, wide)
-                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown)
+                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown,
+                                      names_out)
                 if hit is not None:
                     break
             if hit is None:
@@ -339,7 +356,7 @@ class Picker:
         return chosen, None
 
     def _first_fit(self, ranked: list[int], taken: set[int], low: int, high: int, target: int, live: dict[int, int],
-                   moment: Moment, item_id: str, so_far: list[str], shown: Shown) -> tuple[int, dict[str, str]] | None:
+                   moment: Moment, item_id: str, so_far: list[str], shown: Shown, names_out: bool | None = None) -> tuple[int, dict[str, str]] | None:
         from werealign.schema import Option
 
         for i in ranked:
@@ -358,6 +375,8 @@ class Picker:
                 text = remap(raw, span, moment.seat, live, f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}",
                              dead=[s for s in shown.dead if s != moment.seat], dead_rate=self.dead_rate)
             if text is None or foreign_roles(text, shown) or repeats_transcript(text, shown):
+                continue
+            if names_out is not None and names_seat_out(text, shown) != names_out:
                 continue
             options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
             exact, near = duplicate_option_pairs(options)
@@ -442,7 +461,8 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     # distractors name seats already out as often as keys do (no dead-seat giveaway either way)
     shares = [dead_share(ds.games[m.game_id], m, key) for m, key, _ in keyed]
     dead_rate = sum(d for d, _ in shares) / max(1, sum(n for _, n in shares))
-    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate)
+    out_rate = sum(names_seat_out(key, shown) for _, key, shown in keyed) / max(1, len(keyed))
+    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate)
     for m, key, shown in keyed:
         game, uid = ds.games[m.game_id], item_id_of(m)
         if config.minimal:
