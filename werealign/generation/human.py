@@ -374,9 +374,9 @@ class Picker:
             else:
                 text = remap(raw, span, moment.seat, live, f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}",
                              dead=[s for s in shown.dead if s != moment.seat], dead_rate=self.dead_rate)
-            if text is None or foreign_roles(text, shown) or repeats_transcript(text, shown):
+            if text is None or (names_out is not None and names_seat_out(text, shown) != names_out):
                 continue
-            if names_out is not None and names_seat_out(text, shown) != names_out:
+            if foreign_roles(text, shown) or repeats_transcript(text, shown):
                 continue
             options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
             exact, near = duplicate_option_pairs(options)
