@@ -268,7 +268,7 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
     pool = build_pool(ds, frozenset())
     for rate in (0.0, 1.0):
         picker, flags = Picker(pool, 0, dead_rate=0.5, out_rate=rate), []
-        for m in moments[:8]:
+        for m in [m for m in moments if shown_for(ds.games[m.game_id], m).dead][:8]:  # a seat out: before that, none is drawn
             key = key_opening(m.turn, frozenset())
             if key is not None:
                 shown = shown_for(ds.games[m.game_id], m)
@@ -276,7 +276,7 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
                 flags += [names_seat_out(n["text"], shown) for n in negatives]
         assert len(flags) >= 16
         # rate 1: each distractor names one whenever a candidate of its length does (the invented games are small)
-        assert (sum(flags) == 0) if rate == 0 else (sum(flags) / len(flags) > 0.4)
+        assert (sum(flags) == 0) if rate == 0 else (sum(flags) / len(flags) > 0.8)
     # the viewpoint's turns after the death name only the seat out, so some keys name it
     games = [g.model_copy(update={"utterances": [u.model_copy(update={"text": re.sub(r"seat \d", f"seat {DEAD}", u.text)})
                                                  if u.speaker == g.mvp.seat and min(u.segment_ids) > 50 else u for u in g.utterances]})

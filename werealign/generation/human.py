@@ -17,8 +17,9 @@ cut by the same rules, taken in this order:
    the viewpoint has talked about.
 
 Whether a distractor names a seat out at the cut-off at all is drawn per option at the keys' own rate
-(`out_rate`: the share of keys that name one), candidates of the drawn standing first: an option
-naming a seat out is then no more often the key than any other (the dead-seat giveaway).
+(`out_rate`: the share of keys that name one, among keys at moments with a seat out; none before anyone
+is out), candidates of the drawn standing first: an option naming a seat out is then no more often the
+key than any other (the dead-seat giveaway).
 
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, or repeats
 the shown transcript (LEAK_NGRAM words in common): a key already said before the cut-off drops the
@@ -273,8 +274,9 @@ class Picker:
         self.pool = pool
         self.seed = seed
         self.dead_rate = dead_rate
-        # the share of keys that name a seat out at the cut-off: each distractor does so with this
-        # chance, drawn per option, so whether an option names one is independent of its being the key
+        # the share of keys that name a seat out at the cut-off, among keys at moments with a seat out: each
+        # distractor of such a moment does so with this chance, drawn per option (none before anyone is
+        # out), so whether an option names one is independent of its being the key
         self.out_rate = out_rate
         # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items
         self.used = [int((s.game_id, s.turn_index) in keys) for s in pool]
@@ -339,7 +341,7 @@ class Picker:
         taken: set[int] = set()
         draw = random.Random(f"{self.seed}:{item_id}:out")
         for target in targets:
-            out = None if self.out_rate is None else draw.random() < self.out_rate
+            out = None if self.out_rate is None else bool(shown.dead) and draw.random() < self.out_rate
             # the drawn standing first; any, only when no candidate of it fits the length
             for wide, names_out in ((False, out), (True, out), (False, None), (True, None)):
                 low, high = _band(key_length, target, wide)
@@ -372,8 +374,12 @@ class Picker:
                 # the same board: only the speaker and the viewpoint trade seats
                 text: str | None = ht.remap_seats(raw, {span.speaker: moment.seat, moment.seat: span.speaker})
             else:
-                text = remap(raw, span, moment.seat, live, f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}",
-                             dead=[s for s in shown.dead if s != moment.seat], dead_rate=self.dead_rate)
+                seed, dead = f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}", [s for s in shown.dead if s != moment.seat]
+                # a distractor drawn to name no seat out gets live seats only; one drawn to name one gets seats
+                # out at the keys' rate, and at least one when that drew none (the same game's turns seldom do)
+                text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=0.0 if names_out is False else self.dead_rate)
+                if names_out and text is not None and not names_seat_out(text, shown):
+                    text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=1.0)
             if text is None or (names_out is not None and names_seat_out(text, shown) != names_out):
                 continue
             if foreign_roles(text, shown) or repeats_transcript(text, shown):
@@ -461,7 +467,8 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     # distractors name seats already out as often as keys do (no dead-seat giveaway either way)
     shares = [dead_share(ds.games[m.game_id], m, key) for m, key, _ in keyed]
     dead_rate = sum(d for d, _ in shares) / max(1, sum(n for _, n in shares))
-    out_rate = sum(names_seat_out(key, shown) for _, key, shown in keyed) / max(1, len(keyed))
+    with_out = [names_seat_out(key, shown) for _, key, shown in keyed if shown.dead]
+    out_rate = sum(with_out) / max(1, len(with_out))
     picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate)
     for m, key, shown in keyed:
         game, uid = ds.games[m.game_id], item_id_of(m)
