@@ -147,10 +147,29 @@ def extra_text(extra: WereDataset) -> str:
         + "; its games and VA/OI items are those above"
 
 
+def filtering_lines(ds: WereDataset) -> list[str]:
+    """What the adversarial filter (`werealign audit --filtered-out`) removed and why, from the split's
+    own note: the leaking items, and how many of the rest each attack alone answers. A split under 100
+    items says how wide an accuracy's interval on it is."""
+    note = ds.manifest.filtering
+    if not note or "counts" not in note:
+        return []
+    c = note["counts"]
+    kept, total, leak = c.get("speech_kept", 0), c.get("speech_in", 0), c.get("removed_leak", 0)
+    by = c.get("answerable_by") or {}
+    out = [f"Filtered split: {kept} of {total} speech items kept; {leak} removed for leaks or hidden roles, "
+           f"{c.get('removed_answerable', 0)} as answerable without weighing the move (a key probability of at least "
+           f"{note.get('threshold')})" + (". Of the items that do not leak, each attack alone answers: "
+                                          + ", ".join(f"{a} {n}" for a, n in by.items()) + " (an item can fall to several)" if by else "") + "."]
+    if 0 < kept < 100:
+        out.append(f"Fewer than 100 items: at 50% accuracy a 95% interval on this split is about ±{0.98 / kept ** 0.5:.0%}.")
+    return out + [""]
+
+
 def _audits(ds: WereDataset, extras: dict[str, WereDataset]) -> list[str]:
-    out = ["Config `speech`:", "", *(speech_artifacts(ds) or ["No speech items."]), ""]
+    out = ["Config `speech`:", "", *(speech_artifacts(ds) or ["No speech items."]), "", *filtering_lines(ds)]
     for name, extra in extras.items():
-        out += [f"Config `{name}`:", "", *(speech_artifacts(extra) or ["No speech items."]), ""]
+        out += [f"Config `{name}`:", "", *(speech_artifacts(extra) or ["No speech items."]), "", *filtering_lines(extra)]
     return out
 
 
