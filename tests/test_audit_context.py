@@ -124,7 +124,7 @@ def test_minimal_pairs_change_only_the_move():
 def test_minimal_pairs_bracket_the_keys_likeness_to_the_game():
     """The seat the key aims at is the one the table talks about: swapped seats come from both sides of
     the key's likeness to the shown words, nearest first, so the key is not the option most like them."""
-    from werealign.text_similarity import tfidf_cosines
+    from werealign.text.similarity import tfidf_cosines
 
     game = invented_game(5)
     live, dead = tuple(alive_at(game, CUTOFF)), (DEAD,)

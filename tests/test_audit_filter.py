@@ -172,7 +172,7 @@ def test_release_filtered_split_holds_against_independent_attacks(werebench_impo
 def test_the_release_card_says_what_each_filter_removed_and_how_wide_a_small_split_is():
     from types import SimpleNamespace
 
-    from werealign.leaderboards.release.card import filtering_lines
+    from werealign.release.card import filtering_lines
 
     note = {"threshold": 0.15, "counts": {"speech_in": 50, "speech_kept": 25, "removed_leak": 5, "removed_answerable": 20,
                                           "answerable_by": {"chars-lr": 12, "context-learned": 7}}}

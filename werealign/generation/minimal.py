@@ -33,7 +33,7 @@ from werealign.audit.seats import mentions, renumber
 from werealign.generation import human_text as ht
 from werealign.schema import GameLog
 from werealign.schema.roles import ROLE_LABELS
-from werealign.text_similarity import tfidf_cosines
+from werealign.text.similarity import tfidf_cosines
 
 METHOD = "minimal-pair/1"
 DISTRACTORS = 8
