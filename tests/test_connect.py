@@ -17,7 +17,7 @@ from werealign.eval.runner import run_eval
 from werealign.llm.builtin_models import MODELS, BuiltinModel
 from werealign.llm.client import RetryPolicy
 from werealign.llm.connect import connect
-from werealign.llm.engine import Engine
+from werealign.llm.call_engine import Engine
 from werealign.llm.store import Store
 from werealign.llm.workers import run_workers
 from werealign.solvers import SOLVERS, get_solver

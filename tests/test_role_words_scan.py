@@ -11,7 +11,7 @@ import unicodedata
 
 from werealign.audit.knowledge import _alternation, _pattern_for, _role_labels
 from werealign.schema.roles import RoleDeclaration, catalogue_for
-from werealign.text_norm import norm_text
+from werealign.text.norm import norm_text
 
 INVENTED = [
     RoleDeclaration(id="lantern_keeper", faction="good", names={"en": ["lantern keeper", "keeper"], "zh": ["守灯人", "灯"]}),

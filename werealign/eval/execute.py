@@ -19,14 +19,14 @@ from typing import Any
 from werealign.eval.plan import Planned, derived_int
 from werealign.llm.cache import ResponseCache
 from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
+from werealign.llm.call_engine import Engine
 from werealign.llm.connect import Connection, connect
-from werealign.llm.engine import Engine
-from werealign.llm.workers import run_workers
 from werealign.llm.store import Store, StoredResponse
+from werealign.llm.workers import run_workers
 from werealign.schema.runs import RunConfig, RunExecution
-from werealign.solvers.base import Solver
-from werealign.solvers.engine import Solved, run_solver
 from werealign.solvers import get_solver
+from werealign.solvers.base import Solver
+from werealign.solvers.replay import Solved, run_solver
 
 ProgressHooks = Any  # werealign.eval.progress.Progress (duck-typed to keep this module display-free)
 

@@ -11,7 +11,7 @@ from werealign.schema import GameLog
 from werealign.schema.runs import DEFAULT_SOLVER, SampleRow, StepRow
 from werealign.solvers import get_solver
 from werealign.solvers.base import Solver, StepRecord
-from werealign.solvers.engine import Solved, replay, step_record
+from werealign.solvers.replay import Solved, replay, step_record
 from werealign.tasks import TASKS, VARIANTS, task_names
 from werealign.tasks import parse_reply
 from werealign.tasks.values import primary_value

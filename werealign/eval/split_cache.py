@@ -30,9 +30,8 @@ def _code_hash() -> str:
     """sha256 of the code the split's judgment runs: the splits, the audit's leak checks, what a seat knows (game),
     how a context is worded (render), the role catalogue and the text helpers."""
     root = Path(__file__).resolve().parents[1]
-    files = [root / "splits.py", root / "text_norm.py", root / "zh_numbers.py", root / "schema" / "roles.py",
-             root / "schema" / "role_catalogue.json",
-             *(sorted((root / d).glob("*.py")) for d in ("audit", "game", "render"))]
+    files = [root / "splits.py", root / "schema" / "roles.py", root / "schema" / "role_catalogue.json",
+             *(sorted((root / d).glob("*.py")) for d in ("audit", "game", "render", "text"))]
     h = hashlib.sha256()
     for f in (p for entry in files for p in (entry if isinstance(entry, list) else [entry])):
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")

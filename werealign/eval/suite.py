@@ -80,7 +80,7 @@ class Suite(_Strict):
 
 def load_suite(path: Path) -> Suite:
     """Read and check a suite file; the first problem is a UserError naming `file:line: key.path`."""
-    from werealign.located_yaml import read_yaml  # YAML with line numbers and duplicate keys refused
+    from werealign.files.located_yaml import read_yaml  # YAML with line numbers and duplicate keys refused
     from werealign.tasks import modes_of
 
     data, source = read_yaml(path)

@@ -159,6 +159,6 @@ DECISIONS = "decisions"  # the macro column over the decision kinds
 
 
 def decision_kinds() -> frozenset[str]:
-    from werealign.schema.decisions import DECISION_MODELS
+    from werealign.schema.decisions import ALL_DECISION_MODELS
 
-    return frozenset(DECISION_MODELS)
+    return frozenset(ALL_DECISION_MODELS)

@@ -3,7 +3,7 @@
 `connect(model, api_base)` checks the name, starts what serves it (the local llama.cpp server of `local/smollm2`)
 and yields a `Connection`: the completion function, the routed model string, the arguments every request carries
 (`api_base`, a placeholder key for a keyless local endpoint, built-ins' zero prices), whether replies are priced,
-and how many requests the model can usefully take at once. Retries are the call engine's (werealign.llm.engine).
+and how many requests the model can usefully take at once. Retries are the call engine's (werealign.llm.call_engine).
 
 Models answered in process (the built-in baselines) never go through litellm: their replies are computed here from
 the request's `subject`, a zero-argument callable the caller hands the engine with each request (eval: the item as

@@ -22,7 +22,7 @@ ENTRY_POINT_GROUP = "werealign.solvers"
 
 
 def _builtins() -> list[Solver]:
-    from werealign.solvers.agents import AGENTS
+    from werealign.solvers.agent_designs import AGENTS
 
     return [SINGLE, *AGENTS]
 
