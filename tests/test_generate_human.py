@@ -136,7 +136,8 @@ def test_distractors_from_the_same_day_first_never_from_what_is_shown(corpus, tm
 
 
 def test_same_day_distractor_swaps_the_speakers_seat_for_the_viewpoints():
-    from werealign.generation.human import Moment, Picker, build_pool, shown_for
+    from werealign.generation.human import Moment, Picker, build_pool
+    from werealign.generation.human_shown import shown_for
 
     game = invented_game(0)
     day = [u for u in game.utterances if u.phase == "day-1" and isinstance(u.speaker, int)]
@@ -261,7 +262,8 @@ def test_only_turns_the_table_heard_are_keys_or_distractors(corpus):
 def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
     """Whether an option names a seat already out is drawn per distractor at the keys' own rate: at rate 0
     none does, at rate 1 most do, and a whole run matches its keys' share."""
-    from werealign.generation.human import Picker, build_pool, find_human_moments, item_id_of, key_opening, names_seat_out, shown_for
+    from werealign.generation.human import Picker, build_pool, find_human_moments, item_id_of, key_opening
+    from werealign.generation.human_shown import names_seat_out, shown_for
 
     ds = load_dataset(corpus)
     moments, _ = find_human_moments(ds, sorted(ds.games.values(), key=lambda g: g.game_id))

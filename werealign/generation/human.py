@@ -50,10 +50,10 @@ from werealign.audit import duplicate_option_pairs
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
-from werealign.game.derive import alive_at
 from werealign.generation import human_text as ht
 from werealign.generation import minimal
 from werealign.generation.filters import LENGTH_BAND, length_range, length_targets, text_length
+from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_transcript, shown_for
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
 from werealign.files.output_dir import claim_directory
@@ -213,52 +213,6 @@ def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "") -> str 
     if not first:
         return None
     return first[random.Random(f"{seed}:{turn.index}:key").choice(sorted(first))]
-
-
-# --------------------------------------------------------------------------- what the model is shown
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What the item's prompt shows of its game, as the filters need it."""
-    grams: frozenset[tuple[str, ...]]  # the shown transcript's LEAK_NGRAM-grams
-    board: frozenset[str]  # the roles of the board (catalogue ids)
-    live: tuple[int, ...]  # seats alive at the cut-off
-    dead: tuple[int, ...]  # seats out at the cut-off
-
-
-def shown_for(game: GameLog, moment: Moment) -> Shown:
-    from werealign.audit.leaks import leak_grams
-    from werealign.game.visibility import build_context
-
-    ctx = build_context(game, moment.seat, moment.cutoff)
-    grams = frozenset(g for u in ctx.utterances for g in leak_grams(u.text))
-    board = frozenset(r.role for r in game.rules.composition) | frozenset(s.role for s in game.seats if s.role)
-    live = tuple(alive_at(game, moment.cutoff))
-    return Shown(grams, board, live, tuple(s.seat for s in game.seats if s.seat not in live))
-
-
-def repeats_transcript(text: str, shown: Shown) -> bool:
-    from werealign.audit.leaks import leak_grams
-
-    return bool(leak_grams(text) & shown.grams)
-
-
-def foreign_roles(text: str, shown: Shown) -> bool:
-    """Names a role the board lacks (a distractor from another board)."""
-    return bool(ht.roles_named(text) - shown.board)
-
-
-def names_seat_out(text: str, shown: Shown) -> bool:
-    """Names a seat out at the cut-off or not in the game, in any form (as the audit's dead-seat attack reads it)."""
-    return any(s not in shown.live for s in ht.seats_named(text))
-
-
-def dead_share(game: GameLog, moment: Moment, key: str) -> tuple[int, int]:
-    """(seats out at the cut-off, seats) among those the key names other than the viewpoint's."""
-    live = set(alive_at(game, moment.cutoff))
-    named = [s for s in ht.seats_named(key) if s != moment.seat and s in {x.seat for x in game.seats}]
-    return sum(s not in live for s in named), len(named)
 
 
 # --------------------------------------------------------------------------- distractors
