@@ -18,11 +18,9 @@ from werealign.leaderboards.release.decision_card import decision_lines
 from werealign.dataset import Dataset as WereDataset
 from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, SPLIT, features_for, item_configs, json_columns
 
-# What each config holds (an item kind without a line here is described by its task's own description).
+# What each config beside the item kinds holds (an item kind's config is described by its scorer's card text,
+# else its task's description).
 CONFIG_TEXT = {
-    "speech": "9-way multiple-choice questions in five dimensions (RI SJ DR PS CT), one key each",
-    "vote": "VA: the seat the winning side's MVP voted for, at the cut-off before the vote",
-    "opponent": "OI: the seats of the opposing faction, as seen from the viewpoint seat",
     "games": "the annotated game logs every item is cut from (hidden roles, events, transcript)",
     "osr": "objective rewrites of every utterance, for the OSR ablation",
     "manifest": "one row: the name, version, licence and counts of the dataset directory",
@@ -37,7 +35,9 @@ def _config_text(name: str) -> str:
         return (f"the {kind} items of the faithful split (what `werealign eval --split faithful`, the default, evaluates): "
                 "items whose viewpoint lacks a night fact the rules require (`knowledge_missing`) or whose stem names a hidden role are left out; "
                 f"the `{kind}` config holds every item")
-    return CONFIG_TEXT.get(name) or (TASKS[name].description if name in TASKS else "")
+    if name in TASKS:
+        return TASKS[name].scorer.card_text or TASKS[name].description
+    return CONFIG_TEXT.get(name, "")
 
 
 def data_path(config: str) -> str:
