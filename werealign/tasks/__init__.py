@@ -4,7 +4,7 @@ Each kind is a `werealign.tasks.base.Task`: its item model, the ablation variant
 the question part of its prompt, answer parsing, the gold answer, the shape and placeholder of its answer
 line (what the built-in models answer by; every prompt ends with it: `task_of_prompt`); its `Scorer` (scores,
 floors, leaderboard columns, card text) and its `ItemChecks` (validation). Everything else asks this
-registry instead of branching on kind names (tests/test_kind_names.py keeps it so). A kind from another package: a `Task` whose `templates` is
+registry instead of branching on kind names (tests/test_kind_names.py keeps it so, beside a short allow-list). A kind from another package: a `Task` whose `templates` is
 its folder of `<lang>/<kind>.v1.j2` (each ending with one of its `answer_forms`), declared in the
 `werealign.tasks` entry point group (werealign.registry) or added with `TASKS.register` (tests, notebooks).
 A built-in kind: a module here defining `TASK`, its templates in `werealign/render/templates/`, and a line

@@ -1,7 +1,7 @@
 """What a task (an item kind) is, split by job: the task proper (`Task`: its items, prompt, answer reading and
 gold), how its samples are scored and shown (`Scorer`, werealign.tasks.scorer) and how its items are checked
-(`ItemChecks`, werealign.tasks.item_checks). The rest of werealign asks the registry (werealign.tasks), never a
-kind's name.
+(`ItemChecks`, werealign.tasks.item_checks). The rest of werealign asks the registry (werealign.tasks) rather
+than naming a kind (tests/test_kind_names.py lists the few modules that still do, and why).
 
 A task module builds one `Task` and registers it in `werealign.tasks`. Prompts are rendered from the
 template `<lang>/<template or name>.<prompt version>.j2` (werealign/render/templates/), so adding a kind is one

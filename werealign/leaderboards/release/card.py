@@ -167,7 +167,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
               for name, (_, rows) in configs.items()]
     json_notes = [f"`{name}`: {', '.join(f'`{c}`' for c in json_columns(model))}" for name, (model, _) in configs.items()
                   if json_columns(model)]
-    first = next(iter(configs), "speech")
+    first = next(iter(configs), next(iter(item_configs()), ""))  # the config the example loads
     runs = "../runs" if reference == "." else "runs"  # never inside the release folder
     extra_eval = [f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}#{name}' --tasks speech "
                   f"--out {runs}/gpt-4o-mini-{name}" for name in extras]
