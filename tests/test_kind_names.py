@@ -43,16 +43,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "schema/runs.py": (2, "reading a version-1 run.json: that version asked VA with the voter's speech shown"),
     "importers/werebench.py": (11, "the WereBench release's three item configs"),
     "commands/eval.py": (2, "the --va-mode/--oi-mode shorthands typer declares; the kind each sets is the registry's"),
-    # Commands whose output is one built-in kind's items (to move behind the registry next).
-    "arena/writer.py": (3, "writes the VA and OI items derived from self-play games"),
-    "dataset_derive.py": (2, "writes the VA and OI items `werealign derive` makes"),
-    "dataset_filtered.py": (1, "writes the speech items `audit --filtered-out` keeps"),
-    "generation/human.py": (1, "item generation drafts speech items"),
-    "generation/pipeline.py": (2, "item generation drafts speech items"),
-    "generation/restyle.py": (1, "item generation drafts speech items"),
-    "generation/review.py": (1, "item generation drafts speech items"),
-    "leaderboards/release/build.py": (1, "a release's extra configs are speech item sets (audit --filtered-out)"),
-    "leaderboards/release/read.py": (2, "a release's extra configs are speech item sets (audit --filtered-out)"),
+    "generation/human.py": (1, "writes the speech items it drafts (at 500 lines: kind_of_model(SpeechItem) once it is split)"),
 }
 
 

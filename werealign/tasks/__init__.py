@@ -73,6 +73,15 @@ def task_of(item: Any) -> Task:
     raise TypeError(f"not an item: {type(item).__name__}")
 
 
+def kind_of_model(model: type) -> str:
+    """The name of the kind whose items are `model` instances: how a module that makes such items (generation,
+    an importer, derive) names their kind without writing it."""
+    for task in TASKS.values():
+        if task.item_model is model:
+            return task.name
+    raise TypeError(f"{model.__name__} is the item model of no registered task kind")
+
+
 def task_of_prompt(text: str) -> Task | None:
     """The task a rendered prompt asks (None if none): the one whose answer form ends its last non-blank line.
     A check of the template contract (every prompt ends with its task's answer line), not how anything answers."""
