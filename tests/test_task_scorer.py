@@ -75,3 +75,30 @@ def test_a_mode_asking_its_own_question_is_a_task_of_its_own() -> None:
     assert roles is not opponent and roles.name == opponent.name and roles.template_name == "opponent_roles"
     assert roles.scorer.metric == "role_accuracy" and opponent.asked_in("set") is opponent and opponent.asked_in(None) is opponent
     assert opponent.metric_for("roles") == "role_accuracy" and opponent.metric_for("set-accuracy") == "exact_match"
+
+
+def test_a_mode_alias_two_kinds_claim_is_refused_by_name() -> None:
+    import pytest
+
+    from werealign.errors import UserError
+    from werealign.tasks import task_of_mode_alias
+
+    assert task_of_mode_alias("va") is TASKS["vote"] and task_of_mode_alias("zz") is None
+    with TASKS.added(replace(TASKS["vote"], name="poll")):  # a copy of the vote kind: its alias too
+        with pytest.raises(UserError, match=r"--va-mode: task kinds vote, poll all take this shorthand"):
+            task_of_mode_alias("va")
+
+
+def test_a_kind_whose_own_question_is_no_mode_of_it_is_refused() -> None:
+    import pytest
+
+    from werealign.errors import UserError
+
+    opponent = TASKS["opponent"]
+    bad = replace(opponent, name="suspects", modes=("set",), asks={"roles": replace(opponent.asked_in("roles"), name="suspects")})
+    with pytest.raises(UserError, match=r"asks\['roles'\] is not one of its modes"):
+        TASKS.register(bad)
+    stray = replace(opponent, name="suspects", asks={"roles": opponent.asked_in("roles")})  # still named opponent
+    with pytest.raises(UserError, match=r"mode 'roles' must ask the kind's own items under its name"):
+        TASKS.register(stray)
+    assert "suspects" not in TASKS

@@ -45,11 +45,17 @@ RESERVED_NAMES = frozenset({"games", "osr", "manifest", "osr_games", "variants"}
 
 
 def _name_problem(task: Task) -> str | None:
-    """A kind's name is a file name (items/<name>.jsonl), a release config and a results key."""
+    """A kind's name is a file name (items/<name>.jsonl), a release config and a results key; a mode asking its own
+    question is one of the kind's modes and asks the kind's own items under its name."""
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", task.name):
         return f"task kind name {task.name!r}: use lower-case letters, digits, - and _, starting with a letter"
     if task.name in RESERVED_NAMES:
         return f"task kind name {task.name!r} is taken by a dataset file or count; choose another"
+    for mode, asked in task.asks.items():
+        if mode not in task.modes:
+            return f"task kind {task.name!r}: asks[{mode!r}] is not one of its modes ({', '.join(task.modes) or 'none'})"
+        if asked.name != task.name or asked.item_model is not task.item_model:
+            return f"task kind {task.name!r}: mode {mode!r} must ask the kind's own items under its name (dataclasses.replace of it)"
     return None
 
 
@@ -102,7 +108,10 @@ def prompt_shape(text: str) -> tuple[Task, str] | None:
 
 def task_of_mode_alias(alias: str) -> Task | None:
     """The kind whose mode option has this short name (`--<alias>-mode`), or None."""
-    return next((task for task in TASKS.values() if task.mode_alias == alias), None)
+    found = [task for task in TASKS.values() if task.mode_alias == alias]
+    if len(found) > 1:
+        raise UserError(f"--{alias}-mode: task kinds {', '.join(t.name for t in found)} all take this shorthand; use --mode TASK=MODE")
+    return found[0] if found else None
 
 
 def results_shapes() -> dict[str, tuple[type, ...]]:
