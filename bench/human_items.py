@@ -24,7 +24,7 @@ sys.path.insert(0, os.getcwd())  # the checkout run from, not an installed werea
 
 
 def centroid_rate(items) -> float:
-    from werealign.text_similarity import tfidf_cosines
+    from werealign.text.similarity import tfidf_cosines
 
     hits = 0
     for it in items:

@@ -1,9 +1,10 @@
 """Night knowledge the rules require vs what the game logs hold, per season and role (werealign.game.knowledge).
 
-    python scripts/knowledge_coverage.py DATASET_DIR [--markdown]
+    python scripts/knowledge_coverage.py DATASET_DIR [--gaps] [--facts seer_check,wolf_kill]
 
 DATASET_DIR is a werealign dataset (e.g. the output of `werealign import werebench`). The import report
-carries the same table per game (`night_knowledge`)."""
+carries the same table per game (`night_knowledge`). `--gaps` adds every missing fact (of the facts named; all
+when none are) with the evidence each source gives (werealign.game.knowledge_gaps), and a count per season and kind."""
 
 from __future__ import annotations
 
@@ -13,14 +14,18 @@ from pathlib import Path
 
 from werealign.dataset import load_dataset
 from werealign.game.knowledge import coverage
+from werealign.game.knowledge_gaps import gaps
+
+
+def _season(g) -> str:
+    return f"season {g.provenance.season}" if g.provenance and g.provenance.season is not None else "all"
 
 
 def table(games) -> dict[str, Counter]:
     by_season: dict[str, Counter] = defaultdict(Counter)
     for g in games:
-        season = f"season {g.provenance.season}" if g.provenance and g.provenance.season is not None else "all"
         for key, n in coverage(g).items():
-            by_season[season][key] += n
+            by_season[_season(g)][key] += n
             by_season["total"][key] += n
     return by_season
 
@@ -28,15 +33,31 @@ def table(games) -> dict[str, Counter]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dataset", type=Path)
+    ap.add_argument("--gaps", action="store_true", help="list every missing fact with the evidence of each source")
+    ap.add_argument("--facts", default="", help="comma-separated facts to list with --gaps (default: all)")
     args = ap.parse_args()
     ds = load_dataset(args.dataset)
-    rows = table(ds.games.values())
+    games = sorted(ds.games.values(), key=lambda g: g.game_id)
+    rows = table(games)
     print("| season | role | fact | required | read | % |\n|---|---|---|---:|---:|---:|")
     for season in sorted(rows, key=lambda s: (s == "total", s)):
         c = rows[season]
         for role, fact in sorted({(r, f) for r, f, _ in c}):
             owed, read = c[(role, fact, "owed")], c[(role, fact, "read")]
-            print(f"| {season} | {role} | {fact} | {owed} | {read} | {100 * read / owed:.0f} |" if owed else "")
+            if owed:
+                print(f"| {season} | {role} | {fact} | {owed} | {read} | {100 * read / owed:.0f} |")
+    if not args.gaps:
+        return
+    wanted = {f for f in args.facts.split(",") if f}
+    found = [(g, gap) for g in games for gap in gaps(g) if not wanted or gap.fact in wanted]
+    print("\n| game | night | fact | holder | day turns after | dawn deaths | written sources naming the night | kind |\n|---|---|---|---|---:|---:|---|---|")
+    for _, gap in found:
+        after = "-" if gap.turns_after is None else gap.turns_after
+        print(f"| {gap.game_id} | {gap.night} | {gap.fact} | {gap.holder} | {after} | {gap.dawn_deaths} | {', '.join(gap.written) or 'none'} | {gap.kind} |")
+    kinds = Counter((_season(g), gap.fact, gap.kind) for g, gap in found)
+    print("\n| season | fact | kind | missing |\n|---|---|---|---:|")
+    for (season, fact, kind), n in sorted(kinds.items()):
+        print(f"| {season} | {fact} | {kind} | {n} |")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ def compute(setup: str, dataset: Path | None, work: Path) -> dict[str, Any]:
 
 
 def import_werebench(src: Path, out: Path) -> Path:
-    from werealign.importers.werebench import import_werebench as run_import
+    from werealign.importers.werebench.importer import import_werebench as run_import
 
     run_import(src, out)
     return out

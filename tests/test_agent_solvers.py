@@ -22,9 +22,10 @@ from werealign.dataset import write_dataset
 from werealign.errors import UserError
 from werealign.eval.runner import EvalConfig, Execution, run_eval
 from werealign.solvers import canonical_spec, get_solver
-from werealign.solvers.agents import AGENTS
+from werealign.solvers.agent_designs import AGENTS
 from werealign.solvers.sa import read_choice, read_ratings
 from werealign.solvers.base import State
+from werealign.tasks import parse_reply
 
 STEPS = {
     "cot": ["reason", "answer"],
@@ -110,7 +111,7 @@ def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(wereb
     leaves out (after the cut-off, the wolves' night chat for a villager, ...) reaches any step."""
     from werealign.dataset import load_dataset
     from werealign.eval.plan import plan_run
-    from werealign.solvers.engine import run_solver
+    from werealign.solvers.replay import run_solver
     from werealign.llm.store import StoredResponse
 
     ds = load_dataset(werebench_import.path)
@@ -134,23 +135,41 @@ def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(wereb
                 assert not [h for h in hidden if h in text], (spec, p.item.item_id)
 
 
+class _Scripted:
+    """Steps that answer each ask with the next scripted reply and keep the notes."""
+
+    def __init__(self, replies):
+        self.replies = iter(replies)
+        self.notes: list = []
+
+    async def ask(self, step, messages, *, params=None):
+        return next(self.replies)
+
+    def note(self, step, output):
+        self.notes.append((step, output))
+
+
 def test_self_consistency_takes_the_majority_answer():
-    replies = iter(["Answer: A", "Answer: B", "I think.\nAnswer: B"])
-
-    class Steps:
-        notes: list = []
-
-        async def ask(self, step, messages, *, params=None):
-            return next(replies)
-
-        def note(self, step, output):
-            self.notes.append((step, output))
-
     game, item = crafted_game(), crafted_speech_item()
-    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=item, game=game, key="k")
-    steps = Steps()
+    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="speech", item=item, game=game, key="k",
+                  read=lambda reply: parse_reply(reply, item, game=game).answer)
+    steps = _Scripted(["Answer: A", "Answer: B", "I think.\nAnswer: B"])
     reply = asyncio.run(get_solver("self-consistency:samples=3").solve(state, steps))
     assert reply.endswith("Answer: B") and steps.notes[-1][1].startswith("2 of 3 samples")
+
+
+def test_self_consistency_reads_answers_with_the_states_reader_whatever_the_task():
+    """No task of werealign's: an invented one whose answer is the reply's last word, read by the reader the state
+    carries; without a reader the solver says what it lacks instead of guessing a task."""
+    last_word = lambda reply: reply.split()[-1] if reply and reply.split() else None  # noqa: E731
+    state = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="invented-kind", item=object(),
+                  game=None, key="k", read=last_word)
+    steps = _Scripted(["I pick ember", "surely frost", "ember it is... ember"])
+    assert asyncio.run(get_solver("self-consistency:samples=3").solve(state, steps)) == "I pick ember"
+    assert steps.notes[-1][1] == '2 of 3 samples: "ember"'
+    with pytest.raises(ValueError, match="State.read"):
+        asyncio.run(get_solver("self-consistency:samples=2").solve(
+            State(messages=[], params={}, decode=0, task="invented-kind", item=object(), game=None, key="k"), _Scripted(["x", "y"])))
 
 
 def test_sa_rates_0_to_4_after_evidence_scores_acc_and_records_its_strategy_on_an_invented_game():

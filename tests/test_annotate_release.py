@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from werealign.annotate.build import build_from_files
-from werealign.importers.werebench_config import build_release_game, find_config_files, load_release_config, sibling_with_number
-from werealign.importers.werebench_faithfulness import EXPLAINED, ReleaseFaithfulness, check_release, check_release_game, release_cue_quirks, summary
+from werealign.importers.werebench.config import build_release_game, find_config_files, load_release_config, sibling_with_number
+from werealign.importers.werebench.faithfulness import EXPLAINED, ReleaseFaithfulness, check_release, check_release_game, release_cue_quirks, summary
 from werealign.errors import UserError
 
 from cli_inproc import run_cli
@@ -181,7 +181,7 @@ def test_release_config_empty_phases_are_dropped_with_a_note(tmp_path):
 
 
 def test_faithfulness_lists_games_that_need_keep_invalid(tmp_path):
-    from werealign.importers.werebench_faithfulness import text_report
+    from werealign.importers.werebench.faithfulness import text_report
 
     path, data = _release_game(tmp_path, [])
     report = check_release_game(path, data)
@@ -311,7 +311,7 @@ def test_convert_release_round_trips(tmp_path):
 
 def test_agreement_runs_on_real_files(werebench_src, tmp_path):
     from werealign.annotate.agreement import agreement_from_files
-    from werealign.importers.werebench_config import release_config_yaml
+    from werealign.importers.werebench.config import release_config_yaml
 
     config = next(c.path for c in find_config_files(werebench_src / "clean_process")[0] if (c.season, c.number) == (1, 1))
     srt = sibling_with_number(config, 1, ".srt")

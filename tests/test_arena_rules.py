@@ -15,7 +15,7 @@ from cli_inproc import run_cli
 
 from werealign.arena.agents import resolve_agent
 from werealign.arena.board import BoardSpec, load_board, make_board
-from werealign.arena.engine import play_game
+from werealign.arena.moderator import play_game
 from werealign.arena.heuristic import HeuristicAgent
 from werealign.arena.moves import Action
 from werealign.arena.tournament import play_all, schedule

@@ -99,7 +99,7 @@ def test_minimal_pairs_change_only_the_move():
     game = invented_game(3)
     live, dead = tuple(alive_at(game, CUTOFF)), (DEAD,)
     key = "I vote seat 7 out, seat 7 is a wolf"
-    found, why = minimal.variants(key, game, 4, live, dead, "seat 7 seat 7 seat 5", "s")
+    found, why = minimal.variants(key, game, 4, live, dead, ("seat 7 seat 7 seat 5",), "s")
     assert why is None and len(found) == 8 and len({t for t, _, _ in found}) == 8 and key not in {t for t, _, _ in found}
     for text, origin, change in found:
         assert origin.startswith("m1_")
@@ -116,9 +116,51 @@ def test_minimal_pairs_change_only_the_move():
     roles = Counter(t.split(" is a ")[1] for t, _, _ in found) + Counter([key.split(" is a ")[1]])
     assert len(set(seats.values())) == 1 and len(set(roles.values())) == 1
     # every seat form of the target is renumbered in its own form
-    zh, _ = minimal.variants("我投七号，7 号位是狼", game, 4, live, dead, "", "s")
+    zh, _ = minimal.variants("我投七号，7 号位是狼", game, 4, live, dead, ("",), "s")
     assert zh and all(len({m.seat for m in mentions(t)}) == 1 and "号位" in t for t, _, _ in zh)
-    assert minimal.variants("amber lantern river meadow", game, 4, live, dead, "", "s")[1]  # no move to change: none
+    assert minimal.variants("amber lantern river meadow", game, 4, live, dead, ("",), "s")[1]  # no move to change: none
+
+
+def test_minimal_pairs_bracket_the_keys_likeness_to_the_game():
+    """The seat the key aims at is the one the table talks about: swapped seats come from both sides of
+    the key's likeness to the shown words, nearest first, so the key is not the option most like them."""
+    from werealign.text.similarity import tfidf_cosines
+
+    game = invented_game(5)
+    live, dead = tuple(alive_at(game, CUTOFF)), (DEAD,)
+    key = "I vote seat 7 out, a wolf"
+    # the table talks about seat 5 most, then 7 (the key's), then 8
+    talk = "seat 5 out seat 5 out seat 5 out seat 7 out seat 7 seat 8 out seat 9"
+    target, order = minimal.seat_swaps(key, game, 4, live, dead, (talk,), "s")
+    alive = [s for s in live if s not in (4, 7)]
+    assert target == 7 and sorted(order[:len(alive)]) == alive and order[len(alive):] == [DEAD]  # rate 0: live seats first
+    sims = dict(zip([7, *order], tfidf_cosines(talk, [key, *(f"I vote seat {s} out, a wolf" for s in order)], sublinear_tf=True)))
+    first_two = sorted(sims[s] > sims[7] for s in order[:2])
+    assert first_two == [False, True] and set(order[:2]) <= {5, 8, 9}  # one either side, the nearest
+    found, why = minimal.variants(key, game, 4, live, dead, (talk,), "s")
+    assert why is None and any(f"seat {s} " in t for t, _, _ in found for s in order[:2])
+    # a key naming two seats: the one whose swaps can sit on both sides of the key is swapped
+    two = "seat 7 is a wolf, I trust seat 6"
+    target, order = minimal.seat_swaps(two, game, 4, live, dead, ("seat 7 wolf seat 7 wolf seat 7 wolf seat 7 seat 5",), "s")
+    assert target == 6 and 7 not in order
+    # every seat form of the swapped seat is renumbered alike
+    zh, _ = minimal.variants("我投七号，7 号位是狼，相信六号", game, 4, live, dead, ("七号 七号 六号",), "s")
+    assert all(len({m.seat for m in mentions(t)}) == 2 and "号位" in t for t, _, _ in zh)
+
+
+def test_minimal_pairs_swap_in_seats_out_at_the_keys_own_rate():
+    game = invented_game(6, seats=12)
+    dead = (2, 3, 10, 11, 12)
+    live = tuple(s for s in range(1, 13) if s not in dead)
+    key = "I vote seat 7 out, amber lantern"
+
+    def dead_share(rate: float) -> float:
+        swapped = [s for n in range(60) for s in minimal.seat_swaps(key, game, 4, live, dead, ("seat 7 seat 5",), f"s{n}", rate)[1][:4]]
+        return sum(s in dead for s in swapped) / len(swapped)
+
+    assert dead_share(0.0) == 0.0
+    assert 0.2 < dead_share(0.35) < 0.5
+    assert dead_share(1.0) == 1.0  # four dead seats to draw from first: no live seat among the first four
 
 
 def test_the_filtered_split_drops_what_a_context_attack_answers():

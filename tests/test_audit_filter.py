@@ -112,13 +112,16 @@ def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     r = run_cli("audit", src, "--filtered-out", out, "--seed", "7", "--format", "json")
     assert r.returncode == 0, r.stderr
     note = json.loads((out / "dataset.json").read_text())["filtering"]
-    from werealign.audit.filtering import THRESHOLD
+    from werealign.audit.filtering import ATTACKS, THRESHOLD
 
     assert note["method"] == "aflite" and note["seed"] == 7 and note["attacks"] and note["threshold"] == THRESHOLD == 0.15
     split = load_dataset(out)
     c = note["counts"]
     assert c["speech_in"] == len(items) and c["speech_kept"] == len(split.speech) and c["removed_leak"] >= 1
     assert c["speech_kept"] + c["removed_leak"] + c["removed_answerable"] == len(items)
+    # which filter removes what: each attack alone, on the items that do not leak; every item one reaches is removed
+    assert set(c["answerable_by"]) == {f"{f}-{lrn}" for f, lrn in ATTACKS} | {"context-learned"}
+    assert 0 < max(c["answerable_by"].values()) <= c["removed_answerable"]
     # complete: every game, VA/OI item and OSR rewrite; only filtered speech items
     assert sorted(split.games) == GAMES and len(split.vote) == len(split.opponent) == len(split.osr) == len(GAMES)
     kept = split.speech
@@ -164,3 +167,19 @@ def test_release_filtered_split_holds_against_independent_attacks(werebench_impo
     assert all(0 <= s["artifact_score"] <= 1 for s in doc["item_scores"].values())
     assert doc["artifacts"]["all"] and {g["side"] for g in doc["artifacts"]["all"]} == {"key", "distractor"}
     assert run_cli("validate", out).returncode == 0
+
+
+def test_the_release_card_says_what_each_filter_removed_and_how_wide_a_small_split_is():
+    from types import SimpleNamespace
+
+    from werealign.release.card import filtering_lines
+
+    note = {"threshold": 0.15, "counts": {"speech_in": 50, "speech_kept": 25, "removed_leak": 5, "removed_answerable": 20,
+                                          "answerable_by": {"chars-lr": 12, "context-learned": 7}}}
+    lines = filtering_lines(SimpleNamespace(manifest=SimpleNamespace(filtering=note)))
+    text = " ".join(lines)
+    assert "25 of 50" in text and "5 removed for leaks" in text and "chars-lr 12, context-learned 7" in text
+    assert "±20%" in text  # 0.98 / sqrt(25): fewer than 100 items
+    note["counts"] |= {"speech_in": 400, "speech_kept": 150}
+    assert "interval" not in " ".join(filtering_lines(SimpleNamespace(manifest=SimpleNamespace(filtering=note))))
+    assert filtering_lines(SimpleNamespace(manifest=SimpleNamespace(filtering=None))) == []

@@ -20,6 +20,18 @@ def test_the_cot_reasoning_step_sets_the_answer_line_aside_explicitly(lang, says
     assert "do not give the final answer line yet" not in text  # the bare contradiction of before
 
 
+STEP_TEMPLATES = sorted((REPO / "werealign" / "render" / "templates").glob("*/solvers/*.j2"))
+
+
+@pytest.mark.parametrize("path", STEP_TEMPLATES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_no_intermediate_step_bluntly_contradicts_the_answer_line_instruction(path):
+    """Every solver step below the task prompt that defers the answer line says why the instruction waits."""
+    text = path.read_text(encoding="utf-8")
+    assert "do not give the final answer line yet" not in text.lower() and "先不要给出最后的答案行" not in text
+    if path.name != "final.v1.j2" and ("answer line" in text or "答案行" in text):  # final: the step that answers
+        assert "does not apply yet" in text or "暂时不适用" in text
+
+
 def test_ci_installs_a_cjk_font_with_chromium():
     script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     install = next(line for line in script.splitlines() if "apt-get install" in line)

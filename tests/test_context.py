@@ -12,7 +12,7 @@ from werealign.schema.roles import catalogue_for
 from werealign.game.visibility import build_context
 from werealign.errors import UserError
 from werealign.eval.prompts import render_messages
-from werealign.render.lines import event_line, phase_label, rules_summary, seat_label, speaker_label
+from werealign.render.lines import event_line, phase_label, rules_for_prompt, rules_summary, seat_label, speaker_label
 from werealign.render.phrases import role_name
 from werealign.schema import GameLog, Utterance, VoteItem
 
@@ -153,7 +153,9 @@ def test_rules_text_or_generated_summary():
     assert "Standard werewolf rules for six players." in _prompt(crafted_game(), crafted_speech_item())
     game = crafted_game(rules_text=None)
     ctx = build_context(game, VIEWPOINT, CUTOFF)
-    assert ctx.rules_generated and "2 x werewolf" in ctx.rules_text and "Seer (the good side)" in ctx.rules_text
+    prompt = _prompt(game, crafted_speech_item())
+    assert ctx.rules_generated and "2 x werewolf" in prompt and "Seer (the good side)" in prompt
+    assert not build_context(crafted_game(), VIEWPOINT, CUTOFF).rules_generated
     zh = game.model_copy(update={"language": "zh"})
     assert "2张狼人" in rules_summary(zh) and "屠边规则" in rules_summary(zh)
 
@@ -316,7 +318,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             src = by_index[u.index]
             assert u.partial or max(src.segment_ids) <= item.cutoff_segment, where
         prompt = _prompt(game, item)
-        allowed = "\n".join([ctx.rules_text, *(u.text for u in game.utterances if min(u.segment_ids) <= item.cutoff_segment),
+        allowed = "\n".join([rules_for_prompt(game), *(u.text for u in game.utterances if min(u.segment_ids) <= item.cutoff_segment),
                              (getattr(item, "question_short", None) or getattr(item, "question", "")), *(o.text for o in getattr(item, "options", []))])
         # 1. nothing said after the cut-off (unless the same words were also said before)
         for u in game.utterances:
@@ -430,9 +432,8 @@ def test_the_leakage_filter_and_the_wording_are_apart():
     (werealign.render's tables and lines) never decides what is seen: it reads only the schema."""
     ctx_imports = _werealign_imports("werealign.game.visibility")
     assert not {i for i in ctx_imports if i.startswith(("werealign.eval", "werealign.generation", "werealign.tasks"))}
-    # The rules (the game's text with its missing rule lines, or the summary) are the one piece of wording the context
-    # holds (Context.rules_text).
-    assert {i for i in ctx_imports if i.startswith("werealign.render")} <= {"werealign.render.lines", "werealign.render.lines.rules_for_prompt"}
+    # The rules a prompt shows are worded by render too (render.context_vars): the Context carries no wording.
+    assert not {i for i in ctx_imports if i.startswith("werealign.render")}
     for module in ("werealign.render.phrases", "werealign.render.lines"):
         allowed = ("werealign.schema", "werealign.render.phrases")
         assert {i for i in _werealign_imports(module) if not i.startswith(allowed)} == set(), module

@@ -184,7 +184,7 @@ def test_derive_and_eval_give_every_kind_its_floors(tmp_path):
     write_dataset(src, name="invented", version="1", licence="test", games=[invented_game()], items={})
     r = run_cli("derive", src, "--deciders", "all")
     assert r.returncode == 0, r.stderr
-    assert "decision items (all): 2 seer_check, 2 guard_protect, 1 witch_save, 1 witch_poison, 2 wolf_kill, 14 ballot, 0 sheriff_ballot, 0 badge" in r.stdout
+    assert "decision items (all): 2 seer_check, 2 guard_protect, 1 witch_save, 1 witch_poison, 2 wolf_kill, 14 ballot, 0 sheriff_run, 0 sheriff_ballot, 0 badge" in r.stdout
     ds = load_dataset(src)
     kinds = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill", "ballot")
     assert all(ds.items_of(k) for k in kinds)
@@ -222,9 +222,12 @@ def test_an_arena_game_yields_the_same_kinds(tmp_path):
     made = derive_decisions(game, "all")
     for kind in ("seer_check", "guard_protect", "wolf_kill", "ballot"):
         assert made.items[kind], kind
-    for items in made.items.values():
+    for kind, items in made.items.items():
         for item in items:
             assert item.answer is None or item.answer in item.candidates
+            if kind == "claim":  # asked at a turn, which may follow a vote (a tie's second speeches): before the turn
+                assert item.cutoff_segment < next(u.segment_ids[0] for u in game.utterances if u.index == item.turn)
+                continue
             assert item.cutoff_segment < min(e.segment_id for e in game.events if e.phase == item.phase and e.segment_id is not None
                                              and (e.kind == "vote" or e.actor == item.viewpoint_seat or e.skill == "wolf_kill"))
     guards = made.items["guard_protect"]
@@ -294,6 +297,7 @@ def test_real_release_yields_decision_items_that_hide_their_answer(werebench_imp
     assert sum(map(len, made.values())) >= 800 and sum(1 for v in made.values() if v) >= 4, {k: len(v) for k, v in made.items()}
     items = [i for v in made.values() for i in v]
     assert all(i.answer is None or i.answer in i.candidates for i in items)
+    items = [i for i in items if i.decision != "claim"]  # a claim's own turn is what its prompt withholds (test_decision_claim)
     for item in items[::3]:
         game = ds.games[item.game_id]
         text = render_messages(game, item)[-1]["content"]

@@ -14,11 +14,11 @@ from cli_inproc import run_cli
 from test_annotate_release import CONFIG, _release_game, _turn
 from test_import_werebench import _game, write_release
 
-from werealign.duplicate_keys import json_duplicates
+from werealign.files.duplicate_keys import json_duplicates
 from werealign.errors import UserError
 from werealign.importers.python_literal import literal_assignment
-from werealign.importers.werebench_config import load_release_config
-from werealign.importers.werebench_faithfulness import check_release, check_release_game
+from werealign.importers.werebench.config import load_release_config
+from werealign.importers.werebench.faithfulness import check_release, check_release_game
 
 PY_CONFIG = """# an invented config, as the annotators write them
 GAME_CONFIG = {

@@ -256,3 +256,40 @@ def test_only_turns_the_table_heard_are_keys_or_distractors(corpus):
     game.highlights.append(type(game.highlights[0])(segment_id=0, kind="other", note="before the aside"))
     moments, skipped = find_human_moments(ds, [game])
     assert all(m.turn.index not in (1, 2) for m in moments) and any("off the table" in w for w in skipped)
+
+
+def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
+    """Whether an option names a seat already out is drawn per distractor at the keys' own rate: at rate 0
+    none does, at rate 1 most do, and a whole run matches its keys' share."""
+    from werealign.generation.human import Picker, build_pool, find_human_moments, item_id_of, key_opening, names_seat_out, shown_for
+
+    ds = load_dataset(corpus)
+    moments, _ = find_human_moments(ds, sorted(ds.games.values(), key=lambda g: g.game_id))
+    pool = build_pool(ds, frozenset())
+    for rate in (0.0, 1.0):
+        picker, flags = Picker(pool, 0, dead_rate=0.5, out_rate=rate), []
+        for m in [m for m in moments if shown_for(ds.games[m.game_id], m).dead][:8]:  # a seat out: before that, none is drawn
+            key = key_opening(m.turn, frozenset())
+            if key is not None:
+                shown = shown_for(ds.games[m.game_id], m)
+                negatives, _ = picker.pick(ds.games[m.game_id], m, item_id_of(m), key, shown)
+                flags += [names_seat_out(n["text"], shown) for n in negatives]
+        assert len(flags) >= 16
+        # rate 1: each distractor names one whenever a candidate of its length does (the invented games are small)
+        assert (sum(flags) == 0) if rate == 0 else (sum(flags) / len(flags) > 0.8)
+    # the viewpoint's turns after the death name only the seat out, so some keys name it
+    games = [g.model_copy(update={"utterances": [u.model_copy(update={"text": re.sub(r"seat \d", f"seat {DEAD}", u.text)})
+                                                 if u.speaker == g.mvp.seat and min(u.segment_ids) > 50 else u for u in g.utterances]})
+             for g in ds.games.values()]
+    write_dataset(tmp_path / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
+    ds = load_dataset(tmp_path / "c")
+    moments, _ = find_human_moments(ds, sorted(ds.games.values(), key=lambda g: g.game_id))
+    run_human(HumanConfig(dataset=str(tmp_path / "c")), tmp_path / "h")
+    keys, distractors = [], []
+    for it in _items(tmp_path / "h"):
+        shown = shown_for(ds.games[it.game_id], next(m for m in moments if item_id_of(m) == it.item_id))
+        for o in it.options:
+            (keys if o.key == it.answer else distractors).append(names_seat_out(o.text, shown))
+    assert 0 < sum(keys) < len(keys)  # the invented keys name the seat out now and then
+    # (a tolerance for the small invented corpus: a slot falls back to any standing when no candidate of its length fits)
+    assert abs(sum(distractors) / len(distractors) - sum(keys) / len(keys)) < 0.1

@@ -191,7 +191,7 @@ def test_sigterm_mid_import_removes_the_staging_directory(tmp_path):
     # moved into place), so the signal lands mid-import every time rather than by luck of timing.
     code = (
         "import sys, time\n"
-        "import werealign.importers.werebench as wb\n"
+        "import werealign.importers.werebench.importer as wb\n"
         "write = wb.write_dataset\n"
         "def write_then_wait(*args, **kwargs):\n"
         "    write(*args, **kwargs)\n"

@@ -4,8 +4,8 @@ that knew them. Invented seats, nights and log sentences only."""
 from __future__ import annotations
 
 from test_import_nights import PHASES, SEATS
-from werealign.importers.werebench_night_truth import settle_night_actions
-from werealign.importers.werebench_nights import read_night_actions
+from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.werebench.nights import read_night_actions
 from werealign.schema import Event
 from werealign.schema.models import EVERYONE
 

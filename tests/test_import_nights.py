@@ -1,10 +1,10 @@
 """Own night actions read from the WereBench annotator log (issue 13 item 5): each rule of
-werealign.importers.werebench_nights pinned on an invented game and invented log sentences."""
+werealign.importers.werebench.nights pinned on an invented game and invented log sentences."""
 
 from __future__ import annotations
 
 from werealign.game.visibility import build_context
-from werealign.importers.werebench_nights import read_night_actions
+from werealign.importers.werebench.nights import read_night_actions
 from werealign.schema import Phase, SeatInfo
 
 SEATS = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good", original_role_label=label)
@@ -120,3 +120,63 @@ def test_a_named_actor_must_hold_the_role_the_action_needs():
     assert _facts("第一晚狼人刀 5 号，5 号被 3 号守护") == [kill]  # a passive names no target after the verb
     assert _facts("1 号（女巫）首晚救 5 号；2 号玩家是预言家，第二晚验 4 号") == [
         (1, "night-1", "witch_save", 5, None), (2, "night-2", "seer_check", 4, "狼人")]
+
+
+def _kills(log: str) -> list[tuple]:
+    return [(phase, target) for actor, phase, skill, target, _ in _facts(log) if skill == "wolf_kill"]
+
+
+def test_issue30_kill_wordings_the_reader_never_met_landing_naming_and_passive():
+    # the knife "landing" on a seat, with the target's role (and a short nickname) before its seat
+    assert _kills("第二晚狼队刀到女巫 1 号") == [("night-2", 1)]
+    assert _kills("第一晚狼人团队刀中预言家阿明 2 号") == [("night-1", 2)]
+    assert _kills("第一晚狼人首刀、村民 5 号") == [("night-1", 5)]
+    # the victim named first, the knife it met after
+    assert _kills("首晚村民 5 号遭遇狼刀") == [("night-1", 5)]
+    assert _kills("第二晚守卫 3 号遇到首刀") == [("night-2", 3)]
+    # a wolf told to knife itself
+    assert _kills("第二晚狼队让 6 号决定自刀") == [("night-2", 6)]
+
+
+def test_issue30_a_target_role_that_the_seat_does_not_hold_reads_nothing():
+    assert _kills("第一晚狼人刀中守卫 5 号") == []  # seat 5 is a villager
+    assert _kills("首晚女巫 3 号遭遇狼刀") == []  # seat 3 is the guard
+    assert _kills("第一晚狼队让 5 号自刀") == []  # a villager is no wolf
+    # a plain wolf's name fits any wolf-side seat
+    assert _kills("第二晚狼人刀中狼人 4 号") == [("night-2", 4)]
+    # by day, or said at the table, nothing
+    assert _kills("第一天白天村民 5 号遭遇狼刀") == []
+    assert _kills("2 号是预言家，发言称第一晚 5 号遭遇狼刀") == []
+
+
+def test_issue30_a_denied_kill_is_no_kill_and_a_transcripts_space_before_the_knife_is_no_break():
+    assert _kills("第二夜狼人并没有刀 3 号") == []
+    assert _kills("第二夜狼队未选择刀 3 号而是刀了 5 号") == []  # the second kill names no killer: not read either
+    recap = "第二晚 村民 5 号 遭遇狼刀 白天大家发言"
+    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True)
+            if r.event and r.event.skill == "wolf_kill"] == [("night-2", 5)]
+    # a role word with a stray character before it ("明女巫"), checked against the seat like any role word
+    assert _kills("第一晚狼人刀死明女巫 1 号") == [("night-1", 1)]
+    assert _kills("第一晚狼人刀死明女巫 2 号") == []
+
+
+def test_issue30_a_wolfs_own_clause_names_the_packs_kill_and_a_victim_names_the_wolf_that_knifed_it():
+    assert _kills("6 号是狼人，白天发言划水，第二晚刀死女巫 1 号") == [("night-2", 1)]
+    assert _kills("6 号是狼人，第二晚刀死守卫 1 号") == []  # seat 1 is the witch: the role word disagrees
+    assert _kills("5 号是村民，第二晚刀死 1 号") == []  # a villager knifes nobody
+    assert _kills("1 号是女巫，第二晚被 4 号刀死") == [("night-2", 1)]
+    assert _kills("1 号是女巫，第二晚被 5 号刀死") == []  # seat 5 is no wolf
+    # in a recap's transcript, a space after the knife does not cut the victim off
+    recap = "第二晚 狼人刀死 预言家 然后白天大家发言"
+    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True)
+            if r.event and r.event.skill == "wolf_kill"] == [("night-2", 2)]
+
+
+def test_issue30_a_stated_empty_knife_is_the_nights_kill_with_no_target():
+    assert _kills("第二晚狼队选择空刀，守卫 3 号守了 2 号") == [("night-2", None)]
+    assert _kills("第一天白天狼人空刀的说法被质疑") == []  # by day: not a night's fact
+
+
+def test_issue30_a_word_of_choosing_between_the_actor_and_the_verb():
+    assert (3, "night-2", "guard_protect", 2, None) in _facts("第二晚守卫 3 号选择守护 2 号")
+    assert (1, "night-1", "witch_save", None, None) in _facts("首夜女巫 1 号选择了开药解救")

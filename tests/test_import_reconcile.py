@@ -9,7 +9,7 @@ import json
 from cli_inproc import run_cli
 from test_import_werebench import _game, write_release
 from werealign.dataset import load_dataset
-from werealign.importers.werebench_reconcile import stated_roles
+from werealign.importers.werebench.reconcile import stated_roles
 
 
 def test_stated_roles_reads_rosters_lists_and_brackets_but_not_opinions_or_claims():

@@ -14,8 +14,8 @@ import pytest
 
 from werealign.dataset import load_dataset
 from werealign.eval.prompts import render_messages
-from werealign.importers.werebench import import_werebench
-from werealign.importers.werebench_segments import transcript_rel
+from werealign.importers.werebench.importer import import_werebench
+from werealign.importers.werebench.segments import transcript_rel
 
 # --------------------------------------------------------------------------- an invented release with a transcript
 

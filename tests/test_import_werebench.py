@@ -15,7 +15,7 @@ import pytest
 from cli_inproc import run_cli  # the CLI in this process: exit code, stdout, stderr as a subprocess would give
 
 from werealign.dataset import load_dataset
-from werealign.importers.werebench_text import chinese_number, host_exits, parse_time, seat_of_label
+from werealign.importers.werebench.text import chinese_number, host_exits, parse_time, seat_of_label
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
@@ -53,7 +53,7 @@ def test_host_exits_only_counts_seats_next_to_an_exit_phrase():
 
 
 def test_stated_winner_takes_the_last_real_result():
-    from werealign.importers.werebench_seats import _stated_winner
+    from werealign.importers.werebench.seats import _stated_winner
 
     assert _stated_winner("第一天很顺利。最后好人阵营获胜") == "good"
     assert _stated_winner("他不想让好人赢，最后狼人阵营在最后一晚获得了最终的胜利") == "wolf"

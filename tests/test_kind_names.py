@@ -23,25 +23,28 @@ GAME_FIELDS = {"kind", "skill", "fact", "decision"}  # fields whose values are t
 GAME_WORDS = "the game's own words (event kinds, skill ids, moves and their phrasing), not item kinds"
 ALLOWED: dict[str, tuple[int, str]] = {
     # The built-in kinds' own modules outside tasks/: where the kinds' items are defined and derived.
-    "schema/decisions.py": (16, "the decision kinds' item models (one Literal per kind)"),
-    "game/decisions.py": (16, "derives the decision kinds' items from a game: which move each kind asks"),
+    "schema/decisions.py": (21, "the decision kinds' item models (one Literal per kind)"),
+    "game/decisions.py": (21, "derives the decision kinds' items from a game: which move each kind asks"),
+    "game/claims.py": (1, "reads the claims the claim kind asks about"),
     "game/derive.py": (2, "derives VA and OI items; their item-id tags"),
     # The game's vocabulary that is not an event's kind or skill compared in place.
-    "schema/models.py": (2, GAME_WORDS),
+    "schema/models.py": (4, GAME_WORDS),
+    "game/knowledge.py": (4, GAME_WORDS),
+    "game/knowledge_gaps.py": (7, GAME_WORDS),
     "render/phrases.py": (16, GAME_WORDS),
     "arena/board.py": (2, GAME_WORDS),
-    "arena/engine.py": (7, GAME_WORDS),
+    "arena/moderator.py": (9, GAME_WORDS),
     "arena/heuristic.py": (2, GAME_WORDS),
     "arena/lines.py": (6, GAME_WORDS),
     "annotate/agreement.py": (1, GAME_WORDS),
     "audit/leaks.py": (1, GAME_WORDS),
-    "importers/werebench_claims.py": (5, GAME_WORDS),
-    "importers/werebench_game.py": (1, GAME_WORDS),
-    "importers/werebench_nights.py": (8, GAME_WORDS),
-    "solvers/agents.py": (2, "a step named 'vote' (a majority vote over sampled replies), not an item kind"),
+    "importers/werebench/claims.py": (7, GAME_WORDS),
+    "importers/werebench/game.py": (1, GAME_WORDS),
+    "importers/werebench/nights.py": (8, GAME_WORDS),
+    "solvers/agent_designs.py": (2, "a step named 'vote' (a majority vote over sampled replies), not an item kind"),
     # Files of a given format that hold the built-in kinds by definition.
     "schema/runs.py": (2, "reading a version-1 run.json: that version asked VA with the voter's speech shown"),
-    "importers/werebench.py": (11, "the WereBench release's three item configs"),
+    "importers/werebench/importer.py": (11, "the WereBench release's three item configs"),
     "commands/eval.py": (2, "the --va-mode/--oi-mode shorthands typer declares; the kind each sets is the registry's"),
     "generation/human.py": (1, "writes the speech items it drafts (at 500 lines: kind_of_model(SpeechItem) once it is split)"),
 }

@@ -12,9 +12,9 @@ from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
 from werealign.splits import apply_split
 from werealign.game.knowledge import coverage, missing_knowledge, owed_and_missing
-from werealign.importers.werebench_claims import read_statements, statement_events
-from werealign.importers.werebench_night_truth import settle_night_actions
-from werealign.importers.werebench_nights import read_night_actions
+from werealign.importers.werebench.claims import read_statements, statement_events
+from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.werebench.nights import read_night_actions
 from werealign.schema import Event, GameLog, Phase, SeatInfo, Segment, Utterance
 from werealign.schema.models import ACTOR, Audience, MissingFact
 from werealign.schema.roles import RoleDeclaration, catalogue_for
@@ -188,7 +188,7 @@ def test_the_release_ships_the_faithful_split_beside_the_full_one(tmp_path, monk
     import datasets
     import yaml
 
-    from werealign.leaderboards.release.build import build_release
+    from werealign.release.build import build_release
 
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     datasets.disable_progress_bars()
@@ -251,7 +251,7 @@ def test_arena_games_hold_every_night_fact_the_rules_require(tmp_path):
 
 
 def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
-    from werealign.importers.werebench_night_truth import unexplained_dawns
+    from werealign.importers.werebench.night_truth import unexplained_dawns
 
     seats, phases, _ = _zh_game([])
     kill = Event(kind="skill_use", phase="night-2", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
@@ -261,3 +261,82 @@ def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
     assert len(lines) == 1 and "[2]" in lines[0] and lines[0].startswith("night-2")
     assert unexplained_dawns([kill, poison], deaths[:2], phases) == []
     assert unexplained_dawns([kill], deaths, phases) == []  # the poison is not known: seat 1 or 2 may be it
+
+
+def test_issue30_a_death_announced_under_the_next_nights_label_ends_the_seats_duties_at_the_night_it_was_struck():
+    # the seer knifed on night 1; the host's dawn line falls in a turn labelled night 2 (it runs on into nightfall)
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=3, skill="wolf_kill")
+    dead = Event(kind="elimination", phase="night-2", segment_id=None, audience=EVERYONE, target=3, result="night_death")
+    g = _three_nights([_check("night-1", 3, 2), kill1, dead])
+    assert owed_and_missing(g, 3, cutoff=71) == ([MissingFact(night="night-1", fact="seer_check")], [])
+    # saved on night 1 (the kill did not take): the death under night 2's label is night 2's own, still owed
+    save1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=5, target=3, skill="witch_save")
+    g = _three_nights([_check("night-1", 3, 2), kill1, save1, dead])
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1", "night-2"]
+    # struck again on night 2: the same
+    kill2 = kill1.model_copy(update={"phase": "night-2"})
+    g = _three_nights([_check("night-1", 3, 2), kill1, kill2, dead])
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1", "night-2"]
+
+
+def test_issue30_each_gap_carries_the_evidence_of_every_source_and_absence_is_only_claimed_when_none_can_hold_it():
+    from werealign.game.knowledge_gaps import gaps
+
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
+    seer_dead = Event(kind="elimination", phase="day-2", segment_id=40, audience=EVERYONE, target=3, result="night_death")
+    spoke = _three_nights([_check("night-1", 3, 2), kill1, seer_dead])
+    # a turn after her death (last words, or a slip of the label) could hold the check: one to read
+    assert {(x.night, x.fact): x for x in gaps(spoke)}[("night-2", "seer_check")].kind.startswith("unread")
+    g = spoke.model_copy(update={"utterances": [u for u in spoke.utterances if u.speaker != 3]})
+    by = {(x.night, x.fact, x.holder): x for x in gaps(g)}
+    # the seer knifed on night 2 never spoke again and no written source has a check under night 2
+    seer2 = by[("night-2", "seer_check", "seat 3 (seer)")]
+    assert (seer2.turns_after, seer2.dawn_deaths, seer2.written) == (0, 1, ())
+    assert seer2.kind.startswith("absent")
+    # night 2's kill: one dawn death, which another night skill (the witch's poison) may explain: not claimed absent
+    assert by[("night-2", "wolf_kill", "wolves")].kind.startswith("unread")
+    # the witch is told the same victim: on nights 2 and 3 one gap each, the pack's; on night 1 the pack's kill is
+    # known and only the witch's copy is missing, which stays listed
+    assert [(x.night, x.holder) for x in gaps(g) if x.fact == "wolf_kill"] == [
+        ("night-1", "seat 5 (witch)"), ("night-2", "wolves"), ("night-3", "wolves")]
+    # a written source with words of a check under that night (any night wording) turns it into one to read
+    g2 = g.model_copy(update={"annotator_log": "次夜预言家查了 4 号；白天无事", "recap": "第三晚无人发言"})
+    seer2 = {(x.night, x.fact): x for x in gaps(g2)}[("night-2", "seer_check")]
+    assert seer2.written == ("annotator_log",) and seer2.kind.startswith("unread")
+    # words under another night do not count for this one
+    g3 = g.model_copy(update={"annotator_log": "第一晚预言家验了 2 号，第二晚狼人刀了 3 号"})
+    assert {(x.night, x.fact): x for x in gaps(g3)}[("night-2", "seer_check")].written == ()
+
+
+def test_issue30_a_check_whose_night_is_not_said_is_placed_only_where_no_other_night_can_hold_it():
+    # day 2, nothing known yet: the unnamed check could be night 1's or night 2's, so it is not placed
+    facts, refused = _facts([("day-2", 3, "说一下，4 号是我验出来的查杀")])
+    assert facts == set()
+    assert any("not said" in why for _, why in refused)
+    # night 1 filled by a report of its own first: the unnamed one has one night left, night 2
+    facts, _ = _facts([("day-1", 3, "首夜我摸的七号，给个金水"), ("day-2", 3, "说一下，4 号是我验出来的查杀")])
+    assert facts == {("night-1", "seer_check", 7, "好人"), ("night-2", "seer_check", 4, "狼人")}
+    # "yesterday I checked" by day is last night
+    facts, _ = _facts([("day-2", 3, "昨天我查了 4 号，查杀牌")])
+    assert facts == {("night-2", "seer_check", 4, "狼人")}
+
+
+def test_issue30_an_empty_knife_is_a_fact_every_wolf_and_the_witch_hold_and_no_antidote_can_name_a_victim_from_it():
+    from werealign.importers.werebench.nights import read_night_actions as read
+
+    g = _three_nights([])
+    readings = read("第二晚狼队空刀，女巫 5 号用解药", g.seats, g.phases, "zh")
+    kept, dropped = settle_night_actions([r.event for r in readings if r.event], [], g.seats, g.phases)
+    assert [(e.phase, e.skill, e.target, e.audience.kind) for e in kept] == [
+        ("night-2", "wolf_kill", None, "team"), ("night-2", "wolf_kill", None, "seats")]
+    assert [e.skill for e, _ in dropped] == ["witch_save"]  # an antidote on a night nobody was knifed names nobody
+    g = g.model_copy(update={"events": kept})
+    for wolf in (1, 4):
+        assert "night-2" not in [f.night for f in owed_and_missing(g, wolf, cutoff=71)[1]]
+
+
+def test_issue30_a_guards_protection_without_its_night_is_placed_only_where_no_other_night_can_hold_it():
+    facts, refused = _facts([("day-2", 7, "我是守卫，我守的是 2 号")])  # night 1 or night 2: not said
+    assert facts == set() and any("not said" in why for _, why in refused)
+    facts, _ = _facts([("day-2", 7, "我是守卫，第一晚空守"), ("day-2", 7, "我守的是 2 号")])  # night 1 stated: night 2 is left
+    assert facts == {("night-1", "guard_protect", None, None), ("night-2", "guard_protect", 2, None)}

@@ -84,7 +84,7 @@ def test_a_solver_run_served_from_the_shared_cache_counts_it(tmp_path: Path) -> 
 
 def test_a_deterministic_builtin_scores_an_items_options_once_not_once_per_decode(tmp_path: Path, monkeypatch) -> None:
     """werealign/lexical's TF-IDF scores of an item's options are computed once for all its shuffled decodes."""
-    from werealign import text_similarity
+    from werealign.text import similarity as text_similarity
 
     calls: list[int] = []
     real = text_similarity._tfidf_cosines

@@ -13,7 +13,7 @@ from werealign.game.visibility import build_context
 from werealign.render.lines import rules_summary
 from werealign.dataset import load_dataset, write_dataset
 from werealign.errors import UserError
-from werealign.dataset_derive import derive_dataset
+from werealign.dataset.derive import derive_dataset
 from werealign.game.derive import derive_decision_items
 from werealign.schema.roles import CATALOGUE, RoleDeclaration, builtin_catalogue, catalogue_for, normalise_label
 

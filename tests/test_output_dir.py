@@ -1,4 +1,4 @@
-"""Issue 25: no command deletes what it did not write (werealign/output_dir.py), and --strict.
+"""Issue 25: no command deletes what it did not write (werealign/files/output_dir.py), and --strict.
 
 Every release, dataset and folder here is invented in a tmp dir (the tiny WereBench-shaped release of
 test_import_werebench, the bundled sample, the crafted game); nothing is cut from real data.
@@ -23,7 +23,7 @@ from test_import_werebench import _items, write_release
 from werealign.dataset import bundled_sample_path, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import STAGING, _lock, staged_directory
-from werealign.output_dir import MARKER, claim_directory, output_directory, owner
+from werealign.files.output_dir import MARKER, claim_directory, output_directory, owner
 from werealign.schema import MvpVote
 
 REPO = Path(__file__).resolve().parents[1]
@@ -155,7 +155,7 @@ def test_kill_9_mid_import_then_the_next_import_leaves_no_staging(tmp_path):
     out = tmp_path / "out"
     code = (
         "import sys, time\n"
-        "import werealign.importers.werebench as wb\n"
+        "import werealign.importers.werebench.importer as wb\n"
         "write = wb.write_dataset\n"
         "def write_then_wait(*args, **kwargs):\n"
         "    write(*args, **kwargs)\n"

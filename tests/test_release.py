@@ -12,9 +12,10 @@ import yaml
 
 from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.errors import UserError
-from werealign.leaderboards.release.build import build_release
+from werealign.release.build import build_release
 from werealign.splits import apply_split
-from werealign.leaderboards.release.tables import FAITHFUL_SUFFIX, configs, configs_of
+from werealign.dataset.release_layout import FAITHFUL_SUFFIX, configs
+from werealign.release.tables import configs_of
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
 
@@ -133,7 +134,7 @@ def test_bad_input_leaves_no_output(tmp_path):
 def test_push_uploads_the_folder_with_the_environment_token(tmp_path, monkeypatch):
     from huggingface_hub import HfApi
 
-    from werealign.leaderboards.release.push import push_release
+    from werealign.release.push import push_release
 
     token = "hf_" + secrets.token_hex(16)  # made at run time: no token-shaped string in the repository
     monkeypatch.setenv("HF_TOKEN", token)
@@ -165,7 +166,7 @@ def test_push_uploads_the_folder_with_the_environment_token(tmp_path, monkeypatc
 
 
 def test_push_without_a_token_is_a_one_line_error(tmp_path, monkeypatch):
-    from werealign.leaderboards.release.push import push_release
+    from werealign.release.push import push_release
 
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "empty-home"))  # no stored login either

@@ -17,7 +17,7 @@ import pytest
 from cli_inproc import run_cli
 from werealign.errors import UserError
 from werealign.importers.python_literal import literal_assignment
-from werealign.importers.werebench_config import build_release_game, find_config_files, load_release_config, sibling_with_number
+from werealign.importers.werebench.config import build_release_game, find_config_files, load_release_config, sibling_with_number
 
 from conftest import REPO
 from test_annotate_release import CONFIG, SRT
@@ -120,7 +120,7 @@ def test_literal_reader_recognises_ordered_dict_and_refuses_code(tmp_path):
 
 
 def test_faithfulness_gives_each_game_its_own_outcome(tmp_path):
-    from werealign.importers.werebench_faithfulness import check_release, summary
+    from werealign.importers.werebench.faithfulness import check_release, summary
 
     folder = _season(tmp_path, {"01 - GAME_CONFIG.txt": _as_python(CONFIG), "01.srt": SRT,
                                 "02 - GAME_CONFIG.txt": "GAME_CONFIG = {'metadata': broken}\n", "02.srt": SRT})

@@ -13,7 +13,7 @@ from cli_inproc import run_cli
 from werealign.dataset import bundled_sample_path, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.eval.rundir import content_sha256
-from werealign.leaderboards.release.build import build_release
+from werealign.release.build import build_release
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ sheriff candidates and re-vote pairs who do not vote, ties, and tallies that can
 from __future__ import annotations
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench_tallies import read_tallies, tally_events
+from werealign.importers.werebench.tallies import read_tallies, tally_events
 from werealign.schema import Event, GameLog, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, SeatInfo, Segment, Utterance
 from werealign.schema.models import EVERYONE
 
@@ -37,6 +37,17 @@ def test_countdown_rest_and_abstention_in_a_day_vote():
 def test_sheriff_candidates_do_not_vote_and_out_seats_are_not_the_rest():
     g = game_with([("sheriff-election", "3号、6号仍在警上，警下玩家请投票，321，2号投给3号，其余所有玩家投给6号，6号玩家当选")], out=(9,))
     assert ballots(g) == [{2: 3, 1: 6, 4: 6, 5: 6, 7: 6, 8: 6}]
+
+
+def test_a_candidate_who_withdrew_is_not_among_the_rest():
+    from werealign.importers.werebench.candidacy import candidacy_events
+
+    g = candidacy_events(game_with([("sheriff-election", "4号、3号和6号一共 3 位玩家参加竞选"),
+                                    ("sheriff-election", "4号退出竞选。3号、6号仍在警上，没有上警的玩家请投票，321，2号投给3号，其余所有玩家投给6号，6号玩家当选")]))
+    assert ballots(g) == [{2: 3, 1: 6, 5: 6, 7: 6, 8: 6, 9: 6}]  # seat 4 stood, then withdrew: no ballot
+    wider = candidacy_events(game_with([("sheriff-election", "4号、3号和6号一共 3 位玩家参加竞选"),
+                                        ("sheriff-election", "3号、6号仍在警上，其余玩家请投票，2号投给3号，其余所有玩家投给6号，6号玩家当选")]))
+    assert 4 in ballots(wider)[0]  # a call on everyone else: the call's words decide, not the candidacy
 
 
 def test_a_revote_leaves_out_the_tied_pair_and_counts_as_round_two():

@@ -34,7 +34,7 @@ def test_an_invented_kind_gets_its_own_columns_title_and_card_text() -> None:
         assert [c.value(entries[0], "base") for c in ours] == [0.5, 0.25]
         assert task_title("rumour", entries) == "rumours caught"
 
-        from werealign.leaderboards.release.card import _config_text
+        from werealign.release.card import _config_text
 
         assert _config_text("rumour") == "RU: the next suspect"
 
@@ -46,7 +46,7 @@ def test_without_its_own_columns_a_kind_shows_its_runs_headline_under_its_label(
         assert task_title("rumour", entries) == "RU hit rate"
     with TASKS.added(_rumour()):  # no label: its name
         assert [c.name for c in main_columns(entries) if c.task == "rumour"] == ["rumour"]
-        from werealign.leaderboards.release.card import _config_text
+        from werealign.release.card import _config_text
 
         assert _config_text("rumour") == TASKS["vote"].description  # no card text: the task's description
 

@@ -44,17 +44,20 @@ def test_a_prompt_tells_its_task_by_its_answer_form(monkeypatch) -> None:
 
 
 def test_items_find_their_task_and_the_dataset_is_read_by_task() -> None:
+    from test_decision_sheriff_run import election_game
     from test_decisions import invented_game
 
     from werealign.game.decisions import derive_decisions
-    from werealign.schema.decisions import DECISION_MODELS
+    from werealign.importers.werebench.candidacy import candidacy_events
+    from werealign.schema.decisions import ALL_DECISION_MODELS
 
     ds = load_dataset()
     for name in task_names():
         items = ds.items_of(name)
-        if name in DECISION_MODELS:  # the bundled sample holds none: derived from its games and an invented one
+        if name in ALL_DECISION_MODELS:  # the bundled sample holds none: derived from its games and an invented one
             assert not items
-            items = [i for g in [*ds.games.values(), invented_game()] for i in derive_decisions(g, "all").items[name]]
+            invented = [invented_game(), candidacy_events(election_game("Standing for sheriff: 2, 6."))]
+            items = [i for g in [*ds.games.values(), *invented] for i in derive_decisions(g, "all").items[name]]
         assert items and all(task_of(i) is TASKS[name] for i in items)
     with pytest.raises(TypeError):
         task_of(object())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from werealign.text_similarity import char_wb_ngrams, tfidf_cosines
+from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
 TEXTS = [
     "Seat 3 claimed seer yesterday and checked seat 5 as a werewolf.",

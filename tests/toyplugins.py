@@ -9,7 +9,7 @@ from werealign.dataset import write_dataset
 from werealign.errors import UserError
 from werealign.importers import Imported, Importer
 from werealign.llm.builtin_models import BuiltinModel
-from werealign.output_dir import output_directory
+from werealign.files.output_dir import output_directory
 from werealign.schema import GameLog, VoteItem
 from werealign.solvers import Solver
 

@@ -62,7 +62,7 @@ def load_dataset(dataset: str | Path | None = None) -> Dataset:
     """A dataset as eval reads it: a dataset directory, a folder `werealign release` wrote, `hf:ORG/NAME`, or
     `RELEASE#CONFIG`; None is the bundled sample. Items by kind: `ds.items_of("speech")`; games: `ds.games`."""
     from werealign.dataset import load_dataset as load
-    from werealign.leaderboards.release.read import dataset_path
+    from werealign.dataset.refs import dataset_path
 
     return load(dataset_path(dataset))
 

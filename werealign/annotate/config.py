@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from werealign.errors import UserError
-from werealign.located_yaml import ConfigSource, Path_, read_yaml  # noqa: F401 - read_yaml is this module's public reader too
+from werealign.files.located_yaml import ConfigSource, Path_, read_yaml  # noqa: F401 - read_yaml is this module's public reader too
 from werealign.schema.annotation import AnnotatorConfig
 from werealign.schema.roles import CATALOGUE
 

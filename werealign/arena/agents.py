@@ -11,7 +11,7 @@ game so far, from the agent's seat: an agent never receives the game log itself.
 
 from __future__ import annotations
 
-from werealign.arena.moves import (  # noqa: F401 - the vocabulary, re-exported for the engine and the tests
+from werealign.arena.moves import (  # noqa: F401 - the vocabulary, re-exported for the moderator loop and the tests
     BID_LEVELS,
     TEXT_KINDS,
     Action,

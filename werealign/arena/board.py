@@ -3,7 +3,8 @@
 Named boards live in `boards.json` beside this module; `--board FILE.json` reads one of the user's own
 in the same shape, or a werealign game log, whose cards, win rule, sheriff and language become the
 board (`board_of_game`). A board may declare roles the catalogue lacks (`declared_roles`, as a game
-log does) and give any role an ability the engine knows (`abilities`: role id -> {"action": ...}).
+log does) and give any role an ability the moderator loop (werealign.arena.moderator) knows
+(`abilities`: role id -> {"action": ...}).
 Actions: `check` (learns wolf or good), `protect` (the night kill fails on that seat; `no_repeat`: not
 the same seat two nights running), `potions` (one save, one poison, not both in a night, no self-save),
 `shoot` (takes a seat along when out, except when poisoned), `take` (takes a seat along when it
@@ -12,7 +13,7 @@ the silencer elder), `charm` (a wolf who charms a seat each night; it leaves wit
 self-destruct: the wolf beauty), `assassinate` (once a game, at night, a seat it voted for that is
 still in: the stalker), `idiot` (voted out, shows the card and stays in without a vote), `check_god`
 (learns at night whether a seat holds a god role: the demon), `none` (a plain card). Every wolf-side role joins the night kill.
-A role with no action in the table and not declared by the board is one the engine cannot play: the
+A role with no action in the table and not declared by the board is one the moderator loop cannot play: the
 board is refused in one line naming it (a wolf beauty played as a plain wolf would not be her game).
 """
 

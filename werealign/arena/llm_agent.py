@@ -3,9 +3,9 @@
 The prompt is the seat's context worded as in evaluation (werealign/render/templates/<lang>/context) plus
 the decision asked (templates/<lang>/arena/ask), in the board's language. The solver turns it into a reply
 through its steps (`single`: one request; `cot`, `xu`, `sa`, `mg`, plug-ins: several), run by the same
-solver engine as eval (werealign.solvers.engine): every step is one request keyed by its content
+solver engine as eval (werealign.solvers.replay): every step is one request keyed by its content
 (werealign.llm.keys), replayed from DIR's responses.sqlite when stored, else taken from the shared cache or
-sent through the call engine (werealign.llm.engine: retries, prompt-cache markers, stored on arrival). A rerun
+sent through the call engine (werealign.llm.call_engine: retries, prompt-cache markers, stored on arrival). A rerun
 pays nothing again, and since every prompt follows from the seed and the replies before it, the same seed
 replays the same games. A reply that cannot be read is played as a legal fallback and counted.
 """
@@ -23,17 +23,18 @@ from typing import Any
 from werealign.arena.moves import BID_LEVELS, TEXT_KINDS, Action, Decision, fallback
 from werealign.errors import UserError
 from werealign.game.visibility import Context
-from werealign.llm.engine import Engine
+from werealign.llm.call_engine import Engine
 from werealign.llm.keys import request_key
 from werealign.llm.store import StoredResponse, Store
 from werealign.render.context import context_vars
 from werealign.render.lines import seat_label, seat_list
 from werealign.render.prompt_templates import render_template, template_language
 from werealign.schema import GameLog
-from werealign.schema.models import Rules, VoteItem
+from werealign.schema.models import VoteItem
 from werealign.schema.roles import RoleDeclaration
 from werealign.solvers.base import Solver, State
-from werealign.solvers.engine import Solved, run_solver
+from werealign.solvers.replay import Solved, run_solver
+from werealign.tasks import parse_reply
 from werealign.tasks.answers import answer_value, read_seat, seat_value, strip_reasoning
 
 TEMPERATURE = 0.7
@@ -123,10 +124,9 @@ def move_as_item(view: Context, decision: Decision) -> VoteItem:
                                     candidates=list(decision.candidates), answer=None, abstention_allowed=decision.none_ok)
 
 
-def render_messages(view: Context, decision: Decision, declared: list[RoleDeclaration], takes: bool = False,
-                    notes: list[tuple[int, str]] = ()) -> list[dict[str, str]]:
+def render_messages(view: Context, decision: Decision, takes: bool = False, notes: list[tuple[int, str]] = ()) -> list[dict[str, str]]:
     lang = template_language(view.language)
-    kw = context_vars_for(view, lang, declared)
+    kw = context_vars_for(view)
     kw.update(kind=decision.kind, candidates=seat_list(list(decision.candidates)), none_ok=decision.none_ok,
               about=seat_label(decision.about, lang) if decision.about is not None else "", mentioned=decision.mentioned,
               may_destruct=decision.may_destruct, takes=takes, notes=list(notes), rule_reminder=None)
@@ -134,11 +134,12 @@ def render_messages(view: Context, decision: Decision, declared: list[RoleDeclar
             {"role": "user", "content": render_template(lang, "arena/ask", **kw)}]
 
 
-def context_vars_for(view: Context, lang: str, declared: list[RoleDeclaration]) -> dict[str, Any]:
-    # context_vars reads the game only for its phases (the view has those begun so far) and the roles
-    # the board declares (public rules): a shell of those two, never the log itself.
-    shell = GameLog.model_construct(phases=list(view.phases), rules=Rules.model_construct(declared_roles=declared), game_id=view.game_id)
-    return context_vars(shell, view, lang)
+def context_vars_for(view: Context) -> dict[str, Any]:
+    # context_vars reads the game only for its phases (the view has those begun so far), its language and its
+    # rules (public, the board's declared roles among them): a shell of those, never the log itself.
+    shell = GameLog.model_construct(phases=list(view.phases), rules=view.rules, game_id=view.game_id, language=view.language,
+                                    events=list(view.public_events))
+    return context_vars(shell, view, template_language(view.language))
 
 
 def parse(reply: str, decision: Decision) -> Action | None:
@@ -192,12 +193,13 @@ class LlmAgent:
         notes: list[tuple[int, str]] = []
         if self.memory == "summaries":
             view, notes = self._remembered(view)
-        messages = render_messages(view, decision, self.declared, self.takes, notes)
+        messages = render_messages(view, decision, self.takes, notes)
         params = self.talk if decision.kind in TEXT_KINDS else self.choice
         key = request_key(self.name, params, messages)
         game = self.game() if self.game is not None else None
+        item = move_as_item(view, decision)
         state = State(messages=messages, params=params, decode=None, task="arena", key=key, others=self.others(), game=game,
-                      item=move_as_item(view, decision))
+                      item=item, read=lambda reply: parse_reply(reply, item, game=game).answer)
         solved = self.caller.solve(self.solver, state)
         action = parse(solved.reply or "", decision)
         if action is None:
@@ -218,7 +220,7 @@ class LlmAgent:
             if day not in self.notes:
                 that_day = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase) == day))
                 lang = template_language(view.language)
-                kw = context_vars_for(that_day, lang, self.declared)
+                kw = context_vars_for(that_day)
                 kw.update(summary_day=day, notes=sorted(self.notes.items()), rule_reminder=None)
                 messages = [{"role": "system", "content": render_template(lang, "arena/system")},
                             {"role": "user", "content": render_template(lang, "arena/summary", **kw)}]

@@ -16,9 +16,9 @@ from werealign.arena.tournament import Match, flagged, moves_by_model, play_all,
 from werealign.arena.writer import write_arena
 from werealign.llm import builtin_models
 from werealign.llm.client import RetryPolicy, litellm_cost
-from werealign.llm.engine import Engine
+from werealign.llm.call_engine import Engine
 from werealign.llm.store import STORE_NAME, Store
-from werealign.output_dir import claim_directory
+from werealign.files.output_dir import claim_directory
 
 
 @dataclass

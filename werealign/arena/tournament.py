@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from werealign.arena.agents import Agent
 from werealign.arena.board import Board
-from werealign.arena.engine import Played, play_game
+from werealign.arena.moderator import Played, play_game
 from werealign.schema.models import Provenance
 
 

@@ -11,7 +11,7 @@ from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.text import normalise, text_length
 from werealign.schema import Option, SpeechItem
 from werealign.schema.models import OPTION_KEYS
-from werealign.text_similarity import tfidf_cosines
+from werealign.text.similarity import tfidf_cosines
 
 NEAR_DUPLICATE = 0.9  # SequenceMatcher ratio of two normalised options
 EXPLANATION_MARGIN = 0.05  # cosine by which another option must beat the key to count as disagreement

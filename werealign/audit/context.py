@@ -35,7 +35,7 @@ from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.seats import mentions
 from werealign.audit.text import text_length
 from werealign.schema import GameLog, SpeechItem
-from werealign.text_similarity import tfidf_cosines
+from werealign.text.similarity import tfidf_cosines
 
 FEATURES = ("dead-seat", "transcript", "last-turns", "own-words", "style", "clauses", "prefix", "length")
 LEARNED = "learned"
@@ -58,12 +58,17 @@ def shown_at(game: GameLog | None, item: SpeechItem) -> Shown:
     """The item's game as its prompt shows it (build_context); an item without its game reads nothing."""
     if game is None:
         return Shown("", "", "", frozenset(), {})
+    return shown_to(game, item.viewpoint_seat, item.cutoff_segment)
+
+
+def shown_to(game: GameLog, seat: int | None, cutoff: int) -> Shown:
+    """What a viewpoint's prompt shows of the game at a cut-off (generators read it to make a key unremarkable)."""
     from werealign.game.derive import alive_at
     from werealign.game.visibility import build_context
 
-    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
+    ctx = build_context(game, seat, cutoff)
     turns = [u.text for u in ctx.utterances if isinstance(u.speaker, int)]
-    alive = set(alive_at(game, item.cutoff_segment))
+    alive = set(alive_at(game, cutoff))
     forms = Counter(m.form for t in turns for m in mentions(t))
     total = sum(forms.values()) or 1
     # a seat not in the game is as telling as one out (a distractor cut from a bigger board)

@@ -46,6 +46,9 @@ class FilterResult:
     kept: list[SpeechItem]
     removed: dict[str, str]  # item id -> why
     rounds: list[dict[str, Any]] = field(default_factory=list)
+    # of the items that do not leak, how many each release-wide attack alone reaches the threshold on
+    # (an item can fall to several): which filter makes the split small
+    reached_by: dict[str, int] = field(default_factory=dict)
 
 
 def predictability(items: Sequence[SpeechItem], attacks: Sequence[tuple[str, str]], partitions: int, seed: int) -> list[float]:
@@ -78,10 +81,15 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
     # An attacker may train on the whole release (every item of the other games, removed ones too):
     # those scorings do not change as the pool shrinks, so they are made once. The pool-trained ones
     # are refitted each round, as in AFLite, to find what the remaining items still share.
-    release = dict(zip((it.item_id for it in items), predictability(items, attacks, partitions, seed)))
+    each = {f"{family}-{learner}": predictability(items, [(family, learner)], partitions, seed) for family, learner in attacks}
+    release = {it.item_id: max(p[i] for p in each.values()) for i, it in enumerate(items)}
     for item_id, p in (context or {}).items():
         if item_id in release:
             release[item_id] = max(release[item_id], p)
+    clean = {it.item_id for it in pool}
+    reached = {name: sum(p[i] >= threshold for i, it in enumerate(items) if it.item_id in clean) for name, p in each.items()}
+    if context is not None:
+        reached["context-learned"] = sum(p >= threshold for item_id, p in context.items() if item_id in clean)
     rounds = []
     while pool:
         # Too small a pool to refit on: the release-wide scorings alone decide.
@@ -96,7 +104,7 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
         drop = {i for _, _, i in cut}
         rounds.append({"round": len(rounds) + 1, "pool": len(pool), "removed": len(drop), "max_predictability": round(cut[0][0], 4)})
         pool = [it for i, it in enumerate(pool) if i not in drop]
-    return FilterResult(kept=pool, removed=removed, rounds=rounds)
+    return FilterResult(kept=pool, removed=removed, rounds=rounds, reached_by=reached)
 
 
 # The split is tested with attacks the filter did not use: word (CJK: character) 1-2-grams with
@@ -144,6 +152,7 @@ def filter_note(result: FilterResult, *, seed: int, attacks: Sequence[tuple[str,
         "threshold": threshold,
         "slice_share": slice_share,
         "counts": {"speech_in": total, "speech_kept": len(result.kept), "removed_leak": leaked,
-                   "removed_answerable": len(result.removed) - leaked, "rounds": len(result.rounds)},
+                   "removed_answerable": len(result.removed) - leaked, "rounds": len(result.rounds),
+                   "answerable_by": dict(result.reached_by)},
         "independent_attack": independent,
     }

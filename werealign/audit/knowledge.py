@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from werealign.audit.text import normalise
 from werealign.game.visibility import Context
-from werealign.zh_numbers import chinese_number  # '十二' -> 12: transcribed speech writes seats in words
+from werealign.text.zh_numbers import chinese_number  # '十二' -> 12: transcribed speech writes seats in words
 from werealign.schema import Event, GameLog
 from werealign.schema.roles import RoleCatalogue, RoleDeclaration, catalogue_for
 

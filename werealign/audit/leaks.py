@@ -24,6 +24,7 @@ from functools import lru_cache
 from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, action_pattern, skill_verb
 from werealign.audit.text import is_cjk, normalise, tokens
 from werealign.game.visibility import Context, build_context
+from werealign.render.lines import rules_for_prompt
 from werealign.schema import GameLog, SpeechItem
 from werealign.schema.roles import catalogue_for
 
@@ -125,7 +126,7 @@ def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], fl
     reasons += decided_before_cutoff(game, question, ctx)
     # Per shown text, cached: the same turns are seen from many cut-offs (one pass over the whole
     # transcript per item made `werealign validate` of the release several times slower).
-    for text in [ctx.rules_text, *(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)]:
+    for text in [rules_for_prompt(game), *(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)]:
         if not copied:
             break
         copied -= _text_grams(text)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from werealign.zh_numbers import chinese_number
+from werealign.text.zh_numbers import chinese_number
 
 _NUMERAL = "[一二两三四五六七八九十]{1,3}"
 # A numeral run is taken whole ("十二号" is 12, not "二号"); digits never follow another digit.

@@ -6,7 +6,7 @@ import re
 
 # Option text as a reader compares it (width, case, spacing, invisible characters, end punctuation):
 # the validator's definition of "the same option", so audit and validate agree on duplicates.
-from werealign.text_norm import norm_text as normalise
+from werealign.text.norm import norm_text as normalise
 
 _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 # A run of letters or digits stops at a CJK character: "11号是狼人" is "11" and five characters, not one word.

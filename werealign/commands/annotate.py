@@ -39,7 +39,7 @@ def build_command(
     """Build a game log from a transcript and an annotator config, validated like `werealign validate`."""
     from werealign.annotate.build import build_from_files, validate_built
     from werealign.files import write_json
-    from werealign.importers.werebench_config import build_release_game, looks_like_release_config
+    from werealign.importers.werebench.config import build_release_game, looks_like_release_config
 
     _check_out_is_not_an_input(out, srt, config)
     # The one place the generic toolkit meets the release format: annotate/ never imports importers/.
@@ -65,7 +65,7 @@ def faithfulness_command(
     format: str = typer.Option("text", "--format", help="text or json"),
 ) -> None:
     """Rebuild every release game and compare it with the release's processed log, turn by turn."""
-    from werealign.importers.werebench_faithfulness import check_release, summary, text_report
+    from werealign.importers.werebench.faithfulness import check_release, summary, text_report
 
     _check_format(format)
     release = check_release(clean_process, data)
@@ -136,7 +136,7 @@ def convert_release_command(
     out: Path = typer.Option(..., "--out", help="Annotator config to write (.yaml)."),
 ) -> None:
     """Turn a release config into an editable annotator config (YAML), to add events, highlights, the winner."""
-    from werealign.importers.werebench_config import release_config_yaml
+    from werealign.importers.werebench.config import release_config_yaml
     from werealign.files import atomic_write_text
 
     _check_out_is_not_an_input(out, config)

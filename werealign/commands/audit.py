@@ -35,7 +35,7 @@ def audit_command(
     # Loads scipy and scikit-learn: not at --help time.
     from werealign.audit import audit_items, render_text
     from werealign.audit.filtering import ATTACKS, PARTITIONS, SLICE_SHARE, adversarial_filter, filter_note, verify
-    from werealign.dataset_filtered import write_split
+    from werealign.dataset.filtered import write_split
     from werealign.dataset import load_dataset
 
     if format not in FORMATS:
@@ -43,7 +43,7 @@ def audit_command(
     if not 0 < threshold <= 1:
         raise UserError(f"--filter-threshold: {threshold} is not in (0, 1]")
     if filtered_out is not None:  # before the slow filter; write_split checks again under its lock
-        from werealign.output_dir import check_inputs, check_replaceable
+        from werealign.files.output_dir import check_inputs, check_replaceable
 
         check_inputs(filtered_out, [dataset] if dataset is not None else [])
         check_replaceable(filtered_out, COMMAND, overwrite)

@@ -1,4 +1,4 @@
-"""`werealign derive DATASET`: VA, OI and decision items from the dataset's game logs (werealign.dataset_derive)."""
+"""`werealign derive DATASET`: VA, OI and decision items from the dataset's game logs (werealign.dataset.derive)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def derive_command(
 ) -> None:
     """Derive the VA (vote) and OI (opponent) items from every game's MVP annotations, and the decision items (night
     moves, day ballots) from its events; speech items are kept."""
-    from werealign.dataset_derive import derive_dataset
+    from werealign.dataset.derive import derive_dataset
     from werealign.errors import UserError
     from werealign.game.decisions import DECIDERS
     from werealign.game.derive import BY_RULE

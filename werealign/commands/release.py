@@ -20,8 +20,8 @@ def release_command(
     """One config per item kind (speech, vote, opponent) plus games, osr and manifest, loadable with
     `datasets.load_dataset(OUT, CONFIG)`; nested fields round-trip exactly (Json columns).
     `werealign eval --dataset OUT` evaluates the folder (hf:REPO once pushed)."""
-    from werealign.leaderboards.release.build import build_release, parse_extra
-    from werealign.leaderboards.release.checks import check_releasable
+    from werealign.release.build import build_release, parse_extra
+    from werealign.release.checks import check_releasable
 
     extras = dict(parse_extra(spec) for spec in extra_config or [])
     check_releasable(dataset, allow_unreviewed=allow_unreviewed)  # before anything is written
@@ -31,6 +31,6 @@ def release_command(
     release = build_release(dataset, out, overwrite=overwrite, extras=extras, reference=reference)
     print(f"wrote {out}: " + ", ".join(f"{name} {n}" for name, n in release.rows.items()), file=sys.stderr)
     if push_to_hub:
-        from werealign.leaderboards.release.push import push_release
+        from werealign.release.push import push_release
 
         print(f"pushed to {push_release(out, push_to_hub, private=private)}", file=sys.stderr)

@@ -15,7 +15,7 @@ from typing import Any
 
 from werealign.dataset import load_dataset
 from werealign.eval.plan import plan_run
-from werealign.leaderboards.release.read import dataset_path
+from werealign.dataset.refs import dataset_path
 from werealign.llm.pricing import price_per_token
 from werealign.schema.runs import DEFAULT_SOLVER, RunConfig
 from werealign.solvers import get_solver

@@ -19,11 +19,11 @@ from typing import Any
 from werealign.eval.plan import Planned, derived_int
 from werealign.llm.cache import ResponseCache
 from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
-from werealign.llm.engine import Engine
+from werealign.llm.call_engine import Engine
 from werealign.llm.store import Store, StoredResponse
 from werealign.schema.runs import RunConfig, RunExecution
 from werealign.solvers.base import Solver
-from werealign.solvers.engine import Solved, run_solver
+from werealign.solvers.replay import Solved, run_solver
 from werealign.solvers.single import SINGLE
 
 ProgressHooks = Any  # werealign.eval.progress.Progress (duck-typed to keep this module display-free)

@@ -29,7 +29,7 @@ Floors = dict[str, dict[str, dict[str, Any]]]
 def _code_hash() -> str:
     """sha256 of the modules floors depend on: the shortcut models, text similarity, floors, the tasks."""
     root = Path(__file__).resolve().parents[1]
-    files = [root / "eval" / "floors.py", root / "llm" / "builtin_models.py", root / "text_similarity.py",
+    files = [root / "eval" / "floors.py", root / "llm" / "builtin_models.py", root / "text" / "similarity.py",
              *sorted((root / "tasks").glob("*.py")), root / "audit" / "context.py", root / "audit" / "seats.py"]
     h = hashlib.sha256()
     for f in files:

@@ -20,7 +20,7 @@ from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa:
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
 from werealign.solvers.base import State
-from werealign.tasks import TASKS, modes_of
+from werealign.tasks import TASKS, modes_of, parse_reply
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,11 @@ class Planned:
         others = tuple(g for g in self.games if g.game_id != self.game.game_id)
         return State(messages=self.messages, params=self.params, decode=self.decode, task=self.task, item=self.item,
                      game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant, key=self.key,
-                     others=others)
+                     others=others, read=self.read_answer)
+
+    def read_answer(self, reply: str | None) -> Any:
+        """The answer the run would score for `reply` (None when none can be read)."""
+        return parse_reply(reply, self.item, self.option_order, game=self.game, mode=self.mode).answer
 
 
 def option_order_for(seed: int, item_id: str, decode: int, n: int = 9) -> list[int]:

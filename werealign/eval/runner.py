@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from werealign.dataset import Dataset, load_dataset
-from werealign.leaderboards.release.read import dataset_path, is_release_ref
+from werealign.dataset.refs import dataset_path, is_release_ref
 from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
@@ -31,7 +31,7 @@ from werealign.llm.store import STORE_NAME, Paid, Store, StoredResponse
 from werealign.render.prompt_templates import fallback_notices
 from werealign.schema.runs import Results, RunConfig, RunExecution, RunRecord
 from werealign.solvers import Solver, get_solver
-from werealign.solvers.engine import replay
+from werealign.solvers.replay import replay
 from werealign.solvers.single import SINGLE
 
 

@@ -11,7 +11,7 @@ from werealign.schema import GameLog
 from werealign.schema.runs import SampleRow, StepRow
 from werealign.solvers import get_solver
 from werealign.solvers.base import Solver, StepRecord
-from werealign.solvers.engine import Solved, replay, step_record
+from werealign.solvers.replay import Solved, replay, step_record
 from werealign.solvers.single import SINGLE
 from werealign.tasks import TASKS, VARIANTS, task_names
 from werealign.tasks import parse_reply

@@ -79,7 +79,7 @@ class Suite(_Strict):
 
 def load_suite(path: Path) -> Suite:
     """Read and check a suite file; the first problem is a UserError naming `file:line: key.path`."""
-    from werealign.located_yaml import read_yaml  # YAML with line numbers and duplicate keys refused
+    from werealign.files.located_yaml import read_yaml  # YAML with line numbers and duplicate keys refused
     from werealign.tasks import modes_of, task_of_mode_alias
 
     data, source = read_yaml(path)

@@ -14,8 +14,14 @@ Night (from skill-use events, by night phase):
 - wolf_kill: the wolves' recorded kill, asked of one living wolf (the recorded actor, else the MVP, else the
   lowest-numbered wolf among the deciders).
 Day:
+- sheriff_run: at each sheriff election whose candidates the log records (`sheriff_run` events: every candidate, a
+  later withdrawal included), every seat alive at the call: stand (the one candidate, the decider's own seat) or
+  not ("none"). Asked before the segment that names the candidates. An election without them is no item.
 - sheriff_ballot: every recorded ballot of a sheriff election; candidates: the living seats that did not vote in that
-  round (the ones on the stage; one who withdrew cannot be told apart), abstaining legal as for a ballot.
+  round and have not withdrawn (a `sheriff_run` event, result "withdrew", by the round's ballots; without one a
+  withdrawn seat that did not vote cannot be told apart), abstaining legal as for a ballot.
+- claim (werealign.game.claims): at each day turn of a seat, up to its first claim, whether it claims a role and
+  which; the answer is a role of the board or none.
 - badge: every recorded badge transfer, asked of the outgoing sheriff; candidates: every other living seat, and
   "none" (tearing the badge up).
 - ballot: every recorded day ballot (vote events, e.g. read from the host's tallies by an importer); candidates:
@@ -37,20 +43,22 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from werealign.game.claims import board_roles, claim_items
 from werealign.game.derive import DeriveNote, NoteKind, alive_at
 from werealign.game.moves import Board, alive_before_phase, board_of, protect_targets, self_save_allowed, wolf_kill_targets
-from werealign.schema import Event, GameLog, ItemProvenance
-from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
+from werealign.schema import OPTION_KEYS, Event, GameLog, ItemProvenance
+from werealign.schema.models import WITHDREW
+from werealign.schema.decisions import DECISION_MODELS, MVP_MARK
 
 Deciders = Literal["winners", "mvp", "all"]
 DECIDERS: tuple[str, ...] = ("winners", "mvp", "all")
 NIGHT_KINDS = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill")
-KINDS = (*NIGHT_KINDS, "ballot", "sheriff_ballot", "badge")
+KINDS = (*NIGHT_KINDS, "ballot", "sheriff_run", "sheriff_ballot", "badge", "claim")
 
 
 @dataclass
 class DecisionsDerived:
-    items: dict[str, list[DecisionItem]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    items: dict[str, list] = field(default_factory=lambda: {k: [] for k in KINDS})
     notes: list[DeriveNote] = field(default_factory=list)
 
     def count(self) -> int:
@@ -110,6 +118,15 @@ def derive_decisions(game: GameLog, deciders: Deciders = "winners") -> Decisions
     nights = _nights(game)
     _night_items(game, nights, board_of(game), asked, add, note)
     _ballot_items(game, asked, add, note)
+    _run_items(game, asked, add, note)
+    roles = board_roles(game)
+    if len(roles) + 1 > len(OPTION_KEYS):  # "no claim" and every role must fit the option letters
+        note("dropped", "claim_too_many_roles", game.game_id, f"{len(roles)} roles on the board",
+             f"no claim item: 'no claim' and the roles do not fit the options A-{OPTION_KEYS[-1]}")
+    else:
+        out.items["claim"] = claim_items(game, asked, tags)  # answers are roles, not seats (werealign.game.claims)
+    for item in out.items["claim"]:
+        note("converted", "decision_item", item.phase, f"seat {item.viewpoint_seat} claim: {item.answer or 'none'}", f"items/claim.jsonl {item.item_id}")
     return out
 
 
@@ -269,9 +286,11 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
         alive = alive_at(game, cutoff)
         targets = alive
         sheriff = kinds[phase] == "sheriff_election"
-        if sheriff:  # the candidates on the stage do not vote
+        if sheriff:  # the candidates on the stage do not vote, and one who withdrew is no longer a candidate
             voters = {e.actor for e in ballots}
-            targets = [s for s in alive if s not in voters]
+            withdrew = {e.actor for e in game.events if e.kind == "sheriff_run" and e.result == WITHDREW and e.phase == phase
+                        and e.segment_id is not None and e.segment_id <= cutoff + 1}
+            targets = [s for s in alive if s not in voters and s not in withdrew]
         elif rnd > 1:  # a re-vote is between the seats tied in the round before
             tally = Counter(e.target for e in rounds.get((phase, rnd - 1), []) if e.target is not None)
             top = max(tally.values(), default=0)
@@ -295,3 +314,27 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
             cands = [s for s in alive_at(game, e.segment_id) if s != e.actor]
             if cands:
                 add("badge", e.actor, e.phase, cutoff, cands, e.target, none_allowed=True)
+
+
+def _run_items(game: GameLog, asked: set[int], add, note) -> None:
+    by_phase: dict[str, list[Event]] = defaultdict(list)
+    for e in game.events:
+        if e.kind == "sheriff_run" and e.result != WITHDREW and isinstance(e.actor, int) and e.segment_id is not None:
+            by_phase[e.phase].append(e)
+    for phase in (p.id for p in game.phases if p.kind == "sheriff_election" and p.id not in by_phase):
+        if asked:
+            note("dropped", "sheriff_run_unknown", phase, f"who stood for sheriff in {phase}",
+                 "no item: the log does not record the candidates (no sheriff_run event)")
+    start = min((s for u in game.utterances for s in u.segment_ids), default=0)
+    for phase, runs in by_phase.items():
+        cutoff = min(e.segment_id for e in runs) - 1  # before anyone is seen standing
+        if cutoff < start:  # the transcript opens on the list: no segment before it (add() notes it)
+            cutoff = None
+        alive = alive_at(game, cutoff if cutoff is not None else start)
+        ran = {e.actor for e in runs}
+        if not ran <= set(alive):
+            note("dropped", "sheriff_run_out", phase, f"seats {sorted(ran - set(alive))} stand for sheriff but are out",
+                 "no item: the candidates or an exit are misplaced")
+            continue
+        for seat in alive:
+            add("sheriff_run", seat, phase, cutoff, [seat], seat if seat in ran else None, none_allowed=True, about=seat)

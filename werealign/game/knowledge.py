@@ -58,8 +58,7 @@ def owed_and_missing(game: GameLog, seat: int, cutoff: int | None = None,
     else:
         phase = cutoff_phase(game, cutoff)
         now = order.get(phase, -1) if phase is not None else -1
-    out_at = min((order.get(e.phase, len(game.phases)) for e in game.events
-                  if e.kind == "elimination" and e.target == seat), default=len(game.phases))
+    out_at = _out_at(game, seat, order)
     owed: list[MissingFact] = []
     missing: list[MissingFact] = []
     for night in (p for p in game.phases if p.kind == "night"):
@@ -75,6 +74,47 @@ def owed_and_missing(game: GameLog, seat: int, cutoff: int | None = None,
                        and perceives(e.audience, e.actor, me, catalogue) for e in game.events):
                 missing.append(fact)
     return owed, missing
+
+
+def dawn_window(night: str, nights: list[str], order: dict[str, int], n_phases: int) -> tuple[int, int]:
+    """Phase positions after the night up to the next night (inclusive: an announcement labelled with the next
+    night is its dawn's, read from a turn that runs on into nightfall): where its deaths are announced."""
+    i = nights.index(night)
+    return order[night] + 1, order[nights[i + 1]] if i + 1 < len(nights) else n_phases
+
+
+def _out_at(game: GameLog, seat: int, order: dict[str, int]) -> int:
+    """The phase position the seat left at: a night after it is not owed. A death announced in a turn labelled with a
+    night (an announcement that runs on into nightfall) is that night's dawn or an earlier one's: when the log has the
+    seat killed or poisoned on an earlier night whose dawn reaches that phase (up to the next night, the same window the
+    importer reads dawn deaths in), the seat died in that night and did not live through the later one."""
+    exits = [e for e in game.events if e.kind == "elimination" and e.target == seat]
+    if not exits:
+        return len(game.phases)
+    first = min(exits, key=lambda e: order.get(e.phase, len(game.phases)))
+    at = order.get(first.phase, len(game.phases))
+    nights = [p.id for p in game.phases if p.kind == "night"]
+    if first.phase not in nights or first.result not in _NIGHT_DEATHS:
+        return at
+    i = nights.index(first.phase)
+    if i == 0:
+        return at
+
+    def on(night: str, skills: frozenset[str]) -> bool:
+        return any(e.kind == "skill_use" and e.skill in skills and e.target == seat and e.phase == night for e in game.events)
+
+    before = nights[i - 1]
+    # struck the night before, not saved from it, and not struck again in the night of the label: that night's dawn
+    if on(before, _NIGHT_KILLS) and not on(before, _SAVES) and not on(first.phase, _NIGHT_KILLS):
+        return order[before]
+    return at
+
+
+# Deaths of a night, and the night skills that cause them (a wolves' kill the witch saved is no death: such a seat is
+# announced dead only when nothing saved it, which the elimination itself says).
+_NIGHT_DEATHS = frozenset({"night_death", "poisoned"})
+_NIGHT_KILLS = frozenset({"wolf_kill", "witch_poison"})
+_SAVES = frozenset({"witch_save", "guard_protect"})
 
 
 def missing_knowledge(game: GameLog, seat: int | None, cutoff: int) -> list[MissingFact]:

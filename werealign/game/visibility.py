@@ -57,11 +57,11 @@ OSR variant: each shown utterance's text is replaced by its objective rewrite, m
 cut at a segment boundary); a shown turn without a matching rewrite is an error, not a silent
 fallback to the raw text.
 
-This module decides WHAT is seen. How it is worded (labels, event sentences, role names) is
-`werealign.render`, and the prompt templates in `werealign/render/templates/` arrange it, with one
-exception: the rules. `Context.rules_text` carries them already worded (the game's own text plus a rule
-line for each card it does not name, or the generated summary: `werealign.render.lines.rules_for_prompt`),
-because the templates and the leak audit read them from the Context.
+This module decides WHAT is seen, never how it is worded: labels, event sentences, role names and the
+rules a prompt shows (the game's own text plus a rule line for each card it does not name, or a summary
+generated from the public facts: `werealign.render.lines.rules_for_prompt`) are `werealign.render`'s, and
+the prompt templates in `werealign/render/templates/` arrange them. The rules are public at the table: the
+Context carries them as given (`rules`, and `rules_generated` when the source gave no rulebook text).
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ from dataclasses import dataclass
 
 from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
+from werealign.schema.models import Rules
 from werealign.schema.models import TELLING_ORDER, MissingFact, SeatInfo, Speaker
-from werealign.render.lines import rules_for_prompt
 from werealign.schema.roles import RoleCatalogue, catalogue_for
 from werealign.game.audience import cutoff_phase, perceives
 from werealign.game.knowledge import missing_knowledge
@@ -99,8 +99,8 @@ class Context:
     n_seats: int
     seats: tuple[int, ...]
     names: tuple[tuple[int, str], ...]  # (seat, player name) for seats whose name the game records: public at the table
-    rules_text: str
-    rules_generated: bool  # True when rules_text is our summary, not the source's rulebook
+    rules: Rules  # the game's rules as given (public at the table); render words them (render.lines.rules_for_prompt)
+    rules_generated: bool  # True when the source has no rulebook text: a prompt shows a summary of the public facts
     own_role: str | None  # canonical role id; None for an observer
     own_faction: str | None
     allies: tuple[int, ...]  # other seats the viewpoint knows are on its side (wolf teammates)
@@ -169,7 +169,6 @@ def build_context(
     if me is not None and me.faction == "wolf":
         allies = tuple(sorted(s.seat for s in game.seats if s.faction == "wolf" and s.seat != viewpoint_seat))
 
-    rules_text = game.rules.text.strip() if game.rules.text and game.rules.text.strip() else None
     return Context(
         game_id=game.game_id,
         language=game.language,
@@ -178,8 +177,8 @@ def build_context(
         n_seats=len(game.seats),
         seats=tuple(sorted(seat_info)),
         names=tuple((seat, seat_info[seat].name) for seat in sorted(seat_info) if seat_info[seat].name),
-        rules_text=rules_for_prompt(game),  # the game's text plus rule lines it lacks, else the summary
-        rules_generated=rules_text is None,
+        rules=game.rules,
+        rules_generated=not (game.rules.text and game.rules.text.strip()),
         own_role=me.role if me is not None else None,
         own_faction=me.faction if me is not None else None,
         allies=allies,

@@ -16,6 +16,11 @@ cut by the same rules, taken in this order:
    the share of seats they name that are out at the cut-off), else a live seat weighted towards those
    the viewpoint has talked about.
 
+Whether a distractor names a seat out at the cut-off at all is drawn per option at the keys' own rate
+(`out_rate`: the share of keys that name one, among keys at moments with a seat out; none before anyone
+is out), candidates of the drawn standing first: an option naming a seat out is then no more often the
+key than any other (the dead-seat giveaway).
+
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, or repeats
 the shown transcript (LEAK_NGRAM words in common): a key already said before the cut-off drops the
 moment, as does a viewpoint silenced for the day (a silence skill on it since the day's night).
@@ -51,11 +56,11 @@ from werealign.generation import minimal
 from werealign.generation.filters import LENGTH_BAND, length_range, length_targets, text_length
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
-from werealign.output_dir import claim_directory
+from werealign.files.output_dir import claim_directory
 from werealign.render.lines import seat_label
 from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
-from werealign.text_similarity import char_wb_ngrams, tfidf_cosines
+from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
 METHOD = "human-voiced/2"
 ORIGIN = "human_utterance"
@@ -244,6 +249,11 @@ def foreign_roles(text: str, shown: Shown) -> bool:
     return bool(ht.roles_named(text) - shown.board)
 
 
+def names_seat_out(text: str, shown: Shown) -> bool:
+    """Names a seat out at the cut-off or not in the game, in any form (as the audit's dead-seat attack reads it)."""
+    return any(s not in shown.live for s in ht.seats_named(text))
+
+
 def dead_share(game: GameLog, moment: Moment, key: str) -> tuple[int, int]:
     """(seats out at the cut-off, seats) among those the key names other than the viewpoint's."""
     live = set(alive_at(game, moment.cutoff))
@@ -257,15 +267,20 @@ def dead_share(game: GameLog, moment: Moment, key: str) -> tuple[int, int]:
 class Picker:
     """Distractors for every item of a run, with the pool's TF-IDF fitted once and reuse counted."""
 
-    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset(), dead_rate: float = 0.0):  # type: ignore[assignment]
+    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset(), dead_rate: float = 0.0,  # type: ignore[assignment]
+                 out_rate: float | None = None):
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.pool = pool
         self.seed = seed
         self.dead_rate = dead_rate
+        # the share of keys that name a seat out at the cut-off, among keys at moments with a seat out: each
+        # distractor of such a moment does so with this chance, drawn per option (none before anyone is
+        # out), so whether an option names one is independent of its being the key
+        self.out_rate = out_rate
         # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items
         self.used = [int((s.game_id, s.turn_index) in keys) for s in pool]
-        # the same analyzer and weighting as the lexical built-ins (werealign.text_similarity)
+        # the same analyzer and weighting as the lexical built-ins (werealign.text.similarity)
         self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
         self.matrix = self.vectorizer.fit_transform([s.openings[-1][1] for s in pool]) if pool else None
 
@@ -324,10 +339,14 @@ class Picker:
         weights = {s: 1 + SEAT_TALK_WEIGHT * named[s] for s in live}
         chosen: list[dict[str, str]] = []
         taken: set[int] = set()
+        draw = random.Random(f"{self.seed}:{item_id}:out")
         for target in targets:
-            for wide in (False, True):
+            out = None if self.out_rate is None else bool(shown.dead) and draw.random() < self.out_rate
+            # the drawn standing first; any, only when no candidate of it fits the length
+            for wide, names_out in ((False, out), (True, out), (False, None), (True, None)):
                 low, high = _band(key_length, target, wide)
-                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown)
+                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown,
+                                      names_out)
                 if hit is not None:
                     break
             if hit is None:
@@ -339,7 +358,7 @@ class Picker:
         return chosen, None
 
     def _first_fit(self, ranked: list[int], taken: set[int], low: int, high: int, target: int, live: dict[int, int],
-                   moment: Moment, item_id: str, so_far: list[str], shown: Shown) -> tuple[int, dict[str, str]] | None:
+                   moment: Moment, item_id: str, so_far: list[str], shown: Shown, names_out: bool | None = None) -> tuple[int, dict[str, str]] | None:
         from werealign.schema import Option
 
         for i in ranked:
@@ -355,9 +374,15 @@ class Picker:
                 # the same board: only the speaker and the viewpoint trade seats
                 text: str | None = ht.remap_seats(raw, {span.speaker: moment.seat, moment.seat: span.speaker})
             else:
-                text = remap(raw, span, moment.seat, live, f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}",
-                             dead=[s for s in shown.dead if s != moment.seat], dead_rate=self.dead_rate)
-            if text is None or foreign_roles(text, shown) or repeats_transcript(text, shown):
+                seed, dead = f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}", [s for s in shown.dead if s != moment.seat]
+                # a distractor drawn to name no seat out gets live seats only; one drawn to name one gets seats
+                # out at the keys' rate, and at least one when that drew none (the same game's turns seldom do)
+                text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=0.0 if names_out is False else self.dead_rate)
+                if names_out and text is not None and not names_seat_out(text, shown):
+                    text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=1.0)
+            if text is None or (names_out is not None and names_seat_out(text, shown) != names_out):
+                continue
+            if foreign_roles(text, shown) or repeats_transcript(text, shown):
                 continue
             options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
             exact, near = duplicate_option_pairs(options)
@@ -442,12 +467,14 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     # distractors name seats already out as often as keys do (no dead-seat giveaway either way)
     shares = [dead_share(ds.games[m.game_id], m, key) for m, key, _ in keyed]
     dead_rate = sum(d for d, _ in shares) / max(1, sum(n for _, n in shares))
-    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate)
+    with_out = [names_seat_out(key, shown) for _, key, shown in keyed if shown.dead]
+    out_rate = sum(with_out) / max(1, len(with_out))
+    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate)
     for m, key, shown in keyed:
         game, uid = ds.games[m.game_id], item_id_of(m)
         if config.minimal:
             uid = uid.replace("-hum-", "-min-")
-            negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}")
+            negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}", dead_rate)
         else:
             negatives, why = picker.pick(game, m, uid, key, shown)
         if why is not None:
@@ -467,10 +494,12 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     return out
 
 
-def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str) -> tuple[list[dict[str, str]], str | None]:
-    kinds = _phase_kinds(game)
-    transcript = " ".join(u.text for u in game.utterances if max(u.segment_ids) <= m.cutoff and at_table(u, kinds))
-    found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, transcript, seed)
+def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_rate: float) -> tuple[list[dict[str, str]], str | None]:
+    from werealign.audit.context import shown_to
+
+    prompt = shown_to(game, m.seat, m.cutoff)
+    found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, (prompt.transcript, prompt.last_turns, prompt.own),
+                                  seed, dead_rate)
     return [{"origin": origin, "text": text, "source": change} for text, origin, change in found], why
 
 

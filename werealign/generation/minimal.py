@@ -4,10 +4,16 @@ The key is a human-voiced item's key (werealign.generation.human: the move span 
 turn); the eight distractors are the same words with the move changed, so wording, register and length
 are the key's and only the move tells them apart:
 
-- the seat the move aims at (the first seat the key names other than the viewpoint's, alive at the
-  cut-off when one is) swapped for another seat of the same standing (alive, or out), every form of it
-  renumbered (werealign.audit.seats); seats the transcript names about as often as the target first,
-  so how often a seat was talked about does not point at the key;
+- a seat the key names (other than the viewpoint's) swapped for another seat of the game, every form
+  of it renumbered (werealign.audit.seats). Each swapped seat is out at the cut-off at the keys' own
+  rate (`dead_rate`: the share of seats keys name that are out), else alive, so naming a seat out
+  says nothing about which option is the key. The key's likeness to what the prompt shows (character
+  TF-IDF cosine with the transcript, its last turns and the viewpoint's own words, summed) is
+  bracketed: swapped seats come nearest first, alternately from above and below it, so the key sits
+  among its distractors rather than on top (the seat a viewpoint aims at is the one the table talks
+  about: ordered by likeness alone, the key was the most like the transcript in one item in five and a
+  context attack read it). Of the seats the key names, the one whose swaps bracket it most evenly is
+  swapped;
 - a claimed or reported role swapped for another role of the board (the board's own labels), and a
   check result flipped (`FLIPS`: good against wolf, in the languages the project writes prompts in);
 - then the two together.
@@ -21,12 +27,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
+from collections.abc import Sequence
 
 from werealign.audit.seats import mentions, renumber
 from werealign.generation import human_text as ht
 from werealign.schema import GameLog
 from werealign.schema.roles import ROLE_LABELS
+from werealign.text.similarity import tfidf_cosines
 
 METHOD = "minimal-pair/1"
 DISTRACTORS = 8
@@ -71,20 +78,59 @@ def _flips(key: str) -> list[tuple[str, str]]:
     return out
 
 
-def variants(key: str, game: GameLog, me: int, live: tuple[int, ...], dead: tuple[int, ...], transcript: str,
-             seed: str) -> tuple[list[tuple[str, str, str]], str | None]:
-    """Eight (text, origin, change) distractors, or the reason there are not eight."""
-    named = [m.seat for m in mentions(key) if m.seat != me]
-    seats = {s.seat for s in game.seats}
-    target = next((s for s in named if s in live), named[0] if named else None)
-    swaps: list[tuple[str, str]] = []
-    if target is not None and target in seats:
-        pool = [s for s in (live if target in live else dead) if s != me and s not in named]
-        talk = Counter(m.seat for m in mentions(transcript))
-        rng = random.Random(seed)
-        rng.shuffle(pool)
-        pool.sort(key=lambda s: abs(talk[s] - talk[target]))
-        swaps = [(renumber(key, {target: s}), f"seat {target}->{s}") for s in pool]
+def _likeness(texts: list[str], refs: Sequence[str]) -> list[float]:
+    total = [0.0] * len(texts)
+    for ref in refs:
+        if ref.strip():
+            total = [a + b for a, b in zip(total, tfidf_cosines(ref, texts, sublinear_tf=True))]
+    return total
+
+
+def _bracketed(seats: list[int], likeness: list[float], key: float, rng: random.Random) -> list[int]:
+    """`seats` nearest the key's likeness first, alternately above and below it (the first side seeded)."""
+    above = sorted((x - key, s) for s, x in zip(seats, likeness) if x > key)
+    below = sorted((key - x, s) for s, x in zip(seats, likeness) if x <= key)
+    sides = [[s for _, s in above], [s for _, s in below]]
+    if rng.random() < 0.5:
+        sides.reverse()
+    out = []
+    while sides[0] or sides[1]:
+        for side in sides:
+            if side:
+                out.append(side.pop(0))
+    return out
+
+
+def seat_swaps(key: str, game: GameLog, me: int, live: Sequence[int], dead: Sequence[int], refs: Sequence[str], seed: str,
+               dead_rate: float = 0.0) -> tuple[int | None, list[int]]:
+    """(the seat of the key to swap, the seats to swap it for, in the order to use them)."""
+    named = list(dict.fromkeys(m.seat for m in mentions(key) if m.seat != me))
+    in_game = {s.seat for s in game.seats}
+    best: tuple[int, int, list[int]] | None = None
+    for target in (s for s in named if s in in_game):
+        rng = random.Random(f"{seed}:{target}")
+        pools = [[s for s in seats if s != me and s not in named and s in in_game] for seats in (live, dead)]
+        flat = pools[0] + pools[1]
+        scores = _likeness([key, *(renumber(key, {target: s}) for s in flat)], refs)
+        like = dict(zip(flat, scores[1:]))
+        ordered = [_bracketed(p, [like[s] for s in p], scores[0], rng) for p in pools]
+        # each swap out at the keys' own rate, else alive (the other standing when one runs out)
+        order = []
+        while ordered[0] or ordered[1]:
+            pick = 1 if (rng.random() < dead_rate and ordered[1]) or not ordered[0] else 0
+            order.append(ordered[pick].pop(0))
+        balance = min(sum(x > scores[0] for x in scores[1:]), sum(x <= scores[0] for x in scores[1:]))
+        if best is None or balance > best[0]:
+            best = (balance, target, order)
+    return (None, []) if best is None else (best[1], best[2])
+
+
+def variants(key: str, game: GameLog, me: int, live: Sequence[int], dead: Sequence[int], refs: Sequence[str],
+             seed: str, dead_rate: float = 0.0) -> tuple[list[tuple[str, str, str]], str | None]:
+    """Eight (text, origin, change) distractors, or the reason there are not eight. `refs`: what the
+    item's prompt shows (the transcript, its last turns, the viewpoint's own words)."""
+    target, order = seat_swaps(key, game, me, live, dead, refs, seed, dead_rate)
+    swaps = [(renumber(key, {target: s}), f"seat {target}->{s}") for s in order]
     roles = _role_swaps(key, game) + _flips(key)
     # A grid of seats x roles, the key one cell: every seat and every role appears equally often, so the
     # key is not the option the others agree with most (the centroid of one-change distractors).

@@ -16,7 +16,7 @@ from typing import Any
 
 from werealign.llm import builtin_models, loader as llm
 from werealign.llm.client import Outcome, RetryPolicy, litellm_cost
-from werealign.llm.engine import Engine
+from werealign.llm.call_engine import Engine
 from werealign.llm.keys import request_key
 from werealign.llm.pricing import price_per_token
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
@@ -76,7 +76,7 @@ async def send_all(
     on_done: Callable[[Outcome], None] = lambda o: None,
 ) -> None:
     """Send each request (none of them stored yet) and store its outcome the moment it arrives, through
-    the one call engine (werealign.llm.engine) eval uses; generation's keys and request records stay its own."""
+    the one call engine (werealign.llm.call_engine) eval uses; generation's keys and request records stay its own."""
     queue = iter(requests)
     engine = Engine(store, acompletion=acompletion, model=routed_model, kwargs=kwargs, policy=policy, cost_of=litellm_cost,
                     on_event=on_event, on_done=on_done, priced=not builtin_models.is_builtin(routed_model))

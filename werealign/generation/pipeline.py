@@ -45,7 +45,7 @@ from werealign.game.visibility import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import make_parent, staged_directory, write_json, write_jsonl
-from werealign.output_dir import claim_directory
+from werealign.files.output_dir import claim_directory
 from werealign.generation import filters, prompts, replies
 from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, decodes_under_schema, max_connections_for, price_per_token
 from werealign.generation.moments import find_moments

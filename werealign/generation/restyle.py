@@ -31,7 +31,7 @@ from werealign.generation.human_text import seats_named
 from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, max_connections_for, price_per_token
 from werealign.generation.pipeline import CONFIG, request_params
 from werealign.generation.session import Draft, Session
-from werealign.output_dir import claim_directory
+from werealign.files.output_dir import claim_directory
 from werealign.schema import SpeechItem
 from werealign.tasks import kind_of_model
 

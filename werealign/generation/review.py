@@ -19,7 +19,7 @@ from typing import Any
 from werealign.dataset import Dataset, is_dataset_dir, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import parse_json_text, parse_model
-from werealign.output_dir import output_directory
+from werealign.files.output_dir import output_directory
 from werealign.schema import SpeechItem
 from werealign.tasks import kind_of_model
 

@@ -36,7 +36,7 @@ class Importer:
 
 
 def _werebench(src: Path, out: Path, overwrite: bool) -> Imported:
-    from werealign.importers.werebench import REPORT_MD, import_werebench
+    from werealign.importers.werebench.importer import REPORT_MD, import_werebench
 
     s = import_werebench(src, out, overwrite=overwrite)
     c = s.counts

@@ -6,7 +6,7 @@ source is parsed with `ast` and only literal nodes are turned into values: strin
 booleans, None, dicts, lists, tuples, sets, and the calls `OrderedDict(...)` / `dict(...)`
 recognised by their shape. Anything else (a name, an expression, another call) is an error naming
 the file, the line and the key path. A key given twice in one mapping is a warning naming both
-lines, or an error when the two values differ in type (werealign.duplicate_keys).
+lines, or an error when the two values differ in type (werealign.files.duplicate_keys).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from werealign.duplicate_keys import judge, kind_of
+from werealign.files.duplicate_keys import judge, kind_of
 from werealign.errors import UserError
 from werealign.files import read_text
 

@@ -1,2 +1,2 @@
-"""Leaderboards: run directories -> tables with their intervals (the statistics are werealign.stats), plots;
-release/ builds the Hugging Face folder and reads one back for eval."""
+"""Leaderboards: run directories -> tables with their intervals (the statistics are werealign.stats), plots.
+The Hugging Face release is werealign.release (built) and werealign.dataset (read back)."""

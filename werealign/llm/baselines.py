@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.text_similarity import tfidf_cosines
+from werealign.text.similarity import tfidf_cosines
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from werealign.text_similarity import tfidf_cosines
+from werealign.text.similarity import tfidf_cosines
 
 NAME = "own-style"
 

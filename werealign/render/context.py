@@ -34,6 +34,7 @@ def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_show
     observer = ctx.viewpoint_seat is None
     return {
         "ctx": ctx,
+        "rules_text": lines.rules_for_prompt(game),  # the game's text plus rule lines it lacks, else the summary
         "observer": observer,
         "me": None if observer else lines.seat_label(ctx.viewpoint_seat, lang),
         "own_role": None if ctx.own_role is None else role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),

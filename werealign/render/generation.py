@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from werealign.render.lines import event_line, phase_label, seat_label, speaker_label
+from werealign.render.lines import event_line, phase_label, rules_for_prompt, seat_label, speaker_label
 from werealign.render.phrases import faction_name, role_name
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
@@ -78,7 +78,7 @@ def context_text(game: GameLog, ctx: visibility.Context) -> str:
     def plabel(pid: str | None) -> str:
         return phase_label(phases.get(pid) if pid else None, lang)
 
-    lines = [f"Rules: {ctx.rules_text}"]
+    lines = [f"Rules: {rules_for_prompt(game)}"]
     if ctx.viewpoint_seat is not None:
         # Declared roles (a game's own) are named as the game declares them, as in evaluation's prompts.
         role = role_name(ctx.own_role or "", lang, catalogue_for(game.rules.declared_roles))

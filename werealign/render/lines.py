@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from werealign.render.phrases import DEATH_RESULTS, MISSING_FACT, RESULT, SKILL, WIN, faction_name, phrase_language, role_name, role_rule
 from werealign.schema import Event, GameLog, Phase
-from werealign.schema.models import Speaker
+from werealign.schema.models import WITHDREW, Speaker
 from werealign.schema.roles import catalogue_for
 
 
@@ -97,6 +97,10 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
         return f"{who(ev.actor)}自爆" if zh else f"{who(ev.actor)} self-destructed"
     if ev.kind == "sheriff_election":
         return (f"{tgt}当选警长" if zh else f"{tgt} {was} elected sheriff") if tgt else (f"警徽流失{res}" if zh else f"No sheriff was elected{res}")
+    if ev.kind == "sheriff_run" and ev.result == WITHDREW:
+        return f"{who(ev.actor)}退水（退出警长竞选）" if zh else f"{who(ev.actor)} withdrew from the sheriff race"
+    if ev.kind == "sheriff_run":
+        return f"{who(ev.actor)}上警竞选警长" if zh else f"{who(ev.actor)} stood for sheriff"
     if ev.kind == "badge_transfer":
         if tgt is None:
             return f"{who(ev.actor)}撕掉了警徽" if zh else f"{who(ev.actor)} tore up the sheriff badge"

@@ -59,11 +59,38 @@ class SheriffBallotItem(DecisionItem):
     decision: Literal["sheriff_ballot"] = "sheriff_ballot"
 
 
+class SheriffRunItem(DecisionItem):
+    """Run for sheriff or not: the one candidate is the decider's own seat (standing), "none" not standing."""
+
+    decision: Literal["sheriff_run"] = "sheriff_run"
+
+
 class BadgeItem(DecisionItem):
     decision: Literal["badge"] = "badge"
 
 
 DECISION_MODELS: dict[str, type[DecisionItem]] = {
     m.model_fields["decision"].default: m for m in (SeerCheckItem, GuardProtectItem, WitchSaveItem, WitchPoisonItem, WolfKillItem, BallotItem,
-                                                 SheriffBallotItem, BadgeItem)
+                                                 SheriffRunItem, SheriffBallotItem, BadgeItem)
 }
+
+
+class ClaimItem(ItemBase):
+    """Claim a role now or not, and which (issue 31): asked at a player's turn, before it. Its answer space is roles,
+    not seats: `candidates` the roles on the board (role ids), "none" (no claim) always legal; `answer` the role the
+    turn claims (null: none). Asked at each turn up to and including the player's first claim (werealign.game.claims)."""
+
+    decision: Literal["claim"] = "claim"
+    viewpoint_seat: Seat = Field(description="The seat whose turn it is; the prompt is its view before the turn.")
+    phase: str = Field(description="Phase id of the turn.")
+    turn: int = Field(ge=0, description="Index of the turn (utterances[].index) the decision is taken at.")
+    cutoff_segment: int = Field(ge=0, description="Last segment shown: the one before the turn.")
+    candidates: list[str] = Field(min_length=1, description="The roles a player could claim: the roles on this board (role ids).")
+    none_allowed: Literal[True] = Field(True, description="Not claiming is always legal.")
+    answer: str | None = Field(description="The role the turn claims (a candidate); null: no claim.")
+    deciders: list[DeciderTag] = Field(default_factory=list, description="Slices the decider belongs to: the MVP, the winning side.")
+    provenance: ItemProvenance = Field(default_factory=ItemProvenance)
+
+
+# Every decision kind (the seat-answer kinds and the claim): the leaderboard's decision columns and the card's table.
+ALL_DECISION_MODELS: dict[str, type[ItemBase]] = {**DECISION_MODELS, "claim": ClaimItem}

@@ -189,12 +189,18 @@ class Utterance(Strict):
                     "is then off-table commentary, shown to nobody.")
 
 
+# sheriff_run (issue 31): the actor stood for sheriff at the election's call for candidates (one who withdrew later
+# included: withdrawing is a later decision). An election with any sheriff_run event names every candidate by them,
+# so a living seat without one did not stand. A sheriff_run with result "withdrew" (WITHDREW) is the candidate's
+# withdrawal, anchored where it is known.
+WITHDREW = "withdrew"
 EventKind = Literal[
     "vote",
     "elimination",
     "night_outcome",
     "self_destruct",
     "sheriff_election",
+    "sheriff_run",
     "badge_transfer",
     "skill_use",
 ]
@@ -205,7 +211,8 @@ EventKind = Literal[
 # last where the badge goes. Sources order them otherwise (the WereBench import puts the badge first).
 # The context builder (werealign.game.visibility) sorts by it; it shapes prompts, so templates_hash()
 # hashes it with the templates (werealign.render.prompt_templates).
-TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6}
+TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6,
+                 "sheriff_run": 7}  # a seat standing for sheriff (issue 31) is told alone, at the host's list of candidates
 
 
 class Event(Strict):

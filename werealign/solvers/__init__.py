@@ -24,7 +24,7 @@ assert DEFAULT_SOLVER == SINGLE.name
 
 
 def _builtins() -> list[Solver]:
-    from werealign.solvers.agents import AGENTS
+    from werealign.solvers.agent_designs import AGENTS
 
     return [SINGLE, *AGENTS]
 

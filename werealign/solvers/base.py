@@ -34,6 +34,10 @@ class State:
     variant: str = "base"
     key: str | None = None  # the request key of `messages` with `params` as planned (saves re-hashing the prompt)
     others: tuple[Any, ...] = ()  # the other games of the dataset (GameLog), for experience pools
+    # The task's reader, as the run scores a reply: reply text -> its answer (None when none can be read). Set by
+    # whoever builds the state (eval's plan, the arena), so a solver that compares its samples' answers
+    # (self-consistency) reads them as the task does without knowing any task.
+    read: Callable[[str | None], Any] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

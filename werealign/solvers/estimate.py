@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from werealign.solvers.base import Solver, State
-from werealign.solvers.engine import drive
+from werealign.solvers.replay import drive
 from werealign.solvers.prompting import shown_lines
 
 PIECES = 4

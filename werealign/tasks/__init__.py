@@ -34,13 +34,13 @@ ENTRY_POINT_GROUP = "werealign.tasks"
 
 
 def _builtins() -> tuple[Task, ...]:
-    from werealign.tasks import decisions, opponent, speech, vote
+    from werealign.tasks import claim, decisions, opponent, speech, vote
 
-    return (speech.TASK, vote.TASK, opponent.TASK, *decisions.TASKS)  # the order of tasks in every output
+    return (speech.TASK, vote.TASK, opponent.TASK, *decisions.TASKS, claim.TASK)  # the order of tasks in every output
 
 
 # Names a kind may not take: the other files and configs of a dataset and its release (werealign.dataset,
-# werealign.leaderboards.release), and the counts beside the kinds' in dataset.json.
+# werealign.release), and the counts beside the kinds' in dataset.json.
 RESERVED_NAMES = frozenset({"games", "osr", "manifest", "osr_games", "variants"})
 
 

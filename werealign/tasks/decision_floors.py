@@ -6,7 +6,9 @@ prompt shows it (in every variant: a floor is what the game itself gives away wi
 - `consensus`: the legal seat the other players named most in the current day's shown speech (the night's
   decision: the day before it);
 - `same-as-last`: the viewpoint's own previous move of the same kind (last night's check, protection, kill;
-  the previous ballot), when it is legal now.
+  the previous ballot), when it is legal now;
+- on a yes/no decision (one candidate, or "none": the witch's save, running for sheriff): `always` (act: save, run)
+  and `never` (do not), reported only where every item asked is one.
 
 Each is scored as the share of items it answers correctly; where a policy names no legal seat (no ballot yet,
 nothing named), the item counts at chance (a uniform legal move), so every floor is at least comparable to chance.
@@ -25,7 +27,8 @@ from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
 from werealign.tasks.common import rounded
 
-Policy = Callable[[Context, DecisionItem], int | None]
+NONE = "none"  # a policy's pick of not acting (None: the policy names no move, scored at chance)
+Policy = Callable[[Context, DecisionItem], int | str | None]
 
 _SKILL = {"seer_check": ("seer_check",), "guard_protect": ("guard_protect", "doctor_protect"), "witch_poison": ("witch_poison",),
           "wolf_kill": ("wolf_kill",), "witch_save": ("witch_save",)}
@@ -72,16 +75,26 @@ def same_as_last(ctx: Context, item: DecisionItem) -> int | None:
 FLOORS: dict[str, Policy] = {"most-accused": most_accused, "last-named": last_named, "consensus": consensus, "same-as-last": same_as_last}
 
 
+def is_yes_no(item: DecisionItem) -> bool:
+    return len(item.candidates) == 1 and item.none_allowed
+
+
+YES_NO_FLOORS: dict[str, Policy] = {"always": lambda ctx, item: item.candidates[0] if is_yes_no(item) else None,
+                                    "never": lambda ctx, item: NONE if is_yes_no(item) else None}
+
+
 def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: Callable[..., dict]) -> dict[str, float | None]:
     """Each floor's mean score; `context_kwargs` is the decision task's (the view its prompts are built from)."""
     if not asked:
         return {name: None for name in FLOORS}
-    values: dict[str, list[float]] = {name: [] for name in FLOORS}
+    floors = {**FLOORS, **(YES_NO_FLOORS if all(is_yes_no(item) for _, item in asked) else {})}
+    values: dict[str, list[float]] = {name: [] for name in floors}
     for game, item in asked:
         kw = context_kwargs(game, item, None)
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **kw)
         chance = 1 / (len(item.candidates) + item.none_allowed)
-        for name, policy in FLOORS.items():
+        for name, policy in floors.items():
             pick = policy(ctx, item)
-            values[name].append(chance if pick is None else float(pick == item.answer))
+            key = NONE if item.answer is None else item.answer
+            values[name].append(chance if pick is None else float(pick == key))
     return {name: rounded(fmean(v)) for name, v in values.items()}

@@ -25,7 +25,7 @@ from werealign.tasks.common import correct_value, mean_value, rounded
 NONE = "none"
 # What a reply may say for not acting (after NFKC and lower-casing), in either template language.
 _NONE_WORDS = frozenset({"none", "no", "nobody", "no one", "skip", "pass", "no save", "no poison", "abstain", "abstention",
-                         "无", "不", "空", "不救", "不用", "不毒", "不使用", "撕毁", "撕警徽", "tear", "tear up", "torn", "弃票", "弃权", "放弃", "棄票", "棄權"})
+                         "无", "不", "空", "不救", "不用", "不毒", "不使用", "撕毁", "撕警徽", "不上", "不上警", "tear", "tear up", "torn", "弃票", "弃权", "放弃", "棄票", "棄權"})
 
 
 def question_vars(game: GameLog, item: DecisionItem, lang: str, option_order: list[int] | None) -> dict[str, Any]:
@@ -90,6 +90,7 @@ DESCRIPTIONS = {
     "witch_poison": ("whom the witch poisoned, or nobody", "<seat to poison or none>", "<毒的座位号或不毒>"),
     "wolf_kill": ("whom the wolves killed that night, asked of a wolf", "<seat to kill>", "<击杀座位号>"),
     "ballot": ("whom each player voted for by day (abstaining where allowed)", "<seat to vote for>", "<投票座位号>"),
+    "sheriff_run": ("whether each player stood for sheriff", "<your seat to run or none>", "<上警答自己座位号，否则答无>"),
     "sheriff_ballot": ("whom each player voted for as sheriff", "<seat to elect>", "<警长投票座位号>"),
     "badge": ("to whom the outgoing sheriff passed the badge, or tore it up", "<seat to pass the badge to or none>", "<移交警徽座位号或撕毁>"),
 }

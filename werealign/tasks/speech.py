@@ -18,7 +18,7 @@ from werealign.tasks.answers import short
 from werealign.schema.runs import SpeechScores
 from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
 from werealign.tasks.checks import path
-from werealign.text_norm import norm_text
+from werealign.text.norm import norm_text
 from werealign.tasks.scorer import BoardColumn, Block
 from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
@@ -55,16 +55,25 @@ def question_vars(game: GameLog, item: SpeechItem, lang: str, option_order: list
     }
 
 
-def parse(value: str, item: SpeechItem, option_order: list[int] | None, game: GameLog | None = None) -> Parsed:
+def option_shown(value: str, n_options: int) -> tuple[int | None, str | None]:
+    """(position of the option letter an answer line names among the shown options, error); the claim kind reads its
+    options with it too (werealign.tasks.claim)."""
     m = _LETTER.match(value)
     if not m:
-        return Parsed(None, f"answer '{short(value)}' is not one option letter A-I")
+        return None, f"answer '{short(value)}' is not one option letter A-I"
     letter = m.group("k")
     if (letter.islower() and not _LOWER_ALONE.fullmatch(value.strip())) or _HEDGE.fullmatch(value.strip()):
-        return Parsed(None, f"answer '{short(value)}' is not one option letter A-I")
+        return None, f"answer '{short(value)}' is not one option letter A-I"
     shown = OPTION_KEYS.index(letter.upper())
-    if shown >= len(item.options):
-        return Parsed(None, f"option {letter.upper()} does not exist")
+    if shown >= n_options:
+        return None, f"option {letter.upper()} does not exist"
+    return shown, None
+
+
+def parse(value: str, item: SpeechItem, option_order: list[int] | None, game: GameLog | None = None) -> Parsed:
+    shown, error = option_shown(value, len(item.options))
+    if shown is None:
+        return Parsed(None, error)
     order = option_order if option_order is not None else list(range(len(item.options)))
     return Parsed(item.options[order[shown]].key, None)
 

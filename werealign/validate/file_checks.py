@@ -43,7 +43,7 @@ def _unreadable(err: UserError, p: Path, out: Sink) -> None:
 
 
 def load_json(p: Path, out: Sink) -> tuple[bool, Any]:
-    duplicated: list[str] = []  # a key given twice (werealign.duplicate_keys): 'file:line: message'
+    duplicated: list[str] = []  # a key given twice (werealign.files.duplicate_keys): 'file:line: message'
     try:
         value = read_json(p, duplicated)
     except UserError as e:  # read_json reports permissions, binary and directories as UserError too

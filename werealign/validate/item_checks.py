@@ -17,7 +17,7 @@ from werealign.validate.findings import Sink
 from werealign.validate.game_checks import check_cutoff
 from werealign.validate.index import GameIndex
 from werealign.tasks.checks import check_distinct_seats, check_seats_exist  # noqa: F401 - re-exported: validate's own users
-from werealign.text_norm import norm_text  # noqa: F401 - re-exported: validate's own users
+from werealign.text.norm import norm_text  # noqa: F401 - re-exported: validate's own users
 
 Item = BaseModel  # an item of any registered task
 

@@ -1,0 +1,166 @@
+"""The claim decision (issue 31) on invented games and invented phrasings: the claim reader (claims, wolves'
+counter-claims, and what is no claim), the board's roles as the answer space, the items up to a player's first
+claim, the prompt and its reading, the floors, and derive -> eval -> leaderboard -> release. Nothing here comes from
+real data."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_inproc import run_cli
+from test_decision_sheriff_run import election_game
+from test_decisions import invented_game
+
+from werealign.dataset import load_dataset, write_dataset
+from werealign.eval.prompts import render_messages
+from werealign.game.claims import ClaimReader, board_roles
+from werealign.game.decisions import derive_decisions
+from werealign.importers.werebench.candidacy import candidacy_events
+from werealign.schema import Segment
+from werealign.schema.models import RoleDeclaration
+from werealign.tasks import TASKS, parse_reply
+
+
+def _said(game, texts: dict[int, str], language: str | None = None):
+    """`game` with the turns at these segments saying these texts."""
+    utterances = [u.model_copy(update={"text": texts[u.segment_ids[0]], "segments": [Segment(id=u.segment_ids[0], start=u.start, end=u.end, text=texts[u.segment_ids[0]])]})
+                  if u.segment_ids[0] in texts else u for u in game.utterances]
+    return game.model_copy(update={"utterances": utterances, "language": language or game.language})
+
+
+ZH = invented_game().model_copy(update={"language": "zh"})
+
+
+@pytest.mark.parametrize("text, speaker, role", [
+    ("大家好，我就是一张真的预言家牌，昨晚摸了 4 号，是匹狼", 1, "seer"),  # the true seer
+    ("这轮我直接起跳预言家，4 号我验过是好人", 4, "seer"),  # a wolf's counter-claim
+    ("说实话我的底牌是守卫，一直没跳", 2, "guard"),
+    ("六号平民，没什么信息，过", 6, "villager"),  # a turn opening on its own seat and a role
+    ("别再聊了，我是狼人，我自爆", 5, "werewolf"),  # a wolf giving itself up
+    ("Honestly, I'm the witch and I saved seat 6 last night.", 3, "witch"),
+    ("Fine: my role is guard, protect me or not.", 2, "guard"),
+    ("I claim to be the seer. Seat 4 is a wolf.", 5, "seer"),
+])
+def test_claims_in_invented_phrasings(text, speaker, role):
+    assert ClaimReader(ZH).claim(text, speaker) == role
+
+
+@pytest.mark.parametrize("text, speaker", [
+    ("预言家昨天告诉我们 4 号是狼", 6),  # the seer told us: no first person
+    ("如果我是预言家，我一定先验 4 号", 7),  # a hypothesis
+    ("我是预言家的金水，大家放心", 7),  # the seer's checked good: about the seer
+    ("我是女巫救的那张牌", 6),
+    ("你们非要打我是狼，我也没办法", 6),  # "you insist I am a wolf"
+    ("我是个狼，我就没有必要在这里跳出来", 5),  # a counterfactual
+    ("我不是预言家，我是个好人", 8),  # a denial; "好人" names no role
+    ("我是预言家吗？你们猜", 7),  # a question
+    ("我认预言家 1 号，他的发言很好", 6),  # accepting another's claim
+    ("4 号预言家的发言我不认", 6),  # another seat and a role
+    ("我是狼，就开玩笑的", 6),  # a good seat "being a wolf": a wolf's-eye argument or a joke, never a claim
+    ("If I were the seer I would check seat 5.", 7),
+    ("Seat 1 said I am the witch, which is wrong.", 6),
+    ("I'm the seer's gold, so trust me.", 7),
+])
+def test_what_is_no_claim(text, speaker):
+    assert ClaimReader(ZH).claim(text, speaker) is None
+
+
+def test_the_answer_space_is_the_boards_roles_and_a_declared_role_is_read_by_its_name():
+    assert board_roles(ZH) == ["villager", "seer", "witch", "guard", "werewolf"]  # catalogue order, each once
+    declared = ZH.model_copy(update={"rules": ZH.rules.model_copy(update={"declared_roles": [
+        RoleDeclaration(id="moon_girl", faction="good", names={"zh": ["月亮女孩"], "en": ["moon girl"]})]}),
+        "seats": [s.model_copy(update={"role": "moon_girl"}) if s.seat == 7 else s for s in ZH.seats]})
+    assert "moon_girl" in board_roles(declared)
+    assert ClaimReader(declared).claim("我是一张月亮女孩牌，今晚会发动技能", 7) == "moon_girl"
+    assert ClaimReader(ZH).claim("我是一张月亮女孩牌", 7) is None  # not a role of that board
+
+
+def test_items_run_to_each_players_first_claim():
+    game = _said(invented_game(), {3: "I am the seer: seat 4 is a wolf.", 4: "Nothing to claim, seat 4 worries me.",
+                                   5: "I'm the seer, not seat 1!", 10: "As I said, I am the seer."})
+    items = derive_decisions(game, "all").items["claim"]
+    by_turn = {(i.viewpoint_seat, i.phase): i.answer for i in items}
+    assert by_turn == {(1, "day-1"): "seer", (6, "day-1"): None, (4, "day-1"): "seer", (7, "day-2"): "seer"}
+    item = next(i for i in items if i.viewpoint_seat == 4)
+    assert item.candidates == ["villager", "seer", "witch", "guard", "werewolf"] and item.cutoff_segment == 4
+    assert [i.viewpoint_seat for i in derive_decisions(game).items["claim"]] == [1, 6, 7]  # winners: the good side
+
+
+def test_the_prompt_shows_the_turn_before_and_reads_a_letter():
+    game = _said(invented_game(), {3: "I am the seer: seat 4 is a wolf.", 5: "I'm the seer, not seat 1!"})
+    item = next(i for i in derive_decisions(game, "all").items["claim"] if i.viewpoint_seat == 4)
+    text = render_messages(game, item)[-1]["content"]
+    assert "I'm the seer, not seat 1!" not in text and "I am the seer: seat 4 is a wolf." in text
+    assert "A. I claim no role in this turn" in text and "C. seer" in text and text.rstrip().endswith("Answer: <letter of your move>")
+    assert parse_reply("Answer: C", item).answer == "seer" and parse_reply("Answer: A", item).answer == "none"
+    assert parse_reply("Answer: H", item).error  # no such option
+    zh = _said(ZH, {3: "我是预言家"})
+    zh_item = next(i for i in derive_decisions(zh, "all").items["claim"] if i.viewpoint_seat == 1)
+    assert "A. 本轮发言不起跳" in render_messages(zh, zh_item)[-1]["content"]
+
+
+def test_claim_floors():
+    game = _said(invented_game(), {3: "I am the seer: seat 4 is a wolf.", 5: "I'm the seer, not seat 1!"})
+    items = derive_decisions(game, "all").items["claim"]  # 1: seer; 6: none; 4: seer; 7 (day 2): none
+    floors = TASKS["claim"].truth_floors([(game, i) for i in items], "accuracy")
+    # never: right on the two no-claims. majority-so-far: none on 1 (nothing before: wrong), seer on 6 (1 seer: wrong),
+    # none on 4 (a tie, broken to none: wrong), seer on 7 (2 to 1: wrong). last-claimed: none on 1 (wrong), seer on
+    # 6 (wrong), 4 (right) and 7 (wrong).
+    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25}
+
+
+def test_derive_eval_leaderboard_and_release_carry_claim_and_sheriff_run(tmp_path):
+    game = candidacy_events(_said(election_game("Standing for sheriff: 1, 4 and 7."), {3: "I am the seer: seat 4 is a wolf.",
+                                                                                      5: "I'm the seer, not seat 1!"}))
+    src = tmp_path / "ds"
+    write_dataset(src, name="invented", version="1", licence="test", games=[game], items={})
+    r = run_cli("derive", src, "--deciders", "all")
+    assert r.returncode == 0, r.stderr
+    assert "8 sheriff_run" in r.stdout and "claim" in r.stdout
+    assert run_cli("validate", src).returncode == 0
+    out = tmp_path / "run"
+    r = run_cli("eval", "--model", "werealign/random", "--dataset", src, "--tasks", "claim,sheriff_run", "--decodes", "1",
+                "--variant", "base,no-context", "--out", out)
+    assert r.returncode == 0, r.stderr
+    results = json.loads((out / "results.json").read_text())
+    claim = results["variants"]["base"]["claim"]
+    assert {"never", "majority-so-far", "last-claimed"} <= set(claim["floors"]["shortcuts"]) and claim["floors"]["chance"] == pytest.approx(1 / 6, abs=1e-6)
+    assert claim["claimed_accuracy"] is not None
+    assert {"always", "never"} <= set(results["variants"]["base"]["sheriff_run"]["floors"]["shortcuts"])
+    board = tmp_path / "board.md"
+    assert run_cli("leaderboard", out, "--out", board).returncode == 0
+    header = next(line for line in board.read_text().splitlines() if "claim" in line)
+    assert "sheriff_run" in header and "decisions" in header
+    release = tmp_path / "release"
+    r = run_cli("release", src, "--out", release)
+    assert r.returncode == 0, r.stderr
+    card = (release / "README.md").read_text()
+    assert "| `claim` |" in card and "| `sheriff_run` |" in card and "majority-so-far" in card
+
+
+def test_a_board_with_more_roles_than_option_letters_gives_no_claim_item():
+    extra = [RoleDeclaration(id=f"invented_role_{i}", faction="good", names={"en": [f"role {i}"]}) for i in range(5)]
+    game = invented_game()
+    game = game.model_copy(update={"rules": game.rules.model_copy(update={"declared_roles": extra, "public_cards": [d.id for d in extra]})})
+    made = derive_decisions(game, "all")
+    assert len(board_roles(game)) == 10 and not made.items["claim"]
+    assert any(n.code == "claim_too_many_roles" for n in made.notes)
+
+
+@pytest.mark.werebench
+def test_real_release_claims(werebench_import):
+    """On the imported release: claims are read in a fair share of turns, seer claims lead, counter-claims exist
+    (a wolf claiming a good role), and a claim item's prompt never shows its own turn."""
+    ds = load_dataset(werebench_import.path)
+    items = [i for g in ds.games.values() for i in derive_decisions(g, "all").items["claim"]]
+    claimed = [i for i in items if i.answer is not None]
+    assert len(items) >= 800 and 0.1 < len(claimed) / len(items) < 0.5, (len(claimed), len(items))
+    roles = [i.answer for i in claimed]
+    assert max(set(roles), key=roles.count) == "seer"
+    wolves = {(g.game_id, s.seat) for g in ds.games.values() for s in g.seats if s.faction == "wolf"}
+    assert any((i.game_id, i.viewpoint_seat) in wolves and i.answer in ("seer", "witch", "villager") for i in claimed)
+    for item in claimed[::9]:
+        game = ds.games[item.game_id]
+        turn = next(u for u in game.utterances if u.index == item.turn)
+        assert turn.text[:40] not in render_messages(game, item)[-1]["content"], item.item_id

@@ -1,0 +1,238 @@
+"""Night results a role's TRUE holder states at the table, read as that night's facts when the truth bears them out.
+
+The release's logs state few night actions, but the true seer reports her checks at the table ("昨晚验了 5 号，
+是金水", "12 号是我的查杀"), the witch her save or poison ("我昨晚毒了 9 号", "银水是 8 号"), the guard his
+protection ("我守了 10 号", "第一晚空守"). Only the turns of the seat whose TRUE role has the skill are read (a
+bluffing wolf's report is never its own night), only by day (players are silent at night), and a statement is
+kept only when the truth bears it out:
+- a check whose stated result agrees with the target's true side as the seer sees it (`seen_by_seer`); a false
+  report (a seer who lies, a misheard number) is dropped;
+- a save, poison or protection goes through the same settling as every night fact (werebench.night_truth: a
+  poisoned seat must die at that dawn, a saved or protected one must not).
+Plans and hypotheticals are not results: a statement with a plan word nearby ("警徽流", "先验", "如果") is skipped.
+Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check or a
+guard's protection without one takes the only night up to this day that no other source has filled, and none when
+several are free (issue 30: a seer reporting four checks at once, one of them unreadable, put a later check on an
+earlier night); a witch's potion without one, the night before the day.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from werealign.schema import Event, Phase, SeatInfo, Utterance
+from werealign.schema.models import ACTOR
+from werealign.schema.roles import RoleCatalogue
+from werealign.text.zh_numbers import chinese_number
+
+_NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
+SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"
+_GOOD = r"金水|好人|好身份|平民|良民"
+_WOLF = r"查杀|狼人|狼牌|坏人|狼"
+_RESULT = r"(?P<result>" + _GOOD + "|" + _WOLF + ")"
+# A seer's report: a result word ("金水", "查杀", "是个狼", "好人") with a seat next to it (nothing but a few
+# characters between, no other seat or result word), and a check verb or the first person close by.
+_CHECK_RESULT = re.compile(r"(?P<good>金水|好人|好身份|良民)|(?P<wolf>查杀|(?:是|个|张|匹)\s*(?:狼人|狼)(?!队|人[队阵]|查杀|坑))")
+_CHECK_CUE = re.compile(r"验|查|我")
+_LOG_CUE = re.compile(r"验|查|给|发|报")
+_NEAR = 10  # characters between a seat and its result, at most
+_NEAR_BARE = 5  # the same for a bare number, which may be anything else far from a result word
+_BARE_SEAT = re.compile(r"(?<![\d.%％:：])(\d{1,2})(?![\d.%％:：]|\s*号)")
+_SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
+          re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
+_POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
+            re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)")]
+_GUARDS = [re.compile(r"(?:我|守卫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT)]
+_GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.[晚夜天]|首夜|首晚)"
+_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r")\s*(?:空守|空手|没守|谁也没守)")
+# Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
+_NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
+# "昨天验了 9" said by day: yesterday's check is last night's (a seer checks only at night).
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:验|查))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
+_WINDOW = 8  # characters before a statement searched for plan words and its night
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A night fact a true role holder stated, before it is placed on its night (night None: not named)."""
+
+    seat: int
+    skill: str
+    target: int | None
+    result: str | None
+    day: int
+    night: int | None
+    text: str  # for the import report only
+
+
+def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
+    """The results a seer's check of `target` can give ('wolf' / 'good'): a wolf-side role the catalogue marks
+    `seer_sees_good` (a hidden wolf, a wolf's younger brother) may show good."""
+    role = catalogue.get(target.role)
+    if target.faction == "wolf":
+        return {"wolf", "good"} if role is not None and role.seer_sees_good else {"wolf"}
+    return {"good"} if target.faction == "good" else {"good", "wolf"}
+
+
+def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
+    """Every night result the holders of the seer's, witch's and guard's skills state in their day turns, in order."""
+    day_of = {p.id: p.day for p in phases if p.kind != "night"}
+    role_of = {s.seat: s.role for s in seats}
+    out: list[Statement] = []
+    for u in utterances:
+        if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
+            out += statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])
+    return out
+
+
+def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
+    """What the annotator log says a seat stated at the table ("12 号称验 1 号为金水", "7 号跳预言家查杀 12 号", a
+    guard's last words "第一天空守，第二天守了 10 号"), read like the seat's own words when the seat truly holds the role.
+    A sub-clause belongs to the seat it starts with ("N 号…"), else to the seat whose clause it is ("N 号是<role>，…");
+    its day is the last one the log named before it ("警长竞选" day 1, "第二天" day 2), else the game's last."""
+    if not log:
+        return []
+    role_of = {s.seat: s.role for s in seats}
+    last_day = max((p.day for p in phases), default=1)
+    out: list[Statement] = []
+    owner: int | None = None
+    day = last_day
+    for sentence in re.split(r"[；;。\n]", log):
+        clause_owner: int | None = None
+        for part in re.split(r"[，,]", sentence):
+            part = part.strip()
+            if (d := _LOG_DAY.search(part)) is not None:
+                day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
+            lead = re.match(r"^" + SEAT, part)
+            if lead is not None and (seat := chinese_number(lead.group("seat"))) in role_of:
+                if re.match(r"^" + SEAT + r"\s*(?:是|[（(])", part):
+                    owner = seat  # "N 号是<role>": the clauses after it are the seat's own
+                clause_owner = seat
+            who = clause_owner if clause_owner is not None else owner
+            if who is not None and _CLAIM.search(part):
+                out += statements_in(part, who, role_of.get(who, ""), day, log=True)
+    return out
+
+
+# The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
+# poisoning is settled against the dawn its night is placed on.)
+_EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
+_LOG_DAY = re.compile(r"(?P<election>警长竞选|警上)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
+# A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
+_CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
+
+
+def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False) -> list[Statement]:
+    """The night results `seat` (holding `role`) states in `text`, said on `day`, in order. `log`: the text is the
+    annotator's report of what the seat said, so the first person is not required of a seer's check."""
+    patterns = {"witch": [("witch_save", p) for p in _SAVES] + [("witch_poison", p) for p in _POISONS],
+                "guard": [("guard_protect", p) for p in _GUARDS]}.get(role, [])
+    found: list[tuple[int, Statement]] = []
+    for skill, pattern in patterns:
+        for m in pattern.finditer(text):
+            target = chinese_number(m.group("seat"))
+            before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
+            if target is not None and not _NOT_A_RESULT.search(before):
+                found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), m.group(0))))
+    if role == "seer":
+        found += [(pos, Statement(seat, "seer_check", target, result, day, night, said))
+                  for pos, target, result, night, said in _checks_reported(text, day, log)]
+    if role == "guard":
+        for m in _EMPTY_GUARD.finditer(text):
+            before = text[max(0, m.start() - _WINDOW):m.end()]
+            if not _NOT_A_RESULT.search(before):
+                found.append((m.start(), Statement(seat, "guard_protect", None, None, day, _night_named(before, day), m.group(0))))
+    return [st for _, st in sorted(found, key=lambda f: f[0])]
+
+
+def _checks_reported(text: str, day: int, log: bool = False) -> list[tuple[int, int, str, int | None, str]]:
+    """(position, seat, result word, night named or None, the words read) of each check the seer reports in `text`."""
+    seats = [(m.start(), m.end(), chinese_number(m.group("seat")), _NEAR) for m in re.finditer(SEAT, text)]
+    # Transcripts often drop the 号 ("11 是我的金水"): a bare number counts as a seat only right beside the result.
+    taken = {start for start, *_ in seats}
+    seats += [(m.start(), m.end(), int(m.group(1)), _NEAR_BARE) for m in _BARE_SEAT.finditer(text) if m.start() not in taken]
+    results = list(_CHECK_RESULT.finditer(text))
+    out = []
+    for r in results:
+        best = None
+        for start, end, seat, near in seats:
+            gap = r.start() - end if end <= r.start() else start - r.end()
+            if seat is None or gap < 0 or gap > near:
+                continue
+            lo, hi = min(start, r.start()), max(end, r.end())
+            between = text[min(end, r.end()):max(start, r.start())]
+            if any(lo < o.start() < hi and o is not r for o in results) or re.search(r"\d", between) or re.search(r"[。？?！!]", between):
+                continue
+            if best is None or gap < best[0]:
+                best = (gap, lo, hi, seat)
+        if best is None:
+            continue
+        _, lo, hi, seat = best
+        window = text[max(0, lo - _WINDOW):hi]
+        if not (_LOG_CUE if log else _CHECK_CUE).search(window) or _NOT_A_RESULT.search(window):
+            continue
+        out.append((lo, seat, r.group("good") or "查杀", _night_named(window, day), text[lo:hi]))
+    return out
+
+
+def _night_named(text: str, day: int) -> int | None:
+    named = list(_NIGHT_WORD.finditer(text))
+    if not named:
+        return None
+    m = named[-1]  # the last night word before the statement is its own
+    if m.group("yesterday"):
+        return day
+    return 1 if m.group("first") else chinese_number(m.group("n"))
+
+
+def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo], phases: Sequence[Phase],
+                     known: Sequence[Event], catalogue: RoleCatalogue, zh: bool) -> tuple[list[Event], list[tuple[Statement, str]]]:
+    """(events for the statements the truth bears out, placed on their nights; the rest with why). `known`: the night
+    facts other sources already hold (a night or a target they fill is not filled again)."""
+    by_seat = {s.seat: s for s in seats}
+    nights = {p.day: p.id for p in phases if p.kind == "night"}
+    filled = {(e.actor, e.skill, e.phase) for e in known if e.kind == "skill_use"}
+    targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
+    events: list[Event] = []
+    dropped: list[tuple[Statement, str]] = []
+    # A statement that names its night is placed first: an unnamed one then takes a night still free.
+    for st in sorted(statements, key=lambda st: st.night is None):
+        target = by_seat.get(st.target) if st.target is not None else None
+        if st.target is not None and target is None:
+            dropped.append((st, f"seat {st.target} is not a seat of the game"))
+            continue
+        if (st.seat, st.skill, st.target) in targets:
+            continue  # already known (stated again, or by another source)
+        result = None
+        if st.skill == "seer_check":
+            assert target is not None
+            said = "wolf" if re.fullmatch(_WOLF, st.result or "") else "good"
+            if target.seat == st.seat or said not in seen_by_seer(target, catalogue):
+                dropped.append((st, f"the stated result ({st.result}) disagrees with seat {target.seat}'s true role ({target.role})"))
+                continue
+            result = ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[said]
+        night = st.night
+        if night is None and st.skill in _EVERY_NIGHT:
+            # a nightly act whose night is not said is placed only where no other night can hold it: one night up to
+            # this day still free (a seer or guard who reports several nights at once, or a reader that misses one,
+            # leaves several; a guard's "I protected 1" on day 3 was his night-2 protection)
+            free = [n for n in sorted(nights) if n <= st.day and (st.seat, st.skill, nights[n]) not in filled]
+            if len(free) > 1:
+                dropped.append((st, f"its night is not said and nights {free} are all free before day {st.day}"))
+                continue
+            night = free[0] if free else None
+        elif night is None:
+            night = st.day
+        if night is None or night not in nights or night > st.day:
+            dropped.append((st, f"no night of the game before day {st.day} is free for it" if night is None else f"the game has no night {night} before day {st.day}"))
+            continue
+        if (st.seat, st.skill, nights[night]) in filled:
+            continue  # another source states that night's action; a conflict would put a doubtful fact in a prompt
+        filled.add((st.seat, st.skill, nights[night]))
+        targets.add((st.seat, st.skill, st.target))
+        events.append(Event(kind="skill_use", phase=nights[night], segment_id=None, audience=ACTOR, actor=st.seat,
+                            target=st.target, skill=st.skill, result=result,
+                            note="the seat's own statement at the table, borne out by the true roles"))
+    return events, dropped

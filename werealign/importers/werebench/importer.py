@@ -1,0 +1,234 @@
+"""`werealign import werebench`: the WereBench release -> a werealign dataset directory.
+
+Reads `SRC/data/Season_N/NN.json` (game logs) and `SRC/WereBench/WereBench.json` (speech items),
+converts each game and item (see the game and items modules beside this one for the rules), derives the VA
+and OI items from the MVP annotations, and writes everything plus `import_report.json` and
+`IMPORT_REPORT.md` in one all-or-nothing step. Same source, same bytes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from werealign.dataset import with_knowledge_missing, write_dataset
+from werealign.game.derive import BY_RULE
+from werealign.importers.report import ImportReport
+from werealign.importers.werebench.game import VOTE_DROP_CODES, convert_game
+from werealign.game.knowledge import coverage
+from werealign.importers.werebench.crosscheck import contradicting_turns, cross_check_exits, withhold_after_unresolved
+from werealign.importers.werebench.gate import gate_game, gate_items
+from werealign.importers.werebench.items import convert_speech_items, derive_decision_items
+from werealign.importers.werebench.candidacy import candidacy_events
+from werealign.importers.werebench.tallies import tally_events
+from werealign.importers.werebench.segments import TRANSCRIPT_DIR, find_transcripts
+from werealign.importers.werebench.source import ITEMS_FILE, load_release, unknown_fields
+from werealign.files.output_dir import check_inputs, check_replaceable, output_directory
+
+NAME = "werebench"
+COMMAND = "import werebench"  # what its output marker names: only this command may --overwrite it
+VERSION = "1.0"
+LICENCE = "unspecified (no licence file in the source release; research use only)"
+DESCRIPTION = (
+    "WereBench (Panda Kill games with human annotations; arXiv 2510.11389) converted by "
+    "`werealign import werebench`: game logs, released speech items, and VA/OI items derived "
+    "from the MVP annotations. See IMPORT_REPORT.md for what was repaired or dropped."
+)
+RULES = [
+    "Game ids are `pandakill-s<season>-<NN>` from `data/Season_<season>/<NN>.json`; provenance keeps the file and the release's game_id.",
+    "Seats and true roles come from `user_aliases` and `real_role` (both keyed by speaker label); role labels go through the canonical role table.",
+    "One truth per seat: `real_role` is checked against the roles the annotator log and the recap state outright (a roster clause opening with the seat, with or without 是: '3 号是狼人', '1 号村民参与…'; a role word labelling the seat right after it: '狼兄12 号'; never a seat that is a clause's object, a claim or what someone said; a role the catalogue lacks by the config's own label); when both disagree with it and agree with each other the seat is corrected (`role_corrected`, its items named `item_on_corrected_seat`); when only one disagrees the seat is disputed (`role_disputed`): real_role stays, and items asked from the seat, or OI items (their answer is every seat's side), are withheld (`item_on_disputed_seat`).",
+    "Phases come from `game_status`; an empty or out-of-order day-1 start is re-derived as the first turn carrying the elected sheriff, and turn phases are then recomputed from start times.",
+    "A self-destruct ends the day: where the recording goes from the phase of a self-destruct straight to a day of the same number, the night between (which the annotator log counts) is added with zero length and later phases are renumbered (`hidden_night`); each phase keeps the release's label, by which MVP vote keys find their day.",
+    "Eliminations are read from the host's formulaic announcements (出局, 自爆, 殉情, 死亡的是, 开枪/枪杀 (shot), 毒死 (poisoned), 带走 and a skill used on leaving, '发动技能，M 号玩家死亡' (taken), 请离场), anchored to the segment that says them (the turn's last segment without per-segment text) in that segment's phase; a self-destruct or exile found after nightfall belongs to the day it ended, as do badge passes. A seat announced out again after it played on (spoke two phases later) was misread the first time (`exit_reannounced`).",
+    "Exits are cross-checked (werebench.crosscheck): a day's exile agrees with the host's tally (the majority's exit read only as leaving becomes the exile at the tally, `exile_from_tally`); a self-destruct no host line states but the annotator log and the recap both do is added at the end of the seat's last table turn, in the day they give (`self_destruct_from_sources`); a seat out never speaks at the table again but for its last words (reopened by the host's call for them; fragments of a few characters and talk after the result aside): where the log or recap states the exit too, later turns under its label are kept heard by nobody (`turn_after_exit`); where no source has the seat leave and it plays on, the exit is dropped (`exit_misread`); otherwise the contradiction is unresolved (`exit_contradicted`) and items cut off at or after the exit are withheld (`item_after_unresolved_exit`).",
+    "Nothing is written that `werealign validate` rejects (werebench.gate): every game, then every item, goes through validate's checks before writing; an MVP vote, event or highlight it rejects is removed from its game (`mvp_vote_invalid`, `event_invalid`, `highlight_invalid`), a game it still rejects is dropped with its items (`game_unusable`), an item it rejects is dropped (`item_invalid`); each with validate's own finding as the reason.",
+    "Sheriff election and badge transfers come from the per-turn `sheriff` field, anchored to the first turn showing the new sheriff.",
+    "Who stood for sheriff comes from the host's list of candidates at the call ('1 号、5 号共 2 名玩家参与竞选'; werebench.candidacy): a `sheriff_run` event per candidate, anchored to the segment where the list begins, only where the list names seats of the game alive there, each once, as many as the count it states, and every seat the host later names still running; a withdrawal ('退水') still counts as having stood. A list that fails is no event (`candidacy_unread`).",
+    "An MVP vote cut-off after the last segment is clamped to it; a cut-off on the host's vote-result announcement (it names the answer) is moved to the last segment before that turn; a cut-off that stops short of the sheriff's final call (归票) the voter heard is moved to the last segment before the host opens the ballot (`cutoff_before_final_call`); a cut-off that then lies in the night or election before the vote's day (the host called the vote in the same breath as the dawn) leaves no segment of the day before the result, and the vote is dropped (`cutoff_outside_vote_phase`), as is a vote of a day the timeline lacks (`vote_phase_missing`).",
+    "VA items: one per MVP vote; candidates are the seats not announced out at the cut-off, minus the voter. Abstentions, self-votes and votes by or for a seat already out are dropped.",
+    "OI items: one per distinct MVP-vote cut-off, for a good-side MVP only; answer = every wolf-faction seat, candidates = every seat but the MVP's. Wolf-side MVPs know the wolves (the item would be trivial); variable/third-side MVPs have no fixed opponent.",
+    "Per-segment text (`utterances[].segments`) comes from the release's raw transcripts `clean_process/Season_N/NN.srt` (segment id = cue number), only for turns whose cue texts joined by a space reproduce the release's turn text exactly; hand-edited turns keep `segments: null` (a cut-off inside them leaves the turn out of the context).",
+    "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
+    "Rules summaries: when the release's card list (`game_roles`) names cards no seat holds (a thief's buried cards, roles given out in play), the game keeps that list as `rules.public_cards` and summaries list it without counts; the seats' roles stay hidden.",
+    "Own night knowledge: the release records no night action in a structured field; it is read from every source and checked against the truth. (1) The annotator log and the host's recap (read as a transcript: a space ends a run-on sentence) where they state a night action as a fact with its night, with no word of speech, in the seat's own clause ('第一晚救 4 号', '首验 11 号是狼') or with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'); the wolves' kill with any wolf-side role as the killer and any verb of killing ('狼兄 4 号落刀 7 号', '狼队选择袭击守卫…': a victim named by a role one seat holds); the log and the recap stating one action differently leave both out. (2) The TRUE role holder's own words at the table (`werebench.claims`: a seer's reported check whose result agrees with the target's true side as a seer sees it, '昨晚验了 5 号，查杀'; a witch's save or poison; a guard's protection or stated empty guard), and the log's reports of them ('12 号称验 1 号为金水'), for nights no written source fills; a check without a named night takes the earliest free night up to the day it is said. (3) The host's dawn announcement: the night's only death is the wolves' kill when no poison can explain it (no witch, her poison spent or stated that night). Every fact is a skill_use event seen by those who knew it (the actor; the wolf team for the kill; the witch while she holds her antidote); readings that cannot be placed or contradict the true roles are reported (`night_action_unread`, `night_statement_unread`), actions the host's announcements contradict are dropped (`night_action_contradicted`). The rules say what each seat must know (role catalogue `knows_each_night`, werealign.game.knowledge): required vs read per role and game is reported (`night_knowledge_missing`, `night_knowledge_by_role`), and every item whose viewpoint lacks a required fact carries `knowledge_missing` (its prompt names it; `eval --split faithful` leaves it out).",
+]
+REPORT_JSON = "import_report.json"
+REPORT_MD = "IMPORT_REPORT.md"
+
+
+# MVP votes dropped before any VA item is derived: while converting the game, or by the validation gate.
+VOTE_DROPS = VOTE_DROP_CODES | {"vote_phase_missing", "cutoff_outside_vote_phase", "mvp_vote_invalid"}
+
+
+# Panda Kill episodes hold one to three games; more games naming the same episode means the
+# `source` field was copied, not filled in.
+MAX_GAMES_PER_EPISODE = 3
+
+
+def _check_shared_episodes(release, report: ImportReport) -> None:
+    by_source: dict[str, list[str]] = {}
+    for sg in release.games:
+        by_source.setdefault(sg.raw.metadata.source, []).append(sg.rel)
+    for source, rels in sorted(by_source.items()):
+        if len(rels) > MAX_GAMES_PER_EPISODE:
+            report.add("warning", "source_episode_shared", source_file=rels[0], field="metadata.source", what=f"{len(rels)} games ({rels[0]} .. {rels[-1]}) all name '{source}'", why="kept as given; the episode numbers of these games are probably wrong")
+
+
+@dataclass
+class ImportSummary:
+    out: Path
+    counts: dict[str, int]
+    repairs: int
+    drops: int
+    warnings: int
+    lost: int  # games and items of the source that did not make it (what --strict fails on)
+
+
+def _settle_items(items: list, games: dict, truth: dict, report: ImportReport) -> list:
+    """Items standing on a seat whose role the sources dispute are withheld; those on a corrected seat are kept
+    (derived from the corrected role) and named. An item depends on a seat it is asked from (the prompt shows
+    that seat's role) and, for OI, on every seat (its answer is the opposing side)."""
+    kept = []
+    for item in items:
+        t = truth.get(item.game_id)
+        if t is None:
+            kept.append(item)
+            continue
+        game = games[item.game_id]
+        rel = ITEMS_FILE if hasattr(item, "dimension") else game.provenance.original_file or ""
+        on = set(t.disputed) | set(t.corrected)
+        depends = sorted(on if hasattr(item, "answer") and isinstance(item.answer, list) else on & {item.viewpoint_seat})
+        disputed = [s for s in depends if s in t.disputed]
+        if disputed:
+            report.add("dropped", "item_on_disputed_seat", source_file=rel, game=item.game_id, item=item.item_id, field=None,
+                       what=f"depends on seat(s) {disputed}, whose role the sources dispute", why="withheld: its prompt or answer would rest on a role nobody can confirm")
+            continue
+        if depends:
+            report.add("repaired", "item_on_corrected_seat", source_file=rel, game=item.game_id, item=item.item_id, field=None,
+                       what=f"depends on seat(s) {depends}: " + "; ".join(t.corrected[s] for s in depends), why="kept with the corrected role")
+        kept.append(item)
+    return kept
+
+
+def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> dict[str, int]:
+    """Per game, the night facts the rules require of its seats against those read (werealign.game.knowledge),
+    by role; the items whose viewpoint lacks one (their `knowledge_missing`, their prompt says so). Counts for the
+    report: required, read, and items lacking."""
+    totals: Counter[tuple[str, str, str]] = Counter()
+    for game_id, game in sorted(games.items()):
+        counts = coverage(game)
+        totals.update(counts)
+        lacking = [(role, fact) for role, fact, status in sorted(counts) if status == "owed" and counts[(role, fact, "read")] < counts[(role, fact, "owed")]]
+        if lacking:
+            report.add("warning", "night_knowledge_missing", source_file=game.provenance.original_file or "", game=game_id, field=None,
+                       what="night facts read / required by the rules: " + ", ".join(
+                           f"{role} {fact} {counts[(role, fact, 'read')]}/{counts[(role, fact, 'owed')]}" for role, fact in lacking),
+                       why="no source states the rest (annotator log, recap, host, the role holder's own words); items asked from "
+                           "those seats after those nights carry knowledge_missing and their prompts say so")
+    by_game = {g.game_id: g for g in games.values()}
+    lacking_items = sum(1 for it in items if with_knowledge_missing(it, by_game).knowledge_missing)
+    roles = sorted({(role, fact) for role, fact, _ in totals})
+    report.add("warning" if lacking_items else "converted", "night_knowledge_by_role", source_file="", game=None, field=None,
+               what="night facts read / required by the rules, per role: " + ", ".join(
+                   f"{role} {fact} {totals[(role, fact, 'read')]}/{totals[(role, fact, 'owed')]}" for role, fact in roles),
+               why=f"{lacking_items} item(s) ask from a viewpoint lacking one; they carry knowledge_missing and leave the faithful split")
+    return {"night_facts_required": sum(n for (_, _, st), n in totals.items() if st == "owed"),
+            "night_facts_read": sum(n for (_, _, st), n in totals.items() if st == "read"),
+            "items_with_knowledge_missing": lacking_items}
+
+
+def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
+    # Refused before the (slow) conversion; output_directory checks again under its lock.
+    check_inputs(out, [src])
+    check_replaceable(out, COMMAND, overwrite)
+    release = load_release(src)
+    report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
+    # Categories, questions and options are reported with their item key by convert_speech_items.
+    report.add_unknown_fields(unknown_fields(release.items, nested=False), source_file=ITEMS_FILE)
+
+    _check_shared_episodes(release, report)
+    for rel, warning in release.duplicate_keys:
+        report.add("warning", "duplicate_key", source_file=rel, field=None, what=warning,
+                   why="JSON keeps the later value silently; it is the one imported")
+    transcripts = find_transcripts(src)
+    if transcripts is None:
+        report.add("warning", "segments_unavailable", source_file=f"{TRANSCRIPT_DIR}/", field=None, what=f"no {TRANSCRIPT_DIR}/ folder (the release's raw transcripts)", why="every turn kept without per-segment text: a cut-off inside a merged turn leaves that turn out of the context")
+    for rel, (game_id, error) in release.unreadable.items():
+        report.add("dropped", "game_unusable", source_file=rel, game=game_id, field=None, what="game file", why=f"unreadable: {error}")
+    games = {}
+    truth: dict = {}
+    unresolved: dict[str, list] = {}  # game -> exits later speech contradicts and no source settles
+    for sg in release.games:
+        game = convert_game(sg, report, transcripts, truth)
+        if game is not None:
+            checked = cross_check_exits(game, report, sg.rel)
+            unresolved[game.game_id] = checked.unresolved
+            game = candidacy_events(checked.game, report)  # who stood for sheriff (werebench.candidacy): they do not vote
+            game = tally_events(game, report)  # the host's tallies as vote events (werebench.tallies)
+            game = gate_game(game, report, sg.rel)  # nothing is written that `werealign validate` rejects
+        if game is not None:
+            games[game.game_id] = game
+    speech = convert_speech_items(release.items.categories, games, report)
+    vote, opponent = [], []
+    for game_id in sorted(games):
+        v, o = derive_decision_items(games[game_id], report)
+        vote += v
+        opponent += o
+    speech, vote, opponent = (_settle_items(items, games, truth, report) for items in (speech, vote, opponent))
+    source_of = lambda it: ITEMS_FILE if hasattr(it, "dimension") else games[it.game_id].provenance.original_file or ""  # noqa: E731
+    settled = {"speech": speech, "vote": vote, "opponent": opponent}
+    kept = {kind: withhold_after_unresolved(items, unresolved, report, source_of) for kind, items in settled.items()}
+    gated, rejected = gate_items(kept, games, report, source_of)
+    rejected = {kind: n + len(settled[kind]) - len(kept[kind]) for kind, n in rejected.items()}  # withheld or rejected
+    speech, vote, opponent = gated["speech"], gated["vote"], gated["opponent"]
+
+    knowledge = _report_night_knowledge(games, [*speech, *vote, *opponent], report)
+    n_questions = sum(len(c.questions) for c in release.items.categories)
+    n_votes = sum(len(sg.raw.metadata.MVP.votes) for sg in release.games if sg.raw.metadata.MVP is not None)
+    report.counts = {
+        "games_in_source": len(release.games) + len(release.unreadable),
+        "games_converted": len(games),
+        "games_dropped": report.count("dropped", "game_unusable"),
+        "speech_in_source": n_questions,
+        "speech_converted": len(speech),
+        "speech_dropped": sum(1 for e in report.entries["dropped"] if e.source_file == ITEMS_FILE),
+        "speech_without_explanation": sum(1 for item in speech if item.explanation is None),
+        "mvp_votes_in_source": n_votes,
+        "vote_items": len(vote),
+        "vote_items_dropped": sum(1 for e in report.entries["dropped"] if e.code.startswith("va_") or e.code in VOTE_DROPS) + rejected["vote"],
+        "opponent_items": len(opponent),
+        "opponent_items_skipped": sum(1 for e in report.entries["dropped"] if e.code.startswith("oi_")) + rejected["opponent"],
+        "night_actions_read": sum(1 for g in games.values() for e in g.events if e.kind == "skill_use" and e.audience.kind != "everyone"),
+        **knowledge,
+        # exits that a later table turn of the seat still contradicts (the unresolved ones; 0 is the aim)
+        "exits_contradicted_by_speech": sum(len(contradicting_turns(g)) for g in games.values()),
+        "turns": sum(len(g.utterances) for g in games.values()),
+        "turns_with_segments": sum(1 for g in games.values() for u in g.utterances if u.segments is not None),
+        "repairs": len(report.entries["repaired"]),
+        "drops": len(report.entries["dropped"]),
+        "warnings": len(report.entries["warning"]),
+    }
+    with output_directory(out, command=COMMAND, inputs=[src], overwrite=overwrite) as stage:
+        write_dataset(
+            stage,
+            name=NAME,
+            version=VERSION,
+            licence=LICENCE,
+            games=list(games.values()),
+            items={"speech": speech, "vote": vote, "opponent": opponent},
+            description=DESCRIPTION,
+            source="WereBench (github release dataset/ folder)",
+            extra_files={REPORT_JSON: report.to_json(), REPORT_MD: report.to_markdown()},
+        )
+    c = report.counts
+    return ImportSummary(
+        out=out,
+        counts=report.counts,
+        repairs=len(report.entries["repaired"]),
+        drops=len(report.entries["dropped"]),
+        warnings=len(report.entries["warning"]),
+        lost=c["games_dropped"] + c["speech_dropped"] + c["vote_items_dropped"] + c["opponent_items_skipped"]
+        - sum(report.count("dropped", code) for code in BY_RULE),
+    )

@@ -1,0 +1,158 @@
+"""The night actions read from the annotator log (werebench.nights), settled against each other and against the
+host's announcements, and given to the seats that knew them.
+
+- The wolves' kill of a night is known to every wolf (audience: the wolf team), whether or not the witch saved
+  the target. A witch's save names the night's victim (the antidote saves only the wolves' target), so a save
+  gives the kill when the log states no other; an antidote whose target the log leaves implicit gets the
+  night's kill, and is dropped when that is not known.
+- The witch is told the night's victim while she still holds her antidote (no save on an earlier night),
+  as the game tells her before she decides; the event's audience is her seat.
+- Never shown (dropped, reported with the reason): an action of a seat the host had already announced out
+  before that night, or on such a seat; a kill the witch's save contradicts (another seat); a guard's
+  protection or a witch's save of a seat announced dead at that night's dawn without the other's protection
+  (either alone would have kept it alive); a poison whose target is not announced dead at that dawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from werealign.game.knowledge import dawn_window
+from werealign.schema import Event, Phase, SeatInfo
+from werealign.schema.models import Audience
+
+# How the host announces a death of the night (werealign.importers.werebench.text.host_exits): "昨天晚上死亡的是…",
+# or only "N 号请离场" at dawn.
+_NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
+
+
+def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase]
+                         ) -> tuple[list[Event], list[tuple[Event, str]]]:
+    """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why)."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    nights = [p.id for p in phases if p.kind == "night"]
+    exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
+    dropped: list[tuple[Event, str]] = []
+
+    def dawn(night: str) -> tuple[int, int]:
+        return _dawn(night, nights, order, len(phases))
+
+    def out_before(seat: object, night: str) -> Event | None:
+        e = exit_of.get(seat) if isinstance(seat, int) else None
+        return e if e is not None and order.get(e.phase, len(phases)) < order[night] else None
+
+    def died_at_dawn(seat: int | None, night: str) -> bool:
+        e = exit_of.get(seat)
+        lo, hi = dawn(night)
+        return e is not None and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi
+
+    kills = {e.phase: e for e in actions if e.skill == "wolf_kill"}
+    saves = {e.phase: e for e in actions if e.skill == "witch_save"}
+    for night, save in saves.items():
+        kill = kills.get(night)
+        if save.target is not None and kill is not None and kill.target != save.target:
+            dropped += [(kill, f"the witch's save names seat {save.target} as {night}'s victim"),
+                        (save, f"the wolves' kill of {night} is stated as seat {kill.target}")]
+            kills.pop(night)
+        elif save.target is not None and kill is None:
+            kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=save.target,
+                                 skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)")
+    for night in nights:
+        victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)
+        if victim is not None and any(k.target == victim for k in kills.values()):
+            continue  # another source has the wolves kill that seat on another night: which night is not known
+        if victim is not None:
+            kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
+                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)")
+    protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
+    saved = {(n, s.target if s.target is not None else kills[n].target) for n, s in saves.items() if s.target is not None or n in kills}
+    kept: list[Event] = []
+    for e in [*(a for a in actions if a.skill not in ("wolf_kill",)), *kills.values()]:
+        if any(e is d for d, _ in dropped):
+            continue
+        if e.skill == "witch_save" and e.target is None:
+            kill = kills.get(e.phase)
+            if kill is None or kill.target is None:
+                dropped.append((e, f"the antidote's target is implicit and the log states no kill of {e.phase}"))
+                continue
+            e = e.model_copy(update={"target": kill.target})
+        why = _contradiction(e, out_before, died_at_dawn, protected, saved)
+        if why:
+            dropped.append((e, why))
+            continue
+        kept.append(e)
+    kept += _witch_told(kept, seats, nights, out_before)
+    return kept, dropped
+
+
+# Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
+_dawn = dawn_window
+
+
+def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase]) -> list[str]:
+    """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
+    announced at dawn that is neither the night's known kill nor its known poisoning. It is a misread or a role
+    effect the sources leave unsaid (a charm, lovers). A kill whose victim lived is not reported: a guard's
+    protection is rarely stated, so it explains most of them."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    nights = [p.id for p in phases if p.kind == "night"]
+    out = []
+    for night in nights:
+        lo, hi = _dawn(night, nights, order, len(phases))
+        died = {e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and lo <= order.get(e.phase, -1) <= hi}
+        kill = next((e.target for e in kept if e.skill == "wolf_kill" and e.phase == night and e.audience.kind == "team"), None)
+        poisons = {e.target for e in kept if e.skill == "witch_poison" and e.phase == night}
+        if kill is not None and (extra := sorted(died - {kill} - poisons)) and poisons:
+            out.append(f"{night}: seat(s) {extra} announced dead at dawn, neither the wolves' kill (seat {kill}) nor the poison ({sorted(poisons)})")
+    return out
+
+
+def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
+                     dawn, out_before) -> int | None:
+    """The wolves' victim of `night` when the host announces exactly one death at its dawn and nothing else can have
+    caused it: no witch in the game, or a witch already out, or her poison stated spent on another night (a
+    poisoning that night is stated as such and takes its seat out of the count). Otherwise None: not known."""
+    lo, hi = dawn(night)
+    died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
+            and lo <= order.get(e.phase, -1) <= hi]
+    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    died = [s for s in dict.fromkeys(died) if s not in poisoned]
+    if len(died) != 1:
+        return None
+    witches = [s.seat for s in seats if s.role == "witch"]
+    poison_spent = any(a.skill == "witch_poison" and a.phase != night for a in actions)
+    if witches and not poisoned and not poison_spent and not all(out_before(w, night) is not None for w in witches):
+        return None  # the one death may be the poison, with the kill saved or guarded
+    return died[0]
+
+
+def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set) -> str | None:
+    for who, what in ((e.actor, "acting"), (e.target, "its target")):
+        gone = out_before(who, e.phase)
+        if gone is not None:
+            return f"seat {who} ({what}) was announced out ({gone.result}) in {gone.phase}, before {e.phase}"
+    if e.skill == "guard_protect" and died_at_dawn(e.target, e.phase) and (e.phase, e.target) not in saved:
+        return f"seat {e.target} is announced dead at the dawn after {e.phase}, which the protection would have prevented"
+    if e.skill == "witch_save" and died_at_dawn(e.target, e.phase) and (e.phase, e.target) not in protected:
+        return f"seat {e.target} is announced dead at the dawn after {e.phase}, which the save would have prevented"
+    if e.skill == "witch_poison" and not died_at_dawn(e.target, e.phase):
+        return f"seat {e.target} is not announced dead at the dawn after {e.phase}"
+    return None
+
+
+def _witch_told(events: list[Event], seats: Sequence[SeatInfo], nights: list[str], out_before) -> list[Event]:
+    """The night's victim, shown to the witch on each night she still holds her antidote."""
+    witches = [s.seat for s in seats if s.role == "witch"]
+    if len(witches) != 1:
+        return []  # which witch was told is not known
+    witch = witches[0]
+    kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
+    saved_on = [e.phase for e in events if e.skill == "witch_save" and e.actor == witch]
+    told = []
+    for night in nights:
+        if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(witch, night) is not None:
+            break
+        if night in kills:
+            told.append(kills[night].model_copy(update={"audience": Audience(kind="seats", seats=[witch]),
+                                                        "note": "the night's victim, as the game tells the witch while she holds her antidote"}))
+    return told
