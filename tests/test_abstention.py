@@ -24,7 +24,7 @@ def test_abstention_is_an_item_only_where_the_rules_allow_it():
     (item,) = derive_decision_items(_game(abstention_allowed=True)).vote
     assert (item.viewpoint_seat, item.answer, item.abstention_allowed) == (VIEWPOINT, None, True)
     assert VIEWPOINT not in item.candidates and item.candidates  # the voter is still no candidate
-    assert task_of(item).gold(item) == "abstain"
+    assert task_of(item).gold(item, None) == "abstain"
     # A seat vote in such a game offers abstaining too; in a game without it the item is unchanged.
     (seat_vote,) = derive_decision_items(_game(abstention_allowed=True, target=4)).vote
     assert (seat_vote.answer, seat_vote.abstention_allowed) == (4, True)
@@ -37,7 +37,7 @@ def test_abstain_answers_parse_in_either_language_and_score():
     task = task_of(item)
     for reply in ("Answer: abstain", "答案：弃票", "**Answer:** Abstain.", "答案：棄權。"):
         assert parse_reply(reply, item) == Parsed("abstain", None)
-    assert task.is_correct("abstain", task.gold(item)) and not task.is_correct(4, task.gold(item))
+    assert task.scorer.is_correct("abstain", task.gold(item, None)) and not task.scorer.is_correct(4, task.gold(item, None))
     assert parse_reply("Answer: 4", item) == Parsed(4, None)
     (no_abstain,) = derive_decision_items(_game(abstention_allowed=False, target=4)).vote
     parsed = parse_reply("Answer: abstain", no_abstain)

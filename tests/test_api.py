@@ -15,6 +15,7 @@ from fake_llm import FakeCompletion
 import werealign
 from werealign.errors import UserError
 from werealign.schema.runs import Results, SampleRow, read_results
+from werealign.tasks import results_shapes
 
 
 def test_evaluate_a_builtin_model_on_the_bundled_sample(tmp_path: Path) -> None:
@@ -23,7 +24,7 @@ def test_evaluate_a_builtin_model_on_the_bundled_sample(tmp_path: Path) -> None:
     assert isinstance(ev, werealign.Evaluation) and isinstance(ev.results, Results)
     assert ev.run_dir == out and ev.sent > 0 and ev.request_errors == 0
     # The returned scores are the ones written to the run directory, and each task's headline is its metric's value.
-    assert ev.results == read_results(json.loads((out / "results.json").read_text()))
+    assert ev.results == read_results(json.loads((out / "results.json").read_text()), results_shapes())
     speech = ev.results.variants["base"]["speech"]
     assert ev.score("speech") == speech.macro_accuracy is not None and 0.0 <= ev.score("speech") <= 1.0
     assert ev.score("vote") == ev.results.variants["base"]["vote"].accuracy

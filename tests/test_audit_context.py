@@ -81,7 +81,7 @@ def test_a_key_in_the_viewpoints_own_words_is_found_with_games_held_out():
     assert attacks.accuracy(items, "own-words") > 0.8 and attacks.accuracy(items, LEARNED) > 0.6
     floor = context_floor([(games[it.game_id], it) for it in items], "macro_accuracy")
     assert floor[CONTEXT_FLOOR] >= attacks.accuracy(items, "own-words") - 1e-9
-    assert TASKS["speech"].truth_floors([(games[it.game_id], it) for it in items], "accuracy")[CONTEXT_FLOOR] > 0.8
+    assert TASKS["speech"].scorer.truth_floors([(games[it.game_id], it) for it in items], "accuracy")[CONTEXT_FLOOR] > 0.8
 
 
 def test_features_read_only_what_the_prompt_shows():

@@ -103,7 +103,7 @@ def test_the_prompt_shows_the_turn_before_and_reads_a_letter():
 def test_claim_floors():
     game = _said(invented_game(), {3: "I am the seer: seat 4 is a wolf.", 5: "I'm the seer, not seat 1!"})
     items = derive_decisions(game, "all").items["claim"]  # 1: seer; 6: none; 4: seer; 7 (day 2): none
-    floors = TASKS["claim"].truth_floors([(game, i) for i in items], "accuracy")
+    floors = TASKS["claim"].scorer.truth_floors([(game, i) for i in items], "accuracy")
     # never: right on the two no-claims. majority-so-far: none on 1 (nothing before: wrong), seer on 6 (1 seer: wrong),
     # none on 4 (a tie, broken to none: wrong), seer on 7 (2 to 1: wrong). last-claimed: none on 1 (wrong), seer on
     # 6 (wrong), 4 (right) and 7 (wrong).

@@ -244,7 +244,7 @@ def test_own_style_picks_the_option_in_the_viewpoints_words():
     options[6] = ("G", "zanzibar quokka zanzibar, my usual words")
     assert own_style_option(options, ["zanzibar quokka, as I always say"])[0] == "G"
     assert own_style_option(options, [])[0] == "A"
-    assert "werealign/own-style" in builtin_model_names() and "own-style" in TASKS["speech"].shortcuts
+    assert "werealign/own-style" in builtin_model_names() and "own-style" in TASKS["speech"].scorer.shortcuts
 
 
 def test_only_turns_the_table_heard_are_keys_or_distractors(corpus):

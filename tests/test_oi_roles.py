@@ -79,7 +79,7 @@ def test_only_the_listed_cards_without_counts_when_the_seats_are_not_the_deck():
 
 
 def test_gold_is_every_other_seats_true_role():
-    assert roles_gold(crafted_game(), crafted_opponent_item()) == GOLD
+    assert roles_gold(crafted_opponent_item(), crafted_game()) == GOLD
 
 
 @pytest.mark.parametrize("value", [

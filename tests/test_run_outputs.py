@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from fake_llm import FakeCompletion
 from werealign.eval.runner import EvalConfig, Execution, run_eval, score_run
+from werealign.tasks import results_shapes
 from werealign.schema.runs import (
     LEGACY_RUN_FORMAT,
     RUN_FORMAT_VERSION,
@@ -45,7 +46,7 @@ def test_written_files_carry_the_format_version_and_match_the_schemas(run: Path)
     for name, obj in (("run", record), ("results", results), *(("sample", r) for r in rows)):
         errors = list(_schema(name).iter_errors(obj))
         assert not errors, f"{name}: {errors[0].message}"
-    typed = read_results(results)
+    typed = read_results(results, results_shapes())
     assert set(typed.variants) == {"base", "osr"}
     assert typed.variants["base"]["vote"].primary == results["variants"]["base"]["vote"]["accuracy"]
     assert typed.variants["base"]["opponent"].primary == results["variants"]["base"]["opponent"]["mean_jaccard"]
@@ -61,7 +62,7 @@ def test_version_1_files_are_read_as_the_current_models(run: Path) -> None:
     results = json.loads((run / "results.json").read_text(encoding="utf-8"))
     row = json.loads((run / "samples.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert read_run_record(_as_version_1(record)) == read_run_record(record)
-    assert read_results(_as_version_1(results)) == read_results(results)
+    assert read_results(_as_version_1(results), results_shapes()) == read_results(results, results_shapes())
     unmarked = {k: v for k, v in row.items() if k != "format_version"}  # version-1 rows had no marker
     assert read_sample_row(unmarked) == read_sample_row(row)
 
@@ -91,7 +92,7 @@ def test_scores_of_a_task_kind_this_version_does_not_know_are_read_generically(r
     invented = {"metric": "hit_rate", "hit_rate": 0.25, "hit_rate_std": None, "samples": 4, "answered": 4,
                 "request_errors": 0, "parse_failures": 1, "items": 2, "by_viewpoint_role": {"merchant": {"score": 0.25, "answered": 4}}}
     results["variants"]["base"]["bargain"] = invented
-    scores = read_results(results).variants["base"]["bargain"]
+    scores = read_results(results, results_shapes()).variants["base"]["bargain"]
     assert type(scores) is TaskScores and scores.primary == 0.25 and scores.by_viewpoint_role["merchant"].answered == 4
 
 
@@ -105,6 +106,6 @@ def test_a_malformed_known_task_block_is_refused_not_read_generically(run: Path,
     else:
         block[field] = bad  # a mistyped field
     with pytest.raises(ValidationError, match=field):
-        read_results(results)
+        read_results(results, results_shapes())
     fine = json.loads((run / "results.json").read_text(encoding="utf-8"))
-    assert type(read_results(fine).variants["base"][task]).__name__ != "TaskScores"
+    assert type(read_results(fine, results_shapes()).variants["base"][task]).__name__ != "TaskScores"

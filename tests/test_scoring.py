@@ -14,7 +14,7 @@ from werealign.tasks.opponent import set_scores
 
 
 def is_correct(task, answer, gold):
-    return answer is not None and get_task(task).is_correct(answer, gold)
+    return answer is not None and get_task(task).scorer.is_correct(answer, gold)
 
 
 def s(task="speech", item="i1", decode=0, correct=True, *, dim="RI", variant="base", role="seer", answer=None, gold=None,

@@ -9,7 +9,7 @@ from werealign.dataset import load_dataset
 from werealign.errors import UserError
 from werealign.eval.config import EvalConfig, validate_config
 from werealign.render.prompt_templates import templates_root
-from werealign.tasks import TASKS, VARIANTS, get_task, task_names, task_of, task_of_prompt, tasks_with_variant
+from werealign.tasks import TASKS, VARIANTS, ItemChecks, get_task, task_names, task_of, task_of_prompt, tasks_with_variant
 
 
 def test_every_registered_task_is_complete() -> None:
@@ -89,8 +89,8 @@ def test_validation_asks_the_task_of_an_invented_kind(request, tmp_path) -> None
     def check(item, out):
         out.error("alibi-unproven", "answer", f"seat {item.answer} has no alibi")
 
-    alibi = replace(TASKS["vote"], name="alibi", item_model=AlibiItem, looks_like=lambda row: "alibi" in row,
-                    check=check, same_question=lambda item: (item.game_id, item.answer))
+    alibi = replace(TASKS["vote"], name="alibi", item_model=AlibiItem,
+                    checks=ItemChecks(looks_like=lambda row: "alibi" in row, check=check, same_question=lambda item: (item.game_id, item.answer)))
     request.addfinalizer(lambda: TASKS.unregister("alibi"))
     TASKS.register(alibi)
     assert detect_jsonl_kind(tmp_path / "unnamed.jsonl", [(1, {"alibi": "at home"})]) == "alibi"

@@ -119,13 +119,15 @@ def test_eval_leaderboard_and_release_handle_it(site, dataset, tmp_path) -> None
     r = _cli(site, "leaderboard", *runs, "--out", board)
     assert r.returncode == 0, r.stderr
     table = board.read_text()
-    assert "exile" in table.lower()
+    # Its own column (its scorer's label) after the paper's, and its own title.
+    assert "| model | RI | SJ | DR | PS | CT | Avg | VA | OI | EX |" in table
+    assert "By the viewpoint player's role: exiles foreseen" in table
 
     release = tmp_path / "release"
     r = _cli(site, "release", dataset, "--out", release)
     assert r.returncode == 0, r.stderr
     card = (release / "README.md").read_text()
-    assert "exile" in card
+    assert "| `exile` | 6 | EXILE: the seat the table exiled that day, asked at the vote's cut-off |" in card  # its own card text
     again = tmp_path / "again"
     r = _cli(site, "eval", "--model", "werealign/random", "--dataset", release, "--tasks", "exile", "--decodes", "1", "--out", again)
     assert r.returncode == 0, r.stderr

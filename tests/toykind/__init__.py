@@ -11,7 +11,7 @@ from typing import Any
 
 from werealign.schema.models import ItemBase, Seat
 from werealign.tasks.answers import read_seat, seat_value, short
-from werealign.tasks.base import Parsed, Task
+from werealign.tasks.base import ItemChecks, Parsed, Scorer, Task
 from werealign.tasks.common import by_role, correct_value, counts, mean_value, rounded
 
 
@@ -28,7 +28,7 @@ def question_vars(game, item: ExileItem, lang: str, option_order) -> dict[str, A
     return {"candidates": ", ".join(map(str, seats)), "candidate_seats": seats, "day": item.day}
 
 
-def parse(value: str, item: ExileItem, option_order) -> Parsed:
+def parse(value: str, item: ExileItem, option_order, game) -> Parsed:
     seat = read_seat(seat_value(value))
     if seat is None:
         return Parsed(None, f"answer '{short(value)}' is not one seat number")
@@ -52,15 +52,19 @@ TASK = Task(
     description="toy: whom the table exiles today",
     item_model=ExileItem,
     variants=("base", "no-context", "options-only"),
-    metric="accuracy",
     question_vars=question_vars,
     parse=parse,
-    score=score,
+    scorer=Scorer(
+        metric="accuracy",
+        score=score,
+        shortcuts=("longest",),
+        chance=lambda item, metric, game: (1 / len(item.candidates), 1),
+        label="EX",  # its own column in the leaderboard
+        titles={"accuracy": "exiles foreseen"},
+        card_text="EXILE: the seat the table exiled that day, asked at the vote's cut-off",
+    ),
     answer_shape="seat",
     answer_forms=("<exiled seat>",),
-    shortcuts=("longest",),
-    chance=lambda item, metric: 1 / len(item.candidates),
     templates=Path(__file__).parent / "templates",
-    looks_like=lambda row: "day" in row and "candidates" in row,
-    check=check,
+    checks=ItemChecks(looks_like=lambda row: "day" in row and "candidates" in row, check=check),
 )

@@ -109,13 +109,14 @@ def text_block(result: dict[str, Any]) -> str:
 
 
 def human_scores(entries: list[Any]) -> dict[str, float]:
-    """A model's human-aligned headline from its leaderboard entry: speech macro accuracy, else VA accuracy."""
+    """A model's human-aligned headline from its leaderboard entry: the headline of the first registered kind it
+    was scored on (speech macro accuracy, else VA accuracy, ...)."""
+    from werealign.tasks import TASKS
+
     out = {}
     for e in entries:
         base = e.scores.get("base", {})
-        value = base.get("speech", {}).get("macro_accuracy")
-        if value is None:
-            value = base.get("vote", {}).get("accuracy")
+        value = next((v for name, task in TASKS.items() if (v := base.get(name, {}).get(task.scorer.metric)) is not None), None)
         if value is not None:
             out[e.model] = float(value)
     return out

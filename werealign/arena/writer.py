@@ -17,7 +17,8 @@ from werealign.dataset import MANIFEST, write_dataset
 from werealign.files import dumps, dumps_line
 from werealign.game.derive import derive_decision_items
 from werealign.llm.store import STORE_NAME
-from werealign.schema import ArenaSummary, GameLog
+from werealign.schema import ArenaSummary, GameLog, OpponentItem, SpeechItem, VoteItem
+from werealign.tasks import kind_of_model
 
 SUMMARY = "arena.json"
 TRACES = "traces"
@@ -37,7 +38,7 @@ def write_arena(out: Path, games: list[GameLog], traces: dict[str, list[dict]], 
     out.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(dir=out, prefix=".staging."))
     try:
-        write_dataset(stage, name=name, version="1", licence="CC-BY-4.0", games=games, items={"speech": [], "vote": vote, "opponent": opponent},
+        write_dataset(stage, name=name, version="1", licence="CC-BY-4.0", games=games, items={kind_of_model(SpeechItem): [], kind_of_model(VoteItem): vote, kind_of_model(OpponentItem): opponent},
                       description="Self-play games of the werealign arena.", source="werealign arena", extra_files=extra)
         for entry in (*OWNED[1:-1], MANIFEST):  # the manifest last: it vouches for the rest
             old = out / entry

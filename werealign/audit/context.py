@@ -236,7 +236,7 @@ CONTEXT_FLOOR = "context-attack"
 
 
 def context_floor(asked: Sequence[tuple[GameLog, SpeechItem]], metric: str) -> dict[str, float | None]:
-    """results.json's speech floor of the best context attack on a run's items (speech Task.truth_floors):
+    """results.json's speech floor of the best context attack on a run's items (speech Scorer.truth_floors):
     every attack cross-fitted over the run's own items with games held out, the best one's accuracy in
     the block's metric (a macro accuracy averages the dimensions). Picking the best on the same items
     makes the floor a little generous: a floor errs towards saying a score is less than it looks."""

@@ -22,11 +22,16 @@ def _csv(value: str, option: str) -> tuple[str, ...]:
     return parts
 
 
-def _modes(va_mode: str | None, oi_mode: str | None, modes: list[str] | dict[str, str] | None,
+# The mode shorthands `--<alias>-mode` the CLI declares (typer declares options statically); which kind each
+# sets is the registry's (Task.mode_alias), so a kind's modes are set by `--mode KIND=MODE` whatever its alias.
+SHORTHANDS = ("va", "oi")
+
+
+def _modes(shorthands: dict[str, str | None], modes: list[str] | dict[str, str] | None,
            tasks: tuple[str, ...]) -> dict[str, str]:
     """run.json's `modes`: every evaluated task with modes gets one (its default unless given). `modes`: any
-    task's, as --mode TASK=MODE (or a suite's mapping); --va-mode and --oi-mode are the built-in kinds' shorthands."""
-    from werealign.tasks import modes_of
+    task's, as --mode TASK=MODE (or a suite's mapping); `shorthands`: alias -> the mode given as --<alias>-mode."""
+    from werealign.tasks import modes_of, task_of_mode_alias
 
     given: dict[str, str] = {}
     option_of: dict[str, str] = {}
@@ -35,8 +40,12 @@ def _modes(va_mode: str | None, oi_mode: str | None, modes: list[str] | dict[str
         if task in given:
             raise UserError(f"--mode {task}={mode}: {task}'s mode is already given ({given[task]})")
         given[task], option_of[task] = mode, "--mode"
-    for task, mode, option in (("vote", va_mode, "--va-mode"), ("opponent", oi_mode, "--oi-mode")):
+    for alias, mode in shorthands.items():
         if mode is not None:
+            option, kind = f"--{alias}-mode", task_of_mode_alias(alias)
+            if kind is None:
+                raise UserError(f"{option} {mode}: no registered task kind takes this shorthand; use --mode TASK=MODE")
+            task = kind.name
             if task in given and given[task] != mode:
                 raise UserError(f"{option} {mode}: {task}'s mode is also given as {given[task]} (--mode); give it once")
             given[task], option_of[task] = mode, option
@@ -83,7 +92,7 @@ def _config(model: str, dataset: Path | str | None, tasks: str, variant: str, pr
         temperature=temperature,
         max_tokens=max_tokens if max_tokens is not None else default_max_tokens(model),  # a local model's own reply budget
         context_budget=context_budget,
-        modes=_modes(va_mode, oi_mode, modes, task_names),
+        modes=_modes(dict(zip(SHORTHANDS, (va_mode, oi_mode))), modes, task_names),
         solver=solver,
     )
 
@@ -119,9 +128,9 @@ def eval_command(
     split: str = typer.Option("faithful", "--split", help="faithful (default): leave out items whose viewpoint lacks a night fact the rules say it held (knowledge_missing) or whose stem names a hidden role; all: every item (the release's full set, for comparison with published numbers; incomplete prompts say what they lack)."),
     temperature: float = typer.Option(0.7, "--temperature", help="Sampling temperature (recorded in run.json)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Maximum completion tokens per request (default: no cap of ours, the provider's limit; recorded in run.json)."),
-    va_mode: str | None = typer.Option(None, "--va-mode", help="What a VA prompt shows of the voter's own speech: decision (default: not its own turns of the vote's day), mask-mvp (none of its lines: the release authors' protocol), full (everything up to the cut-off)."),
-    modes: list[str] | None = typer.Option(None, "--mode", help="TASK=MODE for any task with modes (repeatable; `werealign list` shows them), e.g. vote=full; --va-mode and --oi-mode are shorthands."),
-    oi_mode: str | None = typer.Option(None, "--oi-mode", help="How OI is asked and scored: set (default: mean Jaccard of the named seats with the opposing faction), set-accuracy (the paper's set-level accuracy: the exact set), roles (the release authors' protocol: every other seat's role card, accuracy micro-averaged over seats)."),
+    va_mode: str | None = typer.Option(None, "--va-mode", help="Shorthand of --mode for the task kind whose mode alias is va (the MVP's vote): what its prompt shows of the voter's own speech; `werealign list` shows its modes."),
+    modes: list[str] | None = typer.Option(None, "--mode", help="TASK=MODE for any task with modes (repeatable; `werealign list` shows them and what each changes); --va-mode and --oi-mode are shorthands."),
+    oi_mode: str | None = typer.Option(None, "--oi-mode", help="Shorthand of --mode for the task kind whose mode alias is oi (the opposing faction): how it is asked and scored; `werealign list` shows its modes."),
     api_base: str | None = typer.Option(None, "--api-base", help="Any OpenAI-compatible endpoint (vLLM, llama.cpp, a mock), e.g. http://127.0.0.1:8000/v1 with --model openai/NAME."),
     max_connections: int = typer.Option(16, "--max-connections", help="Requests in flight at once."),
     timeout: float | None = typer.Option(None, "--timeout", help="Seconds per attempt (default: the model's own, e.g. 900 for local/smollm2; else 120)."),

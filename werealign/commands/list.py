@@ -18,14 +18,6 @@ ABOUT = {
         "no-context": "no transcript or events: rules, own role, question",
         "options-only": "only the options, with a fixed instruction",
     },
-    "modes": {
-        "vote/decision": "not the voter's own turns of the vote's day",
-        "vote/mask-mvp": "none of the voter's lines (release authors)",
-        "vote/full": "everything up to the cut-off",
-        "opponent/set": "mean Jaccard with the opposing faction",
-        "opponent/set-accuracy": "the exact set (the paper's)",
-        "opponent/roles": "every other seat's role card (release authors)",
-    },
 }
 SOLVERS = "solvers (--solver NAME[:key=value,...])"
 
@@ -65,7 +57,8 @@ def sections() -> dict[str, dict[str, str]]:
     from werealign.tasks import TASKS, VARIANTS
 
     variants = list(dict.fromkeys([*VARIANTS, *(v for t in TASKS.values() for v in t.variants)]))
-    modes = [f"{t.name}/{m}" for t in TASKS.values() for m in t.modes]
+    modes = {f"{t.name}/{m}": t.modes_about.get(m, "") for t in TASKS.values() for m in t.modes}
+    shorthands = "".join(f", --{t.mode_alias}-mode" for t in TASKS.values() if t.mode_alias and t.modes)
 
     def about(section: str, names) -> dict[str, str]:
         return {n: ABOUT[section].get(n, "") for n in names}
@@ -75,7 +68,7 @@ def sections() -> dict[str, dict[str, str]]:
         "tasks (--tasks)": {name: t.description for name, t in TASKS.items()},
         "variants (--variant)": {v: " ".join(x for x in (ABOUT["variants"].get(v, ""), by_task[v] and f"[{by_task[v]}]") if x)
                                  for v in variants},
-        "modes (--va-mode, --oi-mode; first is default)": about("modes", modes),
+        f"modes (--mode TASK=MODE{shorthands}; first is default)": modes,
         "built-in models (--model)": {name: m.description for name, m in MODELS.items()},
         SOLVERS: _solvers(),
         "importers (werealign import NAME)": _importers(),

@@ -57,10 +57,11 @@ class Dataset:
                             "here, and would be left out; install the package that registers it (entry point group werealign.tasks)")
         return {kind: [it for it in rows if game_ids is None or it.game_id in game_ids] for kind, rows in self.items.items()}
 
-    # The built-in kinds by name, for readable callers (any other kind: items_of).
-    speech = property(lambda self: self.items_of("speech"))
-    vote = property(lambda self: self.items_of("vote"))
-    opponent = property(lambda self: self.items_of("opponent"))
+    def __getattr__(self, name: str) -> list[Any]:
+        """Any registered kind's items by name, for readable callers (`ds.speech`, `ds.vote`): `items_of(name)`."""
+        if not name.startswith("_") and name in TASKS:
+            return self.items_of(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 @dataclass(frozen=True)

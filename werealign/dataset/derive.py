@@ -17,6 +17,7 @@ from werealign.game.derive import DeriveNote, derive_decision_items
 from werealign.files.output_dir import MARKER, check_inputs, check_replaceable, output_directory
 from werealign.schema import OpponentItem, VoteItem
 from werealign.schema.runs import STORE_NAME
+from werealign.tasks import kind_of_model
 
 
 @dataclass
@@ -65,7 +66,7 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, 
     m = ds.manifest
     with output_directory(target, command="derive", inputs=[src], overwrite=overwrite, in_place=in_place) as stage:
         write_dataset(stage, name=m.name, version=m.version, licence=m.licence, games=list(ds.games.values()),
-                      items={**kept, "vote": vote, "opponent": opponent, **decisions}, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
+                      items={**kept, kind_of_model(VoteItem): vote, kind_of_model(OpponentItem): opponent, **decisions}, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
         if (src / STORE_NAME).is_file():
             shutil.copy2(src / STORE_NAME, stage / STORE_NAME)
     return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes, {k: len(v) for k, v in decisions.items()}, decision_notes)

@@ -16,6 +16,8 @@ from typing import Any
 
 from werealign.dataset.release_layout import CONFIG_SEP, DATA_CONFIGS, MANIFEST_CONFIG, SPLIT, item_configs
 from werealign.errors import UserError
+from werealign.schema import SpeechItem
+from werealign.tasks import kind_of_model
 
 
 def _loader():
@@ -70,7 +72,7 @@ def release_to_dataset(source: str, extra: str | None, ref: str, cache_root: Pat
         if rows is not None:
             items[kind] = _models(model, rows, ref, kind)
     if extra is not None:
-        items["speech"] = _models(kinds["speech"], _rows(datasets, source, extra, ref, required=True), ref, extra)
+        items[kind_of_model(SpeechItem)] = _models(SpeechItem, _rows(datasets, source, extra, ref, required=True), ref, extra)  # an extra config: speech items
     osr_rows = _rows(datasets, source, "osr", ref, required=counts.osr_games > 0) or []
     osr: dict[str, list[Any]] = {}
     for rewrite in _models(OsrRewrite, osr_rows, ref, "osr"):

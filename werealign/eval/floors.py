@@ -8,8 +8,8 @@ metric (the task's primary metric in the run's mode):
 - `chance`: the expected score of `werealign/random`'s policy (a uniform option or candidate; for OI
   each candidate named with probability 1/2, one uniform candidate when none is; in OI mode `roles` a
   uniform card of the game's card list per seat), computed exactly;
-- `shortcuts`: each shortcut model of the task (`werealign.tasks.base.Task.shortcuts`, or those of a
-  mode that asks its own question, `Ask.shortcuts`: majority-role and longest in OI mode `roles`) asked the
+- `shortcuts`: each shortcut model of the task in the run's mode (`werealign.tasks.scorer.Scorer.shortcuts`; a
+  mode that asks its own question has its own: majority-role and longest in OI mode `roles`) asked the
   run's first-decode prompts, its replies parsed and scored by the task exactly like a model's. The
   shortcut models see only the item as its prompt shows it, so a floor is what the prompts themselves give away;
 - a task's `truth_floors`: OI (set modes) has `revealed-wolves`, naming exactly the seats that showed
@@ -34,6 +34,7 @@ from werealign.llm.builtin_models import PROVIDER, baseline_reply
 from werealign.llm.store import StoredResponse
 from werealign.tasks import TASKS, resolve_mode
 from werealign.tasks.common import rounded
+from werealign.tasks.scorer import Scorer
 
 
 def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict[str, dict[str, Any]]]:
@@ -47,16 +48,11 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
         task = TASKS[task_name]
         mode = resolve_mode(task, modes.get(task_name))
         metric = task.metric_for(mode)
-        ask = task.asks.get(mode or "")
-        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric, mode) for name in (ask.shortcuts if ask else task.shortcuts)}
-        if ask is None:  # floors that need the game's truth, not a prompt (OI: the publicly revealed wolves)
-            shortcuts.update(task.truth_floors([(p.game, p.item) for p in ps], metric))
-        if ask is not None:  # micro-averaged over the units (seats) of every item
-            units = [ask.chance(p.game, p.item) for p in ps]
-            total = sum(n for _, n in units)
-            chance = rounded(sum(e for e, _ in units) / total) if total else None
-        else:
-            chance = _chance(ps, metric)
+        scorer = task.asked_in(mode).scorer
+        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric, mode) for name in scorer.shortcuts}
+        # floors that need the game's truth, not a prompt (OI: the publicly revealed wolves)
+        shortcuts.update(scorer.truth_floors([(p.game, p.item) for p in ps], metric))
+        chance = _chance(ps, metric, scorer)
         ranked = sorted([("chance", chance), *shortcuts.items()], key=lambda kv: -(kv[1] if kv[1] is not None else -1.0))
         best, best_score = ranked[0]
         out[variant][task_name] = {"metric": metric, "chance": chance, "shortcuts": shortcuts, "best": best, "best_score": best_score}
@@ -70,19 +66,21 @@ def _shortcut_score(name: str, plan: Sequence[Planned], metric: str, mode: str |
         stored = StoredResponse(key=p.key, request={}, status="ok", response=reply, usage=None, cost=None, latency=None,
                                 error_class=None, error_message=None, attempts=1)
         rows.append(build_sample(p, stored).model_dump(mode="json"))
-    task = TASKS[plan[0].task]
-    ask = task.asks.get(mode or "")
-    value = (ask.score if ask else task.score)(rows).get(metric)
+    value = TASKS[plan[0].task].asked_in(mode).scorer.score(rows).get(metric)
     return value if isinstance(value, int | float) else None
 
 
-def _chance(plan: Sequence[Planned], metric: str) -> float | None:
-    """The mean of the task's per-item chance (Task.chance); a macro accuracy is averaged per dimension first.
-    None when the task does not say what chance is."""
-    task = TASKS[plan[0].task]
-    if task.chance is None:
+def _chance(plan: Sequence[Planned], metric: str, scorer: Scorer) -> float | None:
+    """The mean of the task's per-item chance (Scorer.chance): micro-averaged over the units of items that ask
+    several (a seat each); a macro accuracy is averaged per dimension first. None when the task does not say what
+    chance is."""
+    if scorer.chance is None:
         return None
-    per_item = [task.chance(p.item, metric) for p in plan]
+    units = [scorer.chance(p.item, metric, p.game) for p in plan]
+    if any(n != 1 for _, n in units):
+        total = sum(n for _, n in units)
+        return rounded(sum(e for e, _ in units) / total) if total else None
+    per_item = [e for e, _ in units]
     if metric == "macro_accuracy":
         by_dim: dict[str, list[float]] = defaultdict(list)
         for p, v in zip(plan, per_item):

@@ -288,25 +288,27 @@ def summary_table(results: Results, *, run_dir: str, sent: int, cached: int) -> 
 
 
 def dimension_table(results: Results) -> Any | None:
-    """Speech accuracy per dimension and variant (None without speech scores)."""
-    rows = {v: t["speech"] for v, t in results.variants.items() if getattr(t.get("speech"), "by_dimension", None)}
-    if not rows:
+    """Accuracy per dimension and variant of the first kind scored by dimension (speech), None without one."""
+    kind = next((k for t in results.variants.values() for k, r in t.items() if getattr(r, "by_dimension", None)), None)
+    if kind is None:
         return None
+    rows = {v: t[kind] for v, t in results.variants.items() if getattr(t.get(kind), "by_dimension", None)}
     dims = list(dict.fromkeys(d for r in rows.values() for d in r.by_dimension))
-    table = _table("speech: accuracy by dimension (%)", ["variant", *dims, "macro"])
+    table = _table(f"{kind}: accuracy by dimension (%)", ["variant", *dims, "macro"])
     for variant, r in rows.items():
         table.add_row(variant, *(_fmt(r.by_dimension[d].accuracy) if d in r.by_dimension else "-" for d in dims), _fmt(r.primary))
     return table
 
 
 def set_table(results: Results) -> Any | None:
-    """The opponent task's set scores beside its headline (None without them)."""
+    """The set scores of a kind answered with a set of seats (OI), beside its headline (None without them)."""
     # Only blocks that score seat sets (OI roles mode has an exact_match too, but no set to score).
-    rows = {v: t[k] for v, t in results.variants.items() for k, r in t.items() if hasattr(r, "mean_jaccard")
-            and (getattr(r, "exact_match", None) is not None or getattr(r, "f1", None) is not None)}
-    if not rows:
+    found = {(v, k): r for v, t in results.variants.items() for k, r in t.items() if hasattr(r, "mean_jaccard")
+             and (getattr(r, "exact_match", None) is not None or getattr(r, "f1", None) is not None)}
+    if not found:
         return None
-    table = _table("opponent: set scores (%)", ["variant", "jaccard", "exact set", "precision", "recall", "F1"])
+    rows = {v: r for (v, _), r in found.items()}
+    table = _table(f"{next(iter(found))[1]}: set scores (%)", ["variant", "jaccard", "exact set", "precision", "recall", "F1"])
     for variant, r in rows.items():
         table.add_row(variant, *(_fmt(getattr(r, f, None)) for f in ("mean_jaccard", "exact_match", "precision", "recall", "f1")))
     return table
@@ -388,10 +390,12 @@ def summary(results: Results, *, run_dir: str, sent: int, cached: int) -> Any:
 def summary_warnings(results: Results, *, limit: int | None = None) -> list[str]:
     """What makes the headline numbers not comparable: macro averages over different dimensions, a --limit."""
     out = []
-    covered = {variant: tuple(getattr(tasks.get("speech"), "dimensions", None) or ()) for variant, tasks in results.variants.items() if "speech" in tasks}
-    if len(set(covered.values())) > 1:
-        which = "; ".join(f"{v}: {','.join(d)}" for v, d in covered.items())
-        out.append(f"the speech macro averages cover different dimensions per variant ({which}): they are not comparable")
+    sliced = dict.fromkeys(k for tasks in results.variants.values() for k, r in tasks.items() if hasattr(r, "dimensions"))
+    for kind in sliced:  # a kind whose headline is a macro average over dimensions (speech)
+        covered = {variant: tuple(getattr(tasks[kind], "dimensions", None) or ()) for variant, tasks in results.variants.items() if kind in tasks}
+        if len(set(covered.values())) > 1:
+            which = "; ".join(f"{v}: {','.join(d)}" for v, d in covered.items())
+            out.append(f"the {kind} macro averages cover different dimensions per variant ({which}): they are not comparable")
     if limit is not None:
         out.append(f"--limit {limit}: scores cover a seeded sample of the items, not the dataset")
     return out

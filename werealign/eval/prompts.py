@@ -48,8 +48,9 @@ class Prepared:
     renders it for any option order (the decodes of an item differ only there), byte-identical to
     rendering it from scratch."""
 
-    def __init__(self, game: GameLog, item: Item, task, ask, lang: str, kw: dict) -> None:
-        self.game, self.item, self.task, self.ask, self.lang, self.kw = game, item, task, ask, lang, kw
+    def __init__(self, game: GameLog, item: Item, task, lang: str, kw: dict) -> None:
+        # `task`: the item's task as asked in the chosen mode (Task.asked_in): its template, question and answer.
+        self.game, self.item, self.task, self.lang, self.kw = game, item, task, lang, kw
         self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"])
         self._shape: Any = None  # the question variables with slots for strings, as last rendered
         self._pieces: list[str] = []  # that rendering split at the slots (odd entries: slot numbers)
@@ -58,7 +59,7 @@ class Prepared:
         question = self._question_vars(option_order)
         return [
             {"role": "system", "content": self.system},
-            {"role": "user", "content": self._user(self.ask.template if self.ask else self.task.name, question)},
+            {"role": "user", "content": self._user(self.task.template_name, question)},
         ]
 
     def view(self, option_order: list[int] | None = None, messages: list[dict[str, str]] | None = None) -> ItemView:
@@ -74,7 +75,7 @@ class Prepared:
                     if u.speaker == ctx.viewpoint_seat:
                         own.append(u.text)
         return ItemView(
-            task=self.task.name, shape=self.ask.answer_shape if self.ask else self.task.answer_shape, zh=self.lang == "zh",
+            task=self.task.name, shape=self.task.answer_shape, zh=self.lang == "zh",
             messages=messages if messages is not None else self.messages(option_order),
             options=tuple((o["key"], o["text"]) for o in q.get("options", ())),
             candidates=tuple(q.get("candidate_seats", ())), role_cards=tuple(q.get("role_card_names", ())),
@@ -93,14 +94,12 @@ class Prepared:
         ctx = self.kw["ctx"]
         cut = dataclasses.replace(ctx, utterances=ctx.utterances[n:])
         kw = {**self.kw, **_context_vars(self.game, cut, self.lang, game_shown=self.kw["game_shown"]), "turns_cut": n}
-        return Prepared(self.game, self.item, self.task, self.ask, self.lang, kw)
+        return Prepared(self.game, self.item, self.task, self.lang, kw)
 
     def _question_vars(self, option_order: list[int] | None) -> dict:
         if option_order is not None and not self.task.permutes_options:
             with_options = ", ".join(t.name for t in TASKS.values() if t.permutes_options)
             raise UserError(f"item {self.item.item_id}: option_order only applies to {with_options} items")
-        if self.ask:
-            return self.ask.question_vars(self.game, self.item, self.lang)
         return self.task.question_vars(self.game, self.item, self.lang, option_order)
 
     def _user(self, template: str, question: dict[str, Any]) -> str:
@@ -155,8 +154,7 @@ def prepare(game: GameLog, item: Item, *, variant: str = "base", osr: list[OsrRe
     # The context ablations: the templates leave out the game's events and speech (no-context), or
     # everything but the options or candidates under a fixed instruction (options-only).
     kw["variant"] = variant
-    ask = task.asks.get(mode or "")  # a mode asking its own question has its own template
-    return Prepared(game, item, task, ask, lang, kw)
+    return Prepared(game, item, task.asked_in(mode), lang, kw)  # a mode asking its own question has its own template
 
 
 def _with_slots(value: Any, strings: list[str]) -> Any:

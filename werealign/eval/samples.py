@@ -43,16 +43,15 @@ def build_sample(p: Planned, solved: Solved | StoredResponse | None) -> SampleRo
     if isinstance(solved, StoredResponse):
         record = step_record("answer", solved)
         solved = Solved((record,), solved.response) if solved.ok else Solved((record,), None, failed=record)
-    task = TASKS[p.task]
-    ask = task.asks.get(p.mode or "")  # a mode asking its own question judges by its own gold
-    gold = ask.gold(p.game, p.item) if ask else task.gold(p.item)
+    asked = TASKS[p.task].asked_in(p.mode)  # a mode asking its own question judges by its own gold
+    gold = asked.gold(p.item, p.game)
     answer = parse_error = correct = None
     ok = solved.failed is None
     if ok:
         parsed = parse_reply(solved.reply, p.item, p.option_order, game=p.game, mode=p.mode)
         answer = list(parsed.answer) if isinstance(parsed.answer, tuple) else parsed.answer
         parse_error = parsed.error
-        correct = answer is not None and (ask.is_correct if ask else task.is_correct)(answer, gold)
+        correct = answer is not None and asked.scorer.is_correct(answer, gold)
     calls = [s for s in solved.steps if s.kind == "model"]
     last = calls[-1] if calls else None
     latencies = [s.latency for s in calls if s.latency is not None]

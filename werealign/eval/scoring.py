@@ -80,8 +80,7 @@ def score_samples(
             if not any(s["task"] == name for s in vs):
                 continue
             mode = resolve_mode(task, (modes or {}).get(name))
-            ask = task.asks.get(mode or "")
-            block = (ask.score if ask else task.score)([s for s in vs if s["task"] == name])
+            block = task.asked_in(mode).scorer.score([s for s in vs if s["task"] == name])
             block["metric"] = task.metric_for(mode)
             if floors and name in floors.get(variant, {}):
                 block["floors"] = floors[variant][name]

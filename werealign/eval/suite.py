@@ -81,7 +81,7 @@ class Suite(_Strict):
 def load_suite(path: Path) -> Suite:
     """Read and check a suite file; the first problem is a UserError naming `file:line: key.path`."""
     from werealign.files.located_yaml import read_yaml  # YAML with line numbers and duplicate keys refused
-    from werealign.tasks import modes_of
+    from werealign.tasks import modes_of, task_of_mode_alias
 
     data, source = read_yaml(path)
     if not isinstance(data, dict):
@@ -100,11 +100,14 @@ def load_suite(path: Path) -> Suite:
         if name not in TASKS:
             raise source.error(("settings", "tasks", i), f"unknown task {name!r}; choose from {', '.join(task_names())}")
     tasks = tuple(settings.tasks or task_names())
-    for key, task in (("va_mode", "vote"), ("oi_mode", "opponent")):
+    for key in (k for k in SuiteSettings.model_fields if k.endswith("_mode")):  # the --<alias>-mode shorthands
         value = getattr(settings, key)
         if value is not None:
+            task = task_of_mode_alias(key.removesuffix("_mode"))
             try:
-                modes_of({task: value}, tasks)
+                if task is None:
+                    raise UserError(f"no registered task kind takes the shorthand {key}; use modes: {{TASK: MODE}}")
+                modes_of({task.name: value}, tasks)
             except UserError as e:
                 raise source.error(("settings", key), str(e)) from None
     for task, value in (settings.modes or {}).items():

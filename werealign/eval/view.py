@@ -19,6 +19,7 @@ from werealign.eval import rundir
 from werealign.files import atomic_write_text, describe_validation_error, read_json, read_jsonl
 from werealign.llm.store import STORE_NAME, Store, StoredResponse
 from werealign.schema.runs import SampleRow, read_results, read_sample_row
+from werealign.tasks import results_shapes
 
 TEMPLATE = Path(__file__).with_name("templates") / "view.html.j2"
 
@@ -89,7 +90,7 @@ def view_page(run_dir: Path) -> str:
     headline = []
     if (run_dir / rundir.RESULTS).is_file():
         try:
-            results = read_results(read_json(run_dir / rundir.RESULTS))
+            results = read_results(read_json(run_dir / rundir.RESULTS), results_shapes())
         except ValidationError as e:
             raise UserError(f"{run_dir / rundir.RESULTS}: {describe_validation_error(e)}") from None
         headline = [(variant, task, scores.metric, scores.primary)

@@ -53,6 +53,7 @@ from werealign.generation.session import Draft, Session
 from werealign.render.lines import phase_label, speaker_label
 from werealign.schema import GameLog, ItemProvenance, Option, OsrRewrite, SpeechItem
 from werealign.schema.models import DIMENSIONS, OPTION_KEYS
+from werealign.tasks import kind_of_model
 
 CONFIG = "generation.json"
 
@@ -480,9 +481,9 @@ def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session:
         before = [it for it in ds.speech if it.game_id in chosen]
         write_json(out / "audit.before.json", audit_items(ds, before, name=ds.manifest.name).to_dict())
         write_json(out / "audit.after.json", audit_items(ds, kept, name=name).to_dict())
-        items = {**ds.items_to_copy(chosen), "speech": kept}
+        items = {**ds.items_to_copy(chosen), kind_of_model(SpeechItem): kept}
     else:
-        items = {"speech": outcome.items}
+        items = {kind_of_model(SpeechItem): outcome.items}
     osr = {**{g: ds.osr[g] for g in ds.osr if g in {x.game_id for x in games}}, **outcome.osr}
     with staged_directory(out / "dataset", overwrite=True) as stage:
         write_dataset(stage, name=name, version=f"{ds.manifest.version}+{label}.{config.seed}",

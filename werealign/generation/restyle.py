@@ -33,6 +33,7 @@ from werealign.generation.pipeline import CONFIG, request_params
 from werealign.generation.session import Draft, Session
 from werealign.files.output_dir import claim_directory
 from werealign.schema import SpeechItem
+from werealign.tasks import kind_of_model
 
 STAGE = "neutral"
 PROMPT_VERSION = f"restyle:{prompts.TEMPLATES[STAGE]}"
@@ -169,7 +170,7 @@ def run_restyle(config: RestyleConfig, out: Path, *, acompletion: Any = None, ap
     chosen = {it.game_id for it in items}
     with staged_directory(out / "dataset", overwrite=True) as stage:
         write_dataset(stage, name=f"{ds.manifest.name}-restyled", version=f"{ds.manifest.version}+restyle.{config.seed}",
-                      licence=ds.manifest.licence, games=[ds.games[g] for g in sorted(chosen)], items={**ds.items_to_copy(chosen), "speech": new},
+                      licence=ds.manifest.licence, games=[ds.games[g] for g in sorted(chosen)], items={**ds.items_to_copy(chosen), kind_of_model(SpeechItem): new},
                       osr={g: ds.osr[g] for g in ds.osr if g in chosen},
                       description=f"Options restyled into one register by werealign restyle with {config.model}; unreviewed.",
                       source=ds.manifest.source)

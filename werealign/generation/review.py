@@ -21,6 +21,7 @@ from werealign.errors import UserError
 from werealign.files import parse_json_text, parse_model
 from werealign.files.output_dir import output_directory
 from werealign.schema import SpeechItem
+from werealign.tasks import kind_of_model
 
 DECISIONS = ("accepted", "edited", "rejected")
 LOG_NAME = "review.jsonl"
@@ -86,7 +87,7 @@ class ReviewSession:
         # Only an earlier export may be replaced; never the dataset or log being reviewed.
         with output_directory(out, command="review export", inputs=[p for p in (ds.root, self.log_path) if p is not None], overwrite=overwrite) as stage:
             write_dataset(stage, name=f"{ds.manifest.name}-reviewed", version=ds.manifest.version, licence=ds.manifest.licence,
-                          games=[ds.games[g] for g in games if g in ds.games], items={**ds.items_to_copy(set(games)), "speech": items},
+                          games=[ds.games[g] for g in games if g in ds.games], items={**ds.items_to_copy(set(games)), kind_of_model(SpeechItem): items},
                           osr={g: ds.osr[g] for g in games if g in ds.osr}, description=ds.manifest.description, source=ds.manifest.source)
         return len(items)
 

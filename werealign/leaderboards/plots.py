@@ -82,10 +82,11 @@ def _bars(ax, x: list[float], cells: list[Cell], width: float, label: str, color
 
 
 def dimensions(lb: Leaderboard):
-    """Dot-and-interval chart of the main table's speech columns (the dimensions and Avg)."""
+    """Dot-and-interval chart of the columns of the main table's kind with dimensions (speech: the dimensions and Avg)."""
     plt = pyplot()
     main = _table(lb, "main")
-    columns = [c.name for c in main.columns if c.task == "speech"]
+    sliced = next((c.task for c in main.columns if c.dimension is not None), None)
+    columns = [c.name for c in main.columns if c.task == sliced]
     rows = [r for r in main.rows if any(r.cells[c].value is not None for c in columns)]
     if not rows or not columns:
         return None

@@ -7,6 +7,7 @@ format version; everything else in werealign.leaderboards works on `Run` and `Ob
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from werealign.files import describe_validation_error, path_kind, read_json, rea
 from werealign.schema.runs import DEFAULT_SOLVER, Results, SampleRow, read_results, read_run_record, read_sample_row
 from werealign.stats.observation import Observation
 from werealign.tasks.common import OBSERVER_ROLE
+from werealign.tasks import results_shapes
 from werealign.tasks.values import primary_value
 
 RUN_JSON, RESULTS, SAMPLES = "run.json", "results.json", "samples.jsonl"
@@ -72,7 +74,7 @@ def read_run(path: Path) -> Run:
     if path_kind(path / SAMPLES) == "missing":
         raise UserError(f"{path}: no {SAMPLES} beside {RESULTS}; rerun `werealign score {path}`")
     record = _parse(read_run_record, read_json(path / RUN_JSON), str(path / RUN_JSON))
-    results: Results = _parse(read_results, read_json(path / RESULTS), str(path / RESULTS))
+    results: Results = _parse(partial(read_results, shapes=results_shapes()), read_json(path / RESULTS), str(path / RESULTS))
     if results.model != record.config.model:
         raise UserError(f"{path}: {RESULTS} is of model {results.model!r} but {RUN_JSON} of {record.config.model!r}")
     observations = tuple(

@@ -10,10 +10,8 @@ from typing import Any
 from werealign.stats import bootstrap as stats
 from werealign.leaderboards.collect import ModelEntry
 from werealign.stats.observation import Observation
-from werealign.schema.models import DIMENSIONS
 
 BASE = "base"
-TASK_TITLES = {"speech": "speech accuracy", "vote": "VA accuracy", "opponent": "OI mean Jaccard"}
 
 
 @dataclass(frozen=True)
@@ -24,7 +22,7 @@ class Column:
     dimension: str | None = None
     role: str | None = None
     macro: bool = False  # the mean over dimensions of each dimension's accuracy (speech Avg)
-    group_start: bool = False  # a rule before this column (between speech and decision tasks)
+    group_start: bool = False  # a rule before this column (between groups of kinds, Scorer.board_group)
     tasks: tuple[str, ...] = ()  # a macro over these kinds (the decisions' mean of each kind's score); `task` names it
 
     def value(self, entry: ModelEntry, variant: str) -> float | None:
@@ -108,18 +106,6 @@ def shown(value: float) -> str:
     return f"{value * 100:.1f}"
 
 
-def _dimensions(entries: Sequence[ModelEntry]) -> list[str]:
-    found = {d for e in entries for tasks in e.scores.values() for d in tasks.get("speech", {}).get("by_dimension", {})}
-    return [*DIMENSIONS, *sorted(found - set(DIMENSIONS))]  # the five always shown: a missing one is a finding
-
-
-def oi_metric(entries: Sequence[ModelEntry]) -> str:
-    """The OI column's field: the runs' OI headline (collect refuses runs of different OI modes); mean Jaccard
-    when no run has OI or its headline is a variant of the set (exact match sits beside it in results.json)."""
-    found = {tasks["opponent"].get("metric") for e in entries for tasks in e.scores.values() if "opponent" in tasks}
-    return "role_accuracy" if found == {"role_accuracy"} else "mean_jaccard"
-
-
 def tasks_in(entries: Sequence[ModelEntry]) -> list[str]:
     """Every task kind the runs scored, in registry order (a kind no longer registered after, by name)."""
     from werealign.tasks import TASKS
@@ -128,37 +114,55 @@ def tasks_in(entries: Sequence[ModelEntry]) -> list[str]:
     return [t for t in TASKS if t in found] + sorted(found - set(TASKS))
 
 
-def other_tasks(entries: Sequence[ModelEntry]) -> dict[str, str]:
-    """Kinds beyond the paper's three (another package's): task -> the primary metric its runs report."""
-    metrics: dict[str, str] = {}
-    for task in tasks_in(entries):
-        if task not in TASK_TITLES:
-            metrics[task] = next((str(tasks[task].get("metric")) for e in entries for tasks in e.scores.values()
-                                  if isinstance(tasks.get(task), dict) and tasks[task].get("metric")), "score")
-    return metrics
+def _scorer(task: str):
+    from werealign.tasks import TASKS
+    from werealign.tasks.scorer import GENERIC
+
+    return TASKS[task].scorer if task in TASKS else GENERIC
+
+
+def _blocks(task: str, entries: Sequence[ModelEntry]) -> list[dict[str, Any]]:
+    """The runs' results.json blocks of one kind, every variant (what its scorer shows columns and titles from)."""
+    return [tasks[task] for e in entries for tasks in e.scores.values() if isinstance(tasks.get(task), dict)]
 
 
 def task_title(task: str, entries: Sequence[ModelEntry]) -> str:
-    if task == "opponent" and oi_metric(entries) == "role_accuracy":
-        return "OI role accuracy"
-    return TASK_TITLES.get(task) or f"{task} {other_tasks(entries).get(task, 'score').replace('_', ' ')}"
+    return _scorer(task).title(task, _blocks(task, entries))
+
+
+def _shown_tasks(entries: Sequence[ModelEntry]) -> list[str]:
+    """The kinds the main table shows: those always shown (a gap is a finding), then any other the runs scored."""
+    from werealign.tasks import TASKS
+
+    found = set(tasks_in(entries))
+    return [t for t in TASKS if TASKS[t].scorer.always_shown or t in found] + sorted(found - set(TASKS))
 
 
 def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
-    """The paper's columns (RI SJ DR PS CT Avg | VA OI), then one per other kind the runs scored."""
-    dims = [Column(d, "speech", ("by_dimension", d, "accuracy"), dimension=d) for d in _dimensions(entries)]
-    others = [Column(task, task, (metric,), group_start=i == 0) for i, (task, metric) in enumerate(other_tasks(entries).items())]
-    decisions = tuple(c.task for c in others if c.task in decision_kinds())
-    if decisions:  # the decision kinds' macro: the mean of each kind's accuracy (issue 31)
-        others.append(Column(DECISIONS, DECISIONS, ("accuracy",), tasks=decisions, macro=True))
-    return [*dims, Column("Avg", "speech", ("macro_accuracy",), macro=True),
-            Column("VA", "vote", ("accuracy",), group_start=True), Column("OI", "opponent", (oi_metric(entries),)), *others]
+    """Each kind's own columns (its scorer's: the paper's RI SJ DR PS CT Avg | VA OI, then any other kind's), a rule
+    between groups of kinds, and a macro column after each macro group (the decision kinds' mean, issue 31)."""
+    columns: list[Column] = []
+    macros: dict[str, list[Column]] = {}
+    group: str | None = None
+    for task in _shown_tasks(entries):
+        scorer = _scorer(task)
+        for i, spec in enumerate(scorer.board_columns(task, _blocks(task, entries))):
+            start = i == 0 and group is not None and scorer.board_group != group
+            columns.append(Column(spec.name, task, spec.path, dimension=spec.dimension, macro=spec.macro, group_start=start))
+        group = scorer.board_group
+        if scorer.macro_group:
+            macros.setdefault(scorer.macro_group, []).append(columns[-1])
+    for name, members in macros.items():  # the mean of each member kind's shown score
+        columns.append(Column(name, name, members[0].path, tasks=tuple(c.task for c in members), macro=True))
+    return columns
 
 
-DECISIONS = "decisions"  # the macro column over the decision kinds
+def headline_column(entries: Sequence[ModelEntry]) -> Column | None:
+    """The column models are ordered by: the first registered kind's last column (speech: its Avg)."""
+    from werealign.tasks import TASKS
 
-
-def decision_kinds() -> frozenset[str]:
-    from werealign.schema.decisions import ALL_DECISION_MODELS
-
-    return frozenset(ALL_DECISION_MODELS)
+    first = next(iter(TASKS), None)
+    if first is None:
+        return None
+    spec = TASKS[first].scorer.board_columns(first, _blocks(first, entries))[-1]
+    return Column(spec.name, first, spec.path)

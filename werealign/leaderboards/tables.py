@@ -26,10 +26,10 @@ from werealign.leaderboards.table_model import (  # noqa: F401 - the shapes, re-
     Row,
     Table,
     games_note,
+    headline_column,
     main_columns,
     task_title,
     tasks_in,
-    oi_metric,
     shown,
 )
 
@@ -89,11 +89,11 @@ def _model_rows(entries: Sequence[ModelEntry], columns: Sequence[Column], varian
 
 
 def _order(entries: Sequence[ModelEntry]) -> list[ModelEntry]:
-    """Best speech Avg first (no Avg last), then by name: a stable order shared by every table."""
-    avg = Column("Avg", "speech", ("macro_accuracy",))
+    """Best headline first (the first kind's: speech Avg; none last), then by name: a stable order shared by every table."""
+    avg = headline_column(entries)
 
     def key(e: ModelEntry) -> tuple[bool, float, str]:
-        v = avg.value(e, BASE)
+        v = avg.value(e, BASE) if avg is not None else None
         return (v is None, -(v or 0.0), e.model)
     return sorted(entries, key=key)
 

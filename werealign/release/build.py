@@ -14,6 +14,8 @@ from werealign.release.card import data_path, dataset_card
 from werealign.splits import apply_split
 from werealign.release.tables import config_table, configs_of
 from werealign.files.output_dir import check_inputs, check_replaceable, output_directory
+from werealign.schema import SpeechItem
+from werealign.tasks import kind_of_model
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def build_release(dataset_dir: Path | None, out: Path, *, overwrite: bool = Fals
     extra_sets = {name: load_dataset(folder) for name, folder in (extras or {}).items()}
     for name, extra in extra_sets.items():
         _check_extra(name, extra, ds)
-        found[name] = (item_configs()["speech"], list(extra.speech))
+        found[name] = (SpeechItem, list(extra.items_of(kind_of_model(SpeechItem))))  # an extra config holds speech items
     num_bytes = {}
     with output_directory(out, command="release", inputs=inputs, overwrite=overwrite) as stage:
         for name, (model, rows) in found.items():

@@ -19,11 +19,9 @@ from werealign.dataset import Dataset as WereDataset
 from werealign.dataset.release_layout import FAITHFUL_SUFFIX, SPLIT, item_configs
 from werealign.release.tables import features_for, json_columns
 
-# What each config holds (an item kind without a line here is described by its task's own description).
+# What each config beside the item kinds holds (an item kind's config is described by its scorer's card text,
+# else its task's description).
 CONFIG_TEXT = {
-    "speech": "9-way multiple-choice questions in five dimensions (RI SJ DR PS CT), one key each",
-    "vote": "VA: the seat the winning side's MVP voted for, at the cut-off before the vote",
-    "opponent": "OI: the seats of the opposing faction, as seen from the viewpoint seat",
     "games": "the annotated game logs every item is cut from (hidden roles, events, transcript)",
     "osr": "objective rewrites of every utterance, for the OSR ablation",
     "manifest": "one row: the name, version, licence and counts of the dataset directory",
@@ -38,7 +36,9 @@ def _config_text(name: str) -> str:
         return (f"the {kind} items of the faithful split (what `werealign eval --split faithful`, the default, evaluates): "
                 "items whose viewpoint lacks a night fact the rules require (`knowledge_missing`) or whose stem names a hidden role are left out; "
                 f"the `{kind}` config holds every item")
-    return CONFIG_TEXT.get(name) or (TASKS[name].description if name in TASKS else "")
+    if name in TASKS:
+        return TASKS[name].scorer.card_text or TASKS[name].description
+    return CONFIG_TEXT.get(name, "")
 
 
 def data_path(config: str) -> str:
@@ -187,7 +187,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
               for name, (_, rows) in configs.items()]
     json_notes = [f"`{name}`: {', '.join(f'`{c}`' for c in json_columns(model))}" for name, (model, _) in configs.items()
                   if json_columns(model)]
-    first = next(iter(configs), "speech")
+    first = next(iter(configs), next(iter(item_configs()), ""))  # the config the example loads
     runs = "../runs" if reference == "." else "runs"  # never inside the release folder
     extra_eval = [f"werealign eval --model openai/gpt-4o-mini --dataset '{reference}#{name}' --tasks speech "
                   f"--out {runs}/gpt-4o-mini-{name}" for name in extras]

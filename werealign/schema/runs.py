@@ -15,9 +15,10 @@ A reader upgrades an older file in memory; files on disk are never rewritten by 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationInfo, field_validator, model_serializer
 
 RUN_FORMAT_VERSION = 2
 STORE_NAME = "responses.sqlite"  # a run's (or an arena's) stored requests and replies (werealign.llm.store)
@@ -285,11 +286,8 @@ class OpponentRoleScores(TaskScores):
     seats: int = Field(description="Seats asked, summed over samples (the micro average's denominator).")
 
 
-# The known kinds first; any other registered kind is read as generic TaskScores.
-# A known task's block must be one of its own shapes (chosen by its metric), never the generic fallback.
-KNOWN_TASK_SCORES: dict[str, tuple[type[TaskScores], ...]] = {
-    "speech": (SpeechScores,), "vote": (VoteScores,), "opponent": (OpponentScores, OpponentRoleScores),
-}
+# The typed shapes first; any other block is read as generic TaskScores. Which kind must have which shapes is the
+# kinds' own (werealign.tasks.results_shapes), given to `read_results`.
 AnyTaskScores = Annotated[SpeechScores | VoteScores | OpponentScores | OpponentRoleScores | TaskScores, Field(union_mode="left_to_right")]
 
 
@@ -392,12 +390,14 @@ class Results(_Model):
 
     @field_validator("variants")
     @classmethod
-    def _known_tasks_have_their_own_shape(cls, variants: dict[str, dict[str, TaskScores]]) -> dict[str, dict[str, TaskScores]]:
+    def _known_tasks_have_their_own_shape(cls, variants: dict[str, dict[str, TaskScores]], info: ValidationInfo) -> dict[str, dict[str, TaskScores]]:
         # The union falls back to generic TaskScores; a known task that landed there is malformed (a missing or
         # mistyped field), and must be refused with its own model's error rather than read as generic scores.
+        # The known shapes per kind come with the validation context (read_results).
+        shapes: Mapping[str, tuple[type[TaskScores], ...]] = (info.context or {}).get(TASK_SHAPES, {})
         for tasks in variants.values():
             for task, scores in tasks.items():
-                known = KNOWN_TASK_SCORES.get(task)
+                known = shapes.get(task)
                 if known is not None and not isinstance(scores, known):
                     # The shape whose metric the block names (else the first): its error names the bad field.
                     shape = next((k for k in known if scores.metric in k.model_fields["metric"].annotation.__args__), known[0])
@@ -420,9 +420,9 @@ def _upgrade(data: Any) -> Any:
     return data
 
 
-def _read(model: type[BaseModel], data: Any) -> Any:
-    # Through JSON in strict mode: "3" is not 3 and "speech" is not a list, as in the file itself.
-    return model.model_validate_json(json.dumps(_upgrade(data)), strict=True)
+def _read(model: type[BaseModel], data: Any, context: dict[str, Any] | None = None) -> Any:
+    # Through JSON in strict mode: "3" is not 3 and a list is not a string, as in the file itself.
+    return model.model_validate_json(json.dumps(_upgrade(data)), strict=True, context=context)
 
 
 def read_run_record(data: Any) -> RunRecord:
@@ -435,6 +435,10 @@ def read_sample_row(data: Any) -> SampleRow:
     return _read(SampleRow, data)
 
 
-def read_results(data: Any) -> Results:
-    """results.json content (any version) -> Results."""
-    return _read(Results, data)
+TASK_SHAPES = "task_shapes"  # the validation context's key of the known shapes per kind
+
+
+def read_results(data: Any, shapes: Mapping[str, tuple[type[TaskScores], ...]]) -> Results:
+    """results.json content (any version) -> Results. `shapes`: kind -> the shapes its block must take
+    (werealign.tasks.results_shapes()); a block of any other kind is read as generic TaskScores."""
+    return _read(Results, data, {TASK_SHAPES: shapes})

@@ -1,10 +1,10 @@
 """The task registry: one module per item kind, registered here and nowhere else.
 
-Each kind (speech, vote, opponent) is a `werealign.tasks.base.Task`: its item model, the ablation
-variants it can be asked in, the question part of its prompt, answer parsing, the gold answer and its
-scores, the shape and placeholder of its answer line (what the built-in models answer by; every
-prompt ends with it: `task_of_prompt`), chance, and its validation checks. Everything else asks this
-registry instead of branching on kind names. A kind from another package: a `Task` whose `templates` is
+Each kind is a `werealign.tasks.base.Task`: its item model, the ablation variants it can be asked in,
+the question part of its prompt, answer parsing, the gold answer, the shape and placeholder of its answer
+line (what the built-in models answer by; every prompt ends with it: `task_of_prompt`); its `Scorer` (scores,
+floors, leaderboard columns, card text) and its `ItemChecks` (validation). Everything else asks this
+registry instead of branching on kind names (tests/test_kind_names.py keeps it so, beside a short allow-list). A kind from another package: a `Task` whose `templates` is
 its folder of `<lang>/<kind>.v1.j2` (each ending with one of its `answer_forms`), declared in the
 `werealign.tasks` entry point group (werealign.registry) or added with `TASKS.register` (tests, notebooks).
 A built-in kind: a module here defining `TASK`, its templates in `werealign/render/templates/`, and a line
@@ -19,7 +19,7 @@ from typing import Any
 from werealign.errors import UserError
 from werealign.registry import Registry
 from werealign.tasks.answers import answer_value
-from werealign.tasks.base import Parsed, Task  # noqa: F401
+from werealign.tasks.base import ItemChecks, Parsed, Scorer, Task  # noqa: F401
 
 # Ablation variants, defined once: base (as recorded), rr (a rule reminder is prepended; an item must
 # carry one), osr (speeches replaced by their objective rewrites; the game must have them), and the two
@@ -45,11 +45,17 @@ RESERVED_NAMES = frozenset({"games", "osr", "manifest", "osr_games", "variants"}
 
 
 def _name_problem(task: Task) -> str | None:
-    """A kind's name is a file name (items/<name>.jsonl), a release config and a results key."""
+    """A kind's name is a file name (items/<name>.jsonl), a release config and a results key; a mode asking its own
+    question is one of the kind's modes and asks the kind's own items under its name."""
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", task.name):
         return f"task kind name {task.name!r}: use lower-case letters, digits, - and _, starting with a letter"
     if task.name in RESERVED_NAMES:
         return f"task kind name {task.name!r} is taken by a dataset file or count; choose another"
+    for mode, asked in task.asks.items():
+        if mode not in task.modes:
+            return f"task kind {task.name!r}: asks[{mode!r}] is not one of its modes ({', '.join(task.modes) or 'none'})"
+        if asked.name != task.name or asked.item_model is not task.item_model:
+            return f"task kind {task.name!r}: mode {mode!r} must ask the kind's own items under its name (dataclasses.replace of it)"
     return None
 
 
@@ -73,6 +79,15 @@ def task_of(item: Any) -> Task:
     raise TypeError(f"not an item: {type(item).__name__}")
 
 
+def kind_of_model(model: type) -> str:
+    """The name of the kind whose items are `model` instances: how a module that makes such items (generation,
+    an importer, derive) names their kind without writing it."""
+    for task in TASKS.values():
+        if task.item_model is model:
+            return task.name
+    raise TypeError(f"{model.__name__} is the item model of no registered task kind")
+
+
 def task_of_prompt(text: str) -> Task | None:
     """The task a rendered prompt asks (None if none): the one whose answer form ends its last non-blank line.
     A check of the template contract (every prompt ends with its task's answer line), not how anything answers."""
@@ -84,11 +99,24 @@ def prompt_shape(text: str) -> tuple[Task, str] | None:
     """The task a rendered prompt asks and the shape of answer its answer line wants (a mode asking its own
     question, `Task.asks`, has its own forms and shape), or None."""
     last = next((line.rstrip() for line in reversed(text.splitlines()) if line.strip()), "")
-    forms = [(form, task, task.answer_shape) for task in TASKS.values() for form in task.answer_forms]
-    forms += [(form, task, ask.answer_shape) for task in TASKS.values() for ask in task.asks.values() for form in ask.answer_forms]
+    forms = [(form, task, asked.answer_shape) for task in TASKS.values() for asked in (task, *task.asks.values())
+             for form in asked.answer_forms]
     # The longest form first, so that a form that ends another one ("<x>" in "<x>, <x>") never shadows it.
     forms.sort(key=lambda fts: -len(fts[0]))
     return next(((task, shape) for form, task, shape in forms if last.endswith(form)), None)
+
+
+def task_of_mode_alias(alias: str) -> Task | None:
+    """The kind whose mode option has this short name (`--<alias>-mode`), or None."""
+    found = [task for task in TASKS.values() if task.mode_alias == alias]
+    if len(found) > 1:
+        raise UserError(f"--{alias}-mode: task kinds {', '.join(t.name for t in found)} all take this shorthand; use --mode TASK=MODE")
+    return found[0] if found else None
+
+
+def results_shapes() -> dict[str, tuple[type, ...]]:
+    """kind -> the typed shapes of its results.json block (werealign.schema.runs.read_results checks them)."""
+    return {name: task.scorer.results_models for name, task in TASKS.items() if task.scorer.results_models}
 
 
 def tasks_with_variant(variant: str) -> tuple[str, ...]:
@@ -119,9 +147,8 @@ def modes_of(config_modes: dict[str, str], tasks: tuple[str, ...]) -> dict[str, 
 
 
 def parse_reply(reply: str | None, item: Any, option_order: list[int] | None = None, *, game: Any = None, mode: str | None = None) -> Parsed:
-    """Read the model's answer strictly; the item's task reads the value (speech: back to the ORIGINAL key).
-
-    A mode that asks its own question (`Task.asks`) reads the value itself, with the item's `game`."""
+    """Read the model's answer strictly; the item's task in `mode` reads the value (speech: back to the ORIGINAL
+    key), with the item's `game` (a mode that asks its own question, `Task.asks`, needs it)."""
     if reply is None or not reply.strip():
         return Parsed(None, "empty reply")
     value = answer_value(reply)
@@ -130,9 +157,7 @@ def parse_reply(reply: str | None, item: Any, option_order: list[int] | None = N
     if not value:
         return Parsed(None, "answer line is empty")
     task = task_of(item)
-    ask = task.asks.get(mode or "")
-    if ask is not None:
-        if game is None:
-            raise ValueError(f"{task.name} mode {mode}: reading an answer needs the item's game")
-        return ask.parse(value, game, item)
-    return task.parse(value, item, option_order)
+    asked = task.asked_in(mode)
+    if asked is not task and game is None:
+        raise ValueError(f"{task.name} mode {mode}: reading an answer needs the item's game")
+    return asked.parse(value, item, option_order, game)

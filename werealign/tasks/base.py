@@ -1,99 +1,79 @@
-"""What a task (an item kind) is: everything the rest of werealign needs to know about one kind of item.
+"""What a task (an item kind) is, split by job: the task proper (`Task`: its items, prompt, answer reading and
+gold), how its samples are scored and shown (`Scorer`, werealign.tasks.scorer) and how its items are checked
+(`ItemChecks`, werealign.tasks.item_checks). The rest of werealign asks the registry (werealign.tasks) rather
+than naming a kind (tests/test_kind_names.py lists the few modules that still do, and why).
 
 A task module builds one `Task` and registers it in `werealign.tasks`. Prompts are rendered from the
-template `<lang>/<task name>.<prompt version>.j2` (werealign/render/templates/), so adding a kind is one
-module plus its templates; the runner, scoring, answer parsing and validation ask the registry.
+template `<lang>/<template or name>.<prompt version>.j2` (werealign/render/templates/), so adding a kind is one
+module plus its templates. A mode that asks a different question of the same items (`Task.asks`) is a `Task`
+of its own: its own template, question, answer, gold and scorer, under the kind's name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
 from werealign.schema import GameLog
+from werealign.tasks.item_checks import ItemChecks
+from werealign.tasks.scorer import Sample, Scorer  # noqa: F401 - Sample: the row type every task module scores
 
-Sample = dict[str, Any]  # one samples.jsonl row as a dict (see werealign.schema.runs.SampleRow)
+__all__ = ["ItemChecks", "Parsed", "Sample", "Scorer", "Task"]
 
 
 @dataclass(frozen=True)
 class Parsed:
-    answer: str | int | tuple[int, ...] | None
+    answer: str | int | tuple[int, ...] | dict[str, str] | None
     error: str | None  # why parsing failed; None when answer is set
 
 
-@dataclass(frozen=True)
-class Ask:
-    """A mode that asks the same items a different question: its own template, answer line, gold and scores.
-
-    The gold and the answer reading need the item's game (e.g. the seats' true roles, the game's role names)."""
-
-    template: str  # template name: werealign/eval/templates/<lang>/<template>.<version>.j2
-    question_vars: Callable[[GameLog, Any, str], dict[str, Any]]  # (game, item, template language); see Task.question_vars
-    answer_shape: str  # what the built-in models answer (werealign.llm.builtin_models), e.g. "roles"
-    answer_forms: tuple[str, ...]  # the placeholders that end its prompts, one per template language
-    gold: Callable[[GameLog, Any], Any]
-    parse: Callable[[str, GameLog, Any], Parsed]  # the answer line's value -> the answer in the gold's terms
-    score: Callable[[Sequence[Sample]], dict[str, Any]]
-    metric: str
-    shortcuts: tuple[str, ...]  # the built-in shortcut models whose scores are the floors in this mode
-    # (expected correct units, units) of werealign/random's policy on one item: the chance floor, micro-averaged.
-    chance: Callable[[GameLog, Any], tuple[float, int]]
-    is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold
+def _recorded_answer(item: Any, game: GameLog | None) -> Any:
+    return item.answer
 
 
 @dataclass(frozen=True)
 class Task:
     name: str  # the item kind: items/<name>.jsonl, samples' `task`, results' task key, the template name
-    item_model: type[BaseModel]
+    item_model: type[BaseModel]  # one item, as items/<name>.jsonl holds it
     variants: tuple[str, ...]  # the ablation variants (werealign.tasks.VARIANTS) this kind can be asked in
-    metric: str  # the primary score's field in results.json
-    # Template variables of the question part (the context part is common to every task). They also carry
-    # the answer space as data, for the built-in models (werealign.llm.builtin_models.ItemView), under these
-    # names by answer shape: "option": `options` [{key, text}] in shown order (and `question`, the stem);
-    # "seat"/"seats": `candidate_seats` [int]; "roles": `candidate_seats` and `role_card_names` [str] as shown.
+    # Template variables of the question part (the context part is common to every task): (game, item, template
+    # language, option order). They also carry the answer space as data, for the built-in models
+    # (werealign.baselines.policies.ItemView), under these names by answer shape: "option": `options` [{key, text}]
+    # in shown order (and `question`, the stem); "seat"/"seats": `candidate_seats` [int]; "roles": `candidate_seats`
+    # and `role_card_names` [str] as shown.
     question_vars: Callable[[GameLog, Any, str, list[int] | None], dict[str, Any]]
-    # The value of the reply's answer line -> the answer in the gold's terms (original option key, seats).
-    parse: Callable[[str, Any, list[int] | None], Parsed]
-    score: Callable[[Sequence[Sample]], dict[str, Any]]  # this task's samples -> its results.json block
-    # What the answer line asks for: "option" (one letter), "seat" (one seat) or "seats" (a set of seats).
+    # The value of the reply's answer line -> the answer in the gold's terms (original option key, seats):
+    # (value, item, option order, the item's game).
+    parse: Callable[[str, Any, list[int] | None, GameLog | None], Parsed]
+    scorer: Scorer  # this kind's scores, floors and how leaderboards and the release card show it
+    # What the answer line asks for: "option" (one letter), "seat" (one seat), "seats" (a set of seats) or "roles".
     # The built-in models answer by this shape (werealign.baselines.policies.ItemView.shape).
     answer_shape: str
     # The placeholder that ends this task's prompts (the last line of each <lang>/<name>.*.j2, e.g.
     # "Answer: <letter>"), one per template language: how a rendered prompt shows its task (tasks.prompt_shape).
     answer_forms: tuple[str, ...]
-    # The defaults suit a single-answer kind (one letter, one seat): right or wrong.
-    gold: Callable[[Any], Any] = lambda item: item.answer  # the item's answer as samples.jsonl records it
-    is_correct: Callable[[Any, Any], bool] = lambda answer, gold: answer == gold  # answer is never None here
+    checks: ItemChecks = ItemChecks()  # validation and de-duplication of its items
+    # The item's answer as samples.jsonl records it: (item, its game). The default suits a kind whose items
+    # record their answer (one letter, one seat).
+    gold: Callable[[Any, GameLog | None], Any] = _recorded_answer
     # Options shown in a per-decode order (--permute). Its templates must only print the question's strings,
     # never test or filter them: eval renders the prompt once and fills each order in (werealign.eval.prompts).
     permutes_options: bool = False
-    # The built-in shortcut models whose scores are this task's floors (werealign.eval.floors).
-    shortcuts: tuple[str, ...] = ()
-    # (item, metric) -> the expected score of werealign/random's policy on the item: the chance floor (None: unknown).
-    chance: Callable[[Any, str], float] | None = None
-    # Floors that need the game's truth rather than a prompt: ([(game, item)], metric) -> {name: score}.
-    truth_floors: Callable[[Sequence[tuple[GameLog, Any]], str], dict[str, float | None]] = lambda asked, metric: {}
     # Extra arguments of werealign.game.visibility.build_context for an item of this kind: (game, item, mode).
     context_kwargs: Callable[[GameLog, Any, str | None], dict[str, Any]] = lambda game, item, mode: {}
     # Named ways of asking or scoring this kind (e.g. how much of the VA voter's own speech is shown); the
     # first is the default. A run records the mode of every task it evaluates (run.json config.modes).
     modes: tuple[str, ...] = ()
-    # The primary metric per mode, when a mode changes it (default: `metric`).
-    mode_metrics: dict[str, str] = field(default_factory=dict)
-    # Modes that ask a different question of the same items (their own prompt, answer and scores).
-    asks: dict[str, Ask] = field(default_factory=dict)
-    # Validation (werealign.validate asks these; `out` is a werealign.validate.findings.Sink, `idx` a GameIndex):
-    # does a JSON object of an unnamed items file look like an item of this kind (first match in registry order)?
-    looks_like: Callable[[dict[str, Any]], bool] = lambda row: False
-    check: Callable[[Any, Any], None] = lambda item, out: None  # the item alone
-    # Against its game: the phase the cut-off must lie in (None: any), reporting what makes it unknown ...
-    cutoff_phase: Callable[[Any, Any, Any], str | None] = lambda item, idx, out: None
-    check_refs: Callable[[Any, Any, Any], None] = lambda item, idx, out: None  # ... and the rest, after the cut-off
-    # What makes two items of this kind the same question, whatever their ids.
-    same_question: Callable[[Any], tuple] = lambda item: (item.game_id, item.viewpoint_seat, item.cutoff_segment)
+    modes_about: dict[str, str] = field(default_factory=dict)  # mode -> one line for `werealign list`
+    mode_alias: str = ""  # a short name for its mode option: `--<alias>-mode MODE`, shorthand of `--mode <name>=MODE`
+    # Modes that ask a different question of the same items: mode -> the Task that asks it (same name and items;
+    # its own template, question, answer shape and forms, parse, gold and scorer).
+    asks: dict[str, Task] = field(default_factory=dict)
+    # The template's name when it is not the kind's (a mode asking its own question).
+    template: str = ""
 
     # Where this kind's prompt templates are: a folder (path or importlib.resources Traversable) holding
     # `<lang>/<name>.v1.j2`; None for werealign's own kinds (werealign/render/templates/). Such a template
@@ -103,6 +83,14 @@ class Task:
     variant_note: str = ""
     description: str = ""  # one line for `werealign list`
 
+    def asked_in(self, mode: str | None) -> Task:
+        """The task that asks this kind's question in `mode`: a mode's own (`asks`) or this one."""
+        return self.asks.get(mode or "", self)
+
     def metric_for(self, mode: str | None) -> str:
-        ask = self.asks.get(mode or "")
-        return ask.metric if ask else self.mode_metrics.get(mode or "", self.metric)
+        """The primary metric of this kind's results in `mode`."""
+        return self.asked_in(mode).scorer.metric_for(mode)
+
+    @property
+    def template_name(self) -> str:
+        return self.template or self.name

@@ -22,7 +22,7 @@ from werealign.schema import OPTION_KEYS, GameLog
 from werealign.schema.decisions import MVP_MARK, ClaimItem
 from werealign.schema.roles import catalogue_for
 from werealign.tasks import vote
-from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
 from werealign.tasks.common import correct_value, mean_value, rounded
 from werealign.tasks.speech import option_shown
 
@@ -42,12 +42,12 @@ def question_vars(game: GameLog, item: ClaimItem, lang: str, option_order: list[
             "question": ""}
 
 
-def parse(value: str, item: ClaimItem, option_order: list[int] | None) -> Parsed:
+def parse(value: str, item: ClaimItem, option_order: list[int] | None, game: GameLog | None = None) -> Parsed:
     shown, error = option_shown(value, len(_keys(item)))
     return Parsed(None, error) if shown is None else Parsed(_keys(item)[shown], None)
 
 
-def gold(item: ClaimItem) -> str:
+def gold(item: ClaimItem, game: GameLog | None = None) -> str:
     return item.answer or NONE
 
 
@@ -106,18 +106,19 @@ TASK = Task(
     description="decision: whether a player claims a role at their turn, and which",
     item_model=ClaimItem,
     variants=("base", "osr", "no-context", "options-only"),
-    metric="accuracy",
     question_vars=question_vars,
     parse=parse,
-    score=score,
+    scorer=Scorer(
+        metric="accuracy",
+        score=score,
+        shortcuts=("own-last-call", "lexical"),
+        chance=lambda item, metric, game: (1 / len(_keys(item)), 1),
+        truth_floors=truth_floors,
+        macro_group="decisions",  # one of the decision kinds: in their macro column
+    ),
     gold=gold,
     answer_shape="option",
     answer_forms=("<letter of your move>", "<你的选择的字母>"),
-    shortcuts=("own-last-call", "lexical"),
-    chance=lambda item, metric: 1 / len(_keys(item)),
-    truth_floors=truth_floors,
-    looks_like=lambda row: row.get("decision") == "claim",
-    check=check,
-    cutoff_phase=cutoff_phase,
-    same_question=lambda item: (item.game_id, item.viewpoint_seat, item.turn),
+    checks=ItemChecks(looks_like=lambda row: row.get("decision") == "claim", check=check, cutoff_phase=cutoff_phase,
+                      same_question=lambda item: (item.game_id, item.viewpoint_seat, item.turn)),
 )

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from statistics import fmean, pstdev
 from typing import Any
 
-from werealign.tasks.base import Sample
+from werealign.tasks.scorer import Sample, correct_value  # noqa: F401 - correct_value: shared by the kinds
 
 OBSERVER_ROLE = "observer"  # the by-role group of items asked from no seat (viewpoint_seat null)
 
@@ -58,7 +58,3 @@ def decode_std(samples: Sequence[Sample], score_fn: Callable[[Sequence[Sample]],
     per = [score_fn(by_decode[d]) for d in sorted(by_decode)]
     known = [p for p in per if p is not None]
     return [rounded(p) for p in per], (rounded(pstdev(known)) if len(known) >= 2 else None)
-
-
-def correct_value(sample: Sample) -> float:
-    return 1.0 if sample["correct"] else 0.0

@@ -18,7 +18,7 @@ from werealign.schema import GameLog
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
 from werealign.tasks import vote
 from werealign.tasks.answers import one_seat_or_none
-from werealign.tasks.base import Parsed, Sample, Task
+from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
 from werealign.tasks.checks import check_distinct_seats, check_seats_exist
 from werealign.tasks.common import correct_value, mean_value, rounded
 
@@ -35,18 +35,18 @@ def question_vars(game: GameLog, item: DecisionItem, lang: str, option_order: li
             "none_allowed": item.none_allowed, "about": item.about, "vote_round": item.round or 1}
 
 
-def gold(item: DecisionItem) -> int | str:
+def gold(item: DecisionItem, game: GameLog | None = None) -> int | str:
     return NONE if item.answer is None else item.answer
 
 
-def parse(value: str, item: DecisionItem, option_order: list[int] | None) -> Parsed:
+def parse(value: str, item: DecisionItem, option_order: list[int] | None, game: GameLog | None = None) -> Parsed:
     return Parsed(*one_seat_or_none(value, item.candidates, item.none_allowed, _NONE_WORDS, NONE, "'none' is not a legal move here"))
 
 
 def score(samples: Sequence[Sample]) -> dict[str, Any]:
     """VA's scores, and the MVP's own decisions as a slice of the same samples (None: no MVP decision asked)."""
     mvp = [s for s in samples if s["item_id"].endswith(MVP_MARK)]
-    return {**vote.score(samples), "mvp_accuracy": rounded(mean_value(mvp, correct_value)), "mvp_items": len({s["item_id"] for s in mvp})}
+    return {**vote.SCORER.score(samples), "mvp_accuracy": rounded(mean_value(mvp, correct_value)), "mvp_items": len({s["item_id"] for s in mvp})}
 
 
 def context_kwargs(game: GameLog, item: DecisionItem, mode: str | None) -> dict[str, Any]:
@@ -104,23 +104,27 @@ def _task(kind: str) -> Task:
         description=f"decision: {what}",
         item_model=model,
         variants=("base", "osr", "no-context", "options-only"),
-        metric="accuracy",
         question_vars=question_vars,
         parse=parse,
-        score=score,
+        scorer=SCORER,
         gold=gold,
         answer_shape="seat",
         answer_forms=(en_form, zh_form),
-        shortcuts=("own-last-call", "lexical"),
-        chance=lambda item, metric: 1 / (len(item.candidates) + item.none_allowed),
-        truth_floors=truth_floors,
         context_kwargs=context_kwargs,
-        looks_like=lambda row, kind=kind: row.get("decision") == kind,
-        check=check,
-        cutoff_phase=cutoff_phase,
-        check_refs=check_refs,
-        same_question=lambda item: (item.game_id, item.viewpoint_seat, item.phase, item.round, item.cutoff_segment),
+        checks=ItemChecks(looks_like=lambda row, kind=kind: row.get("decision") == kind, check=check, cutoff_phase=cutoff_phase,
+                          check_refs=check_refs,
+                          same_question=lambda item: (item.game_id, item.viewpoint_seat, item.phase, item.round, item.cutoff_segment)),
     )
 
+
+# Every decision kind is scored alike; the leaderboard adds their macro, `decisions` (each kind's accuracy averaged).
+SCORER = Scorer(
+    metric="accuracy",
+    score=score,
+    shortcuts=("own-last-call", "lexical"),
+    chance=lambda item, metric, game: (1 / (len(item.candidates) + item.none_allowed), 1),
+    truth_floors=truth_floors,
+    macro_group="decisions",
+)
 
 TASKS: tuple[Task, ...] = tuple(_task(kind) for kind in DECISION_MODELS)

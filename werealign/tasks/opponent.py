@@ -1,6 +1,6 @@
 """Opponent items (OI): the seats of the opposing faction. Answer: a set of seats.
 
-Three modes (`werealign eval --oi-mode`). Two ask the same prompt with a different headline:
+Three modes (`werealign eval --mode opponent=...`, alias `--oi-mode`). Two ask the same prompt with a different headline:
 - `set` (default), metric `mean_jaccard`: per sample |P ∩ G| / |P ∪ G| between the predicted set P and the
   true opposing faction G (0 for a parse failure or a failed request), averaged over ALL samples;
 - `set-accuracy`, metric `exact_match`: P == G, the paper's "set-level accuracy".
@@ -30,7 +30,10 @@ from werealign.render.phrases import role_name
 from werealign.schema import GameLog, OpponentItem
 from werealign.schema.roles import catalogue_for, normalise_label
 from werealign.tasks.answers import read_seat, seat_value, short
-from werealign.tasks.base import Ask, Parsed, Sample, Task
+from dataclasses import replace
+
+from werealign.schema.runs import OpponentRoleScores, OpponentScores
+from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
 from werealign.tasks.checks import check_distinct_seats, check_seats_exist
 from werealign.tasks.common import by_role, counts, decode_std, mean_value, rounded
 
@@ -58,7 +61,7 @@ def question_vars(game: GameLog, item: OpponentItem, lang: str, option_order: li
     return {"candidates": seat_list(seats), "candidate_seats": seats, "candidate_rule": candidate_rule(game, item)}
 
 
-def parse(value: str, item: OpponentItem, option_order: list[int] | None) -> Parsed:
+def parse(value: str, item: OpponentItem, option_order: list[int] | None, game: GameLog | None = None) -> Parsed:
     value = seat_value(value)
     if not value:
         return Parsed(None, "answer line is empty")
@@ -151,7 +154,7 @@ def seats_asked(game: GameLog, item: OpponentItem) -> list[int]:
     return sorted(s.seat for s in game.seats if s.seat != item.viewpoint_seat)
 
 
-def roles_question_vars(game: GameLog, item: OpponentItem, lang: str) -> dict[str, Any]:
+def roles_question_vars(game: GameLog, item: OpponentItem, lang: str, option_order: list[int] | None = None) -> dict[str, Any]:
     cat = catalogue_for(game.rules.declared_roles)
     cards = role_cards(game)
     sep = "、" if lang == "zh" else ", "
@@ -161,7 +164,7 @@ def roles_question_vars(game: GameLog, item: OpponentItem, lang: str) -> dict[st
             "role_card_names": [role_name(r, lang, cat) for r, _ in cards], "counts_public": all(n is not None for _, n in cards)}
 
 
-def roles_gold(game: GameLog, item: OpponentItem) -> dict[str, str]:
+def roles_gold(item: OpponentItem, game: GameLog) -> dict[str, str]:
     asked = set(seats_asked(game, item))
     return {str(s.seat): s.role for s in sorted(game.seats, key=lambda s: s.seat) if s.seat in asked}
 
@@ -186,7 +189,7 @@ def read_role(label: str, game: GameLog) -> str:
     return UNKNOWN_ROLE + label
 
 
-def roles_parse(value: str, game: GameLog, item: OpponentItem) -> Parsed:
+def roles_parse(value: str, item: OpponentItem, option_order: list[int] | None, game: GameLog) -> Parsed:
     value = value.strip().rstrip("。.").strip()
     if not value:
         return Parsed(None, "answer line is empty")
@@ -245,25 +248,11 @@ def roles_score(samples: Sequence[Sample]) -> dict[str, Any]:
     }
 
 
-def roles_chance(game: GameLog, item: OpponentItem) -> tuple[float, int]:
+def roles_chance(item: OpponentItem, metric: str, game: GameLog) -> tuple[float, int]:
     """werealign/random's policy: a uniform card of the list per seat; a seat whose role is not listed is never right."""
     cards = {r for r, _ in role_cards(game)}
-    gold = roles_gold(game, item)
+    gold = roles_gold(item, game)
     return sum(1 / len(cards) for role in gold.values() if role in cards), len(gold)
-
-
-ROLES = Ask(
-    template="opponent_roles",
-    question_vars=roles_question_vars,
-    answer_shape="roles",
-    answer_forms=("<seat>: <role>; <seat>: <role>; ...", "<座位号>: <身份>; <座位号>: <身份>; ..."),
-    gold=roles_gold,
-    parse=roles_parse,
-    score=roles_score,
-    metric="role_accuracy",
-    shortcuts=("majority-role", "longest"),
-    chance=roles_chance,
-)
 
 
 # --------------------------------------------------------------------------- floors (werealign.eval.floors)
@@ -351,26 +340,58 @@ def _check_factions(item: OpponentItem, idx, out) -> None:
         out.warning("answer-faction-mismatch", "answer", f"answer leaves out {other} seat(s) {missing}")
 
 
-TASK = Task(
+def sample_value(sample: Sample) -> float:
+    """One sample's share of its headline: mode `roles` records a seat -> role gold (the share of seats labelled
+    right), the set modes a list of seats (Jaccard)."""
+    return role_value(sample) if isinstance(sample["gold"], dict) else jaccard(sample)
+
+
+SET_TASK = Task(
     name="opponent",
     description="OI: the seats of the opposing faction",
     item_model=OpponentItem,
     variants=("base", "osr", "no-context", "options-only"),
-    metric="mean_jaccard",
     question_vars=question_vars,
     parse=parse,
-    score=score,
+    scorer=Scorer(
+        metric="mean_jaccard",
+        score=score,
+        is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
+        mode_metrics={"set-accuracy": "exact_match"},
+        sample_value=sample_value,
+        results_models=(OpponentScores, OpponentRoleScores),
+        shortcuts=("all-candidates", "longest"),
+        chance=lambda item, metric, game: (random_set_score(item.candidates, item.answer, metric), 1),
+        truth_floors=truth_floors,
+        label="OI",
+        board_metrics=("mean_jaccard", "role_accuracy"),
+        titles={"mean_jaccard": "OI mean Jaccard"},
+        always_shown=True,
+        board_group="va-oi",
+        card_text="OI: the seats of the opposing faction, as seen from the viewpoint seat",
+    ),
     answer_shape="seats",
     answer_forms=("<seat>, <seat>, ...", "<座位号>, <座位号>, ..."),
-    shortcuts=("all-candidates", "longest"),
-    chance=lambda item, metric: random_set_score(item.candidates, item.answer, metric),
-    truth_floors=truth_floors,
-    gold=lambda item: sorted(item.answer),
-    is_correct=lambda answer, gold: sorted(answer) == sorted(gold),
+    gold=lambda item, game=None: sorted(item.answer),
     modes=MODES,
-    mode_metrics={"set-accuracy": "exact_match"},
-    asks={"roles": ROLES},
-    looks_like=looks_like,
-    check=check,
-    check_refs=check_refs,
+    modes_about={"set": "mean Jaccard with the opposing faction", "set-accuracy": "the exact set (the paper's)",
+                 "roles": "every other seat's role card (release authors)"},
+    mode_alias="oi",
+    checks=ItemChecks(looks_like=looks_like, check=check, check_refs=check_refs),
 )
+
+# Mode `roles` asks its own question of the same items: the same kind with its own template, answer and scores.
+ROLES = replace(
+    SET_TASK,
+    template="opponent_roles",
+    question_vars=roles_question_vars,
+    answer_shape="roles",
+    answer_forms=("<seat>: <role>; <seat>: <role>; ...", "<座位号>: <身份>; <座位号>: <身份>; ..."),
+    gold=roles_gold,
+    parse=roles_parse,
+    scorer=replace(SET_TASK.scorer, metric="role_accuracy", score=roles_score, is_correct=lambda answer, gold: answer == gold,
+                   mode_metrics={}, shortcuts=("majority-role", "longest"), chance=roles_chance,
+                   truth_floors=lambda asked, metric: {}),
+)
+
+TASK = replace(SET_TASK, asks={"roles": ROLES})

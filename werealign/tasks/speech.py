@@ -15,9 +15,11 @@ from typing import Any
 from werealign.errors import UserError
 from werealign.schema import DIMENSIONS, OPTION_KEYS, GameLog, SpeechItem
 from werealign.tasks.answers import short
-from werealign.tasks.base import Parsed, Sample, Task
+from werealign.schema.runs import SpeechScores
+from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
 from werealign.tasks.checks import path
 from werealign.text.norm import norm_text
+from werealign.tasks.scorer import BoardColumn, Block
 from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
 _LETTER = re.compile(r"^(?:option\s*|选项\s*|选\s*)?[(\[【]?(?P<k>[A-Ia-i])[)\]】]?(?:\s*选?项)?(?:\s*$|\s*[.。,，、:;!)\]]|\s*\(|\s+[-—–]\s)", re.I)
@@ -68,7 +70,7 @@ def option_shown(value: str, n_options: int) -> tuple[int | None, str | None]:
     return shown, None
 
 
-def parse(value: str, item: SpeechItem, option_order: list[int] | None) -> Parsed:
+def parse(value: str, item: SpeechItem, option_order: list[int] | None, game: GameLog | None = None) -> Parsed:
     shown, error = option_shown(value, len(item.options))
     if shown is None:
         return Parsed(None, error)
@@ -175,23 +177,40 @@ def truth_floors(asked: Sequence[tuple[GameLog, SpeechItem]], metric: str) -> di
     return context_floor(asked, metric)
 
 
+def board_columns(blocks: Sequence[Block]) -> tuple[BoardColumn, ...]:
+    """One column per dimension (the five always: a missing one is a finding; any other the runs report after
+    them), then their macro average."""
+    found = {d for b in blocks for d in b.get("by_dimension", {})}
+    dims = [*DIMENSIONS, *sorted(found - set(DIMENSIONS))]
+    return (*(BoardColumn(d, ("by_dimension", d, "accuracy"), dimension=d) for d in dims),
+            BoardColumn("Avg", ("macro_accuracy",), macro=True))
+
+
+SCORER = Scorer(
+    metric="macro_accuracy",
+    score=score,
+    results_models=(SpeechScores,),
+    chance=lambda item, metric, game: (1 / len(item.options), 1),
+    shortcuts=("longest", "options-only", "own-style"),
+    truth_floors=truth_floors,
+    board_metrics=("macro_accuracy",),
+    titles={"macro_accuracy": "speech accuracy"},
+    columns=board_columns,
+    always_shown=True,
+    board_group="speech",
+    card_text="9-way multiple-choice questions in five dimensions (RI SJ DR PS CT), one key each",
+)
+
 TASK = Task(
     name="speech",
-    chance=lambda item, metric: 1 / len(item.options),
     description="9-way multiple choice: RI SJ DR PS CT",
     item_model=SpeechItem,
     variants=("base", "rr", "osr", "no-context", "options-only"),
-    metric="macro_accuracy",
     question_vars=question_vars,
     parse=parse,
-    score=score,
+    scorer=SCORER,
     answer_shape="option",
     answer_forms=("<letter>", "<字母>"),
-    shortcuts=("longest", "options-only", "own-style"),
-    truth_floors=truth_floors,
     permutes_options=True,
-    looks_like=looks_like,
-    check=check,
-    check_refs=check_refs,
-    same_question=same_question,
+    checks=ItemChecks(looks_like=looks_like, check=check, check_refs=check_refs, same_question=same_question),
 )

@@ -10,13 +10,12 @@ from typing import Any
 
 
 def primary_value(sample: dict[str, Any]) -> float:
-    """A failed request scores 0, like a wrong answer (the headline counts it as wrong too)."""
-    from werealign.tasks.common import correct_value
-    from werealign.tasks.opponent import jaccard, role_value
+    """A failed request scores 0, like a wrong answer (the headline counts it as wrong too); a kind no longer
+    registered is read as right or wrong."""
+    from werealign.tasks import TASKS
+    from werealign.tasks.scorer import correct_value
 
     if sample.get("request_error"):
         return 0.0
-    if sample["task"] == "opponent":
-        # OI mode `roles` records a seat -> role gold: the share of seats labelled right.
-        return role_value(sample) if isinstance(sample["gold"], dict) else jaccard(sample)
-    return correct_value(sample)
+    task = TASKS.get(sample["task"])
+    return (task.scorer.sample_value if task is not None else correct_value)(sample)

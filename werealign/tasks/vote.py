@@ -12,7 +12,8 @@ from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog, VoteItem
 from werealign.schema.models import VOTE_PHASE_KINDS
 from werealign.tasks.answers import one_seat_or_none
-from werealign.tasks.base import Parsed, Sample, Task
+from werealign.schema.runs import VoteScores
+from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
 from werealign.tasks.checks import check_distinct_seats, check_seats_exist
 from werealign.tasks.common import by_role, correct_value, counts, decode_std, mean_answered, mean_value, rounded
 
@@ -29,11 +30,11 @@ ABSTAIN = "abstain"
 _ABSTAIN_WORDS = frozenset({"abstain", "abstained", "abstention", "no vote", "none", "弃票", "弃权", "棄票", "棄權"})
 
 
-def gold(item: VoteItem) -> int | str:
+def gold(item: VoteItem, game: GameLog | None = None) -> int | str:
     return ABSTAIN if item.answer is None else item.answer
 
 
-# How much of the voter's own speech the prompt shows (`werealign eval --va-mode`):
+# How much of the voter's own speech the prompt shows (`werealign eval --mode vote=...`, alias `--va-mode`):
 # decision: the vote is asked where the player must decide: its own turns of the vote's day are withheld
 #   (its own "归票，2号" would hand it the answer); what it knew from its role and nights stays;
 # mask-mvp: every line of the voter (the MVP) is withheld, the WereBench release authors' protocol;
@@ -58,7 +59,7 @@ def _phase(game: GameLog, item: VoteItem):
     return phase
 
 
-def parse(value: str, item: VoteItem, option_order: list[int] | None) -> Parsed:
+def parse(value: str, item: VoteItem, option_order: list[int] | None, game: GameLog | None = None) -> Parsed:
     return Parsed(*one_seat_or_none(value, item.candidates, item.abstention_allowed, _ABSTAIN_WORDS, ABSTAIN,
                                     "abstaining is not an option: the game's rules do not allow it"))
 
@@ -115,26 +116,36 @@ def check_refs(item: VoteItem, idx, out) -> None:
         check_seats_exist([item.answer], "answer", idx, out)
 
 
+SCORER = Scorer(
+    metric="accuracy",
+    score=score,
+    results_models=(VoteScores,),
+    # An item that allows abstaining has one more answer than its candidates.
+    chance=lambda item, metric, game: (1 / (len(item.candidates) + item.abstention_allowed), 1),
+    shortcuts=("own-last-call", "longest", "lexical"),
+    label="VA",
+    board_metrics=("accuracy",),
+    always_shown=True,
+    board_group="va-oi",
+    card_text="VA: the seat the winning side's MVP voted for, at the cut-off before the vote",
+)
+
 TASK = Task(
     name="vote",
-    # An item that allows abstaining has one more answer than its candidates.
-    chance=lambda item, metric: 1 / (len(item.candidates) + item.abstention_allowed),
     description="VA: whom the winning side's MVP voted for",
     item_model=VoteItem,
     variants=("base", "osr", "no-context", "options-only"),
-    metric="accuracy",
     question_vars=question_vars,
     parse=parse,
-    score=score,
+    scorer=SCORER,
     gold=gold,
     answer_shape="seat",
     answer_forms=("<seat number>", "<座位号>"),
-    shortcuts=("own-last-call", "longest", "lexical"),
     context_kwargs=context_kwargs,
     modes=MODES,
-    looks_like=looks_like,
-    check=check,
-    cutoff_phase=cutoff_phase,
-    check_refs=check_refs,
-    same_question=lambda item: (item.game_id, item.viewpoint_seat, item.phase, item.cutoff_segment),
+    modes_about={"decision": "not the voter's own turns of the vote's day", "mask-mvp": "none of the voter's lines (release authors)",
+                 "full": "everything up to the cut-off"},
+    mode_alias="va",
+    checks=ItemChecks(looks_like=looks_like, check=check, cutoff_phase=cutoff_phase, check_refs=check_refs,
+                      same_question=lambda item: (item.game_id, item.viewpoint_seat, item.phase, item.cutoff_segment)),
 )

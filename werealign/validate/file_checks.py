@@ -155,7 +155,7 @@ def detect_jsonl_kind(p: Path, rows: list[tuple[int, Any]]) -> str | None:
         return None
     if "utterance_index" in first:
         return "osr"
-    return next((name for name, task in TASKS.items() if task.looks_like(first)), None)
+    return next((name for name, task in TASKS.items() if task.checks.looks_like(first)), None)
 
 
 def _item_sink(out: Sink, lineno: int, obj: Any) -> Sink:

@@ -26,7 +26,7 @@ Item = BaseModel  # an item of any registered task
 
 
 def check_item(item: Item, out: Sink) -> None:
-    task_of(item).check(item, out)
+    task_of(item).checks.check(item, out)
 
 
 # --------------------------------------------------------------------------- against the game
@@ -40,8 +40,8 @@ def check_item_refs(item: Item, idx: GameIndex, out: Sink) -> None:
     # An item with no viewpoint seat is an observer item (public information only): no seat to check.
     if item.viewpoint_seat is not None and item.viewpoint_seat not in idx.seats:
         out.error("viewpoint-not-seat", "viewpoint_seat", f"viewpoint seat {item.viewpoint_seat} is not a seat of game {game.game_id} (seats {idx.seat_range()})")
-    check_cutoff(idx, item.cutoff_segment, task.cutoff_phase(item, idx, out), "cutoff_segment", out)
-    task.check_refs(item, idx, out)
+    check_cutoff(idx, item.cutoff_segment, task.checks.cutoff_phase(item, idx, out), "cutoff_segment", out)
+    task.checks.check_refs(item, idx, out)
     _check_knowledge_missing(item, idx, out)
 
 
@@ -65,7 +65,7 @@ def _check_knowledge_missing(item: Item, idx: GameIndex, out: Sink) -> None:
 def item_key(item: Item) -> tuple:
     """What makes two items the same question, whatever their ids (its task says)."""
     task = task_of(item)
-    return (task.name, *task.same_question(item))
+    return (task.name, *task.checks.same_question(item))
 
 
 def check_duplicate_items(rows: Sequence[tuple[Item, Sink]]) -> None:
