@@ -148,7 +148,10 @@ def test_mixed_faults_end_in_a_complete_set_of_answers() -> None:
     """30% of attempts fail in every way the mock knows; with enough attempts every request succeeds."""
     args = ["--rate-429", "0.1", "--retry-after", "0.05", "--rate-500", "0.1", "--rate-garbage", "0.05",
             "--rate-timeout", "0.05", "--hang-s", "30", "--seed", "7"]
-    policy = RetryPolicy(max_attempts=12, timeout=0.5, backoff_base=0.01, backoff_max=0.05)
+    # Only the server's hangs may time out: with 0.5 s, 40 concurrent calls on a loaded machine (CI, two test
+    # workers) timed out in litellm before reaching the server (102 attempts, 62 requests seen). 3 s still ends
+    # every 30 s hang long before it would answer.
+    policy = RetryPolicy(max_attempts=12, timeout=3.0, backoff_base=0.01, backoff_max=0.05)
     with mock_server.spawn(*args) as base:
         events: list[str] = []
         outs = run_calls(base, 40, policy, events)
