@@ -132,6 +132,8 @@ def test_derive_eval_leaderboard_and_release_carry_claim_and_sheriff_run(tmp_pat
     assert run_cli("leaderboard", out, "--out", board).returncode == 0
     header = next(line for line in board.read_text().splitlines() if "claim" in line)
     assert "sheriff_run" in header and "decisions" in header
+    headline = next(line for line in board.read_text().splitlines() if line.startswith("| model"))  # the main table's
+    assert "decisions" in headline and "claim" not in headline  # the kinds have a table of their own (fits 1400 px)
     release = tmp_path / "release"
     r = run_cli("release", src, "--out", release)
     assert r.returncode == 0, r.stderr

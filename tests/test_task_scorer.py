@@ -59,6 +59,22 @@ def test_kinds_of_one_macro_group_get_their_mean_as_one_more_column() -> None:
         assert gossip.tasks == ("rumour", "whisper") and gossip.value(entries[0], "base") == 0.375
 
 
+def test_a_macro_groups_kinds_leave_the_headline_for_a_table_of_their_own() -> None:
+    """Issue 36: ten decision kinds beside the paper's columns pushed the headline past 1400 px. The headline keeps the
+    group's mean; its kinds (and the mean again) go to a table of their own (leaderboards.tables.main_tables)."""
+    from werealign.leaderboards.tables import headline_and_grouped
+
+    a, b = _rumour(macro_group="gossip"), replace(_rumour(macro_group="gossip"), name="whisper")
+    entries = [_entry("a/b", {"vote": {"metric": "accuracy", "accuracy": 0.5}, "rumour": {"metric": "hit_rate", "hit_rate": 0.5},
+                              "whisper": {"metric": "hit_rate", "hit_rate": 0.25}})]
+    with TASKS.added(a), TASKS.added(b):
+        headline, grouped = headline_and_grouped(main_columns(entries))
+    assert [c.name for c in headline][-3:] == ["VA", "OI", "gossip"] and headline[-1].group_start
+    assert [c.name for c in grouped] == ["rumour", "whisper", "gossip"] and not grouped[0].group_start
+    assert headline[-1].value(entries[0], "base") == 0.375
+    assert headline_and_grouped(main_columns(entries)) == (main_columns(entries), [])  # no group: one table
+
+
 def test_the_builtin_columns_come_from_their_scorers() -> None:
     """The paper's table (RI SJ DR PS CT Avg | VA OI) is what the built-in scorers define, shown with no run."""
     names = [(c.name, c.group_start) for c in main_columns([])]

@@ -10,6 +10,7 @@ baselines, and their best per column).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
@@ -98,11 +99,35 @@ def _order(entries: Sequence[ModelEntry]) -> list[ModelEntry]:
     return sorted(entries, key=key)
 
 
-def main_table(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[Table, list[dict[str, Any]]]:
-    columns = main_columns(entries)
-    table = Table("main", "Main results (base variant)", columns, _model_rows(entries, columns, BASE, seed, resamples))
+def headline_and_grouped(columns: Sequence[Column]) -> tuple[list[Column], list[Column]]:
+    """The headline keeps a macro group (the decision kinds) as its mean; its kinds, with the mean again, get a table
+    of their own (issue 36: ten decision kinds beside the paper's columns pushed the headline past 1400 px)."""
+    members = {t for c in columns if c.tasks for t in c.tasks}
+    headline = [replace(c, group_start=True) if c.tasks else c for c in columns if c.task not in members]
+    grouped = [replace(c, group_start=False) if i == 0 else c for i, c in enumerate(c for c in columns if c.task in members or c.tasks)]
+    return headline, (grouped if members else [])
+
+
+def _groups_title(grouped: Sequence[Column]) -> str:
+    """'decisions': the macro groups' names, as their mean columns show them."""
+    return ", ".join(c.name for c in grouped if c.tasks)
+
+
+def _ranked_table(key: str, title: str, columns: Sequence[Column], entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry],
+                  seed: int, resamples: int) -> tuple[Table, list[dict[str, Any]]]:
+    table = Table(key, title, list(columns), _model_rows(entries, columns, BASE, seed, resamples))
     _rank(table.rows, columns)
     return table, _compare(table, BASE, by_model, seed, resamples)
+
+
+def main_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[list[Table], list[dict[str, Any]]]:
+    """The main table, and a table of each kind of a macro group (the decision kinds) when there is one."""
+    headline, grouped = headline_and_grouped(main_columns(entries))
+    main, comparisons = _ranked_table("main", "Main results (base variant)", headline, entries, by_model, seed, resamples)
+    if not grouped:
+        return [main], comparisons
+    kinds, more = _ranked_table("main-kinds", f"{_groups_title(grouped)} by kind (base variant)", grouped, entries, by_model, seed, resamples)
+    return [main, kinds], comparisons + more
 
 
 def ablation_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> Table | None:
@@ -147,31 +172,39 @@ def role_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], 
     return tables, comparisons
 
 
-def floors_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> Table | None:
+def floors_tables(entries: Sequence[ModelEntry], seed: int, resamples: int) -> list[Table]:
+    """The built-in baselines and the best of them, split like the main tables."""
     baselines = [e for e in entries if e.baseline]
     if not baselines:
-        return None
-    columns = main_columns(entries)
-    rows = _model_rows(baselines, columns, BASE, seed, resamples)
-    _rank(rows, columns)
-    floor = Row("shortcut floor (best baseline)", None)
-    for c in columns:
-        values = [r.cells[c.name].value for r in rows if r.cells[c.name].value is not None]
-        floor.cells[c.name] = Cell(max(values) if values else None)
-    return Table("floors", "Shortcut floors: the built-in baselines (base variant)", columns, [*rows, floor],
-                 ["a model at or below the floor does no better than a shortcut through the options"])
+        return []
+    headline, grouped = headline_and_grouped(main_columns(entries))
+    tables = []
+    for key, title, columns in (("floors", "Shortcut floors: the built-in baselines (base variant)", headline),
+                                ("floors-kinds", f"Shortcut floors: {_groups_title(grouped)} by kind (base variant)", grouped)):
+        if not columns:
+            continue
+        rows = _model_rows(baselines, columns, BASE, seed, resamples)
+        _rank(rows, columns)
+        floor = Row("shortcut floor (best baseline)", None)
+        for c in columns:
+            values = [r.cells[c.name].value for r in rows if r.cells[c.name].value is not None]
+            floor.cells[c.name] = Cell(max(values) if values else None)
+        tables.append(Table(key, title, columns, [*rows, floor],
+                            ["a model at or below the floor does no better than a shortcut through the options"]))
+    return tables
 
 
 def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stats.DEFAULT_RESAMPLES) -> Leaderboard:
     entries = _order(entries)
     by_model = {e.model: e for e in entries}
-    main, comparisons = main_table(entries, by_model, seed, resamples)
+    mains, comparisons = main_tables(entries, by_model, seed, resamples)
+    main = mains[0]
     main.notes = ["mean with its 95% interval (cluster bootstrap over games × decodes); **best** bold, second underlined; "
                   "* best is significantly above every other model (paired bootstrap, 95%)"]
     roles, role_comparisons = role_tables(entries, by_model, seed, resamples)
     gains = context_gain_table(entries, seed, resamples)
     solver_gains = solver_gain_table(entries, seed, resamples)
-    tables = [t for t in (main, ablation_table(entries, seed, resamples), gains, solver_gains, *roles, floors_table(entries, seed, resamples)) if t]
+    tables = [t for t in (*mains, ablation_table(entries, seed, resamples), gains, solver_gains, *roles, *floors_tables(entries, seed, resamples)) if t]
     split = next((r.identity.get("split") for e in entries for r in e.runs), None)
     if split is not None:
         main.notes.append(f"split: {split}" + (" (items whose viewpoint lacks a night fact the rules require, or whose stem names a hidden role, "
