@@ -23,6 +23,12 @@ def test_the_cot_reasoning_step_sets_the_answer_line_aside_explicitly(lang, says
 STEP_TEMPLATES = sorted((REPO / "werealign" / "render" / "templates").glob("*/solvers/*.j2"))
 
 
+def test_the_step_templates_are_found_in_both_languages():
+    """The check below is parametrized over a glob: an empty glob would check nothing."""
+    found = {(p.parent.parent.name, p.name) for p in STEP_TEMPLATES}
+    assert {(lang, f"{step}.v1.j2") for lang in ("en", "zh") for step in ("mg_reflect", "sa_estimate", "sa_strategy")} <= found
+
+
 @pytest.mark.parametrize("path", STEP_TEMPLATES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_no_intermediate_step_bluntly_contradicts_the_answer_line_instruction(path):
     """Every solver step below the task prompt that defers the answer line says why the instruction waits."""
