@@ -35,3 +35,41 @@ def test_ngrams_equal_sklearns_analyzer() -> None:
     analyze = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4)).build_analyzer()
     for text in TEXTS:
         assert char_wb_ngrams(text) == analyze(text)
+
+
+# Invented turns: a word repeated across turns, final sigma (lower-casing reads its neighbours), a dotted capital I
+# (lowers to two code points), an empty and a whitespace-only turn, Chinese without spaces, a tab inside a turn.
+TURNS = ["ΟΔΥΣΣΕΥΣ said seat 4", "", "ΣΑΣ ΣΑΣ", "  ", "İstanbul\tvote 4", "我认为4号是狼人。", "seat 4 seat 4 again", "ὈΔΥΣΣΕΎΣ"]
+
+
+def _bits(xs: list[float]) -> list[str]:
+    return [x.hex() for x in xs]
+
+
+def test_joined_counts_are_the_joined_texts_counts_keys_in_order() -> None:
+    from collections import Counter
+
+    from werealign.text.similarity import JoinedCounts
+
+    joined = JoinedCounts(keep=3)
+    lists = [TURNS[:k] for k in (1, 3, 5, 2, 8, 8, 0)] + [TURNS[2:6], TURNS[::-1], TURNS[:4] + ["a different turn"]]
+    for parts in lists:
+        expected = Counter(char_wb_ngrams(" ".join(parts)))
+        got = joined.counts(parts)
+        assert got == expected and list(got) == list(expected), parts  # the same keys, counts and order
+
+
+@pytest.mark.parametrize("sublinear", [False, True])
+def test_cosines_from_counts_are_the_cosines_to_the_last_bit(sublinear: bool) -> None:
+    from werealign.text.similarity import JoinedCounts, tfidf_cosines_counted
+
+    joined = JoinedCounts()
+    options = [*TEXTS, "ΣΑΣ seat 4", "vote 4 istanbul"]
+    for k in range(1, len(TURNS) + 1):
+        query = " ".join(TURNS[:k])
+        if not query.strip():
+            continue
+        plain = tfidf_cosines(query, options, sublinear_tf=sublinear)
+        assert _bits(tfidf_cosines_counted(joined.counts(TURNS[:k]), options, sublinear_tf=sublinear)) == _bits(plain)
+        # the options' order changes nothing either
+        assert _bits(tfidf_cosines_counted(joined.counts(TURNS[:k]), options[::-1], sublinear_tf=sublinear)) == _bits(plain[::-1])
