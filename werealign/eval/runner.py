@@ -21,8 +21,10 @@ from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
 from werealign.eval.execute import ProgressHooks, send
+from werealign.eval.floors_ahead import floors_ahead
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
+from werealign.llm.builtin_models import is_baseline
 from werealign.llm.cache import ResponseCache, cache_enabled, worth_caching
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
@@ -129,6 +131,8 @@ def open_run(
     plan = plan_run(ds, config, notices)
     solver = get_solver(config.solver)
     record = rundir.run_record(ds, config, execution)
+    if acompletion is None and not is_baseline(config.model):  # uncached floors computed beside the requests, not after them
+        stack.enter_context(floors_ahead(plan, record.config, record.dataset.content_sha256))
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: --out exists and is not a directory")
     if acompletion is None and (overwrite or not (run_dir / STORE_NAME).exists()):
