@@ -1,6 +1,6 @@
-"""A dataset's first run computes its floors in a child process while it sends (werealign.eval.floors_ahead): the
-child's floors are the ones the run computes itself, to the byte; a child that fails, plans other prompts, or is
-not needed changes nothing but time, and never outlives the run."""
+"""A dataset's first run computes its split and floors in a child process while it imports litellm and sends
+(werealign.eval.floors_ahead): the child's floors and split are the ones the run computes itself, to the byte; a
+child that fails or plans other prompts changes nothing but time, and never outlives the run."""
 
 from __future__ import annotations
 
@@ -31,50 +31,60 @@ def _planned(dataset: Path | None, **config):
     return plan_run(ds, cfg), record
 
 
-def test_the_childs_floors_are_the_runs_own_on_the_bundled_sample() -> None:
-    plan, record = _planned(None)  # every kind the sample has: each task's shortcuts and truth floors
+def _key(plan, record) -> str:
+    return floors_cache.floors_key(plan, record.config.modes, record.dataset.content_sha256)
+
+
+def test_the_childs_floors_and_split_are_the_runs_own_on_the_bundled_sample(private_response_cache: Path, monkeypatch) -> None:
+    monkeypatch.setenv("WEREALIGN_CACHE", "off")  # judged and floored in process, nothing cached
+    plan, record = _planned(None, split="faithful")  # every kind the sample has: each task's shortcuts and truth floors
     in_process = run_floors(plan, record.config.modes)
-    with floors_ahead(plan, record.config, record.dataset.content_sha256) as ahead:
+    monkeypatch.delenv("WEREALIGN_CACHE")
+    with floors_ahead(record.config) as ahead:
         assert ahead is not None
-        got = ahead.floors(timeout=CHILD_S)
+        got = ahead.floors(_key(plan, record), timeout=CHILD_S)
     assert got is not None, ahead.stderr.decode(errors="replace")[-2000:]
     assert json.dumps(got, ensure_ascii=False) == json.dumps(in_process, ensure_ascii=False)
     assert len(got["base"]) >= 2
+    # the splits the child judged and cached give the run the plan it makes judging them itself
+    assert len(list((private_response_cache / "splits").glob("*.json"))) >= 2
+    assert plan_run(load_dataset(None), record.config) == plan
 
 
 def test_the_run_takes_the_childs_floors(tmp_path: Path, monkeypatch) -> None:
     plan, record = _planned(tiny_dataset(tmp_path / "ds", n_speech=5))
     expected = run_floors(plan, record.config.modes)
-    with floors_ahead(plan, record.config, record.dataset.content_sha256) as ahead:
+    with floors_ahead(record.config) as ahead:
         assert ahead is not None
         monkeypatch.setattr(floors_cache, "run_floors", lambda *a: pytest.fail("the run computed floors the child had"))
+        ahead.proc.wait(timeout=CHILD_S)  # the child caches the floors it computed: the run reads them there
         got = floors_cache.cached_floors(plan, record.config.modes, record.dataset.content_sha256)
-    assert json.dumps(got) == json.dumps(expected)
-    assert ahead.proc.returncode == 0
-    # cached now: the next run starts no child
-    with floors_ahead(plan, record.config, record.dataset.content_sha256) as again:
-        assert again is None
+    assert json.dumps(got) == json.dumps(expected) and ahead.proc.returncode == 0
+    monkeypatch.setenv("WEREALIGN_CACHE", "off")  # no cache: the run reads the child's answer
+    with floors_ahead(record.config) as ahead:
+        assert ahead is not None
+        got = floors_cache.cached_floors(plan, record.config.modes, record.dataset.content_sha256)
+    assert json.dumps(got) == json.dumps(expected) and ahead.proc.returncode == 0
 
 
 def test_a_child_that_planned_other_prompts_or_failed_is_not_taken(tmp_path: Path) -> None:
     root = tiny_dataset(tmp_path / "ds", n_speech=5)
     plan, record = _planned(root)
     other = record.config.model_copy(update={"seed": 1})  # other option orders: other prompts, another key
-    with floors_ahead(plan, other, record.dataset.content_sha256) as ahead:
-        assert ahead is not None and ahead.floors(timeout=CHILD_S) is None
+    with floors_ahead(other) as ahead:
+        assert ahead is not None and ahead.floors(_key(plan, record), timeout=CHILD_S) is None
         assert ahead.proc.returncode == 0  # it computed them, for prompts that are not the run's
     gone = record.config.model_copy(update={"dataset": str(tmp_path / "nowhere")})
-    with floors_ahead(plan, gone, record.dataset.content_sha256) as ahead:
-        assert ahead is not None and ahead.floors(timeout=CHILD_S) is None
+    with floors_ahead(gone) as ahead:
+        assert ahead is not None and ahead.floors(_key(plan, record), timeout=CHILD_S) is None
         assert ahead.proc.returncode != 0 and b"nowhere" in ahead.stderr
 
 
 def test_the_child_never_outlives_the_run_and_can_be_switched_off(tmp_path: Path, monkeypatch) -> None:
     plan, record = _planned(tiny_dataset(tmp_path / "ds", n_speech=5))
-    key = floors_cache.floors_key(plan, record.config.modes, record.dataset.content_sha256)
-    with floors_ahead(plan, record.config, record.dataset.content_sha256) as ahead:
+    with floors_ahead(record.config) as ahead:
         assert ahead is not None and ahead.proc.poll() is None  # just started: still importing
-    assert ahead.proc.poll() is not None and take(key) is None  # the run ended without asking: stopped, forgotten
+    assert ahead.proc.poll() is not None and take() is None  # the run ended without asking: stopped, forgotten
     monkeypatch.setenv(SWITCH_ENV, "off")
-    with floors_ahead(plan, record.config, record.dataset.content_sha256) as ahead:
+    with floors_ahead(record.config) as ahead:
         assert ahead is None

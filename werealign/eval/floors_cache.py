@@ -63,8 +63,8 @@ def cached_floors(plan: Sequence[Planned], modes: dict[str, str], content_sha256
             return json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
-    ahead = take(key)
-    floors = (ahead.floors() if ahead is not None else None) or run_floors(plan, modes)
+    ahead = take()
+    floors = (ahead.floors(key) if ahead is not None else None) or run_floors(plan, modes)
     if path is not None:
         try:
             atomic_write_text(path, json.dumps(floors, ensure_ascii=False))  # key order kept: results.json shows it
