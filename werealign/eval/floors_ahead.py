@@ -116,6 +116,10 @@ def _child() -> None:
     # Floors read the first decode only, whose prompts no later decode changes: one decode is rendered, not all (were a
     # first decode ever to depend on their number, the key would differ and the run compute its own floors).
     plan = plan_run(ds, config.model_copy(update={"decodes": 1}))
+    if any(p.task == "speech" for p in plan):
+        # The speech floor's context attacks fit with scikit-learn: imported now (2 s), while the run imports litellm
+        # and sends nothing yet, rather than when the first fit needs it, in the middle of the run's requests.
+        import sklearn.linear_model  # noqa: F401
     content = dataset_record(ds, config).content_sha256  # as the run keys them (rundir)
     floors = cached_floors(plan, config.modes, content)  # read or computed, and cached, as the run would
     out.write(json.dumps({"key": floors_key(plan, config.modes, content), "floors": floors}, ensure_ascii=False))

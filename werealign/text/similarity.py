@@ -130,7 +130,7 @@ class _Options:
     # squared weight without, squared weight with)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)  # a run's floors read each item's options three times (two shortcut models, the context attack)
 def _options(others: tuple[str, ...], sublinear_tf: bool) -> _Options:
     o_counts = [Counter(char_wb_ngrams(t)) for t in others]
     docs = 1 + len(o_counts)
