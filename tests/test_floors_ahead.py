@@ -16,7 +16,7 @@ from test_eval_cli import tiny_dataset  # noqa: E402
 import werealign.eval.floors_cache as floors_cache  # noqa: E402
 from werealign.dataset import load_dataset  # noqa: E402
 from werealign.eval.floors import run_floors  # noqa: E402
-from werealign.eval.floors_ahead import SWITCH_ENV, floors_ahead, take  # noqa: E402
+from werealign.eval.floors_ahead import SWITCH_ENV, floors_ahead  # noqa: E402
 from werealign.eval.plan import plan_run  # noqa: E402
 from werealign.eval.rundir import run_record  # noqa: E402
 from werealign.eval.runner import EvalConfig, Execution  # noqa: E402
@@ -84,7 +84,7 @@ def test_the_child_never_outlives_the_run_and_can_be_switched_off(tmp_path: Path
     plan, record = _planned(tiny_dataset(tmp_path / "ds", n_speech=5))
     with floors_ahead(record.config) as ahead:
         assert ahead is not None and ahead.proc.poll() is None  # just started: still importing
-    assert ahead.proc.poll() is not None and take() is None  # the run ended without asking: stopped, forgotten
+    assert ahead.proc.poll() is not None and ahead not in floors_cache.PENDING  # the run ended without asking: stopped, forgotten
     monkeypatch.setenv(SWITCH_ENV, "off")
     with floors_ahead(record.config) as ahead:
         assert ahead is None

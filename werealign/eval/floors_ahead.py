@@ -26,12 +26,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from werealign.eval.floors_cache import PENDING, cached_floors, floors_key
 from werealign.schema.runs import RunConfig
 
 SWITCH_ENV = "WEREALIGN_FLOORS_AHEAD"
 WAIT_S = 600.0  # a child this late is stuck: the run computes its floors itself
 _OFF = {"0", "off", "false", "no"}
-_RUNNING: list[Ahead] = []  # the children of the runs in progress in this process
 
 
 class Ahead:
@@ -68,11 +68,6 @@ def enabled() -> bool:
     return os.environ.get(SWITCH_ENV, "").strip().lower() not in _OFF
 
 
-def take() -> Ahead | None:
-    """The child of the run in progress, handed over once (floors_cache asks for it when its floors are not cached)."""
-    return _RUNNING.pop() if _RUNNING else None
-
-
 @contextmanager
 def floors_ahead(config: RunConfig) -> Iterator[Ahead | None]:
     """Start a child planning the run `config` describes and computing its floors (None: switched off, or it could not
@@ -90,12 +85,12 @@ def floors_ahead(config: RunConfig) -> Iterator[Ahead | None]:
         yield None
         return
     ahead = Ahead(proc)
-    _RUNNING.append(ahead)
+    PENDING.append(ahead)  # the run's cached_floors takes it
     try:
         yield ahead
     finally:
-        if ahead in _RUNNING:
-            _RUNNING.remove(ahead)
+        if ahead in PENDING:
+            PENDING.remove(ahead)
         ahead.stop()
 
 
@@ -107,7 +102,6 @@ def _child() -> None:
     out, sys.stdout = sys.stdout, sys.stderr  # whatever the planning prints stays off the answer
     from werealign.dataset import load_dataset
     from werealign.dataset.refs import dataset_path
-    from werealign.eval.floors_cache import cached_floors, floors_key
     from werealign.eval.plan import plan_run
     from werealign.eval.rundir import dataset_record
 

@@ -46,6 +46,11 @@ def floors_key(plan: Sequence[Planned], modes: dict[str, str], content_sha256: s
     return h.hexdigest()
 
 
+# Floors being computed elsewhere for the run in progress (werealign.eval.floors_ahead's child): each has
+# `floors(key)`, the floors of `key` or None. Handed over once, to the run's cached_floors.
+PENDING: list[Any] = []
+
+
 def cached_path(key: str) -> Path | None:
     """Where the floors of `key` are cached (None: the cache is off)."""
     return cache_path().parent / "floors" / f"{key}.json" if cache_enabled() else None
@@ -54,8 +59,6 @@ def cached_path(key: str) -> Path | None:
 def cached_floors(plan: Sequence[Planned], modes: dict[str, str], content_sha256: str) -> Floors:
     """run_floors(plan, modes), from the cache when these prompts were floored before (or from the child process
     computing them while the run sent its requests, werealign.eval.floors_ahead)."""
-    from werealign.eval.floors_ahead import take
-
     key = floors_key(plan, modes, content_sha256)
     path = cached_path(key)
     if path is not None:
@@ -63,8 +66,8 @@ def cached_floors(plan: Sequence[Planned], modes: dict[str, str], content_sha256
             return json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
-    ahead = take()
-    floors = (ahead.floors(key) if ahead is not None else None) or run_floors(plan, modes)
+    pending = PENDING.pop() if PENDING else None
+    floors = (pending.floors(key) if pending is not None else None) or run_floors(plan, modes)
     if path is not None:
         try:
             atomic_write_text(path, json.dumps(floors, ensure_ascii=False))  # key order kept: results.json shows it
