@@ -43,7 +43,7 @@ def test_the_childs_floors_and_split_are_the_runs_own_on_the_bundled_sample(priv
     with floors_ahead(record.config) as ahead:
         assert ahead is not None
         got = ahead.floors(_key(plan, record), timeout=CHILD_S)
-    assert got is not None, ahead.stderr.decode(errors="replace")[-2000:]
+        assert got is not None, ahead.stderr.decode(errors="replace")[-2000:]
     assert json.dumps(got, ensure_ascii=False) == json.dumps(in_process, ensure_ascii=False)
     assert len(got["base"]) >= 2
     # the splits the child judged and cached give the run the plan it makes judging them itself

@@ -21,10 +21,11 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from werealign.eval.floors_cache import PENDING, cached_floors, floors_key
 from werealign.schema.runs import RunConfig
@@ -37,14 +38,20 @@ _OFF = {"0", "off", "false", "no"}
 class Ahead:
     """A child process computing one run's floors."""
 
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], stderr: IO[bytes]) -> None:
         self.proc = proc
-        self.stderr = b""  # the child's, once it ended (what a failed child said)
+        self._stderr = stderr  # a file, not a pipe: a child saying much would stop at a full pipe nobody reads yet
+
+    @property
+    def stderr(self) -> bytes:
+        """What the child wrote on stderr so far (what a failed child said)."""
+        self._stderr.seek(0)
+        return self._stderr.read()
 
     def floors(self, key: str, timeout: float = WAIT_S) -> dict[str, Any] | None:
         """The child's floors if they are `key`'s; None when it failed, was stopped or computed another key's."""
         try:
-            out, self.stderr = self.proc.communicate(timeout=timeout)
+            out, _ = self.proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.stop()
             return None
@@ -61,7 +68,7 @@ class Ahead:
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-        self.stderr = self.proc.communicate()[1] or self.stderr
+        self.proc.communicate()
 
 
 def enabled() -> bool:
@@ -78,20 +85,21 @@ def floors_ahead(config: RunConfig) -> Iterator[Ahead | None]:
     root = str(Path(__file__).resolve().parents[2])  # the werealign this process runs, first on the child's path
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])]))
     as_run = RunConfig(**dict(config)).model_dump_json()  # as run.json records it (no secret: credentials stay in the environment)
-    try:
-        proc = subprocess.Popen([sys.executable, "-m", "werealign.eval.floors_ahead", as_run],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    except OSError:
-        yield None
-        return
-    ahead = Ahead(proc)
-    PENDING.append(ahead)  # the run's cached_floors takes it
-    try:
-        yield ahead
-    finally:
-        if ahead in PENDING:
-            PENDING.remove(ahead)
-        ahead.stop()
+    with tempfile.TemporaryFile() as stderr:
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "werealign.eval.floors_ahead", as_run],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, env=env)
+        except OSError:
+            yield None
+            return
+        ahead = Ahead(proc, stderr)
+        PENDING.append(ahead)  # the run's cached_floors takes it
+        try:
+            yield ahead
+        finally:
+            if ahead in PENDING:
+                PENDING.remove(ahead)
+            ahead.stop()
 
 
 def _child() -> None:
