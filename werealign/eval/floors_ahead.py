@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from werealign.eval.floors_cache import PENDING, cached_floors, floors_key
+from werealign.eval.floors_cache import PENDING, cached_floors, cached_path, floors_key
 from werealign.schema.runs import RunConfig
 
 SWITCH_ENV = "WEREALIGN_FLOORS_AHEAD"
@@ -118,13 +118,15 @@ def _child() -> None:
     # Floors read the first decode only, whose prompts no later decode changes: one decode is rendered, not all (were a
     # first decode ever to depend on their number, the key would differ and the run compute its own floors).
     plan = plan_run(ds, config.model_copy(update={"decodes": 1}))
-    if any(p.task == "speech" for p in plan):
+    content = dataset_record(ds, config).content_sha256  # as the run keys them (rundir)
+    key = floors_key(plan, config.modes, content)
+    cached = cached_path(key)
+    if any(p.task == "speech" for p in plan) and not (cached is not None and cached.exists()):
         # The speech floor's context attacks fit with scikit-learn: imported now (2 s), while the run imports litellm
         # and sends nothing yet, rather than when the first fit needs it, in the middle of the run's requests.
         import sklearn.linear_model  # noqa: F401
-    content = dataset_record(ds, config).content_sha256  # as the run keys them (rundir)
     floors = cached_floors(plan, config.modes, content)  # read or computed, and cached, as the run would
-    out.write(json.dumps({"key": floors_key(plan, config.modes, content), "floors": floors}, ensure_ascii=False))
+    out.write(json.dumps({"key": key, "floors": floors}, ensure_ascii=False))
     out.flush()
 
 
