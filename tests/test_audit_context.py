@@ -187,3 +187,23 @@ def test_the_filtered_split_drops_what_a_context_attack_answers():
     assert sum(it.item_id in own for it in kept) < sum(it.item_id in own for it in blind) / 2
     check = verify(kept, items, games)
     assert check["by_dimension"] == {"PS": len(kept)} and check["context_top1"] is not None
+
+
+def test_features_of_many_items_are_each_items_own_to_the_last_bit():
+    """features() builds each transcript's n-gram counts from an earlier cut-off's of the same game; the rows are the
+    ones each item gets read alone (the plain TF-IDF of its whole transcript), whatever order the items come in."""
+    from werealign.audit.context import item_features, shown_at
+
+    rng = random.Random(7)
+    games = {g.game_id: g for g in (invented_game(n, turns=20) for n in range(3))}
+    items = []
+    for i in range(24):
+        game = games[f"invented-{i % 3}"]
+        texts = [" ".join(rng.sample(WORDS, 4)) + f" seat {rng.randint(1, 9)}" for _ in range(9)]
+        item = _item(game, i, texts, i % 9, seat=rng.choice([1, 3, 4, 5]))
+        items.append(item.model_copy(update={"cutoff_segment": rng.choice([5, 40, 90, 130, 170, 205])}))
+    items.append(_item(invented_game(99), 99, [f"option {j}" for j in range(9)], 0, 4))  # its game absent: reads nothing
+    rows = features(items, games)
+    alone = [item_features(it, shown_at(games.get(it.game_id), it)) for it in items]
+    assert [[[x.hex() for x in r] for r in item] for item in rows] == [[[x.hex() for x in r] for r in item] for item in alone]
+    assert len({tuple(r[1] for r in item) for item in rows}) > 10  # the transcripts differ: the test compares something

@@ -138,7 +138,32 @@ def main() -> None:
     if terminated:
         print("terminated (SIGTERM)", file=sys.stderr)
         code = 128 + signal.SIGTERM  # what a shell reports for a process killed by SIGTERM
-    sys.exit(code)
+    if getattr(sys.modules.get("__main__"), "main", None) is not main:  # called in a longer-lived process (a test)
+        sys.exit(code)
+    _exit(code)
+
+
+def _exit(code: object) -> None:
+    """sys.exit(code) for a process that ran the command and is done (the `werealign` script, python -m werealign.cli),
+    without the interpreter's teardown: freeing every object one by one took 2 s after an eval of the release (the
+    dataset, the plan, litellm's modules). The exit handlers still run and the output streams are flushed, as sys.exit
+    does; while another thread still runs, sys.exit waits for it as usual."""
+    import atexit
+    import os
+    import threading
+
+    if any(t is not threading.main_thread() and not t.daemon and t.is_alive() for t in threading.enumerate()):
+        sys.exit(code)
+    status = 0 if code is None else code if isinstance(code, int) else 1
+    if not isinstance(code, int | None):
+        print(code, file=sys.stderr)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed or broken stream: nothing left to say on it
+            pass
+    os._exit(status & 0xFF)
 
 
 if __name__ == "__main__":

@@ -29,13 +29,14 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from werealign.audit.attacks import FOLDS, _fold_of
 from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.seats import mentions
 from werealign.audit.text import text_length
 from werealign.schema import GameLog, SpeechItem
-from werealign.text.similarity import tfidf_cosines
+from werealign.text.similarity import JoinedCounts, tfidf_cosines, tfidf_cosines_counted
 
 FEATURES = ("dead-seat", "transcript", "last-turns", "own-words", "style", "clauses", "prefix", "length")
 LEARNED = "learned"
@@ -52,6 +53,8 @@ class Shown:
     own: str
     dead: frozenset[int]
     forms: dict[str, float]  # seat form -> share of the transcript's seat mentions
+    turns: tuple[str, ...] = ()  # the transcript's turns: transcript == " ".join(turns)
+    own_turns: tuple[str, ...] = ()  # own == " ".join(own_turns)
 
 
 def shown_at(game: GameLog | None, item: SpeechItem) -> Shown:
@@ -67,14 +70,21 @@ def shown_to(game: GameLog, seat: int | None, cutoff: int) -> Shown:
     from werealign.game.visibility import build_context
 
     ctx = build_context(game, seat, cutoff)
-    turns = [u.text for u in ctx.utterances if isinstance(u.speaker, int)]
+    turns = tuple(u.text for u in ctx.utterances if isinstance(u.speaker, int))
+    own = tuple(u.text for u in ctx.utterances if u.is_self)
     alive = set(alive_at(game, cutoff))
-    forms = Counter(m.form for t in turns for m in mentions(t))
+    forms = Counter(f for t in turns for f in _seat_forms(t))
     total = sum(forms.values()) or 1
     # a seat not in the game is as telling as one out (a distractor cut from a bigger board)
     dead = frozenset(range(1, 100)) - alive
-    return Shown(" ".join(turns), " ".join(turns[-LAST_TURNS:]), " ".join(u.text for u in ctx.utterances if u.is_self),
-                 dead, {f: n / total for f, n in forms.items()})
+    return Shown(" ".join(turns), " ".join(turns[-LAST_TURNS:]), " ".join(own), dead, {f: n / total for f, n in forms.items()},
+                 turns, own)
+
+
+@lru_cache(maxsize=65536)
+def _seat_forms(text: str) -> tuple[str, ...]:
+    # Cached: every item of a game reads the same turns again, from each cut-off.
+    return tuple(m.form for m in mentions(text))
 
 
 def option_features(text: str, shown: Shown) -> dict[str, float]:
@@ -90,15 +100,25 @@ def option_features(text: str, shown: Shown) -> dict[str, float]:
     }
 
 
-def item_features(item: SpeechItem, shown: Shown) -> list[list[float]]:
-    """One row of FEATURES per option."""
+def item_features(item: SpeechItem, shown: Shown, joined: tuple[JoinedCounts, JoinedCounts] | None = None) -> list[list[float]]:
+    """One row of FEATURES per option. `joined`: where the transcript's and own words' n-gram counts are built from
+    their turns, each from the counts of a list of turns it extends (the same numbers, see features)."""
     texts = [o.text for o in item.options]
-    sims = {name: tfidf_cosines(against, texts, sublinear_tf=True) if against.strip() else [0.0] * len(texts)
-            for name, against in (("transcript", shown.transcript), ("last-turns", shown.last_turns), ("own-words", shown.own))}
+
+    def sims(against: str, parts: tuple[str, ...], counts: JoinedCounts | None) -> list[float]:
+        if not against.strip():
+            return [0.0] * len(texts)
+        if counts is None or " ".join(parts) != against:  # a Shown made without its turns
+            return tfidf_cosines(against, texts, sublinear_tf=True)
+        return tfidf_cosines_counted(counts.counts(parts), texts, sublinear_tf=True)
+
+    transcript, own = joined if joined is not None else (None, None)
+    sims_by = {"transcript": sims(shown.transcript, shown.turns, transcript), "last-turns": sims(shown.last_turns, (), None),
+               "own-words": sims(shown.own, shown.own_turns, own)}
     rows = []
     for i, t in enumerate(texts):
         f = option_features(t, shown)
-        f.update({name: s[i] for name, s in sims.items()})
+        f.update({name: s[i] for name, s in sims_by.items()})
         rows.append([f[name] for name in FEATURES])
     # an option naming no seat has no style: the item's mean (neutral within the item)
     col = FEATURES.index("style")
@@ -110,7 +130,13 @@ def item_features(item: SpeechItem, shown: Shown) -> list[list[float]]:
 
 
 def features(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> list[list[list[float]]]:
-    return [item_features(it, shown_at(games.get(it.game_id), it)) for it in items]
+    """item_features of each item. A game's items are read in the order of their cut-offs, so each transcript's n-gram
+    counts extend an earlier cut-off's (the TF-IDF of whole transcripts was most of a dataset's first eval)."""
+    joined = (JoinedCounts(), JoinedCounts())
+    rows: list[list[list[float]]] = [[] for _ in items]
+    for i in sorted(range(len(items)), key=lambda i: (items[i].game_id, items[i].cutoff_segment)):
+        rows[i] = item_features(items[i], shown_at(games.get(items[i].game_id), items[i]), joined)
+    return rows
 
 
 def _relative(rows: list[list[float]]):

@@ -46,18 +46,31 @@ def floors_key(plan: Sequence[Planned], modes: dict[str, str], content_sha256: s
     return h.hexdigest()
 
 
+# Floors being computed elsewhere for the run in progress (werealign.eval.floors_ahead's child): each has
+# `floors(key)`, the floors of `key` or None. Handed over once, to the run's cached_floors.
+PENDING: list[Any] = []
+
+
+def cached_path(key: str) -> Path | None:
+    """Where the floors of `key` are cached (None: the cache is off)."""
+    return cache_path().parent / "floors" / f"{key}.json" if cache_enabled() else None
+
+
 def cached_floors(plan: Sequence[Planned], modes: dict[str, str], content_sha256: str) -> Floors:
-    """run_floors(plan, modes), from the cache when these prompts were floored before."""
-    if not cache_enabled():
-        return run_floors(plan, modes)
-    path = cache_path().parent / "floors" / f"{floors_key(plan, modes, content_sha256)}.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
-    floors = run_floors(plan, modes)
-    try:
-        atomic_write_text(path, json.dumps(floors, ensure_ascii=False))  # key order kept: results.json shows it
-    except Exception:  # noqa: BLE001 - a cache that cannot be written costs time, never a result
-        pass
+    """run_floors(plan, modes), from the cache when these prompts were floored before (or from the child process
+    computing them while the run sent its requests, werealign.eval.floors_ahead)."""
+    key = floors_key(plan, modes, content_sha256)
+    path = cached_path(key)
+    if path is not None:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    pending = PENDING.pop() if PENDING else None
+    floors = (pending.floors(key) if pending is not None else None) or run_floors(plan, modes)
+    if path is not None:
+        try:
+            atomic_write_text(path, json.dumps(floors, ensure_ascii=False))  # key order kept: results.json shows it
+        except Exception:  # noqa: BLE001 - a cache that cannot be written costs time, never a result
+            pass
     return floors

@@ -21,8 +21,10 @@ from werealign.errors import UserError
 from werealign.eval import rundir
 from werealign.eval.config import EvalConfig, Execution  # noqa: F401 - the entry points' vocabulary
 from werealign.eval.execute import ProgressHooks, send
+from werealign.eval.floors_ahead import floors_ahead
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
+from werealign.llm.builtin_models import is_baseline
 from werealign.llm.cache import ResponseCache, cache_enabled, worth_caching
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
@@ -75,6 +77,8 @@ def run_eval(
     """
     run_dir = out if out is not None else rundir.default_run_dir(config)
     with ExitStack() as stack:
+        if acompletion is None and not is_baseline(config.model):  # the split and floors computed beside the requests
+            stack.enter_context(floors_ahead(config))
         long_lived = stack.enter_context(_long_lived())
         with long_lived():
             ds = load_dataset(dataset_path(config.dataset))
@@ -125,19 +129,20 @@ def open_run(
     cache: bool = True,
 ) -> OpenRun:
     """Check, lock and open `run_dir` for `config` (the lock, store and cache stay open until `stack` closes)."""
+    if acompletion is None and (overwrite or not (run_dir / STORE_NAME).exists()):
+        # A fresh run sends everything (so litellm is imported anyway): refuse a model litellm cannot route
+        # before a run directory is made, or emptied, for it. A resumed run already passed this check. Before
+        # planning: meanwhile the floors' child (floors_ahead) judges the split the plan then reads from its cache.
+        from werealign.llm.builtin_models import check_model_name
+
+        check_model_name(config.model, execution.api_base)
+        check_credentials(config.model, execution.api_base)
     notices: list[str] = []
     plan = plan_run(ds, config, notices)
     solver = get_solver(config.solver)
     record = rundir.run_record(ds, config, execution)
     if run_dir.exists() and not run_dir.is_dir():
         raise UserError(f"{run_dir}: --out exists and is not a directory")
-    if acompletion is None and (overwrite or not (run_dir / STORE_NAME).exists()):
-        # A fresh run sends everything (so litellm is imported anyway): refuse a model litellm cannot route
-        # before a run directory is made, or emptied, for it. A resumed run already passed this check.
-        from werealign.llm.builtin_models import check_model_name
-
-        check_model_name(config.model, execution.api_base)
-        check_credentials(config.model, execution.api_base)
     make_parent(run_dir / rundir.RUN_JSON)
     # Everything that reads or changes the directory happens under the lock: --overwrite must not empty
     # a directory another eval is still writing to.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 
@@ -41,44 +42,106 @@ def tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = Fal
     return [by_text[t] for t in others]
 
 
+def tfidf_cosines_counted(query_counts: Counter[str], others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
+    """tfidf_cosines(query, others) given `Counter(char_wb_ngrams(query))` instead of the query (the same floats to
+    the last bit, when the counter is that Counter, keys in the same order): for a query whose counts were built
+    from parts another query shares (JoinedCounts)."""
+    ordered = tuple(sorted(others))
+    by_text = dict(zip(ordered, _tfidf_from_counts(query_counts, ordered, sublinear_tf=sublinear_tf), strict=True))
+    return [by_text[t] for t in others]
+
+
+class JoinedCounts:
+    """`Counter(char_wb_ngrams(" ".join(parts)))` for lists of parts that extend one another.
+
+    A game's transcript at a later cut-off starts with its transcript at an earlier one, and the n-grams of
+    joined parts are each part's n-grams in turn (a gram never crosses whitespace, and lower-casing stops at
+    it), so a list's counts are a kept prefix's counts plus its further parts': the same keys, counts and key
+    order as counting the joined text. The last `keep` lists are kept (each counter is as big as its text); a counter
+    handed out is one of them, so it is read, never changed."""
+
+    def __init__(self, keep: int = 8) -> None:
+        self.keep = keep
+        self._kept: list[tuple[tuple[str, ...], Counter[str]]] = []
+
+    def counts(self, parts: Sequence[str]) -> Counter[str]:
+        parts = tuple(parts)
+        base: tuple[tuple[str, ...], Counter[str]] = ((), Counter())
+        for kept in self._kept:
+            if len(base[0]) < len(kept[0]) <= len(parts) and parts[:len(kept[0])] == kept[0]:
+                base = kept
+        counts = Counter(base[1])  # a copy: a kept counter stays its own parts'
+        for part in parts[len(base[0]):]:
+            counts.update(char_wb_ngrams(part))
+        self._kept = [*self._kept[-(self.keep - 1):], (parts, counts)] if self.keep > 0 else []
+        return counts
+
+
 @lru_cache(maxsize=256)
 def _cosines(query: str, others: tuple[str, ...], sublinear_tf: bool) -> tuple[float, ...]:
     return tuple(_tfidf_cosines(query, others, sublinear_tf=sublinear_tf))
 
 
 def _tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
+    return _tfidf_from_counts(Counter(char_wb_ngrams(query)), others, sublinear_tf=sublinear_tf)
+
+
+def _tfidf_from_counts(q_counts: Counter[str], others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
     # The plain formula, without its per-gram cost on the query (the long text): a gram only the query has has
     # document frequency 1, so its weight depends only on its count, and the query's norm sums those by count; the
     # query's vector is needed only where an option shares a gram. (The same cosines up to the last bits of a float;
     # the query's norm divides every option's alike, so their order is the plain formula's.)
-    q_counts = Counter(char_wb_ngrams(query))
-    o_counts = [Counter(char_wb_ngrams(t)) for t in others]
-    docs = 1 + len(o_counts)
-    df_others = Counter(g for c in o_counts for g in c)
-    idf_cache: dict[int, float] = {}
-    weight_cache: dict[int, float] = {}
-
-    def idf(d: int) -> float:
-        if d not in idf_cache:
-            idf_cache[d] = math.log((1 + docs) / (1 + d)) + 1.0
-        return idf_cache[d]
-
-    def weight(tf: int) -> float:
-        if tf not in weight_cache:
-            weight_cache[tf] = (1.0 + math.log(tf)) if sublinear_tf else float(tf)
-        return weight_cache[tf]
-
-    shared = {g: q_counts[g] for g in df_others if g in q_counts}
-    q = {g: weight(tf) * idf(df_others[g] + 1) for g, tf in shared.items()}
+    o = _options(tuple(others), sublinear_tf)
+    shared = {g: q_counts[g] for g in o.df if g in q_counts}
+    q = {g: o.weight[tf] * o.idf[o.df[g] + 1] for g, tf in shared.items()}
     only_query = Counter(q_counts.values())
     only_query.subtract(Counter(shared.values()))
-    q_norm = math.sqrt(sum(n * (weight(tf) * idf(1)) ** 2 for tf, n in only_query.items() if n)
+    q_norm = math.sqrt(sum(n * (o.weight[tf] * o.idf[1]) ** 2 for tf, n in only_query.items() if n)
                        + sum(x * x for x in q.values()))
     cosines = []
-    for c in o_counts:
-        v = {g: weight(tf) * idf(df_others[g] + (g in q_counts)) for g, tf in c.items()}
-        norm = math.sqrt(sum(x * x for x in v.values()))
-        dot = sum(x * q[g] for g, x in v.items() if g in q)
+    for terms in o.terms:
+        # an option's gram weighs idf(df + 1) when the query has it too (one document more), idf(df) when not
+        norm = math.sqrt(sum(sq_in if g in q_counts else sq_out for g, _, sq_out, sq_in in terms))
+        dot = sum(x_in * q[g] for g, x_in, _, _ in terms if g in q)
         cosines.append(dot / (norm * q_norm) if norm and q_norm else 0.0)
     return cosines
 
+
+class _Weights(dict):
+    """tf -> its weight, filled as counts are met."""
+
+    def __init__(self, sublinear_tf: bool) -> None:
+        super().__init__()
+        self.sublinear_tf = sublinear_tf
+
+    def __missing__(self, tf: int) -> float:
+        self[tf] = w = (1.0 + math.log(tf)) if self.sublinear_tf else float(tf)
+        return w
+
+
+@dataclass(frozen=True)
+class _Options:
+    """What of the TF-IDF depends on the options alone, worked out once for the several texts an item's options are
+    compared with (an item's transcript, last turns and own words)."""
+    df: Counter[str]  # gram -> how many options have it
+    idf: list[float]  # document frequency -> idf, over the options and the query
+    weight: _Weights
+    terms: list[list[tuple[str, float, float, float]]]  # per option, per gram: (gram, weight with the query having it,
+    # squared weight without, squared weight with)
+
+
+@lru_cache(maxsize=256)  # a run's floors read each item's options three times (two shortcut models, the context attack)
+def _options(others: tuple[str, ...], sublinear_tf: bool) -> _Options:
+    o_counts = [Counter(char_wb_ngrams(t)) for t in others]
+    docs = 1 + len(o_counts)
+    df = Counter(g for c in o_counts for g in c)
+    idf = [math.log((1 + docs) / (1 + d)) + 1.0 for d in range(docs + 1)]
+    weight = _Weights(sublinear_tf)
+    terms = []
+    for c in o_counts:
+        row = []
+        for g, tf in c.items():
+            x_out, x_in = weight[tf] * idf[df[g]], weight[tf] * idf[df[g] + 1]
+            row.append((g, x_in, x_out * x_out, x_in * x_in))
+        terms.append(row)
+    return _Options(df, idf, weight, terms)
