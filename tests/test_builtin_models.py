@@ -1,5 +1,5 @@
-"""Built-in offline models are connected like any model (werealign.llm.connect) and answer from the item as shown (an
-ItemView), in process: litellm never sees them."""
+"""Built-in offline models are connected like any model (werealign.llm.connect); the baselines answer a solver State
+(the item as shown, read as an ItemView) in process: litellm never sees them."""
 
 from __future__ import annotations
 
@@ -13,23 +13,24 @@ from crafted_game import crafted_game, crafted_opponent_item, crafted_speech_ite
 from werealign.errors import UserError
 from werealign.llm import local_server
 from werealign.tasks import parse_reply
-from werealign.baselines.policies import ItemView
-from werealign.llm.builtin_models import baseline_reply, builtin_model_names, resolve_model
+from item_state import item_state
+from werealign.baselines.view import ItemView, view_of
+from werealign.llm.builtin_models import builtin_model_names, in_process_reply, resolve_model
+from werealign.solvers.base import Shown, State
 from werealign.llm.connect import connect
 from werealign.llm.loader import import_litellm
-from werealign.eval.prompts import prepare
 from werealign.schema import Option
 
 
 def _view(game, item, option_order=None, mode=None) -> ItemView:
-    return prepare(game, item, mode=mode).view(option_order)
+    return view_of(item_state(game, item, option_order, mode))
 
 
-def _ask(model: str, view: ItemView, **params) -> str:
+def _ask(model: str, state: State, **params) -> str:
     async def go():
         with connect(model) as conn:
             assert conn.in_process and not conn.priced
-            resp = await conn.acompletion(model=conn.routed, messages=view.messages, subject=lambda: view, **params, **conn.kwargs)
+            resp = await conn.acompletion(model=conn.routed, messages=state.messages, subject=lambda: state, **params, **conn.kwargs)
             assert resp.usage.prompt_tokens > 0 and resp.usage.completion_tokens > 0
             assert resp._hidden_params.get("response_cost") == 0.0
             return resp.choices[0].message.content
@@ -49,14 +50,14 @@ def test_baselines_answer_every_item_kind_in_the_answer_format(model, lang):
     game = crafted_game().model_copy(update={"language": lang})
     for item in (crafted_speech_item(), crafted_vote_item(), crafted_opponent_item()):
         item = item.model_copy(update={"language": lang})
-        reply = _ask(model, _view(game, item), seed=7)
+        reply = _ask(model, item_state(game, item), seed=7)
         parsed = parse_reply(reply, item)
         assert parsed.error is None, reply
         assert ("答案：" in reply) == (lang == "zh")
 
 
 def test_random_is_reproducible_and_depends_on_seed():
-    msgs = _view(crafted_game(), crafted_speech_item())
+    msgs = item_state(crafted_game(), crafted_speech_item())
     first = [_ask("werealign/random", msgs, seed=s) for s in range(12)]
     again = [_ask("werealign/random", msgs, seed=s) for s in range(12)]
     assert first == again
@@ -67,7 +68,7 @@ def test_longest_picks_the_longest_option_even_when_permuted():
     item = crafted_speech_item()
     longest = max(item.options, key=lambda o: len(o.text)).key
     for order in (None, [8, 7, 6, 5, 4, 3, 2, 1, 0], [3, 0, 1, 2, 8, 4, 5, 6, 7]):
-        reply = _ask("werealign/longest", _view(crafted_game(), item, option_order=order))
+        reply = _ask("werealign/longest", item_state(crafted_game(), item, option_order=order))
         assert parse_reply(reply, item, order).answer == longest
 
 
@@ -99,7 +100,7 @@ def test_lexical_beats_random_on_a_crafted_case():
     lexical = random_hits = 0
     for k in range(9):
         game, item = _lexical_case(k)
-        msgs = _view(game, item)
+        msgs = item_state(game, item)
         lexical += parse_reply(_ask("werealign/lexical", msgs), item).answer == item.answer
         random_hits += sum(parse_reply(_ask("werealign/random", msgs, seed=s), item).answer == item.answer for s in range(3))
     assert lexical == 9
@@ -111,12 +112,12 @@ def test_lexical_and_longest_vote_baselines_use_the_transcript():
     game.utterances[3].text = "Seat 4 is suspicious, seat 4 voted oddly, seat 4 again."
     game.utterances[3].segments = None
     # seat 3 is the voter: its own turn of the day is shown only in the full VA view
-    reply = _ask("werealign/lexical", _view(game, crafted_vote_item(), mode="full"))
+    reply = _ask("werealign/lexical", item_state(game, crafted_vote_item(), mode="full"))
     assert parse_reply(reply, crafted_vote_item()).answer == 4
     # longest: the candidate who has said the most (seat 1 or 2 speak; seat 1's turn is longest here)
     game.utterances[2].text = "x" * 500
     game.utterances[2].segments = None
-    assert parse_reply(_ask("werealign/longest", _view(game, crafted_vote_item(), mode="full")), crafted_vote_item()).answer == 1
+    assert parse_reply(_ask("werealign/longest", item_state(game, crafted_vote_item(), mode="full")), crafted_vote_item()).answer == 1
 
 
 def test_the_view_holds_the_answer_space_as_shown():
@@ -139,10 +140,15 @@ def test_the_players_line_is_not_speech():
 
 
 def test_a_baseline_without_its_item_is_refused_clearly():
-    with pytest.raises(ValueError, match="carries no item"):
-        baseline_reply("random", None)
-    with pytest.raises(ValueError, match="unknown werealign baseline"):
-        baseline_reply("nope", _view(crafted_game(), crafted_vote_item()))
+    with pytest.raises(ValueError, match="this request carries none"):
+        in_process_reply("werealign/random", None)
+    no_shown = State(messages=[{"role": "user", "content": "q"}], params={}, decode=0, task="vote", item=None, game=None)
+    with pytest.raises(ValueError, match="this request carries none"):
+        in_process_reply("werealign/random", no_shown)
+    with pytest.raises(ValueError, match="not a model answered in process"):
+        in_process_reply("werealign/nope", item_state(crafted_game(), crafted_vote_item()))
+    with pytest.raises(ValueError, match="not a model answered in process"):
+        in_process_reply("local/smollm2", item_state(crafted_game(), crafted_vote_item()))
 
 
 def test_resolve_model_names():
@@ -255,7 +261,17 @@ def test_local_models_ask_for_one_connection():
 
 
 def test_a_builtin_answers_an_invented_task_by_its_answer_shape() -> None:
-    """The built-ins answer by the view's answer shape, never by kind names."""
-    view = ItemView(task="accuse", shape="seat", zh=False, messages=[{"role": "user", "content": "Whom?"}], candidates=(5, 2, 7))
-    assert baseline_reply("all-candidates", view).endswith("\nAnswer: 2")  # one seat, not the whole set
-    assert baseline_reply("all-candidates", ItemView(**{**view.__dict__, "shape": "seats"})).endswith("\nAnswer: 5, 2, 7")
+    """The built-ins answer by the task's answer shape, never by kind names: an invented kind asking for one seat, then
+    a mode of it asking for a set, both registered for the test only."""
+    from dataclasses import replace
+
+    from werealign.tasks import TASKS, task_of
+
+    vote = task_of(crafted_vote_item())
+    accuse = replace(vote, name="accuse", modes=(), asks={}, mode_alias="")
+    state = State(messages=[{"role": "user", "content": "Whom?"}], params={}, decode=0, task="accuse", item=None, game=None,
+                  shown=lambda: Shown(lang="en", candidates=(5, 2, 7)))
+    with TASKS.added(accuse):
+        assert in_process_reply("werealign/all-candidates", state).endswith("\nAnswer: 2")  # one seat, not the whole set
+    with TASKS.added(replace(accuse, answer_shape="seats")):
+        assert in_process_reply("werealign/all-candidates", state).endswith("\nAnswer: 5, 2, 7")

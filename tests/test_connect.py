@@ -55,16 +55,22 @@ def test_an_invented_in_process_model_reads_the_subject_and_a_hosted_one_never_s
     # Open world: a model of another package, answered in process from whatever subject the caller hands over.
     seen: list[object] = []
 
-    def echo(view, seed):
-        seen.append(view)
-        return "Q", f"asked with seed {seed}"
+    def echo(subject, seed):
+        seen.append(subject)
+        return f"Answer: Q (asked with seed {seed})"
 
-    model = BuiltinModel("zz-test/echo", "answers Q", policy=echo)
+    model = BuiltinModel("zz-test/echo", "answers Q", answer=echo)
     MODELS.register(model)
     try:
         with connect("zz-test/echo") as conn:
             assert conn.in_process and not conn.priced
-            with pytest.raises(ValueError, match="carries no item"):  # a baseline answers benchmark items only
+            reply = asyncio.run(conn.acompletion(model=conn.routed, messages=[{"role": "user", "content": "hi"}],
+                                                 subject=lambda: {"invented": "subject"}, seed=3))
+            assert reply.choices[0].message.content == "Answer: Q (asked with seed 3)" and seen == [{"invented": "subject"}]
+            asyncio.run(conn.acompletion(model=conn.routed, messages=[{"role": "user", "content": "hi"}]))
+            assert seen[-1] is None  # no subject handed over: the model is told so, and decides what that means
+        with connect("werealign/random") as conn:  # a baseline refuses a request that is not a benchmark item
+            with pytest.raises(ValueError, match="this request carries none"):
                 asyncio.run(conn.acompletion(model=conn.routed, messages=[{"role": "user", "content": "hi"}]))
     finally:
         MODELS.unregister("zz-test/echo")

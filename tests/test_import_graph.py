@@ -111,8 +111,11 @@ def test_no_package_imports_itself_back_and_leaderboards_never_import_eval():
 
 
 # Issue 35: arrows that run the wrong way. The game decides what a seat knows, not how it is worded (render);
-# a solver answers a state, whatever its task (tasks); eval scores a run, the leaderboards compare runs.
-FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards")}
+# a solver answers a state, whatever its task (tasks); eval scores a run, the leaderboards compare runs. The baselines
+# answer a solver State above the tasks: the model layer finds them through its entry points, never by import, and
+# neither the tasks nor the solvers know them.
+FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards"),
+             ("llm", "baselines"), ("tasks", "baselines"), ("solvers", "baselines")}
 # Forbidden imports still there (module -> module): none since issue 35 moved the release reader into the dataset
 # layer, the rules' wording into render and the answer reader into the State. The set may only shrink.
 REMAINING: set[tuple[str, str]] = set()
@@ -122,6 +125,24 @@ def test_no_forbidden_arrow_but_the_ones_listed():
     found = {(m, t) for m, ts in import_graph().items() for t in ts if (package_of(m), package_of(t)) in FORBIDDEN}
     assert found - REMAINING == set(), "a new forbidden import"
     assert REMAINING - found == set(), "gone at last: take it off REMAINING"
+
+
+def test_the_baselines_sit_above_the_tasks_and_the_model_layer_reaches_them_by_entry_point():
+    """Issue 35 must-have 3: the baselines read a State with the tasks' help; the model layer lists them only through
+    the `werealign.models` entry points werealign declares (pyproject.toml), each naming a model of baselines.models."""
+    import tomllib
+
+    from werealign.baselines import models
+    from werealign.llm.builtin_models import MODELS
+
+    uses = {package_of(t) for m, ts in import_graph().items() if package_of(m) == "baselines" for t in ts}
+    assert {"tasks", "solvers"} <= uses
+    declared = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"]["werealign.models"]
+    assert {m.name for m in models.BASELINES} == set(declared)
+    for name, target in declared.items():
+        module, attr = target.split(":")
+        assert module == "werealign.baselines.models" and getattr(models, attr).name == name
+        assert MODELS[name] is getattr(models, attr), f"{name}: not found through the installed entry points"
 
 
 def test_the_cycle_finder_finds_a_loop_it_is_shown():

@@ -21,9 +21,10 @@ from werealign.render.lines import rules_summary
 from werealign.errors import UserError
 from werealign.tasks.opponent import random_set_score
 from werealign.eval.plan import limited
-from werealign.eval.prompts import prepare, render_messages
+from werealign.eval.prompts import render_messages
 from werealign.eval.scoring import score_samples
-from werealign.llm.builtin_models import baseline_reply
+from item_state import item_state
+from werealign.llm.builtin_models import in_process_reply
 from werealign.schema import GameLog, Phase, RoleCount, Rules, SeatInfo, SpeechItem, Utterance, VoteItem
 from werealign.tasks import modes_of
 from werealign.tasks import parse_reply
@@ -114,8 +115,7 @@ def test_own_last_call_shortcut_reads_only_what_the_mode_shows():
     game, item = _two_day_game()
 
     def vote(mode):
-        view = prepare(game, item, mode=mode).view()
-        return parse_reply(baseline_reply("own-last-call", view), item, None).answer
+        return parse_reply(in_process_reply("werealign/own-last-call", item_state(game, item, mode=mode)), item, None).answer
 
     assert vote("full") == 4  # its own "I put my vote on seat 4" answers the item
     assert vote("decision") == 5  # only day 1's own words are left: seat 5

@@ -46,7 +46,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "schema/runs.py": (2, "reading a version-1 run.json: that version asked VA with the voter's speech shown"),
     "importers/werebench/importer.py": (11, "the WereBench release's three item configs"),
     "commands/eval.py": (2, "the --va-mode/--oi-mode shorthands typer declares; the kind each sets is the registry's"),
-    "generation/human.py": (1, "writes the speech items it drafts (at 500 lines: kind_of_model(SpeechItem) once it is split)"),
 }
 
 

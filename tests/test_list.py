@@ -34,7 +34,7 @@ def test_lists_every_registry_name_within_80_columns():
 
 
 def test_a_name_added_to_a_registry_is_listed(monkeypatch, request):
-    lantern = builtin_models.BuiltinModel("werealign/lantern-guess", "an invented baseline", policy=lambda view, seed: ("A", "why"))
+    lantern = builtin_models.BuiltinModel("werealign/lantern-guess", "an invented baseline", answer=lambda subject, seed: "Answer: A")
     builtin_models.MODELS.register(lantern)
     request.addfinalizer(lambda: builtin_models.MODELS.unregister(lantern.name))
     monkeypatch.setattr("werealign.tasks.VARIANTS", (*VARIANTS, "moonlit"))

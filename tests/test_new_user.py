@@ -6,17 +6,17 @@ import pytest
 from cli_inproc import run_cli
 
 from werealign.dataset import bundled_sample_path
-from werealign.llm.builtin_models import PROVIDER, baseline_names
+from werealign.baselines.models import BASELINES
 
 
 @pytest.mark.parametrize("dry_run", [False, True])
 def test_generate_refuses_a_baseline_before_sending_or_pricing(tmp_path, dry_run):
-    for baseline in (baseline_names()[0], baseline_names()[-1]):
-        out = tmp_path / f"gen-{baseline}"
-        r = run_cli("generate", bundled_sample_path(), "--model", f"{PROVIDER}/{baseline}", "--out", out,
+    for baseline in (BASELINES[0].name, BASELINES[-1].name):
+        out = tmp_path / f"gen-{baseline.replace('/', '_')}"
+        r = run_cli("generate", bundled_sample_path(), "--model", baseline, "--out", out,
                     *(["--dry-run"] if dry_run else []), block_litellm=True)
         assert r.returncode == 1
-        assert r.stderr.count("\n") == 1 and f"{PROVIDER}/{baseline}" in r.stderr and "cannot draft" in r.stderr
+        assert r.stderr.count("\n") == 1 and baseline in r.stderr and "cannot draft" in r.stderr
         assert "cost" not in r.stdout and not out.exists()
 
 

@@ -19,7 +19,8 @@ from werealign.eval.prompts import render_messages
 from werealign.eval.samples import build_sample
 from werealign.eval.scoring import primary_value, score_samples
 from werealign.leaderboards.collect import collect
-from werealign.llm.builtin_models import baseline_names, baseline_reply
+from werealign.baselines.models import BASELINES
+from werealign.llm.builtin_models import in_process_reply
 from werealign.llm.store import StoredResponse
 from werealign.schema import RoleCount, Rules
 from werealign.schema.runs import AnyTaskScores, OpponentRoleScores, RunConfig
@@ -155,14 +156,14 @@ def _dataset(game) -> Dataset:
 def test_every_builtin_answers_a_roles_prompt_in_the_format(tmp_path):
     for game in (crafted_game(), _zh_game()):
         plan = plan_run(_dataset(game), RunConfig(model="werealign/random", tasks=("opponent",), decodes=1, modes={"opponent": "roles"}))
-        for name in baseline_names():
-            reply = baseline_reply(name, plan[0].view())
+        for name in (m.name for m in BASELINES):
+            reply = in_process_reply(name, plan[0].state())
             parsed = parse_reply(reply, plan[0].item, game=game, mode="roles")
             assert parsed.error is None, (name, reply)
             assert set(parsed.answer) == set(GOLD)
             assert not any(role.startswith(UNKNOWN_ROLE) for role in parsed.answer.values()), (name, reply)
     # the majority shortcut labels every seat with the most common card (villager: first among the two-card roles)
-    assert parse_reply(baseline_reply("majority-role", plan[0].view()), plan[0].item, game=_zh_game(), mode="roles").answer == \
+    assert parse_reply(in_process_reply("werealign/majority-role", plan[0].state()), plan[0].item, game=_zh_game(), mode="roles").answer == \
         {s: "villager" for s in GOLD}
 
 
@@ -217,10 +218,10 @@ def test_a_run_in_mode_roles_records_the_mode_and_reports_floors_beside_the_scor
     from werealign.dataset import load_dataset
 
     config = EvalConfig(model="openai/mock", tasks=("opponent",), decodes=1, modes={"opponent": "roles"})
-    views = {json.dumps(p.messages): p.view() for p in plan_run(load_dataset(), config)}
+    states = {json.dumps(p.messages): p.state() for p in plan_run(load_dataset(), config)}
 
     async def majority(*, model, messages, **kwargs):
-        reply = baseline_reply("majority-role", views[json.dumps(messages)])
+        reply = in_process_reply("werealign/majority-role", states[json.dumps(messages)])
         return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=reply), finish_reason="stop")],
                                usage=SimpleNamespace(prompt_tokens=1, completion_tokens=1, total_tokens=2), _hidden_params={})
 

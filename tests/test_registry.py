@@ -148,8 +148,8 @@ def test_a_baseline_of_another_package_is_a_baseline_everywhere(site) -> None:
 def test_a_model_must_say_how_it_answers_and_be_named_provider_slash_name() -> None:
     from werealign.llm.builtin_models import BuiltinModel
 
-    with pytest.raises(UserError, match="give exactly one of `policy`"):
-        MODELS.register(BuiltinModel("acme/nothing", "neither a policy nor a server"))
+    with pytest.raises(UserError, match="give exactly one of `answer`"):
+        MODELS.register(BuiltinModel("acme/nothing", "neither an answer nor a server"))
     with pytest.raises(UserError, match="write it as provider/name"):
-        MODELS.register(BuiltinModel("bare", "no provider", policy=lambda view, seed: ("A", "why")))
+        MODELS.register(BuiltinModel("bare", "no provider", answer=lambda subject, seed: "Answer: A"))
     assert "acme/nothing" not in MODELS.names() and "bare" not in MODELS.names()

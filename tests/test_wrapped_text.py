@@ -14,14 +14,15 @@ from werealign.eval.config import EvalConfig
 from werealign.eval.progress import summary
 from werealign.eval.runner import Execution, run_eval
 from werealign.eval.view import view_page
+from werealign.baselines.models import baseline
 from werealign.baselines.policies import all_candidates_policy
-from werealign.llm.builtin_models import MODELS, BuiltinModel
+from werealign.llm.builtin_models import MODELS
 
 LONG = "an invented baseline whose description is far longer than one line of eighty columns, so it has to wrap onto the next"
 
 
 def test_list_wraps_a_long_description_whole() -> None:
-    with MODELS.added(BuiltinModel("acme/very-long-named-invented-baseline", LONG, policy=all_candidates_policy)):
+    with MODELS.added(baseline("acme/very-long-named-invented-baseline", LONG, all_candidates_policy)):
         r = run_cli("list")
     assert r.returncode == 0, r.stderr
     assert "…" not in r.stdout

@@ -8,7 +8,7 @@ from pathlib import Path
 from werealign.dataset import write_dataset
 from werealign.errors import UserError
 from werealign.importers import Imported, Importer
-from werealign.llm.builtin_models import BuiltinModel
+from werealign.baselines.models import baseline
 from werealign.files.output_dir import output_directory
 from werealign.schema import GameLog, VoteItem
 from werealign.solvers import Solver
@@ -21,7 +21,7 @@ def _highest(view, seed):
     return str(max(view.candidates)), "the highest seat"
 
 
-HIGHEST = BuiltinModel("acme/highest", "the highest seat or the last option", policy=_highest)
+HIGHEST = baseline("acme/highest", "the highest seat or the last option", _highest)
 
 
 def _read_bundle(src: Path, out: Path, overwrite: bool) -> Imported:

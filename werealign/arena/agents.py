@@ -31,7 +31,7 @@ RULE_AGENTS = ("rule/random", "rule/heuristic")
 
 def check_agents(models: list[str], solver: str) -> None:
     """Refuse an unknown solver (or options) or rule agent before anything is written."""
-    from werealign.llm.builtin_models import is_baseline
+    from werealign.llm.builtin_models import answers_in_process
     from werealign.solvers import SOLVERS, get_solver, parse_spec, solver_names
 
     name, _ = parse_spec(solver)
@@ -41,7 +41,7 @@ def check_agents(models: list[str], solver: str) -> None:
     for model in models:
         if model.startswith("rule/") and model not in RULE_AGENTS:
             raise UserError(f"--model {model}: unknown rule agent (choose from {', '.join(RULE_AGENTS)})")
-        if is_baseline(model):
+        if answers_in_process(model):
             raise UserError(f"--model {model}: a built-in baseline answers benchmark items only, not a live game; "
                             f"use a rule agent ({', '.join(RULE_AGENTS)}) or a model")
 

@@ -1,10 +1,6 @@
-"""The built-in baselines' policies: each answers one item as shown, from an `ItemView` (data, never the
-prompt text re-parsed). What each model does is listed in werealign.llm.builtin_models.
-
-An ItemView holds only what the prompt shows the model: its messages, the answer space (options in shown
-order, candidate seats, role cards) and the shown transcript by seat, never the gold or the hidden game,
-so a baseline cannot cheat. werealign.eval.prompts builds it beside the messages; ties are broken towards
-the earliest option or the lowest seat.
+"""The built-in baselines' policies: each answers one item as shown, from an `ItemView` (werealign.baselines.view:
+a solver State as data, never the prompt text re-parsed). What each model does is listed in werealign.baselines.models.
+Ties are broken towards the earliest option or the lowest seat.
 """
 
 from __future__ import annotations
@@ -15,44 +11,13 @@ import math
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
+from werealign.baselines.view import ItemView
+from werealign.text.seat_numbers import seats_in_digits
 from werealign.text.similarity import tfidf_cosines
 
-
-@dataclass(frozen=True)
-class ItemView:
-    """One item as its prompt shows it, as data."""
-
-    task: str  # the task kind
-    shape: str  # what its answer line asks for: option | seat | seats | roles (Task.answer_shape, Ask.answer_shape)
-    zh: bool  # the prompt's language is Chinese (the answer line's label)
-    messages: list[dict[str, str]]  # the prompt as sent
-    options: tuple[tuple[str, str], ...] = ()  # (shown letter, text) in shown order, for shape "option"
-    candidates: tuple[int, ...] = ()  # the seats the answer line may name
-    role_cards: tuple[str, ...] = ()  # the card names a roles prompt lists, as shown (most common first)
-    question: str = ""  # the question stem as shown ("" when the prompt shows none, e.g. options-only)
-    speech_by_seat: dict[int, str] = field(default_factory=dict)  # the shown transcript's text per seat
-    own_speech: tuple[str, ...] = ()  # the viewpoint's own shown turns, in order
-
-    @property
-    def context(self) -> str:
-        """The prompt's user text without its option lines: what the lexical model compares options with."""
-        lines = "\n".join(str(m.get("content") or "") for m in self.messages if m.get("role") == "user").splitlines()
-        shown = [f"{k}. {t}" for k, t in self.options]
-        n = len(shown)
-        start = next((i for i in range(len(lines) - n, -1, -1) if n and lines[i:i + n] == shown), None)
-        return "\n".join(lines if start is None else lines[:start] + lines[start + n:])
-
-
 Policy = Callable[[ItemView, Any], tuple[str, str]]  # (view, request seed) -> (answer, why)
-
-
-def reply(policy: Policy, name: str, view: ItemView, seed: Any = None) -> str:
-    """The reply of baseline `name`: one line of why, then the answer line in the prompt's language."""
-    answer, why = policy(view, seed)
-    return f"werealign/{name} baseline: {why}.\n{'答案：' if view.zh else 'Answer: '}{answer}"
 
 
 def _seat_answer(view: ItemView, seats: list[int]) -> str:
@@ -99,7 +64,7 @@ def options_only_policy(view: ItemView, seed: Any) -> tuple[str, str]:
 
 
 def own_last_call_policy(view: ItemView, seed: Any) -> tuple[str, str]:
-    named = [seat for text in view.own_speech for seat in seats_named(text) if seat in view.candidates]
+    named = [seat for text in view.own_speech for seat in seats_in_digits(text) if seat in view.candidates]
     if view.shape == "option":
         return view.options[0][0], "no own-call shortcut for speech items: option A"
     if view.shape == "seat":
@@ -174,34 +139,13 @@ def _top(scores: dict[int, int], shape: str) -> str:
     return ", ".join(map(str, sorted(ranked[:k])))
 
 
-_SEAT_MENTION = re.compile(r"(?<!\d)(\d{1,2})\s*号|(?i:\bseats?\s+)(\d{1,2})\b")
-
-
 def _mentions(seat: int, view: ItemView) -> int:
     transcript = " ".join(view.speech_by_seat.values())
     pattern = rf"(?<!\d){seat}\s*号" if view.zh else rf"(?i)\bseat\s+{seat}\b"
     return len(re.findall(pattern, transcript))
 
 
-def seats_named(text: str) -> list[int]:
-    """Seat numbers a turn names, in order ("2号", "seat 2")."""
-    return [int(a or b) for a, b in _SEAT_MENTION.findall(text)]
-
-
 def _lexical_option(view: ItemView, against: str) -> str:
     sims = tfidf_cosines(against, [t for _, t in view.options], sublinear_tf=True)
     best = max(range(len(sims)), key=lambda i: (sims[i], -i))
     return view.options[best][0]
-
-
-# The built-in baselines by name (werealign/<name>), in the order `werealign list` shows them.
-POLICIES: dict[str, Policy] = {
-    "random": random_policy,
-    "longest": longest_policy,
-    "lexical": lexical_policy,
-    "options-only": options_only_policy,
-    "own-last-call": own_last_call_policy,
-    "all-candidates": all_candidates_policy,
-    "majority-role": majority_role_policy,
-    "own-style": own_style_policy,
-}

@@ -43,7 +43,7 @@ def generate_command(
     Items are written unreviewed to DIR/dataset; review them with `werealign review DIR`."""
     from werealign.generation.model import RetryPolicy
     from werealign.generation.pipeline import GenConfig, estimate, run_generation
-    from werealign.llm.builtin_models import is_baseline
+    from werealign.llm.builtin_models import answers_in_process
     from werealign.schema.models import DIMENSIONS
 
     if negatives not in ("model", "human", "minimal"):
@@ -55,7 +55,7 @@ def generate_command(
         return
     if model is None:
         raise UserError("--model: required (or --negatives human, which needs no model)")
-    if is_baseline(model):  # before a request is sent or a dry run prices one
+    if answers_in_process(model):  # before a request is sent or a dry run prices one
         raise UserError(f"--model {model}: a built-in baseline only picks among given options and cannot "
                         "draft items; use an LLM (a litellm model, or local/smollm2)")
     dims = _csv(dimensions)

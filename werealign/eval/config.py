@@ -39,11 +39,11 @@ def validate_config(config: RunConfig) -> None:
     if not 0.0 <= config.temperature <= 2.0:
         raise UserError("--temperature: must be between 0 and 2")
     modes_of(config.modes, config.tasks)  # every mode names an evaluated task and one of its modes
-    from werealign.llm.builtin_models import is_baseline
+    from werealign.llm.builtin_models import answers_in_process
     from werealign.solvers import get_solver
 
     get_solver(config.solver)  # a UserError naming the known solvers
-    if is_baseline(config.model) and config.solver != DEFAULT_SOLVER:
+    if answers_in_process(config.model) and config.solver != DEFAULT_SOLVER:
         raise UserError(f"--solver {config.solver}: the built-in baseline {config.model} answers from the options in one "
                         "step; solvers are for models (use --solver single, the default)")
     if config.max_tokens is not None and config.max_tokens < 1:

@@ -1,7 +1,7 @@
 """Run the solver on the planned samples not yet answered, sending the requests not yet stored (asyncio, `max_connections` workers) and store each outcome
 the moment it arrives. The one module of eval that sends requests to a model (through the model layer's engine);
 the others use the model layer for its store, cache, keys, prices and model names, and the floors ask the
-baselines' policies in process (werealign.eval.floors).
+built-in baselines in process (werealign.eval.floors).
 
 Several runs (one per model) can be sent in ONE event loop (`send_all`): their workers then share one
 semaphore, so `--max-connections` bounds the requests in flight across every model, not per model.
@@ -77,6 +77,8 @@ async def execute(
                     on_event=progress.event if progress is not None else (lambda event: None), on_done=done)
 
     async def answer(p: Planned, rng: random.Random) -> None:
+        state = p.state()
+
         async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any]) -> StoredResponse:
             if lookup_each and (hit := cache.lookup([key]).get(key)) is not None:
                 await engine.keep(hit)
@@ -84,10 +86,10 @@ async def execute(
                     cache_hits.append(key)
                 return hit
             request = {"model": p.model, "params": params, "messages": messages, "decode": p.decode}
-            # The item as shown, for a model answered in process (a baseline); never part of the request's key or record.
-            return (await engine.call(key, request, messages, params, rng, subject=p.view))[0]
+            # The sample, for a model answered in process (a baseline); never part of the request's key or record.
+            return (await engine.call(key, request, messages, params, rng, subject=lambda: state))[0]
 
-        solved = await run_solver(solver, p.model, p.state(), known or {}, send)
+        solved = await run_solver(solver, p.model, state, known or {}, send)
         if progress is not None and not per_call:
             progress.done(_sample_outcome(solved))
 

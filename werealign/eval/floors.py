@@ -30,7 +30,7 @@ from typing import Any
 
 from werealign.eval.plan import Planned
 from werealign.eval.samples import build_sample
-from werealign.llm.builtin_models import PROVIDER, baseline_reply
+from werealign.llm.builtin_models import PROVIDER, in_process_reply
 from werealign.llm.store import StoredResponse
 from werealign.tasks import TASKS, resolve_mode
 from werealign.tasks.common import rounded
@@ -62,7 +62,7 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
 def _shortcut_score(name: str, plan: Sequence[Planned], metric: str, mode: str | None) -> float | None:
     rows = []
     for p in plan:
-        reply = baseline_reply(name, p.view())
+        reply = in_process_reply(f"{PROVIDER}/{name}", p.state())
         stored = StoredResponse(key=p.key, request={}, status="ok", response=reply, usage=None, cost=None, latency=None,
                                 error_class=None, error_message=None, attempts=1)
         rows.append(build_sample(p, stored).model_dump(mode="json"))

@@ -27,9 +27,9 @@ Floors = dict[str, dict[str, dict[str, Any]]]
 
 @lru_cache(maxsize=1)
 def _code_hash() -> str:
-    """sha256 of the modules floors depend on: the shortcut models (their policies too), text similarity, floors, the tasks."""
+    """sha256 of the modules floors depend on: the shortcut models (their policies too), the text helpers they read with, floors, the tasks."""
     root = Path(__file__).resolve().parents[1]
-    files = [root / "eval" / "floors.py", root / "llm" / "builtin_models.py", *sorted((root / "baselines").glob("*.py")), root / "text" / "similarity.py",
+    files = [root / "eval" / "floors.py", root / "llm" / "builtin_models.py", *sorted((root / "baselines").glob("*.py")), root / "text" / "similarity.py", root / "text" / "seat_numbers.py",
              *sorted((root / "tasks").glob("*.py")), root / "audit" / "context.py", root / "audit" / "seats.py"]
     h = hashlib.sha256()
     for f in files:

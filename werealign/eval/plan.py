@@ -19,7 +19,7 @@ from werealign.splits import split_notice
 from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa: F401 - canonical_json: rundir; derived_int: execute
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
-from werealign.solvers.base import State
+from werealign.solvers.base import Shown, State
 from werealign.tasks import TASKS, modes_of, parse_reply
 
 
@@ -41,16 +41,16 @@ class Planned:
     turns_cut: int = 0  # the oldest turns left out to fit the context budget (werealign.eval.context_budget)
     over_budget: str | None = None  # why the prompt is never sent: it does not fit the budget even with every turn cut
 
-    def view(self) -> Any:
-        """The item as `messages` show it, as data (werealign.baselines.policies.ItemView): what baselines answer from."""
-        return self.prepared.view(self.option_order, self.messages)
+    def shown(self) -> Shown:
+        """What `messages` show, as data: what a built-in baseline answers from (werealign.baselines)."""
+        return self.prepared.shown(self.option_order)
 
     def state(self) -> State:
         """The sample as a solver sees it (werealign.solvers); `others` never holds the item's own game."""
         others = tuple(g for g in self.games if g.game_id != self.game.game_id)
         return State(messages=self.messages, params=self.params, decode=self.decode, task=self.task, item=self.item,
                      game=self.game, option_order=self.option_order, mode=self.mode, variant=self.variant, key=self.key,
-                     others=others, read=self.read_answer)
+                     others=others, read=self.read_answer, shown=self.shown)
 
     def read_answer(self, reply: str | None) -> Any:
         """The answer the run would score for `reply` (None when none can be read)."""

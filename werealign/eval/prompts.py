@@ -12,11 +12,11 @@ import secrets
 from typing import Any
 
 from werealign.game import visibility
-from werealign.baselines.policies import ItemView
 from werealign.errors import UserError
 from werealign.render.context import context_vars as _context_vars
 from werealign.render.prompt_templates import render_raw, render_template, template_language, tidy
 from werealign.schema import GameLog, OpponentItem, OsrRewrite, SpeechItem, VoteItem
+from werealign.solvers.base import Shown
 from werealign.tasks import TASKS, VARIANTS, WITHOUT_GAME, resolve_mode, task_of, tasks_with_variant
 
 Item = SpeechItem | VoteItem | OpponentItem
@@ -62,8 +62,9 @@ class Prepared:
             {"role": "user", "content": self._user(self.task.template_name, question)},
         ]
 
-    def view(self, option_order: list[int] | None = None, messages: list[dict[str, str]] | None = None) -> ItemView:
-        """The item as these messages show it, as data: what a built-in baseline answers from."""
+    def shown(self, option_order: list[int] | None = None) -> Shown:
+        """What the messages of `option_order` show, as data (werealign.solvers.base.Shown): what a built-in baseline
+        answers from."""
         q = self._question_vars(option_order)
         ctx = self.kw["ctx"]
         by_seat: dict[int, list[str]] = {}
@@ -74,9 +75,8 @@ class Prepared:
                     by_seat.setdefault(u.speaker, []).append(u.text)  # a turn cut at the cut-off: its shown part
                     if u.speaker == ctx.viewpoint_seat:
                         own.append(u.text)
-        return ItemView(
-            task=self.task.name, shape=self.task.answer_shape, zh=self.lang == "zh",
-            messages=messages if messages is not None else self.messages(option_order),
+        return Shown(
+            lang=self.lang,
             options=tuple((o["key"], o["text"]) for o in q.get("options", ())),
             candidates=tuple(q.get("candidate_seats", ())), role_cards=tuple(q.get("role_card_names", ())),
             question="" if self.kw["variant"] == "options-only" else str(q.get("question", "")),

@@ -60,6 +60,7 @@ from werealign.files.output_dir import claim_directory
 from werealign.render.lines import seat_label
 from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
+from werealign.tasks import kind_of_model
 from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
 METHOD = "human-voiced/2"
@@ -473,7 +474,7 @@ def run_human(config: HumanConfig, out: Path) -> Outcome:
     name = f"{ds.manifest.name}-human"
     with staged_directory(out / "dataset", overwrite=True) as stage:
         write_dataset(stage, name=name, version=f"{ds.manifest.version}+human.{config.seed}", licence=ds.manifest.licence,
-                      games=games, items={"speech": outcome.items}, osr={},
+                      games=games, items={kind_of_model(SpeechItem): outcome.items}, osr={},
                       description="Human-voiced items by werealign generate --negatives human: every option is a real "
                                   "utterance (the key the move its next turn makes, distractors from the same day, then other games of the same source); unreviewed.",
                       source=ds.manifest.source)

@@ -4,8 +4,8 @@ the local server.
 
 A request is (model, params, messages, decode) and its reply; nothing here scores. A model string becomes a
 connection in one place (connect.py), and eval and generation run their requests through one worker runner
-(workers.py) and one call engine (engine.py). The built-in baselines (baselines.py) are answered in process from
-an `ItemView` (the item as its prompt shows it: options, candidates, role cards, speech by seat) that the caller
-hands the engine as the request's subject, never through litellm; eval's floors ask them directly.
+(workers.py) and one call engine (call_engine.py). A built-in model may be answered in process (the baselines of
+werealign.baselines, found through the `werealign.models` entry points) from the request's subject, whatever the
+caller hands the engine with it (eval: the sample's solver State), never through litellm; this layer knows no task.
 litellm is imported only through `werealign.llm.loader.import_litellm`, and only for a model litellm serves.
 """

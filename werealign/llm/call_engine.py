@@ -76,7 +76,7 @@ class Engine:
     async def call(self, key: str, request: dict[str, Any], messages: list[dict[str, Any]], params: dict[str, Any],
                    rng: random.Random, subject: Callable[[], Any] | None = None) -> tuple[StoredResponse, Outcome]:
         """Send one request (retries included), store its outcome under `key` with `request` as its record.
-        `subject`: what the request is about (eval: the item as its prompt shows it), read only by a model answered
+        `subject`: what the request is about (eval: the sample's solver State), read only by a model answered
         in process (werealign.llm.connect); never part of the request, its key or its record."""
         conn = self.connection
         kwargs = {**conn.kwargs, **params, **({"subject": subject} if conn.in_process else {})}

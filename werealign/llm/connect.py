@@ -6,8 +6,8 @@ and yields a `Connection`: the completion function, the routed model string, the
 and how many requests the model can usefully take at once. Retries are the call engine's (werealign.llm.call_engine).
 
 Models answered in process (the built-in baselines) never go through litellm: their replies are computed here from
-the request's `subject`, a zero-argument callable the caller hands the engine with each request (eval: the item as
-its prompt shows it). A hosted or served model never sees the subject.
+the request's `subject`, a zero-argument callable the caller hands the engine with each request (eval: the sample's
+solver State). A hosted or served model never sees the subject.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def connect(model: str, api_base: str | None = None, *, acompletion: Acompletion
         builtin_models.check_model_name(model, api_base)
     found = builtin_models.builtin(model)
     limit = found.max_connections if found is not None else None
-    if found is not None and found.policy is not None:
+    if found is not None and found.answer is not None:
         yield Connection(model, model, _in_process(found), {}, priced=False, max_connections=limit, in_process=True)
         return
     priced = not builtin_models.is_builtin(model)
@@ -65,14 +65,13 @@ def connect(model: str, api_base: str | None = None, *, acompletion: Acompletion
 
 
 def _in_process(model: builtin_models.BuiltinModel) -> Acompletion:
-    """A completion function computing the baseline's reply from the request's subject, shaped like litellm's reply
+    """A completion function computing the model's reply from the request's subject, shaped like litellm's reply
     (content, finish reason, usage, a 0.0 cost), so storage and scoring treat it as any model's."""
-    name = model.name
+    name, answer = model.name, model.answer
 
     async def acompletion(*, model: str, messages: list[dict[str, Any]], subject: Callable[[], Any] | None = None,
                           seed: Any = None, **ignored: Any) -> _Reply:
-        view = subject() if subject is not None else None
-        text = builtin_models.baseline_reply(name, view, seed)
+        text = answer(subject() if subject is not None else None, seed)
         prompt_tokens = sum(builtin_models.count_tokens(str(m.get("content") or "")) for m in messages)
         completion_tokens = builtin_models.count_tokens(text)
         return _Reply(text, prompt_tokens, completion_tokens, name)

@@ -17,6 +17,21 @@ from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
+class Shown:
+    """What a sample's messages show, as data, for whoever answers without reading text (the built-in baselines):
+    the answer space and the shown transcript, never the gold or the hidden game. Built by whoever rendered the
+    messages (eval's prompts), so it holds exactly what they show."""
+
+    lang: str  # the prompt's language ("zh", "en")
+    options: tuple[tuple[str, str], ...] = ()  # (shown letter, text) in shown order, for an option question
+    candidates: tuple[int, ...] = ()  # the seats the answer line may name
+    role_cards: tuple[str, ...] = ()  # the card names a roles prompt lists, as shown (most common first)
+    question: str = ""  # the question stem as shown ("" when the prompt shows none, e.g. options-only)
+    speech_by_seat: dict[int, str] = field(default_factory=dict)  # the shown transcript's text per seat
+    own_speech: tuple[str, ...] = ()  # the viewpoint's own shown turns, in order
+
+
+@dataclass(frozen=True)
 class State:
     """One sample as data: the rendered prompt and the item it asks, for solvers that need more than text.
 
@@ -38,6 +53,8 @@ class State:
     # whoever builds the state (eval's plan, the arena), so a solver that compares its samples' answers
     # (self-consistency) reads them as the task does without knowing any task.
     read: Callable[[str | None], Any] | None = field(default=None, compare=False, repr=False)
+    # What `messages` show, as data (Shown), computed on demand: set by whoever renders the messages (eval's plan).
+    shown: Callable[[], Shown] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

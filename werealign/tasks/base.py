@@ -41,7 +41,7 @@ class Task:
     variants: tuple[str, ...]  # the ablation variants (werealign.tasks.VARIANTS) this kind can be asked in
     # Template variables of the question part (the context part is common to every task): (game, item, template
     # language, option order). They also carry the answer space as data, for the built-in models
-    # (werealign.baselines.policies.ItemView), under these names by answer shape: "option": `options` [{key, text}]
+    # (what eval's prompts show as werealign.solvers.base.Shown), under these names by answer shape: "option": `options` [{key, text}]
     # in shown order (and `question`, the stem); "seat"/"seats": `candidate_seats` [int]; "roles": `candidate_seats`
     # and `role_card_names` [str] as shown.
     question_vars: Callable[[GameLog, Any, str, list[int] | None], dict[str, Any]]
@@ -50,7 +50,7 @@ class Task:
     parse: Callable[[str, Any, list[int] | None, GameLog | None], Parsed]
     scorer: Scorer  # this kind's scores, floors and how leaderboards and the release card show it
     # What the answer line asks for: "option" (one letter), "seat" (one seat), "seats" (a set of seats) or "roles".
-    # The built-in models answer by this shape (werealign.baselines.policies.ItemView.shape).
+    # The built-in baselines answer by this shape (werealign.baselines.view.ItemView.shape).
     answer_shape: str
     # The placeholder that ends this task's prompts (the last line of each <lang>/<name>.*.j2, e.g.
     # "Answer: <letter>"), one per template language: how a rendered prompt shows its task (tasks.prompt_shape).

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from statistics import fmean
 
 from werealign.game.visibility import Context, build_context
-from werealign.baselines.policies import seats_named
+from werealign.text.seat_numbers import seats_in_digits
 from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
 from werealign.tasks.common import rounded
@@ -47,7 +47,7 @@ def most_accused(ctx: Context, item: DecisionItem) -> int | None:
 
 
 def last_named(ctx: Context, item: DecisionItem) -> int | None:
-    named = [s for u in ctx.utterances if u.is_self for s in seats_named(u.text) if s in item.candidates]
+    named = [s for u in ctx.utterances if u.is_self for s in seats_in_digits(u.text) if s in item.candidates]
     return named[-1] if named else None
 
 
@@ -57,7 +57,7 @@ def consensus(ctx: Context, item: DecisionItem) -> int | None:
         return None
     today = days[-1].day
     phase_day = {p.id: p.day for p in ctx.phases}
-    said = [s for u in ctx.utterances if not u.is_self and u.speaker != "host" and phase_day.get(u.phase) == today for s in seats_named(u.text)]
+    said = [s for u in ctx.utterances if not u.is_self and u.speaker != "host" and phase_day.get(u.phase) == today for s in seats_in_digits(u.text)]
     return _top(Counter(said), item)
 
 
