@@ -24,7 +24,7 @@ from werealign.eval.execute import ProgressHooks, send
 from werealign.eval.floors_ahead import floors_ahead
 from werealign.eval.plan import Planned, plan_run
 from werealign.files import make_parent, write_json
-from werealign.llm.builtin_models import is_baseline
+from werealign.llm.builtin_models import answers_in_process
 from werealign.llm.cache import ResponseCache, cache_enabled, worth_caching
 from werealign.llm.client import Outcome
 from werealign.llm.credentials import check_credentials
@@ -77,7 +77,7 @@ def run_eval(
     """
     run_dir = out if out is not None else rundir.default_run_dir(config)
     with ExitStack() as stack:
-        if acompletion is None and not is_baseline(config.model):  # the split and floors computed beside the requests
+        if acompletion is None and not answers_in_process(config.model):  # the split and floors computed beside the requests
             stack.enter_context(floors_ahead(config))
         long_lived = stack.enter_context(_long_lived())
         with long_lived():
