@@ -121,9 +121,10 @@ def _child() -> None:
     content = dataset_record(ds, config).content_sha256  # as the run keys them (rundir)
     key = floors_key(plan, config.modes, content)
     cached = cached_path(key)
-    if any(p.task == "speech" for p in plan) and not (cached is not None and cached.exists()):
-        # The speech floor's context attacks fit with scikit-learn: imported now (2 s), while the run imports litellm
-        # and sends nothing yet, rather than when the first fit needs it, in the middle of the run's requests.
+    if not (cached is not None and cached.exists()):
+        # Floors to compute may fit models (the speech floor's context attacks fit with scikit-learn): imported now
+        # (2 s), while the run imports litellm and sends nothing yet, rather than when the first fit needs it, in the
+        # middle of the run's requests. A run whose floors fit nothing pays it here too, off its own path.
         import sklearn.linear_model  # noqa: F401
     floors = cached_floors(plan, config.modes, content)  # read or computed, and cached, as the run would
     out.write(json.dumps({"key": key, "floors": floors}, ensure_ascii=False))
