@@ -7,27 +7,25 @@ candidate seats, role cards, the shown transcript by seat), set by whoever rende
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from typing import Any
 
-from werealign.solvers.base import State
+from werealign.solvers.base import Shown, State
 from werealign.tasks import TASKS, resolve_mode
 
 
-@dataclass(frozen=True)
-class ItemView:
-    """One item as its prompt shows it, as data."""
+@dataclass(frozen=True, kw_only=True)
+class ItemView(Shown):
+    """One item as its prompt shows it, as data: what the messages show (Shown) with the prompt and its task."""
 
     task: str  # the task kind
     shape: str  # what its answer line asks for: option | seat | seats | roles (Task.answer_shape in the run's mode)
-    zh: bool  # the prompt's language is Chinese (the answer line's label)
     messages: list[dict[str, str]]  # the prompt as sent
-    options: tuple[tuple[str, str], ...] = ()  # (shown letter, text) in shown order, for shape "option"
-    candidates: tuple[int, ...] = ()  # the seats the answer line may name
-    role_cards: tuple[str, ...] = ()  # the card names a roles prompt lists, as shown (most common first)
-    question: str = ""  # the question stem as shown ("" when the prompt shows none, e.g. options-only)
-    speech_by_seat: dict[int, str] = field(default_factory=dict)  # the shown transcript's text per seat
-    own_speech: tuple[str, ...] = ()  # the viewpoint's own shown turns, in order
+
+    @property
+    def zh(self) -> bool:
+        """The prompt's language is Chinese (the answer line's label)."""
+        return self.lang == "zh"
 
     @property
     def context(self) -> str:
@@ -47,6 +45,5 @@ def view_of(state: Any) -> ItemView:
                          "as `werealign eval` sends it; this request carries none")
     shown = state.shown()
     asked = TASKS[state.task].asked_in(resolve_mode(TASKS[state.task], state.mode))
-    return ItemView(task=state.task, shape=asked.answer_shape, zh=shown.lang == "zh", messages=state.messages,
-                    options=shown.options, candidates=shown.candidates, role_cards=shown.role_cards,
-                    question=shown.question, speech_by_seat=shown.speech_by_seat, own_speech=shown.own_speech)
+    return ItemView(task=state.task, shape=asked.answer_shape, messages=state.messages,
+                    **{f.name: getattr(shown, f.name) for f in fields(Shown)})
