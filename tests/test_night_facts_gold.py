@@ -180,7 +180,7 @@ def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: 50 of the 91 seer checks some source states are read right (55%)")
+@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: 50 of the 94 seer checks some source states are read right (53%)")
 def test_90_percent_of_the_stated_seer_checks_are_read(scored) -> None:
     c = scored[0]["seer_check"]
     assert c["right"] / c["stated"] >= 0.90, (c["right"], c["stated"])
