@@ -81,6 +81,7 @@ class Prepared:
             candidates=tuple(q.get("candidate_seats", ())), role_cards=tuple(q.get("role_card_names", ())),
             question="" if self.kw["variant"] == "options-only" else str(q.get("question", "")),
             speech_by_seat={seat: " ".join(texts) for seat, texts in by_seat.items()}, own_speech=tuple(own),
+            seat_names=dict(ctx.seat_reader().names) if self.kw["game_shown"] else {},
         )
 
     @property

@@ -39,7 +39,7 @@ def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_show
         "me": None if observer else lines.seat_label(ctx.viewpoint_seat, lang),
         "own_role": None if ctx.own_role is None else role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
         "own_faction": None if ctx.own_faction is None else faction_name(ctx.own_faction, lang),
-        "players": lines.players_line(ctx.names, lang),
+        "players": lines.players_line(ctx.names, lang, ctx.aliases),
         "allies": lines.list_separator(lang).join(lines.seat_label(s, lang) for s in ctx.allies),
         "private_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
         "knowledge_missing": [{"phase": plabel(f.night), "text": lines.missing_fact_line(f.fact, lang)} for f in ctx.knowledge_missing],

@@ -25,11 +25,12 @@ def list_separator(language: str) -> str:
     return "、" if language == "zh" else ", "
 
 
-def players_line(names: tuple[tuple[int, str], ...], language: str) -> str:
-    """'Seat 1: Ava, Seat 2: Ben': ties the names players use in speech to seats."""
+def players_line(names: tuple[tuple[int, str], ...], language: str, aliases: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> str:
+    """'Seat 1: Ava, Seat 2: Ben (also Benny)': ties the names and nicknames players use in speech to seats."""
+    more = dict(aliases)
     if language == "zh":
-        return "、".join(f"{seat_label(s, 'zh')}：{n}" for s, n in names)
-    return ", ".join(f"{seat_label(s, language)}: {n}" for s, n in names)
+        return "、".join(f"{seat_label(s, 'zh')}：{n}" + (f"（又称{'、'.join(more[s])}）" if more.get(s) else "") for s, n in names)
+    return ", ".join(f"{seat_label(s, language)}: {n}" + (f" (also {', '.join(more[s])})" if more.get(s) else "") for s, n in names)
 
 
 def speaker_label(speaker: Speaker, viewpoint_seat: int | None, language: str) -> str:
