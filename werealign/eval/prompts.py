@@ -51,7 +51,7 @@ class Prepared:
     def __init__(self, game: GameLog, item: Item, task, lang: str, kw: dict) -> None:
         # `task`: the item's task as asked in the chosen mode (Task.asked_in): its template, question and answer.
         self.game, self.item, self.task, self.lang, self.kw = game, item, task, lang, kw
-        self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"])
+        self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"], terms=kw["terms"])
         self._shape: Any = None  # the question variables with slots for strings, as last rendered
         self._pieces: list[str] = []  # that rendering split at the slots (odd entries: slot numbers)
 

@@ -28,17 +28,18 @@ FACTION = {
     "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定", "unknown": "阵营未记录"},
 }
 
+# {evil_members}, {good_side}, {evil_member}: the game family's words (werealign.render.families).
 WIN = {
     "en": {
-        "side_elimination": "Side elimination: the werewolves win by eliminating all villagers or all special (god) roles; the good side wins by voting out every werewolf.",
-        "all_elimination": "All elimination: the werewolves win by eliminating every good player; the good side wins by voting out every werewolf.",
-        "parity": "Parity: the werewolves win once they are as many as the other players; the good side wins by voting out every werewolf.",
+        "side_elimination": "Side elimination: {evil_members} win by eliminating all villagers or all special (god) roles; {good_side} wins by voting out every {evil_member}.",
+        "all_elimination": "All elimination: {evil_members} win by eliminating every good player; {good_side} wins by voting out every {evil_member}.",
+        "parity": "Parity: {evil_members} win once they are as many as the other players; {good_side} wins by voting out every {evil_member}.",
         "other": "The win condition is given by the host.",
     },
     "zh": {
-        "side_elimination": "屠边规则：狼人杀死所有普通村民或所有神职即获胜；好人投票放逐所有狼人即获胜。",
-        "all_elimination": "屠城规则：狼人杀死所有好人即获胜；好人投票放逐所有狼人即获胜。",
-        "parity": "人数规则：狼人数量不少于其他玩家时狼人获胜；好人投票放逐所有狼人即获胜。",
+        "side_elimination": "屠边规则：{evil_members}杀死所有普通村民或所有神职即获胜；好人投票放逐所有{evil_members}即获胜。",
+        "all_elimination": "屠城规则：{evil_members}杀死所有好人即获胜；好人投票放逐所有{evil_members}即获胜。",
+        "parity": "人数规则：{evil_members}数量不少于其他玩家时{evil_members}获胜；好人投票放逐所有{evil_members}即获胜。",
         "other": "胜利条件由主持人说明。",
     },
 }
