@@ -37,8 +37,7 @@ def derive_command(
     skipped = Counter(n.code for notes in result.decision_notes.values() for n in notes if n.kind == "dropped")
     for code, n in sorted(skipped.items()):
         print(f"decisions not derived: {code}: {n}", file=sys.stderr)
-    counts = {"vote": result.vote, "opponent": result.opponent, **result.decisions}
-    for kind, n in counts.items():  # every kind's count, and why a kind got none (issue 45: no MVP was silent)
+    for kind, n in result.counts().items():  # every kind's count, and why a kind got none (issue 45: no MVP was silent)
         print(f"{kind}: {n} item(s)" + ("" if n else f" ({why_none(kind, result)})"), file=sys.stderr)
     made = ", ".join(f"{n} {kind}" for kind, n in result.decisions.items())
     agents = f"; {result.agents} seat(s) played by an agent {'asked' if include_agents else 'not asked (--include-agents)'}" if result.agents else ""

@@ -31,6 +31,10 @@ class DatasetDerived:
     decision_notes: dict[str, list[DeriveNote]]  # game id -> the decisions' notes
     agents: int = 0  # seats played by an agent in the dataset's games
 
+    def counts(self) -> dict[str, int]:
+        """Items made per kind, every kind derived (none included)."""
+        return {kind_of_model(VoteItem): self.vote, kind_of_model(OpponentItem): self.opponent, **self.decisions}
+
 
 def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, deciders: Deciders = "winners",
                    include_agents: bool = False) -> DatasetDerived:
@@ -79,8 +83,9 @@ def why_none(kind: str, derived: DatasetDerived) -> str:
     """Why a kind got no item on this dataset, from the notes of its games (the most frequent reason first)."""
     from collections import Counter
 
-    notes = derived.notes if kind in ("vote", "opponent") else derived.decision_notes
-    prefix = {"vote": "va_", "opponent": "oi_"}.get(kind, kind + "_")
+    mvp_kinds = {kind_of_model(VoteItem): "va_", kind_of_model(OpponentItem): "oi_"}  # the kinds derived from the MVP's (or deciders') votes
+    notes = derived.notes if kind in mvp_kinds else derived.decision_notes
+    prefix = mvp_kinds.get(kind, kind + "_")
     general = {"no_mvp", "no_decider", "mvp_is_agent", "decisions_no_decider"}
     dropped = [n for ns in notes.values() for n in ns if n.kind == "dropped" and (n.code.startswith(prefix) or n.code in general)]
     codes = Counter(n.code for n in dropped)

@@ -95,7 +95,7 @@ def derive_decision_items(
         return out
     if deciders not in ("winners", "all"):
         out.notes.append(DeriveNote("dropped", "no_mvp", "mvp", "the game names no MVP",
-                                    "no VA or OI item: use --deciders winners|all to ask the winning side's players or every player"))
+                                    "no VA or OI item: no MVP: use --deciders winners|all to ask the winning side's players or every player"))
         return out
     winners = {s.seat for s in game.seats if game.winner is not None and s.faction == game.winner}
     asked = sorted(s.seat for s in game.seats if (deciders == "all" or s.seat in winners) and s.seat not in agents)
