@@ -210,8 +210,11 @@ def build_game(
         previous = change.seat
     for i, ev in enumerate(config.events):
         p = anchor(ev.segment, ("events", i, "segment"))
-        if ev.kind == "vote" and ev.phase is None and config.phases[p].kind == "night" and _phase_audience_key(config, phase_ids[p], "night") is None:
-            raise source.error(("events", i, "segment"), _vote_in_night(config, phase_ids, starts, p, by_id[ev.segment], by_cue))
+        if ev.kind == "vote" and ev.phase is None and config.phases[p].kind == "night":
+            why = _vote_in_night(config, phase_ids, starts, p, by_id[ev.segment], by_cue)
+            # a team's night vote is fine where the night has its audience, unless a shared second may have misplaced it
+            if why is not None:
+                raise source.error(("events", i, "segment"), why)
         key = _phase_audience_key(config, phase_ids[p], config.phases[p].kind)
         heard = (config.phase_audiences[key].model_dump() if key is not None and ev.kind == "vote" and ev.audience is None and ev.public is None
                  else _audience(ev))
@@ -329,15 +332,17 @@ def _phase_audience_key(config: AnnotatorConfig, pid: str, kind: str) -> str | N
     return pid if pid in config.phase_audiences else (kind if kind in config.phase_audiences else None)
 
 
-def _vote_in_night(config: AnnotatorConfig, phase_ids: list[str], starts: list[float], p: int, seg: TranscriptSegment, by_cue: bool) -> str:
+def _vote_in_night(config: AnnotatorConfig, phase_ids: list[str], starts: list[float], p: int, seg: TranscriptSegment, by_cue: bool) -> str | None:
     """Why a vote lands in a night phase, for its error: a time stamp that shares its second with a phase change,
-    or a team's night vote without the phase's audience."""
+    or a team's night vote without the phase's audience. None: a team's vote in a night that declares its audience."""
     msg = f"a vote at cue {seg.id} falls in {phase_ids[p]}, a night phase"
     near = [i for i in (p, p + 1) if i < len(starts) and int(starts[i]) == int(seg.start)]
     if near and not by_cue:
         i = near[0]
         return (f"{msg}: the cue starts at {seg.start:g}s, the second {phase_ids[i]} starts; time stamps that share a second cannot tell "
                 f"which comes first: start the phases at their cues (phases[{i}].start_segment)")
+    if _phase_audience_key(config, phase_ids[p], "night") is not None:
+        return None
     return (f"{msg}: votes by day go in a day phase (check the phase starts); a team's night vote (the mafia's) is heard by the team only: "
             f"declare it (phase_audiences: {{night: {{kind: team, team: wolf}}}}) or give the event its audience")
 
