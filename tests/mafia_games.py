@@ -50,7 +50,6 @@ def write_game(root: Path, n: int, seed: int, numbered: bool = False) -> Path:
     names = rng.sample(FIRST, PLAYERS)
     mafia = sorted(rng.sample(range(1, PLAYERS + 1), 2))
     agent = rng.choice([s for s in range(1, PLAYERS + 1)])
-    seat_of = {names[s - 1]: s for s in range(1, PLAYERS + 1)}
 
     def call(seat: int) -> str:
         """How a player names `seat` in speech: a first name, now and then a nickname (or 'player N')."""

@@ -1,4 +1,4 @@
-"""`werealign dataset build GAME.json... --out DIR`: a dataset directory from game logs (werealign.dataset.build)."""
+"""`werealign dataset build GAME.json... --out DIR`: a dataset directory from game logs (werealign.annotate.dataset)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def build_command(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it is an earlier `dataset build` output."),
 ) -> None:
     """Validate every game log and write them as one dataset directory; then `werealign derive DIR` makes its items."""
-    from werealign.dataset.build import build_dataset
+    from werealign.annotate.dataset import build_dataset
 
     built = build_dataset(games, out, name=name, licence=licence, version=version, description=description, overwrite=overwrite)
     agents = f"; {built.agents} seat(s) played by an agent" if built.agents else ""

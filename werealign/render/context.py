@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from werealign.render import lines
-from werealign.render.families import terms
+from werealign.render.phrases import terms
 from werealign.render.phrases import role_name
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
@@ -35,7 +35,7 @@ def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_show
     observer = ctx.viewpoint_seat is None
     words = terms(game, lang)
     return {
-        "terms": words,  # the game family's words (werealign.render.families): Mafia prompts say "mafia", never "Werewolf"
+        "terms": words,  # the game family's words (werealign.render.phrases: families): Mafia prompts say "mafia", never "Werewolf"
         "ctx": ctx,
         "rules_text": lines.rules_for_prompt(game),  # the game's text plus rule lines it lacks, else the summary
         "observer": observer,

@@ -5,7 +5,7 @@ shown at all is decided by the context builder (werealign.game.visibility), neve
 
 from __future__ import annotations
 
-from werealign.render.families import side_name, terms
+from werealign.render.phrases import side_name, terms
 from werealign.render.phrases import DEATH_RESULTS, MISSING_FACT, RESULT, SKILL, WIN, faction_name, phrase_language, role_name, role_rule
 from werealign.schema import Event, GameLog, Phase
 from werealign.schema.models import WITHDREW, Speaker
@@ -60,7 +60,7 @@ def missing_fact_line(fact: str, language: str) -> str:
 
 
 def event_line(ev: Event, viewpoint_seat: int | None, language: str, words: dict[str, str] | None = None) -> str:
-    """One event as a sentence (`words`: the game family's, werealign.render.families). Event notes are never rendered:
+    """One event as a sentence (`words`: the game family's, werealign.render.phrases: families). Event notes are never rendered:
     they are annotator commentary."""
     line = _event_line(ev, viewpoint_seat, language, words)
     return line[:1].upper() + line[1:]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from werealign.errors import UserError
 from werealign.schema.models import TELLING_ORDER
-from werealign.render.families import families
+from werealign.render.phrases import families
 from werealign.render.phrases import PHRASES
 
 if TYPE_CHECKING:

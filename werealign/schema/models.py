@@ -108,7 +108,7 @@ class Rules(Strict):
         None, exclude_if=lambda v: v is None,
         description="The game family ('werewolf', 'mafia', ...): prompts use its words (werealign/render/families.json). Absent: read from the roles.")
     terms: dict[str, str] = Field(
-        default_factory=dict, exclude_if=_empty,
+        default_factory=dict, exclude_if=lambda v: not v,
         description="The board's own words over its family's (keys of werealign/render/families.json: game, evil_side, evil_member, ...).")
     public_cards: list[str] | None = Field(
         None,
