@@ -91,7 +91,7 @@ def write_game(root: Path, n: int, seed: int, numbered: bool = False) -> Path:
                                  or [x for x in alive if x != s]) for s in alive}
         for s in alive:
             t = suspect[s]
-            lines = [f"I think {call(t)} is suspicious", f"{call(t)} has been way too quiet", f"my vote is on {call(t)} today",
+            lines = [f"I think {call(t)} is suspicious", f"{call(t)} has been way too quiet, smells like mafia", f"my vote is on {call(t)} today",
                      f"not sure about {call(rng.choice([x for x in alive if x != s]))} but {call(t)} feels off"]
             text = rng.choice(lines)
             roll = rng.random()

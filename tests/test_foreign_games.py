@@ -236,3 +236,14 @@ def mafia_game(tmp_path_factory) -> GameLog:
 def test_claims_read_in_english(mafia_game, text, mafioso, claim):
     seat = next(s.seat for s in mafia_game.seats if (s.role == "mafioso") == mafioso)
     assert ClaimReader(mafia_game).claim(text, seat) == claim
+
+
+def test_human_voiced_moves_and_the_audits_seats_read_names():
+    from werealign.audit.seats import renumber, seats_named
+    from werealign.generation import human_text as ht
+
+    names = {2: ("Ben", "Benny"), 3: ("Cora",)}
+    assert ht.is_move("vote out Benny now", names) and not ht.is_move("vote out Benny now"), "a move about a seat named by name"
+    assert seats_named("Benny, then seat 3", names) == [2, 3]
+    # a distractor cut from another game names that game's players: renamed to this game's seats, as numbers are renumbered
+    assert renumber("Benny and Cora, then 2号", {2: 5, 3: 6}, names, {5: ("Eli",), 6: ("Fay",)}) == "Eli and Fay, then 5号"

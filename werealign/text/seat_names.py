@@ -64,6 +64,13 @@ class SeatReader:
                 out.append((self._table[m.group(0).casefold()], True))  # type: ignore[attr-defined]
         return out
 
+    def name_spans(self, text: str) -> list[tuple[int, int, int]]:
+        """(start, end, seat) of every mention by a name or nickname, in order."""
+        if self._pattern is None:  # type: ignore[attr-defined]
+            return []
+        return [(m.start(), m.end(), self._table[m.group(0).casefold()]) for m in self._pattern.finditer(text)  # type: ignore[attr-defined]
+                if not (m.group(1) or m.group(2))]
+
     def count_by_name(self, seat: int, text: str) -> int:
         """How often `text` names `seat` by a name or nickname (numbers not counted)."""
         if self._pattern is None:  # type: ignore[attr-defined]
