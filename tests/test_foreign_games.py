@@ -247,3 +247,18 @@ def test_human_voiced_moves_and_the_audits_seats_read_names():
     assert seats_named("Benny, then seat 3", names) == [2, 3]
     # a distractor cut from another game names that game's players: renamed to this game's seats, as numbers are renumbered
     assert renumber("Benny and Cora, then 2号", {2: 5, 3: 6}, names, {5: ("Eli",), 6: ("Fay",)}) == "Eli and Fay, then 5号"
+
+
+def test_va_and_oi_from_any_decider_set(mafia_game):
+    from werealign.game.derive import derive_decision_items
+    from werealign.schema import Mvp
+
+    town = [s.seat for s in mafia_game.seats if s.faction == "good" and s.agent is None]
+    game = mafia_game.model_copy(update={"mvp": Mvp(seat=town[0], votes=[])})
+    assert not derive_decision_items(game, deciders="all").vote, "an MVP without recorded votes gives no VA by default"
+    every = derive_decision_items(game, deciders="all", from_deciders=True)
+    asked = {i.viewpoint_seat for i in every.vote}
+    assert len(asked) > 2 and not {s.seat for s in game.seats if s.agent} & asked
+    assert {i.viewpoint_seat for i in every.opponent} <= set(town), "OI only from the good side"
+    mvp_only = derive_decision_items(game, deciders="mvp", from_deciders=True)
+    assert {i.viewpoint_seat for i in mvp_only.vote} == {town[0]}

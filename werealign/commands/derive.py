@@ -17,6 +17,7 @@ def derive_command(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it is an earlier derive output."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any MVP vote is dropped (the output is still written)."),
     deciders: str = typer.Option("winners", "--deciders", help="Whose decisions become decision items: winners (the winning side), mvp or all; in a game without an MVP, whose votes become VA and OI items too."),
+    va_oi_from: str = typer.Option("mvp", "--va-oi-from", help="mvp: VA and OI from the MVP's votes where a game names an MVP, else from the deciders' recorded ballots; deciders: from the deciders' ballots in every game."),
     include_agents: bool = typer.Option(False, "--include-agents", help="Ask seats played by an agent (seats[].agent) too; by default their turns stay, their choices are no keys."),
 ) -> None:
     """Derive the VA (vote) and OI (opponent) items from every game's MVP annotations, and the decision items (night
@@ -28,7 +29,9 @@ def derive_command(
 
     if deciders not in DECIDERS:
         raise UserError(f"--deciders {deciders}: choose one of {', '.join(DECIDERS)}")
-    result = derive_dataset(dataset, out, overwrite=overwrite, deciders=deciders, include_agents=include_agents)
+    if va_oi_from not in ("mvp", "deciders"):
+        raise UserError(f"--va-oi-from {va_oi_from}: choose mvp or deciders")
+    result = derive_dataset(dataset, out, overwrite=overwrite, deciders=deciders, include_agents=include_agents, va_oi_from=va_oi_from)
     for game_id, notes in result.notes.items():
         for n in notes:
             if n.kind != "converted":

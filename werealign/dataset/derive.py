@@ -37,7 +37,7 @@ class DatasetDerived:
 
 
 def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, deciders: Deciders = "winners",
-                   include_agents: bool = False) -> DatasetDerived:
+                   include_agents: bool = False, va_oi_from: str = "mvp") -> DatasetDerived:
     """Re-derive every VA, OI and decision item of the dataset at `src` from its games (decisions of `deciders`);
     write to `out` (default: `src`, in place).
 
@@ -57,7 +57,8 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, 
     decisions: dict[str, list] = {}
     decision_notes: dict[str, list[DeriveNote]] = {}
     for game_id in sorted(ds.games):
-        derived = derive_decision_items(ds.games[game_id], deciders=deciders, include_agents=include_agents)
+        derived = derive_decision_items(ds.games[game_id], deciders=deciders, include_agents=include_agents,
+                                        from_deciders=va_oi_from == "deciders")
         vote += derived.vote
         opponent += derived.opponent
         notes[game_id] = derived.notes

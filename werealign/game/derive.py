@@ -77,21 +77,26 @@ def derive_decision_items(
     tags: tuple[str, str] = ("va", "oi"),
     deciders: str = "mvp",
     include_agents: bool = False,
+    from_deciders: bool = False,
 ) -> Derived:
     """VA and OI items of one game, and a note for every item made or not made (with why).
 
     The MVP's votes when the game names an MVP. A game without one (issue 45: online games name none) asks its
     `deciders` instead, `winners` or `all`: each decider's recorded day ballots, cut off before the round's first
-    ballot as ballot items are; with `mvp` it gets none, and a note says so. A seat played by an agent
-    (`seats[].agent`) is asked only with `include_agents`."""
+    ballot as ballot items are; with `mvp` it gets none, and a note says so. `from_deciders` asks the deciders in
+    every game, one with an MVP too. A seat played by an agent (`seats[].agent`) is asked only with `include_agents`."""
     out = Derived()
     agents = {s.seat for s in game.seats if s.agent is not None and not include_agents}
-    if game.mvp is not None:
+    if game.mvp is not None and not from_deciders:
         if game.mvp.seat in agents:
             out.notes.append(DeriveNote("dropped", "mvp_is_agent", "mvp", f"MVP seat {game.mvp.seat} was played by an agent",
                                         "no VA or OI item: an agent's choices are no human keys (derive --include-agents asks them)"))
             return out
         _voter_items(game, game.mvp.seat, list(game.mvp.votes), "", provenance, tags, out)
+        return out
+    if deciders == "mvp" and from_deciders and game.mvp is not None:
+        for seat in [] if game.mvp.seat in agents else [game.mvp.seat]:
+            _voter_items(game, seat, ballots_of(game, seat), f"-s{seat}", provenance, tags, out)
         return out
     if deciders not in ("winners", "all"):
         out.notes.append(DeriveNote("dropped", "no_mvp", "mvp", "the game names no MVP",
