@@ -187,7 +187,8 @@ def family_of(game: Any) -> str:
     """The game's family: `rules.family`, else the first family (besides Werewolf) one of whose roles is on the board."""
     if game.rules.family:
         return game.rules.family
-    roles = {s.role for s in game.seats} | {c.role for c in game.rules.composition}
+    # the board's cards: the composition is public (a shell of a game, as the arena's players get, has no seats)
+    roles = {s.role for s in getattr(game, "seats", None) or ()} | {c.role for c in game.rules.composition}
     return next((name for name, f in families().items() if roles & set(f["roles"])), DEFAULT_FAMILY)
 
 
