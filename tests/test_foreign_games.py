@@ -262,3 +262,17 @@ def test_va_and_oi_from_any_decider_set(mafia_game):
     assert {i.viewpoint_seat for i in every.opponent} <= set(town), "OI only from the good side"
     mvp_only = derive_decision_items(game, deciders="mvp", from_deciders=True)
     assert {i.viewpoint_seat for i in mvp_only.vote} == {town[0]}
+
+
+def test_fix_manifest_completes_a_hand_written_manifest(route, tmp_path):
+    import shutil
+
+    ds = tmp_path / "ds"
+    shutil.copytree(route["ds"], ds)
+    manifest = json.loads((ds / "dataset.json").read_text())
+    for field in ("counts", "content_hashes", "languages"):
+        del manifest[field]
+    (ds / "dataset.json").write_text(json.dumps(manifest))
+    assert run_cli("validate", ds, "--fix-manifest").returncode == 0
+    assert json.loads((ds / "dataset.json").read_text())["counts"]["games"] == 5
+    assert run_cli("validate", ds).returncode == 0
