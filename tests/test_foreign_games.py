@@ -276,3 +276,11 @@ def test_fix_manifest_completes_a_hand_written_manifest(route, tmp_path):
     assert run_cli("validate", ds, "--fix-manifest").returncode == 0
     assert json.loads((ds / "dataset.json").read_text())["counts"]["games"] == 5
     assert run_cli("validate", ds).returncode == 0
+
+
+def test_the_release_card_says_agents_and_kinds_that_cannot_discriminate(route, tmp_path):
+    r = run_cli("release", route["ds"], "--out", tmp_path / "rel")
+    assert r.returncode == 0, r.stderr
+    card = (tmp_path / "rel" / "README.md").read_text()
+    assert "seats played by an agent, not a human: 5 of 35 seats in 5 game(s)" in card
+    assert "Cannot discriminate" in card and "`claim`" in card
