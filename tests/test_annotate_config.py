@@ -148,7 +148,8 @@ def test_duplicate_key_in_a_lexicon(tmp_path):
     [
         # night-2 starts with day-2: night-2 would hold no segment
         ('{kind: night, day: 2, start: "00:01:32,000"}', '{kind: night, day: 2, start: "00:01:36,000"}', "phases.4.start",
-         "overlapping phases: day-2 starts at 00:01:36,000, at the same time as the previous phase (00:01:36,000)"),
+         "overlapping phases: day-2 starts at 00:01:36,000, at the same time as the previous phase (00:01:36,000); "
+         "time stamps that share a second cannot tell the order: give each phase its start_segment"),
         # the game ends when the last phase starts
         ('game_end: "00:02:02,000"', 'game_end: "00:01:36,000"', "game_end",
          "game ends at 00:01:36,000, the same time as the last phase starts (00:01:36,000)"),

@@ -100,7 +100,7 @@ def test_named_players_are_tied_to_their_seats():
     vote = derive_decision_items(game).vote[0]
     text = render_messages(game, vote)[1]["content"]
     assert "## Players\nSeat 1: Alice, Seat 2: Bob, Seat 3: Carol, Seat 4: Dmitri, Seat 5: Eve\n" in text
-    assert "Your role: doctor (the good side)" in text  # a Mafia role from the catalogue
+    assert "Your role: doctor (the town)" in text  # a Mafia role from the catalogue, in its family's words (issue 45)
 
 
 def test_vote_item_hides_only_the_viewpoints_own_ballot_of_the_round_asked():

@@ -16,7 +16,7 @@ from pathlib import Path
 import typer
 
 from werealign.version import __version__
-from werealign.commands import analyze, annotate, arena, audit, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
+from werealign.commands import analyze, annotate, arena, audit, dataset, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
 from werealign.commands import list as list_cmd
 from werealign.errors import UserError, one_line
 
@@ -49,6 +49,7 @@ app.command("import")(importer.import_command)
 app.command("eval")(eval_cmd.eval_command)
 app.command("score")(eval_cmd.score_command)
 app.add_typer(annotate.app, name="annotate")
+app.add_typer(dataset.app, name="dataset")
 app.command("leaderboard")(leaderboard.leaderboard_command)
 app.command("release")(release.release_command)
 app.command("derive")(derive.derive_command)

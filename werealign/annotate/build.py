@@ -13,6 +13,7 @@ The rules (the same ones the WereBench release used, so its games can be rebuilt
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,10 @@ def _rules(config: AnnotatorConfig, catalogue: RoleCatalogue, notes: list[str]) 
         "self_vote_allowed": config.rules.self_vote_allowed,
         "abstention_allowed": config.rules.abstention_allowed,
         "declared_roles": [d.model_dump(exclude_defaults=True) for d in config.declared_roles],
+        "moves": None if config.rules.moves is None else config.rules.moves.model_dump(exclude_none=True),
+        "public_cards": config.rules.public_cards,
+        "family": config.rules.family,
+        "terms": config.rules.terms,
     }
 
 
@@ -92,8 +97,21 @@ def build_game(
     notes: list[str] = []
     by_id = {s.id: s for s in segments}
     phase_ids = [phase_id(p.kind, p.day) for p in config.phases]
-    starts = [parse_timestamp(p.start) for p in config.phases]
+    position = {s.id: i for i, s in enumerate(segments)}  # file order: what decides between cues that share a second
+    for i, p in enumerate(config.phases):
+        if p.start_segment is not None and p.start_segment not in by_id:
+            raise segment_not_in(source, ("phases", i, "start_segment"), p.start_segment, srt_path)
+    starts = [by_id[p.start_segment].start if p.start_segment is not None else parse_timestamp(p.start) for p in config.phases]
     game_start, game_end = starts[0], parse_timestamp(config.game_end)
+    by_cue = any(p.start_segment is not None for p in config.phases)
+    # A phase placed by time starts at the first cue, in file order, at or after that time.
+    first_at = [position[p.start_segment] if p.start_segment is not None
+                else next((k for k, s in enumerate(segments) if s.start >= starts[i]), len(segments)) for i, p in enumerate(config.phases)]
+
+    def phase_of(seg: TranscriptSegment) -> int:
+        if by_cue:
+            return max(bisect.bisect_right(first_at, position[seg.id]) - 1, 0)
+        return phase_at(seg.start)
 
     def phase_at(t: float) -> int:
         return max(bisect.bisect_right(starts, t) - 1, 0)
@@ -112,22 +130,28 @@ def build_game(
                 )
             dropped_labels[seg.label] += 1
             continue
-        kept.append((seg, speaker, phase_at(seg.start)))
+        kept.append((seg, speaker, phase_of(seg)))
     for label, n in sorted(dropped_labels.items()):
         notes.append(f"speaker label {label!r} is not mapped to a seat or the host: {n} in-game segment(s) dropped")
     if not kept:
         raise UserError(f"{srt_path}: no transcript segment falls inside the game ({source.where('phases')} to {source.where('game_end')})")
 
     # 2. Merge runs of one speaker within one phase (and one audience) into turns; a turn break starts a new one.
-    def heard_by(segment_id: int) -> int | None:
-        """Index of the turn_audiences range holding the segment (the first one), or None: the table's."""
-        return next((i for i, r in enumerate(config.turn_audiences) if r.first_segment <= segment_id <= r.last_segment), None)
+    def heard_by(segment_id: int, p: int) -> int | str | None:
+        """Index of the turn_audiences range holding the segment (the first one), else the phase's audience key, or None: the table's."""
+        i = next((i for i, r in enumerate(config.turn_audiences) if r.first_segment <= segment_id <= r.last_segment), None)
+        return i if i is not None else _phase_audience_key(config, phase_ids[p], config.phases[p].kind)
+
+    def audience_of(key: int | str | None) -> dict | None:
+        if key is None:
+            return None
+        return (config.turn_audiences[key].audience if isinstance(key, int) else config.phase_audiences[key]).model_dump()
 
     breaks = set(config.turn_breaks)
     utterances: list[dict] = []
     for seg, speaker, p in kept:
         last = utterances[-1] if utterances else None
-        audience = heard_by(seg.id)
+        audience = heard_by(seg.id, p)
         if last is not None and last["speaker"] == speaker and last["_phase"] == p and last["_audience"] == audience and seg.id not in breaks:
             last["segment_ids"].append(seg.id)
             last["segments"].append(seg)
@@ -143,7 +167,7 @@ def build_game(
             "speaker": u["speaker"],
             "text": " ".join(s.text for s in u["segments"]),
             "segments": [{"id": s.id, "start": s.start, "end": s.end, "text": s.text} for s in u["segments"]],
-            "audience": None if u["_audience"] is None else config.turn_audiences[u["_audience"]].audience.model_dump(),
+            "audience": audience_of(u["_audience"]),
         }
         for i, u in enumerate(utterances)
     ]
@@ -157,7 +181,7 @@ def build_game(
             s = by_id[segment]
             if not game_start <= s.start < game_end:
                 raise source.error(path, f"segment {segment} ({s.start:.3f}s) is outside the game")
-            return phase_at(s.start)
+            return phase_of(s)
         return in_game[segment]
 
     # 3. Events: sheriff changes first (they come as times or segments), then the annotated events.
@@ -186,12 +210,20 @@ def build_game(
         previous = change.seat
     for i, ev in enumerate(config.events):
         p = anchor(ev.segment, ("events", i, "segment"))
+        if ev.kind == "vote" and ev.phase is None and config.phases[p].kind == "night":
+            why = _vote_in_night(config, phase_ids, starts, p, by_id[ev.segment], by_cue)
+            # a team's night vote is fine where the night has its audience, unless a shared second may have misplaced it
+            if why is not None:
+                raise source.error(("events", i, "segment"), why)
+        key = _phase_audience_key(config, phase_ids[p], config.phases[p].kind)
+        heard = (config.phase_audiences[key].model_dump() if key is not None and ev.kind == "vote" and ev.audience is None and ev.public is None
+                 else _audience(ev))
         events.append(
             (ev.segment, len(events), {
                 "kind": ev.kind,
                 "phase": ev.phase or phase_ids[p],
                 "segment_id": ev.segment,
-                "audience": _audience(ev),
+                "audience": heard,
                 "round": ev.round,
                 "actor": ev.actor,
                 "target": ev.target,
@@ -231,6 +263,7 @@ def build_game(
     for label, who in config.speakers.items():
         if isinstance(who, int):
             labels.setdefault(who, []).append(label)
+    names = seat_names(config, labels, notes)
     game = {
         "game_id": config.game_id,
         "language": config.language,
@@ -243,7 +276,9 @@ def build_game(
                 "faction": seat_role(config.roles[seat], catalogue)[1],
                 "original_role_label": None if seat_role(config.roles[seat], catalogue)[0] == config.roles[seat] else config.roles[seat],
                 "speaker_labels": sorted(labels.get(seat, [])),
-                "name": config.names.get(seat),
+                "name": names[seat][0] if names.get(seat) else None,
+                "aliases": names.get(seat, [])[1:],
+                "agent": config.agents.get(seat),
             }
             for seat in sorted(config.roles)
         ],
@@ -268,6 +303,48 @@ def build_game(
         "winner": config.winner,
     }
     return BuildResult(parse_model(GameLog, game, f"{source.file}: built game {config.game_id}"), notes)
+
+
+# A speaker label that only numbers a voice ("Speaker 3", "P3", "7号") is no name players call anyone by.
+_NOT_A_NAME = re.compile(r"(?i)^(?:speaker|player|seat|voice|p|spk)?\s*[-_#]?\s*\d+\s*号?$")
+
+
+def seat_names(config: AnnotatorConfig, labels: dict[int, list[str]], notes: list[str]) -> dict[int, list[str]]:
+    """Seat -> [name, nickname, ...]: the config's `names`, else the seat's speaker labels that are names."""
+    out: dict[int, list[str]] = {}
+    defaulted = []
+    for seat in sorted(config.roles):
+        given = config.names.get(seat)
+        if given is not None:
+            out[seat] = [given] if isinstance(given, str) else list(given)
+        else:
+            named = [label for label in sorted(labels.get(seat, [])) if not _NOT_A_NAME.match(label.strip())]
+            if named:
+                out[seat] = named
+                defaulted.append(seat)
+    if defaulted and config.names:
+        notes.append(f"names: seat(s) {defaulted} take their names from their speaker labels; give `names` to add nicknames")
+    return out
+
+
+def _phase_audience_key(config: AnnotatorConfig, pid: str, kind: str) -> str | None:
+    """The `phase_audiences` key that applies to a phase: its id first, then its kind."""
+    return pid if pid in config.phase_audiences else (kind if kind in config.phase_audiences else None)
+
+
+def _vote_in_night(config: AnnotatorConfig, phase_ids: list[str], starts: list[float], p: int, seg: TranscriptSegment, by_cue: bool) -> str | None:
+    """Why a vote lands in a night phase, for its error: a time stamp that shares its second with a phase change,
+    or a team's night vote without the phase's audience. None: a team's vote in a night that declares its audience."""
+    msg = f"a vote at cue {seg.id} falls in {phase_ids[p]}, a night phase"
+    near = [i for i in (p, p + 1) if i < len(starts) and int(starts[i]) == int(seg.start)]
+    if near and not by_cue:
+        i = near[0]
+        return (f"{msg}: the cue starts at {seg.start:g}s, the second {phase_ids[i]} starts; time stamps that share a second cannot tell "
+                f"which comes first: start the phases at their cues (phases[{i}].start_segment)")
+    if _phase_audience_key(config, phase_ids[p], "night") is not None:
+        return None
+    return (f"{msg}: votes by day go in a day phase (check the phase starts); a team's night vote (the mafia's) is heard by the team only: "
+            f"declare it (phase_audiences: {{night: {{kind: team, team: wolf}}}}) or give the event its audience")
 
 
 def build_from_files(srt_path: Path, config_path: Path) -> BuildResult:

@@ -125,31 +125,45 @@ def check_config(config: AnnotatorConfig, source: ConfigSource, segments: KnownS
     for seat in config.names:
         _check_seat(seat, n, source, ("names", seat))
 
-    # Phases: in time order and unique; each ends where the next begins, the last at game_end.
-    starts: list[float] = []
+    # Phases: in order and unique; each ends where the next begins, the last at game_end. A phase starts at a
+    # time or at a cue (`start_segment`): consecutive phases are compared in whichever both give.
+    starts: list[float | None] = []
     ids: set[str] = set()
     for i, phase in enumerate(config.phases):
+        if phase.start is None and phase.start_segment is None:
+            raise source.error(("phases", i), "give the phase's start (a time) or start_segment (a cue number)")
         try:
-            t = parse_timestamp(phase.start)
+            t = None if phase.start is None else parse_timestamp(phase.start)
         except ValueError as e:
             raise source.error(("phases", i, "start"), str(e)) from None
         pid = phase_id(phase.kind, phase.day)
         if pid in ids:
             raise source.error(("phases", i), f"duplicate phase {pid}")
         ids.add(pid)
+        prev = config.phases[i - 1] if i else None
+        if prev is not None and phase.start_segment is not None and prev.start_segment is not None and phase.start_segment <= prev.start_segment:
+            raise source.error(("phases", i, "start_segment"), f"overlapping phases: {pid} starts at cue {phase.start_segment}, "
+                               f"not after the previous phase's cue {prev.start_segment}")
         # Equal starts are refused too: the first phase would be empty (a segment belongs to the last
-        # phase started at or before it), which is always a typo in an annotator's config.
-        if starts and t <= starts[-1]:
+        # phase started at or before it), which is always a typo in an annotator's config. Phases placed
+        # by cue may share a second (whole-second chat logs): only their cues must be in order.
+        if t is not None and starts and starts[-1] is not None and (t < starts[-1] or (t == starts[-1] and phase.start_segment is None)):
             when = "at the same time as" if t == starts[-1] else "before"
-            raise source.error(("phases", i, "start"), f"overlapping phases: {pid} starts at {phase.start}, {when} the previous phase ({config.phases[i - 1].start})")
+            raise source.error(("phases", i, "start"), f"overlapping phases: {pid} starts at {phase.start}, {when} the previous phase ({config.phases[i - 1].start})"
+                               + ("; time stamps that share a second cannot tell the order: give each phase its start_segment" if t == starts[-1] else ""))
         starts.append(t)
     try:
         end = parse_timestamp(config.game_end)
     except ValueError as e:
         raise source.error(("game_end",), str(e)) from None
-    if end <= starts[-1]:
+    if starts[-1] is not None and end <= starts[-1]:
         when = "the same time as" if end == starts[-1] else "before"
         raise source.error(("game_end",), f"game ends at {config.game_end}, {when} the last phase starts ({config.phases[-1].start})")
+    for key in config.phase_audiences:
+        if key not in ids and key not in ("night", "day", "sheriff_election"):
+            raise source.error(("phase_audiences", key), f"not a phase kind (night, day, sheriff_election) or a phase of this game ({', '.join(sorted(ids))})")
+    for seat in config.agents:
+        _check_seat(seat, n, source, ("agents", seat))
 
     for i, change in enumerate(config.sheriff):
         _check_seat(change.seat, n, source, ("sheriff", i, "seat"))

@@ -55,6 +55,7 @@ class Shown:
     forms: dict[str, float]  # seat form -> share of the transcript's seat mentions
     turns: tuple[str, ...] = ()  # the transcript's turns: transcript == " ".join(turns)
     own_turns: tuple[str, ...] = ()  # own == " ".join(own_turns)
+    names: tuple[tuple[int, tuple[str, ...]], ...] = ()  # seat -> its name and nicknames: a seat named by name is a seat (issue 45)
 
 
 def shown_at(game: GameLog | None, item: SpeechItem) -> Shown:
@@ -69,26 +70,29 @@ def shown_to(game: GameLog, seat: int | None, cutoff: int) -> Shown:
     from werealign.game.derive import alive_at
     from werealign.game.visibility import build_context
 
+    from werealign.text.seat_names import names_of_seats
+
     ctx = build_context(game, seat, cutoff)
+    names = tuple(sorted(names_of_seats(game.seats).items()))
     turns = tuple(u.text for u in ctx.utterances if isinstance(u.speaker, int))
     own = tuple(u.text for u in ctx.utterances if u.is_self)
     alive = set(alive_at(game, cutoff))
-    forms = Counter(f for t in turns for f in _seat_forms(t))
+    forms = Counter(f for t in turns for f in _seat_forms(t, names))
     total = sum(forms.values()) or 1
     # a seat not in the game is as telling as one out (a distractor cut from a bigger board)
     dead = frozenset(range(1, 100)) - alive
     return Shown(" ".join(turns), " ".join(turns[-LAST_TURNS:]), " ".join(own), dead, {f: n / total for f, n in forms.items()},
-                 turns, own)
+                 turns, own, names)
 
 
 @lru_cache(maxsize=65536)
-def _seat_forms(text: str) -> tuple[str, ...]:
+def _seat_forms(text: str, names: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> tuple[str, ...]:
     # Cached: every item of a game reads the same turns again, from each cut-off.
-    return tuple(m.form for m in mentions(text))
+    return tuple(m.form for m in mentions(text, dict(names)))
 
 
 def option_features(text: str, shown: Shown) -> dict[str, float]:
-    named = mentions(text)
+    named = mentions(text, dict(shown.names))
     clauses = [c for c in _CLAUSE.split(text) if c.strip()]
     style = sum(shown.forms.get(m.form, 0.0) for m in named) / len(named) if named else float("nan")
     return {

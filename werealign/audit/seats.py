@@ -1,8 +1,9 @@
 """Seat mentions in every form a transcript writes them, found and renumbered in one place.
 
 Forms: digits with 号 or 号位 ("7号", "7 号", "7号位"), Chinese numerals with 号 or 号位 ("七号",
-"十二号位"), and "seat 7" / "player 7". A renumbered mention keeps its form: digits stay digits (with
-the same spacing), numerals stay numerals, so the form says nothing about whether a seat was changed.
+"十二号位"), "seat 7" / "player 7", and, given a game's names (issue 45: players who call each other
+"Ben" or "Benny"), a seat's name or nickname (werealign.text.seat_names). A renumbered mention keeps its form: digits stay digits (with
+the same spacing), numerals stay numerals, a name becomes the new seat's name, so the form says nothing about whether a seat was changed.
 The audit reads seats named by options with it (dead or absent seats), and human-voiced generation
 renumbers distractors with it (werealign.generation.human_text).
 """
@@ -10,7 +11,7 @@ renumbers distractors with it (werealign.generation.human_text).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from werealign.text.zh_numbers import chinese_number
@@ -32,8 +33,27 @@ class Mention:
     form: str  # "digit", "digit-space", "numeral", "word"
 
 
-def mentions(text: str) -> list[Mention]:
-    """Every seat mention of `text`, in order (numerals that are not a number up to 99 are skipped)."""
+Names = Mapping[int, Sequence[str]]  # seat -> its name and nicknames (werealign.text.seat_names.names_of_seats)
+
+
+def _name_mentions(text: str, names: Names | None) -> list[Mention]:
+    if not names:
+        return []
+    from werealign.text.seat_names import SeatReader
+
+    found = SeatReader({s: tuple(n) for s, n in names.items()}).name_spans(text)
+    return [Mention(a, b, seat, "name") for a, b, seat in found]
+
+
+def mentions(text: str, names: Names | None = None) -> list[Mention]:
+    """Every seat mention of `text`, in order (numerals that are not a number up to 99 are skipped); with `names`, by name too."""
+    by_name = _name_mentions(text, names)
+    if by_name:
+        return sorted(_number_mentions(text) + by_name, key=lambda m: m.start)
+    return _number_mentions(text)
+
+
+def _number_mentions(text: str) -> list[Mention]:
     out = []
     for m in SEAT_FORM.finditer(text):
         if m.group("num") is not None:
@@ -49,8 +69,8 @@ def mentions(text: str) -> list[Mention]:
     return out
 
 
-def seats_named(text: str) -> list[int]:
-    return [m.seat for m in mentions(text)]
+def seats_named(text: str, names: Names | None = None) -> list[int]:
+    return [m.seat for m in mentions(text, names)]
 
 
 def numeral(n: int) -> str:
@@ -61,8 +81,19 @@ def numeral(n: int) -> str:
     return ("" if tens == 1 else _DIGITS[tens]) + "十" + (_DIGITS[ones] if ones else "")
 
 
-def renumber(text: str, table: Mapping[int, int]) -> str:
-    """Every seat mention whose seat is in `table` renumbered, in one pass, each in its own form."""
+def renumber(text: str, table: Mapping[int, int], names: Names | None = None, to_names: Names | None = None) -> str:
+    """Every seat mention whose seat is in `table` renumbered, in one pass, each in its own form; with `names` (the
+    text's game) a name too: the new seat's name in `to_names` (its game), else "seat N"."""
+    by_name = [m for m in _name_mentions(text, names) if m.seat in table]
+    if by_name:
+        out, at = [], 0
+        for m in by_name:  # names first (numbers inside a name are none), then the numbers of the pieces between
+            new = table[m.seat]
+            name = (to_names or {}).get(new)
+            out += [renumber(text[at:m.start], table), name[0] if name else f"seat {new}"]
+            at = m.end
+        return "".join(out) + renumber(text[at:], table)
+
     def sub(m: re.Match[str]) -> str:
         if m.group("num") is not None:
             seat = chinese_number(m.group("num"))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from werealign.baselines.view import ItemView
-from werealign.text.seat_numbers import seats_in_digits
+from werealign.text.seat_names import SeatReader
 from werealign.text.similarity import tfidf_cosines
 
 Policy = Callable[[ItemView, Any], tuple[str, str]]  # (view, request seed) -> (answer, why)
@@ -64,7 +64,8 @@ def options_only_policy(view: ItemView, seed: Any) -> tuple[str, str]:
 
 
 def own_last_call_policy(view: ItemView, seed: Any) -> tuple[str, str]:
-    named = [seat for text in view.own_speech for seat in seats_in_digits(text) if seat in view.candidates]
+    read = SeatReader(view.seat_names)  # names and nicknames are seats too (issue 45)
+    named = [seat for text in view.own_speech for seat in read.seats(text) if seat in view.candidates]
     if view.shape == "option":
         return view.options[0][0], "no own-call shortcut for speech items: option A"
     if view.shape == "seat":
@@ -142,7 +143,9 @@ def _top(scores: dict[int, int], shape: str) -> str:
 def _mentions(seat: int, view: ItemView) -> int:
     transcript = " ".join(view.speech_by_seat.values())
     pattern = rf"(?<!\d){seat}\s*号" if view.zh else rf"(?i)\bseat\s+{seat}\b"
-    return len(re.findall(pattern, transcript))
+    by_name = SeatReader(view.seat_names).count_by_name(seat, transcript)
+    # a name is counted apart from the number form, so a game without names counts exactly as before
+    return len(re.findall(pattern, transcript)) + by_name
 
 
 def _lexical_option(view: ItemView, against: str) -> str:

@@ -222,7 +222,11 @@ def _write_manifest(root: Path, base: DatasetManifest, games: list[GameLog], ite
 
 def rewrite_manifest(root: Path) -> DatasetManifest:
     """After an intended edit of a dataset directory: its dataset.json recomputed from the files (name,
-    version, licence and description kept). The files must load; `werealign validate` checks the rest."""
+    version, licence and description kept). The files must load; `werealign validate` checks the rest. What this
+    recomputes may be absent (issue 45: a manifest written by hand has no content hashes yet)."""
+    raw = read_json(root / MANIFEST) if (root / MANIFEST).is_file() else None
+    if isinstance(raw, dict) and not {"counts", "content_hashes", "languages"} <= set(raw):
+        write_json(root / MANIFEST, {"languages": [], "counts": {"games": 0}, "content_hashes": {}, **raw})
     ds = load_dataset(root)
     items = {task: len(rows) for task, rows in ds.items.items()}
     return _write_manifest(root, ds.manifest, list(ds.games.values()), items, len(ds.osr))

@@ -29,9 +29,15 @@ class DatasetDerived:
     notes: dict[str, list[DeriveNote]]  # game id -> notes (each game its own outcome)
     decisions: dict[str, int]  # decision kind -> items made (werealign.game.decisions)
     decision_notes: dict[str, list[DeriveNote]]  # game id -> the decisions' notes
+    agents: int = 0  # seats played by an agent in the dataset's games
+
+    def counts(self) -> dict[str, int]:
+        """Items made per kind, every kind derived (none included)."""
+        return {kind_of_model(VoteItem): self.vote, kind_of_model(OpponentItem): self.opponent, **self.decisions}
 
 
-def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, deciders: Deciders = "winners") -> DatasetDerived:
+def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, deciders: Deciders = "winners",
+                   include_agents: bool = False, va_oi_from: str = "mvp") -> DatasetDerived:
     """Re-derive every VA, OI and decision item of the dataset at `src` from its games (decisions of `deciders`);
     write to `out` (default: `src`, in place).
 
@@ -51,11 +57,12 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, 
     decisions: dict[str, list] = {}
     decision_notes: dict[str, list[DeriveNote]] = {}
     for game_id in sorted(ds.games):
-        derived = derive_decision_items(ds.games[game_id])
+        derived = derive_decision_items(ds.games[game_id], deciders=deciders, include_agents=include_agents,
+                                        from_deciders=va_oi_from == "deciders")
         vote += derived.vote
         opponent += derived.opponent
         notes[game_id] = derived.notes
-        made = derive_decisions(ds.games[game_id], deciders)
+        made = derive_decisions(ds.games[game_id], deciders, include_agents)
         for kind, items in made.items.items():
             decisions.setdefault(kind, []).extend(items)
         decision_notes[game_id] = made.notes
@@ -69,4 +76,22 @@ def derive_dataset(src: Path, out: Path | None = None, overwrite: bool = False, 
                       items={**kept, kind_of_model(VoteItem): vote, kind_of_model(OpponentItem): opponent, **decisions}, osr=ds.osr, description=m.description, source=m.source, extra_files=extra)
         if (src / STORE_NAME).is_file():
             shutil.copy2(src / STORE_NAME, stage / STORE_NAME)
-    return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes, {k: len(v) for k, v in decisions.items()}, decision_notes)
+    agents = sum(s.agent is not None for g in ds.games.values() for s in g.seats)
+    return DatasetDerived(target, len(ds.games), len(vote), len(opponent), notes, {k: len(v) for k, v in decisions.items()}, decision_notes, agents)
+
+
+def why_none(kind: str, derived: DatasetDerived) -> str:
+    """Why a kind got no item on this dataset, from the notes of its games (the most frequent reason first)."""
+    from collections import Counter
+
+    mvp_kinds = {kind_of_model(VoteItem): "va_", kind_of_model(OpponentItem): "oi_"}  # the kinds derived from the MVP's (or deciders') votes
+    notes = derived.notes if kind in mvp_kinds else derived.decision_notes
+    prefix = mvp_kinds.get(kind, kind + "_")
+    general = {"no_mvp", "no_decider", "mvp_is_agent", "decisions_no_decider"}
+    dropped = [n for ns in notes.values() for n in ns if n.kind == "dropped" and (n.code.startswith(prefix) or n.code in general)]
+    codes = Counter(n.code for n in dropped)
+    if not codes:
+        return "no such decision is recorded in any game"
+    why = {n.code: n.why.removeprefix("no decision items: ").removeprefix("no VA or OI item: ").removeprefix("no OI item: ").removeprefix("no item: ")
+           for n in reversed(dropped)}
+    return "; ".join(f"{why[code]} [{code} x{n}]" for code, n in codes.most_common(3))

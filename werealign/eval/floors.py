@@ -12,6 +12,8 @@ metric (the task's primary metric in the run's mode):
   mode that asks its own question has its own: majority-role and longest in OI mode `roles`) asked the
   run's first-decode prompts, its replies parsed and scored by the task exactly like a model's. The
   shortcut models see only the item as its prompt shows it, so a floor is what the prompts themselves give away;
+- `majority-key` (single-answer kinds without options: VA and the decision kinds): the share of the most common key;
+  at or above werealign.tasks.common.NON_DISCRIMINATING the kind cannot discriminate and no headline takes it;
 - a task's `truth_floors`: OI (set modes) has `revealed-wolves`, naming exactly the seats that showed
   themselves wolves in public by the cut-off (a self-destruct is a public event every prompt shows), so an OI
   score is read against what needs no inference at all. VA's floors include `lexical` (the most-mentioned candidate).
@@ -33,7 +35,7 @@ from werealign.eval.samples import build_sample
 from werealign.llm.builtin_models import PROVIDER, in_process_reply
 from werealign.llm.store import StoredResponse
 from werealign.tasks import TASKS, resolve_mode
-from werealign.tasks.common import rounded
+from werealign.tasks.common import MAJORITY_KEY, majority_share, rounded
 from werealign.tasks.scorer import Scorer
 
 
@@ -52,6 +54,9 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
         shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric, mode) for name in scorer.shortcuts}
         # floors that need the game's truth, not a prompt (OI: the publicly revealed wolves)
         shortcuts.update(scorer.truth_floors([(p.game, p.item) for p in ps], metric))
+        if metric == "accuracy" and all(not hasattr(p.item, "options") and hasattr(p.item, "answer") for p in ps):
+            # one key per item, no option letters: the most common key is a floor, and says when a kind cannot discriminate
+            shortcuts[MAJORITY_KEY] = majority_share([p.item.answer for p in ps])
         chance = _chance(ps, metric, scorer)
         ranked = sorted([("chance", chance), *shortcuts.items()], key=lambda kv: -(kv[1] if kv[1] is not None else -1.0))
         best, best_score = ranked[0]

@@ -51,7 +51,7 @@ class Prepared:
     def __init__(self, game: GameLog, item: Item, task, lang: str, kw: dict) -> None:
         # `task`: the item's task as asked in the chosen mode (Task.asked_in): its template, question and answer.
         self.game, self.item, self.task, self.lang, self.kw = game, item, task, lang, kw
-        self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"])
+        self.system = render_template(lang, "system", observer=kw["observer"], variant=kw["variant"], terms=kw["terms"])
         self._shape: Any = None  # the question variables with slots for strings, as last rendered
         self._pieces: list[str] = []  # that rendering split at the slots (odd entries: slot numbers)
 
@@ -81,6 +81,7 @@ class Prepared:
             candidates=tuple(q.get("candidate_seats", ())), role_cards=tuple(q.get("role_card_names", ())),
             question="" if self.kw["variant"] == "options-only" else str(q.get("question", "")),
             speech_by_seat={seat: " ".join(texts) for seat, texts in by_seat.items()}, own_speech=tuple(own),
+            seat_names=dict(ctx.seat_reader().names) if self.kw["game_shown"] else {},
         )
 
     @property

@@ -17,6 +17,7 @@ joke (read by hand on the release), never a bid to be exiled. The first claim of
 from __future__ import annotations
 
 import re
+from werealign.game.claim_lexicon import claim_opening, not_before, role_end, side_words
 from werealign.schema import GameLog, ItemProvenance, Utterance
 from werealign.schema.decisions import MVP_MARK, ClaimItem
 from werealign.schema.models import VOTE_PHASE_KINDS
@@ -32,9 +33,8 @@ _ZH_AFTER = r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵
 _ZH_NOT = re.compile(r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|不是|是不是|当成|当作|像|位置|立场|角度|视角|逻辑|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那)?[，,]?\s*$|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信)$")
 # A "claim" followed by what it would entail is a counterfactual ("我是个狼，我就没有必要…": were I a wolf, I would not).
 _ZH_THEN = re.compile(r"^.{0,6}?(?:的话|的时候|我就|我也|我会|我不会|我肯定|我怎么|我没有必要|我还会|我能|我可能|我一定|我第一天|我觉得|就我觉得|那我|怎么会|会不会)")
-_EN_IS = r"\b(?:I(?:'m| am)(?: really| actually| truly| the real)?|my (?:role|card) is|I claim(?: to be)?)\s+(?:the |a |an )?"
-_EN_AFTER = r"(?!'s|\w| told| said| checked| saved| says)(?!\s*\?)"
-_EN_NOT = re.compile(r"(?i)\b(?:if|suppose|supposing|were|pretend|not)\b|(?<!\bI )\b(?:think|thinks|thought|said|says|claims? that)\b")
+_EN_IS, _EN_AFTER = claim_opening("en"), role_end("en")  # English wording is data (claim_lexicon.json, issue 45): "im bystander" too
+_EN_NOT = re.compile(not_before("en").pattern + r"|(?<!\bI )\b(?:think|thinks|thought|said|says|claims? that)\b", re.IGNORECASE)
 _WINDOW = 8  # characters before a claim searched for a hypothesis or a report
 
 
@@ -57,13 +57,14 @@ class ClaimReader:
         for role in self.roles:
             r = catalogue.get(role)
             for name in [role, role.replace("_", " "), *((n for ns in r.names.values() for n in ns) if r else ())]:
-                self.names.setdefault(name.lower(), role)
+                if name.lower() not in side_words():  # "I'm innocent", "I'm town": a side, not a card
+                    self.names.setdefault(name.lower(), role)
         alternation = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
         role = r"(?P<role>" + alternation + r")"
         zh = [re.compile(_ZH_IS + role + r"(?:牌)?" + _ZH_AFTER), re.compile(_ZH_JUMP + role + _ZH_AFTER),
               re.compile(_ZH_CARD + role + _ZH_AFTER),
               re.compile(r"^\W{0,3}(?:我是)?" + _ZH_SEAT + r"\s*号(?:玩家)?\s*(?:是)?(?:一?张)?" + role + r"(?:牌)?" + _ZH_AFTER)]
-        en = [re.compile(r"(?i)" + _EN_IS + role + _EN_AFTER)]
+        en = [re.compile(_EN_IS + role + _EN_AFTER, re.IGNORECASE)]
         self.patterns = zh + en  # every language's wording: a transcript mixes them
 
     def claim(self, text: str, speaker: int) -> str | None:

@@ -74,16 +74,17 @@ class _Night:
     events: list[Event]
 
 
-def derive_decisions(game: GameLog, deciders: Deciders = "winners") -> DecisionsDerived:
+def derive_decisions(game: GameLog, deciders: Deciders = "winners", include_agents: bool = False) -> DecisionsDerived:
     out = DecisionsDerived()
     tags = _tags(game)
-    asked = _asked(game, deciders)
+    # A seat an agent played (issue 45) keeps its turns, but its choices are no human keys unless asked for.
+    asked = _asked(game, deciders) - (set() if include_agents else {s.seat for s in game.seats if s.agent is not None})
 
     def note(kind: NoteKind, code: str, key: str, what: str, why: str) -> None:
         out.notes.append(DeriveNote(kind, code, key, what, why))
 
     if not asked:
-        why = "the game records no winner" if deciders == "winners" else "the game records no MVP"
+        why = "the game records no winner" if deciders == "winners" else "the game records no MVP (use --deciders winners|all)"
         note("dropped", "decisions_no_decider", deciders, f"--deciders {deciders}", f"no decision items: {why}")
         return out
 

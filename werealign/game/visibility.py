@@ -73,6 +73,7 @@ from werealign.errors import UserError
 from werealign.schema import Event, GameLog, OsrRewrite, Phase
 from werealign.schema.models import Rules
 from werealign.schema.models import TELLING_ORDER, MissingFact, SeatInfo, Speaker
+from werealign.text.seat_names import SeatReader
 from werealign.schema.roles import RoleCatalogue, catalogue_for
 from werealign.game.audience import cutoff_phase, perceives
 from werealign.game.knowledge import missing_knowledge
@@ -113,6 +114,12 @@ class Context:
     own_turns_withheld: int = 0  # the viewpoint's own turns not shown (VA decision point / masked MVP)
     own_turns_withheld_from_day: int | None = None  # the first day whose own turns are withheld (0: all)
     knowledge_missing: tuple[MissingFact, ...] = ()  # night facts the rules say the viewpoint held that the log lacks
+    aliases: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (seat, nicknames) players call a named seat by: public at the table
+
+    def seat_reader(self) -> SeatReader:
+        """The seats a shown text names, by number, name or nickname (werealign.text.seat_names)."""
+        more = dict(self.aliases)
+        return SeatReader({seat: (name, *more.get(seat, ())) for seat, name in self.names})
 
 
 # --------------------------------------------------------------------------- building
@@ -177,6 +184,7 @@ def build_context(
         n_seats=len(game.seats),
         seats=tuple(sorted(seat_info)),
         names=tuple((seat, seat_info[seat].name) for seat in sorted(seat_info) if seat_info[seat].name),
+        aliases=tuple((seat, tuple(seat_info[seat].aliases)) for seat in sorted(seat_info) if seat_info[seat].name and seat_info[seat].aliases),
         rules=game.rules,
         rules_generated=not (game.rules.text and game.rules.text.strip()),
         own_role=me.role if me is not None else None,

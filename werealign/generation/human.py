@@ -61,6 +61,7 @@ from werealign.render.lines import seat_label
 from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
 from werealign.tasks import kind_of_model
+from werealign.text.seat_names import names_of_seats
 from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
 METHOD = "human-voiced/2"
@@ -106,6 +107,7 @@ class Span:
     day: int | None = None
     first_segment: int = 0
     style: str = ""  # the source's show and season: one transcription style
+    names: tuple = ()  # (seat, its names) of the source game: a seat named by name is renamed as a number is renumbered
 
 
 @dataclass
@@ -194,21 +196,22 @@ def build_pool(ds: Dataset, filler: frozenset[str]) -> list[Span]:
             # one span per move the turn makes: its windows share their first clause, and a turn with
             # several moves serves several items with different texts
             windows: dict[int, list[tuple[int, str]]] = {}
-            for first, length, text in ht.move_windows(ht.clauses(u, filler), spaceless, MAX_OPENING):
+            for first, length, text in ht.move_windows(ht.clauses(u, filler), spaceless, MAX_OPENING, names_of_seats(game.seats)):
                 windows.setdefault(first, []).append((length, text))
             for opens in windows.values():
                 pool.append(Span(game_id, game.language, u.index, u.speaker, u.phase, spaceless, tuple(opens),
-                                 ht.roles_named(opens[-1][1]), day_of.get(u.phase), min(u.segment_ids), style_of(game)))
+                                 ht.roles_named(opens[-1][1]), day_of.get(u.phase), min(u.segment_ids), style_of(game),
+                                 tuple(sorted(names_of_seats(game.seats).items()))))
     return pool
 
 
-def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "") -> str | None:
+def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "", names: dict | None = None) -> str | None:
     """The move span: of the turn's moves, one drawn with `seed` (distractors are any move of their
     turns, so a key that were always a turn's first move would be told by how turns open), cut as the
     shortest window opening at it of at least MIN_KEY characters."""
     spaceless = ht.is_spaceless(turn.text)
     first: dict[int, str] = {}
-    for start, length, text in ht.move_windows(ht.clauses(turn, filler), spaceless, MAX_OPENING):
+    for start, length, text in ht.move_windows(ht.clauses(turn, filler), spaceless, MAX_OPENING, names):
         if length >= MIN_KEY:
             first.setdefault(start, text)
     if not first:
@@ -290,7 +293,7 @@ class Picker:
         # seats the viewpoint has been talking about are drawn more often: otherwise the key alone would
         # name them, and matching options to the viewpoint's own turns (werealign/own-style) would find it
         named = Counter(s for u in game.utterances if u.speaker == moment.seat and max(u.segment_ids) <= moment.cutoff
-                        for s in ht.seats_named(u.text) if s in live)
+                        for s in ht.seats_named(u.text, shown.names) if s in live)
         weights = {s: 1 + SEAT_TALK_WEIGHT * named[s] for s in live}
         chosen: list[dict[str, str]] = []
         taken: set[int] = set()
@@ -327,14 +330,14 @@ class Picker:
             raw = min(fits)[1]
             if span.game_id == moment.game_id:
                 # the same board: only the speaker and the viewpoint trade seats
-                text: str | None = ht.remap_seats(raw, {span.speaker: moment.seat, moment.seat: span.speaker})
+                text: str | None = ht.remap_seats(raw, {span.speaker: moment.seat, moment.seat: span.speaker}, shown.names, shown.names)
             else:
                 seed, dead = f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}", [s for s in shown.dead if s != moment.seat]
                 # a distractor drawn to name no seat out gets live seats only; one drawn to name one gets seats
                 # out at the keys' rate, and at least one when that drew none (the same game's turns seldom do)
-                text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=0.0 if names_out is False else self.dead_rate)
+                text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=0.0 if names_out is False else self.dead_rate, to_names=shown.names)
                 if names_out and text is not None and not names_seat_out(text, shown):
-                    text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=1.0)
+                    text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=1.0, to_names=shown.names)
             if text is None or (names_out is not None and names_seat_out(text, shown) != names_out):
                 continue
             if foreign_roles(text, shown) or repeats_transcript(text, shown):
@@ -366,12 +369,12 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def remap(text: str, span: Span, me: int, live: dict[int, int] | list[int], seed: str, *, dead: list[int] | tuple[int, ...] = (),
-          dead_rate: float = 0.0) -> str | None:
+          dead_rate: float = 0.0, to_names: dict | None = None) -> str | None:
     """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
     seat other than `me`: one of `dead` with probability `dead_rate` (while any is left), else a live
     seat drawn (seeded) with the given weights (a list: equal weights); None when it names more seats
     than there are. Every seat form is renumbered (werealign.audit.seats)."""
-    others = sorted({s for s in ht.seats_named(text) if s != span.speaker})
+    others = sorted({s for s in ht.seats_named(text, dict(span.names)) if s != span.speaker})
     weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)
     out_seats = sorted(set(dead) - set(weights) - {me})
     if len(others) > len(weights) + len(out_seats):
@@ -390,7 +393,7 @@ def remap(text: str, span: Span, me: int, live: dict[int, int] | list[int], seed
             seat = rng.choices(seats, [weights[s] for s in seats])[0]
             del weights[seat]
         drawn.append(seat)
-    return ht.remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))})
+    return ht.remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))}, dict(span.names), to_names)
 
 
 # --------------------------------------------------------------------------- items and the run
@@ -411,7 +414,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     keyed: list[tuple[Moment, str, Shown]] = []
     for m in moments:
         game, uid = ds.games[m.game_id], item_id_of(m)
-        key = key_opening(m.turn, filler, f"{config.seed}:{m.game_id}")
+        key = key_opening(m.turn, filler, f"{config.seed}:{m.game_id}", names_of_seats(game.seats))
         shown = shown_for(game, m)
         why = (f"the turn makes no move in a span of {MIN_KEY}+ characters" if key is None
                else "the key's span is already in the shown transcript" if repeats_transcript(key, shown) else None)

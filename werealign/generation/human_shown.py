@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from werealign.game.derive import alive_at
 from werealign.generation import human_text as ht
 from werealign.schema import GameLog
+from werealign.text.seat_names import names_of_seats
 
 if TYPE_CHECKING:
     from werealign.generation.human import Moment
@@ -21,6 +22,7 @@ class Shown:
     board: frozenset[str]  # the roles of the board (catalogue ids)
     live: tuple[int, ...]  # seats alive at the cut-off
     dead: tuple[int, ...]  # seats out at the cut-off
+    names: dict = field(default_factory=dict)  # seat -> its name and nicknames (issue 45): a seat named by name is a seat
 
 
 def shown_for(game: GameLog, moment: Moment) -> Shown:
@@ -31,7 +33,7 @@ def shown_for(game: GameLog, moment: Moment) -> Shown:
     grams = frozenset(g for u in ctx.utterances for g in leak_grams(u.text))
     board = frozenset(r.role for r in game.rules.composition) | frozenset(s.role for s in game.seats if s.role)
     live = tuple(alive_at(game, moment.cutoff))
-    return Shown(grams, board, live, tuple(s.seat for s in game.seats if s.seat not in live))
+    return Shown(grams, board, live, tuple(s.seat for s in game.seats if s.seat not in live), names_of_seats(game.seats))
 
 
 def repeats_transcript(text: str, shown: Shown) -> bool:
@@ -47,11 +49,11 @@ def foreign_roles(text: str, shown: Shown) -> bool:
 
 def names_seat_out(text: str, shown: Shown) -> bool:
     """Names a seat out at the cut-off or not in the game, in any form (as the audit's dead-seat attack reads it)."""
-    return any(s not in shown.live for s in ht.seats_named(text))
+    return any(s not in shown.live for s in ht.seats_named(text, shown.names))
 
 
 def dead_share(game: GameLog, moment: Moment, key: str) -> tuple[int, int]:
     """(seats out at the cut-off, seats) among those the key names other than the viewpoint's."""
     live = set(alive_at(game, moment.cutoff))
-    named = [s for s in ht.seats_named(key) if s != moment.seat and s in {x.seat for x in game.seats}]
+    named = [s for s in ht.seats_named(key, names_of_seats(game.seats)) if s != moment.seat and s in {x.seat for x in game.seats}]
     return sum(s not in live for s in named), len(named)

@@ -40,7 +40,8 @@ _BREAK = re.compile(r"[,，.。;；!！?？:：、…\n]+")
 _REPEAT = re.compile(r"(\S{2,}?)(?:\s*\1)+")
 # The words of a move, beside the role labels (werealign.schema.roles): vote, check, badge, accusation.
 MOVE_WORDS = re.compile(r"投|归票|放逐|出局|票|查杀|金水|银水|验|警徽|警徽流|撕警徽|狼|坑|好人|铁|保|跳|站边|"
-                        r"(?i:\b(?:vote|check(?:ed)?|badge|wolf|wolves|good|clear(?:ed)?|claim(?:s|ed)?|trust|suspect|eliminate)\b)")
+                        r"(?i:\b(?:vote|check(?:ed)?|badge|wolf|wolves|good|clear(?:ed)?|claim(?:s|ed)?|trust|suspect|eliminate|"
+                        r"suspicious|sus|lynch|kill|scum)\b)")  # the last line: online Mafia's words (issue 45)
 # A clause that opens like the tail of a sentence: the transcript cut it mid-sentence.
 FRAGMENT = re.compile(r"^[了的吧呢啊吗嘛呀么着过呗哦噢]|^(?i:and|but|or|of|to)\b")
 # A remark about the finished game: who won or lost.
@@ -114,27 +115,28 @@ def openings(parts: list[str], spaceless: bool, high: int) -> list[tuple[int, st
     return out
 
 
-def remap_seats(text: str, table: Mapping[int, int]) -> str:
-    """Every seat mention renumbered by `table`, in one pass, in every seat form (werealign.audit.seats)."""
-    return renumber(text, table)
+def remap_seats(text: str, table: Mapping[int, int], names: Mapping | None = None, to_names: Mapping | None = None) -> str:
+    """Every seat mention renumbered by `table`, in one pass, in every seat form (werealign.audit.seats); a name of
+    `names` (the text's game) becomes the new seat's name in `to_names` (its game)."""
+    return renumber(text, table, names, to_names)
 
 
 _FIRST_PERSON = re.compile(r"我|(?i:\b(?:I|me|my)\b)")
 
 
-def is_move(clause: str) -> bool:
-    """A clause that makes a move: about a seat or the speaker, with a role (a claim, a check, an
-    accusation) or a move's word (a vote, a badge order)."""
-    about = bool(seats_named(clause)) or _FIRST_PERSON.search(clause) is not None
+def is_move(clause: str, names: Mapping | None = None) -> bool:
+    """A clause that makes a move: about a seat (by number, or by name: `names`, the game's) or the speaker, with a
+    role (a claim, a check, an accusation) or a move's word (a vote, a badge order)."""
+    about = bool(seats_named(clause, names)) or _FIRST_PERSON.search(clause) is not None
     return about and (bool(roles_named(clause)) or MOVE_WORDS.search(clause) is not None)
 
 
-def move_windows(parts: list[str], spaceless: bool, high: int) -> list[tuple[int, int, str]]:
+def move_windows(parts: list[str], spaceless: bool, high: int, names: Mapping | None = None) -> list[tuple[int, int, str]]:
     """(first clause, length, text) of every window of clauses that opens at a move, up to `high`
     characters, shortest first per opening; none that opens on a fragment or holds a post-game remark."""
     out = []
     for i, c in enumerate(parts):
-        if not is_move(c) or FRAGMENT.search(c.strip()):
+        if not is_move(c, names) or FRAGMENT.search(c.strip()):
             continue
         for j in range(i + 1, len(parts) + 1):
             text = join(parts[i:j], spaceless)

@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 
 from werealign.audit.seats import mentions, renumber
+from werealign.text.seat_names import names_of_seats
 from werealign.generation import human_text as ht
 from werealign.schema import GameLog
 from werealign.schema.roles import ROLE_LABELS
@@ -104,14 +105,15 @@ def _bracketed(seats: list[int], likeness: list[float], key: float, rng: random.
 def seat_swaps(key: str, game: GameLog, me: int, live: Sequence[int], dead: Sequence[int], refs: Sequence[str], seed: str,
                dead_rate: float = 0.0) -> tuple[int | None, list[int]]:
     """(the seat of the key to swap, the seats to swap it for, in the order to use them)."""
-    named = list(dict.fromkeys(m.seat for m in mentions(key) if m.seat != me))
+    names = names_of_seats(game.seats)  # a seat named by name is swapped as surely as "5号" (issue 45)
+    named = list(dict.fromkeys(m.seat for m in mentions(key, names) if m.seat != me))
     in_game = {s.seat for s in game.seats}
     best: tuple[int, int, list[int]] | None = None
     for target in (s for s in named if s in in_game):
         rng = random.Random(f"{seed}:{target}")
         pools = [[s for s in seats if s != me and s not in named and s in in_game] for seats in (live, dead)]
         flat = pools[0] + pools[1]
-        scores = _likeness([key, *(renumber(key, {target: s}) for s in flat)], refs)
+        scores = _likeness([key, *(renumber(key, {target: s}, names, names) for s in flat)], refs)
         like = dict(zip(flat, scores[1:]))
         ordered = [_bracketed(p, [like[s] for s in p], scores[0], rng) for p in pools]
         # each swap out at the keys' own rate, else alive (the other standing when one runs out)
@@ -130,7 +132,8 @@ def variants(key: str, game: GameLog, me: int, live: Sequence[int], dead: Sequen
     """Eight (text, origin, change) distractors, or the reason there are not eight. `refs`: what the
     item's prompt shows (the transcript, its last turns, the viewpoint's own words)."""
     target, order = seat_swaps(key, game, me, live, dead, refs, seed, dead_rate)
-    swaps = [(renumber(key, {target: s}), f"seat {target}->{s}") for s in order]
+    names = names_of_seats(game.seats)
+    swaps = [(renumber(key, {target: s}, names, names), f"seat {target}->{s}") for s in order]
     roles = _role_swaps(key, game) + _flips(key)
     # A grid of seats x roles, the key one cell: every seat and every role appears equally often, so the
     # key is not the option the others agree with most (the centroid of one-change distractors).
@@ -146,7 +149,7 @@ def variants(key: str, game: GameLog, me: int, live: Sequence[int], dead: Sequen
                     text, what = roles[j - 1]
                     change.append(what)
                 if i:
-                    text = renumber(text, {target: int(swaps[i - 1][1].split("->")[1])})  # type: ignore[dict-item]
+                    text = renumber(text, {target: int(swaps[i - 1][1].split("->")[1])}, names, names)  # type: ignore[dict-item]
                     change.append(swaps[i - 1][1])
                 origin = "m1_faction_inversion" if j and roles[j - 1][1].startswith("result") else "m1_role_perturbation"
                 cells.append((text, origin, "; ".join(change)))

@@ -28,6 +28,7 @@ from werealign.errors import UserError
 from werealign.files import make_parent, staged_directory, write_json, write_jsonl
 from werealign.generation import prompts, replies
 from werealign.generation.human_text import seats_named
+from werealign.text.seat_names import names_of_seats
 from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, max_connections_for, price_per_token
 from werealign.generation.pipeline import CONFIG, request_params
 from werealign.generation.session import Draft, Session
@@ -63,12 +64,13 @@ def _messages(item: SpeechItem, attempt: int) -> tuple[str, list[dict[str, str]]
                           options=item.options, attempt=attempt)
 
 
-def parse_neutral(reply: str | None, item: SpeechItem) -> dict[str, str]:
-    """The nine rewritten texts; a reply that loses or adds a seat mention is malformed (repaired)."""
+def parse_neutral(reply: str | None, item: SpeechItem, names: dict | None = None) -> dict[str, str]:
+    """The nine rewritten texts; a reply that loses or adds a seat mention (a number, or a name of `names`, the
+    item's game's) is malformed (repaired)."""
     texts = replies.parse_restyle(reply, [o.key for o in item.options])
     for o in item.options:
-        if sorted(set(seats_named(texts[o.key]))) != sorted(set(seats_named(o.text))):
-            raise replies.BadReply(f"option {o.key} must name exactly the seats it named: {sorted(set(seats_named(o.text)))}")
+        if sorted(set(seats_named(texts[o.key], names))) != sorted(set(seats_named(o.text, names))):
+            raise replies.BadReply(f"option {o.key} must name exactly the seats it named: {sorted(set(seats_named(o.text, names)))}")
     return texts
 
 
@@ -93,7 +95,8 @@ def originals_of(item: SpeechItem) -> dict[str, str]:
     return {o.key: str(ref[f"original_{o.key}"]) for o in item.options if f"original_{o.key}" in ref}
 
 
-def restyle_items(session: Session, items: list[SpeechItem], config: RestyleConfig) -> tuple[list[SpeechItem], list[dict[str, Any]]]:
+def restyle_items(session: Session, items: list[SpeechItem], config: RestyleConfig,
+                  names: dict[str, dict] | None = None) -> tuple[list[SpeechItem], list[dict[str, Any]]]:
     """Every item restyled (or kept, flagged, when no usable reply came), with the attack in the loop."""
     current = {it.item_id: it for it in items}
     originals = dict(current)
@@ -104,7 +107,8 @@ def restyle_items(session: Session, items: list[SpeechItem], config: RestyleConf
         drafts = []
         for uid in pending:
             tpl, messages = _messages(originals[uid], attempts[uid])
-            drafts.append(Draft(session.request(STAGE, uid, tpl, messages), lambda reply, it=originals[uid]: parse_neutral(reply, it)))
+            drafts.append(Draft(session.request(STAGE, uid, tpl, messages),
+                                lambda reply, it=originals[uid]: parse_neutral(reply, it, (names or {}).get(it.game_id))))
         for r in session.ask(STAGE, drafts):
             uid = r.record["unit"]
             if r.value is not None:
@@ -163,7 +167,7 @@ def run_restyle(config: RestyleConfig, out: Path, *, acompletion: Any = None, ap
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,  # type: ignore[arg-type]
                           policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
                           base_params=request_params(max_tokens, config.model, config.seed))
-        new, notes = restyle_items(session, items, config)
+        new, notes = restyle_items(session, items, config, {g.game_id: names_of_seats(g.seats) for g in ds.games.values()})
     for stage, records in session.records.items():
         write_jsonl(out / "stages" / f"{stage}.jsonl", sorted(records, key=lambda r: (r["unit"], r["keys"])))
     write_jsonl(out / "notes.jsonl", notes)

@@ -24,6 +24,7 @@ class Column:
     macro: bool = False  # the mean over dimensions of each dimension's accuracy (speech Avg)
     group_start: bool = False  # a rule before this column (between groups of kinds, Scorer.board_group)
     tasks: tuple[str, ...] = ()  # a macro over these kinds (the decisions' mean of each kind's score); `task` names it
+    silent: bool = False  # its kind cannot discriminate on these runs' items (non_discriminating): shown apart, never in a headline
 
     def value(self, entry: ModelEntry, variant: str) -> float | None:
         if self.tasks:
@@ -138,19 +139,41 @@ def _shown_tasks(entries: Sequence[ModelEntry]) -> list[str]:
     return [t for t in TASKS if TASKS[t].scorer.always_shown or t in found] + sorted(found - set(TASKS))
 
 
+def non_discriminating(entries: Sequence[ModelEntry]) -> dict[str, str]:
+    """Kind -> why it cannot tell models apart on these runs' items (issue 45): its keys are one value, or its
+    majority-key floor (the share of the most common key, werealign.eval.floors) is at or above NON_DISCRIMINATING
+    in a run's base variant. Such a kind is reported, and never enters a headline or a macro."""
+    from werealign.tasks.common import MAJORITY_KEY, NON_DISCRIMINATING
+
+    out: dict[str, str] = {}
+    for task in tasks_in(entries):
+        shares = [b["floors"]["shortcuts"][MAJORITY_KEY] for e in entries if isinstance(b := e.scores.get(BASE, {}).get(task), dict)
+                  and isinstance(b.get("floors"), dict) and isinstance((b["floors"].get("shortcuts") or {}).get(MAJORITY_KEY), (int, float))]
+        if shares and max(shares) >= 1.0:
+            out[task] = "every key is one value"
+        elif shares and max(shares) >= NON_DISCRIMINATING:
+            out[task] = f"its most common key is {shown(max(shares))}% of items (at or above {shown(NON_DISCRIMINATING)}%)"
+    return out
+
+
 def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
     """Each kind's own columns (its scorer's: the paper's RI SJ DR PS CT Avg | VA OI, then any other kind's), a rule
-    between groups of kinds, and a macro column after each macro group (the decision kinds' mean, issue 31)."""
+    between groups of kinds, and a macro column after each macro group (the decision kinds' mean, issue 31). A kind
+    that cannot discriminate (non_discriminating) is left out: of its macro (its columns marked `silent`, shown only
+    in the macro's table of kinds), or of the table when it belongs to none."""
     columns: list[Column] = []
     macros: dict[str, list[Column]] = {}
     group: str | None = None
+    silent = non_discriminating(entries)
     for task in _shown_tasks(entries):
         scorer = _scorer(task)
+        if task in silent and not scorer.macro_group:
+            continue
         for i, spec in enumerate(scorer.board_columns(task, _blocks(task, entries))):
             start = i == 0 and group is not None and scorer.board_group != group
-            columns.append(Column(spec.name, task, spec.path, dimension=spec.dimension, macro=spec.macro, group_start=start))
+            columns.append(Column(spec.name, task, spec.path, dimension=spec.dimension, macro=spec.macro, group_start=start, silent=task in silent))
         group = scorer.board_group
-        if scorer.macro_group:
+        if scorer.macro_group and task not in silent:
             macros.setdefault(scorer.macro_group, []).append(columns[-1])
     for name, members in macros.items():  # the mean of each member kind's shown score
         columns.append(Column(name, name, members[0].path, tasks=tuple(c.task for c in members), macro=True))

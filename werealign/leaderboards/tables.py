@@ -29,6 +29,7 @@ from werealign.leaderboards.table_model import (  # noqa: F401 - the shapes, re-
     games_note,
     headline_column,
     main_columns,
+    non_discriminating,
     task_title,
     tasks_in,
     shown,
@@ -102,7 +103,7 @@ def _order(entries: Sequence[ModelEntry]) -> list[ModelEntry]:
 def headline_and_grouped(columns: Sequence[Column]) -> tuple[list[Column], list[Column]]:
     """The headline keeps a macro group (the decision kinds) as its mean; its kinds, with the mean again, get a table
     of their own (issue 36: ten decision kinds beside the paper's columns pushed the headline past 1400 px)."""
-    members = {t for c in columns if c.tasks for t in c.tasks}
+    members = {t for c in columns if c.tasks for t in c.tasks} | {c.task for c in columns if c.silent}
     headline = [replace(c, group_start=True) if c.tasks else c for c in columns if c.task not in members]
     grouped = [replace(c, group_start=False) if i == 0 else c for i, c in enumerate(c for c in columns if c.task in members or c.tasks)]
     return headline, (grouped if members else [])
@@ -209,6 +210,11 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     if split is not None:
         main.notes.append(f"split: {split}" + (" (items whose viewpoint lacks a night fact the rules require, or whose stem names a hidden role, "
                                                 "are left out; --split all in eval gives every item)" if split == "faithful" else " (every item)"))
+    silent = non_discriminating(entries)
+    for task, why in silent.items():  # issue 45: a kind that cannot discriminate is said, not averaged in
+        for t in mains:
+            t.notes.append(f"{task_title(task, entries)} cannot discriminate: {why}; left out of every headline and mean")
+    warnings_silent = [f"{task}: cannot discriminate ({why}); not in any headline" for task, why in silent.items()]
     if any(e.partial for e in entries):
         main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
     few = []
@@ -219,4 +225,4 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     # One line for the terminal (each table's note says which intervals): within 80 columns.
     least = min((c.games for t in tables for r in t.rows for c in r.cells.values() if c.games is not None), default=0)
     warnings = [f"intervals on fewer than {stats.MIN_GAMES} games (min {least}): no significance marks"] if few else []
-    return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples, warnings)
+    return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples, warnings + warnings_silent)

@@ -138,7 +138,21 @@ def provenance_lines(ds: WereDataset) -> list[str]:
         *([f"- speech option origins: {_tally(origins)}"] if origins else []),
         "- VA and OI items are derived from the game logs without a model: the MVP's recorded vote, and the true "
         "opposing faction of the viewpoint seat.",
+        *agent_lines(ds),
     ]
+
+
+def agent_lines(ds: WereDataset) -> list[str]:
+    """How many seats an agent played (issue 45): their turns are in the games, their choices are keys only when
+    derive was asked (--include-agents)."""
+    seats = [s for g in ds.games.values() for s in g.seats]
+    agents = [s for s in seats if s.agent is not None]
+    if not agents:
+        return []
+    asked = {(i.game_id, i.viewpoint_seat) for rows in ds.items.values() for i in rows if getattr(i, "viewpoint_seat", None) is not None}
+    keyed = sum((g.game_id, s.seat) in asked for g in ds.games.values() for s in g.seats if s.agent is not None)
+    return [f"- seats played by an agent, not a human: {len(agents)} of {len(seats)} seats in {len({g.game_id for g in ds.games.values() if any(s.agent for s in g.seats)})} "
+            f"game(s) ({_tally([s.agent for s in agents])}); {keyed} of them are the viewpoint of an item"]
 
 
 def extra_text(extra: WereDataset) -> str:

@@ -39,4 +39,17 @@ def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]]) 
         "`majority-so-far` (the move most turns of the game made so far) and `last-claimed` (the role claimed last); and "
         "the built-in `own-last-call` and `lexical` baselines; `best` names the highest. Run the `no-context` variant "
         "for the context gain.", "",
+        *_silent(rows),
     ]
+
+
+def _silent(rows: list[tuple[str, list]]) -> list[str]:
+    """The kinds whose most common key is so common that they cannot tell models apart (issue 45): no headline takes them."""
+    from werealign.tasks.common import NON_DISCRIMINATING, majority_share
+
+    shares = {name: majority_share([i.answer for i in items]) or 0.0 for name, items in rows}
+    silent = [f"`{name}` ({share * 100:.1f}%)" for name, share in shares.items() if share >= NON_DISCRIMINATING]
+    if not silent:
+        return []
+    return [f"Cannot discriminate (the most common key is {NON_DISCRIMINATING:.0%} of its items or more): {', '.join(silent)}; "
+            "leaderboards leave these kinds out of every headline and mean.", ""]

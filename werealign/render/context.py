@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from werealign.render import lines
-from werealign.render.phrases import faction_name, role_name
+from werealign.render.phrases import terms
+from werealign.render.phrases import role_name
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
 
@@ -32,18 +33,20 @@ def context_vars(game: GameLog, ctx: visibility.Context, lang: str, *, game_show
         )
     # Observer items (no viewpoint seat) get the observer framing: no "you" seat, role or private knowledge.
     observer = ctx.viewpoint_seat is None
+    words = terms(game, lang)
     return {
+        "terms": words,  # the game family's words (werealign.render.phrases: families): Mafia prompts say "mafia", never "Werewolf"
         "ctx": ctx,
         "rules_text": lines.rules_for_prompt(game),  # the game's text plus rule lines it lacks, else the summary
         "observer": observer,
         "me": None if observer else lines.seat_label(ctx.viewpoint_seat, lang),
         "own_role": None if ctx.own_role is None else role_name(ctx.own_role, lang, catalogue_for(game.rules.declared_roles)),
-        "own_faction": None if ctx.own_faction is None else faction_name(ctx.own_faction, lang),
-        "players": lines.players_line(ctx.names, lang),
+        "own_faction": None if ctx.own_faction is None else lines.side(ctx.own_faction, lang, game),
+        "players": lines.players_line(ctx.names, lang, ctx.aliases),
         "allies": lines.list_separator(lang).join(lines.seat_label(s, lang) for s in ctx.allies),
-        "private_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.private_events],
+        "private_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang, words)} for e in ctx.private_events],
         "knowledge_missing": [{"phase": plabel(f.night), "text": lines.missing_fact_line(f.fact, lang)} for f in ctx.knowledge_missing],
-        "public_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang)} for e in ctx.public_events],
+        "public_events": [{"phase": plabel(e.phase), "text": lines.event_line(e, ctx.viewpoint_seat, lang, words)} for e in ctx.public_events],
         "transcript": transcript,
         "now": plabel(ctx.current_phase) if ctx.current_phase else lines.phase_label(None, lang),
         "left_out": len(ctx.left_out),

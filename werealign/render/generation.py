@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from werealign.render.lines import event_line, phase_label, rules_for_prompt, seat_label, speaker_label
-from werealign.render.phrases import faction_name, role_name
+from werealign.render.lines import event_line, phase_label, rules_for_prompt, seat_label, side, speaker_label
+from werealign.render.phrases import role_name, terms
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
 
@@ -83,13 +83,13 @@ def context_text(game: GameLog, ctx: visibility.Context) -> str:
         # Declared roles (a game's own) are named as the game declares them, as in evaluation's prompts.
         role = role_name(ctx.own_role or "", lang, catalogue_for(game.rules.declared_roles))
         lines.append(f"You are {seat_label(ctx.viewpoint_seat, lang)}, role: {role} "
-                     f"({faction_name(ctx.own_faction or '', lang)}).")
+                     f"({side(ctx.own_faction or '', lang, game)}).")
         if ctx.allies:
             lines.append("Your known teammates: " + ", ".join(seat_label(s, lang) for s in ctx.allies))
     for ev in ctx.private_events:
-        lines.append(f"[{plabel(ev.phase)}] (private) {event_line(ev, ctx.viewpoint_seat, lang)}")
+        lines.append(f"[{plabel(ev.phase)}] (private) {event_line(ev, ctx.viewpoint_seat, lang, terms(game, lang))}")
     for ev in ctx.public_events:
-        lines.append(f"[{plabel(ev.phase)}] {event_line(ev, ctx.viewpoint_seat, lang)}")
+        lines.append(f"[{plabel(ev.phase)}] {event_line(ev, ctx.viewpoint_seat, lang, terms(game, lang))}")
     lines.append("Transcript so far:")
     for u in ctx.utterances:
         cut = " …" if u.partial else ""

@@ -5,6 +5,7 @@ shown at all is decided by the context builder (werealign.game.visibility), neve
 
 from __future__ import annotations
 
+from werealign.render.phrases import side_name, terms
 from werealign.render.phrases import DEATH_RESULTS, MISSING_FACT, RESULT, SKILL, WIN, faction_name, phrase_language, role_name, role_rule
 from werealign.schema import Event, GameLog, Phase
 from werealign.schema.models import WITHDREW, Speaker
@@ -25,11 +26,12 @@ def list_separator(language: str) -> str:
     return "、" if language == "zh" else ", "
 
 
-def players_line(names: tuple[tuple[int, str], ...], language: str) -> str:
-    """'Seat 1: Ava, Seat 2: Ben': ties the names players use in speech to seats."""
+def players_line(names: tuple[tuple[int, str], ...], language: str, aliases: tuple[tuple[int, tuple[str, ...]], ...] = ()) -> str:
+    """'Seat 1: Ava, Seat 2: Ben (also Benny)': ties the names and nicknames players use in speech to seats."""
+    more = dict(aliases)
     if language == "zh":
-        return "、".join(f"{seat_label(s, 'zh')}：{n}" for s, n in names)
-    return ", ".join(f"{seat_label(s, language)}: {n}" for s, n in names)
+        return "、".join(f"{seat_label(s, 'zh')}：{n}" + (f"（又称{'、'.join(more[s])}）" if more.get(s) else "") for s, n in names)
+    return ", ".join(f"{seat_label(s, language)}: {n}" + (f" (also {', '.join(more[s])})" if more.get(s) else "") for s, n in names)
 
 
 def speaker_label(speaker: Speaker, viewpoint_seat: int | None, language: str) -> str:
@@ -57,18 +59,24 @@ def missing_fact_line(fact: str, language: str) -> str:
     return words
 
 
-def event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
-    """One event as a sentence. Event notes are never rendered: they are annotator commentary."""
-    line = _event_line(ev, viewpoint_seat, language)
+def event_line(ev: Event, viewpoint_seat: int | None, language: str, words: dict[str, str] | None = None) -> str:
+    """One event as a sentence (`words`: the game family's, werealign.render.phrases: families). Event notes are never rendered:
+    they are annotator commentary."""
+    line = _event_line(ev, viewpoint_seat, language, words)
     return line[:1].upper() + line[1:]
 
 
-def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
+def side(faction: str, language: str, game: GameLog) -> str:
+    """A side's name in the game family's words ('the mafia'), else the faction table's."""
+    return side_name(faction, language, terms(game, language)) or faction_name(faction, language)
+
+
+def _event_line(ev: Event, viewpoint_seat: int | None, language: str, words: dict[str, str] | None = None) -> str:
     zh = language == "zh"
 
     def who(x: Speaker | None) -> str:
         if x is None and ev.skill == "wolf_kill":  # the pack's decision, no one wolf's
-            return "狼人" if zh else "the wolves"
+            return (words or {}).get("evil_team") or ("狼人" if zh else "the wolves")
         if x is None:
             return "某人" if zh else "someone"
         if x == "host":
@@ -101,6 +109,9 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str) -> str:
         return f"{who(ev.actor)}退水（退出警长竞选）" if zh else f"{who(ev.actor)} withdrew from the sheriff race"
     if ev.kind == "sheriff_run":
         return f"{who(ev.actor)}上警竞选警长" if zh else f"{who(ev.actor)} stood for sheriff"
+    if ev.kind == "role_reveal":  # issue 45: a role announced to the table (online Mafia, at elimination)
+        role = role_name(ev.result, language) if ev.result else ("未公布" if zh else "not given")
+        return f"{tgt}的身份公布为：{role}" if zh else f"{tgt}'s role was revealed: {role}"
     if ev.kind == "badge_transfer":
         if tgt is None:
             return f"{who(ev.actor)}撕掉了警徽" if zh else f"{who(ev.actor)} tore up the sheriff badge"
@@ -135,9 +146,9 @@ def rules_for_prompt(game: GameLog) -> str:
             unruled.append((role, faction))
             continue
         name = role_name(role, game.language, cat)
-        lines.append(f"{name}（{faction_name(faction, 'zh')}）：{rule}" if zh else f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {rule}")
+        lines.append(f"{name}（{side(faction, 'zh', game)}）：{rule}" if zh else f"{name[:1].upper() + name[1:]} ({side(faction, 'en', game)}): {rule}")
     if unruled:
-        lines.append(_not_given(unruled, game.language, cat))
+        lines.append(_not_given(unruled, game.language, cat, game))
     return "\n".join(lines)
 
 
@@ -148,11 +159,11 @@ def _cards(game: GameLog, cat) -> list[tuple[str, int | None, str]]:
     return [(rc.role, rc.count, rc.faction) for rc in game.rules.composition]
 
 
-def _not_given(roles: list[tuple[str, str]], language: str, cat) -> str:
+def _not_given(roles: list[tuple[str, str]], language: str, cat, game: GameLog) -> str:
     """One line naming every (role, faction) whose rule nothing gives, each with its side."""
     if language == "zh":
-        return f"本局规则未给出以下角色的技能说明：{'、'.join(f'{role_name(r, language, cat)}（{faction_name(f, language)}）' for r, f in roles)}。"
-    return f"The rules of these roles are not given: {', '.join(f'{role_name(r, language, cat)} ({faction_name(f, language)})' for r, f in roles)}."
+        return f"本局规则未给出以下角色的技能说明：{'、'.join(f'{role_name(r, language, cat)}（{side(f, language, game)}）' for r, f in roles)}。"
+    return f"The rules of these roles are not given: {', '.join(f'{role_name(r, language, cat)} ({side(f, language, game)})' for r, f in roles)}."
 
 
 def rules_summary(game: GameLog) -> str:
@@ -178,10 +189,10 @@ def rules_summary(game: GameLog) -> str:
             lines.append(f"本局共有{n}张身份牌：{parts}。")
         for role, _, faction in cards:
             if role_rule(role, "zh", cat):
-                lines.append(f"{role_name(role, 'zh', cat)}（{faction_name(faction, 'zh')}）：{role_rule(role, 'zh', cat)}")
+                lines.append(f"{role_name(role, 'zh', cat)}（{side(faction, 'zh', game)}）：{role_rule(role, 'zh', cat)}")
         if unruled:
-            lines.append(_not_given(unruled, "zh", cat))
-        lines.append(WIN[lang][game.rules.win_condition])
+            lines.append(_not_given(unruled, "zh", cat, game))
+        lines.append(WIN[lang][game.rules.win_condition].format(**terms(game, game.language)))
         lines.append("本局设有警长，警长拥有1.5票归票权。" if game.sheriff_in_play() else "本局不设警长。")
     else:
         if public is not None:
@@ -194,9 +205,9 @@ def rules_summary(game: GameLog) -> str:
         for role, _, faction in cards:
             name = role_name(role, "en", cat)
             if role_rule(role, "en", cat):
-                lines.append(f"{name[:1].upper() + name[1:]} ({faction_name(faction, 'en')}): {role_rule(role, 'en', cat)}")
+                lines.append(f"{name[:1].upper() + name[1:]} ({side(faction, 'en', game)}): {role_rule(role, 'en', cat)}")
         if unruled:
-            lines.append(_not_given(unruled, "en", cat))
-        lines.append(WIN[lang][game.rules.win_condition])
+            lines.append(_not_given(unruled, "en", cat, game))
+        lines.append(WIN[lang][game.rules.win_condition].format(**terms(game, game.language)))
         lines.append("A sheriff is elected; the sheriff's vote counts 1.5." if game.sheriff_in_play() else "There is no sheriff.")
     return "\n".join(lines)

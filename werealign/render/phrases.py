@@ -9,6 +9,11 @@ shows in run.json. Sentences built from these words are in `werealign.render.lin
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
 from werealign.schema.roles import CATALOGUE, RoleCatalogue
 
 
@@ -28,17 +33,18 @@ FACTION = {
     "zh": {"good": "好人阵营", "wolf": "狼人阵营", "third": "第三方阵营", "variable": "阵营在游戏中决定", "unknown": "阵营未记录"},
 }
 
+# {evil_members}, {good_side}, {evil_member}: the game family's words (werealign.render.phrases: families).
 WIN = {
     "en": {
-        "side_elimination": "Side elimination: the werewolves win by eliminating all villagers or all special (god) roles; the good side wins by voting out every werewolf.",
-        "all_elimination": "All elimination: the werewolves win by eliminating every good player; the good side wins by voting out every werewolf.",
-        "parity": "Parity: the werewolves win once they are as many as the other players; the good side wins by voting out every werewolf.",
+        "side_elimination": "Side elimination: {evil_members} win by eliminating all villagers or all special (god) roles; {good_side} wins by voting out every {evil_member}.",
+        "all_elimination": "All elimination: {evil_members} win by eliminating every good player; {good_side} wins by voting out every {evil_member}.",
+        "parity": "Parity: {evil_members} win once they are as many as the other players; {good_side} wins by voting out every {evil_member}.",
         "other": "The win condition is given by the host.",
     },
     "zh": {
-        "side_elimination": "屠边规则：狼人杀死所有普通村民或所有神职即获胜；好人投票放逐所有狼人即获胜。",
-        "all_elimination": "屠城规则：狼人杀死所有好人即获胜；好人投票放逐所有狼人即获胜。",
-        "parity": "人数规则：狼人数量不少于其他玩家时狼人获胜；好人投票放逐所有狼人即获胜。",
+        "side_elimination": "屠边规则：{evil_members}杀死所有普通村民或所有神职即获胜；好人投票放逐所有{evil_members}即获胜。",
+        "all_elimination": "屠城规则：{evil_members}杀死所有好人即获胜；好人投票放逐所有{evil_members}即获胜。",
+        "parity": "人数规则：{evil_members}数量不少于其他玩家时{evil_members}获胜；好人投票放逐所有{evil_members}即获胜。",
         "other": "胜利条件由主持人说明。",
     },
 }
@@ -158,3 +164,43 @@ SAY_NOW = {
 
 def say_now(me: str, language: str) -> str:
     return SAY_NOW[phrase_language(language)].format(me=me)
+
+
+# --------------------------------------------------------------------------- game families (issue 45)
+# A game's family and its words: Werewolf, Mafia, ... as werealign/render/families.json lists them. A prompt for a
+# Mafia game says "Mafia", "the mafia", "mafioso", "the town", never "Werewolf": every template and sentence that
+# names the game, a side or the night kill takes its word from `terms(game, language)`. A board names its family
+# (`rules.family`), else it is read from its roles (a board with a mafia role is a Mafia game), and may change any
+# word (`rules.terms`). An unknown family speaks Werewolf's words overlaid by its own terms.
+
+FAMILIES_FILE = Path(__file__).with_name("families.json")
+DEFAULT_FAMILY = "werewolf"
+
+
+@lru_cache(maxsize=1)
+def families() -> dict[str, Any]:
+    data = json.loads(FAMILIES_FILE.read_text(encoding="utf-8"))
+    return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def family_of(game: Any) -> str:
+    """The game's family: `rules.family`, else the first family (besides Werewolf) one of whose roles is on the board."""
+    if game.rules.family:
+        return game.rules.family
+    # the board's cards: the composition is public (a shell of a game, as the arena's players get, has no seats)
+    roles = {s.role for s in getattr(game, "seats", None) or ()} | {c.role for c in game.rules.composition}
+    return next((name for name, f in families().items() if roles & set(f["roles"])), DEFAULT_FAMILY)
+
+
+def terms(game: Any, language: str) -> dict[str, str]:
+    """The words of the game's family in the prompt's language (English where the table has none), the board's own over them."""
+    fam = families().get(family_of(game), families()[DEFAULT_FAMILY])
+    lang = phrase_language(language)
+    return {**families()[DEFAULT_FAMILY][lang], **fam.get(lang, fam["en"]), **game.rules.terms}
+
+
+def side_name(faction: str, language: str, words: dict[str, str] | None) -> str | None:
+    """The family's name of a side ('the mafia', 'the town'), or None: the faction table's (werealign.render.phrases)."""
+    if words is None:
+        return None
+    return {"wolf": words.get("evil_side"), "good": words.get("good_side")}.get(faction)

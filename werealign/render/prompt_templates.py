@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from werealign.errors import UserError
 from werealign.schema.models import TELLING_ORDER
+from werealign.render.phrases import families
 from werealign.render.phrases import PHRASES
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def templates_hash(extra_roots: Iterable[Any] = ()) -> str:
     # Sentences rendered outside the templates (event lines, role names, rules summary) and the order
     # events are told in shape prompts too. The label is the one these tables were first hashed under
     # (when they lived in werealign.context), so the hash of unchanged wording stays the same.
-    phrases = {**PHRASES, "telling_order": TELLING_ORDER}
+    phrases = {**PHRASES, "telling_order": TELLING_ORDER, **({"families": families()} if families() else {})}
     h.update(b"context.PHRASES\0" + json.dumps(phrases, sort_keys=True, ensure_ascii=False).encode())
     for root in sorted({str(r) for r in extra_roots}):
         for name, data in _template_files(Path(root)):

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, Strict as StrictMode
 
-from werealign.schema.models import SCHEMA_VERSION, Audience, EventKind, HighlightKind, Identifier, Language, Mvp, MvpVote, Provenance, Seat, Strict
+from werealign.schema.models import SCHEMA_VERSION, Audience, EventKind, HighlightKind, Identifier, Language, MoveRules, Mvp, MvpVote, Provenance, Seat, Strict
 from werealign.schema.roles import Faction, RoleDeclaration
 
 ConfigSeat = Annotated[Seat, StrictMode()]
@@ -42,19 +42,28 @@ Timestamp = Annotated[
 
 
 class ConfigRules(Strict):
+    """Every rule a game log's board holds (werealign.schema.models.Rules) but the composition, which the roles give."""
+
     text: str | None = Field(None, description="The rulebook text as given to the players.")
     variant: str | None = Field(None, description="Variant id; derived from the special roles when absent.")
-    win_condition: Literal["side_elimination", "all_elimination", "other"] = "side_elimination"
+    win_condition: Literal["side_elimination", "all_elimination", "parity", "other"] = "side_elimination"
     has_sheriff: bool | None = Field(
         None, description="Whether a sheriff is elected. When absent it is inferred (a sheriff_election phase or a sheriff entry) and the build says so.")
     self_vote_allowed: bool = Field(False, description="Whether a player may vote for themself (VA candidates then include the voter).")
     abstention_allowed: bool = Field(False, description="Whether a player may abstain from a day vote (an abstention is then a VA item).")
+    moves: MoveRules | None = Field(None, description="The board's rules of night moves, e.g. {wolves_may_kill_wolf: false} (decision items' legal moves).")
+    public_cards: list[str] | None = Field(None, description="The card list announced to the players, when the seats' roles are not the whole deck.")
+    family: str | None = Field(None, description="Game family: werewolf, mafia, ... (the words prompts use); absent: read from the roles.")
+    terms: dict[str, str] = Field(default_factory=dict, description="The board's own words over its family's (see werealign/render/families.json).")
 
 
 class ConfigPhase(Strict):
     kind: Literal["night", "sheriff_election", "day"]
     day: int = Field(ge=1, description="Which night/day of the game; the sheriff election belongs to day 1.")
-    start: Timestamp = Field(description="When the phase starts; it ends where the next phase (or the game) starts.")
+    start: Timestamp | None = Field(None, description="When the phase starts; it ends where the next phase (or the game) starts.")
+    start_segment: int | None = Field(
+        None, ge=0, description="The cue the phase starts at, instead of (or over) `start`: cues from it on, in file order, are in the phase. "
+        "Needed where time stamps share a second across a phase change (whole-second chat logs).")
     original_label: str | None = None
 
 
@@ -122,7 +131,10 @@ class AnnotatorConfig(Strict):
     roles: dict[SeatKey, str] = Field(description="Seat -> true role label: a canonical id, a name the role catalogue or `declared_roles` knows, or any other label (kept, faction unknown).")
     declared_roles: list[RoleDeclaration] = Field(
         default_factory=list, description="Roles this game adds to the role catalogue (id, names, faction, ability, rule), or catalogue roles it changes.")
-    names: dict[SeatKey, str] = Field(default_factory=dict, description="Seat -> player name or nickname.")
+    names: dict[SeatKey, str | list[str]] = Field(
+        default_factory=dict, description="Seat -> the player's name, or [name, nickname, ...]: every name players call the seat by. "
+        "Absent: the seat's speaker labels that are names (not 'Speaker 3').")
+    agents: dict[SeatKey, str] = Field(default_factory=dict, description="Seat -> model name, for a seat played by an agent, not a human.")
     phases: list[ConfigPhase] = Field(min_length=1, description="In time order; the first starts the game.")
     game_end: Timestamp = Field(description="End of the game: later segments (the recap, chat) are not turns.")
     turn_breaks: list[int] = Field(
@@ -131,6 +143,9 @@ class AnnotatorConfig(Strict):
         "(e.g. the host's vote result after the ballots, which would otherwise join the call to vote).")
     sheriff: list[SheriffChange] = Field(default_factory=list)
     events: list[ConfigEvent] = Field(default_factory=list)
+    phase_audiences: dict[str, Audience] = Field(
+        default_factory=dict, description="Phase kind ('night') or phase id ('night-2') -> who heard its turns and players' votes, "
+        "e.g. night: {kind: team, team: wolf} for a team's night chat; turn_audiences and an event's own audience win.")
     turn_audiences: list[TurnAudience] = Field(
         default_factory=list, description="Segment ranges heard only by an audience (e.g. {kind: team, team: wolf} for the wolves' night chat); other turns are the table's.")
     mvp: ConfigMvp | None = None

@@ -104,6 +104,12 @@ class Rules(Strict):
     declared_roles: list[RoleDeclaration] = Field(
         default_factory=list, exclude_if=_empty, description="Roles this game adds to the role catalogue, or catalogue roles it changes (werealign.schema.roles).")
     moves: MoveRules | None = Field(None, exclude_if=lambda v: v is None, description="The board's rules of night moves (decision items' legal moves).")
+    family: str | None = Field(
+        None, exclude_if=lambda v: v is None,
+        description="The game family ('werewolf', 'mafia', ...): prompts use its words (werealign/render/families.json). Absent: read from the roles.")
+    terms: dict[str, str] = Field(
+        default_factory=dict, exclude_if=lambda v: not v,
+        description="The board's own words over its family's (keys of werealign/render/families.json: game, evil_side, evil_member, ...).")
     public_cards: list[str] | None = Field(
         None,
         exclude_if=_empty,
@@ -120,6 +126,13 @@ class SeatInfo(Strict):
     original_role_label: str | None = None
     speaker_labels: list[str] = Field(default_factory=list, description="Transcript speaker labels that map to this seat.")
     name: str | None = Field(None, description="Player's name or nickname, when known.")
+    aliases: list[str] = Field(
+        default_factory=list, exclude_if=_empty,
+        description="Other names the players call this seat by (nicknames, short forms): every reader of the text maps them to the seat.")
+    agent: str | None = Field(
+        None, exclude_if=lambda v: v is None,
+        description="The seat was played by an agent, not a human: the model's name. Its turns stay in the transcript; its choices are no keys "
+                    "unless derive is asked (--include-agents).")
 
 
 PhaseKind = Literal["night", "sheriff_election", "day"]
@@ -203,6 +216,7 @@ EventKind = Literal[
     "sheriff_run",
     "badge_transfer",
     "skill_use",
+    "role_reveal",  # issue 45: a seat's role announced to the table (at elimination): target = the seat, result = the role
 ]
 
 
@@ -212,7 +226,7 @@ EventKind = Literal[
 # The context builder (werealign.game.visibility) sorts by it; it shapes prompts, so templates_hash()
 # hashes it with the templates (werealign.render.prompt_templates).
 TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_outcome": 3, "elimination": 4, "skill_use": 5, "badge_transfer": 6,
-                 "sheriff_run": 7}  # a seat standing for sheriff (issue 31) is told alone, at the host's list of candidates
+                 "sheriff_run": 7, "role_reveal": 8}  # a seat standing for sheriff (issue 31) is told alone, at the host's list of candidates
 
 
 class Event(Strict):

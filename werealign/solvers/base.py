@@ -29,6 +29,7 @@ class Shown:
     question: str = ""  # the question stem as shown ("" when the prompt shows none, e.g. options-only)
     speech_by_seat: dict[int, str] = field(default_factory=dict)  # the shown transcript's text per seat
     own_speech: tuple[str, ...] = ()  # the viewpoint's own shown turns, in order
+    seat_names: dict[int, tuple[str, ...]] = field(default_factory=dict)  # seat -> the names and nicknames the prompt ties to it
 
 
 @dataclass(frozen=True)

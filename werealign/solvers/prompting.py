@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from werealign.render.phrases import terms
 from werealign.render.prompt_templates import render_template, template_language
 from werealign.solvers.base import State
 from werealign.solvers.retrieval import Index, top
@@ -30,6 +31,8 @@ def language(state: State) -> str:
 
 def instruction(state: State, name: str, **kw: Any) -> str:
     """A step's instruction in the game's language (templates/<lang>/solvers/<name>.v1.j2)."""
+    if "terms" not in kw and getattr(state.game, "rules", None) is not None:  # the game family's words (issue 45)
+        kw["terms"] = terms(state.game, language(state))
     return render_template(language(state), f"solvers/{name}", **kw)
 
 

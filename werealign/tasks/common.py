@@ -10,6 +10,18 @@ from typing import Any
 from werealign.tasks.scorer import Sample, correct_value  # noqa: F401 - correct_value: shared by the kinds
 
 OBSERVER_ROLE = "observer"  # the by-role group of items asked from no seat (viewpoint_seat null)
+# The floor of answering every item with the kind's most common key (issue 45): a kind whose keys are one value,
+# or nearly, cannot tell models apart, and the leaderboards keep it out of every headline (werealign.leaderboards).
+MAJORITY_KEY = "majority-key"
+NON_DISCRIMINATING = 0.9  # a majority-key floor at or above this: the kind cannot discriminate
+
+
+def majority_share(answers: Sequence[Any]) -> float | None:
+    """The share of the most common answer (lists read as sets), None without answers."""
+    from collections import Counter
+
+    keys = Counter(tuple(sorted(a)) if isinstance(a, list) else a for a in answers)
+    return rounded(max(keys.values()) / len(answers)) if answers else None
 
 Value = Callable[[Sample], float]
 

@@ -5,6 +5,7 @@ prompt shows it (in every variant: a floor is what the game itself gives away wi
 - `last-named`: the legal seat the viewpoint named last in its own shown turns;
 - `consensus`: the legal seat the other players named most in the current day's shown speech (the night's
   decision: the day before it);
+  both read a seat named by number or by the names and nicknames the game gives its seats (werealign.text.seat_names);
 - `same-as-last`: the viewpoint's own previous move of the same kind (last night's check, protection, kill;
   the previous ballot), when it is legal now;
 - on a yes/no decision (one candidate, or "none": the witch's save, running for sheriff): `always` (act: save, run)
@@ -22,7 +23,6 @@ from collections.abc import Callable, Sequence
 from statistics import fmean
 
 from werealign.game.visibility import Context, build_context
-from werealign.text.seat_numbers import seats_in_digits
 from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
 from werealign.tasks.common import rounded
@@ -47,7 +47,8 @@ def most_accused(ctx: Context, item: DecisionItem) -> int | None:
 
 
 def last_named(ctx: Context, item: DecisionItem) -> int | None:
-    named = [s for u in ctx.utterances if u.is_self for s in seats_in_digits(u.text) if s in item.candidates]
+    read = ctx.seat_reader()
+    named = [s for u in ctx.utterances if u.is_self for s in read.seats(u.text) if s in item.candidates]
     return named[-1] if named else None
 
 
@@ -57,7 +58,8 @@ def consensus(ctx: Context, item: DecisionItem) -> int | None:
         return None
     today = days[-1].day
     phase_day = {p.id: p.day for p in ctx.phases}
-    said = [s for u in ctx.utterances if not u.is_self and u.speaker != "host" and phase_day.get(u.phase) == today for s in seats_in_digits(u.text)]
+    read = ctx.seat_reader()
+    said = [s for u in ctx.utterances if not u.is_self and u.speaker != "host" and phase_day.get(u.phase) == today for s in read.seats(u.text)]
     return _top(Counter(said), item)
 
 

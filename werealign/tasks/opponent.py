@@ -278,9 +278,20 @@ REVEALED = "revealed-wolves"
 
 
 def revealed_wolves(game: GameLog, cutoff: int) -> list[int]:
-    """Seats whose self-destruct (a wolf's public act) everyone saw at or before the cut-off segment."""
-    return sorted({int(e.actor) for e in game.events if e.kind == "self_destruct" and isinstance(e.actor, int)
-                   and e.audience.kind == "everyone" and e.segment_id is not None and e.segment_id <= cutoff})
+    """Seats everyone saw shown to be wolves at or before the cut-off segment: a self-destruct (a wolf's public act),
+    or a role announced to the table (a `role_reveal` event, e.g. at elimination in online Mafia) whose role is on
+    the wolf side."""
+    from werealign.schema.roles import catalogue_for
+
+    catalogue = catalogue_for(game.rules.declared_roles)
+
+    def shown(e) -> bool:
+        return e.audience.kind == "everyone" and e.segment_id is not None and e.segment_id <= cutoff
+
+    destructs = {int(e.actor) for e in game.events if e.kind == "self_destruct" and isinstance(e.actor, int) and shown(e)}
+    reveals = {e.target for e in game.events if e.kind == "role_reveal" and e.target is not None and shown(e)
+               and catalogue.faction(catalogue.canonical(e.result or "") or "") == "wolf"}
+    return sorted(destructs | reveals)
 
 
 def truth_floors(asked: Sequence[tuple[GameLog, OpponentItem]], metric: str) -> dict[str, float | None]:

@@ -14,6 +14,7 @@ from werealign.schema.models import VOTE_PHASE_KINDS
 from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
 from werealign.validate.findings import Sink, path
 from werealign.validate.index import GameIndex
+from werealign.validate.night_checks import check_night_chat
 from werealign.validate.replay_checks import check_replay
 
 # Phase timestamps are annotated by hand, to the second at best: a turn that starts or ends
@@ -39,6 +40,7 @@ def check_game(game: GameLog, out: Sink) -> GameIndex:
     check_highlights(game, idx, out)
     check_winner(game, idx, out)
     check_replay(game, out)
+    check_night_chat(game, out)
     return idx
 
 
@@ -234,8 +236,10 @@ def check_events(game: GameLog, idx: GameIndex, out: Sink) -> None:
         phase = idx.phases.get(e.phase)
         if phase is None:
             out.error("event-unknown-phase", path(where, "phase"), f"phase {e.phase!r} is not among the game's phases ({_phase_list(idx)})")
-        elif e.kind == "vote" and phase.kind not in VOTE_PHASE_KINDS:
-            out.error("vote-outside-day", path(where, "phase"), f"a vote in {phase.kind} phase {phase.id}; votes happen by day or in the sheriff election")
+        elif e.kind == "vote" and phase.kind not in VOTE_PHASE_KINDS and not (phase.kind == "night" and e.audience.kind == "team"):
+            # A team's own night vote (the mafia's kill vote, heard by the team) is a vote too; any other night vote is misplaced.
+            out.error("vote-outside-day", path(where, "phase"), f"a vote in {phase.kind} phase {phase.id}; votes happen by day or in the sheriff election"
+                      + ("; a team's night vote is heard by the team only: give it that audience (phase_audiences in the annotator config)" if phase.kind == "night" else ""))
         if isinstance(e.actor, int) and e.actor not in idx.seats:
             out.error("event-actor-not-seat", path(where, "actor"), f"actor {e.actor} is not a seat (seats {idx.seat_range()})")
         if e.target is not None and e.target not in idx.seats:
