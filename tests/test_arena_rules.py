@@ -432,3 +432,40 @@ def test_a_white_wolf_king_on_a_board_without_self_destruct_is_refused_and_no_ru
     _, played = next(iter(play_all(b, schedule(["rule/random"], 1, 1, b), lambda m, match, role: resolve_agent(m, "single", match.seed))))
     assert "Nobody may self-destruct" in played.game.rules.text
     assert not [e for e in played.game.events if e.kind == "self_destruct"]
+
+
+# ---------------------------------------------------------------------------------------------- one death per seat
+
+
+def test_a_hunter_killed_at_night_cannot_shoot_a_seat_that_died_the_same_night():
+    # Night 1: the wolves kill the hunter (1), the witch poisons seat 6: both are out before the hunter's shot.
+    game, asked = table(SEVEN, {4: {("kill", 1): 1}, 5: {("kill", 1): 1}, 2: {("save", 1): None, ("poison", 1): 6},
+                                1: {("shoot", 1): 6}}, max_days=1)
+    (shot,) = [d for d in asked[1] if d.kind == "shoot"]
+    assert 6 not in shot.candidates and 1 not in shot.candidates
+    dead = [e.target for e in game.events if e.kind == "elimination"]
+    assert len(dead) == len(set(dead)), dead
+    assert rule_breaks(game) == []
+
+
+def test_a_poisoned_wolf_who_self_destructs_in_the_campaign_does_not_die_again_at_dawn():
+    script = {s: {("run", 1): None} for s in range(1, 8)}
+    script[4] = {("run", 1): 4, ("kill", 1): 7, ("campaign", 1): {"text": "I am a wolf.", "destruct": True}}
+    script[5] = {("run", 1): 5, ("kill", 1): 7}
+    script[2] = {("run", 1): None, ("save", 1): None, ("poison", 1): 4}
+    game, asked = table(SEVEN, script, max_days=2, sheriff=True, self_destruct=True)
+    assert [e.result for e in game.events if e.kind == "elimination" and e.target == 4] == ["self_destruct"]
+    assert not [d for d in asked[4] if d.kind == "last_words"], "no last words after leaving"
+    assert 4 in [e.target for e in game.events if e.kind == "night_outcome"], "the night's death is still announced"
+    assert rule_breaks(game) == []
+
+
+def test_the_engine_refuses_to_eliminate_a_seat_twice():
+    from werealign.arena.moderator import Table
+
+    board = make_board("t", BoardSpec(roles=SEVEN))
+    t = Table(board, SEVEN, {s: HeuristicAgent(0) for s in range(1, 8)}, "t-x", 0, Provenance(source="test"))
+    t.rec.begin("day", 1)
+    t.leave(6, "voted_out", shot=False)
+    with pytest.raises(RuntimeError, match="seat 6 would leave the game twice"):
+        t.leave(6, "voted_out", shot=False)

@@ -126,17 +126,27 @@ class Table:
 
     # ------------------------------------------------------------------ leaving the game
     def leave(self, seat: int, result: str, segment: int | None = None, shot: bool = True, badge: bool = True) -> None:
-        """A seat is out: the elimination, then what leaving sets off (the hunter's shot, the badge)."""
-        self.alive.discard(seat)
-        self.rec.event("elimination", EVERYONE, segment=segment, target=seat, result=result)
-        if shot:
-            self.shoot(seat)
-        if badge and seat == self.sheriff:
-            self.pass_badge(seat)
-        charmed = self.charmed.pop(seat, None)
-        if charmed in self.alive:  # the wolf beauty's charmed player leaves with her, with no skill
-            seg = self.host(self.line("charmed_dies", seat=charmed))
-            self.leave(charmed, "charmed", seg, shot=False)
+        """A seat is out: the elimination, then what leaving sets off (the hunter's shot, the badge, the charmed seat)."""
+        self.leave_all([(seat, shot)], result, segment, badge)
+
+    def leave_all(self, seats: list[tuple[int, bool]], result: str, segment: int | None = None, badge: bool = True) -> None:
+        """Seats out at once (a night's dead: each with whether it may shoot). All of them are out before anyone's
+        leaving sets anything off, so a hunter never shoots a seat that died the same night; a seat already out is
+        an engine fault, never a second elimination."""
+        for seat, _ in seats:
+            if seat not in self.alive:
+                raise RuntimeError(f"arena engine: seat {seat} would leave the game twice ({result}) in game {self.rec.game_id}")
+            self.alive.discard(seat)
+            self.rec.event("elimination", EVERYONE, segment=segment, target=seat, result=result)
+        for seat, shot in seats:
+            if shot:
+                self.shoot(seat)
+            if badge and seat == self.sheriff:
+                self.pass_badge(seat)
+            charmed = self.charmed.pop(seat, None)
+            if charmed in self.alive:  # the wolf beauty's charmed player leaves with her, with no skill
+                seg = self.host(self.line("charmed_dies", seat=charmed))
+                self.leave(charmed, "charmed", seg, shot=False)
 
     def shoot(self, seat: int) -> None:
         if (a := self.board.ability(self.roles[seat])) is None or a.action != "shoot":
@@ -441,8 +451,9 @@ class Table:
                 self.rec.event("night_outcome", EVERYONE, segment=seg, target=None, result="peaceful_night")
             for s, _ in dead:
                 self.rec.event("night_outcome", EVERYONE, segment=seg, target=s, result="night_death")
-            for s, may_shoot in dead:
-                self.leave(s, "night_death", seg, shot=may_shoot)
+            # A seat that left in the sheriff election (a self-destruct) is announced but does not die again.
+            dead = [(s, ok) for s, ok in dead if s in self.alive]
+            self.leave_all(dead, "night_death", seg)
             if (win := self.winner()) is not None:
                 break
             if self.day == 1 and self.board.spec.last_words == "exiled+first-night":
