@@ -1,8 +1,6 @@
 """The arena plays the human games' rules: each rule is played out on a table whose seats and moves the test
-scripts, and every game of the shipped boards is read by an independent rule checker written here from the
-rules (not from the engine): dead seats never act or speak again (last words aside), seer results are true,
-a poisoned hunter never shoots, the witch never saves and poisons in one night nor saves herself, no seat
-dies twice, a self-destruct ends the day with no vote after it."""
+scripts, and every game of the shipped boards is read by an independent rule checker written from the rules
+(not from the engine: tests/arena_rule_check.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +9,7 @@ import re
 from collections import defaultdict
 
 import pytest
+from arena_rule_check import rule_breaks
 from cli_inproc import run_cli
 
 from werealign.arena.agents import resolve_agent
@@ -22,9 +21,6 @@ from werealign.arena.tournament import play_all, schedule
 from werealign.dataset import load_dataset
 from werealign.schema import GameLog
 from werealign.schema.models import Provenance
-from werealign.schema.roles import catalogue_for
-
-LAST_WORDS = re.compile(r"last words|遗言")
 
 
 class Scripted:
@@ -217,56 +213,6 @@ def test_the_wolf_beautys_charmed_seat_leaves_with_her_and_the_stalker_strikes_o
 # ---------------------------------------------------------------------------------------------- an independent checker
 
 
-def rule_breaks(game: GameLog) -> list[str]:
-    """Every rule the game breaks, read from the log alone."""
-    faction = {s.seat: s.faction for s in game.seats}
-    role = {s.seat: s.role for s in game.seats}
-    catalogue = catalogue_for(game.rules.declared_roles)
-    out: list[str] = []
-    gone: dict[int, int] = {}
-    for e in game.events:
-        if e.kind == "elimination":
-            if e.target in gone:
-                out.append(f"seat {e.target} eliminated twice")
-            gone[e.target] = e.segment_id
-    for e in game.events:
-        if e.skill == "seer_check" and e.result != ("wolf" if faction[e.target] == "wolf" else "good"):
-            out.append(f"seer check of {e.target} says {e.result}")
-        if e.skill == "demon_check" and e.result != ("god" if catalogue.get(role[e.target]).is_god else "not_god"):
-            out.append(f"demon check of {e.target} says {e.result}")
-        if e.kind == "vote" and e.actor in gone and gone[e.actor] < e.segment_id:
-            out.append(f"dead seat {e.actor} votes in {e.phase}")
-        if e.kind == "skill_use" and isinstance(e.actor, int) and e.actor in gone and e.skill not in ("hunter_shoot", "white_wolf_king_take") \
-                and e.segment_id is not None and gone[e.actor] < e.segment_id:
-            out.append(f"dead seat {e.actor} uses {e.skill}")
-        if e.skill == "witch_save" and e.target == e.actor:
-            out.append("the witch saved herself")
-    nights = defaultdict(set)
-    for e in game.events:
-        if e.skill in ("witch_save", "witch_poison"):
-            nights[e.phase].add(e.skill)
-    out += [f"save and poison in {p}" for p, s in nights.items() if len(s) == 2]
-    poisoned = {e.target for e in game.events if e.skill == "witch_poison"}
-    out += [f"poisoned hunter {e.actor} shoots" for e in game.events if e.skill == "hunter_shoot" and e.actor in poisoned
-            and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
-            and role[e.actor] == "hunter"]
-    utterances = game.utterances
-    for i, u in enumerate(utterances):
-        if isinstance(u.speaker, int) and u.speaker in gone and gone[u.speaker] < u.segment_ids[0]:
-            prev = utterances[i - 1]
-            if not (prev.speaker == "host" and LAST_WORDS.search(prev.text)):
-                out.append(f"dead seat {u.speaker} speaks at segment {u.segment_ids[0]}")
-    silenced = {(int(e.phase.split("-")[1]) + 1, e.target) for e in game.events if e.skill == "silence" and e.target is not None}
-    out += [f"silenced seat {u.speaker} speaks on day {d}" for u in utterances for d, seat in silenced
-            if u.speaker == seat and u.phase in (f"day-{d}", f"sheriff_election-{d}")]
-    for e in game.events:
-        if e.kind == "self_destruct":
-            later = [v for v in game.events if v.kind == "vote" and v.phase == e.phase and v.segment_id > e.segment_id]
-            if later:
-                out.append(f"votes after {e.actor}'s self-destruct")
-    return out
-
-
 @pytest.mark.parametrize("board", ["wwk12", "beauty12", "elder12", "idiot12", "demon12", "standard12", "arena8"])
 def test_every_shipped_board_plays_without_breaking_a_rule(tmp_path, board):
     out = tmp_path / board
@@ -377,7 +323,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
         r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "1", "--board", path,
                     "--out", tmp_path / path.stem)
         if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager", "idiot", "silencer_elder",
-                     "stalker", "wolf_beauty", "demon"}:
+                     "stalker", "wolf_beauty", "demon", "wolf_brother", "wolf_younger_brother"}:
             assert r.returncode == 0, (path.name, r.stderr)
             assert run_cli("validate", tmp_path / path.stem).returncode == 0
             for game in load_dataset(tmp_path / path.stem).games.values():
@@ -388,7 +334,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
             assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
             assert any(repr(x) in r.stderr for x in roles), r.stderr
             refused += 1
-    assert "white_wolf_king" in played and "wolf_beauty" in played and "silencer_elder" in played and refused
+    assert {"white_wolf_king", "wolf_beauty", "silencer_elder", "wolf_brother"} <= played and refused
 
 
 def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
@@ -469,3 +415,200 @@ def test_the_engine_refuses_to_eliminate_a_seat_twice():
     t.leave(6, "voted_out", shot=False)
     with pytest.raises(RuntimeError, match="seat 6 would leave the game twice"):
         t.leave(6, "voted_out", shot=False)
+
+
+# ---------------------------------------------------------------------------------------------- the board's own rules
+
+
+def test_the_witch_saves_herself_as_the_board_says():
+    kill_witch = {4: {("kill", 1): 2}, 5: {("kill", 1): 2}, 2: {("save", 1): 2, ("poison", 1): None}}
+    game, asked = table(SEVEN, kill_witch, max_days=1, moves={"witch_self_save": "first_night"})
+    (save,) = [d for d in asked[2] if d.kind == "save"]
+    assert save.about == 2 and save.candidates == (2,)
+    assert [e.target for e in game.events if e.skill == "witch_save"] == [2]
+    assert not [e for e in game.events if e.kind == "elimination" and e.target == 2]
+    assert game.rules.moves.witch_self_save == "first_night" and "first night only" in game.rules.text
+    assert rule_breaks(game) == []
+    game, asked = table(SEVEN, kill_witch, max_days=1)  # the engine's rule: never
+    assert not [d for d in asked[2] if d.kind == "save"] and "may not save herself" in game.rules.text
+    # The checker reads the rule from the log: a self-save under "never" is a break.
+    lied = game.model_copy(update={"events": [*game.events, game.events[0].model_copy(update={"skill": "witch_save", "actor": 2, "target": 2})]})
+    assert any("saved herself" in x for x in rule_breaks(lied))
+
+
+def test_the_wolf_beauty_charms_as_the_board_says():
+    roles = ["seer", "witch", "wolf_beauty", "werewolf", "villager", "villager", "villager"]
+    _, asked = table(roles, {}, max_days=1, moves={"charm_target": "good"})
+    (charm,) = [d for d in asked[3] if d.kind == "charm"]
+    assert set(charm.candidates) == {1, 2, 5, 6, 7}, "a good-side player only"
+    _, asked = table(roles, {}, max_days=1)
+    (charm,) = [d for d in asked[3] if d.kind == "charm"]
+    assert 4 in charm.candidates and 3 not in charm.candidates
+
+
+def test_the_stalkers_vote_window():
+    roles = ["seer", "stalker", "werewolf", "werewolf", "villager", "villager", "villager", "villager", "villager"]
+    # Day 1: the stalker votes 5, seats 6 and 7 exile 8; day 2: it votes 6, seats 3 and 4 exile 7. Night 3: that day's
+    # vote only, or any day's.
+    script = {s: {("vote", 1): None, ("vote", 2): None, ("kill", 1): 9, ("kill", 2): 1, ("assassinate", 2): None, ("assassinate", 3): None}
+              for s in range(1, 10)}
+    script[2].update({("vote", 1): 5, ("vote", 2): 6})
+    for s in (6, 7):
+        script[s][("vote", 1)] = 8
+    for s in (3, 4):
+        script[s][("vote", 2)] = 7
+    for window, night3 in (("same_day", {6}), ("any_day", {5, 6})):
+        game, asked = table(roles, script, max_days=3, moves={"stalker_window": window})
+        strike = {d.day: set(d.candidates) for d in asked[2] if d.kind == "assassinate"}
+        assert strike[2] == {5} and strike[3] == night3, (window, strike)
+        assert rule_breaks(game) == []
+
+
+def _campaign(destructs: dict[int, int], moves: dict) -> tuple[GameLog, dict]:
+    """Seven seats, 4 and 5 wolves running with 1; `destructs`: seat -> the day its campaign speech self-destructs."""
+    script = {s: {("run", 1): None, ("save", 1): None, ("save", 2): None, ("poison", 1): None, ("poison", 2): None} for s in range(1, 8)}
+    for s in (1, 4, 5):
+        script[s][("run", 1)] = s
+    for w in (4, 5):
+        script[w].update({("kill", 1): 7, ("kill", 2): 6, ("campaign", 1): {"text": "..."}, ("campaign", 2): {"text": "..."}})
+    for seat, day in destructs.items():
+        script[seat][("campaign", day)] = {"text": "I am a wolf.", "destruct": True}
+    return table(SEVEN, script, max_days=3, sheriff=True, self_destruct=True, moves=moves)
+
+
+def test_a_campaign_self_destruct_resumes_the_election_next_morning_where_the_board_says_so():
+    game, asked = _campaign({4: 1}, {"campaign_self_destruct": "election_resumes"})
+    assert [p.id for p in game.phases][:6] == ["night-1", "sheriff_election-1", "day-1", "night-2", "sheriff_election-2", "day-2"]
+    results = [(e.phase, e.target) for e in game.events if e.kind == "sheriff_election"]
+    assert [p for p, _ in results] == ["sheriff_election-2"], "no result on day 1: the election is only broken off"
+    assert not [d for d in asked[1] if d.kind == "campaign" and d.day == 2], "seat 1 spoke on day 1 and does not speak again"
+    assert [d.day for d in asked[5] if d.kind == "campaign"] == [2], "seat 5 had not spoken: it speaks when the election resumes"
+    assert "resumes the next morning" in game.rules.text
+    assert rule_breaks(game) == []
+    # A second self-destruct loses the badge.
+    game, _ = _campaign({4: 1, 5: 2}, {"campaign_self_destruct": "election_resumes"})
+    assert [(e.phase, e.target) for e in game.events if e.kind == "sheriff_election"] == [("sheriff_election-2", None)]
+    assert rule_breaks(game) == []
+
+
+def test_a_tie_for_sheriff_loses_the_badge_at_once_where_the_board_says_so():
+    script = {s: {("run", 1): None, ("withdraw", 1): None, ("sheriff_vote", 1): 1} for s in range(1, 8)}
+    script[1][("run", 1)] = 1
+    script[2][("run", 1)] = 2
+    for s in (3, 4):
+        script[s][("sheriff_vote", 1)] = 2
+    script[5][("sheriff_vote", 1)] = None
+    for s in (4, 5):
+        script[s][("kill", 1)] = 7
+    game, _ = table(SEVEN, script, max_days=1, sheriff=True, moves={"sheriff_tie": "badge_lost"})
+    assert {v.round or 1 for v in game.events if v.kind == "vote" and v.phase == "sheriff_election-1"} == {1}
+    assert [e.target for e in game.events if e.kind == "sheriff_election"] == [None]
+    assert rule_breaks(game) == []
+
+
+BROTHERS = ["seer", "witch", "guard", "wolf_brother", "wolf_younger_brother", "werewolf", "villager", "villager", "villager", "villager"]
+
+
+def test_the_wolf_brothers():
+    # Day 1 exiles the elder brother (4); night 2: the pack (6) kills 9, the younger brother (5) kills 10 alone.
+    votes = {s: {("vote", 1): 4, ("check", 1): 5, ("check", 2): 5, ("protect", 2): 9, ("save", 1): None, ("poison", 1): None,
+                 ("save", 2): None, ("poison", 2): None} for s in range(1, 11)}
+    for w in (4, 5, 6):
+        votes[w].update({("vote", 1): 7, ("kill", 1): 8, ("kill", 2): 9, ("solo_kill", 2): 10, ("kill", 3): 7})
+    game, asked = table(BROTHERS, votes, max_days=3)
+    checks = [(e.phase, e.result) for e in game.events if e.skill == "seer_check" and e.target == 5]
+    assert checks[:2] == [("night-1", "good"), ("night-2", "wolf")], "good while the elder brother is in"
+    assert not [d for d in asked[5] if d.kind == "kill" and d.day <= 2], "the younger joins the kill only after the elder leaves"
+    assert [d.day for d in asked[5] if d.kind == "solo_kill"] == [2]
+    assert [d.day for d in asked[5] if d.kind == "kill"] == [3], "then with the pack"
+    night2 = sorted(e.target for e in game.events if e.kind == "elimination" and e.phase == "day-2" and e.result == "night_death")
+    assert night2 == [10], "the guard saved the pack's victim (9), not the lone kill"
+    assert not any(d.may_destruct for d in asked[4] if d.kind == "speak"), "the elder brother may not self-destruct"
+    told = [e.target for e in game.events if e.skill == "wolf_kill" and e.audience.kind == "seats"]
+    assert 10 not in told, "the witch is not told the lone kill"
+    assert rule_breaks(game) == []
+
+
+# ---------------------------------------------------------------------------------------------- roles nobody listed
+
+
+INVENTED = [
+    {"id": "lantern_keeper", "names": {"en": ["lantern keeper"]}, "faction": "good", "team": "gods", "knows_each_night": ["lantern_look"],
+     "rule": {"en": "Each night learns whether one player is a werewolf."}},
+    {"id": "mist_hound", "names": {"en": ["mist hound"]}, "faction": "wolf", "team": "wolves",
+     "rule": {"en": "A werewolf who joins the kill once the pack leader is out; a seer sees it as good until then."}},
+    {"id": "pack_leader", "names": {"en": ["pack leader"]}, "faction": "wolf", "team": "wolves", "rule": {"en": "A werewolf who may not self-destruct."}},
+]
+INVENTED_ABILITIES = {"lantern_keeper": {"action": "check", "skill": "lantern_look"},
+                      "mist_hound": {"action": "none", "joins_kill_after": "pack_leader", "seen_good_while": "pack_leader"},
+                      "pack_leader": {"action": "none", "self_destruct": False}}
+
+
+def test_invented_roles_are_declared_and_played(tmp_path):
+    roles = ["seer", "lantern_keeper", "witch", "pack_leader", "mist_hound", "villager", "villager", "villager", "villager"]
+    board = {"roles": roles, "declared_roles": INVENTED, "abilities": INVENTED_ABILITIES, "debate": "round-robin",
+             "win": "side_elimination", "sheriff": True, "self_destruct": True, "moves": {"witch_self_save": "always"}}
+    path = tmp_path / "invented.json"
+    path.write_text(json.dumps(board))
+    r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "4", "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 0, r.stderr
+    v = run_cli("validate", tmp_path / "o")
+    assert v.returncode == 0 and "0 errors" in v.stdout, v.stdout
+    games = list(load_dataset(tmp_path / "o").games.values())
+    for g in games:
+        assert any(e.skill == "lantern_look" for e in g.events), "the invented good role checks under its own skill"
+        assert not [e for e in g.events if e.kind == "self_destruct" and e.actor == roles.index("pack_leader") + 1]
+        hound = roles.index("mist_hound") + 1
+        leader_out = [e.phase for e in g.events if e.kind == "elimination" and e.target == roles.index("pack_leader") + 1]
+        for e in g.events:
+            if e.kind == "skill_use" and e.target == hound and e.skill in ("seer_check", "lantern_look"):
+                before = not leader_out or [p.id for p in g.phases].index(e.phase) <= [p.id for p in g.phases].index(leader_out[0])
+                assert e.result == ("good" if before else "wolf"), (g.game_id, e)
+        assert "The witch may save herself on any night." in g.rules.text and "lantern keeper" in g.rules.text.lower()
+
+
+def test_a_role_without_a_declaration_is_refused_with_the_declaration_to_add(tmp_path):
+    roles = ["seer", "lantern_keeper", "werewolf", "werewolf", "villager", "villager", "villager"]
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"roles": roles}))
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1
+    assert "'lantern_keeper'" in r.stderr and '"declared_roles": [{"id": "lantern_keeper"' in r.stderr and '"abilities"' in r.stderr
+    path.write_text(json.dumps({"roles": roles, "declared_roles": INVENTED[:1]}))
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 1 and '"abilities": {"lantern_keeper": {"action": "none"}}' in r.stderr, r.stderr
+    # A label in another script gets a declaration with an id to fill in and the label as its name.
+    path.write_text(json.dumps({"roles": ["seer", "月影", "werewolf", "werewolf", "villager", "villager", "villager"]}))
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 1 and '"names": {"zh": ["月影"]}' in r.stderr, r.stderr
+
+
+def test_a_game_logs_board_reads_its_rules_text_and_takes_declarations_from_a_board_file(tmp_path):
+    """A game log whose rules text states its rules and whose cards include a role nobody listed: the board file
+    names the log and declares the role; the arena plays it by the text's rules."""
+    first = tmp_path / "a"
+    assert run_cli("arena", "--model", "rule/heuristic", "--games", "1", "--board", "standard12", "--out", first).returncode == 0
+    log = next((first / "games").glob("*.json"))
+    data = json.loads(log.read_text(encoding="utf-8"))
+    data["rules"].pop("moves")
+    data["rules"]["text"] = "Invented rules. The witch may save herself on the first night only. The wolf beauty charms a good player."
+    seat = next(s for s in data["seats"] if s["role"] == "villager")
+    seat["role"], seat["faction"] = "Lantern Keeper", "unknown"
+    for rc in data["rules"]["composition"]:
+        if rc["role"] == "villager":
+            rc["count"] -= 1
+    data["rules"]["composition"].append({"role": "Lantern Keeper", "faction": "unknown", "count": 1})
+    log.write_text(json.dumps(data), encoding="utf-8")
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", log, "--out", tmp_path / "b")
+    assert r.returncode == 1 and "'Lantern Keeper'" in r.stderr and '{"game": ' in r.stderr, r.stderr
+    over = tmp_path / "over.json"
+    over.write_text(json.dumps({"game": str(log), "declared_roles": INVENTED[:1], "abilities": {"lantern_keeper": INVENTED_ABILITIES["lantern_keeper"]}}))
+    board = load_board(str(over))
+    assert board.rules.witch_self_save == "first_night" and board.rules.charm_target == "good"
+    assert board.rules.campaign_self_destruct == "election_resumes", "the human hosts' practice where the text is silent"
+    assert "lantern_keeper" in board.spec.roles
+    r = run_cli("arena", "--model", "rule/heuristic", "--games", "2", "--board", over, "--out", tmp_path / "c")
+    assert r.returncode == 0, r.stderr
+    for g in load_dataset(tmp_path / "c").games.values():
+        assert g.rules.text.startswith("Invented rules.") and g.rules.moves.witch_self_save == "first_night"
+        assert rule_breaks(g) == []

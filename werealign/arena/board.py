@@ -20,7 +20,8 @@ after that role's holder leaves (the wolf brothers); `seen_good_while: ROLE` sho
 while that role's holder is in; `self_destruct: false` may not self-destruct.
 The rules boards differ on (the witch's self-save, whom the wolf beauty charms, ...) are `moves`
 (werealign.schema.MoveRules); one a board leaves out is the engine's (`ENGINE_RULES`).
-A role with no action in the table and none declared by the board is one the moderator loop cannot play: the
+A role the board declares with no night ability and no rule text is a plain card. Any other role with no action in
+the table and none declared by the board is one the moderator loop cannot play: the
 board is refused in one line naming it and the declaration to add (a wolf beauty played as a plain wolf would
 not be her game).
 """
@@ -41,7 +42,7 @@ from werealign.files import parse_model, read_json
 from werealign.game.moves import rules_of
 from werealign.schema import GameLog
 from werealign.schema.models import MoveRules
-from werealign.schema.roles import RoleCatalogue, RoleDeclaration, catalogue_for, normalise_label
+from werealign.schema.roles import RoleCatalogue, RoleDeclaration, builtin_catalogue, catalogue_for, normalise_label
 
 BOARDS_FILE = Path(__file__).with_name("boards.json")
 ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "none")
@@ -186,10 +187,14 @@ def make_board(name: str, spec: BoardSpec, where: str = "board") -> Board:
     abilities = {**defaults, **spec.abilities}
     # A label the board's declarations name ('天狗' declared as id 'tiangou') is played as that role.
     spec = spec.model_copy(update={"roles": [catalogue.canonical(r) or r for r in spec.roles]})
+    # A role the board declares with neither a night ability nor a rule has nothing to play but its card.
+    plain = {d.id: Ability(action="none") for d in spec.declared_roles if d.night_ability is None and not d.rule
+             and d.id not in abilities and d.id not in builtin_catalogue()}
+    abilities.update(plain)
     for i, role in enumerate(spec.roles):
         if role not in catalogue:
             raise UserError(f"{where}: roles[{i}]: {role!r} is not in the role catalogue and the board declares no role by that name; "
-                            f"add it to the board's {_declaration(role)}")
+                            f"add it to the board's {_declaration(role)}{_game_hint(where)}")
         if role not in abilities:
             raise UserError(f"{where}: roles[{i}]: the arena cannot play {role!r}: no move of the engine is declared for it; add to the "
                             f"board \"abilities\": {{{json.dumps(role)}: {{\"action\": \"none\"}}}} if it has no move of its own, "

@@ -18,8 +18,9 @@ def _out(view: Context) -> set[int]:
 
 
 def _checks(view: Context) -> dict[int, str]:
-    """The seat's own checks, oldest first (the last one is tonight's)."""
-    return {e.target: e.result for e in view.private_events if e.skill == "seer_check" and e.target is not None and e.result}
+    """The seat's own checks (a seer's, or any check of a declared role that learns wolf or good), oldest first."""
+    return {e.target: e.result for e in view.private_events
+            if e.actor == view.viewpoint_seat and e.target is not None and e.result in ("wolf", "good")}
 
 
 SAY = {

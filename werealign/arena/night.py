@@ -97,7 +97,7 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
     for s in t.with_action("check"):
         cands = tuple(x for x in sorted(t.alive) if x != s)
         x = t.ask(Decision("check", s, t.day, cands)).choice
-        t.rec.event("skill_use", ACTOR, actor=s, target=x, skill="seer_check", result=_seer_result(t, x))
+        t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=t.board.ability(t.roles[s]).skill or "seer_check", result=_seer_result(t, x))
     for s in t.with_action("silence"):
         a = t.board.ability(t.roles[s])
         x = t.ask(Decision("silence", s, t.day, tuple(y for y in sorted(t.alive) if y != s), none_ok=True)).choice

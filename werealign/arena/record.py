@@ -15,6 +15,7 @@ from werealign.arena.board import Board
 from werealign.render.lines import rules_for_prompt, rules_summary
 from werealign.render.phrases import phrase_language
 from werealign.schema import GameLog
+from werealign.schema.roles import RoleDeclaration
 from werealign.schema.models import Audience, Event, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, Segment, SeatInfo, Utterance
 
 SECONDS_PER_TURN = 10.0  # arena games have no clock; times only need to increase with the segments
@@ -102,8 +103,12 @@ def rules_for(board: Board, game_id: str, language: str) -> Rules:
     counts = Counter(spec.roles)
     composition = [RoleCount(role=r, faction=board.faction(r), count=counts[r]) for r in sorted(counts, key=board.catalogue.order)]
     special = [rc.role for rc in composition if (role := board.catalogue.get(rc.role)) is not None and role.is_god]
+    # A card a seer may see as good (while another role is in) is a hidden wolf in the log's catalogue, as validate reads it.
+    hidden = {r for r, a in board.abilities.items() if a.seen_good_while and not board.catalogue.get(r).seer_sees_good}
+    declared = [d.model_copy(update={"seer_sees_good": True}) if d.id in hidden else d for d in spec.declared_roles]
+    declared += [RoleDeclaration(id=r, seer_sees_good=True) for r in sorted(hidden - {d.id for d in declared})]
     rules = Rules(text=None, variant="-".join(special) or board.name, composition=composition, win_condition=spec.win,
-                  has_sheriff=spec.sheriff, abstention_allowed=spec.abstention, declared_roles=spec.declared_roles, moves=board.rules)
+                  has_sheriff=spec.sheriff, abstention_allowed=spec.abstention, declared_roles=declared, moves=board.rules)
     probe = GameLog(game_id=game_id, language=language, provenance=Provenance(source="arena"), rules=rules,
                     seats=[SeatInfo(seat=1, role="villager", faction="good")],
                     phases=[Phase(id="night-1", kind="night", day=1, start=0, end=0)], utterances=[])

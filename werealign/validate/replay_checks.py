@@ -27,6 +27,7 @@ from collections import defaultdict
 
 from werealign.schema import GameLog
 from werealign.schema.models import TELLING_ORDER
+from werealign.schema.roles import catalogue_for
 from werealign.validate.findings import Sink, path
 
 SHERIFF_WEIGHTS = (1.0, 1.5)  # one vote, or the usual one and a half: a finding must hold for both
@@ -46,6 +47,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
     out_since: dict[int, tuple[int, str]] = {}  # seat -> (events index, phase) of its exit
     # A log without transcript speaker labels says itself who spoke: a dead seat's turn is no diarization slip.
     direct = not any(s.speaker_labels for s in game.seats)
+    hidden = _hidden_wolves(game)  # seats a seer's check may show as good: their check says nothing about the truth
     eliminated: dict[int, int] = {}  # seat -> events index of its elimination
     sheriff: int | None = None
     # phase -> round -> voter -> (target, sheriff at the time). The last round decides; within a round
@@ -86,7 +88,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
         elif e.kind == "skill_use" and too_late(e.actor, e.phase):
             out.error("skill-after-elimination", path(where, "actor"),
                         f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
-        elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result:
+        elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result and e.target not in hidden:
             told = "good" if e.result.strip().lower() in GOOD_RESULTS else "wolf" if e.result.strip().lower() in WOLF_RESULTS else None
             truth = faction[e.target]
             if told and truth in ("good", "wolf") and told != truth:
@@ -130,6 +132,14 @@ def check_replay(game: GameLog, out: Sink) -> None:
         (out.error if direct else out.warning)(
             "speaks-after-elimination", path("utterances", turns[0], "speaker"),
             f"seat {seat} speaks in {first.phase}{more}, after leaving the game in {out_since[seat][1]} (events[{out_since[seat][0]}]); {why}")
+
+
+def _hidden_wolves(game: GameLog) -> set[int]:
+    try:
+        catalogue = catalogue_for(game.rules.declared_roles)
+    except ValueError:  # a declaration without a faction: game_checks reports it; the built-in catalogue still knows its roles
+        catalogue = catalogue_for()
+    return {s.seat for s in game.seats if (r := catalogue.get(s.role)) is not None and r.seer_sees_good}
 
 
 def _check_end(game: GameLog, gone: set[int], out: Sink) -> None:
