@@ -127,7 +127,8 @@ def _talk(game: GameLog, gone: dict) -> list[str]:
             prev = utterances[i - 1]
             if not (prev.speaker == "host" and LAST_WORDS.search(prev.text)):
                 out.append(f"dead seat {u.speaker} speaks at segment {u.segment_ids[0]}")
-    silenced = {(int(e.phase.split("-")[1]) + 1, e.target) for e in game.events if e.skill == "silence" and e.target is not None}
+    # Night N is followed by day N (and day N's election): the seat silenced at night says nothing that day.
+    silenced = {(_night(e.phase), e.target) for e in game.events if e.skill == "silence" and e.target is not None}
     out += [f"silenced seat {u.speaker} speaks on day {d}" for u in utterances for d, seat in silenced
             if u.speaker == seat and u.phase in (f"day-{d}", f"sheriff_election-{d}")]
     for e in game.events:

@@ -194,6 +194,10 @@ def test_the_silenced_seat_says_nothing_the_next_day():
     assert not [d for d in asked[7] if d.kind in ("speak", "last_words") and d.day == 1]
     assert any(u.speaker == "host" and "Seat 7 is silenced" in u.text for u in game.utterances)
     assert rule_breaks(game) == []
+    # The checker: seat 7 speaking on day 1 (the day after the night it was silenced) is a break.
+    turn = next(u for u in game.utterances if u.phase == "day-1" and isinstance(u.speaker, int) and u.speaker != 7)
+    spoke = game.model_copy(update={"utterances": [u.model_copy(update={"speaker": 7}) if u is turn else u for u in game.utterances]})
+    assert any("silenced seat 7 speaks on day 1" in x for x in rule_breaks(spoke))
 
 
 def test_the_wolf_beautys_charmed_seat_leaves_with_her_and_the_stalker_strikes_once():
@@ -438,9 +442,12 @@ def test_the_witch_saves_herself_as_the_board_says():
 
 def test_the_wolf_beauty_charms_as_the_board_says():
     roles = ["seer", "witch", "wolf_beauty", "werewolf", "villager", "villager", "villager"]
-    _, asked = table(roles, {}, max_days=1, moves={"charm_target": "good"})
+    game, asked = table(roles, {}, max_days=1, moves={"charm_target": "good"})
     (charm,) = [d for d in asked[3] if d.kind == "charm"]
     assert set(charm.candidates) == {1, 2, 5, 6, 7}, "a good-side player only"
+    assert rule_breaks(game) == []
+    lied = game.model_copy(update={"events": [e.model_copy(update={"target": 4}) if e.skill == "wolf_beauty_charm" else e for e in game.events]})
+    assert any("not a good-side seat" in x for x in rule_breaks(lied)), "the checker reads the rule from the log"
     _, asked = table(roles, {}, max_days=1)
     (charm,) = [d for d in asked[3] if d.kind == "charm"]
     assert 4 in charm.candidates and 3 not in charm.candidates
@@ -462,6 +469,13 @@ def test_the_stalkers_vote_window():
         strike = {d.day: set(d.candidates) for d in asked[2] if d.kind == "assassinate"}
         assert strike[2] == {5} and strike[3] == night3, (window, strike)
         assert rule_breaks(game) == []
+    # The checker: a strike on night 3 at the seat voted for on day 1 breaks the same-day window only.
+    strike = game.events[0].model_copy(update={"kind": "skill_use", "skill": "stalker_assassinate", "actor": 2, "target": 5, "phase": "night-3",
+                                               "result": None})
+    for window, broken in (("same_day", True), ("any_day", False)):
+        moved = game.model_copy(update={"events": [*game.events, strike],
+                                        "rules": game.rules.model_copy(update={"moves": game.rules.moves.model_copy(update={"stalker_window": window})})})
+        assert any("not voted for that day" in x for x in rule_breaks(moved)) == broken, window
 
 
 def _campaign(destructs: dict[int, int], moves: dict) -> tuple[GameLog, dict]:

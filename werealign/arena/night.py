@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from werealign.arena.board import DEFAULT_SKILL
 from werealign.arena.moves import Decision
 from werealign.game.moves import assassinate_targets, charm_targets, protect_targets, self_save_allowed
 from werealign.schema.models import ACTOR, Audience
@@ -93,11 +94,11 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
         t.last_protected[s] = choice
         if choice is not None:
             protected.add(choice)
-        t.rec.event("skill_use", ACTOR, actor=s, target=choice, skill=ability.skill or "guard_protect")
+        t.rec.event("skill_use", ACTOR, actor=s, target=choice, skill=ability.skill or DEFAULT_SKILL["protect"])
     for s in t.with_action("check"):
         cands = tuple(x for x in sorted(t.alive) if x != s)
         x = t.ask(Decision("check", s, t.day, cands)).choice
-        t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=t.board.ability(t.roles[s]).skill or "seer_check", result=_seer_result(t, x))
+        t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=t.board.ability(t.roles[s]).skill or DEFAULT_SKILL["check"], result=_seer_result(t, x))
     for s in t.with_action("silence"):
         a = t.board.ability(t.roles[s])
         x = t.ask(Decision("silence", s, t.day, tuple(y for y in sorted(t.alive) if y != s), none_ok=True)).choice
