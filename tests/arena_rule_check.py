@@ -3,7 +3,7 @@ every rule a game log breaks, read from the log alone: its events, its turns and
 (`rules.moves`, which every arena log states in full). Used by tests/test_arena_rules.py and by
 bench/arena_rules.py (the replay of many games on the human boards, BENCHMARKS.md).
 
-Checked: one death per seat (never eliminated twice, nor self-destructing once out); dead seats never act or
+Checked: the game ends when a side has won under the log's win condition, with that side as winner; one death per seat (never eliminated twice, nor self-destructing once out); dead seats never act or
 speak again (last words aside); seer results are true (a card a seer sees as good while another role's holder
 is in, the wolf brothers', as the board declares); the demon's results; a poisoned hunter never shoots; the witch
 never saves and poisons in one night (unless the board allows both) and saves herself only as the board allows;
@@ -101,9 +101,52 @@ def rule_breaks(game: GameLog) -> list[str]:
     out += [f"poisoned hunter {e.actor} shoots" for e in game.events if e.skill == "hunter_shoot" and e.actor in poisoned
             and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
             and role[e.actor] == "hunter"]
+    out += _end(game, catalogue, gone_phase, order)
     out += _lone_kills(game, role, gone_phase, order)
     out += _talk(game, gone)
     out += _sheriff(game, moves)
+    return out
+
+
+def _decided(game: GameLog, catalogue, alive: set[int]) -> str | None:
+    """The side that has won with `alive` in, under the log's win condition (None: play on)."""
+    faction = {s.seat: s.faction for s in game.seats}
+    wolves = [s for s in alive if faction[s] == "wolf"]
+    good = [s for s in alive if faction[s] == "good"]
+    if not wolves:
+        return "good"
+    win = game.rules.win_condition
+    if win == "parity":
+        return "wolf" if len(wolves) >= len(good) else None
+    if win == "all_elimination":
+        return None if good else "wolf"
+
+    def team(seat: int) -> str:
+        return catalogue.get(game.seats[seat - 1].role).team or "village"
+
+    teams = {team(s.seat) for s in game.seats if s.faction == "good"}
+    return "wolf" if not good or teams - {team(s) for s in good} else None
+
+
+def _end(game: GameLog, catalogue, gone_phase: dict, order: dict) -> list[str]:
+    """The game ends at the first phase after which a side has won (an election phase is read with its day: the
+    night's deaths are told after it), and that side is the recorded winner."""
+    out = []
+    seats = {s.seat for s in game.seats}
+    for i, p in enumerate(game.phases):
+        if p.kind == "sheriff_election":
+            continue
+        alive = {s for s in seats if not (s in gone_phase and order[gone_phase[s]] <= i)}
+        side = _decided(game, catalogue, alive)
+        if side is not None:
+            if i < len(game.phases) - 1:
+                out.append(f"the game goes on after {p.id}, when the {side} side had won")
+            if game.winner != side:
+                out.append(f"the {side} side won after {p.id}, but the log records {game.winner!r}")
+            break
+    else:
+        if game.winner is not None:
+            out.append(f"the log records {game.winner!r} as the winner, but no side had won")
     return out
 
 

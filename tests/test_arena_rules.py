@@ -246,6 +246,10 @@ def test_the_checker_catches_what_it_checks():
     out = next(e for e in game.events if e.kind == "elimination")
     twice = game.model_copy(update={"events": [*game.events, out]})
     assert any("twice" in x for x in rule_breaks(twice))
+    other = {"good": "wolf", "wolf": "good", None: "good"}[game.winner]
+    assert any("the log records" in x for x in rule_breaks(game.model_copy(update={"winner": other})))
+    early = game.model_copy(update={"phases": [*game.phases, game.phases[-1].model_copy(update={"id": "night-99"})]})
+    assert game.winner is None or any("goes on after" in x for x in rule_breaks(early))
 
 
 def test_self_destruct_and_the_white_wolf_kings_take_end_the_day():
@@ -626,3 +630,18 @@ def test_a_game_logs_board_reads_its_rules_text_and_takes_declarations_from_a_bo
     for g in load_dataset(tmp_path / "c").games.values():
         assert g.rules.text.startswith("Invented rules.") and g.rules.moves.witch_self_save == "first_night"
         assert rule_breaks(g) == []
+
+
+def test_a_game_logs_win_rule_in_words_is_read_or_asked_for(tmp_path):
+    first = tmp_path / "a"
+    assert run_cli("arena", "--model", "rule/heuristic", "--games", "1", "--board", "wwk12", "--out", first).returncode == 0
+    log = next((first / "games").glob("*.json"))
+    data = json.loads(log.read_text(encoding="utf-8"))
+    data["rules"]["win_condition"] = "other"
+    data["rules"]["text"] = "本局：狼人杀死所有村民或所有神民则狼人阵营胜利。"
+    log.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert load_board(str(log)).spec.win == "side_elimination"
+    data["rules"]["text"] = "Invented rules that name no win rule."
+    log.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", log, "--out", tmp_path / "b")
+    assert r.returncode == 1 and "win_condition" in r.stderr and '"win": ' in r.stderr, r.stderr

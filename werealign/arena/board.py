@@ -169,13 +169,26 @@ def board_of_game(game: GameLog, where: str) -> BoardSpec:
     if game.language not in LANGUAGES:
         raise UserError(f"{where}: language: the arena speaks {', '.join(LANGUAGES)}, not {game.language!r}")
     roles = [rc.role for rc in game.rules.composition for _ in range(rc.count)] or [s.role for s in game.seats]
-    win = {"side_elimination": "side_elimination", "all_elimination": "all_elimination"}.get(game.rules.win_condition, "parity")
+    win = game.rules.win_condition if game.rules.win_condition != "other" else _win_in_text(game.rules.text)
+    if win is None:
+        raise UserError(f"{where}: rules.win_condition: 'other', and the rules text states no win rule the arena plays; "
+                        f'name it in a board file: {{"game": {json.dumps(where)}, "win": "side_elimination" or "all_elimination" or "parity"}}')
     moves = rules_of(game)  # as the log declares them, else as its rulebook text states them
     if moves.campaign_self_destruct is None:  # the human hosts resume the election the next morning
         moves = moves.model_copy(update={"campaign_self_destruct": "election_resumes"})
     return BoardSpec(description=f"the setup of game {game.game_id}", roles=roles, win=win, debate="round-robin",
                      sheriff=game.sheriff_in_play(), self_destruct=True, language=game.language,
                      declared_roles=game.rules.declared_roles, moves=moves, rules_text=game.rules.text)
+
+
+# A rules text's win rule in words, where a log's win condition is 'other' (the importer reads only the names 屠边/屠城).
+WIN_TEXT = (("side_elimination", re.compile(r"屠边|所有(?:普通)?村民[^。；]{0,4}或[^。；]{0,4}所有神|所有神[民明职]?[^。；]{0,4}或[^。；]{0,4}所有(?:普通)?村民"
+                                            r"|(?i:all (?:the )?villagers or all (?:the )?(?:gods|special))")),
+            ("all_elimination", re.compile(r"屠城|(?i:kill all (?:the )?good)")))
+
+
+def _win_in_text(text: str | None) -> str | None:
+    return next((win for win, pattern in WIN_TEXT if text and pattern.search(text)), None)
 
 
 def make_board(name: str, spec: BoardSpec, where: str = "board") -> Board:
