@@ -11,7 +11,7 @@ the guard never protects one seat two nights running (unless allowed); the wolf 
 (`charm_target`); the stalker assassinates once, a seat it voted for (that day's vote under `same_day`); a
 silenced seat says nothing; a self-destruct ends the day with no vote after it; a card that may not
 self-destruct never does; a campaign self-destruct loses the badge or suspends the election to the next morning
-(`campaign_self_destruct`), a second one loses it; a sheriff vote has one round under `sheriff_tie: badge_lost`, at
+(`campaign_self_destruct`), a second one loses it; a check aimed at a seat the magician swapped tells the other seat's side; a sheriff vote has one round under `sheriff_tie: badge_lost`, at
 most two otherwise; a lone kill comes once, the night after the role it waits for left.
 """
 
@@ -29,6 +29,7 @@ LAST_WORDS = re.compile(r"last words|遗言")
 NO_SELF_DESTRUCT = {"wolf_beauty", "wolf_brother"}
 SEEN_GOOD_WHILE = {"wolf_younger_brother": "wolf_brother"}
 SOLO_AFTER = {"wolf_younger_brother": "wolf_brother"}
+SWAP_SKILLS = {"magician_swap"}  # two events of one night: the two seats whose numbers are swapped for that night
 
 
 def _night(phase: str) -> int:
@@ -58,13 +59,24 @@ def rule_breaks(game: GameLog) -> list[str]:
         holders = [s for s, r in role.items() if r == seat_role]
         return all(s in gone_phase and order[gone_phase[s]] < order[phase] for s in holders)
 
+    swaps: dict[tuple[str, int], list[int]] = {}  # (night, magician) -> the two seats swapped (a move aimed at one lands on the other)
     for e in game.events:
+        if e.skill in SWAP_SKILLS:
+            swaps[(e.phase, e.actor)] = [*swaps.get((e.phase, e.actor), []), e.target]
+    landed: dict[str, dict[int, int]] = defaultdict(dict)
+    for (phase, _), pair in swaps.items():
+        if len(pair) != 2:
+            out.append(f"a swap in {phase} names {len(pair)} seats")
+            continue
+        landed[phase].update({pair[0]: pair[1], pair[1]: pair[0]})
+    for e in game.events:
+        seat = landed[e.phase].get(e.target, e.target)
         if e.skill == "seer_check":
-            hidden = role[e.target] in SEEN_GOOD_WHILE and not out_before(SEEN_GOOD_WHILE[role[e.target]], e.phase)
-            truth = "wolf" if faction[e.target] == "wolf" and not hidden else "good"
+            hidden = role[seat] in SEEN_GOOD_WHILE and not out_before(SEEN_GOOD_WHILE[role[seat]], e.phase)
+            truth = "wolf" if faction[seat] == "wolf" and not hidden else "good"
             if e.result != truth:
                 out.append(f"seer check of {e.target} says {e.result}")
-        if e.skill == "demon_check" and e.result != ("god" if catalogue.get(role[e.target]).is_god else "not_god"):
+        if e.skill == "demon_check" and e.result != ("god" if catalogue.get(role[seat]).is_god else "not_god"):
             out.append(f"demon check of {e.target} says {e.result}")
         if e.kind == "vote" and e.actor in gone and gone[e.actor] < e.segment_id:
             out.append(f"dead seat {e.actor} votes in {e.phase}")
@@ -97,7 +109,7 @@ def rule_breaks(game: GameLog) -> list[str]:
         allowed = {_night(e.phase) - 1} if moves and moves.stalker_window == "same_day" else {d for d in days if d < _night(e.phase)}
         if not days & allowed:
             out.append(f"the stalker {e.actor} assassinates seat {e.target}, not voted for {'that day' if len(allowed) == 1 else 'before'}")
-    poisoned = {e.target for e in game.events if e.skill == "witch_poison"}
+    poisoned = {landed[e.phase].get(e.target, e.target) for e in game.events if e.skill == "witch_poison"}
     out += [f"poisoned hunter {e.actor} shoots" for e in game.events if e.skill == "hunter_shoot" and e.actor in poisoned
             and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
             and role[e.actor] == "hunter"]

@@ -331,7 +331,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
         r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "1", "--board", path,
                     "--out", tmp_path / path.stem)
         if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager", "idiot", "silencer_elder",
-                     "stalker", "wolf_beauty", "demon", "wolf_brother", "wolf_younger_brother"}:
+                     "stalker", "wolf_beauty", "demon", "wolf_brother", "wolf_younger_brother", "magician"}:
             assert r.returncode == 0, (path.name, r.stderr)
             assert run_cli("validate", tmp_path / path.stem).returncode == 0
             for game in load_dataset(tmp_path / path.stem).games.values():
@@ -342,7 +342,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
             assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
             assert any(repr(x) in r.stderr for x in roles), r.stderr
             refused += 1
-    assert {"white_wolf_king", "wolf_beauty", "silencer_elder", "wolf_brother"} <= played and refused
+    assert {"white_wolf_king", "wolf_beauty", "silencer_elder", "wolf_brother", "magician"} <= played and refused
 
 
 def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
@@ -645,3 +645,18 @@ def test_a_game_logs_win_rule_in_words_is_read_or_asked_for(tmp_path):
     log.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", log, "--out", tmp_path / "b")
     assert r.returncode == 1 and "win_condition" in r.stderr and '"win": ' in r.stderr, r.stderr
+
+
+def test_the_magicians_swap_sends_the_nights_moves_to_the_other_seat():
+    roles = ["seer", "witch", "magician", "werewolf", "werewolf", "villager", "villager", "villager"]
+    # Night 1: the magician swaps 4 (a wolf) and 6; the seer checks 4 and learns 6's side; the wolves aim at 6, which
+    # lands on 4's number: the wolf 4 dies.
+    script = {1: {("check", 1): 4}, 2: {("save", 1): None, ("poison", 1): None}, 3: {("swap", 1): 4, ("swap_with", 1): 6},
+              4: {("kill", 1): 6}, 5: {("kill", 1): 6}}
+    game, asked = table(roles, script, max_days=1)
+    assert [e.target for e in game.events if e.skill == "magician_swap"] == [4, 6]
+    assert [(e.target, e.result) for e in game.events if e.skill == "seer_check"] == [(4, "good")], "the check aimed at 4 tells 6's side"
+    assert [e.target for e in game.events if e.kind == "elimination" and e.result == "night_death"] == [4]
+    assert rule_breaks(game) == []
+    lied = game.model_copy(update={"events": [e.model_copy(update={"result": "wolf"}) if e.skill == "seer_check" else e for e in game.events]})
+    assert any("seer check" in x for x in rule_breaks(lied))

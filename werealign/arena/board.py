@@ -13,7 +13,8 @@ except when poisoned), `take` (takes a seat along when it self-destructs: the wh
 (the seat chosen at night says nothing the next day: the silencer elder), `charm` (a wolf who charms a seat
 each night; it leaves with her: the wolf beauty), `assassinate` (once a game, at night, a seat it voted for
 that is still in: the stalker), `idiot` (voted out, shows the card and stays in without a vote), `check_god`
-(learns at night whether a seat holds a god role: the demon), `none` (a card with no move of its own).
+(learns at night whether a seat holds a god role: the demon), `swap` (first thing at night, may swap two seats'
+numbers: that night every move aimed at one lands on the other: the magician), `none` (a card with no move of its own).
 A wolf-side card joins the pack's night kill unless its ability says `joins_kill: false` or
 `joins_kill_after: ROLE` (only once that role's holder is out); `solo_kill_after: ROLE` kills alone the night
 after that role's holder leaves (the wolf brothers); `seen_good_while: ROLE` shows good to a seer's check
@@ -45,13 +46,13 @@ from werealign.schema.models import MoveRules
 from werealign.schema.roles import RoleCatalogue, RoleDeclaration, builtin_catalogue, catalogue_for, normalise_label
 
 BOARDS_FILE = Path(__file__).with_name("boards.json")
-ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "none")
+ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "none")
 FACTIONS_PLAYABLE = ("good", "wolf")
 
 
 class Ability(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "none"]
+    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "none"]
     skill: str | None = Field(None, description="Event skill id written to the log (default: by action).")
     no_repeat: bool = False
     joins_kill: bool = Field(True, description="A wolf-side card joins the pack's night kill.")

@@ -5,6 +5,9 @@ decision items use). Returns the seats dying at dawn, each with whether it may s
 The pack is every living wolf-side card that joins the kill (a card may join only once another role's holder is
 out, or kill alone, once, the night after: the wolf brothers). A seat both protected and saved still dies (the
 standard rule); either alone keeps it alive; a seat the pack and a lone killer both chose dies whatever protects it.
+A swap (the magician's, first thing at night) sends every move aimed at one of two seats to the other that night:
+the log records each move as aimed (what its maker knows), its effect lands on the swapped seat (a check tells
+that seat's side; the witch is told the seat that will die).
 """
 
 from __future__ import annotations
@@ -58,10 +61,26 @@ def _seer_result(t: Table, target: int) -> str:
     return "wolf" if t.faction(target) == "wolf" and not hidden else "good"
 
 
+def _swap(t: Table):
+    """The magician's swap, first thing at night: two seats' numbers traded for the night's moves (or none)."""
+    swap: dict[int, int] = {}
+    for s in t.with_action("swap"):
+        a = t.board.ability(t.roles[s])
+        first = t.ask(Decision("swap", s, t.day, tuple(sorted(t.alive)), none_ok=True)).choice
+        if first is None or swap:
+            continue
+        second = t.ask(Decision("swap_with", s, t.day, tuple(x for x in sorted(t.alive) if x != first))).choice
+        swap = {first: second, second: first}
+        for x in (first, second):
+            t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "swap")
+    return lambda seat: swap.get(seat, seat)
+
+
 def play_night(t: Table) -> list[tuple[int, bool]]:
     rules, moves = t.board.rules, t.moves
     t.rec.begin("night", t.day)
     t.host(t.line("night", day=t.day))
+    sw = _swap(t)  # the seat a move aimed at a seat lands on tonight
     wolves = [s for s in sorted(t.alive) if t.faction(s) == "wolf"]
     pack, solo = _pack_and_solo(t)
     prey = tuple(s for s in sorted(t.alive) if moves.wolves_may_kill_wolf or t.faction(s) != "wolf")
@@ -79,12 +98,13 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
             victim = next(p for p in picks if tally[p] == best)
             if victim is not None:
                 t.rec.event("skill_use", WOLVES, actor=pack[0], target=victim, skill="wolf_kill")
+                victim = sw(victim)
         for s in solo:
             a = t.board.ability(t.roles[s])
             target = t.ask(Decision("solo_kill", s, t.day, prey)).choice
             t.used_solo.add(s)
             t.rec.event("skill_use", ACTOR, actor=s, target=target, skill=a.skill or "solo_kill")
-            lone.append(target)
+            lone.append(sw(target))
     protected: set[int] = set()
     for s in t.with_action("protect"):
         ability = t.board.ability(t.roles[s])
@@ -93,17 +113,17 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
         choice = t.ask(Decision("protect", s, t.day, cands, none_ok=moves.guard_may_skip)).choice
         t.last_protected[s] = choice
         if choice is not None:
-            protected.add(choice)
+            protected.add(sw(choice))
         t.rec.event("skill_use", ACTOR, actor=s, target=choice, skill=ability.skill or DEFAULT_SKILL["protect"])
     for s in t.with_action("check"):
         cands = tuple(x for x in sorted(t.alive) if x != s)
         x = t.ask(Decision("check", s, t.day, cands)).choice
-        t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=t.board.ability(t.roles[s]).skill or DEFAULT_SKILL["check"], result=_seer_result(t, x))
+        t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=t.board.ability(t.roles[s]).skill or DEFAULT_SKILL["check"], result=_seer_result(t, sw(x)))
     for s in t.with_action("silence"):
         a = t.board.ability(t.roles[s])
         x = t.ask(Decision("silence", s, t.day, tuple(y for y in sorted(t.alive) if y != s), none_ok=True)).choice
         t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "silence")
-        t.silence_next = x
+        t.silence_next = sw(x)
     good = {x for x in t.alive if t.faction(x) != "wolf"}
     for s in t.with_action("charm"):
         a = t.board.ability(t.roles[s])
@@ -112,7 +132,7 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
             continue
         x = t.ask(Decision("charm", s, t.day, cands)).choice
         t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "wolf_beauty_charm")
-        t.charmed[s] = x
+        t.charmed[s] = sw(x)
     assassinated = None
     for s in t.with_action("assassinate"):
         # Once a game: a seat the stalker voted for in a day vote (that day's only, where the board says so) that is still in.
@@ -124,12 +144,12 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
         if x is not None:
             a = t.board.ability(t.roles[s])
             t.used.add(s)
-            assassinated = x
+            assassinated = sw(x)
             t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "stalker_assassinate")
     for s in t.with_action("check_god"):  # the demon: whether a seat holds a god (special good) role
         a = t.board.ability(t.roles[s])
         x = t.ask(Decision("check_god", s, t.day, tuple(y for y in sorted(t.alive) if y != s))).choice
-        role = t.board.catalogue.get(t.roles[x])
+        role = t.board.catalogue.get(t.roles[sw(x)])
         t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "demon_check",
                     result="god" if role is not None and role.is_god else "not_god")
     saved = poisoned = None
@@ -145,7 +165,7 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
             cands = tuple(x for x in sorted(t.alive) if x != s)
             x = t.ask(Decision("poison", s, t.day, cands, none_ok=True)).choice
             if x is not None:
-                poisoned, t.potions["poison"] = x, False
+                poisoned, t.potions["poison"] = sw(x), False
                 t.rec.event("skill_use", ACTOR, actor=s, target=x, skill="witch_poison")
     dead: list[tuple[int, bool]] = []
     if victim is not None and ((victim in protected) == (victim == saved) or victim in lone):

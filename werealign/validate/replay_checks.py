@@ -48,6 +48,8 @@ def check_replay(game: GameLog, out: Sink) -> None:
     # A log without transcript speaker labels says itself who spoke: a dead seat's turn is no diarization slip.
     direct = not any(s.speaker_labels for s in game.seats)
     hidden = _hidden_wolves(game)  # seats a seer's check may show as good: their check says nothing about the truth
+    # A swap of two seats' numbers for a night (the magician's `*_swap` skill): a check aimed at one tells the other.
+    swapped = {(e.phase, e.target) for e in game.events if e.kind == "skill_use" and (e.skill or "").endswith("_swap")}
     eliminated: dict[int, int] = {}  # seat -> events index of its elimination
     sheriff: int | None = None
     # phase -> round -> voter -> (target, sheriff at the time). The last round decides; within a round
@@ -88,7 +90,8 @@ def check_replay(game: GameLog, out: Sink) -> None:
         elif e.kind == "skill_use" and too_late(e.actor, e.phase):
             out.error("skill-after-elimination", path(where, "actor"),
                         f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
-        elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result and e.target not in hidden:
+        elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result and e.target not in hidden \
+                and (e.phase, e.target) not in swapped:
             told = "good" if e.result.strip().lower() in GOOD_RESULTS else "wolf" if e.result.strip().lower() in WOLF_RESULTS else None
             truth = faction[e.target]
             if told and truth in ("good", "wolf") and told != truth:
