@@ -437,8 +437,13 @@ def test_the_witch_saves_herself_as_the_board_says():
     assert not [e for e in game.events if e.kind == "elimination" and e.target == 2]
     assert game.rules.moves.witch_self_save == "first_night" and "first night only" in game.rules.text
     assert rule_breaks(game) == []
+    from werealign.game.decisions import derive_decisions
+
+    (item,) = [i for i in derive_decisions(game, "all").items["witch_save"] if i.viewpoint_seat == 2]
+    assert (item.about, item.candidates, item.answer) == (2, [2], 2), "the decision item's legal moves follow the declared rule"
     game, asked = table(SEVEN, kill_witch, max_days=1)  # the engine's rule: never
     assert not [d for d in asked[2] if d.kind == "save"] and "may not save herself" in game.rules.text
+    assert not [i for i in derive_decisions(game, "all").items["witch_save"] if i.about == 2 and 2 in i.candidates]
     # The checker reads the rule from the log: a self-save under "never" is a break.
     lied = game.model_copy(update={"events": [*game.events, game.events[0].model_copy(update={"skill": "witch_save", "actor": 2, "target": 2})]})
     assert any("saved herself" in x for x in rule_breaks(lied))

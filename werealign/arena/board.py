@@ -155,7 +155,7 @@ def _over_game(raw: dict, path: Path) -> BoardSpec:
         raise UserError(f"{path}: game: no game log at {game_path}")
     base = board_of_game(parse_model(GameLog, read_json(game_path), str(game_path)), str(game_path))
     extra = parse_model(BoardSpec, {"roles": base.roles, **{k: v for k, v in raw.items() if k != "game"}}, str(path))
-    given = extra.model_fields_set - {"roles"}
+    given = extra.model_fields_set - ({"roles"} if "roles" not in raw else set())
     moves = MoveRules(**{**base.moves.model_dump(exclude_none=True), **extra.moves.model_dump(exclude_none=True)})
     return base.model_copy(update={**{k: getattr(extra, k) for k in given}, "moves": moves,
                                    "declared_roles": [*base.declared_roles, *extra.declared_roles]})
