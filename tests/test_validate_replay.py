@@ -141,6 +141,28 @@ def test_a_dead_seats_turn_is_an_error_where_the_log_names_the_speakers_itself(g
     assert f.severity == "error" and "phase of the exit" in f.message
 
 
+def test_a_dead_seats_debate_turn_in_the_phase_of_its_exit_is_rejected_in_an_arena_log(tmp_path):
+    """An arena log: once out, a seat speaks only its last words, right after the host's call; a debate turn in the
+    same phase (a seat dead at dawn speaking in that day's debate) is an error."""
+    from cli_inproc import run_cli
+
+    out = tmp_path / "a"
+    assert run_cli("arena", "--model", "rule/heuristic", "--games", "2", "--board", "standard12", "--seed", "3", "--out", out).returncode == 0
+    for game in load_dataset(out).games.values():
+        data = game.model_dump(mode="json")
+        assert [f for f in findings(data) if f.severity == "error"] == []
+        dawn = [e for e in data["events"] if e["kind"] == "elimination" and e["result"] == "night_death"]
+        for e in dawn:
+            turn = next((u for u in data["utterances"] if u["phase"] == e["phase"] and u["segment_ids"][0] > e["segment_id"]
+                         and isinstance(u["speaker"], int) and data["utterances"][u["index"] - 1]["speaker"] != "host"), None)
+            if turn is not None:
+                turn["speaker"] = e["target"]
+                [f] = [f for f in findings(data) if f.code == "speaks-after-elimination"]
+                assert f.severity == "error" and f"utterances[{turn['index']}]" in f.field
+                return
+    raise AssertionError("no game with a dawn death and a debate after it")
+
+
 def _invented_game(ballots: list[tuple[int, int, int | None]], exiled: int, has_sheriff: bool = False, seer_result: str = "innocent") -> dict:
     """A five-seat Mafia-style game with roles the werewolf rules never heard of and no sheriff."""
     roles = {1: ("mafioso", "wolf"), 2: ("bystander", "good"), 3: ("detective", "good"), 4: ("doctor", "good"), 5: ("bystander", "good")}

@@ -16,7 +16,8 @@ within a round a voter's last ballot counts).
 One death per seat, in every game log: a seat eliminated twice, self-destructing once out, or voting or
 using a skill after leaving (beyond that window) is an error, never a slip to live with. A turn of a seat
 that is out is an error too where the log attributes turns to seats itself (an arena game: no seat has
-transcript speaker labels), and there the window is the exit's phase alone (last words); in a transcribed
+transcript speaker labels), and there only one turn is allowed once out, in the exit's phase, right after a host
+line (the call for last words); in a transcribed
 game the turn's speaker label may be a diarization slip (a one-word aside put on the wrong speaker), so it
 is a warning that names the turn for the annotator.
 """
@@ -61,6 +62,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
         return rounds[max(rounds)] if rounds else {}
     exile_checked: set[str] = set()  # phases whose first exile after the ballots was compared with them
     late_turns: dict[int, list[int]] = {}  # seat -> its turns after the phase that followed its exit
+    spoken_after: dict[int, int] = {}  # seat -> its turns once out (a log without transcript labels)
 
     def gone(seat: object) -> tuple[int, str] | None:
         return out_since.get(seat) if isinstance(seat, int) else None
@@ -73,7 +75,14 @@ def check_replay(game: GameLog, out: Sink) -> None:
     for _, is_event, _, i in timeline:
         if not is_event:
             u = game.utterances[i]
-            if too_late(u.speaker, u.phase, 0 if direct else 1):
+            if direct and gone(u.speaker):
+                # Last words: one turn, in the exit's phase, right after a host line (the call for them).
+                prev = game.utterances[i - 1] if i else None
+                first = spoken_after.get(u.speaker, 0) == 0
+                spoken_after[u.speaker] = spoken_after.get(u.speaker, 0) + 1
+                if not (first and prev is not None and prev.speaker == "host" and u.phase == gone(u.speaker)[1]):
+                    late_turns.setdefault(u.speaker, []).append(i)
+            elif not direct and too_late(u.speaker, u.phase):
                 late_turns.setdefault(u.speaker, []).append(i)
             continue
         e = game.events[i]
@@ -130,7 +139,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
     for seat, turns in late_turns.items():
         first = game.utterances[turns[0]]
         more = f" (and {len(turns) - 1} later turn(s))" if len(turns) > 1 else ""
-        why = ("a player who is out speaks only in the phase of the exit (last words)" if direct else
+        why = ("a player who is out speaks once at most, right after the host's call in the phase of the exit (last words)" if direct else
                "a player who is out speaks only when the exit happens or is announced (last words): the turn's speaker label or the exit is likely misplaced")
         (out.error if direct else out.warning)(
             "speaks-after-elimination", path("utterances", turns[0], "speaker"),
