@@ -4,7 +4,7 @@
 
 DATASET_DIR is an imported release (`werealign import werebench ...`); each GAME_ID's log (default: one game of
 every setup the engine plays, Season 5 included) is given to `werealign arena --board` with the two rule agents
-(rule/heuristic, rule/random; no model call), GAMES_PER_BOARD games each (default 14), seeded. Every game is then
+(rule/heuristic, rule/random; no model call), GAMES_PER_BOARD games each (default 12), seeded. Every game is then
 read by tests/arena_rule_check.py (written from the rules, not from the engine, reading each log's declared
 rules) and by `werealign validate`'s game checks; the script prints one line per board and the totals, and also
 which of the dataset's games load as boards (and, for those that do not, the first line of the refusal).
@@ -21,7 +21,7 @@ sys.path.insert(0, os.getcwd())  # the checkout run from, not an installed werea
 sys.path.insert(0, os.path.join(os.getcwd(), "tests"))
 
 DEFAULT_BOARDS = ("pandakill-s1-01", "pandakill-s1-10", "pandakill-s1-16", "pandakill-s3-01", "pandakill-s3-04",
-                  "pandakill-s3-07", "pandakill-s5-01", "pandakill-s5-03")
+                  "pandakill-s3-07", "pandakill-s3-16", "pandakill-s5-01", "pandakill-s5-03")
 
 
 def loadable(dataset: Path) -> tuple[int, int, list[str]]:
@@ -45,7 +45,7 @@ def main(argv: list[str]) -> None:
     from werealign.validate import validate_game
 
     dataset, out = Path(argv[0]), Path(argv[1])
-    per_board = int(argv[2]) if len(argv) > 2 else 14
+    per_board = int(argv[2]) if len(argv) > 2 else 12
     boards = argv[3:] or list(DEFAULT_BOARDS)
     ok, total, refused = loadable(dataset)
     print(f"boards: {ok} of {total} imported games load as boards")
@@ -64,7 +64,7 @@ def main(argv: list[str]) -> None:
         found = [(g.game_id, b) for g in played for b in rule_breaks(g)]
         errs = [(g.game_id, f.code) for g in played for f in validate_game(g, g.game_id) if f.severity == "error"]
         events = {k: sum(1 for g in played for e in g.events if (e.skill or e.kind) == k)
-                  for k in ("self_destruct", "witch_save", "wolf_beauty_charm", "stalker_assassinate", "solo_kill", "magician_swap", "hunter_shoot",
+                  for k in ("self_destruct", "witch_save", "wolf_beauty_charm", "stalker_assassinate", "solo_kill", "magician_swap", "fox_tails", "hunter_shoot",
                             "sheriff_election")}
         resumed = sum(1 for g in played for p in g.phases if p.id == "sheriff_election-2")
         events["witch_self_save"] = sum(1 for g in played for e in g.events if e.skill == "witch_save" and e.actor == e.target)

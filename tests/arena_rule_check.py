@@ -11,7 +11,8 @@ the guard never protects one seat two nights running (unless allowed); the wolf 
 (`charm_target`); the stalker assassinates once, a seat it voted for (that day's vote under `same_day`); a
 silenced seat says nothing; a self-destruct ends the day with no vote after it; a card that may not
 self-destruct never does; a campaign self-destruct loses the badge or suspends the election to the next morning
-(`campaign_self_destruct`), a second one loses it; a check aimed at a seat the magician swapped tells the other seat's side; a sheriff vote has one round under `sheriff_tie: badge_lost`, at
+(`campaign_self_destruct`), a second one loses it; a check aimed at a seat the magician swapped tells the other seat's side; the nine-tailed fox's count
+and its exit; a sheriff vote has one round under `sheriff_tie: badge_lost`, at
 most two otherwise; a lone kill comes once, the night after the role it waits for left.
 """
 
@@ -29,7 +30,8 @@ LAST_WORDS = re.compile(r"last words|遗言")
 NO_SELF_DESTRUCT = {"wolf_beauty", "wolf_brother"}
 SEEN_GOOD_WHILE = {"wolf_younger_brother": "wolf_brother"}
 SOLO_AFTER = {"wolf_younger_brother": "wolf_brother"}
-SWAP_SKILLS = {"magician_swap"}  # two events of one night: the two seats whose numbers are swapped for that night
+SWAP_SKILLS = {"magician_swap"}
+FOXES = {"nine_tailed_fox": (9, {"village": 1, "gods": 2})}  # tails at the start; lost per death of a seat of each team  # two events of one night: the two seats whose numbers are swapped for that night
 
 
 def _night(phase: str) -> int:
@@ -114,6 +116,7 @@ def rule_breaks(game: GameLog) -> list[str]:
             and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
             and role[e.actor] == "hunter"]
     out += _end(game, catalogue, gone_phase, order)
+    out += _tails(game, catalogue, role, order)
     out += _lone_kills(game, role, gone_phase, order)
     out += _talk(game, gone)
     out += _sheriff(game, moves)
@@ -159,6 +162,36 @@ def _end(game: GameLog, catalogue, gone_phase: dict, order: dict) -> list[str]:
     else:
         if game.winner is not None:
             out.append(f"the log records {game.winner!r} as the winner, but no side had won")
+    return out
+
+
+def _tails(game: GameLog, catalogue, role: dict, order: dict) -> list[str]:
+    """The fox's count each night (that night's deaths counted), and its exit when no tail is left, not before."""
+    out = []
+    exits = [(order[e.phase], i, e) for i, e in enumerate(game.events) if e.kind == "elimination"]
+    for fox, card in role.items():
+        if card not in FOXES:
+            continue
+        start, cost = FOXES[card]
+
+        def left(upto: int, dawn_of: int | None = None) -> int:
+            """Tails left once every exit before event index `upto` (and the night deaths told at day `dawn_of`) is counted."""
+            lost = 0
+            for _, i, e in exits:
+                if e.target != fox and (i < upto or (dawn_of is not None and e.result == "night_death" and e.phase == f"day-{dawn_of}")):
+                    lost += cost.get(catalogue.get(role[e.target]).team or "village", 0)
+            return start - lost
+
+        for i, e in enumerate(game.events):
+            if e.skill == "fox_tails" and e.actor == fox:
+                want = max(left(i, _night(e.phase)), 0)
+                if e.result != str(want):
+                    out.append(f"the fox {fox} is told {e.result} tails in {e.phase}, not {want}")
+        fox_exit = next((i for _, i, e in exits if e.target == fox), None)
+        if fox_exit is not None and game.events[fox_exit].result == "tails_lost" and left(fox_exit) > 0:
+            out.append(f"the fox {fox} leaves with {left(fox_exit)} tails left")
+        if fox_exit is None and left(len(game.events)) <= 0:
+            out.append(f"the fox {fox} stays in with no tail left")
     return out
 
 

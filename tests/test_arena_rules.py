@@ -310,10 +310,10 @@ def test_a_role_the_engine_cannot_play_is_refused_in_one_line(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
     assert r.returncode == 1 and "moon_charmer" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     # A catalogue role with powers the engine lacks is refused by name, not played as a plain card.
-    board["roles"][1] = "nine_tailed_fox"
+    board["roles"][1] = "knight"
     path.write_text(json.dumps(board))
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
-    assert r.returncode == 1 and "'nine_tailed_fox'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.returncode == 1 and "'knight'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_path):
@@ -331,7 +331,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
         r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "1", "--board", path,
                     "--out", tmp_path / path.stem)
         if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager", "idiot", "silencer_elder",
-                     "stalker", "wolf_beauty", "demon", "wolf_brother", "wolf_younger_brother", "magician"}:
+                     "stalker", "wolf_beauty", "demon", "wolf_brother", "wolf_younger_brother", "magician", "nine_tailed_fox"}:
             assert r.returncode == 0, (path.name, r.stderr)
             assert run_cli("validate", tmp_path / path.stem).returncode == 0
             for game in load_dataset(tmp_path / path.stem).games.values():
@@ -342,7 +342,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
             assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
             assert any(repr(x) in r.stderr for x in roles), r.stderr
             refused += 1
-    assert {"white_wolf_king", "wolf_beauty", "silencer_elder", "wolf_brother", "magician"} <= played and refused
+    assert {"white_wolf_king", "wolf_beauty", "silencer_elder", "wolf_brother", "magician", "nine_tailed_fox"} <= played and refused
 
 
 def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
@@ -665,3 +665,24 @@ def test_the_magicians_swap_sends_the_nights_moves_to_the_other_seat():
     assert rule_breaks(game) == []
     lied = game.model_copy(update={"events": [e.model_copy(update={"result": "wolf"}) if e.skill == "seer_check" else e for e in game.events]})
     assert any("seer check" in x for x in rule_breaks(lied))
+
+
+def test_the_nine_tailed_fox_counts_its_tails_and_leaves_with_the_last():
+    # 3 gods die (6 tails) and 3 villagers (3 tails): the fox (2) has none left. Invented start of 4 tails instead of
+    # nine makes it quick: night 1 kills a villager (3 left), day 1 exiles the seer, a god (1 left), night 2 kills
+    # a villager (0 left): the fox dies at dawn with it.
+    roles = ["seer", "nine_tailed_fox", "werewolf", "werewolf", "villager", "villager", "villager", "villager", "villager"]
+    script = {s: {("vote", 1): 1, ("kill", 1): 5, ("kill", 2): 6} for s in range(1, 10)}
+    game, asked = table(roles, script, max_days=2, abilities={"nine_tailed_fox": {"action": "tails", "skill": "fox_tails", "tails": 4}})
+    told = [(e.phase, e.result) for e in game.events if e.skill == "fox_tails"]
+    assert told == [("night-1", "3"), ("night-2", "0")], told
+    assert sorted(e.target for e in game.events if e.kind == "elimination" and e.phase == "day-2") == [2, 6]
+    assert not [d for d in asked[2] if d.day > 2]
+
+
+def test_the_checker_counts_the_foxs_tails():
+    game, _ = table(["seer", "nine_tailed_fox", "werewolf", "werewolf", "villager", "villager", "villager", "villager", "villager"],
+                    {s: {("kill", 1): 5} for s in range(1, 10)}, max_days=1)
+    assert [e.result for e in game.events if e.skill == "fox_tails"] == ["8"] and rule_breaks(game) == []
+    lied = game.model_copy(update={"events": [e.model_copy(update={"result": "9"}) if e.skill == "fox_tails" else e for e in game.events]})
+    assert any("is told 9 tails" in x for x in rule_breaks(lied))

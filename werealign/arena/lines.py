@@ -52,6 +52,7 @@ LINES: dict[str, dict[str, str]] = {
         "nothing": "I have nothing to add.",
         "silenced": "{seat} is silenced today and says nothing.",
         "charmed_dies": "{seat}, charmed by the wolf beauty, leaves with her.",
+        "tails_lost": "{seat} has lost every tail and leaves the game.",
         "idiot": "{seat} shows the idiot card and stays in the game, without a vote from now on.",
     },
     "zh": {
@@ -96,6 +97,7 @@ LINES: dict[str, dict[str, str]] = {
         "nothing": "我过。",
         "silenced": "{seat}今天被禁言，不能发言。",
         "charmed_dies": "{seat}被狼美人魅惑，随之出局。",
+        "tails_lost": "{seat}失去了所有尾巴，直接出局。",
         "idiot": "{seat}翻牌白痴，免于出局，此后失去投票权。",
     },
 }

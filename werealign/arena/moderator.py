@@ -153,6 +153,16 @@ class Table:
             if charmed in self.alive:  # the wolf beauty's charmed player leaves with her, with no skill
                 seg = self.host(self.line("charmed_dies", seat=charmed))
                 self.leave(charmed, "charmed", seg, shot=False)
+        for fox in self.with_action("tails"):  # a fox whose last tail went with these deaths leaves at once
+            if self.tails_left(fox, set()) <= 0:
+                seg = self.host(self.line("tails_lost", seat=fox))
+                self.leave(fox, "tails_lost", seg, shot=False)
+
+    def tails_left(self, fox: int, dying: set[int]) -> int:
+        """The fox's tails with every seat out (and `dying`) counted: its ability's cost per team, itself aside."""
+        a = self.board.ability(self.roles[fox])
+        gone = (set(self.roles) - self.alive) | dying
+        return a.tails - sum(a.tail_cost.get(self.team(s), 0) for s in gone if s != fox)
 
     def shoot(self, seat: int) -> None:
         if (a := self.board.ability(self.roles[seat])) is None or a.action != "shoot":

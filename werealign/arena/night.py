@@ -176,4 +176,12 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
     for extra in (poisoned, assassinated):  # neither a poisoned nor an assassinated seat takes anyone along
         if extra is not None:
             dead = [(d, ok) for d, ok in dead if d != extra] + [(extra, False)]
+    for fox in t.with_action("tails"):  # last of all: the fox learns its tails, tonight's deaths counted
+        dying = {d for d, _ in dead}
+        if fox in dying:
+            continue
+        left = t.tails_left(fox, dying)
+        t.rec.event("skill_use", ACTOR, actor=fox, target=fox, skill=t.board.ability(t.roles[fox]).skill or "tails", result=str(max(left, 0)))
+        if left <= 0:
+            dead.append((fox, False))
     return sorted(dead)
