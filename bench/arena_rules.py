@@ -21,7 +21,7 @@ sys.path.insert(0, os.getcwd())  # the checkout run from, not an installed werea
 sys.path.insert(0, os.path.join(os.getcwd(), "tests"))
 
 DEFAULT_BOARDS = ("pandakill-s1-01", "pandakill-s1-10", "pandakill-s1-16", "pandakill-s3-01", "pandakill-s3-04",
-                  "pandakill-s3-07", "pandakill-s3-16", "pandakill-s5-01", "pandakill-s5-03")
+                  "pandakill-s3-07", "pandakill-s3-16", "pandakill-s5-01", "pandakill-s5-03", "pandakill-s5-07")
 
 
 def loadable(dataset: Path) -> tuple[int, int, list[str]]:
@@ -64,7 +64,8 @@ def main(argv: list[str]) -> None:
         found = [(g.game_id, b) for g in played for b in rule_breaks(g)]
         errs = [(g.game_id, f.code) for g in played for f in validate_game(g, g.game_id) if f.severity == "error"]
         events = {k: sum(1 for g in played for e in g.events if (e.skill or e.kind) == k)
-                  for k in ("self_destruct", "witch_save", "wolf_beauty_charm", "stalker_assassinate", "solo_kill", "magician_swap", "fox_tails", "hunter_shoot",
+                  for k in ("self_destruct", "witch_save", "wolf_beauty_charm", "stalker_assassinate", "solo_kill", "magician_swap", "fox_tails", "tiangou_swallow",
+                            "exile_void", "moon_delay", "hunter_shoot",
                             "sheriff_election")}
         resumed = sum(1 for g in played for p in g.phases if p.id == "sheriff_election-2")
         events["witch_self_save"] = sum(1 for g in played for e in g.events if e.skill == "witch_save" and e.actor == e.target)

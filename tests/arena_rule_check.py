@@ -12,7 +12,7 @@ the guard never protects one seat two nights running (unless allowed); the wolf 
 silenced seat says nothing; a self-destruct ends the day with no vote after it; a card that may not
 self-destruct never does; a campaign self-destruct loses the badge or suspends the election to the next morning
 (`campaign_self_destruct`), a second one loses it; a check aimed at a seat the magician swapped tells the other seat's side; the nine-tailed fox's count
-and its exit; a sheriff vote has one round under `sheriff_tie: badge_lost`, at
+and its exit; the sky dog's swallow and its voters' lost night; the moon girl's one delay a day after the vote; a sheriff vote has one round under `sheriff_tie: badge_lost`, at
 most two otherwise; a lone kill comes once, the night after the role it waits for left.
 """
 
@@ -117,6 +117,7 @@ def rule_breaks(game: GameLog) -> list[str]:
             and role[e.actor] == "hunter"]
     out += _end(game, catalogue, gone_phase, order)
     out += _tails(game, catalogue, role, order)
+    out += _sky_dog_and_moon(game, catalogue, role)
     out += _lone_kills(game, role, gone_phase, order)
     out += _talk(game, gone)
     out += _sheriff(game, moves)
@@ -174,7 +175,7 @@ def _tails(game: GameLog, catalogue, role: dict, order: dict) -> list[str]:
             continue
         start, cost = FOXES[card]
 
-        def left(upto: int, dawn_of: int | None = None) -> int:
+        def left(upto: int, dawn_of: int | None = None, fox: int = fox, start: int = start, cost: dict = cost) -> int:
             """Tails left once every exit before event index `upto` (and the night deaths told at day `dawn_of`) is counted."""
             lost = 0
             for _, i, e in exits:
@@ -193,6 +194,42 @@ def _tails(game: GameLog, catalogue, role: dict, order: dict) -> list[str]:
         if fox_exit is None and left(len(game.events)) <= 0:
             out.append(f"the fox {fox} stays in with no tail left")
     return out
+
+
+def _sky_dog_and_moon(game: GameLog, catalogue, role: dict) -> list[str]:
+    """The sky dog: swallows another seat, never the same two nights running; the swallowed seat is not exiled the next
+    day (the exile is void and no ballot follows); the gods who voted it out make no night move the next night. The
+    moon girl: puts night off at most once a day, after that day's vote."""
+    out = []
+    swallows = {(_night(e.phase), e.target): e.actor for e in game.events if e.skill == "tiangou_swallow"}
+    for (n, seat), dog in swallows.items():
+        if seat == dog:
+            out.append(f"the sky dog {dog} swallows itself on night {n}")
+        if (n - 1, seat) in swallows:
+            out.append(f"the sky dog swallows seat {seat} two nights running (night {n})")
+        if any(e.kind == "elimination" and e.target == seat and e.result == "voted_out" and e.phase == f"day-{n}" for e in game.events):
+            out.append(f"seat {seat}, swallowed on night {n}, is voted out on day {n}")
+    for v in (e for e in game.events if e.skill == "exile_void"):
+        if (_night(v.phase), v.target) not in swallows:
+            out.append(f"an exile of seat {v.target} is void in {v.phase} without a swallow")
+        if [x for x in game.events if x.kind == "vote" and x.phase == v.phase and x.segment_id > v.segment_id]:
+            out.append(f"a vote follows the void exile in {v.phase}")
+    for e in game.events:
+        if e.kind == "elimination" and e.result == "voted_out" and role.get(e.target) == "tiangou":
+            rounds = [x for x in game.events if x.kind == "vote" and x.phase == e.phase and x.segment_id <= e.segment_id]
+            last = max((x.round or 1 for x in rounds), default=1)
+            gods = {x.actor for x in rounds if (x.round or 1) == last and x.target == e.target
+                    and catalogue.get(role[x.actor]).team == "gods"}
+            night = f"night-{_night(e.phase) + 1}"
+            acted = {x.actor for x in game.events if x.kind == "skill_use" and x.phase == night and x.actor in gods}
+            out += [f"god {g} voted the sky dog out on {e.phase} and still acts in {night}" for g in sorted(acted)]
+    moons = [e for e in game.events if e.skill == "moon_delay"]
+    for e in moons:
+        if sum(1 for m in moons if m.phase == e.phase) > 1:
+            out.append(f"night is put off twice in {e.phase}")
+        if not [x for x in game.events if x.kind == "vote" and x.phase == e.phase and x.segment_id < e.segment_id]:
+            out.append(f"night is put off in {e.phase} before that day's vote")
+    return sorted(set(out))
 
 
 def _lone_kills(game: GameLog, role: dict, gone_phase: dict, order: dict) -> list[str]:

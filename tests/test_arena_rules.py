@@ -686,3 +686,43 @@ def test_the_checker_counts_the_foxs_tails():
     assert [e.result for e in game.events if e.skill == "fox_tails"] == ["8"] and rule_breaks(game) == []
     lied = game.model_copy(update={"events": [e.model_copy(update={"result": "9"}) if e.skill == "fox_tails" else e for e in game.events]})
     assert any("is told 9 tails" in x for x in rule_breaks(lied))
+
+
+SKY = ["seer", "witch", "moon_girl", "tiangou", "werewolf", "villager", "villager", "villager", "villager"]
+
+
+def test_the_sky_dogs_swallow_voids_the_exile_and_its_voters_lose_a_night():
+    # Night 1: the sky dog (4) swallows 6; day 1 votes 6 out: void, night falls. Night 2 it may not swallow 6 again.
+    script = {s: {("vote", 1): 6, ("kill", 1): 9, ("swallow", 1): 6, ("moon", 1): None, ("save", 1): None, ("poison", 1): None}
+              for s in range(1, 10)}
+    game, asked = table(SKY, script, max_days=2)
+    assert [(e.phase, e.target) for e in game.events if e.skill == "exile_void"] == [("day-1", 6)]
+    assert not [e for e in game.events if e.kind == "elimination" and e.target == 6 and e.result == "voted_out"]
+    assert not [d for d in asked[3] if d.kind == "moon" and d.day == 1], "night falls at once: no moon"
+    (second,) = [d for d in asked[4] if d.kind == "swallow" and d.day == 2]
+    assert 6 not in second.candidates and 4 not in second.candidates
+    assert rule_breaks(game) == []
+    # Day 1 votes the sky dog out: the seer (a god) voted for it and has no check on night 2.
+    script = {s: {("vote", 1): 4, ("kill", 1): 9, ("swallow", 1): 6, ("moon", 1): None, ("save", 1): None, ("poison", 1): None}
+              for s in range(1, 10)}
+    script[4][("vote", 1)] = 1
+    game, asked = table(SKY, script, max_days=2)
+    assert [d.day for d in asked[1] if d.kind == "check"] == [1]
+    assert rule_breaks(game) == []
+    acted = game.events[0].model_copy(update={"kind": "skill_use", "skill": "seer_check", "actor": 1, "target": 5, "phase": "night-2",
+                                              "result": "wolf", "segment_id": game.events[-1].segment_id})
+    assert any("still acts in night-2" in x for x in rule_breaks(game.model_copy(update={"events": [*game.events, acted]})))
+
+
+def test_the_moon_girl_puts_night_off_for_another_vote():
+    script = {s: {("vote", 1): 9, ("kill", 1): 8, ("swallow", 1): 5, ("moon", 1): 3, ("save", 1): None, ("poison", 1): None}
+              for s in range(1, 10)}
+    game, asked = table(SKY, script, max_days=1)
+    assert [e.phase for e in game.events if e.skill == "moon_delay"] == ["day-1"]
+    assert len([d for d in asked[3] if d.kind == "moon"]) == 1, "once a day"
+    (moon,) = [e for e in game.events if e.skill == "moon_delay"]
+    assert [e.target for e in game.events if e.kind == "elimination" and e.result == "voted_out"][0] == 9
+    assert [e for e in game.events if e.kind == "vote" and e.phase == "day-1" and e.segment_id > moon.segment_id], "a second vote the same day"
+    assert rule_breaks(game) == []
+    early = game.model_copy(update={"events": [e.model_copy(update={"segment_id": 0}) if e.skill == "moon_delay" else e for e in game.events]})
+    assert any("before that day's vote" in x for x in rule_breaks(early))

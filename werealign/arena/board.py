@@ -16,7 +16,11 @@ that is still in: the stalker), `idiot` (voted out, shows the card and stays in 
 (learns at night whether a seat holds a god role: the demon), `swap` (first thing at night, may swap two seats'
 numbers: that night every move aimed at one lands on the other: the magician), `tails` (starts with `tails` tails, loses
 `tail_cost[team]` at each death of a seat of that team, learns the count each night, that night's deaths counted, and
-leaves the game when none is left: the nine-tailed fox), `none` (a card with no move of its own).
+leaves the game when none is left: the nine-tailed fox), `swallow` (first thing at night, alone, swallows another seat,
+`no_repeat`: not the same two nights running; that seat's exile the next day is void and night falls: the sky dog),
+`moon` (once a day's vote is over, may put night off: another round of talk and vote that day: the moon girl), `none`
+(a card with no move of its own). `disables_voters: TEAM`: the seats of that team that voted the card out have no
+night move the next night (the sky dog's).
 A wolf-side card joins the pack's night kill unless its ability says `joins_kill: false` or
 `joins_kill_after: ROLE` (only once that role's holder is out); `solo_kill_after: ROLE` kills alone the night
 after that role's holder leaves (the wolf brothers); `seen_good_while: ROLE` shows good to a seer's check
@@ -48,13 +52,13 @@ from werealign.schema.models import MoveRules
 from werealign.schema.roles import RoleCatalogue, RoleDeclaration, builtin_catalogue, catalogue_for, normalise_label
 
 BOARDS_FILE = Path(__file__).with_name("boards.json")
-ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "none")
+ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "swallow", "moon", "none")
 FACTIONS_PLAYABLE = ("good", "wolf")
 
 
 class Ability(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "none"]
+    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "swallow", "moon", "none"]
     skill: str | None = Field(None, description="Event skill id written to the log (default: by action).")
     no_repeat: bool = False
     joins_kill: bool = Field(True, description="A wolf-side card joins the pack's night kill.")
@@ -64,6 +68,7 @@ class Ability(BaseModel):
                                         "the witch is not told it). Alone in the pack that night, it waits one night.")
     seen_good_while: str | None = Field(None, description="Role id: a seer's check shows the card good while that role's holder is in.")
     self_destruct: bool | None = Field(None, description="Whether the card may self-destruct (absent: a wolf-side card may, the wolf beauty aside).")
+    disables_voters: str | None = Field(None, description="A team: its seats that voted the card out have no night move the next night.")
     tails: int = Field(9, ge=1, description="`tails`: how many the card starts with.")
     tail_cost: dict[str, int] = Field(default_factory=lambda: {"village": 1, "gods": 2},
                                       description="`tails`: tails lost per death of a seat of each team (a team not named: none).")

@@ -53,6 +53,8 @@ LINES: dict[str, dict[str, str]] = {
         "silenced": "{seat} is silenced today and says nothing.",
         "charmed_dies": "{seat}, charmed by the wolf beauty, leaves with her.",
         "tails_lost": "{seat} has lost every tail and leaves the game.",
+        "swallowed": "{seat} was swallowed last night: the exile is void, and night falls.",
+        "moon": "{seat} moves the moon: night is put off, and the day goes on.",
         "idiot": "{seat} shows the idiot card and stays in the game, without a vote from now on.",
     },
     "zh": {
@@ -98,6 +100,8 @@ LINES: dict[str, dict[str, str]] = {
         "silenced": "{seat}今天被禁言，不能发言。",
         "charmed_dies": "{seat}被狼美人魅惑，随之出局。",
         "tails_lost": "{seat}失去了所有尾巴，直接出局。",
+        "swallowed": "{seat}昨晚被天狗吞噬，本次放逐无效，直接入夜。",
+        "moon": "{seat}移动了月亮，黑夜推迟，白天继续。",
         "idiot": "{seat}翻牌白痴，免于出局，此后失去投票权。",
     },
 }

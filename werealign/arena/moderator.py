@@ -66,6 +66,9 @@ class Table:
         self.moves = board_from_rules(board.rules)  # the board's move rules, as decision items read them
         self.suspended: Suspended | None = None  # a sheriff election a campaign self-destruct broke off
         self.used_solo: set[int] = set()  # lone killers who made their kill
+        self.swallowed: set[int] = set()  # seats swallowed last night: their exile today is void (the sky dog)
+        self.disabled: set[int] = set()  # seats with no night move tonight (they voted the sky dog out)
+        self.void = False  # today's exile was void (a swallowed seat): night falls
         self.solo_waited: set[int] = set()  # lone killers whose kill waited a night (alone in the pack)
 
     # ------------------------------------------------------------------ helpers
@@ -77,6 +80,10 @@ class Table:
 
     def with_action(self, action: str) -> list[int]:
         return [s for s in sorted(self.alive) if (a := self.board.ability(self.roles[s])) is not None and a.action == action]
+
+    def night_actors(self, action: str) -> list[int]:
+        """The seats that make this night move tonight (a seat whose move is taken away for the night does not)."""
+        return [s for s in self.with_action(action) if s not in self.disabled]
 
     def ask(self, decision: Decision) -> Action:
         if len(decision.candidates) > 1:
@@ -323,7 +330,15 @@ class Table:
                 self.rec.event("skill_use", EVERYONE, segment=seg, actor=leaders[0], target=leaders[0], skill="idiot_reveal")
                 self.revealed.add(leaders[0])
                 return None
+            if len(leaders) == 1 and leaders[0] in self.swallowed:
+                seg = self.host(self.line("swallowed", seat=leaders[0]))
+                self.rec.event("skill_use", EVERYONE, segment=seg, target=leaders[0], skill="exile_void", result="void")
+                self.void = True
+                return None
             if len(leaders) == 1:
+                a = self.board.ability(self.roles[leaders[0]])
+                if a is not None and a.disables_voters:  # those of that team who voted it out lose tonight's move
+                    self.disabled |= {s for s, t in ballots.items() if t == leaders[0] and self.team(s) == a.disables_voters}
                 self.leave(leaders[0], "voted_out", seg, shot=False, badge=False)  # after the last words (play)
                 return leaders[0]
             if len(leaders) < 2 or rnd == 2:
@@ -339,6 +354,7 @@ class Table:
         while win is None and self.day < self.board.spec.max_days:
             self.day += 1
             dead = self.night()
+            self.disabled = set()  # a night move taken away lasts one night
             self.silenced, self.silence_next = self.silence_next, None
             ended = self.board.spec.sheriff and (self.day == 1 or self.suspended is not None) and self.election()
             self.rec.begin("day", self.day)
@@ -358,20 +374,33 @@ class Table:
                     self.last_words(s)
             if ended:  # a self-destruct in the sheriff election: no debate, no vote today
                 continue
-            if self.debate([s for s, _ in dead]):
-                win = self.winner()
-                continue
-            exiled = self.vote()
-            if exiled is not None:
-                if self.board.spec.last_words != "none":
-                    self.last_words(exiled)
-                self.shoot(exiled)
-                if exiled == self.sheriff:
-                    self.pass_badge(exiled)
+            self.void = False
+            for again in (False, True):  # the day; again when the moon girl puts night off
+                if self.debate([s for s, _ in dead] if not again else []):
+                    break
+                exiled = self.vote()
+                if exiled is not None:
+                    if self.board.spec.last_words != "none":
+                        self.last_words(exiled)
+                    self.shoot(exiled)
+                    if exiled == self.sheriff:
+                        self.pass_badge(exiled)
+                if again or self.void or self.winner() is not None or not self.moon():
+                    break
             win = self.winner()
         side = self.line({"good": "win_good", "wolf": "win_wolf"}.get(win or "", "win_none"))
         self.host(self.line("over", side=side))
         return Played(self.rec.build(win, self.mvp(win)), self.trace)
+
+    def moon(self) -> bool:
+        """Once the day's vote is over, the moon girl may put night off (the day goes on: talk and vote again)."""
+        for s in self.with_action("moon"):
+            if self.ask(Decision("moon", s, self.day, (s,), none_ok=True)).choice == s:
+                a = self.board.ability(self.roles[s])
+                seg = self.host(self.line("moon", seat=s))
+                self.rec.event("skill_use", EVERYONE, segment=seg, actor=s, skill=a.skill or "moon")
+                return True
+        return False
 
     def mvp(self, win: str | None) -> Mvp | None:
         """The winning side's MVP: the seat whose day ballots most often hit the losing side (then more

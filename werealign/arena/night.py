@@ -61,10 +61,23 @@ def _seer_result(t: Table, target: int) -> str:
     return "wolf" if t.faction(target) == "wolf" and not hidden else "good"
 
 
+def _swallow(t: Table) -> None:
+    """Before anyone else wakes, the sky dog swallows another seat (not last night's): its exile tomorrow is void."""
+    last = t.swallowed
+    t.swallowed = set()
+    for s in t.night_actors("swallow"):
+        a = t.board.ability(t.roles[s])
+        cands = tuple(x for x in sorted(t.alive) if x != s and not (a.no_repeat and x in last))
+        if cands:
+            x = t.ask(Decision("swallow", s, t.day, cands)).choice
+            t.swallowed.add(x)
+            t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "swallow")
+
+
 def _swap(t: Table):
     """The magician's swap, first thing at night: two seats' numbers traded for the night's moves (or none)."""
     swap: dict[int, int] = {}
-    for s in t.with_action("swap"):
+    for s in t.night_actors("swap"):
         a = t.board.ability(t.roles[s])
         first = t.ask(Decision("swap", s, t.day, tuple(sorted(t.alive)), none_ok=True)).choice
         if first is None or swap:
@@ -80,6 +93,7 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
     rules, moves = t.board.rules, t.moves
     t.rec.begin("night", t.day)
     t.host(t.line("night", day=t.day))
+    _swallow(t)
     sw = _swap(t)  # the seat a move aimed at a seat lands on tonight
     wolves = [s for s in sorted(t.alive) if t.faction(s) == "wolf"]
     pack, solo = _pack_and_solo(t)
@@ -106,7 +120,7 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
             t.rec.event("skill_use", ACTOR, actor=s, target=target, skill=a.skill or "solo_kill")
             lone.append(sw(target))
     protected: set[int] = set()
-    for s in t.with_action("protect"):
+    for s in t.night_actors("protect"):
         ability = t.board.ability(t.roles[s])
         no_repeat = ability.no_repeat and not moves.guard_repeat
         cands = tuple(protect_targets(sorted(t.alive), t.last_protected.get(s), no_repeat))
@@ -115,17 +129,17 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
         if choice is not None:
             protected.add(sw(choice))
         t.rec.event("skill_use", ACTOR, actor=s, target=choice, skill=ability.skill or DEFAULT_SKILL["protect"])
-    for s in t.with_action("check"):
+    for s in t.night_actors("check"):
         cands = tuple(x for x in sorted(t.alive) if x != s)
         x = t.ask(Decision("check", s, t.day, cands)).choice
         t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=t.board.ability(t.roles[s]).skill or DEFAULT_SKILL["check"], result=_seer_result(t, sw(x)))
-    for s in t.with_action("silence"):
+    for s in t.night_actors("silence"):
         a = t.board.ability(t.roles[s])
         x = t.ask(Decision("silence", s, t.day, tuple(y for y in sorted(t.alive) if y != s), none_ok=True)).choice
         t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "silence")
         t.silence_next = sw(x)
     good = {x for x in t.alive if t.faction(x) != "wolf"}
-    for s in t.with_action("charm"):
+    for s in t.night_actors("charm"):
         a = t.board.ability(t.roles[s])
         cands = tuple(charm_targets(sorted(t.alive), s, good, rules.charm_target))
         if not cands:
@@ -134,7 +148,7 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
         t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "wolf_beauty_charm")
         t.charmed[s] = sw(x)
     assassinated = None
-    for s in t.with_action("assassinate"):
+    for s in t.night_actors("assassinate"):
         # Once a game: a seat the stalker voted for in a day vote (that day's only, where the board says so) that is still in.
         ballots = [(int(p.rsplit("-", 1)[1]), x) for p, x, _, _ in t.ballots[s]]
         voted = tuple(assassinate_targets(ballots, sorted(t.alive), s, t.day - 1, rules.stalker_window))
@@ -146,14 +160,14 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
             t.used.add(s)
             assassinated = sw(x)
             t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "stalker_assassinate")
-    for s in t.with_action("check_god"):  # the demon: whether a seat holds a god (special good) role
+    for s in t.night_actors("check_god"):  # the demon: whether a seat holds a god (special good) role
         a = t.board.ability(t.roles[s])
         x = t.ask(Decision("check_god", s, t.day, tuple(y for y in sorted(t.alive) if y != s))).choice
         role = t.board.catalogue.get(t.roles[sw(x)])
         t.rec.event("skill_use", ACTOR, actor=s, target=x, skill=a.skill or "demon_check",
                     result="god" if role is not None and role.is_god else "not_god")
     saved = poisoned = None
-    for s in t.with_action("potions"):
+    for s in t.night_actors("potions"):
         if victim is not None and t.potions["save"]:
             # She learns the pack's victim while she holds the antidote, herself included (never a lone kill).
             t.rec.event("skill_use", Audience(kind="seats", seats=[s]), target=victim, skill="wolf_kill")
