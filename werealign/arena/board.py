@@ -18,7 +18,8 @@ numbers: that night every move aimed at one lands on the other: the magician), `
 `tail_cost[team]` at each death of a seat of that team, learns the count each night, that night's deaths counted, and
 leaves the game when none is left: the nine-tailed fox), `swallow` (first thing at night, alone, swallows another seat,
 `no_repeat`: not the same two nights running; that seat's exile the next day is void and night falls: the sky dog),
-`moon` (once a day's vote is over, may put night off: another round of talk and vote that day: the moon girl), `none`
+`moon` (once a day's vote is over, may put night off: another round of talk and vote that day, at most once a day, on
+any day; not after a void exile, which ends the day: the moon girl), `none`
 (a card with no move of its own). `disables_voters: TEAM`: the seats of that team that voted the card out have no
 night move the next night (the sky dog's).
 A wolf-side card joins the pack's night kill unless its ability says `joins_kill: false` or
