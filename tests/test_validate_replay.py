@@ -159,6 +159,12 @@ def test_a_dead_seats_debate_turn_in_the_phase_of_its_exit_is_rejected_in_an_are
                 turn["speaker"] = e["target"]
                 [f] = [f for f in findings(data) if f.code == "speaks-after-elimination"]
                 assert f.severity == "error" and f"utterances[{turn['index']}]" in f.field
+                # A dead seat's night move the night after its exit: an error in a log without transcript labels.
+                move = next((x for x in data["events"] if x["kind"] == "skill_use" and isinstance(x["actor"], int)
+                             and x["phase"] == f"night-{int(e['phase'].split('-')[1]) + 1}"), None)
+                if move is not None:
+                    move["actor"] = e["target"]
+                    assert any(f.code == "skill-after-elimination" and f.severity == "error" for f in findings(data))
                 return
     raise AssertionError("no game with a dawn death and a debate after it")
 

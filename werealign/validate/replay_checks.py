@@ -17,7 +17,7 @@ One death per seat, in every game log: a seat eliminated twice, self-destructing
 using a skill after leaving (beyond that window) is an error, never a slip to live with. A turn of a seat
 that is out is an error too where the log attributes turns to seats itself (an arena game: no seat has
 transcript speaker labels), and there only one turn is allowed once out, in the exit's phase, right after a host
-line (the call for last words); in a transcribed
+line (the call for last words), and a skill only in the exit's phase (a hunter's shot); in a transcribed
 game the turn's speaker label may be a diarization slip (a one-word aside put on the wrong speaker), so it
 is a warning that names the turn for the annotator.
 """
@@ -96,7 +96,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
                            f"vote {who} seat {seat} in {e.phase}, who left the game at events[{gone(seat)[0]}]")
             if isinstance(e.actor, int) and e.target is not None:
                 ballots[e.phase][e.round or 1][e.actor] = (e.target, sheriff)
-        elif e.kind == "skill_use" and too_late(e.actor, e.phase):
+        elif e.kind == "skill_use" and too_late(e.actor, e.phase, 0 if direct else 1):
             out.error("skill-after-elimination", path(where, "actor"),
                         f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
         elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result and e.target not in hidden \
