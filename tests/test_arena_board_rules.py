@@ -153,7 +153,15 @@ INVENTED = [
      "rule": {"en": "A werewolf who joins the kill once the pack leader is out; a seer sees it as good until then."}},
     {"id": "pack_leader", "names": {"en": ["pack leader"]}, "faction": "wolf", "team": "wolves", "rule": {"en": "A werewolf who may not self-destruct."}},
 ]
-INVENTED_ABILITIES = {"lantern_keeper": {"action": "check", "skill": "lantern_look"},
+INVENTED_MORE = [
+    {"id": "ember_fox", "names": {"en": ["ember fox"]}, "faction": "good", "team": "gods",
+     "rule": {"en": "Starts with three embers; loses one whenever a villager dies; told the count each night; out when none is left."}},
+    {"id": "dusk_maw", "names": {"en": ["dusk maw"]}, "faction": "wolf", "team": "wolves",
+     "rule": {"en": "A werewolf who first swallows a player each night: that player's exile the next day is void."}},
+]
+INVENTED_ABILITIES = {"ember_fox": {"action": "tails", "skill": "ember_count", "tails": 3, "tail_cost": {"village": 1}},
+                      "dusk_maw": {"action": "swallow", "skill": "maw_swallow", "no_repeat": False},
+                      "lantern_keeper": {"action": "check", "skill": "lantern_look"},
                       "mist_hound": {"action": "none", "joins_kill_after": "pack_leader", "seen_good_while": "pack_leader"},
                       "pack_leader": {"action": "none", "self_destruct": False}}
 
@@ -169,16 +177,39 @@ def test_invented_roles_are_declared_and_played(tmp_path):
     v = run_cli("validate", tmp_path / "o")
     assert v.returncode == 0 and "0 errors" in v.stdout, v.stdout
     games = list(load_dataset(tmp_path / "o").games.values())
+    seen = 0
     for g in games:
         assert any(e.skill == "lantern_look" for e in g.events), "the invented good role checks under its own skill"
-        assert not [e for e in g.events if e.kind == "self_destruct" and e.actor == roles.index("pack_leader") + 1]
-        hound = roles.index("mist_hound") + 1
-        leader_out = [e.phase for e in g.events if e.kind == "elimination" and e.target == roles.index("pack_leader") + 1]
-        for e in g.events:
-            if e.kind == "skill_use" and e.target == hound and e.skill in ("seer_check", "lantern_look"):
-                before = not leader_out or [p.id for p in g.phases].index(e.phase) <= [p.id for p in g.phases].index(leader_out[0])
-                assert e.result == ("good" if before else "wolf"), (g.game_id, e)
+        seat = {x.role: x.seat for x in g.seats}  # seats are dealt per game
+        assert not [e for e in g.events if e.kind == "self_destruct" and e.actor == seat["pack_leader"]]
+        hound = seat["mist_hound"]
+        leader_out = [e.phase for e in g.events if e.kind == "elimination" and e.target == seat["pack_leader"]]
+        checked = [e for e in g.events if e.kind == "skill_use" and e.target == hound and e.skill in ("seer_check", "lantern_look")]
+        seen += len(checked)
+        for e in checked:
+            before = not leader_out or [p.id for p in g.phases].index(e.phase) <= [p.id for p in g.phases].index(leader_out[0])
+            assert e.result == ("good" if before else "wolf"), (g.game_id, e)
         assert "The witch may save herself on any night." in g.rules.text and "lantern keeper" in g.rules.text.lower()
+    assert seen, "the hound was checked at least once in four games"
+
+
+def test_invented_roles_on_the_engines_other_moves(tmp_path):
+    roles = ["seer", "ember_fox", "witch", "dusk_maw", "werewolf", "villager", "villager", "villager", "villager"]
+    board = {"roles": roles, "declared_roles": INVENTED_MORE, "abilities": INVENTED_ABILITIES, "debate": "round-robin",
+             "win": "side_elimination"}
+    path = tmp_path / "more.json"
+    path.write_text(json.dumps(board))
+    r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "4", "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 0, r.stderr
+    assert run_cli("validate", tmp_path / "o").returncode == 0
+    for g in load_dataset(tmp_path / "o").games.values():
+        counts = [int(e.result) for e in g.events if e.skill == "ember_count"]
+        villagers_out = [e for e in g.events if e.kind == "elimination" and g.seats[e.target - 1].role == "villager"]
+        assert counts and counts == sorted(counts, reverse=True) and min(counts) >= 3 - len(villagers_out)
+        fox = next(x.seat for x in g.seats if x.role == "ember_fox")  # seats are dealt per game
+        fox_out = [e.result for e in g.events if e.kind == "elimination" and e.target == fox]
+        assert len(villagers_out) < 3 or fox_out, "no ember left: the fox is out"
+        assert [e for e in g.events if e.skill == "maw_swallow"] and rule_breaks(g) == []
 
 
 def test_a_role_without_a_declaration_is_refused_with_the_declaration_to_add(tmp_path):
