@@ -1,8 +1,6 @@
 """The arena plays the human games' rules: each rule is played out on a table whose seats and moves the test
-scripts, and every game of the shipped boards is read by an independent rule checker written here from the
-rules (not from the engine): dead seats never act or speak again (last words aside), seer results are true,
-a poisoned hunter never shoots, the witch never saves and poisons in one night nor saves herself, no seat
-dies twice, a self-destruct ends the day with no vote after it."""
+scripts, and every game of the shipped boards is read by an independent rule checker written from the rules
+(not from the engine: tests/arena_rule_check.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +9,8 @@ import re
 from collections import defaultdict
 
 import pytest
+from arena_rule_check import rule_breaks
+from arena_table import SEVEN, Scripted, day_events, table
 from cli_inproc import run_cli
 
 from werealign.arena.agents import resolve_agent
@@ -22,42 +22,9 @@ from werealign.arena.tournament import play_all, schedule
 from werealign.dataset import load_dataset
 from werealign.schema import GameLog
 from werealign.schema.models import Provenance
-from werealign.schema.roles import catalogue_for
-
-LAST_WORDS = re.compile(r"last words|遗言")
-
-
-class Scripted:
-    """A heuristic player whose listed moves are fixed: script[(kind, day)] = seat, None (a pass) or, for talk, a
-    dict of Action fields. Keeps every decision it was asked."""
-
-    def __init__(self, script: dict, asked: list, seed: int = 0):
-        self.inner, self.script, self.asked, self.name = HeuristicAgent(seed), script, asked, "scripted"
-
-    def act(self, view, decision):
-        self.asked.append(decision)
-        key = (decision.kind, decision.day)
-        if key in self.script:
-            move = self.script[key]
-            return Action(**move) if isinstance(move, dict) else Action(choice=move)
-        return self.inner.act(view, decision)
-
-
-def table(roles: list[str], scripts: dict[int, dict], seed: int = 1, **spec) -> tuple[GameLog, dict[int, list]]:
-    board = make_board("t", BoardSpec(roles=roles, **{"debate": "round-robin", "win": "side_elimination", "max_days": 3, **spec}))
-    asked: dict[int, list] = defaultdict(list)
-    agents = {s: Scripted(scripts.get(s, {}), asked[s], seed) for s in range(1, len(roles) + 1)}
-    played = play_game(board, roles, agents, "t-1", seed, Provenance(source="test"))
-    return played.game, asked
-
-
-def day_events(game: GameLog, kind: str, day: int, **match) -> list:
-    return [e for e in game.events if e.kind == kind and e.phase.endswith(f"-{day}") and all(getattr(e, k) == v for k, v in match.items())]
-
 
 # ---------------------------------------------------------------------------------------------- the rules
 
-SEVEN = ["hunter", "witch", "seer", "werewolf", "werewolf", "villager", "villager"]
 
 
 def test_a_hunter_poisoned_the_night_the_wolves_attack_him_has_no_shot():
@@ -198,6 +165,10 @@ def test_the_silenced_seat_says_nothing_the_next_day():
     assert not [d for d in asked[7] if d.kind in ("speak", "last_words") and d.day == 1]
     assert any(u.speaker == "host" and "Seat 7 is silenced" in u.text for u in game.utterances)
     assert rule_breaks(game) == []
+    # The checker: seat 7 speaking on day 1 (the day after the night it was silenced) is a break.
+    turn = next(u for u in game.utterances if u.phase == "day-1" and isinstance(u.speaker, int) and u.speaker != 7)
+    spoke = game.model_copy(update={"utterances": [u.model_copy(update={"speaker": 7}) if u is turn else u for u in game.utterances]})
+    assert any("silenced seat 7 speaks on day 1" in x for x in rule_breaks(spoke))
 
 
 def test_the_wolf_beautys_charmed_seat_leaves_with_her_and_the_stalker_strikes_once():
@@ -215,56 +186,6 @@ def test_the_wolf_beautys_charmed_seat_leaves_with_her_and_the_stalker_strikes_o
 
 
 # ---------------------------------------------------------------------------------------------- an independent checker
-
-
-def rule_breaks(game: GameLog) -> list[str]:
-    """Every rule the game breaks, read from the log alone."""
-    faction = {s.seat: s.faction for s in game.seats}
-    role = {s.seat: s.role for s in game.seats}
-    catalogue = catalogue_for(game.rules.declared_roles)
-    out: list[str] = []
-    gone: dict[int, int] = {}
-    for e in game.events:
-        if e.kind == "elimination":
-            if e.target in gone:
-                out.append(f"seat {e.target} eliminated twice")
-            gone[e.target] = e.segment_id
-    for e in game.events:
-        if e.skill == "seer_check" and e.result != ("wolf" if faction[e.target] == "wolf" else "good"):
-            out.append(f"seer check of {e.target} says {e.result}")
-        if e.skill == "demon_check" and e.result != ("god" if catalogue.get(role[e.target]).is_god else "not_god"):
-            out.append(f"demon check of {e.target} says {e.result}")
-        if e.kind == "vote" and e.actor in gone and gone[e.actor] < e.segment_id:
-            out.append(f"dead seat {e.actor} votes in {e.phase}")
-        if e.kind == "skill_use" and isinstance(e.actor, int) and e.actor in gone and e.skill not in ("hunter_shoot", "white_wolf_king_take") \
-                and e.segment_id is not None and gone[e.actor] < e.segment_id:
-            out.append(f"dead seat {e.actor} uses {e.skill}")
-        if e.skill == "witch_save" and e.target == e.actor:
-            out.append("the witch saved herself")
-    nights = defaultdict(set)
-    for e in game.events:
-        if e.skill in ("witch_save", "witch_poison"):
-            nights[e.phase].add(e.skill)
-    out += [f"save and poison in {p}" for p, s in nights.items() if len(s) == 2]
-    poisoned = {e.target for e in game.events if e.skill == "witch_poison"}
-    out += [f"poisoned hunter {e.actor} shoots" for e in game.events if e.skill == "hunter_shoot" and e.actor in poisoned
-            and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
-            and role[e.actor] == "hunter"]
-    utterances = game.utterances
-    for i, u in enumerate(utterances):
-        if isinstance(u.speaker, int) and u.speaker in gone and gone[u.speaker] < u.segment_ids[0]:
-            prev = utterances[i - 1]
-            if not (prev.speaker == "host" and LAST_WORDS.search(prev.text)):
-                out.append(f"dead seat {u.speaker} speaks at segment {u.segment_ids[0]}")
-    silenced = {(int(e.phase.split("-")[1]) + 1, e.target) for e in game.events if e.skill == "silence" and e.target is not None}
-    out += [f"silenced seat {u.speaker} speaks on day {d}" for u in utterances for d, seat in silenced
-            if u.speaker == seat and u.phase in (f"day-{d}", f"sheriff_election-{d}")]
-    for e in game.events:
-        if e.kind == "self_destruct":
-            later = [v for v in game.events if v.kind == "vote" and v.phase == e.phase and v.segment_id > e.segment_id]
-            if later:
-                out.append(f"votes after {e.actor}'s self-destruct")
-    return out
 
 
 @pytest.mark.parametrize("board", ["wwk12", "beauty12", "elder12", "idiot12", "demon12", "standard12", "arena8"])
@@ -296,6 +217,10 @@ def test_the_checker_catches_what_it_checks():
     out = next(e for e in game.events if e.kind == "elimination")
     twice = game.model_copy(update={"events": [*game.events, out]})
     assert any("twice" in x for x in rule_breaks(twice))
+    other = {"good": "wolf", "wolf": "good", None: "good"}[game.winner]
+    assert any("the log records" in x for x in rule_breaks(game.model_copy(update={"winner": other})))
+    early = game.model_copy(update={"phases": [*game.phases, game.phases[-1].model_copy(update={"id": "night-99"})]})
+    assert game.winner is None or any("goes on after" in x for x in rule_breaks(early))
 
 
 def test_self_destruct_and_the_white_wolf_kings_take_end_the_day():
@@ -356,10 +281,10 @@ def test_a_role_the_engine_cannot_play_is_refused_in_one_line(tmp_path):
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
     assert r.returncode == 1 and "moon_charmer" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     # A catalogue role with powers the engine lacks is refused by name, not played as a plain card.
-    board["roles"][1] = "nine_tailed_fox"
+    board["roles"][1] = "knight"
     path.write_text(json.dumps(board))
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
-    assert r.returncode == 1 and "'nine_tailed_fox'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.returncode == 1 and "'knight'" in r.stderr and "cannot play" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_path):
@@ -377,7 +302,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
         r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "1", "--board", path,
                     "--out", tmp_path / path.stem)
         if roles <= {"seer", "witch", "hunter", "guard", "white_wolf_king", "werewolf", "villager", "idiot", "silencer_elder",
-                     "stalker", "wolf_beauty", "demon"}:
+                     "stalker", "wolf_beauty", "demon", "wolf_brother", "wolf_younger_brother", "magician", "nine_tailed_fox", "tiangou", "moon_girl"}:
             assert r.returncode == 0, (path.name, r.stderr)
             assert run_cli("validate", tmp_path / path.stem).returncode == 0
             for game in load_dataset(tmp_path / path.stem).games.values():
@@ -388,7 +313,7 @@ def test_the_releases_setups_play_or_are_refused_by_name(werebench_import, tmp_p
             assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1, r.stderr
             assert any(repr(x) in r.stderr for x in roles), r.stderr
             refused += 1
-    assert "white_wolf_king" in played and "wolf_beauty" in played and "silencer_elder" in played and refused
+    assert {"white_wolf_king", "wolf_beauty", "silencer_elder", "wolf_brother", "magician", "nine_tailed_fox", "tiangou"} <= played and refused
 
 
 def test_the_stalker_assassinates_once_a_seat_it_voted_for_that_survived():
@@ -432,3 +357,40 @@ def test_a_white_wolf_king_on_a_board_without_self_destruct_is_refused_and_no_ru
     _, played = next(iter(play_all(b, schedule(["rule/random"], 1, 1, b), lambda m, match, role: resolve_agent(m, "single", match.seed))))
     assert "Nobody may self-destruct" in played.game.rules.text
     assert not [e for e in played.game.events if e.kind == "self_destruct"]
+
+
+# ---------------------------------------------------------------------------------------------- one death per seat
+
+
+def test_a_hunter_killed_at_night_cannot_shoot_a_seat_that_died_the_same_night():
+    # Night 1: the wolves kill the hunter (1), the witch poisons seat 6: both are out before the hunter's shot.
+    game, asked = table(SEVEN, {4: {("kill", 1): 1}, 5: {("kill", 1): 1}, 2: {("save", 1): None, ("poison", 1): 6},
+                                1: {("shoot", 1): 6}}, max_days=1)
+    (shot,) = [d for d in asked[1] if d.kind == "shoot"]
+    assert 6 not in shot.candidates and 1 not in shot.candidates
+    dead = [e.target for e in game.events if e.kind == "elimination"]
+    assert len(dead) == len(set(dead)), dead
+    assert rule_breaks(game) == []
+
+
+def test_a_poisoned_wolf_who_self_destructs_in_the_campaign_does_not_die_again_at_dawn():
+    script = {s: {("run", 1): None} for s in range(1, 8)}
+    script[4] = {("run", 1): 4, ("kill", 1): 7, ("campaign", 1): {"text": "I am a wolf.", "destruct": True}}
+    script[5] = {("run", 1): 5, ("kill", 1): 7}
+    script[2] = {("run", 1): None, ("save", 1): None, ("poison", 1): 4}
+    game, asked = table(SEVEN, script, max_days=2, sheriff=True, self_destruct=True)
+    assert [e.result for e in game.events if e.kind == "elimination" and e.target == 4] == ["self_destruct"]
+    assert not [d for d in asked[4] if d.kind == "last_words"], "no last words after leaving"
+    assert 4 in [e.target for e in game.events if e.kind == "night_outcome"], "the night's death is still announced"
+    assert rule_breaks(game) == []
+
+
+def test_the_engine_refuses_to_eliminate_a_seat_twice():
+    from werealign.arena.moderator import Table
+
+    board = make_board("t", BoardSpec(roles=SEVEN))
+    t = Table(board, SEVEN, {s: HeuristicAgent(0) for s in range(1, 8)}, "t-x", 0, Provenance(source="test"))
+    t.rec.begin("day", 1)
+    t.leave(6, "voted_out", shot=False)
+    with pytest.raises(RuntimeError, match="seat 6 would leave the game twice"):
+        t.leave(6, "voted_out", shot=False)

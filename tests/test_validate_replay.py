@@ -48,7 +48,7 @@ def test_a_vote_by_an_exiled_player(games):
     g = games["sample-en-01"]  # seat 11 is exiled on day 1; give him seat 12's day-2 ballot
     events(g, kind="vote", phase="day-2", actor=12)[0]["actor"] = 11
     [f] = [f for f in findings(g) if f.code == "vote-by-eliminated"]
-    assert f.severity == "warning" and "seat 11" in f.message and f.field.endswith(".actor")
+    assert f.severity == "error" and "seat 11" in f.message and f.field.endswith(".actor"), "a dead seat acting is rejected"
 
 
 def test_a_vote_for_a_dead_player(games):
@@ -105,7 +105,68 @@ def test_a_badge_passed_by_someone_without_it(games):
 def test_an_elimination_twice(games):
     g = games["sample-en-02"]
     g["events"].append({**events(g, kind="elimination", target=7)[0], "phase": "day-4", "segment_id": 126})
-    assert "eliminated-twice" in codes(g)
+    [f] = [f for f in findings(g) if f.code == "eliminated-twice"]
+    assert f.severity == "error" and "seat 7" in f.message
+
+
+def test_one_death_per_seat_on_an_invented_board():
+    """A seat that left by self-destructing dies again at dawn, or self-destructs once out: rejected. The
+    self-destruct followed by its own elimination is one death."""
+    g = _invented_game([(2, 3, None), (4, 3, None), (5, 3, None)], exiled=3)
+    g["phases"].append({"id": "night-2", "kind": "night", "day": 2, "start": 20, "end": 22})
+    g["phases"].append({"id": "day-2", "kind": "day", "day": 2, "start": 22, "end": 30})
+    g["utterances"].append({"index": 6, "segment_ids": [7], "start": 23, "end": 23.5, "phase": "day-2", "speaker": "host", "text": "Dawn."})
+    leave = [{"kind": "self_destruct", "phase": "day-2", "segment_id": 7, "audience": {"kind": "everyone"}, "actor": 1},
+             {"kind": "elimination", "phase": "day-2", "segment_id": 7, "audience": {"kind": "everyone"}, "target": 1, "result": "self_destruct"}]
+    once = {**g, "events": g["events"] + leave}
+    assert {c for c in codes(once) if c in ("eliminated-twice", "self-destruct-after-elimination")} == set()
+    again = {**g, "events": g["events"] + leave + [{**leave[1], "result": "night_death"}]}
+    assert "eliminated-twice" in codes(again)
+    after = {**g, "events": g["events"] + [{**leave[0], "actor": 3}]}  # seat 3 was exiled on day 1
+    [f] = [f for f in findings(after) if f.code == "self-destruct-after-elimination"]
+    assert f.severity == "error"
+
+
+def test_a_dead_seats_turn_is_an_error_where_the_log_names_the_speakers_itself(games):
+    """An arena log (no transcript speaker labels) has no diarization slip to excuse a dead seat's turn, and its
+    last words come in the phase of the exit; a transcribed log's turn is a warning naming a likely label slip."""
+    g = games["sample-en-01"]  # seat 5 died in night 2 (announced on day 2); make her speak on day 3
+    turn = next(u for u in g["utterances"] if u["phase"] == "day-3" and u["speaker"] == 9)
+    turn["speaker"] = 5
+    [f] = findings(g)
+    assert f.severity == "warning" and "speaker label" in f.message
+    for s in g["seats"]:
+        s["speaker_labels"] = []
+    [f] = [f for f in findings(g) if f.code == "speaks-after-elimination"]
+    assert f.severity == "error" and "phase of the exit" in f.message
+
+
+def test_a_dead_seats_debate_turn_in_the_phase_of_its_exit_is_rejected_in_an_arena_log(tmp_path):
+    """An arena log: once out, a seat speaks only its last words, right after the host's call; a debate turn in the
+    same phase (a seat dead at dawn speaking in that day's debate) is an error."""
+    from cli_inproc import run_cli
+
+    out = tmp_path / "a"
+    assert run_cli("arena", "--model", "rule/heuristic", "--games", "2", "--board", "standard12", "--seed", "3", "--out", out).returncode == 0
+    for game in load_dataset(out).games.values():
+        data = game.model_dump(mode="json")
+        assert [f for f in findings(data) if f.severity == "error"] == []
+        dawn = [e for e in data["events"] if e["kind"] == "elimination" and e["result"] == "night_death"]
+        for e in dawn:
+            turn = next((u for u in data["utterances"] if u["phase"] == e["phase"] and u["segment_ids"][0] > e["segment_id"]
+                         and isinstance(u["speaker"], int) and data["utterances"][u["index"] - 1]["speaker"] != "host"), None)
+            if turn is not None:
+                turn["speaker"] = e["target"]
+                [f] = [f for f in findings(data) if f.code == "speaks-after-elimination"]
+                assert f.severity == "error" and f"utterances[{turn['index']}]" in f.field
+                # A dead seat's night move the night after its exit: an error in a log without transcript labels.
+                move = next((x for x in data["events"] if x["kind"] == "skill_use" and isinstance(x["actor"], int)
+                             and x["phase"] == f"night-{int(e['phase'].split('-')[1]) + 1}"), None)
+                if move is not None:
+                    move["actor"] = e["target"]
+                    assert any(f.code == "skill-after-elimination" and f.severity == "error" for f in findings(data))
+                return
+    raise AssertionError("no game with a dawn death and a debate after it")
 
 
 def _invented_game(ballots: list[tuple[int, int, int | None]], exiled: int, has_sheriff: bool = False, seer_result: str = "innocent") -> dict:
@@ -152,7 +213,7 @@ def test_a_skill_used_nights_after_the_exit(games):
     g = games["sample-en-01"]  # seat 11, exiled on day 1, "chooses" the wolves' kill on night 3
     events(g, kind="skill_use", phase="night-3", skill="wolf_kill")[0]["actor"] = 11
     [f] = findings(g)
-    assert f.code == "skill-after-elimination" and "seat 11 uses wolf_kill in night-3" in f.message
+    assert f.code == "skill-after-elimination" and "seat 11 uses wolf_kill in night-3" in f.message and f.severity == "error"
     # The hunter's shot on the day her night death is announced is fine (the sample's seat 5, day 2).
     assert events(games["sample-en-01"], kind="skill_use", skill="hunter_shoot")[0]["phase"] == "day-2"
 

@@ -18,8 +18,9 @@ def _out(view: Context) -> set[int]:
 
 
 def _checks(view: Context) -> dict[int, str]:
-    """The seat's own checks, oldest first (the last one is tonight's)."""
-    return {e.target: e.result for e in view.private_events if e.skill == "seer_check" and e.target is not None and e.result}
+    """The seat's own checks (a seer's, or any check of a declared role that learns wolf or good), oldest first."""
+    return {e.target: e.result for e in view.private_events
+            if e.actor == view.viewpoint_seat and e.target is not None and e.result in ("wolf", "good")}
 
 
 SAY = {
@@ -113,7 +114,7 @@ class HeuristicAgent:
         if k == "wolf_chat":
             target = top([s for s in alive if s not in allies and s != view.viewpoint_seat], reverse=False)
             return Action(text=say["kill"].format(t=target) if target else say["no_pref"])
-        if k == "kill":
+        if k in ("kill", "solo_kill"):
             return Action(choice=seer_claims[0] if seer_claims else rng.choice(decision.candidates))
         if k in ("check", "check_god"):
             unchecked = [s for s in decision.candidates if s not in _checks(view)]

@@ -21,12 +21,14 @@ from typing import Any
 from werealign.arena.agents import Action, Agent, Decision, TEXT_KINDS, fallback, mentions
 from werealign.arena.board import Board
 from werealign.arena.lines import joined, line
+from werealign.arena.night import play_night
+from werealign.arena.sheriff import Suspended, elect
 from werealign.arena.record import Recorder, mvp_votes
 from werealign.game.visibility import build_context
 from werealign.schema import GameLog
-from werealign.schema.models import ACTOR, EVERYONE, WITHDREW, Audience, Mvp, Provenance
+from werealign.game.moves import board_from_rules
+from werealign.schema.models import EVERYONE, Audience, Mvp, Provenance
 
-WOLVES = Audience(kind="team", team="wolf")
 MAX_TEXT = 1200  # characters of one turn kept: a runaway reply must not flood every later prompt
 
 
@@ -61,6 +63,13 @@ class Table:
         self.lang = board.spec.language
         self.last_protected: dict[int, int | None] = {}
         self.ballots: dict[int, list[tuple[str, int | None, int, int]]] = {s: [] for s in self.roles}
+        self.moves = board_from_rules(board.rules)  # the board's move rules, as decision items read them
+        self.suspended: Suspended | None = None  # a sheriff election a campaign self-destruct broke off
+        self.used_solo: set[int] = set()  # lone killers who made their kill
+        self.swallowed: set[int] = set()  # seats swallowed last night: their exile today is void (the sky dog)
+        self.disabled: set[int] = set()  # seats with no night move tonight (they voted the sky dog out)
+        self.void = False  # today's exile was void (a swallowed seat): night falls
+        self.solo_waited: set[int] = set()  # lone killers whose kill waited a night (alone in the pack)
 
     # ------------------------------------------------------------------ helpers
     def faction(self, seat: int) -> str:
@@ -71,6 +80,10 @@ class Table:
 
     def with_action(self, action: str) -> list[int]:
         return [s for s in sorted(self.alive) if (a := self.board.ability(self.roles[s])) is not None and a.action == action]
+
+    def night_actors(self, action: str) -> list[int]:
+        """The seats that make this night move tonight (a seat whose move is taken away for the night does not)."""
+        return [s for s in self.with_action(action) if s not in self.disabled]
 
     def ask(self, decision: Decision) -> Action:
         if len(decision.candidates) > 1:
@@ -126,17 +139,37 @@ class Table:
 
     # ------------------------------------------------------------------ leaving the game
     def leave(self, seat: int, result: str, segment: int | None = None, shot: bool = True, badge: bool = True) -> None:
-        """A seat is out: the elimination, then what leaving sets off (the hunter's shot, the badge)."""
-        self.alive.discard(seat)
-        self.rec.event("elimination", EVERYONE, segment=segment, target=seat, result=result)
-        if shot:
-            self.shoot(seat)
-        if badge and seat == self.sheriff:
-            self.pass_badge(seat)
-        charmed = self.charmed.pop(seat, None)
-        if charmed in self.alive:  # the wolf beauty's charmed player leaves with her, with no skill
-            seg = self.host(self.line("charmed_dies", seat=charmed))
-            self.leave(charmed, "charmed", seg, shot=False)
+        """A seat is out: the elimination, then what leaving sets off (the hunter's shot, the badge, the charmed seat)."""
+        self.leave_all([(seat, shot)], result, segment, badge)
+
+    def leave_all(self, seats: list[tuple[int, bool]], result: str, segment: int | None = None, badge: bool = True) -> None:
+        """Seats out at once (a night's dead: each with whether it may shoot). All of them are out before anyone's
+        leaving sets anything off, so a hunter never shoots a seat that died the same night; a seat already out is
+        an engine fault, never a second elimination."""
+        for seat, _ in seats:
+            if seat not in self.alive:
+                raise RuntimeError(f"arena engine: seat {seat} would leave the game twice ({result}) in game {self.rec.game_id}")
+            self.alive.discard(seat)
+            self.rec.event("elimination", EVERYONE, segment=segment, target=seat, result=result)
+        for seat, shot in seats:
+            if shot:
+                self.shoot(seat)
+            if badge and seat == self.sheriff:
+                self.pass_badge(seat)
+            charmed = self.charmed.pop(seat, None)
+            if charmed in self.alive:  # the wolf beauty's charmed player leaves with her, with no skill
+                seg = self.host(self.line("charmed_dies", seat=charmed))
+                self.leave(charmed, "charmed", seg, shot=False)
+        for fox in self.with_action("tails"):  # a fox whose last tail went with these deaths leaves at once
+            if self.tails_left(fox, set()) <= 0:
+                seg = self.host(self.line("tails_lost", seat=fox))
+                self.leave(fox, "tails_lost", seg, shot=False)
+
+    def tails_left(self, fox: int, dying: set[int]) -> int:
+        """The fox's tails with every seat out (and `dying`) counted: its ability's cost per team, itself aside."""
+        a = self.board.ability(self.roles[fox])
+        gone = (set(self.roles) - self.alive) | dying
+        return a.tails - sum(a.tail_cost.get(self.team(s), 0) for s in gone if s != fox)
 
     def shoot(self, seat: int) -> None:
         if (a := self.board.ability(self.roles[seat])) is None or a.action != "shoot":
@@ -160,134 +193,14 @@ class Table:
         self.host(self.line("last_words", seat=seat))
         self.say(seat, "last_words")
 
-    # ------------------------------------------------------------------ night
+    # ------------------------------------------------------------------ night, sheriff (werealign.arena.night, .sheriff)
     def night(self) -> list[tuple[int, bool]]:
         """Play one night; return the seats dying at dawn, each with whether a shot is allowed."""
-        self.rec.begin("night", self.day)
-        self.host(self.line("night", day=self.day))
-        wolves = [s for s in sorted(self.alive) if self.faction(s) == "wolf"]
-        prey = tuple(s for s in sorted(self.alive) if self.faction(s) != "wolf")
-        victim = None
-        if wolves and prey:
-            self.host(self.line("wolves"), WOLVES)
-            if len(wolves) > 1:
-                for w in wolves:
-                    self.say(w, "wolf_chat", audience=WOLVES)
-            picks = [self.ask(Decision("kill", w, self.day, prey)).choice for w in wolves]
-            tally = Counter(picks)
-            best = max(tally.values())
-            victim = next(p for p in picks if tally[p] == best)
-            self.rec.event("skill_use", WOLVES, actor=wolves[0], target=victim, skill="wolf_kill")
-        protected: set[int] = set()
-        for s in self.with_action("protect"):
-            ability = self.board.ability(self.roles[s])
-            cands = tuple(t for t in sorted(self.alive) if not (ability.no_repeat and self.last_protected.get(s) == t))
-            choice = self.ask(Decision("protect", s, self.day, cands)).choice
-            self.last_protected[s] = choice
-            protected.add(choice)
-            self.rec.event("skill_use", ACTOR, actor=s, target=choice, skill=ability.skill or "guard_protect")
-        for s in self.with_action("check"):
-            cands = tuple(t for t in sorted(self.alive) if t != s)
-            t = self.ask(Decision("check", s, self.day, cands)).choice
-            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill="seer_check", result="wolf" if self.faction(t) == "wolf" else "good")
-        for s in self.with_action("silence"):
-            a = self.board.ability(self.roles[s])
-            t = self.ask(Decision("silence", s, self.day, tuple(x for x in sorted(self.alive) if x != s), none_ok=True)).choice
-            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "silence")
-            self.silence_next = t
-        for s in self.with_action("charm"):
-            a = self.board.ability(self.roles[s])
-            t = self.ask(Decision("charm", s, self.day, tuple(x for x in sorted(self.alive) if x != s))).choice
-            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "wolf_beauty_charm")
-            self.charmed[s] = t
-        assassinated = None
-        for s in self.with_action("assassinate"):
-            # Once a game: a seat the stalker voted for in a day vote that is still in.
-            voted = tuple(sorted({t for _, t, _, _ in self.ballots[s] if t in self.alive and t != s}))
-            if s in self.used or not voted:
-                continue
-            t = self.ask(Decision("assassinate", s, self.day, voted, none_ok=True)).choice
-            if t is not None:
-                a = self.board.ability(self.roles[s])
-                self.used.add(s)
-                assassinated = t
-                self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "stalker_assassinate")
-        for s in self.with_action("check_god"):  # the demon: whether a seat holds a god (special good) role
-            a = self.board.ability(self.roles[s])
-            t = self.ask(Decision("check_god", s, self.day, tuple(x for x in sorted(self.alive) if x != s))).choice
-            role = self.board.catalogue.get(self.roles[t])
-            self.rec.event("skill_use", ACTOR, actor=s, target=t, skill=a.skill or "demon_check",
-                           result="god" if role is not None and role.is_god else "not_god")
-        saved = poisoned = None
-        for s in self.with_action("potions"):
-            if victim is not None and self.potions["save"]:
-                # She learns the victim while she holds the antidote, herself included; she cannot save herself.
-                self.rec.event("skill_use", Audience(kind="seats", seats=[s]), target=victim, skill="wolf_kill")
-            if victim is not None and self.potions["save"] and victim != s:
-                if self.ask(Decision("save", s, self.day, (victim,), none_ok=True, about=victim)).choice == victim:
-                    saved, self.potions["save"] = victim, False
-                    self.rec.event("skill_use", ACTOR, actor=s, target=victim, skill="witch_save")
-            if saved is None and self.potions["poison"]:
-                cands = tuple(t for t in sorted(self.alive) if t != s)
-                t = self.ask(Decision("poison", s, self.day, cands, none_ok=True)).choice
-                if t is not None:
-                    poisoned, self.potions["poison"] = t, False
-                    self.rec.event("skill_use", ACTOR, actor=s, target=t, skill="witch_poison")
-        dead: list[tuple[int, bool]] = []
-        # A seat both protected and saved still dies (the standard rule); either alone keeps it alive.
-        if victim is not None and (victim in protected) == (victim == saved):
-            dead.append((victim, victim != poisoned))  # a poisoned seat takes nobody along, whoever else attacked it
-        for extra in (poisoned, assassinated):  # neither a poisoned nor an assassinated seat takes anyone along
-            if extra is not None:
-                dead = [(d, ok) for d, ok in dead if d != extra] + [(extra, False)]
-        return sorted(dead)
+        return play_night(self)
 
-    # ------------------------------------------------------------------ sheriff
     def election(self) -> bool:
-        """Day 1, before the night's news: candidacies, campaign speeches, withdrawals, then the others vote
-        (a tie is voted again among the tied runners, a second tie loses the badge). A wolf may self-destruct
-        in its campaign speech: the badge is lost and day 1 ends after the news (True)."""
-        self.rec.begin("sheriff_election", self.day)
-        self.host(self.line("election"))
-        runners = [s for s in sorted(self.alive) if self.ask(Decision("run", s, self.day, (s,), none_ok=True)).choice == s]
-        if not runners:
-            seg = self.host(self.line("no_runner"))
-            self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
-            return False
-        seg = self.host(self.line("running", seats=runners))
-        for s in runners:  # who stood, as the game's record of the run-or-not decision (issue 31)
-            self.rec.event("sheriff_run", EVERYONE, segment=seg, actor=s)
-        for s in runners:
-            self.host(self.line("campaign", seat=s))
-            if self.turn(s, "campaign"):
-                seg = self.host(self.line("no_sheriff"))
-                self.rec.event("sheriff_election", EVERYONE, segment=seg, target=None)
-                return True
-        for s in list(runners):
-            if len(runners) > 1 and self.ask(Decision("withdraw", s, self.day, (s,), none_ok=True)).choice == s:
-                runners.remove(s)
-                seg = self.host(self.line("withdraws", seat=s))
-                self.rec.event("sheriff_run", EVERYONE, segment=seg, actor=s, result=WITHDREW)
-        voters = [s for s in sorted(self.alive) if s not in runners]
-        elected = runners[0] if len(runners) == 1 else None
-        for rnd in (1, 2):
-            if elected is not None or not voters or len(runners) < 2:
-                break
-            cutoff = self.host(self.line("sheriff_vote", seats=runners))
-            ballots = {s: self.ask(Decision("sheriff_vote", s, self.day, tuple(runners), none_ok=True)).choice for s in voters}
-            leaders, said = self.count(ballots, weights={})
-            seg = self.host(said + self.outcome(leaders, rnd, "sheriff"))
-            self.record_ballots(ballots, seg, cutoff, rnd)
-            if len(leaders) == 1:
-                elected = leaders[0]
-            runners = leaders
-        if elected is None:
-            seg = self.host(self.line("no_sheriff"))
-        else:
-            seg = self.host(self.line("sheriff", seat=elected))
-        self.rec.event("sheriff_election", EVERYONE, segment=seg, target=elected)
-        self.sheriff = elected
-        return False
+        """The sheriff election (or its resumption); True when a campaign self-destruct ended the day."""
+        return elect(self)
 
     # ------------------------------------------------------------------ day
     def speaking_order(self, dead: list[int]) -> list[int]:
@@ -344,8 +257,9 @@ class Table:
     def turn(self, seat: int, kind: str = "speak") -> bool:
         """One day turn (or campaign speech); a wolf may end the day by self-destructing (True)."""
         ability = self.board.ability(self.roles[seat])
-        # The wolf beauty does not self-destruct (her charm would be a second take).
-        may = self.board.spec.self_destruct and self.faction(seat) == "wolf" and not (ability is not None and ability.action == "charm")
+        # A card's own rule first; else a wolf may, the wolf beauty aside (her charm would be a second take).
+        own = ability.self_destruct if ability is not None and ability.self_destruct is not None else not (ability is not None and ability.action == "charm")
+        may = self.board.spec.self_destruct and self.faction(seat) == "wolf" and own
         act = self.say(seat, kind, may_destruct=may)
         if not (may and act.destruct):
             return False
@@ -416,7 +330,15 @@ class Table:
                 self.rec.event("skill_use", EVERYONE, segment=seg, actor=leaders[0], target=leaders[0], skill="idiot_reveal")
                 self.revealed.add(leaders[0])
                 return None
+            if len(leaders) == 1 and leaders[0] in self.swallowed:
+                seg = self.host(self.line("swallowed", seat=leaders[0]))
+                self.rec.event("skill_use", EVERYONE, segment=seg, target=leaders[0], skill="exile_void", result="void")
+                self.void = True
+                return None
             if len(leaders) == 1:
+                a = self.board.ability(self.roles[leaders[0]])
+                if a is not None and a.disables_voters:  # those of that team who voted it out lose tonight's move
+                    self.disabled |= {s for s, t in ballots.items() if t == leaders[0] and self.team(s) == a.disables_voters}
                 self.leave(leaders[0], "voted_out", seg, shot=False, badge=False)  # after the last words (play)
                 return leaders[0]
             if len(leaders) < 2 or rnd == 2:
@@ -432,8 +354,9 @@ class Table:
         while win is None and self.day < self.board.spec.max_days:
             self.day += 1
             dead = self.night()
+            self.disabled = set()  # a night move taken away lasts one night
             self.silenced, self.silence_next = self.silence_next, None
-            ended = self.day == 1 and self.board.spec.sheriff and self.election()
+            ended = self.board.spec.sheriff and (self.day == 1 or self.suspended is not None) and self.election()
             self.rec.begin("day", self.day)
             news = " ".join(self.line("died", seat=s) for s, _ in dead) or self.line("peaceful")
             seg = self.host(self.line("day", day=self.day, news=news))
@@ -441,8 +364,9 @@ class Table:
                 self.rec.event("night_outcome", EVERYONE, segment=seg, target=None, result="peaceful_night")
             for s, _ in dead:
                 self.rec.event("night_outcome", EVERYONE, segment=seg, target=s, result="night_death")
-            for s, may_shoot in dead:
-                self.leave(s, "night_death", seg, shot=may_shoot)
+            # A seat that left in the sheriff election (a self-destruct) is announced but does not die again.
+            dead = [(s, ok) for s, ok in dead if s in self.alive]
+            self.leave_all(dead, "night_death", seg)
             if (win := self.winner()) is not None:
                 break
             if self.day == 1 and self.board.spec.last_words == "exiled+first-night":
@@ -450,20 +374,33 @@ class Table:
                     self.last_words(s)
             if ended:  # a self-destruct in the sheriff election: no debate, no vote today
                 continue
-            if self.debate([s for s, _ in dead]):
-                win = self.winner()
-                continue
-            exiled = self.vote()
-            if exiled is not None:
-                if self.board.spec.last_words != "none":
-                    self.last_words(exiled)
-                self.shoot(exiled)
-                if exiled == self.sheriff:
-                    self.pass_badge(exiled)
+            self.void = False
+            for again in (False, True):  # the day; again when the moon girl puts night off
+                if self.debate([s for s, _ in dead] if not again else []):
+                    break
+                exiled = self.vote()
+                if exiled is not None:
+                    if self.board.spec.last_words != "none":
+                        self.last_words(exiled)
+                    self.shoot(exiled)
+                    if exiled == self.sheriff:
+                        self.pass_badge(exiled)
+                if again or self.void or self.winner() is not None or not self.moon():
+                    break
             win = self.winner()
         side = self.line({"good": "win_good", "wolf": "win_wolf"}.get(win or "", "win_none"))
         self.host(self.line("over", side=side))
         return Played(self.rec.build(win, self.mvp(win)), self.trace)
+
+    def moon(self) -> bool:
+        """Once the day's vote is over, the moon girl may put night off (the day goes on: talk and vote again)."""
+        for s in self.with_action("moon"):
+            if self.ask(Decision("moon", s, self.day, (s,), none_ok=True)).choice == s:
+                a = self.board.ability(self.roles[s])
+                seg = self.host(self.line("moon", seat=s))
+                self.rec.event("skill_use", EVERYONE, segment=seg, actor=s, skill=a.skill or "moon")
+                return True
+        return False
 
     def mvp(self, win: str | None) -> Mvp | None:
         """The winning side's MVP: the seat whose day ballots most often hit the losing side (then more

@@ -12,9 +12,10 @@ from collections import Counter
 from typing import Any
 
 from werealign.arena.board import Board
-from werealign.render.lines import rules_summary
+from werealign.render.lines import rules_for_prompt, rules_summary
 from werealign.render.phrases import phrase_language
 from werealign.schema import GameLog
+from werealign.schema.roles import RoleDeclaration
 from werealign.schema.models import Audience, Event, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, Segment, SeatInfo, Utterance
 
 SECONDS_PER_TURN = 10.0  # arena games have no clock; times only need to increase with the segments
@@ -37,21 +38,89 @@ TABLE_TEXT = {
 }
 
 
+# The move rules a board plays (werealign.arena.board: Board.rules), one line each, told where the role they concern
+# is in play: (field, value) -> line. The rules text of every arena game states all of them.
+MOVE_TEXT = {
+    "en": {("witch_self_save", "never"): "The witch may not save herself.",
+           ("witch_self_save", "first_night"): "The witch may save herself on the first night only.",
+           ("witch_self_save", "always"): "The witch may save herself on any night.",
+           ("witch_both_potions", False): "The witch may not use both potions in one night.",
+           ("witch_both_potions", True): "The witch may use both potions in one night.",
+           ("guard_repeat", False): "The guard may not protect the same player two nights running.",
+           ("guard_repeat", True): "The guard may protect the same player two nights running.",
+           ("guard_may_skip", True): "The guard may protect nobody.",
+           ("wolves_may_skip", True): "The werewolves may kill nobody.",
+           ("wolves_may_kill_wolf", True): "The werewolves may kill one of their own.",
+           ("charm_target", "good"): "The wolf beauty charms a good-side player only.",
+           ("charm_target", "any"): "The wolf beauty may charm any other player.",
+           ("stalker_window", "same_day"): "The stalker may assassinate only a player they voted for that day (on the night after the vote).",
+           ("stalker_window", "any_day"): "The stalker may assassinate a player they voted for on any day.",
+           ("campaign_self_destruct", "election_resumes"): "A werewolf who self-destructs in the sheriff campaign ends the day; the election "
+                                                          "resumes the next morning, and a second self-destruct loses the badge.",
+           ("campaign_self_destruct", "badge_lost"): "A werewolf who self-destructs in the sheriff campaign ends the day and the badge is lost.",
+           ("sheriff_tie", "revote"): "A tie in the sheriff vote is voted again among the tied runners; a second tie loses the badge.",
+           ("sheriff_tie", "badge_lost"): "A tie in the sheriff vote loses the badge."},
+    "zh": {("witch_self_save", "never"): "女巫不可以自救。",
+           ("witch_self_save", "first_night"): "女巫只有第一晚可以自救。",
+           ("witch_self_save", "always"): "女巫每晚都可以自救。",
+           ("witch_both_potions", False): "女巫同一晚不能使用两瓶药。",
+           ("witch_both_potions", True): "女巫同一晚可以使用两瓶药。",
+           ("guard_repeat", False): "守卫不能连续两晚守护同一名玩家。",
+           ("guard_repeat", True): "守卫可以连续两晚守护同一名玩家。",
+           ("guard_may_skip", True): "守卫可以空守。",
+           ("wolves_may_skip", True): "狼人可以空刀。",
+           ("wolves_may_kill_wolf", True): "狼人可以刀狼队友。",
+           ("charm_target", "good"): "狼美人只能魅惑好人阵营的玩家。",
+           ("charm_target", "any"): "狼美人可以魅惑除自己外的任意玩家。",
+           ("stalker_window", "same_day"): "潜行者只能暗杀自己当天投票投过且未出局的玩家（投票仅当天有效）。",
+           ("stalker_window", "any_day"): "潜行者可以暗杀任意一天自己投票投过且未出局的玩家。",
+           ("campaign_self_destruct", "election_resumes"): "警长竞选时狼人自爆则直接进入黑夜，竞选于次日白天继续，再次自爆则警徽流失。",
+           ("campaign_self_destruct", "badge_lost"): "警长竞选时狼人自爆则直接进入黑夜，警徽流失。",
+           ("sheriff_tie", "revote"): "警长竞选平票时在平票玩家中重新投票，再次平票则警徽流失。",
+           ("sheriff_tie", "badge_lost"): "警长竞选平票则警徽流失。"},
+}
+# Which action (or table rule) a move rule concerns: told only where it is in play.
+MOVE_ACTION = {"witch_self_save": "potions", "witch_both_potions": "potions", "guard_repeat": "protect", "guard_may_skip": "protect",
+               "charm_target": "charm", "stalker_window": "assassinate", "campaign_self_destruct": "sheriff+self_destruct", "sheriff_tie": "sheriff"}
+
+
+def move_lines(board: Board, language: str) -> list[str]:
+    """The board's move rules as the game's rules text tells them."""
+    actions = {a.action for a in board.abilities.values()}
+    table = {"sheriff": board.spec.sheriff, "sheriff+self_destruct": board.spec.sheriff and board.spec.self_destruct}
+    out = []
+    for name, value in board.rules.model_dump().items():
+        where = MOVE_ACTION.get(name)
+        if where is not None and not table.get(where, where in actions):
+            continue
+        if (text := MOVE_TEXT[language].get((name, value))) is not None:
+            out.append(text)
+    return out
+
+
 def rules_for(board: Board, game_id: str, language: str) -> Rules:
     spec = board.spec
     counts = Counter(spec.roles)
     composition = [RoleCount(role=r, faction=board.faction(r), count=counts[r]) for r in sorted(counts, key=board.catalogue.order)]
     special = [rc.role for rc in composition if (role := board.catalogue.get(rc.role)) is not None and role.is_god]
+    # A card a seer may see as good (while another role is in) is a hidden wolf in the log's catalogue, as validate reads it.
+    hidden = {r for r, a in board.abilities.items() if a.seen_good_while and not board.catalogue.get(r).seer_sees_good}
+    declared = [d.model_copy(update={"seer_sees_good": True}) if d.id in hidden else d for d in spec.declared_roles]
+    declared += [RoleDeclaration(id=r, seer_sees_good=True) for r in sorted(hidden - {d.id for d in declared})]
     rules = Rules(text=None, variant="-".join(special) or board.name, composition=composition, win_condition=spec.win,
-                  has_sheriff=spec.sheriff, abstention_allowed=spec.abstention, declared_roles=spec.declared_roles)
+                  has_sheriff=spec.sheriff, abstention_allowed=spec.abstention, declared_roles=declared, moves=board.rules)
     probe = GameLog(game_id=game_id, language=language, provenance=Provenance(source="arena"), rules=rules,
                     seats=[SeatInfo(seat=1, role="villager", faction="good")],
                     phases=[Phase(id="night-1", kind="night", day=1, start=0, end=0)], utterances=[])
     lang = phrase_language(language)  # a language the arena has no lines for reads English, as prompts do
     table = TABLE_TEXT[lang]
+    # The board's own rulebook text (a human game's) when it has one, with each rule the engine plays told after it.
+    own = spec.rules_text.strip() if spec.rules_text and spec.rules_text.strip() else None
     extra = [VOTE_TEXT[lang, spec.exile], *([table["abstention"]] if spec.abstention else []),
-             table["self_destruct" if spec.self_destruct else "no_self_destruct"], *([table[spec.last_words]] if spec.last_words != "none" else [])]
-    return rules.model_copy(update={"text": "\n".join([rules_summary(probe), *extra])})
+             table["self_destruct" if spec.self_destruct else "no_self_destruct"], *([table[spec.last_words]] if spec.last_words != "none" else []),
+             *move_lines(board, lang)]
+    return rules.model_copy(update={"text": "\n".join([rules_for_prompt(probe.model_copy(update={"rules": rules.model_copy(update={"text": own})}))
+                                                       if own else rules_summary(probe), *extra])})
 
 
 class Recorder:

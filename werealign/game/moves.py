@@ -5,7 +5,9 @@ witch may save herself on the first night only", "the guard may not protect one 
 neither declares takes the role catalogue's rule where the catalogue states one (the guard
 never protects one seat two nights running; the witch never uses both potions in one night) and is unknown
 otherwise: the witch's self-save is then allowed only where the log shows her saving herself, and a decision
-that depends on it is no item (werealign.game.decisions says so in a note).
+that depends on it is no item (werealign.game.decisions says so in a note). The arena plays the same rules
+(werealign.arena.board reads them with `rules_of`): whom the wolf beauty may charm, whose vote arms the stalker, what
+a self-destruct in the sheriff campaign and a tied sheriff vote do.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ class Board:
     witch_both_potions: bool
     wolves_may_skip: bool
     wolves_may_kill_wolf: bool
+    charm_target: str = "any"  # good | any
+    stalker_window: str = "any_day"  # same_day | any_day
 
 
 # Rulebook sentences that state a move rule: (field, value, pattern), the first match per field wins, so a
@@ -36,6 +40,13 @@ TEXT_RULES: dict[str, list[tuple[str, object, re.Pattern]]] = {
         ("witch_self_save", "always", re.compile(r"(?:全程|每晚|每夜)(?:都)?(?:可以|可|能)自救")),
         ("guard_repeat", False, re.compile(r"(?:不可以|不可|不能|不得)连续两(?:晚|夜|天)守(?:护)?同一")),
         ("witch_both_potions", False, re.compile(r"同(?:一)?(?:晚|夜)不(?:可|能)(?:两用|同时使用|使用两瓶)")),
+        ("charm_target", "good", re.compile(r"魅惑(?:一名|一位|一个)?好人")),
+        ("charm_target", "any", re.compile(r"魅惑(?:任意|任何)(?:一名|一位)?(?:玩家|人)")),
+        ("stalker_window", "same_day", re.compile(r"投票(?:仅|只)(?:在|限)?当天有效|(?:仅|只)(?:限|能)?(?:暗杀|刺杀)当天")),
+        ("campaign_self_destruct", "election_resumes", re.compile(r"(?:警上|竞选[^。；]{0,6})自爆[^。；]*(?:次日|第二天|下一天)[^。；]*(?:继续|重新)(?:警长)?竞选")),
+        ("campaign_self_destruct", "badge_lost", re.compile(r"(?:警上|竞选[^。；]{0,6})自爆[^。；]*警徽(?:直接)?流失")),
+        ("sheriff_tie", "revote", re.compile(r"(?:再次|第二次|两次)平票[^。；]*警徽(?:直接)?流失")),
+        ("sheriff_tie", "badge_lost", re.compile(r"(?:警长|竞选)[^。；]*平票[^。；]*警徽(?:直接)?流失")),
     ],
     "en": [
         ("witch_self_save", "first_night", re.compile(r"(?i)save herself (?:only )?on the first night(?! or)|only on the first night[^.]*save herself")),
@@ -43,6 +54,13 @@ TEXT_RULES: dict[str, list[tuple[str, object, re.Pattern]]] = {
         ("witch_self_save", "always", re.compile(r"(?i)(?:may|can) save herself")),
         ("guard_repeat", False, re.compile(r"(?i)not (?:protect )?the same (?:player|seat) (?:twice|two nights) (?:in a row|running)")),
         ("witch_both_potions", False, re.compile(r"(?i)(?:cannot|can't|may not) use both (?:potions )?(?:on|in) (?:one|the same) night")),
+        ("charm_target", "good", re.compile(r"(?i)charms? (?:one |a )?(?:good|village)(?:-side)? (?:player|seat)")),
+        ("charm_target", "any", re.compile(r"(?i)charms? any (?:other )?(?:player|seat)")),
+        ("stalker_window", "same_day", re.compile(r"(?i)(?:vote|ballot)s? (?:counts?|is valid|are valid) (?:only )?(?:for |on )?(?:that|the same) day")),
+        ("campaign_self_destruct", "election_resumes", re.compile(r"(?i)self-destruct[^.]*(?:campaign|election)[^.]*(?:election|campaign) (?:resumes|continues)")),
+        ("campaign_self_destruct", "badge_lost", re.compile(r"(?i)self-destruct[^.]*(?:campaign|election)[^.]*badge is lost")),
+        ("sheriff_tie", "revote", re.compile(r"(?i)(?:second|another) tie[^.]*badge is lost")),
+        ("sheriff_tie", "badge_lost", re.compile(r"(?i)(?:sheriff|election)[^.]*\btie[^.]*badge is lost")),
     ],
 }
 
@@ -56,15 +74,24 @@ def rules_in_text(text: str | None, language: str) -> MoveRules:
     return MoveRules(**found)
 
 
-def board_of(game: GameLog) -> Board:
+def rules_of(game: GameLog) -> MoveRules:
+    """The board's move rules: each as the log declares it (`rules.moves`), else as its rulebook text states it, else None."""
     declared = game.rules.moves or MoveRules()
     stated = rules_in_text(game.rules.text, game.language)
-    m = MoveRules(**{name: getattr(declared, name) if getattr(declared, name) is not None else getattr(stated, name)
-                     for name in MoveRules.model_fields})
+    return MoveRules(**{name: getattr(declared, name) if getattr(declared, name) is not None else getattr(stated, name)
+                        for name in MoveRules.model_fields})
+
+
+def board_of(game: GameLog) -> Board:
+    return board_from_rules(rules_of(game))
+
+
+def board_from_rules(m: MoveRules) -> Board:
     return Board(
         guard_repeat=bool(m.guard_repeat), guard_may_skip=bool(m.guard_may_skip), witch_self_save=m.witch_self_save,
         witch_both_potions=bool(m.witch_both_potions), wolves_may_skip=bool(m.wolves_may_skip),
-        wolves_may_kill_wolf=m.wolves_may_kill_wolf is not False)
+        wolves_may_kill_wolf=m.wolves_may_kill_wolf is not False, charm_target=m.charm_target or "any",
+        stalker_window=m.stalker_window or "any_day")
 
 
 def phase_index(game: GameLog) -> dict[str, int]:
@@ -103,3 +130,14 @@ def self_save_allowed(board: Board, night_number: int, saved_herself_ever: bool)
     if rule == "first_night":
         return night_number == 1
     return True if saved_herself_ever else None
+
+
+def charm_targets(alive: list[int], charmer: int, good: set[int], rule: str) -> list[int]:
+    """Whom the wolf beauty may charm: any other living seat, or under `charm_target: good` a good-side one."""
+    return [s for s in alive if s != charmer and (rule != "good" or s in good)]
+
+
+def assassinate_targets(ballots: list[tuple[int, int | None]], alive: list[int], stalker: int, day: int, rule: str) -> list[int]:
+    """The living seats the stalker may assassinate on the night after `day`: seats it voted for in a day vote (its
+    ballots as (day, target)), that day's only under `stalker_window: same_day`."""
+    return sorted({t for d, t in ballots if t in alive and t != stalker and (rule != "same_day" or d == day)})

@@ -77,7 +77,8 @@ class RoleCount(Strict):
 
 
 class MoveRules(Strict):
-    """Rules of the night moves a board declares (werealign.game.moves says what an absent one means)."""
+    """The rules of moves a board declares, where boards differ (werealign.game.moves says what an absent one means
+    and reads the ones a rulebook text states)."""
 
     guard_repeat: bool | None = Field(None, description="Whether the guard may protect the same seat two nights running (absent: no, the catalogue's guard rule).")
     guard_may_skip: bool | None = Field(None, description="Whether the guard may protect nobody (absent: no).")
@@ -86,6 +87,16 @@ class MoveRules(Strict):
     witch_both_potions: bool | None = Field(None, description="Whether the witch may use both potions in one night (absent: no, the catalogue's witch rule).")
     wolves_may_skip: bool | None = Field(None, description="Whether the wolves may kill nobody (absent: no).")
     wolves_may_kill_wolf: bool | None = Field(None, description="Whether the wolves may kill one of their own (absent: yes, any living seat).")
+    charm_target: Literal["good", "any"] | None = Field(
+        None, description="Whom the wolf beauty may charm: a good-side seat only, or any other living seat (absent: any).")
+    stalker_window: Literal["same_day", "any_day"] | None = Field(
+        None, description="Whose vote arms the stalker: a seat voted for that day only (assassinated the night after), or on any day (absent: any day).")
+    campaign_self_destruct: Literal["badge_lost", "election_resumes"] | None = Field(
+        None, description="A wolf self-destructing in the sheriff campaign: the badge is lost, or the election resumes the next "
+        "morning and only a second self-destruct loses it (absent: the badge is lost).")
+    sheriff_tie: Literal["revote", "badge_lost"] | None = Field(
+        None, description="A tie in the sheriff vote: the tied runners are voted on again and a second tie loses the badge, "
+        "or the badge is lost at once (absent: revote).")
 
 
 class Rules(Strict):

@@ -12,6 +12,14 @@ dawn: last words, a hunter's shot, a badge pass), never later; an exile or a she
 questioned only when the seat chosen leads the ballots neither with the sheriff's ballot counted
 once nor counted one and a half, in the phase's last vote round (a tie may be broken by any rule;
 within a round a voter's last ballot counts).
+
+One death per seat, in every game log: a seat eliminated twice, self-destructing once out, or voting or
+using a skill after leaving (beyond that window) is an error, never a slip to live with. A turn of a seat
+that is out is an error too where the log attributes turns to seats itself (an arena game: no seat has
+transcript speaker labels), and there only one turn is allowed once out, in the exit's phase, right after a host
+line (the call for last words), and a skill only in the exit's phase (a hunter's shot); in a transcribed
+game the turn's speaker label may be a diarization slip (a one-word aside put on the wrong speaker), so it
+is a warning that names the turn for the annotator.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from collections import defaultdict
 
 from werealign.schema import GameLog
 from werealign.schema.models import TELLING_ORDER
+from werealign.schema.roles import catalogue_for
 from werealign.validate.findings import Sink, path
 
 SHERIFF_WEIGHTS = (1.0, 1.5)  # one vote, or the usual one and a half: a finding must hold for both
@@ -37,6 +46,12 @@ def check_replay(game: GameLog, out: Sink) -> None:
         + [(e.segment_id, 1, TELLING_ORDER[e.kind], i) for i, e in enumerate(game.events) if e.segment_id is not None]
     )
     out_since: dict[int, tuple[int, str]] = {}  # seat -> (events index, phase) of its exit
+    # A log without transcript speaker labels says itself who spoke: a dead seat's turn is no diarization slip.
+    direct = not any(s.speaker_labels for s in game.seats)
+    hidden = _hidden_wolves(game)  # seats a seer's check may show as good: their check says nothing about the truth
+    # A swap of two seats' numbers for a night (the magician's `*_swap` skill): a check aimed at one tells the other.
+    swapped = {(e.phase, e.target) for e in game.events if e.kind == "skill_use" and (e.skill or "").endswith("_swap")}
+    eliminated: dict[int, int] = {}  # seat -> events index of its elimination
     sheriff: int | None = None
     # phase -> round -> voter -> (target, sheriff at the time). The last round decides; within a round
     # a voter's later ballot (a re-vote logged without its round) replaces the earlier one.
@@ -47,19 +62,27 @@ def check_replay(game: GameLog, out: Sink) -> None:
         return rounds[max(rounds)] if rounds else {}
     exile_checked: set[str] = set()  # phases whose first exile after the ballots was compared with them
     late_turns: dict[int, list[int]] = {}  # seat -> its turns after the phase that followed its exit
+    spoken_after: dict[int, int] = {}  # seat -> its turns once out (a log without transcript labels)
 
     def gone(seat: object) -> tuple[int, str] | None:
         return out_since.get(seat) if isinstance(seat, int) else None
 
-    def too_late(seat: object, phase: str) -> bool:
-        """Whether `seat` is out and `phase` is later than the phase after its exit."""
+    def too_late(seat: object, phase: str, grace: int = 1) -> bool:
+        """Whether `seat` is out and `phase` is later than `grace` phases after its exit."""
         exit_ = gone(seat)
-        return exit_ is not None and phase_order.get(phase, -1) > phase_order.get(exit_[1], -1) + 1
+        return exit_ is not None and phase_order.get(phase, -1) > phase_order.get(exit_[1], -1) + grace
 
     for _, is_event, _, i in timeline:
         if not is_event:
             u = game.utterances[i]
-            if too_late(u.speaker, u.phase):
+            if direct and gone(u.speaker):
+                # Last words: one turn, in the exit's phase, right after a host line (the call for them).
+                prev = game.utterances[i - 1] if i else None
+                first = spoken_after.get(u.speaker, 0) == 0
+                spoken_after[u.speaker] = spoken_after.get(u.speaker, 0) + 1
+                if not (first and prev is not None and prev.speaker == "host" and u.phase == gone(u.speaker)[1]):
+                    late_turns.setdefault(u.speaker, []).append(i)
+            elif not direct and too_late(u.speaker, u.phase):
                 late_turns.setdefault(u.speaker, []).append(i)
             continue
         e = game.events[i]
@@ -68,14 +91,16 @@ def check_replay(game: GameLog, out: Sink) -> None:
             for role, seat in (("actor", e.actor), ("target", e.target)):
                 if gone(seat):
                     who = "by" if role == "actor" else "for"
-                    out.warning(f"vote-{who}-eliminated", path(where, role),
-                                f"vote {who} seat {seat} in {e.phase}, who left the game at events[{gone(seat)[0]}]")
+                    report = out.error if role == "actor" else out.warning  # a dead seat acting breaks every rule set
+                    report(f"vote-{who}-eliminated", path(where, role),
+                           f"vote {who} seat {seat} in {e.phase}, who left the game at events[{gone(seat)[0]}]")
             if isinstance(e.actor, int) and e.target is not None:
                 ballots[e.phase][e.round or 1][e.actor] = (e.target, sheriff)
-        elif e.kind == "skill_use" and too_late(e.actor, e.phase):
-            out.warning("skill-after-elimination", path(where, "actor"),
+        elif e.kind == "skill_use" and too_late(e.actor, e.phase, 0 if direct else 1):
+            out.error("skill-after-elimination", path(where, "actor"),
                         f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
-        elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result:
+        elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result and e.target not in hidden \
+                and (e.phase, e.target) not in swapped:
             told = "good" if e.result.strip().lower() in GOOD_RESULTS else "wolf" if e.result.strip().lower() in WOLF_RESULTS else None
             truth = faction[e.target]
             if told and truth in ("good", "wolf") and told != truth:
@@ -95,8 +120,13 @@ def check_replay(game: GameLog, out: Sink) -> None:
             seat = e.target if e.kind == "elimination" else e.actor
             if not isinstance(seat, int):
                 continue
-            if e.kind == "elimination" and gone(seat) and game.events[gone(seat)[0]].kind == "elimination":
-                out.warning("eliminated-twice", path(where, "target"), f"seat {seat} is eliminated again (first at events[{gone(seat)[0]}])")
+            if e.kind == "elimination" and seat in eliminated:
+                out.error("eliminated-twice", path(where, "target"), f"seat {seat} is eliminated again in {e.phase} (first at events[{eliminated[seat]}])")
+            elif e.kind == "self_destruct" and gone(seat):
+                out.error("self-destruct-after-elimination", path(where, "actor"),
+                          f"seat {seat} self-destructs in {e.phase}, after leaving the game at events[{gone(seat)[0]}]")
+            if e.kind == "elimination":
+                eliminated.setdefault(seat, i)
             out_since.setdefault(seat, (i, e.phase))
             # The first seat voted for that leaves after the ballots is the exile; a later one (shot by
             # the exiled hunter, say) is not the vote's outcome.
@@ -109,9 +139,19 @@ def check_replay(game: GameLog, out: Sink) -> None:
     for seat, turns in late_turns.items():
         first = game.utterances[turns[0]]
         more = f" (and {len(turns) - 1} later turn(s))" if len(turns) > 1 else ""
-        out.warning("speaks-after-elimination", path("utterances", turns[0], "speaker"),
-                    f"seat {seat} speaks in {first.phase}{more}, after leaving the game in {out_since[seat][1]} (events[{out_since[seat][0]}]); "
-                    "a player who is out speaks only when the exit happens or is announced (last words)")
+        why = ("a player who is out speaks once at most, right after the host's call in the phase of the exit (last words)" if direct else
+               "a player who is out speaks only when the exit happens or is announced (last words): the turn's speaker label or the exit is likely misplaced")
+        (out.error if direct else out.warning)(
+            "speaks-after-elimination", path("utterances", turns[0], "speaker"),
+            f"seat {seat} speaks in {first.phase}{more}, after leaving the game in {out_since[seat][1]} (events[{out_since[seat][0]}]); {why}")
+
+
+def _hidden_wolves(game: GameLog) -> set[int]:
+    try:
+        catalogue = catalogue_for(game.rules.declared_roles)
+    except ValueError:  # a declaration without a faction: game_checks reports it; the built-in catalogue still knows its roles
+        catalogue = catalogue_for()
+    return {s.seat for s in game.seats if (r := catalogue.get(s.role)) is not None and r.seer_sees_good}
 
 
 def _check_end(game: GameLog, gone: set[int], out: Sink) -> None:
