@@ -68,7 +68,7 @@ def games(werebench_import):
     return {g.provenance.original_file: g for g in ds.games.values()}
 
 
-# Issue 41: the annotator log numbers Season 1 game 05's last nights one off (its "第四晚" kill is seat 10), while the
+# Issue 41: the annotator log numbers Season 1 game 05's last nights one off (its fourth-night kill is seat 10), while the
 # host's dawns (fourth_day: seat 4 dead; fifth_day: seat 10) and the recap's fourth-night kill agree on seat 4 for
 # night 4 and seat 10 for night 5. The importer on main still takes the log's numbering: a known false fact, named
 # here so that any other false fact still fails; drop it when the importer reads the host's nights.
