@@ -8,6 +8,7 @@ from werealign.schema.models import (  # noqa: F401
     DatasetCounts,
     DatasetManifest,
     Event,
+    Evidence,
     GameLog,
     Highlight,
     ItemProvenance,

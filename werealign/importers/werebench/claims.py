@@ -20,26 +20,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from werealign.schema import Event, Phase, SeatInfo, Utterance
+from werealign.importers.werebench.check_talk import check_reports, result_side
+from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
 from werealign.schema.roles import RoleCatalogue
 from werealign.text.zh_numbers import chinese_number
 
 _NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
 SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"
-_GOOD = r"金水|好人|好身份|平民|良民"
-_WOLF = r"查杀|狼人|狼牌|坏人|狼"
-_RESULT = r"(?P<result>" + _GOOD + "|" + _WOLF + ")"
 # A seer's report: a result word ("金水", "查杀", "是个狼", "好人") with a seat next to it (nothing but a few
 # characters between, no other seat or result word), and a check verb or the first person close by.
-_CHECK_RESULT = re.compile(r"(?P<good>金水|好人|好身份|良民)|(?P<wolf>查杀|(?:是|个|张|匹)\s*(?:狼人|狼)(?!队|人[队阵]|查杀|坑))")
-_CHECK_CUE = re.compile(r"验|查|我")
-_LOG_CUE = re.compile(r"验|查|给|发|报")
-_NEAR = 10  # characters between a seat and its result, at most
-_NEAR_BARE = 5  # the same for a bare number, which may be anything else far from a result word
-_BARE_SEAT = re.compile(r"(?<![\d.%％:：])(\d{1,2})(?![\d.%％:：]|\s*号)")
 _SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
           re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
 _POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
@@ -64,7 +56,9 @@ class Statement:
     result: str | None
     day: int
     night: int | None
-    text: str  # for the import report only
+    text: str  # the words read, verbatim: the fact's evidence
+    source: str = "utterance"  # or "annotator_log" (what the log says the seat stated)
+    segment_id: int | None = None  # source utterance: the segment holding the words
 
 
 def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
@@ -83,8 +77,14 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     out: list[Statement] = []
     for u in utterances:
         if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
-            out += statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])
+            out += [replace(st, segment_id=_segment_of(u, st.text)) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
     return out
+
+
+def _segment_of(u: Utterance, quote: str) -> int:
+    """The segment of the turn that holds the quote (whitespace aside), else the turn's first."""
+    words = "".join(quote.split())
+    return next((x.id for x in u.segments or [] if words in "".join(x.text.split())), u.segment_ids[0])
 
 
 def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
@@ -112,7 +112,7 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
                 clause_owner = seat
             who = clause_owner if clause_owner is not None else owner
             if who is not None and _CLAIM.search(part):
-                out += statements_in(part, who, role_of.get(who, ""), day, log=True)
+                out += [replace(st, source="annotator_log") for st in statements_in(part, who, role_of.get(who, ""), day, log=True)]
     return out
 
 
@@ -135,46 +135,16 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             target = chinese_number(m.group("seat"))
             before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
             if target is not None and not _NOT_A_RESULT.search(before):
-                found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), m.group(0))))
+                found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), before)))
     if role == "seer":
-        found += [(pos, Statement(seat, "seer_check", target, result, day, night, said))
-                  for pos, target, result, night, said in _checks_reported(text, day, log)]
+        found += [(pos, Statement(seat, "seer_check", target, result, day, _night_named(said, day), said))
+                  for pos, target, result, said in check_reports(text, log=log)]
     if role == "guard":
         for m in _EMPTY_GUARD.finditer(text):
             before = text[max(0, m.start() - _WINDOW):m.end()]
             if not _NOT_A_RESULT.search(before):
-                found.append((m.start(), Statement(seat, "guard_protect", None, None, day, _night_named(before, day), m.group(0))))
+                found.append((m.start(), Statement(seat, "guard_protect", None, None, day, _night_named(before, day), before)))
     return [st for _, st in sorted(found, key=lambda f: f[0])]
-
-
-def _checks_reported(text: str, day: int, log: bool = False) -> list[tuple[int, int, str, int | None, str]]:
-    """(position, seat, result word, night named or None, the words read) of each check the seer reports in `text`."""
-    seats = [(m.start(), m.end(), chinese_number(m.group("seat")), _NEAR) for m in re.finditer(SEAT, text)]
-    # Transcripts often drop the 号 ("11 是我的金水"): a bare number counts as a seat only right beside the result.
-    taken = {start for start, *_ in seats}
-    seats += [(m.start(), m.end(), int(m.group(1)), _NEAR_BARE) for m in _BARE_SEAT.finditer(text) if m.start() not in taken]
-    results = list(_CHECK_RESULT.finditer(text))
-    out = []
-    for r in results:
-        best = None
-        for start, end, seat, near in seats:
-            gap = r.start() - end if end <= r.start() else start - r.end()
-            if seat is None or gap < 0 or gap > near:
-                continue
-            lo, hi = min(start, r.start()), max(end, r.end())
-            between = text[min(end, r.end()):max(start, r.start())]
-            if any(lo < o.start() < hi and o is not r for o in results) or re.search(r"\d", between) or re.search(r"[。？?！!]", between):
-                continue
-            if best is None or gap < best[0]:
-                best = (gap, lo, hi, seat)
-        if best is None:
-            continue
-        _, lo, hi, seat = best
-        window = text[max(0, lo - _WINDOW):hi]
-        if not (_LOG_CUE if log else _CHECK_CUE).search(window) or _NOT_A_RESULT.search(window):
-            continue
-        out.append((lo, seat, r.group("good") or "查杀", _night_named(window, day), text[lo:hi]))
-    return out
 
 
 def _night_named(text: str, day: int) -> int | None:
@@ -188,11 +158,18 @@ def _night_named(text: str, day: int) -> int | None:
 
 
 def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo], phases: Sequence[Phase],
-                     known: Sequence[Event], catalogue: RoleCatalogue, zh: bool) -> tuple[list[Event], list[tuple[Statement, str]]]:
-    """(events for the statements the truth bears out, placed on their nights; the rest with why). `known`: the night
-    facts other sources already hold (a night or a target they fill is not filled again)."""
+                     known: Sequence[Event], catalogue: RoleCatalogue, zh: bool
+                     ) -> tuple[list[Event], list[tuple[Statement, str]], dict[tuple, str]]:
+    """(events for the statements the truth bears out, placed on their nights; the rest with why; the (actor, skill,
+    night) keys in dispute, with why: neither the statement nor `known` is taken there). `known`: the night facts
+    other sources hold. A seer's checks form one list: one target a night, none on two nights; sources that disagree
+    on a night, or put one target on two nights, leave both out (issue 41)."""
     by_seat = {s.seat: s for s in seats}
     nights = {p.day: p.id for p in phases if p.kind == "night"}
+    claimed: dict[tuple, set] = {}  # (actor, skill, night) -> every target a source or a statement puts there
+    for e in known:
+        if e.kind == "skill_use" and e.skill in _EVERY_NIGHT:
+            claimed.setdefault((e.actor, e.skill, e.phase), set()).add(e.target)
     filled = {(e.actor, e.skill, e.phase) for e in known if e.kind == "skill_use"}
     targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
     events: list[Event] = []
@@ -203,36 +180,50 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         if st.target is not None and target is None:
             dropped.append((st, f"seat {st.target} is not a seat of the game"))
             continue
-        if (st.seat, st.skill, st.target) in targets:
-            continue  # already known (stated again, or by another source)
         result = None
         if st.skill == "seer_check":
             assert target is not None
-            said = "wolf" if re.fullmatch(_WOLF, st.result or "") else "good"
+            said = result_side(st.result or "")
             if target.seat == st.seat or said not in seen_by_seer(target, catalogue):
                 dropped.append((st, f"the stated result ({st.result}) disagrees with seat {target.seat}'s true role ({target.role})"))
                 continue
             result = ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[said]
         night = st.night
+        if (st.seat, st.skill, st.target) in targets and night is None:
+            continue  # already known (stated again, or by another source)
         if night is None and st.skill in _EVERY_NIGHT:
-            # a nightly act whose night is not said is placed only where no other night can hold it: one night up to
-            # this day still free (a seer or guard who reports several nights at once, or a reader that misses one,
-            # leaves several; a guard's "I protected 1" on day 3 was his night-2 protection)
+            # a nightly act whose night is not said is the last night's, and only when every earlier night is known: a
+            # seer naming an old check again, or a reader that missed one, would put it a night off (issue 41)
             free = [n for n in sorted(nights) if n <= st.day and (st.seat, st.skill, nights[n]) not in filled]
-            if len(free) > 1:
-                dropped.append((st, f"its night is not said and nights {free} are all free before day {st.day}"))
+            if free != [st.day]:
+                dropped.append((st, f"its night is not said, and the nights free before day {st.day} are {free}, not night {st.day} alone"))
                 continue
-            night = free[0] if free else None
+            night = st.day
         elif night is None:
             night = st.day
-        if night is None or night not in nights or night > st.day:
-            dropped.append((st, f"no night of the game before day {st.day} is free for it" if night is None else f"the game has no night {night} before day {st.day}"))
+        if night not in nights or night > st.day:
+            dropped.append((st, f"the game has no night {night} before day {st.day}"))
             continue
-        if (st.seat, st.skill, nights[night]) in filled:
-            continue  # another source states that night's action; a conflict would put a doubtful fact in a prompt
-        filled.add((st.seat, st.skill, nights[night]))
+        key = (st.seat, st.skill, nights[night])
+        if st.skill in _EVERY_NIGHT:
+            claimed.setdefault(key, set()).add(st.target)
+        if key in filled or (st.seat, st.skill, st.target) in targets:
+            continue  # placed already, by a source or an earlier statement: any disagreement is settled below
+        filled.add(key)
         targets.add((st.seat, st.skill, st.target))
         events.append(Event(kind="skill_use", phase=nights[night], segment_id=None, audience=ACTOR, actor=st.seat,
                             target=st.target, skill=st.skill, result=result,
-                            note="the seat's own statement at the table, borne out by the true roles"))
-    return events, dropped
+                            note="the seat's own statement at the table, borne out by the true roles",
+                            evidence=[Evidence(source=st.source, segment_id=st.segment_id, quote=st.text)]))
+    disputed = {key: f"sources put targets {sorted(t, key=str)} on it" for key, t in claimed.items() if len(t) > 1}
+    on_nights: dict[tuple, set] = {}
+    for (actor, skill, phase), ts in claimed.items():
+        for t in ts:
+            if skill == "seer_check" and t is not None:
+                on_nights.setdefault((actor, t), set()).add(phase)
+    for (actor, t), phases_of in on_nights.items():
+        if len(phases_of) > 1:  # a seer checks a seat once: one of the nights is wrong, which is not known
+            for phase in phases_of:
+                disputed.setdefault((actor, "seer_check", phase), f"seat {t} is put on nights {sorted(phases_of)}")
+    events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed]
+    return events, dropped, disputed

@@ -7,8 +7,8 @@ import re
 from werealign.importers.werebench.ctx import Ctx
 from werealign.importers.werebench.source import RawMetadata, RawUtterance
 from werealign.importers.werebench.timeline import phase_at
-from werealign.importers.werebench.text import host_exits, phase_key, phase_sort_key, seat_of_label
-from werealign.schema import Event, Mvp, MvpVote, Phase, Utterance
+from werealign.importers.werebench.text import host_exit_quotes, phase_key, phase_sort_key, seat_of_label
+from werealign.schema import Event, Evidence, Mvp, MvpVote, Phase, Utterance
 from werealign.schema.models import EVERYONE
 
 
@@ -49,25 +49,26 @@ def sheriff_events(utts: list[RawUtterance], utterances: list[Utterance], phases
             continue
         kind = "sheriff_election" if current is None else "badge_transfer"
         events.append(Event(kind=kind, phase=day_phase(phases, u.phase), segment_id=u.segment_ids[0], audience=EVERYONE, actor=current, target=seat,
-                            note="derived from the turn's sheriff field"))
+                            note="derived from the turn's sheriff field",
+                            evidence=[Evidence(source="release_field", segment_id=u.segment_ids[0], quote=f"utterances[{i}].sheriff = {raw.sheriff}")]))
         current = seat
     return events
 
 
-def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tuple[int, str, int, str]]:
-    """(seat, how, anchor segment, phase) for each exit a host turn announces.
+def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tuple[int, str, int, str, Evidence]]:
+    """(seat, how, anchor segment, phase, evidence) for each exit a host turn announces.
 
     With per-segment text each exit is anchored at the segment that says it, in the phase of that segment's
     time (a turn can run from a day's last exile across nightfall into the next dawn); an exit whose words
     span two segments falls back to the turn's last segment and phase."""
-    out: list[tuple[int, str, int, str]] = []
+    out: list[tuple[int, str, int, str, Evidence]] = []
     for seg in u.segments or []:
-        for seat, how in host_exits(seg.text, n_seats):
-            out.append((seat, how, seg.id, phase_at(phases, seg.start)))
-    for seat, how in host_exits(u.text, n_seats):
+        for seat, how, quote in host_exit_quotes(seg.text, n_seats):
+            out.append((seat, how, seg.id, phase_at(phases, seg.start), Evidence(source="utterance", segment_id=seg.id, quote=quote)))
+    for seat, how, quote in host_exit_quotes(u.text, n_seats):
         if all(seat != o[0] for o in out):
-            out.append((seat, how, u.segment_ids[-1], u.phase))
-    return [(seat, how, seg, day_phase(phases, phase) if how in _DAY_ACTS else phase) for seat, how, seg, phase in out]
+            out.append((seat, how, u.segment_ids[-1], u.phase, Evidence(source="utterance", segment_id=u.segment_ids[-1], quote=quote)))
+    return [(seat, how, seg, day_phase(phases, phase) if how in _DAY_ACTS else phase, ev) for seat, how, seg, phase, ev in out]
 
 
 def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int, ctx: Ctx) -> list[Event]:
@@ -77,13 +78,13 @@ def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int,
     one after its first exit) was misread the first time: the later announcement replaces it (reported).
     Otherwise the later one is a repeat ("N 号玩家出局" ... "遗言结束，N 号请离场") and the first stands."""
     order = {p.id: i for i, p in enumerate(phases)}
-    exits: dict[int, tuple[str, int, str]] = {}  # seat -> (how, anchor segment, phase)
+    exits: dict[int, tuple[str, int, str, Evidence]] = {}  # seat -> (how, anchor segment, phase, evidence)
     for u in utterances:
         if u.speaker != "host":
             continue
-        for seat, how, anchor, phase in _announcements(u, phases, n_seats):
+        for seat, how, anchor, phase, ev in _announcements(u, phases, n_seats):
             if seat in exits:
-                first_how, first_seg, first_phase = exits[seat]
+                first_how, first_seg, first_phase, _ = exits[seat]
                 played_on = [t.segment_ids[0] for t in utterances if t.speaker == seat and first_seg < t.segment_ids[0] < anchor
                              and order.get(t.phase, -1) > order.get(first_phase, -1) + 1]
                 if not played_on:
@@ -91,12 +92,13 @@ def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int,
                 ctx.add("repaired", "exit_reannounced", "utterances[].text",
                         f"seat {seat} read as out ({first_how}) at segment {first_seg} in {first_phase}, but it speaks at segments {played_on[:3]} "
                         f"and is announced out ({how}) at segment {anchor} in {phase}", "the first reading dropped: nobody leaves the game twice")
-            exits[seat] = (how, anchor, phase)
+            exits[seat] = (how, anchor, phase, ev)
     events: list[Event] = []
-    for seat, (how, anchor, phase) in exits.items():
+    for seat, (how, anchor, phase, ev) in exits.items():
         if how == "self_destruct":
-            events.append(Event(kind="self_destruct", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="host announcement"))
-        events.append(Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, target=seat, result=how, note="read from the host's announcement"))
+            events.append(Event(kind="self_destruct", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="host announcement", evidence=[ev]))
+        events.append(Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, target=seat, result=how,
+                            note="read from the host's announcement", evidence=[ev]))
     return events
 
 

@@ -190,7 +190,11 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
     written = _one_per_action([r.event for r in readings if r.event is not None])
     catalogue = catalogue_for(())
     statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
-    stated, refused = statement_events(statements, seats, phases, written, catalogue, language == "zh")
+    stated, refused, disputed = statement_events(statements, seats, phases, written, catalogue, language == "zh")
+    for (actor, skill, phase), why in disputed.items():
+        ctx.add("dropped", "night_fact_disputed", "utterances[].text", f"seat {actor} {phase} {skill}",
+                f"not shown, named missing: {why} (two sources disagree, so neither is taken)")
+    written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
     if refused:  # one entry a game: a seer names many seats in passing, and most of those readings are no report at all
         shown = "; ".join(f"seat {st.seat} day {st.day} '{st.text}': {why}" for st, why in refused[:3])
         ctx.add("warning", "night_statement_unread", "utterances[].text", f"{len(refused)} statement(s) of a role holder not read as its night, e.g. {shown}",
@@ -215,8 +219,8 @@ def _one_per_action(events: list[Event]) -> list[Event]:
     for e in events:
         by_key.setdefault((e.actor, e.skill, e.phase), []).append(e)
     # A target left implicit (a witch's "用解药": the night's victim) agrees with any; the one that names it is kept.
-    return [next((e for e in group if e.target is not None), group[0]) for group in by_key.values()
-            if len({e.target for e in group} - {None}) <= 1]
+    return [next((e for e in group if e.target is not None), group[0]).model_copy(update={"evidence": [ev for e in group for ev in e.evidence]})
+            for group in by_key.values() if len({e.target for e in group} - {None}) <= 1]
 
 
 def _action(e: Event) -> str:

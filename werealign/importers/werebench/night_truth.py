@@ -56,14 +56,16 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             kills.pop(night)
         elif save.target is not None and kill is None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=save.target,
-                                 skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)")
+                                 skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)",
+                                 evidence=save.evidence)
     for night in nights:
         victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)
         if victim is not None and any(k.target == victim for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
-                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)")
+                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)",
+                                 evidence=exit_of[victim].evidence if victim in exit_of else [])
     protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
     saved = {(n, s.target if s.target is not None else kills[n].target) for n, s in saves.items() if s.target is not None or n in kills}
     kept: list[Event] = []
@@ -75,7 +77,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             if kill is None or kill.target is None:
                 dropped.append((e, f"the antidote's target is implicit and the log states no kill of {e.phase}"))
                 continue
-            e = e.model_copy(update={"target": kill.target})
+            e = e.model_copy(update={"target": kill.target, "evidence": [*e.evidence, *kill.evidence]})
         why = _contradiction(e, out_before, died_at_dawn, protected, saved)
         if why:
             dropped.append((e, why))

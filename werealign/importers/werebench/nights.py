@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
 from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
-from werealign.schema import Event, Phase, SeatInfo
+from werealign.schema import Event, Evidence, Phase, SeatInfo
 from werealign.schema.models import ACTOR, Audience
 
 WOLVES = Audience(kind="team", team="wolf")
@@ -207,7 +207,10 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             night = None  # day again, or a night the log does not number
         if night is not None:
             reader.named(night, part[start.end():] if start else part, part)
-    return _drop_conflicts(reader.readings)
+    source = "recap" if transcribed else "annotator_log"
+    # the sub-clause read is the fact's evidence (a recap's inserted stops split sub-clauses, so none is inside one)
+    return [Reading(r.seat, r.text, r.event.model_copy(update={"evidence": [Evidence(source=source, quote=r.text)]}), r.why) if r.event else r
+            for r in _drop_conflicts(reader.readings)]
 
 
 class _Reader:
