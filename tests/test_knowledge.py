@@ -132,7 +132,7 @@ def _zh_game(turns: list[tuple[str, int, str]]) -> tuple[list[SeatInfo], list[Ph
 
 def _facts(turns, known=()):
     seats, phases, utts = _zh_game(turns)
-    events, refused = statement_events(read_statements(utts, seats, phases), seats, phases, list(known), catalogue_for(()), True)
+    events, refused, _ = statement_events(read_statements(utts, seats, phases), seats, phases, list(known), catalogue_for(()), True)
     return {(e.phase, e.skill, e.target, e.result) for e in events}, refused
 
 
@@ -160,7 +160,7 @@ def test_the_witch_and_the_guard_in_unseen_wordings_settle_against_the_dawn():
     assert ("night-2", "witch_poison", 4, None) in facts and ("night-2", "guard_protect", 2, None) in facts
     assert ("night-1", "guard_protect", None, None) in facts  # an empty guard, stated
     seats, phases, utts = _zh_game(turns)
-    events, _ = statement_events(read_statements(utts, seats, phases), seats, phases, [], catalogue_for(()), True)
+    events, _, _ = statement_events(read_statements(utts, seats, phases), seats, phases, [], catalogue_for(()), True)
     # the poisoned seat is not announced dead at that dawn: the statement is dropped, not shown
     kept, dropped = settle_night_actions(events, [], seats, phases)
     assert not any(e.skill == "witch_poison" for e in kept) and any(e.skill == "witch_poison" for e, _ in dropped)

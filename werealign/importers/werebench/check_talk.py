@@ -27,16 +27,16 @@ _SEAT = r"(?:(?P<seat>(?<!\d)\d{1,2}(?!\d)|(?![一两][^一二三四五六七八
 _SEAT_NAMED = r"(?P<seat>" + _NUM + r")\s*号\s*(?:玩家|这张牌|牌)?"
 _GOOD = r"金水|好人|好身份|良民|清水"
 _WOLF = r"查杀|狼人|狼|坏人"
-_CARD = r"(?:是|为)?\s*(?:一|1)?\s*(?:张|个|匹|只)?\s*(?:的)?\s*"
+_CARD = r"(?:[他她这]\s*)?(?:是|为|给了?|发了?)?\s*(?:一|1)?\s*(?:张|个|匹|只)?\s*(?:的)?\s*"
 _NIGHT = r"(?:昨晚|昨天晚上|昨天夜里|昨天|今天|第[一二三四五六七八九十\d]{1,2}[晚夜天]|首夜|首晚)?"
 # "验了 5 号，5 号是张金水": the seat may be said again before its result.
 _AGAIN = r"(?:\s*[，,]?\s*(?:(?P=seat)|(?P=seatn))\s*号?)?"
 _FORMS = [
     # the verb, then the seat, then the result (a clause of at most a few characters between)
-    re.compile(r"(?:我|自己)?\s*" + _NIGHT + r"\s*(?:选择)?\s*(?:查验|验)\s*(?:了|的是|的|过)?\s*(?:一下)?\s*(?:这个|那个)?\s*" + _SEAT
+    re.compile(r"(?:我|自己)?\s*" + _NIGHT + r"\s*(?:选择)?\s*(?:查验|验|摸|查(?!杀))\s*(?:了|的是|的|过)?\s*(?:一下)?\s*(?:这个|那个)?\s*" + _SEAT
                + _AGAIN + r"\s*[，,]?\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
     # the idiom owned: "9 号是我的金水", "10 号我查杀", "3 我金水"
-    re.compile(_SEAT + r"\s*(?:是|就是|为)?\s*(?:我的|我)\s*(?:一张|的)?\s*(?P<result>金水|查杀)"),
+    re.compile(_SEAT + r"\s*(?:是|就是|为)?\s*(?:我的|我(?:验出来的|查验的|验的|查的|摸的)?)\s*(?:一张|的)?\s*(?P<result>金水|查杀)"),
     # "我的金水是 8 号", "我的查杀就是 12 号"
     re.compile(r"我的\s*(?P<result>金水|查杀)\s*(?:牌)?\s*(?:是|就是|给了?|给的是)\s*" + _SEAT),
     # "我给 7 号发金水", "我给了 12 号一张查杀"
@@ -44,8 +44,9 @@ _FORMS = [
     # "我查杀 12 号", "我昨晚查杀了 5 号"
     re.compile(r"我\s*" + _NIGHT + r"\s*(?:直接)?\s*(?P<result>查杀)\s*(?:了)?\s*" + _SEAT_NAMED),
 ]
-# The bare idiom: the seat, then 金水 / 查杀 at once, not another seat's ("6 号的查杀") nor a count ("三个金水").
-_BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|查杀)(?!牌都|们)")
+# The bare idiom: the seat, then 金水 / 查杀 at once, not another seat's ("6 号的查杀"), nor a count ("三个金水"), nor
+# a verb with its object ("6 号查杀 4 号": 6 claims a check of 4).
+_BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|查杀)(?!牌都|们|\s*(?:了\s*)?(?:\d|[一二两三四五六七八九十]+\s*号))")
 # What the annotator log says a seer said: third person ("7 号跳预言家查杀 12 号", "称验 1 号为金水", "给 7 号金水").
 _LOG_FORMS = [
     re.compile(r"(?:查验|验)\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
@@ -57,7 +58,7 @@ _BEFORE = 10  # characters before a report searched for words that make it somet
 _NOT_HERS = re.compile(
     r"警徽流|先验|后验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|"
     r"想|觉得|认为|感觉|判断|像|可能|应该|投票|投了|投给|票|上一?局|上一?把|上一?场|那一?局|别的局|"
-    r"[他她你].{0,3}(?:说|讲|报|发|给)|他的|她的|你的|谁的|(?<!我)的(?:查杀|金水)")
+    r"[他她你].{0,3}(?:说|讲|报|发|给)|就说|会说|要说|他的|她的|你的|谁的|(?:\d|号|[他她你谁])\s*的\s*(?:查杀|金水)")
 
 
 def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, str]]:

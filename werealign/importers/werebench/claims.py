@@ -166,10 +166,10 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
     on a night, or put one target on two nights, leave both out (issue 41)."""
     by_seat = {s.seat: s for s in seats}
     nights = {p.day: p.id for p in phases if p.kind == "night"}
-    claimed: dict[tuple, set] = {}  # (actor, skill, night) -> every target a source or a statement puts there
+    claimed: dict[tuple, dict] = {}  # (actor, skill, night) -> every target a source or a statement puts there, with its words
     for e in known:
         if e.kind == "skill_use" and e.skill in _EVERY_NIGHT:
-            claimed.setdefault((e.actor, e.skill, e.phase), set()).add(e.target)
+            claimed.setdefault((e.actor, e.skill, e.phase), {}).setdefault(e.target, e.evidence[0].quote if e.evidence else e.note)
     filled = {(e.actor, e.skill, e.phase) for e in known if e.kind == "skill_use"}
     targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
     events: list[Event] = []
@@ -199,6 +199,10 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                 dropped.append((st, f"its night is not said, and the nights free before day {st.day} are {free}, not night {st.day} alone"))
                 continue
             night = st.day
+        elif night is None and st.skill == "witch_save" and st.day > 1:
+            # "X 是我的银水" said on day 3 may be night 1's save: only the dawn a poison kills settles an unnamed potion
+            dropped.append((st, f"its night is not said and day {st.day} follows {st.day} nights: the antidote may be any one's"))
+            continue
         elif night is None:
             night = st.day
         if night not in nights or night > st.day:
@@ -206,7 +210,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
             continue
         key = (st.seat, st.skill, nights[night])
         if st.skill in _EVERY_NIGHT:
-            claimed.setdefault(key, set()).add(st.target)
+            claimed.setdefault(key, {}).setdefault(st.target, st.text)
         if key in filled or (st.seat, st.skill, st.target) in targets:
             continue  # placed already, by a source or an earlier statement: any disagreement is settled below
         filled.add(key)
@@ -215,15 +219,15 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                             target=st.target, skill=st.skill, result=result,
                             note="the seat's own statement at the table, borne out by the true roles",
                             evidence=[Evidence(source=st.source, segment_id=st.segment_id, quote=st.text)]))
-    disputed = {key: f"sources put targets {sorted(t, key=str)} on it" for key, t in claimed.items() if len(t) > 1}
-    on_nights: dict[tuple, set] = {}
+    disputed = {key: "sources disagree: " + "; ".join(f"seat {t} ('{q}')" for t, q in ts.items()) for key, ts in claimed.items() if len(ts) > 1}
+    on_nights: dict[tuple, dict] = {}
     for (actor, skill, phase), ts in claimed.items():
-        for t in ts:
+        for t, q in ts.items():
             if skill == "seer_check" and t is not None:
-                on_nights.setdefault((actor, t), set()).add(phase)
+                on_nights.setdefault((actor, t), {})[phase] = q
     for (actor, t), phases_of in on_nights.items():
         if len(phases_of) > 1:  # a seer checks a seat once: one of the nights is wrong, which is not known
             for phase in phases_of:
-                disputed.setdefault((actor, "seer_check", phase), f"seat {t} is put on nights {sorted(phases_of)}")
+                disputed.setdefault((actor, "seer_check", phase), f"seat {t} is put on several nights: " + "; ".join(f"{p} ('{q}')" for p, q in phases_of.items()))
     events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed]
     return events, dropped, disputed

@@ -193,7 +193,7 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
     stated, refused, disputed = statement_events(statements, seats, phases, written, catalogue, language == "zh")
     for (actor, skill, phase), why in disputed.items():
         ctx.add("dropped", "night_fact_disputed", "utterances[].text", f"seat {actor} {phase} {skill}",
-                f"not shown, named missing: {why} (two sources disagree, so neither is taken)")
+                f"not shown, named missing: {why}; neither is taken")
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
     if refused:  # one entry a game: a seer names many seats in passing, and most of those readings are no report at all
         shown = "; ".join(f"seat {st.seat} day {st.day} '{st.text}': {why}" for st, why in refused[:3])

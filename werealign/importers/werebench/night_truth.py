@@ -6,7 +6,8 @@ host's announcements, and given to the seats that knew them.
   gives the kill when the log states no other; an antidote whose target the log leaves implicit gets the
   night's kill, and is dropped when that is not known.
 - The witch is told the night's victim while she still holds her antidote (no save on an earlier night),
-  as the game tells her before she decides; the event's audience is her seat.
+  as the game tells her before she decides; the event's audience is her seat. An antidote stated without its
+  target ("女巫…开药") on a night whose kill is not known is kept with no target: it says she spent it there.
 - Never shown (dropped, reported with the reason): an action of a seat the host had already announced out
   before that night, or on such a seat; a kill the witch's save contradicts (another seat); a guard's
   protection or a witch's save of a seat announced dead at that night's dawn without the other's protection
@@ -15,6 +16,7 @@ host's announcements, and given to the seats that knew them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from werealign.game.knowledge import dawn_window
@@ -58,6 +60,10 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=save.target,
                                  skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)",
                                  evidence=save.evidence)
+    for night, kill in list(kills.items()):
+        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn)) is not None:
+            dropped.append((kill, why))
+            kills.pop(night)
     for night in nights:
         victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)
         if victim is not None and any(k.target == victim for k in kills.values()):
@@ -74,16 +80,21 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             continue
         if e.skill == "witch_save" and e.target is None:
             kill = kills.get(e.phase)
-            if kill is None or kill.target is None:
-                dropped.append((e, f"the antidote's target is implicit and the log states no kill of {e.phase}"))
+            if kill is not None and kill.target is None:
+                dropped.append((e, f"the wolves knifed nobody on {e.phase}: an antidote there names nobody"))
                 continue
-            e = e.model_copy(update={"target": kill.target, "evidence": [*e.evidence, *kill.evidence]})
+            if kill is not None:
+                e = e.model_copy(update={"target": kill.target, "evidence": [*e.evidence, *kill.evidence]})
+            # else kept with no target: the antidote is spent that night (so she learns no later victim), on a victim
+            # no source names (issue 41)
         why = _contradiction(e, out_before, died_at_dawn, protected, saved)
         if why:
             dropped.append((e, why))
             continue
         kept.append(e)
-    kept += _witch_told(kept, seats, nights, out_before)
+    # a save some source states, kept or not (a night or a target in dispute), says the antidote was spent by then: the
+    # witch is told no victim after the earliest one (told too little is a missing fact; too much, a false one)
+    kept += _witch_told(kept, [a for a in actions if a.skill == "witch_save"], seats, nights, out_before)
     return kept, dropped
 
 
@@ -128,6 +139,29 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     return died[0]
 
 
+def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits: Sequence[Event], order: dict[str, int], dawn,
+                 died_at_dawn) -> str | None:
+    """Why a stated kill is one night off the host's dawns, or None. The annotator log counts nights its own way (a
+    night after a self-destruct goes uncounted): its "night 4" kill of a seat the host announces dead at the dawn
+    after night 5, while night 4's dawn has a death no stated poison explains and nothing stated saved or guarded the
+    seat, is the next night's kill (issue 41). The host's dawn wins: the kill is dropped, and the dawns decide."""
+    target, night = kill.target, kill.phase
+    i = nights.index(night)
+    if target is None or i + 1 >= len(nights) or died_at_dawn(target, night) or not died_at_dawn(target, nights[i + 1]):
+        return None
+    if any(a.phase == night and a.skill in ("witch_save", "guard_protect") and a.target in (target, None) for a in actions):
+        return None
+    if any(re.search(r"守|救|解药", ev.quote) for ev in kill.evidence):
+        return None  # the words that state the kill state a protection too ("刀 6 号被 5 号守护"), which no reader took
+    lo, hi = dawn(night)
+    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    died = {e.target for e in exits if e.kind == "elimination" and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi} - poisoned
+    if not died:
+        return None
+    return (f"seat {target} is announced dead at the dawn after {nights[i + 1]}, not after {night}, whose dawn announces seat(s) "
+            f"{sorted(died)} dead: the kill is a night off the host's count")
+
+
 def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set) -> str | None:
     for who, what in ((e.actor, "acting"), (e.target, "its target")):
         gone = out_before(who, e.phase)
@@ -142,14 +176,14 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
     return None
 
 
-def _witch_told(events: list[Event], seats: Sequence[SeatInfo], nights: list[str], out_before) -> list[Event]:
-    """The night's victim, shown to the witch on each night she still holds her antidote."""
+def _witch_told(events: list[Event], stated_saves: Sequence[Event], seats: Sequence[SeatInfo], nights: list[str], out_before) -> list[Event]:
+    """The night's victim, shown to the witch on each night she still holds her antidote (before every save kept or stated)."""
     witches = [s.seat for s in seats if s.role == "witch"]
     if len(witches) != 1:
         return []  # which witch was told is not known
     witch = witches[0]
     kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
-    saved_on = [e.phase for e in events if e.skill == "witch_save" and e.actor == witch]
+    saved_on = [e.phase for e in [*events, *stated_saves] if e.skill == "witch_save" and e.actor == witch and e.phase in nights]
     told = []
     for night in nights:
         if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(witch, night) is not None:

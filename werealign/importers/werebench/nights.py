@@ -41,9 +41,9 @@ from werealign.schema.models import ACTOR, Audience
 WOLVES = Audience(kind="team", team="wolf")
 
 _ORDINAL = r"[一二三四五六七八九十\d]{1,2}"
-# A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚".
+# A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚" ("首页": a recap's transcript of 首夜).
 # A short heading may stand before it ("夜间情况：", "夜晚行动:").
-_NIGHT_START = re.compile(r"^(?:[^\d，。；,;:：]{1,8}[:：]\s*)?(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜)|(?P<second>次)(?:晚|夜))")
+_NIGHT_START = re.compile(r"^(?:[^\d，。；,;:：]{1,8}[:：]\s*)?(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜|页)|(?P<second>次)(?:晚|夜))")
 # Any other mention of a night ("后夜间", "当晚", "夜里"; not the word 平安夜): which night is not said, so none is assumed.
 _OTHER_NIGHT = re.compile(r"晚|夜")
 _SEAT = r"\s*(?P<seat>\d{1,2})\s*号"
@@ -117,6 +117,15 @@ _KILL_BY_OWN_WOLF = re.compile(r"^(?:选择|决定)?\s*[落首]?(?:刀杀|刀死
 # victim (herself when she saves herself), filled in once the night's kill is known.
 _SAVE_IMPLICIT = re.compile(r"(?P<role_a>女巫)?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>女巫)?\s*" + _CHOOSING +
                             r"(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
+# The recap names players, not seats: "女巫风情云选择使用解药", "女巫、小仓开药解救" (the board's one witch).
+_SAVE_BY_NICKNAME = re.compile(r"女巫\s*[、，]?\s*(?:[A-Za-z]{1,12}|[^\d\s，。；,;、号]{1,4}?)?\s*(?:(?P<actor>\d{1,2})\s*号)?\s*" + _CHOOSING
+                               + r"(?:(?:使用|用|开)了?解药|开药(?:解救|救人)?)")
+# A seat alone, with words only a witch's antidote has ("1 号选择开药解救", "被 5 号开药解救"): the seat must be the witch.
+_SAVE_BY_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*" + _CHOOSING + r"(?:(?:使用|用|开)了?解药|开药(?:解救|救人)?)")
+# The antidote opening a sub-clause whose witch ends the one before ("…女巫 7 号 | 使用了解药…": a recap's transcript
+# breaks there at a space): her save, whatever talk the rest of the run-on sub-clause holds.
+_ANTIDOTE_FIRST = re.compile(r"^(?:选择了?|决定)?\s*(?:(?:使用|用|开)了?解药|开药)")
+_WITCH_LAST = re.compile(r"女巫\s*(?:(?P<actor>\d{1,2})\s*号)?\s*$")
 _SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
 _WOLF_WORDS = {"狼", "狼人", "查杀"}
 _GOOD_WORDS = {"好人", "金水"}
@@ -180,7 +189,14 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     current: SeatInfo | None = None  # the seat whose clause this is
     night: int | None = None  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号")
+    prev = ""
     for part in (p.strip() for p in _SUBCLAUSE.split(logs)):
+        before, prev = prev, part
+        if night is not None and _ANTIDOTE_FIRST.match(part) and (w := _WITCH_LAST.search(before)):
+            witches = [s for s in seats if s.role == "witch"]
+            witch = by_seat.get(int(w.group("actor"))) if w.group("actor") else (witches[0] if len(witches) == 1 else None)
+            if witch is not None and witch.role == "witch":
+                reader.implicit_save(witch, night, False, before[w.start():] + part[:_ANTIDOTE_FIRST.match(part).end()])
         clause = _SEAT_CLAUSE.match(part)
         if clause:
             # A seat's clause starts when the role it states is the seat's true one (else it is no clause of the
@@ -257,6 +273,12 @@ class _Reader:
                 actor = self._actor("witch_save", m)
                 if actor is not None:
                     self.implicit_save(actor, night, bool(m.group("self")), whole)
+        witches = [s for s in self.by_seat.values() if s.role == "witch"]
+        for m in [*_SAVE_BY_NICKNAME.finditer(text), *_SAVE_BY_SEAT.finditer(text)]:
+            named = self.by_seat.get(int(m.group("actor"))) if m.group("actor") else None
+            witch = named if named is not None else (witches[0] if len(witches) == 1 and not m.group("actor") else None)
+            if witch is not None and witch.role == "witch" and not _NEGATED.search(m.group(0)):
+                self.implicit_save(witch, night, False, whole)
         pos = 0
         while pos < len(text):
             for skill, pattern in _NAMED.items():
