@@ -30,9 +30,8 @@ from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.ctx import Ctx, GameDropped
 from werealign.importers.werebench.events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
-from werealign.importers.werebench.claims import read_log_claims, read_statements, statement_events
-from werealign.importers.werebench.night_truth import settle_night_actions, unexplained_dawns
-from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.werebench.night_facts import read_night_facts
+from werealign.importers.werebench.night_truth import unexplained_dawns
 from werealign.importers.werebench.reconcile import SeatTruth, reconcile_roles
 from werealign.importers.werebench.hidden_nights import add_hidden_nights
 from werealign.importers.werebench.seats import read_seats, read_winner
@@ -41,7 +40,7 @@ from werealign.importers.werebench.source import RawMetadata, SourceGame, unknow
 from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
-from werealign.schema.roles import catalogue_for, variant_id
+from werealign.schema.roles import variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
@@ -180,47 +179,27 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
                    language: str, exits: list[Event], ctx: Ctx) -> list[Event]:
-    """The night actions stated recognisably in the annotator log and the host's recap (werebench.nights), then those
-    the true role holders state at the table (werebench.claims) for nights the written sources leave open; all of them
-    settled against the host's announcements and given to the seats that knew them (werebench.night_truth)."""
-    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
-    for r in readings:
-        if r.event is None:
-            ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
-    written = _one_per_action([r.event for r in readings if r.event is not None])
-    catalogue = catalogue_for(())
-    statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
-    stated, refused, disputed = statement_events(statements, seats, phases, written, catalogue, language == "zh")
-    for (actor, skill, phase), why in disputed.items():
-        ctx.add("dropped", "night_fact_disputed", "utterances[].text", f"seat {actor} {phase} {skill}",
-                f"not shown, named missing: {why}; neither is taken")
-    written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
-    if refused:  # one entry a game: a seer names many seats in passing, and most of those readings are no report at all
-        shown = "; ".join(f"seat {st.seat} day {st.day} '{st.text}': {why}" for st, why in refused[:3])
-        ctx.add("warning", "night_statement_unread", "utterances[].text", f"{len(refused)} statement(s) of a role holder not read as its night, e.g. {shown}",
+    """The night facts of every source and reader, settled (werebench.night_facts), with the import report's account."""
+    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits)
+    for r in nf.unread:
+        ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
+    for (actor, skill, phase), why in nf.disputed.items():
+        who = f"seat {actor}" if actor is not None else "the wolves"
+        ctx.add("dropped", "night_fact_disputed", "metadata.logs", f"{who} {phase} {skill}", f"not shown, named missing: {why}; neither is taken")
+    if nf.refused:  # one entry a game: a seer names many seats in passing, and most of those readings are no report at all
+        shown = "; ".join(f"seat {st.seat} day {st.day} '{st.text}': {why}" for st, why in nf.refused[:3])
+        ctx.add("warning", "night_statement_unread", "utterances[].text", f"{len(nf.refused)} statement(s) of a role holder not read as its night, e.g. {shown}",
                 "not imported: the truth or the game's nights do not bear them out")
-    read, dropped = settle_night_actions([*written, *stated], exits, seats, phases)
-    for e, why in dropped:
+    for e, why in nf.dropped:
         ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} ({e.note})", f"not shown: {why}")
-    for what in unexplained_dawns(read, exits, phases):
+    for what in unexplained_dawns(nf.kept, exits, phases):
         ctx.add("warning", "dawn_unexplained", "utterances[].text", what, "kept as announced: a misread, or a role effect the sources leave unsaid")
-    if read:
+    if nf.kept:
         ctx.add("converted", "night_actions", "metadata.logs",
-                f"{len(read)} night fact(s) from the annotator log, the recap and the role holders' statements: " + "; ".join(
-                    _action(e) + (f" (seen by {e.audience.kind} {e.audience.team or e.audience.seats})" if e.audience.kind != "actor" else "") for e in read),
-                "skill_use events seen by those who knew them (the sources' words are not kept)")
-    return read
-
-
-def _one_per_action(events: list[Event]) -> list[Event]:
-    """The log and the recap often state the same action: once each. Two sources that name different targets for one
-    seat's action of a night (or the pack's kill) leave both out: which is true is not known."""
-    by_key: dict[tuple, list[Event]] = {}
-    for e in events:
-        by_key.setdefault((e.actor, e.skill, e.phase), []).append(e)
-    # A target left implicit (a witch's "用解药": the night's victim) agrees with any; the one that names it is kept.
-    return [next((e for e in group if e.target is not None), group[0]).model_copy(update={"evidence": [ev for e in group for ev in e.evidence]})
-            for group in by_key.values() if len({e.target for e in group} - {None}) <= 1]
+                f"{len(nf.kept)} night fact(s) from the annotator log, the recap and the role holders' statements: " + "; ".join(
+                    _action(e) + (f" (seen by {e.audience.kind} {e.audience.team or e.audience.seats})" if e.audience.kind != "actor" else "") for e in nf.kept),
+                "skill_use events seen by those who knew them, each with its evidence (the sources' words it was read from)")
+    return nf.kept
 
 
 def _action(e: Event) -> str:
