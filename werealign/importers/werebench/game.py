@@ -30,6 +30,7 @@ from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.ctx import Ctx, GameDropped
 from werealign.importers.werebench.events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
+from werealign.importers.corrections import check_quotes
 from werealign.importers.werebench.night_facts import read_night_facts
 from werealign.importers.werebench.night_truth import unexplained_dawns
 from werealign.importers.werebench.reconcile import SeatTruth, reconcile_roles
@@ -40,6 +41,7 @@ from werealign.importers.werebench.source import RawMetadata, SourceGame, unknow
 from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
+from werealign.schema.corrections import GameCorrections
 from werealign.schema.roles import variant_id
 
 SHOW = "Pandakill"
@@ -50,7 +52,7 @@ VOTE_DROP_CODES = frozenset({"vote_of_bad_mvp", "bad_vote_key", "vote_target_not
 
 
 def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts | None = None,
-                 truth: dict[str, SeatTruth] | None = None) -> GameLog | None:
+                 truth: dict[str, SeatTruth] | None = None, corrections: GameCorrections | None = None) -> GameLog | None:
     """The converted game, or None when it had to be dropped (the reason is in the report).
 
     `transcripts`: the release's `clean_process/` transcripts, where per-segment text comes from.
@@ -59,7 +61,7 @@ def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts 
     """
     ctx = Ctx(report, sg.rel, sg.game_id)
     try:
-        game = _convert(sg, ctx, transcripts, truth if truth is not None else {})
+        game = _convert(sg, ctx, transcripts, truth if truth is not None else {}, corrections)
     except GameDropped as e:
         ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", str(e))
         return None
@@ -70,7 +72,7 @@ def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts 
     return game
 
 
-def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: dict[str, SeatTruth]) -> GameLog:
+def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: dict[str, SeatTruth], corrections: GameCorrections | None) -> GameLog:
     meta = sg.raw.metadata
     ctx.report.add_unknown_fields(unknown_fields(sg.raw), source_file=sg.rel, game=sg.game_id)
     seats, host_labels, label_to_speaker = read_seats(meta, ctx)
@@ -91,7 +93,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     truth[sg.game_id] = reconciled = reconcile_roles(seats, meta.logs, meta.summary, ctx, blew_up)
     seats = reconciled.seats
     language = _language(meta.language, ctx)
-    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx)
+    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     check_speech_after_exit(utterances, events, phases, ctx)
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
@@ -178,9 +180,13 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
-                   language: str, exits: list[Event], ctx: Ctx) -> list[Event]:
+                   language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None) -> list[Event]:
     """The night facts of every source and reader, settled (werebench.night_facts), with the import report's account."""
-    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits)
+    if corrections is not None:
+        check_quotes(corrections, {p.id for p in phases}, {s.seat for s in seats}, utterances, logs, recap, corrections.file or f"{corrections.game_id}.json")
+    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else ())
+    for line in nf.corrected:
+        ctx.add("repaired", "night_fact_corrected", "corrections", line, "applied from the game's corrections file (its quote is the fact's evidence)")
     for r in nf.unread:
         ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
     for (actor, skill, phase), why in nf.disputed.items():

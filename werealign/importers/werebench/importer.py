@@ -14,6 +14,8 @@ from pathlib import Path
 
 from werealign.dataset import with_knowledge_missing, write_dataset
 from werealign.game.derive import BY_RULE
+from werealign.errors import UserError
+from werealign.importers.corrections import load_corrections
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.game import VOTE_DROP_CODES, convert_game
 from werealign.game.knowledge import coverage
@@ -139,11 +141,16 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> d
             "items_with_knowledge_missing": lacking_items}
 
 
-def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
+def import_werebench(src: Path, out: Path, overwrite: bool = False, corrections: Path | None = None) -> ImportSummary:
+    """`corrections`: a folder of per-game corrections files (werealign.importers.corrections)."""
     # Refused before the (slow) conversion; output_directory checks again under its lock.
     check_inputs(out, [src])
     check_replaceable(out, COMMAND, overwrite)
+    fixes = load_corrections(corrections)
     release = load_release(src)
+    unknown = sorted(set(fixes) - {sg.game_id for sg in release.games})
+    if unknown:
+        raise UserError(f"{corrections}: corrections for game(s) {unknown}, which the release does not hold")
     report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
     # Categories, questions and options are reported with their item key by convert_speech_items.
     report.add_unknown_fields(unknown_fields(release.items, nested=False), source_file=ITEMS_FILE)
@@ -161,7 +168,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     truth: dict = {}
     unresolved: dict[str, list] = {}  # game -> exits later speech contradicts and no source settles
     for sg in release.games:
-        game = convert_game(sg, report, transcripts, truth)
+        game = convert_game(sg, report, transcripts, truth, fixes.get(sg.game_id))
         if game is not None:
             checked = cross_check_exits(game, report, sg.rel)
             unresolved[game.game_id] = checked.unresolved

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from werealign.importers.corrections import apply_corrections
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions
 from werealign.importers.werebench.nights import Reading, read_night_actions
 from werealign.schema import Event, Phase, SeatInfo, Utterance
+from werealign.schema.corrections import Correction
 from werealign.schema.roles import catalogue_for
 
 
@@ -28,18 +30,25 @@ class NightFacts:
     refused: list[tuple[Statement, str]] = field(default_factory=list)  # reports at the table not placed, with why
     disputed: dict[tuple, str] = field(default_factory=dict)  # (actor, skill, night) -> why no source is taken there
     dropped: list[tuple[Event, str]] = field(default_factory=list)  # facts the dawns or the exits contradict
+    corrected: list[str] = field(default_factory=list)  # what the corrections file changed
 
 
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
-                     phases: Sequence[Phase], language: str, exits: Sequence[Event]) -> NightFacts:
+                     phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
+    """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
     readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
     written, disputed = one_per_action([r.event for r in readings if r.event is not None])
     statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
-    kept, dropped = settle_night_actions([*written, *stated], exits, seats, phases)
-    return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, dropped)
+    facts, corrected = apply_corrections([*written, *stated], corrections)
+    kept, dropped = settle_night_actions(facts, exits, seats, phases)
+    removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
+    kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
+    for c in corrections:
+        disputed.pop((c.actor, c.skill, c.night), None)  # settled by hand
+    return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, dropped, corrected)
 
 
 def one_per_action(events: list[Event]) -> tuple[list[Event], dict[tuple, str]]:
