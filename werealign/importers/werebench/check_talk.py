@@ -49,8 +49,8 @@ _FORMS = [
 _BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|查杀)(?!牌都|们|\s*(?:了\s*)?(?:\d|[一二两三四五六七八九十]+\s*号))")
 # What the annotator log says a seer said: third person ("7 号跳预言家查杀 12 号", "称验 1 号为金水", "给 7 号金水").
 _LOG_FORMS = [
-    re.compile(r"(?:查验|验)\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
-    re.compile(r"(?:给|发)\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*(?:发)?\s*(?:一张|一个|的)?\s*(?P<result>金水|查杀)"),
+    re.compile(r"(?:查验|验|摸)\s*(?:出|到)?\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
+    re.compile(r"(?:给|发|报)\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*(?:发)?\s*(?:一张|一个|的|为|是)?\s*(?P<result>金水|查杀)"),
     re.compile(r"(?P<result>查杀)\s*(?:了)?\s*" + _SEAT_NAMED),
 ]
 _BEFORE = 10  # characters before a report searched for words that make it something else

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from werealign.importers.werebench.check_talk import check_reports, result_side
+from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
 from werealign.schema.roles import RoleCatalogue
@@ -107,8 +108,10 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
                 day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
             lead = re.match(r"^" + SEAT, part)
             if lead is not None and (seat := chinese_number(lead.group("seat"))) in role_of:
-                if re.match(r"^" + SEAT + r"\s*(?:是|[（(])", part):
-                    owner = seat  # "N 号是<role>": the clauses after it are the seat's own
+                rest = part[lead.end():].lstrip()
+                if re.match(r"(?:是|[（(])", rest) or any(rest.startswith(n) for n in _role_names(role_of[seat])):
+                    owner = seat  # "N 号是<role>", "N 号<its role>": the clauses after it are the seat's own
+                    day = last_day  # and a day another seat's clause named is not this one's
                 clause_owner = seat
             who = clause_owner if clause_owner is not None else owner
             if who is not None and _CLAIM.search(part):
@@ -116,12 +119,17 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
     return out
 
 
+def _role_names(role: str) -> tuple[str, ...]:
+    known = RELEASE_ROLES.get(role)
+    return tuple(n for n in (known.names.get("zh", ()) if known else ()) if n)
+
+
 # The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
 # poisoning is settled against the dawn its night is placed on.)
 _EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
 _LOG_DAY = re.compile(r"(?P<election>警长竞选|警上)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
 # A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
-_CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
+_CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|自曝|自爆身份|验出|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
 
 
 def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False) -> list[Statement]:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from werealign.game.knowledge import dawn_window
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
+from werealign.schema.roles import catalogue_for
 
 # How the host announces a death of the night (werealign.importers.werebench.text.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
@@ -120,22 +121,34 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
     return out
 
 
+# Skills a seat uses once a game to kill at night: stated on another night, the seat cannot have caused this death.
+_ONCE_KILLS = frozenset({"witch_poison", "stalker_assassinate"})
+
+
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
                      dawn, out_before) -> int | None:
-    """The wolves' victim of `night` when the host announces exactly one death at its dawn and nothing else can have
-    caused it: no witch in the game, or a witch already out, or her poison stated spent on another night (a
-    poisoning that night is stated as such and takes its seat out of the count). Otherwise None: not known."""
+    """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
+    caused it (issue 41: the role catalogue decides, `alters_night_deaths`): every seat whose role can kill or
+    redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role the
+    catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat out
+    of the count), or its once-a-game kill is stated on another night. Otherwise None: not known."""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi]
-    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    poisoned = {a.target for a in actions if a.skill in _ONCE_KILLS and a.phase == night}
     died = [s for s in dict.fromkeys(died) if s not in poisoned]
     if len(died) != 1:
         return None
-    witches = [s.seat for s in seats if s.role == "witch"]
-    poison_spent = any(a.skill == "witch_poison" and a.phase != night for a in actions)
-    if witches and not poisoned and not poison_spent and not all(out_before(w, night) is not None for w in witches):
-        return None  # the one death may be the poison, with the kill saved or guarded
+    catalogue = catalogue_for(())
+    for s in seats:
+        role = catalogue.get(s.role)
+        if role is not None and not role.alters_night_deaths:
+            continue
+        if out_before(s.seat, night) is not None or any(a.actor == s.seat and a.phase == night for a in actions):
+            continue
+        if any(a.actor == s.seat and a.skill in _ONCE_KILLS and a.phase != night for a in actions):
+            continue
+        return None  # the one death may be this seat's doing, with the wolves' kill saved, guarded or moved
     return died[0]
 
 

@@ -96,6 +96,14 @@ _SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:
 # players): the seat must then hold that role (else nothing is read). A "、" may follow the verb ("首刀、村民 8 号").
 _TARGET_ROLE = r"(?:[^\d\s，。；,;、号]{0,2}?(?P<trole>" + _ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
 _KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# A seer's check named by its night, anywhere: "第一晚的金水9 号", "第二晚的金水村民1 号", "第二晚验出 5 号是金水".
+_NTH_NIGHT_CHECKS = (
+    re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*的\s*(?P<said>金水|查杀)\s*(?:是)?\s*" + _TARGET_ROLE + _SEAT),
+    re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*(?:预言家\s*)?(?:验出|验到|查验出)了?\s*" + _TARGET_ROLE + _SEAT
+               + r"\s*(?:是|为)?\s*(?:一张|一个|个)?\s*(?P<said>金水|查杀|好人|好身份|狼人|狼)"),
+)
+# Words of a bluff before a check: a wolf's claimed check is not the seer's.
+_BLUFF = re.compile(r"悍跳|焊跳|汉跳|狼|假|称|说")
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
 _KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
@@ -189,6 +197,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     current: SeatInfo | None = None  # the seat whose clause this is
     night: int | None = None  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号")
+    reader.nth_night_checks(logs)
     prev = ""
     for part in (p.strip() for p in _SUBCLAUSE.split(logs)):
         before, prev = prev, part
@@ -291,6 +300,20 @@ class _Reader:
                     pos = m.end() - 1
                     break
             pos += 1
+
+    def nth_night_checks(self, text: str) -> None:
+        """A seer's check named by its night anywhere in the text: "11 号第一晚的金水9 号", "第二晚的金水村民1 号",
+        "第二晚验出 5 号是金水". The seer is the seat named right before, which must truly be the seer, else the
+        game's one seer when the words before name no one (a wolf's bluff is said with its seat or a word of it)."""
+        seers = [s for s in self.by_seat.values() if s.role == "seer"]
+        for pattern in _NTH_NIGHT_CHECKS:
+            for m in pattern.finditer(text):
+                before = text[max(0, m.start() - 12):m.start()]
+                named = re.search(r"(\d{1,2})\s*号\s*(?:在)?\s*$", before)
+                seer = self.by_seat.get(int(named.group(1))) if named else (seers[0] if len(seers) == 1 else None)
+                if seer is None or seer.role != "seer" or (named is None and _BLUFF.search(before)):
+                    continue
+                self.found(seer, chinese_number(m.group("n")) or 0, "seer_check", m, (named.group(0) if named else "") + m.group(0))
 
     def _role_agrees(self, m: re.Match[str]) -> bool:
         """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
