@@ -127,7 +127,7 @@ def _role_names(role: str) -> tuple[str, ...]:
 # The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
 # poisoning is settled against the dawn its night is placed on.)
 _EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
-_LOG_DAY = re.compile(r"(?P<election>警长竞选|警上)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
+_LOG_DAY = re.compile(r"(?P<election>警长竞选|警上|上警|竞选警长)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
 # A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
 _CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|自曝|自爆身份|验出|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
 

@@ -20,6 +20,7 @@ from werealign.importers.werebench.night_truth import settle_night_actions
 from werealign.importers.werebench.nights import Reading, read_night_actions
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
+from werealign.schema.models import ACTOR
 from werealign.schema.roles import catalogue_for
 
 
@@ -43,12 +44,24 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
     facts, corrected = apply_corrections([*written, *stated], corrections)
-    kept, dropped = settle_night_actions(facts, exits, seats, phases)
+    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases))
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
     for c in corrections:
         disputed.pop((c.actor, c.skill, c.night), None)  # settled by hand
     return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, dropped, corrected)
+
+
+def _antidotes_stated(readings: Sequence[Reading], refused: Sequence[tuple[Statement, str]], phases: Sequence[Phase]) -> list[Event]:
+    """Every save a source states, kept or not: a written one on its night; a witch's own word whose night is not said,
+    on night 1 (the earliest it can be: she is told no victim after it). The witch learns no victim after any."""
+    nights = {p.day: p.id for p in phases if p.kind == "night"}
+    out = [r.event for r in readings if r.event is not None and r.event.skill == "witch_save"]
+    for st, _ in refused:
+        if st.skill == "witch_save" and (st.night or 1) in nights:
+            out.append(Event(kind="skill_use", phase=nights[st.night or 1], segment_id=None, audience=ACTOR, actor=st.seat, target=st.target,
+                             skill="witch_save", note="a save the witch states; its night unsure"))
+    return out
 
 
 def one_per_action(events: list[Event]) -> tuple[list[Event], dict[tuple, str]]:

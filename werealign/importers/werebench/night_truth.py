@@ -29,9 +29,11 @@ from werealign.schema.roles import catalogue_for
 _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 
 
-def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase]
-                         ) -> tuple[list[Event], list[tuple[Event, str]]]:
-    """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why)."""
+def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
+                         antidote_stated: Sequence[Event] = ()) -> tuple[list[Event], list[tuple[Event, str]]]:
+    """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
+    `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
+    given as the earliest it can be): the witch is told no victim after them either."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -95,7 +97,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
         kept.append(e)
     # a save some source states, kept or not (a night or a target in dispute), says the antidote was spent by then: the
     # witch is told no victim after the earliest one (told too little is a missing fact; too much, a false one)
-    kept += _witch_told(kept, [a for a in actions if a.skill == "witch_save"], seats, nights, out_before)
+    kept += _witch_told(kept, [*(a for a in actions if a.skill == "witch_save"), *antidote_stated], seats, nights, out_before)
     return kept, dropped
 
 
