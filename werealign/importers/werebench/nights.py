@@ -118,7 +118,7 @@ _KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自�
 _KILL_PASSIVE = re.compile(_TARGET_ROLE + _SEAT + r"\s*(?:遭遇|遇到|遇|被" + _PACK + r"?)\s*(?:首刀|手刀|狼刀|刀杀|刀死|刀)")
 # The pack knifing nobody ("狼队空刀", "狼人选择空刀"): stated, it is the night's kill, with no target.
 _EMPTY_KILL = re.compile(_PACK + r"\s*(?:选择|决定)?\s*空刀")
-_KILL_OWN = re.compile(r"^(?:被\s*(?:" + _PACK + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
+_KILL_OWN = re.compile(r"^(?:(?:再次|又|也)?\s*被\s*(?:" + _PACK + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
 # In a wolf's own clause after its night, the knife it (with the pack) put on a seat: "第四晚刀死女巫 7 号".
 _KILL_BY_OWN_WOLF = re.compile(r"^(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀中|刀|杀死|击杀|咬死)了?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
@@ -130,6 +130,10 @@ _SAVE_BY_NICKNAME = re.compile(r"女巫\s*[、，]?\s*(?:[A-Za-z]{1,12}|[^\d\s�
                                + r"(?:(?:使用|用|开)了?解药|开药(?:解救|救人)?)")
 # A seat alone, with words only a witch's antidote has ("1 号选择开药解救", "被 5 号开药解救"): the seat must be the witch.
 _SAVE_BY_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*" + _CHOOSING + r"(?:(?:使用|用|开)了?解药|开药(?:解救|救人)?)")
+# The pack's knife ending a sub-clause with no victim, and a victim opening the next by its role: "狼人首刀，村民、7 号"
+# (not "…被狼人刀死，5 号是…": a passive ends a seat's own clause, and the next one is another seat's).
+_KILL_LAST = re.compile(_KILLER + r"\s*(?:再次|又)?\s*(?:选择|决定)?\s*[落首]?(?:刀|杀)\s*$")
+_VICTIM_FIRST = re.compile(r"^(?P<trole>" + _ANY_ROLE[3:-2] + r")?\s*、?\s*" + _SEAT + _SECOND_VICTIM)
 # The antidote opening a sub-clause whose witch ends the one before ("…女巫 7 号 | 使用了解药…": a recap's transcript
 # breaks there at a space): her save, whatever talk the rest of the run-on sub-clause holds.
 _ANTIDOTE_FIRST = re.compile(r"^(?:选择了?|决定)?\s*(?:(?:使用|用|开)了?解药|开药)")
@@ -201,6 +205,10 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     prev = ""
     for part in (p.strip() for p in _SUBCLAUSE.split(logs)):
         before, prev = prev, part
+        if (night is not None and (k := _KILL_LAST.search(before)) and "被" not in before and (t := _VICTIM_FIRST.match(part))
+                and t.group("trole") and reader.role_agrees(t)):
+            # "第一晚狼人首刀，村民、7 号…": the knife ends one sub-clause and its victim opens the next
+            reader.kill(night, int(t.group("seat")), k.group(0) + "，" + t.group(0))
         if night is not None and _ANTIDOTE_FIRST.match(part) and (w := _WITCH_LAST.search(before)):
             witches = [s for s in seats if s.role == "witch"]
             witch = by_seat.get(int(w.group("actor"))) if w.group("actor") else (witches[0] if len(witches) == 1 else None)
@@ -255,7 +263,7 @@ class _Reader:
         by = self.by_seat.get(int(m.group("by"))) if m and m.group("by") else None
         if m and (m.group(0) != "自刀" or seat.faction == "wolf") and (not m.group("by") or (by is not None and by.faction == "wolf")):
             self.kill(night, seat.seat, text)
-        elif seat.faction == "wolf" and (m := _KILL_BY_OWN_WOLF.match(rest)) and self._role_agrees(m):
+        elif seat.faction == "wolf" and (m := _KILL_BY_OWN_WOLF.match(rest)) and self.role_agrees(m):
             self.kill(night, int(m.group("seat")), text)
         elif seat.role == "witch" and (m := _SAVE_OWN.match(rest)):
             self.implicit_save(seat, night, bool(m.group("self")), text)
@@ -264,7 +272,7 @@ class _Reader:
         """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), the wolves' kill
         ("狼人刀 8 号") and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
         for m in [*_KILL_NAMED.finditer(text), *_KILL_PASSIVE.finditer(text)]:
-            if self._role_agrees(m) and not _NEGATED.search(text[m.start():m.start("seat")]):
+            if self.role_agrees(m) and not _NEGATED.search(text[m.start():m.start("seat")]):
                 self.kill(night, int(m.group("seat")), whole)
         for m in _KILL_ROLE.finditer(text):
             role = RELEASE_ROLES.canonical(m.group("role"))
@@ -315,7 +323,7 @@ class _Reader:
                     continue
                 self.found(seer, chinese_number(m.group("n")) or 0, "seer_check", m, (named.group(0) if named else "") + m.group(0))
 
-    def _role_agrees(self, m: re.Match[str]) -> bool:
+    def role_agrees(self, m: re.Match[str]) -> bool:
         """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
         seat = self.by_seat.get(int(m.group("seat")))
         if m.group("trole") is None:
