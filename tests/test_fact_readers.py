@@ -177,3 +177,32 @@ def test_every_fact_read_carries_the_words_it_was_read_from():
     assert {ev.source for e in nf.kept if e.skill == "wolf_kill" for ev in e.evidence} == {"annotator_log", "recap"}
     check = next(e for e in nf.kept if e.skill == "seer_check")
     assert check.evidence[0].segment_id == utts[0].segment_ids[0]
+
+
+# --------------------------------------------------------------------------- public events: a host turn across a nightfall
+
+
+def test_a_host_turn_across_nightfall_and_dawn_is_two_moments():
+    from werealign.importers.report import ImportReport
+    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.werebench.events import eliminations
+    from werealign.schema import Segment, Utterance
+
+    phases = [Phase(id="night-1", kind="night", day=1, start=0, end=10), Phase(id="day-1", kind="day", day=1, start=10, end=100),
+              Phase(id="night-2", kind="night", day=2, start=100, end=100), Phase(id="day-2", kind="day", day=2, start=100, end=200),
+              Phase(id="night-3", kind="night", day=3, start=200, end=210), Phase(id="day-3", kind="day", day=3, start=210, end=300)]
+
+    def turn(i: int, seg: int, start: float, phase: str, text: str) -> Utterance:
+        return Utterance(index=i, segment_ids=[seg], start=start, end=start + 5, phase=phase, speaker="host", text=text,
+                         segments=[Segment(id=seg, start=start, end=start + 5, text=text)])
+
+    utts = [
+        # the self-destruct ends day 1; night 2 (zero length at the turn's start) falls; its dawn names seat 3
+        turn(0, 5, 100, "day-2", "四号玩家自爆，游戏继续，天黑请闭眼，天亮了，昨天晚上死亡的是 3 号玩家"),
+        # a turn labelled night 3 that runs on: the exile before the nightfall is day 2's, the death after the dawn night 3's
+        turn(1, 9, 201, "night-3", "6 号玩家出局，请留遗言。遗言结束，天黑请闭眼。天亮了，昨天晚上死亡的是 7 号"),
+    ]
+    events = eliminations(utts, phases, 8, Ctx(ImportReport(source="t"), "t.json", "g"))
+    assert {(e.target, e.result, e.phase) for e in events if e.kind == "elimination"} == {
+        (4, "self_destruct", "day-1"), (3, "night_death", "day-2"), (6, "voted_out", "day-2"), (7, "night_death", "day-3")}
+    assert all(e.evidence and e.evidence[0].quote in utts[0].text + utts[1].text for e in events)

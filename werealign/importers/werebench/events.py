@@ -68,7 +68,55 @@ def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tupl
     for seat, how, quote in host_exit_quotes(u.text, n_seats):
         if all(seat != o[0] for o in out):
             out.append((seat, how, u.segment_ids[-1], u.phase, Evidence(source="utterance", segment_id=u.segment_ids[-1], quote=quote)))
-    return [(seat, how, seg, day_phase(phases, phase) if how in _DAY_ACTS else phase, ev) for seat, how, seg, phase, ev in out]
+    out = [(seat, how, seg, day_phase(phases, phase) if how in _DAY_ACTS else phase, ev) for seat, how, seg, phase, ev in out]
+    return _across_nightfall(u, phases, out)
+
+
+_NIGHTFALL = re.compile(r"天黑请闭眼")
+_DAWN = re.compile(r"天亮了?")
+_DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
+
+
+def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
+    """A host turn that runs on across a nightfall and the next dawn ("5 号玩家自爆，游戏继续，天黑请闭眼，天亮了，昨天
+    晚上死亡的是 12 号") announces two moments (issue 41): what it says before the nightfall ends the day before the
+    night it opens, and the deaths after the dawn are that night's. The night is the turn's own (a turn labelled with
+    a night), or a zero-length night the timeline puts at the turn's start when nothing of a dawn precedes the
+    nightfall in the turn, or the next night starting within the turn. None found: left as labelled (the timeline
+    lacks the night; the knowledge count then reads its deaths at the previous dawn)."""
+    text = "".join(x.text for x in u.segments) if u.segments else u.text
+    fall = _NIGHTFALL.search(text)
+    dawn = _DAWN.search(text, fall.end()) if fall else None
+    if fall is None or dawn is None or not out:
+        return out
+    order = {p.id: i for i, p in enumerate(phases)}
+    by_id = {p.id: p for p in phases}
+    here = by_id.get(u.phase)
+    if here is None:
+        return out
+    night = None
+    if here.kind == "night":
+        night = here
+    elif not _DAWN_NEWS.search(text[:fall.start()]):
+        night = next((p for p in reversed(phases[:order[here.id]]) if p.kind == "night" and abs(p.start - u.start) <= 1.0), None)
+    if night is None:
+        night = next((p for p in phases[order[here.id] + 1:] if p.kind == "night" and u.start - 1.0 <= p.start <= u.end + 1.0), None)
+    if night is None:
+        return out
+    i = order[night.id]
+    after = next((p.id for p in phases[i + 1:] if p.kind != "night"), None)
+    before = next((p.id for p in reversed(phases[:i]) if p.kind != "night"), None)
+    placed, cursor = [], 0
+    for seat, how, seg, phase, ev in out:
+        at = text.find(ev.quote, cursor)
+        at = text.find(ev.quote) if at < 0 else at
+        cursor = max(cursor, at)
+        if at > dawn.start() and after is not None and how not in _DAY_ACTS:
+            phase = after
+        elif 0 <= at < fall.start() and before is not None and how in _DAY_ACTS:
+            phase = before
+        placed.append((seat, how, seg, phase, ev))
+    return placed
 
 
 def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int, ctx: Ctx) -> list[Event]:
