@@ -206,3 +206,17 @@ def test_a_host_turn_across_nightfall_and_dawn_is_two_moments():
     assert {(e.target, e.result, e.phase) for e in events if e.kind == "elimination"} == {
         (4, "self_destruct", "day-1"), (3, "night_death", "day-2"), (6, "voted_out", "day-2"), (7, "night_death", "day-3")}
     assert all(e.evidence and e.evidence[0].quote in utts[0].text + utts[1].text for e in events)
+
+
+def test_a_take_announced_before_nightfall_in_a_turn_labelled_with_the_night_is_that_days_death():
+    from werealign.importers.report import ImportReport
+    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.werebench.events import eliminations
+    from werealign.schema import Utterance
+
+    phases = [Phase(id="night-1", kind="night", day=1, start=0, end=10), Phase(id="day-1", kind="day", day=1, start=10, end=100),
+              Phase(id="night-2", kind="night", day=2, start=100, end=120), Phase(id="day-2", kind="day", day=2, start=120, end=200)]
+    u = Utterance(index=0, segment_ids=[4], start=100, end=104, phase="night-2", speaker="host",
+                  text="猎人开枪带走 8 号玩家，8 号玩家请离场，游戏继续，天黑请闭眼")
+    events = eliminations([u], phases, 9, Ctx(ImportReport(source="t"), "t.json", "g"))
+    assert [(e.target, e.result, e.phase) for e in events if e.kind == "elimination"] == [(8, "shot", "day-1")]

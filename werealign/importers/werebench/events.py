@@ -73,6 +73,7 @@ def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tupl
 
 
 _NIGHTFALL = re.compile(r"天黑请闭眼")
+_DAY_DEATHS = frozenset({"shot", "taken"})
 _DAWN = re.compile(r"天亮了?")
 _DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
 
@@ -80,12 +81,21 @@ _DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
 def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
     """A host turn that runs on across a nightfall and the next dawn ("5 号玩家自爆，游戏继续，天黑请闭眼，天亮了，昨天
     晚上死亡的是 12 号") announces two moments (issue 41): what it says before the nightfall ends the day before the
-    night it opens, and the deaths after the dawn are that night's. The night is the turn's own (a turn labelled with
+    night it opens (a take or a hunter's shot there is that day's death, even in a turn labelled with the night), and
+    the deaths after the dawn are that night's. The night is the turn's own (a turn labelled with
     a night), or a zero-length night the timeline puts at the turn's start when nothing of a dawn precedes the
     nightfall in the turn, or the next night starting within the turn. None found: left as labelled (the timeline
     lacks the night; the knowledge count then reads its deaths at the previous dawn)."""
     text = "".join(x.text for x in u.segments) if u.segments else u.text
     fall = _NIGHTFALL.search(text)
+    if fall is not None:
+        # a take or a shot said before the nightfall in a turn that runs on into the night, with no dawn before it in
+        # the turn, is the day's (a death's news is left to the dawn windows: a turn may open with the dawn)
+        kinds = {p.id: p.kind for p in phases}
+        first_dawn = _DAWN.search(text)
+        out = [(seat, how, seg, day_phase(phases, phase) if kinds.get(phase) == "night" and how in _DAY_DEATHS
+                and 0 <= text.find(ev.quote) < fall.start() and (first_dawn is None or first_dawn.start() > text.find(ev.quote)) else phase, ev)
+               for seat, how, seg, phase, ev in out]
     dawn = _DAWN.search(text, fall.end()) if fall else None
     if fall is None or dawn is None or not out:
         return out
