@@ -220,3 +220,14 @@ def test_a_take_announced_before_nightfall_in_a_turn_labelled_with_the_night_is_
                   text="猎人开枪带走 8 号玩家，8 号玩家请离场，游戏继续，天黑请闭眼")
     events = eliminations([u], phases, 9, Ctx(ImportReport(source="t"), "t.json", "g"))
     assert [(e.target, e.result, e.phase) for e in events if e.kind == "elimination"] == [(8, "shot", "day-1")]
+
+
+def test_the_guards_own_words_and_a_protection_told_from_the_protected_seat():
+    facts, _, _ = _placed([("day-3", 7, "我是守卫，第一个晚上我空守，第二天晚上守的 2 号，昨晚守了 6 号")])
+    assert facts == {("night-1", "guard_protect", None), ("night-2", "guard_protect", 2), ("night-3", "guard_protect", 6)}
+    # the guard speaking of "the guard" is talking about the role, not reporting his night
+    facts, _, _ = _placed([("day-2", 7, "如果守卫第一晚空手了，那女巫的药就白用了")])
+    assert facts == set()
+    events = _read("第二晚 5 号被守卫 3 号成功守护，狼人刀 5 号")
+    assert ("night-2", "guard_protect", 3, 5) in {(e.phase, e.skill, e.actor, e.target) for e in events}
+    assert not [e for e in _read("第二晚 5 号被 4 号守护") if e.skill == "guard_protect"]  # 4 is no guard

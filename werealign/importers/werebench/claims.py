@@ -37,13 +37,16 @@ _SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首�
           re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
 _POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
             re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)")]
-_GUARDS = [re.compile(r"(?:我|守卫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT)]
-_GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.[晚夜天]|首夜|首晚)"
-_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r")\s*(?:空守|空手|没守|谁也没守)")
+# A guard's night: "昨晚", "第二晚", "第二天晚上", "第一个晚上", "首夜" (said by day, "第二天" alone is the night before it).
+_GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.(?:个)?(?:天)?(?:晚上?|夜)|第.天|首夜|首晚)"
+_GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT),
+           # the night first, the guard implied by whose words these are: "第二天晚上守的 11 号"
+           re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|守的是|守护了|守的)\s*" + SEAT)]
+_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:空守|空手|没守|谁也没守)")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
 # "昨天验了 9" said by day: yesterday's check is last night's (a seer checks only at night).
-_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:验|查))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:验|查))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:个)?(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
 _WINDOW = 8  # characters before a statement searched for plan words and its night
 
 
@@ -140,6 +143,8 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
     found: list[tuple[int, Statement]] = []
     for skill, pattern in patterns:
         for m in pattern.finditer(text):
+            if not log and m.group(0).startswith(("守卫", "女巫")):
+                continue  # at the table "the guard / the witch did" is about a role, not the speaker's own night
             target = chinese_number(m.group("seat"))
             before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
             if target is not None and not _NOT_A_RESULT.search(before):
@@ -150,6 +155,8 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
     if role == "guard":
         for m in _EMPTY_GUARD.finditer(text):
             before = text[max(0, m.start() - _WINDOW):m.end()]
+            if not (log or not m.group(0).startswith("守卫")):
+                continue
             if not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, "guard_protect", None, None, day, _night_named(before, day), before)))
     return [st for _, st in sorted(found, key=lambda f: f[0])]

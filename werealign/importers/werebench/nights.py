@@ -102,6 +102,8 @@ _NTH_NIGHT_CHECKS = (
     re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*(?:预言家\s*)?(?:验出|验到|查验出)了?\s*" + _TARGET_ROLE + _SEAT
                + r"\s*(?:是|为)?\s*(?:一张|一个|个)?\s*(?P<said>金水|查杀|好人|好身份|狼人|狼)"),
 )
+# A protection told from the protected seat: "6 号被守卫 5 号成功守护", "8 号被 3 号守住" (the guard must be the seat named).
+_PROTECTED = re.compile(r"(?<!\d)(?P<seat>\d{1,2})\s*号\s*(?:玩家)?\s*被\s*(?:守卫)?\s*(?P<actor>\d{1,2})\s*号\s*(?:成功)?\s*(?:守护|守住|守)")
 # Words of a bluff before a check: a wolf's claimed check is not the seer's.
 _BLUFF = re.compile(r"悍跳|焊跳|汉跳|狼|假|称|说")
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
@@ -285,6 +287,10 @@ class _Reader:
             wolf = self.by_seat.get(int(m.group("seat")))
             if wolf is not None and wolf.faction == "wolf":
                 self.kill(night, wolf.seat, whole)
+        for m in _PROTECTED.finditer(text):
+            guard = self.by_seat.get(int(m.group("actor")))
+            if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
+                self.found(guard, night, "guard_protect", m, whole)
         for m in _SAVE_IMPLICIT.finditer(text):
             if m.group("role_a") or m.group("role_b"):
                 actor = self._actor("witch_save", m)
