@@ -231,3 +231,29 @@ def test_the_guards_own_words_and_a_protection_told_from_the_protected_seat():
     events = _read("第二晚 5 号被守卫 3 号成功守护，狼人刀 5 号")
     assert ("night-2", "guard_protect", 3, 5) in {(e.phase, e.skill, e.actor, e.target) for e in events}
     assert not [e for e in _read("第二晚 5 号被 4 号守护") if e.skill == "guard_protect"]  # 4 is no guard
+
+
+def test_the_badge_convention_needs_the_plan_the_badge_move_and_the_table_calling_it_gold():
+    from werealign.importers.werebench.badge_checks import badge_checks
+    from werealign.schema import Utterance
+
+    seats, phases, _ = _zh_game([])  # seat 3 is the seer; 2 and 6 villagers
+
+    def say(i: int, seg: int, phase: str, speaker, text: str) -> Utterance:
+        return Utterance(index=i, segment_ids=[seg], start=seg, end=seg + 0.5, phase=phase, speaker=speaker, text=text)
+
+    plan = say(0, 41, "day-2", 3, "我拿警徽，今天晚上我去验 6 号，明天见")
+    badge = Event(kind="badge_transfer", phase="day-3", segment_id=72, audience=EVERYONE, actor=3, target=6,
+                  evidence=[{"source": "release_field", "segment_id": 72, "quote": "utterances[9].sheriff = 6号"}])
+    table = say(1, 75, "day-3", 2, "警徽给了 6 号，那 6 号就是她的金水")
+    found = badge_checks([plan, table], seats, phases, [badge], True)
+    assert [(e.phase, e.actor, e.target, e.result) for e in found] == [("night-3", 3, 6, "好人")]
+    assert [ev.quote for ev in found[0].evidence] == ["验 6 号", "utterances[9].sheriff = 6号", "6 号就是她的金水"]
+    # any one of the three missing: nothing is read
+    assert badge_checks([table], seats, phases, [badge], True) == []
+    assert badge_checks([plan], seats, phases, [badge], True) == []
+    assert badge_checks([plan, table], seats, phases, [badge.model_copy(update={"target": 2})], True) == []
+    # the badge to a wolf is no 金水, whatever the table says
+    wolf_plan = plan.model_copy(update={"text": "今天晚上验 4 号"})
+    assert badge_checks([wolf_plan, table.model_copy(update={"text": "4 号是金水"})], seats, phases,
+                        [badge.model_copy(update={"target": 4})], True) == []

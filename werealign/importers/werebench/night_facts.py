@@ -2,8 +2,9 @@
 
 One pipeline for the import (werebench.game) and for the account of what is missing (scripts/knowledge_coverage.py
 --gaps), so a gap is classified by the very readers that would have filled it (issue 41):
-1. the annotator log and the host's recap, read as written facts (werebench.nights); where the two (or one with
-   itself) put different targets on one seat's action of a night, neither is kept (disputed);
+1. the annotator log and the host's recap, read as written facts (werebench.nights), and a seer's last check the
+   table's badge convention states (werebench.badge_checks); where two of them put different targets on one seat's
+   action of a night, neither is kept (disputed);
 2. the true role holders' own reports at the table and the log's account of them (werebench.claims), placed on
    their nights; one check list per seer, checked against the written facts (disputed when they disagree);
 3. all of it settled against the host's dawns and exits, and given to the seats that knew it (werebench.night_truth).
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from werealign.importers.corrections import apply_corrections
+from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions
 from werealign.importers.werebench.nights import Reading, read_night_actions
@@ -38,7 +40,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
                      phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
     readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
-    written, disputed = one_per_action([r.event for r in readings if r.event is not None])
+    badge = badge_checks(utterances, seats, phases, exits, language == "zh")
+    written, disputed = one_per_action([*(r.event for r in readings if r.event is not None), *badge])
     statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     disputed.update(disputed_talk)
