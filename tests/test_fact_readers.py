@@ -257,3 +257,11 @@ def test_the_badge_convention_needs_the_plan_the_badge_move_and_the_table_callin
     wolf_plan = plan.model_copy(update={"text": "今天晚上验 4 号"})
     assert badge_checks([wolf_plan, table.model_copy(update={"text": "4 号是金水"})], seats, phases,
                         [badge.model_copy(update={"target": 4})], True) == []
+
+
+def test_more_unseen_wordings_of_a_check_named_by_its_night():
+    # the seat and its night first, then the check; the actor between the night and the verb in the recap
+    assert [(s, r) for _, s, r, _ in check_reports("说实话 4 号玩家第一个晚上验的查杀")] == [(4, "查杀")]
+    events = _read("第二晚，预言家 2 号照着警徽流验出 7 号 是好身份")
+    assert [(e.phase, e.actor, e.target) for e in events if e.skill == "seer_check"] == [("night-2", 2, 7)]
+    assert _read("第二晚，6 号照着警徽流验出 7 号是好身份") == []  # 6 is no seer

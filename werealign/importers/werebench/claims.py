@@ -107,8 +107,6 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
         clause_owner: int | None = None
         for part in re.split(r"[，,]", sentence):
             part = part.strip()
-            if (d := _LOG_DAY.search(part)) is not None:
-                day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
             lead = re.match(r"^" + SEAT, part)
             if lead is not None and (seat := chinese_number(lead.group("seat"))) in role_of:
                 rest = part[lead.end():].lstrip()
@@ -116,6 +114,8 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
                     owner = seat  # "N 号是<role>", "N 号<its role>": the clauses after it are the seat's own
                     day = last_day  # and a day another seat's clause named is not this one's
                 clause_owner = seat
+            if (d := _LOG_DAY.search(part)) is not None:
+                day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
             who = clause_owner if clause_owner is not None else owner
             if who is not None and _CLAIM.search(part):
                 out += [replace(st, source="annotator_log") for st in statements_in(part, who, role_of.get(who, ""), day, log=True)]

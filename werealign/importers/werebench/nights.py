@@ -99,7 +99,8 @@ _KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s
 # A seer's check named by its night, anywhere: "第一晚的金水9 号", "第二晚的金水村民1 号", "第二晚验出 5 号是金水".
 _NTH_NIGHT_CHECKS = (
     re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*的\s*(?P<said>金水|查杀)\s*(?:是)?\s*" + _TARGET_ROLE + _SEAT),
-    re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*(?:预言家\s*)?(?:验出|验到|查验出)了?\s*" + _TARGET_ROLE + _SEAT
+    re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)[，,]?\s*(?:[^\d，。；,;]{0,4}?(?P<actor>\d{1,2})\s*号)?[^\d，。；,;]{0,8}?"
+               r"(?:验出|验到|查验出)了?\s*" + _TARGET_ROLE + _SEAT
                + r"\s*(?:是|为)?\s*(?:一张|一个|个)?\s*(?P<said>金水|查杀|好人|好身份|狼人|狼)"),
 )
 # A protection told from the protected seat: "6 号被守卫 5 号成功守护", "8 号被 3 号守住" (the guard must be the seat named).
@@ -197,13 +198,13 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop."""
     if not logs:
         return []
-    if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
-        logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     by_seat = {s.seat: s for s in seats}
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
+    reader.nth_night_checks(logs)  # on the words as written: it needs no sentence, and its quote is verbatim
+    if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
+        logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     current: SeatInfo | None = None  # the seat whose clause this is
     night: int | None = None  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号")
-    reader.nth_night_checks(logs)
     prev = ""
     for part in (p.strip() for p in _SUBCLAUSE.split(logs)):
         before, prev = prev, part
@@ -324,8 +325,9 @@ class _Reader:
             for m in pattern.finditer(text):
                 before = text[max(0, m.start() - 12):m.start()]
                 named = re.search(r"(\d{1,2})\s*号\s*(?:在)?\s*$", before)
-                seer = self.by_seat.get(int(named.group(1))) if named else (seers[0] if len(seers) == 1 else None)
-                if seer is None or seer.role != "seer" or (named is None and _BLUFF.search(before)):
+                actor = m.groupdict().get("actor") or (named.group(1) if named else None)
+                seer = self.by_seat.get(int(actor)) if actor else (seers[0] if len(seers) == 1 else None)
+                if seer is None or seer.role != "seer" or (actor is None and _BLUFF.search(before)):
                     continue
                 self.found(seer, chinese_number(m.group("n")) or 0, "seer_check", m, (named.group(0) if named else "") + m.group(0))
 
