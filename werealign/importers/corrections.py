@@ -21,7 +21,7 @@ from werealign.schema.corrections import Correction, GameCorrections
 from werealign.schema.models import ACTOR, Audience
 from werealign.validate.evidence_checks import quote_missing
 
-_TEAM_FACTS = {"wolf_kill": Audience(kind="team", team="wolf")}
+_PACK = Audience(kind="team", team="wolf")
 
 
 def load_corrections(folder: Path | None) -> dict[str, GameCorrections]:
@@ -70,7 +70,7 @@ def apply_corrections(facts: list[Event], corrections: Sequence[Correction]) -> 
         was = ", ".join(f"target {e.target}" for e in replaced) or "nothing read"
         who = f"seat {c.actor}" if c.actor is not None else "the wolves"
         if c.action == "set":
-            out.append(Event(kind="skill_use", phase=c.night, segment_id=None, audience=_TEAM_FACTS.get(c.skill, ACTOR), actor=c.actor,
+            out.append(Event(kind="skill_use", phase=c.night, segment_id=None, audience=_PACK if c.skill == "wolf_kill" else ACTOR, actor=c.actor,
                              target=c.target, skill=c.skill, result=c.result, note=c.note or "set by the game's corrections file",
                              evidence=[Evidence(source=c.source, segment_id=c.segment_id, quote=c.quote, by="correction")]))
             done.append(f"{who} {c.night} {c.skill} set to target {c.target} (was: {was}), as {c.source} says: '{c.quote}'")

@@ -150,7 +150,7 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             if target is not None and not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), before)))
     if role == "seer":
-        found += [(pos, Statement(seat, "seer_check", target, result, day, _night_named(said, day), said))
+        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said))
                   for pos, target, result, said in check_reports(text, log=log)]
     if role == "guard":
         for m in _EMPTY_GUARD.finditer(text):
@@ -158,7 +158,7 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             if not (log or not m.group(0).startswith("守卫")):
                 continue
             if not _NOT_A_RESULT.search(before):
-                found.append((m.start(), Statement(seat, "guard_protect", None, None, day, _night_named(before, day), before)))
+                found.append((m.start(), Statement(seat, skill="guard_protect", target=None, result=None, day=day, night=_night_named(before, day), text=before)))
     return [st for _, st in sorted(found, key=lambda f: f[0])]
 
 
@@ -170,6 +170,11 @@ def _night_named(text: str, day: int) -> int | None:
     if m.group("yesterday"):
         return day
     return 1 if m.group("first") else chinese_number(m.group("n"))
+
+
+def _is_check(*, skill: str) -> bool:
+    """A seer's check: a seat is checked once (a guard may protect one again after a night)."""
+    return skill == "seer_check"
 
 
 def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo], phases: Sequence[Phase],
@@ -238,11 +243,11 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
     on_nights: dict[tuple, dict] = {}
     for (actor, skill, phase), ts in claimed.items():
         for t, q in ts.items():
-            if skill == "seer_check" and t is not None:
-                on_nights.setdefault((actor, t), {})[phase] = q
-    for (actor, t), phases_of in on_nights.items():
+            if t is not None and _is_check(skill=skill):
+                on_nights.setdefault((actor, skill, t), {})[phase] = q
+    for (actor, skill, t), phases_of in on_nights.items():
         if len(phases_of) > 1:  # a seer checks a seat once: one of the nights is wrong, which is not known
             for phase in phases_of:
-                disputed.setdefault((actor, "seer_check", phase), f"seat {t} is put on several nights: " + "; ".join(f"{p} ('{q}')" for p, q in phases_of.items()))
+                disputed.setdefault((actor, skill, phase), f"seat {t} is put on several nights: " + "; ".join(f"{p} ('{q}')" for p, q in phases_of.items()))
     events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed]
     return events, dropped, disputed

@@ -123,8 +123,6 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
     return out
 
 
-# Skills a seat uses once a game to kill at night: stated on another night, the seat cannot have caused this death.
-_ONCE_KILLS = frozenset({"witch_poison", "stalker_assassinate"})
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
@@ -137,7 +135,8 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi]
-    poisoned = {a.target for a in actions if a.skill in _ONCE_KILLS and a.phase == night}
+    # skills a seat uses once a game to kill at night: stated on another night, the seat cannot have caused this death
+    poisoned = {a.target for a in actions if a.skill in ("witch_poison", "stalker_assassinate") and a.phase == night}
     died = [s for s in dict.fromkeys(died) if s not in poisoned]
     if len(died) != 1:
         return None
@@ -148,7 +147,7 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
             continue
         if out_before(s.seat, night) is not None or any(a.actor == s.seat and a.phase == night for a in actions):
             continue
-        if any(a.actor == s.seat and a.skill in _ONCE_KILLS and a.phase != night for a in actions):
+        if any(a.actor == s.seat and a.skill in ("witch_poison", "stalker_assassinate") and a.phase != night for a in actions):
             continue
         return None  # the one death may be this seat's doing, with the wolves' kill saved, guarded or moved
     return died[0]

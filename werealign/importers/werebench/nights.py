@@ -291,7 +291,7 @@ class _Reader:
         for m in _PROTECTED.finditer(text):
             guard = self.by_seat.get(int(m.group("actor")))
             if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
-                self.found(guard, night, "guard_protect", m, whole)
+                self.found(guard, night, m=m, text=whole, skill="guard_protect")
         for m in _SAVE_IMPLICIT.finditer(text):
             if m.group("role_a") or m.group("role_b"):
                 actor = self._actor("witch_save", m)
@@ -329,7 +329,7 @@ class _Reader:
                 seer = self.by_seat.get(int(actor)) if actor else (seers[0] if len(seers) == 1 else None)
                 if seer is None or seer.role != "seer" or (actor is None and _BLUFF.search(before)):
                     continue
-                self.found(seer, chinese_number(m.group("n")) or 0, "seer_check", m, (named.group(0) if named else "") + m.group(0))
+                self.found(seer, chinese_number(m.group("n")) or 0, m=m, text=(named.group(0) if named else "") + m.group(0), skill="seer_check")
 
     def role_agrees(self, m: re.Match[str]) -> bool:
         """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
