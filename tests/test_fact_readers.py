@@ -46,6 +46,7 @@ def test_a_seers_own_report_in_unseen_wordings_is_read(text, seat, result):
     "我判断 3 号是狼",  # a judgment, no check
     "昨晚我验出来一个查杀，先不说是谁",  # "一个" is a count, not seat 1
     "6 号查杀 2 号，说明 6 号在悍跳",  # 6 claims a check of 2: not the speaker's
+    "大家看，5查杀的2号，8查杀了2号，那2就是狼",  # 5 and 8 claim checks of 2: neither is the speaker's
 ])
 def test_plans_votes_quotes_other_games_and_rivals_checks_are_not_her_check(text):
     assert check_reports(text) == []

@@ -47,8 +47,8 @@ _FORMS = [
     re.compile(r"我\s*" + _NIGHT + r"\s*(?:直接)?\s*(?P<result>查杀)\s*(?:了)?\s*" + _SEAT_NAMED),
 ]
 # The bare idiom: the seat, then 金水 / 查杀 at once, not another seat's ("6 号的查杀"), nor a count ("三个金水"), nor
-# a verb with its object ("6 号查杀 4 号": 6 claims a check of 4).
-_BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|查杀)(?!牌都|们|\s*(?:了\s*)?(?:\d|[一二两三四五六七八九十]+\s*号))")
+# a verb with its object ("6 号查杀 4 号", "6 查杀的 3 号": 6 claims a check of the other).
+_BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|查杀)(?!牌都|们|\s*(?:了|过|的)|\s*(?:\d|[一二两三四五六七八九十]+)\s*号)")
 # What the annotator log says a seer said: third person ("7 号跳预言家查杀 12 号", "称验 1 号为金水", "给 7 号金水").
 _LOG_FORMS = [
     re.compile(r"(?:查验|验|摸)\s*(?:出|到)?\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
