@@ -1,19 +1,20 @@
 """Night results a role's TRUE holder states at the table, read as that night's facts when the truth bears them out.
 
-The release's logs state few night actions, but the true seer reports her checks at the table ("昨晚验了 5 号，
-是金水", "12 号是我的查杀"), the witch her save or poison ("我昨晚毒了 9 号", "银水是 8 号"), the guard his
-protection ("我守了 10 号", "第一晚空守"). Only the turns of the seat whose TRUE role has the skill are read (a
-bluffing wolf's report is never its own night), only by day (players are silent at night), and a statement is
-kept only when the truth bears it out:
-- a check whose stated result agrees with the target's true side as the seer sees it (`seen_by_seer`); a false
-  report (a seer who lies, a misheard number) is dropped;
-- a save, poison or protection goes through the same settling as every night fact (werebench.night_truth: a
-  poisoned seat must die at that dawn, a saved or protected one must not).
-Plans and hypotheticals are not results: a statement with a plan word nearby ("警徽流", "先验", "如果") is skipped.
-Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check or a
-guard's protection without one takes the only night up to this day that no other source has filled, and none when
-several are free (issue 30: a seer reporting four checks at once, one of them unreadable, put a later check on an
-earlier night); a witch's potion without one, the night before the day.
+The release's logs state few night actions, but the true seer reports her checks at the table ("昨晚验了 5 号，是
+金水", "12 号是我的查杀"), the witch her save or poison ("我昨晚毒了 9 号", "银水是 8 号"), the guard his
+protection ("我守了 10 号", "第二天晚上守的 11 号", "第一晚空守"). Only the turns of the seat whose TRUE role has
+the skill are read (a bluffing wolf's report is never its own night), only by day, and only as that seat's own
+first-person report (issue 41): a seer's check in the strict forms of werebench.check_talk, never a plan, a
+hypothesis, a vote, another game, a quote or a rival's check; at the table "the guard / the witch did" is about a
+role, not the speaker's night. A statement is kept only when the truth bears it out: a check whose stated result
+agrees with the target's true side as the seer sees it (`seen_by_seer`), not of herself; a save, poison or
+protection settled like every night fact (werebench.night_truth).
+Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a check or a protection
+without one takes the night before its day only when every earlier night is known (a seer naming an old check
+again, or a reader that missed one, would put it a night off); an antidote without one only on day 1 (on a later
+day it may be any night's); a poison without one, the night before the day (the dawn settles it).
+A seer's checks form one list: one target a night, none on two nights, agreeing with the written sources; where
+two disagree, neither is taken and the night is reported disputed.
 """
 
 from __future__ import annotations

@@ -17,6 +17,11 @@ prompt.
   a wolf knifing itself ("狼队安排 9 号自刀"), a wolf's own clause ("第二晚刀死 8 号"), a victim's own clause
   ("第二晚被狼人刀死", "被 9 号刀死" when 9 is a wolf), a stated empty knife ("狼队空刀": no target). A target
   named with a role must hold it; a denied kill ("未刀 8 号") is none.
+Issue 41 adds: a seer's check named by its night anywhere ("11 号第一晚的金水9 号", "第二晚验出 5 号是金水"; the seer
+named right before, or the game's one seer when no word of a bluff precedes), a witch's antidote by nickname or by
+her seat alone ("女巫风情云选择使用解药", "1 号选择开药解救"; never a denied one), a protection told from the protected
+seat ("6 号被守卫5 号成功守护"), a knife ending one sub-clause and its victim, named with its role, opening the next
+("狼队选择落刀，村民1 号"). Every reading keeps the words it was read from as its evidence.
 Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: what a seat claimed
 at the table is not what it did, and a claim is what a bluffing wolf makes), a passive ("被 5 号守护"),
 an action without a seat or a night ("夜间暗杀 11 号", "守 2 号", "死前毒 11 号"). Refused, and reported: a night the game does not have, a target that is no seat, a
