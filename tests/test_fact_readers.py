@@ -266,3 +266,25 @@ def test_more_unseen_wordings_of_a_check_named_by_its_night():
     events = _read("第二晚，预言家 2 号照着警徽流验出 7 号 是好身份")
     assert [(e.phase, e.actor, e.target) for e in events if e.skill == "seer_check"] == [("night-2", 2, 7)]
     assert _read("第二晚，6 号照着警徽流验出 7 号是好身份") == []  # 6 is no seer
+
+
+def test_a_turn_that_opens_a_zero_length_night_puts_the_news_before_it_at_the_previous_dawn():
+    from werealign.importers.report import ImportReport
+    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.werebench.events import eliminations
+    from werealign.schema import Utterance
+
+    phases = [Phase(id="night-1", kind="night", day=1, start=0, end=10), Phase(id="day-1", kind="day", day=1, start=10, end=100),
+              Phase(id="night-2", kind="night", day=2, start=100, end=110), Phase(id="day-2", kind="day", day=2, start=110, end=150),
+              Phase(id="night-3", kind="night", day=3, start=150, end=150), Phase(id="day-3", kind="day", day=3, start=150, end=300)]
+    # the news of night 2 comes late (after the day's election), then night 3 falls and dawns in the same turn
+    u = Utterance(index=0, segment_ids=[9], start=150, end=160, phase="day-3", speaker="host",
+                  text="昨天晚上死亡的是二号和五号，五号请离场，游戏继续，天黑请闭眼，天亮了，昨天晚上死亡的是 7 号玩家")
+    report = ImportReport(source="t")
+    events = eliminations([u], phases, 8, Ctx(report, "t.json", "g"))
+    assert {(e.target, e.phase) for e in events if e.kind == "elimination"} == {(2, "day-2"), (5, "day-2"), (7, "day-3")}
+    assert not report.entries["warning"]
+    # a turn that opens with its own dawn, then a nightfall the timeline has no night for: kept, and named
+    v = u.model_copy(update={"text": "天亮了，昨天晚上死亡的是二号，游戏继续，天黑请闭眼，天亮了，昨天晚上死亡的是 7 号玩家", "start": 155})
+    eliminations([v], phases, 8, Ctx(report, "t.json", "g"))
+    assert [e.code for e in report.entries["warning"]] == ["night_missing"]

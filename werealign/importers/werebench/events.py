@@ -78,14 +78,42 @@ _DAWN = re.compile(r"天亮了?")
 _DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
 
 
+def _night_opened(u: Utterance, phases: list[Phase], text: str, fall: re.Match) -> tuple[Phase | None, bool]:
+    """(the night a nightfall inside host turn `u` opens, whether it is a zero-length night at the turn's start that no
+    dawn precedes in the turn: then everything said before the nightfall is the previous day's). None: the timeline
+    has no such night."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    here = phases[order[u.phase]] if u.phase in order else None
+    if here is None:
+        return None, False
+    if here.kind == "night":
+        return here, False
+    if not _DAWN.search(text[:fall.start()]):
+        zero = next((p for p in reversed(phases[:order[here.id]]) if p.kind == "night" and abs(p.start - u.start) <= 1.0), None)
+        if zero is not None:
+            return zero, True
+    return next((p for p in phases[order[here.id] + 1:] if p.kind == "night" and u.start - 1.0 <= p.start <= u.end + 1.0), None), False
+
+
+def _two_dawns_one_night(u: Utterance, phases: list[Phase]) -> bool:
+    """A host turn with a dawn's news, a nightfall, a dawn and more news, and no night of the timeline the nightfall
+    can open: a night the timeline lacks (issue 41: named, not recovered)."""
+    if u.speaker != "host":
+        return False
+    text = "".join(x.text for x in u.segments) if u.segments else u.text
+    fall = _NIGHTFALL.search(text)
+    dawn = _DAWN.search(text, fall.end()) if fall else None
+    if fall is None or dawn is None or not _DAWN_NEWS.search(text[:fall.start()]) or not _DAWN_NEWS.search(text[dawn.end():]):
+        return False
+    return _night_opened(u, phases, text, fall)[0] is None
+
+
 def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
     """A host turn that runs on across a nightfall and the next dawn ("5 号玩家自爆，游戏继续，天黑请闭眼，天亮了，昨天
     晚上死亡的是 12 号") announces two moments (issue 41): what it says before the nightfall ends the day before the
     night it opens (a take or a hunter's shot there is that day's death, even in a turn labelled with the night), and
-    the deaths after the dawn are that night's. The night is the turn's own (a turn labelled with
-    a night), or a zero-length night the timeline puts at the turn's start when nothing of a dawn precedes the
-    nightfall in the turn, or the next night starting within the turn. None found: left as labelled (the timeline
-    lacks the night; the knowledge count then reads its deaths at the previous dawn)."""
+    the deaths after the dawn are that night's (`_night_opened`). None found: left as labelled (the timeline lacks the
+    night: reported as `night_missing`)."""
     text = "".join(x.text for x in u.segments) if u.segments else u.text
     fall = _NIGHTFALL.search(text)
     if fall is not None:
@@ -100,17 +128,7 @@ def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
     if fall is None or dawn is None or not out:
         return out
     order = {p.id: i for i, p in enumerate(phases)}
-    by_id = {p.id: p for p in phases}
-    here = by_id.get(u.phase)
-    if here is None:
-        return out
-    night = None
-    if here.kind == "night":
-        night = here
-    elif not _DAWN_NEWS.search(text[:fall.start()]):
-        night = next((p for p in reversed(phases[:order[here.id]]) if p.kind == "night" and abs(p.start - u.start) <= 1.0), None)
-    if night is None:
-        night = next((p for p in phases[order[here.id] + 1:] if p.kind == "night" and u.start - 1.0 <= p.start <= u.end + 1.0), None)
+    night, opened_here = _night_opened(u, phases, text, fall)
     if night is None:
         return out
     i = order[night.id]
@@ -123,8 +141,8 @@ def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
         cursor = max(cursor, at)
         if at > dawn.start() and after is not None and how not in _DAY_ACTS:
             phase = after
-        elif 0 <= at < fall.start() and before is not None and how in _DAY_ACTS:
-            phase = before
+        elif 0 <= at < fall.start() and before is not None and (how in _DAY_ACTS or opened_here):
+            phase = before  # the day's acts, and (a turn that opens the night) the previous dawn's news
         placed.append((seat, how, seg, phase, ev))
     return placed
 
@@ -140,6 +158,10 @@ def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int,
     for u in utterances:
         if u.speaker != "host":
             continue
+        if _two_dawns_one_night(u, phases):
+            ctx.add("warning", "night_missing", "metadata.game_status",
+                    f"turn {u.index} ({u.phase}, segment {u.segment_ids[0]}) announces a dawn, a nightfall and another dawn, and the timeline has "
+                    "no night between them", "kept as labelled: the second dawn's deaths count at the first; the night between is not owed")
         for seat, how, anchor, phase, ev in _announcements(u, phases, n_seats):
             if seat in exits:
                 first_how, first_seg, first_phase, _ = exits[seat]
