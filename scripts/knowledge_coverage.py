@@ -4,7 +4,8 @@
 
 DATASET_DIR is a werealign dataset (e.g. the output of `werealign import werebench`). The import report
 carries the same table per game (`night_knowledge`). `--gaps` adds every missing fact (of the facts named; all
-when none are) with the evidence each source gives (werealign.game.knowledge_gaps), and a count per season and kind."""
+when none are) with the evidence each source gives (werealign.game.knowledge_gaps), classified by the importer's own
+readers (werealign.importers.werebench.night_facts: what they found and left out, and why), and a count per season and kind."""
 
 from __future__ import annotations
 
@@ -15,10 +16,17 @@ from pathlib import Path
 from werealign.dataset import load_dataset
 from werealign.game.knowledge import coverage
 from werealign.game.knowledge_gaps import gaps
+from werealign.importers.werebench.night_facts import findings, read_night_facts
 
 
 def _season(g) -> str:
     return f"season {g.provenance.season}" if g.provenance and g.provenance.season is not None else "all"
+
+
+def reader_findings(g):
+    """What the importer's readers find in the game's sources and do not keep (the same readers the import ran)."""
+    exits = [e for e in g.events if e.kind in ("elimination", "self_destruct")]
+    return findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits), g.phases)
 
 
 def table(games) -> dict[str, Counter]:
@@ -49,11 +57,12 @@ def main() -> None:
     if not args.gaps:
         return
     wanted = {f for f in args.facts.split(",") if f}
-    found = [(g, gap) for g in games for gap in gaps(g) if not wanted or gap.fact in wanted]
-    print("\n| game | night | fact | holder | day turns after | dawn deaths | written sources naming the night | kind |\n|---|---|---|---|---:|---:|---|---|")
+    found = [(g, gap) for g in games for gap in gaps(g, reader_findings(g)) if not wanted or gap.fact in wanted]
+    print("\n| game | night | fact | holder | day turns after | dawn deaths | what the readers found and left out | kind |\n|---|---|---|---|---:|---:|---|---|")
     for _, gap in found:
         after = "-" if gap.turns_after is None else gap.turns_after
-        print(f"| {gap.game_id} | {gap.night} | {gap.fact} | {gap.holder} | {after} | {gap.dawn_deaths} | {', '.join(gap.written) or 'none'} | {gap.kind} |")
+        notes = " / ".join(n.replace("|", "/") for n in gap.found) or "none"
+        print(f"| {gap.game_id} | {gap.night} | {gap.fact} | {gap.holder} | {after} | {gap.dawn_deaths} | {notes} | {gap.kind} |")
     kinds = Counter((_season(g), gap.fact, gap.kind) for g, gap in found)
     print("\n| season | fact | kind | missing |\n|---|---|---|---:|")
     for (season, fact, kind), n in sorted(kinds.items()):

@@ -44,9 +44,11 @@ def test_the_wolves_kill_is_seen_by_the_pack_even_when_saved_and_the_witch_is_to
 def test_an_antidote_with_its_target_implicit_takes_the_nights_victim_or_is_dropped():
     kept, _ = _settle("第一晚狼人刀 5 号，女巫 1 号用了解药")
     assert ("night-1", "witch_save", 5, "1") in _facts(kept)
-    kept, dropped = _settle("1 号是女巫，第一晚用解药")  # nobody says whom the wolves attacked
-    assert not any(e.skill == "witch_save" for e in kept)
-    assert [why for _, why in dropped] == ["the antidote's target is implicit and the log states no kill of night-1"]
+    # nobody says whom the wolves attacked: the antidote is kept spent that night, on no named seat, and the witch is
+    # told no later victim (issue 41)
+    kept, dropped = _settle("1 号是女巫，第一晚用解药；第二晚狼人刀 2 号", [_exit(2, "day-2", "night_death")])
+    assert ("night-1", "witch_save", None, "1") in _facts(kept) and not dropped
+    assert ("night-2", "wolf_kill", 2, "(1,)") not in _facts(kept)
     # a save alone names the victim: the wolves attacked that seat
     kept, _ = _settle("1 号是女巫，首夜救 3 号")
     assert ("night-1", "wolf_kill", 3, "wolf") in _facts(kept)

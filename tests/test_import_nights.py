@@ -117,7 +117,9 @@ def test_a_named_actor_must_hold_the_role_the_action_needs():
     assert _facts(night + "女巫救 5 号") == [kill, (1, "night-1", "witch_save", 5, None)]  # the only witch
     two_witches = [s.model_copy(update={"role": "witch"}) if s.seat == 5 else s for s in SEATS]
     assert [r.event.skill for r in read_night_actions(night + "女巫救 6 号", two_witches, PHASES, "zh") if r.event] == ["wolf_kill"]
-    assert _facts("第一晚狼人刀 5 号，5 号被 3 号守护") == [kill]  # a passive names no target after the verb
+    # issue 41: a protection told from the protected seat is the guard's (seat 3 is the guard)
+    assert _facts("第一晚狼人刀 5 号，5 号被 3 号守护") == [kill, (3, "night-1", "guard_protect", 5, None)]
+    assert _facts("第一晚狼人刀 5 号，5 号被 4 号守护") == [kill]  # seat 4 is no guard
     assert _facts("1 号（女巫）首晚救 5 号；2 号玩家是预言家，第二晚验 4 号") == [
         (1, "night-1", "witch_save", 5, None), (2, "night-2", "seer_check", 4, "狼人")]
 

@@ -132,7 +132,7 @@ def _zh_game(turns: list[tuple[str, int, str]]) -> tuple[list[SeatInfo], list[Ph
 
 def _facts(turns, known=()):
     seats, phases, utts = _zh_game(turns)
-    events, refused = statement_events(read_statements(utts, seats, phases), seats, phases, list(known), catalogue_for(()), True)
+    events, refused, _ = statement_events(read_statements(utts, seats, phases), seats, phases, list(known), catalogue_for(()), True)
     return {(e.phase, e.skill, e.target, e.result) for e in events}, refused
 
 
@@ -160,7 +160,7 @@ def test_the_witch_and_the_guard_in_unseen_wordings_settle_against_the_dawn():
     assert ("night-2", "witch_poison", 4, None) in facts and ("night-2", "guard_protect", 2, None) in facts
     assert ("night-1", "guard_protect", None, None) in facts  # an empty guard, stated
     seats, phases, utts = _zh_game(turns)
-    events, _ = statement_events(read_statements(utts, seats, phases), seats, phases, [], catalogue_for(()), True)
+    events, _, _ = statement_events(read_statements(utts, seats, phases), seats, phases, [], catalogue_for(()), True)
     # the poisoned seat is not announced dead at that dawn: the statement is dropped, not shown
     kept, dropped = settle_night_actions(events, [], seats, phases)
     assert not any(e.skill == "witch_poison" for e in kept) and any(e.skill == "witch_poison" for e, _ in dropped)
@@ -285,27 +285,39 @@ def test_issue30_each_gap_carries_the_evidence_of_every_source_and_absence_is_on
     kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
     seer_dead = Event(kind="elimination", phase="day-2", segment_id=40, audience=EVERYONE, target=3, result="night_death")
     spoke = _three_nights([_check("night-1", 3, 2), kill1, seer_dead])
-    # a turn after her death (last words, or a slip of the label) could hold the check: one to read
-    assert {(x.night, x.fact): x for x in gaps(spoke)}[("night-2", "seer_check")].kind.startswith("unread")
+    # a turn after her death (last words, or a slip of the label) could hold the check: the gap says she spoke after it
+    assert "the holder spoke by day" in {(x.night, x.fact): x for x in gaps(spoke)}[("night-2", "seer_check")].kind
     g = spoke.model_copy(update={"utterances": [u for u in spoke.utterances if u.speaker != 3]})
     by = {(x.night, x.fact, x.holder): x for x in gaps(g)}
     # the seer knifed on night 2 never spoke again and no written source has a check under night 2
     seer2 = by[("night-2", "seer_check", "seat 3 (seer)")]
-    assert (seer2.turns_after, seer2.dawn_deaths, seer2.written) == (0, 1, ())
+    assert (seer2.turns_after, seer2.dawn_deaths, seer2.found) == (0, 1, ())
     assert seer2.kind.startswith("absent")
-    # night 2's kill: one dawn death, which another night skill (the witch's poison) may explain: not claimed absent
-    assert by[("night-2", "wolf_kill", "wolves")].kind.startswith("unread")
+    # night 2's kill: one dawn death, which another night skill (the witch's poison) may explain: absent to every
+    # reader, and said so with what the dawn allows
+    assert by[("night-2", "wolf_kill", "wolves")].kind.startswith("absent") and "poison" in by[("night-2", "wolf_kill", "wolves")].kind
     # the witch is told the same victim: on nights 2 and 3 one gap each, the pack's; on night 1 the pack's kill is
     # known and only the witch's copy is missing, which stays listed
     assert [(x.night, x.holder) for x in gaps(g) if x.fact == "wolf_kill"] == [
         ("night-1", "seat 5 (witch)"), ("night-2", "wolves"), ("night-3", "wolves")]
-    # a written source with words of a check under that night (any night wording) turns it into one to read
-    g2 = g.model_copy(update={"annotator_log": "次夜预言家查了 4 号；白天无事", "recap": "第三晚无人发言"})
-    seer2 = {(x.night, x.fact): x for x in gaps(g2)}[("night-2", "seer_check")]
-    assert seer2.written == ("annotator_log",) and seer2.kind.startswith("unread")
-    # words under another night do not count for this one
-    g3 = g.model_copy(update={"annotator_log": "第一晚预言家验了 2 号，第二晚狼人刀了 3 号"})
-    assert {(x.night, x.fact): x for x in gaps(g3)}[("night-2", "seer_check")].written == ()
+
+
+def test_issue41_gaps_are_classified_by_what_the_importers_own_readers_found_and_left_out():
+    from werealign.game.knowledge_gaps import gaps
+    from werealign.importers.werebench.night_facts import findings, read_night_facts
+
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
+    g = _three_nights([_check("night-1", 3, 2), kill1])
+    # the log and the recap name two targets for the seer's night 2 (invented wordings): both read, neither kept
+    g = g.model_copy(update={"annotator_log": "3 号是预言家，第二晚验 4 号是狼", "recap": "第二晚预言家3 号查验了 1 号，是狼人"})
+    nf = read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, "zh", [])
+    assert (3, "seer_check", "night-2") in nf.disputed and not any(e.skill == "seer_check" and e.phase == "night-2" for e in nf.kept)
+    gap = {(x.night, x.fact): x for x in gaps(g, findings(nf, g.phases))}[("night-2", "seer_check")]
+    assert gap.kind == "found, not kept: disputed" and "seat 4" in gap.found[0] and "seat 1" in gap.found[0]
+    # words near a night that no reader takes as a check ("第二晚查了半天") are no finding: absent, as before
+    g2 = g.model_copy(update={"annotator_log": "第二晚查了半天也没结果", "recap": None})
+    nf2 = read_night_facts(g2.annotator_log, g2.recap, g2.utterances, g2.seats, g2.phases, "zh", [])
+    assert {(x.night, x.fact): x for x in gaps(g2, findings(nf2, g2.phases))}[("night-2", "seer_check")].kind.startswith("absent")
 
 
 def test_issue30_a_check_whose_night_is_not_said_is_placed_only_where_no_other_night_can_hold_it():

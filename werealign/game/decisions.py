@@ -244,6 +244,8 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
                 continue
             told = note if w in asked else (lambda *args: None)  # only the asked seats' decisions are accounted for
             saved = next((e.target for e in ev if e.skill == "witch_save" and e.actor == w), None)
+            # an antidote stated spent on a victim no source names: no save item, and none on a later night
+            spent = any(e.skill == "witch_save" and e.actor == w for e in ev)
             poisoned = next((e.target for e in ev if e.skill == "witch_poison" and e.actor == w), None)
             if w not in antidote_used and victim is not None:
                 allowed = True if victim != w else self_save_allowed(board, n.number, w in saved_self)
@@ -252,14 +254,16 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
                          "no item: the board does not declare whether the witch may save herself (rules.moves.witch_self_save)")
                 elif allowed is False:
                     pass  # no decision: she may not save herself
+                elif spent and saved is None:
+                    pass
                 elif saved is not None or (deaths is not None and victim in deaths):
                     add("witch_save", w, n.phase, n.cutoff, [victim], saved, none_allowed=True, about=victim)
                 else:
                     told("dropped", "witch_save_unproven", n.phase, f"seat {w} holds the antidote and seat {victim} was attacked; no save is recorded",
                          "no item: the victim's night death is not announced either, so a missing save cannot be told from no save")
-            if saved is not None:
+            if spent:
                 antidote_used.add(w)
-            if w not in poison_used and (saved is None or board.witch_both_potions):
+            if w not in poison_used and (not spent or board.witch_both_potions):
                 proven_none = any(a == w and night_of.get(p, 0) > n.number for a, p in later_poison) or (
                     deaths is not None and deaths <= ({victim} if victim is not None else set()))
                 if poisoned is not None or proven_none:

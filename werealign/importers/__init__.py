@@ -32,13 +32,15 @@ class Importer:
     description: str  # one line, for `werealign list` and the help
     # (source path, output dataset directory, overwrite an earlier import there) -> what it wrote. It must write
     # nothing outside `out`, refuse a non-empty `out` that is not its own earlier output, and raise UserError.
-    run: Callable[[Path, Path, bool], Imported]
+    run: Callable[..., Imported]
+    # whether `run` takes `corrections=` (a folder of per-game corrections files, werealign.importers.corrections)
+    takes_corrections: bool = False
 
 
-def _werebench(src: Path, out: Path, overwrite: bool) -> Imported:
+def _werebench(src: Path, out: Path, overwrite: bool, corrections: Path | None = None) -> Imported:
     from werealign.importers.werebench.importer import REPORT_MD, import_werebench
 
-    s = import_werebench(src, out, overwrite=overwrite)
+    s = import_werebench(src, out, overwrite=overwrite, corrections=corrections)
     c = s.counts
     lines = [
         f"games: {c['games_converted']}/{c['games_in_source']} converted, {c['games_dropped']} dropped",
@@ -54,7 +56,7 @@ def _werebench(src: Path, out: Path, overwrite: bool) -> Imported:
 
 
 def _builtins() -> list[Importer]:
-    return [Importer("werebench", "the WereBench release: games, speech items; VA, OI derived", _werebench)]
+    return [Importer("werebench", "the WereBench release: games, speech items; VA, OI derived", _werebench, takes_corrections=True)]
 
 
 IMPORTERS: Registry[Importer] = Registry("importer", "werealign.importers", _builtins, kind=Importer)

@@ -121,6 +121,8 @@ def _event_line(ev: Event, viewpoint_seat: int | None, language: str, words: dic
     if verb is None:
         skill = (ev.skill or "").replace("_", " ")  # an id such as 'white_wolf_king_take' reads as words
         verb = f"使用技能 {skill}：" if zh else f"used {skill or 'a skill'} on"
+    if ev.skill == "witch_save" and tgt is None:  # an antidote spent on a victim no source names (issue 41)
+        return f"{who(ev.actor)}使用了解药（救下当晚被狼人袭击的玩家）" if zh else f"{who(ev.actor)} used the antidote (on that night's victim of the wolves)"
     if zh:
         return f"{who(ev.actor)}{verb}{tgt or '无目标'}{res}"
     return f"{who(ev.actor)} {verb} {tgt or 'nobody'}{res}"

@@ -8,6 +8,7 @@ from werealign.schema.models import (  # noqa: F401
     DatasetCounts,
     DatasetManifest,
     Event,
+    Evidence,
     GameLog,
     Highlight,
     ItemProvenance,
@@ -29,6 +30,7 @@ from werealign.schema.models import (  # noqa: F401
 )
 from werealign.schema.arena import ArenaSummary  # noqa: F401
 from werealign.schema.annotation import AnnotatorConfig  # noqa: F401
+from werealign.schema.corrections import GameCorrections  # noqa: F401
 from werealign.schema.runs import RunRecord, Results, SampleRow  # noqa: F401
 from werealign.schema.roles import ROLE_LABELS, ROLES, canonical_role, faction_of, is_god, is_host_label  # noqa: F401
 
@@ -42,6 +44,7 @@ FILE_MODELS = {
     "osr_rewrite": OsrRewrite,
     "dataset_manifest": DatasetManifest,
     "annotator_config": AnnotatorConfig,
+    "corrections": GameCorrections,
     "run": RunRecord,
     "sample": SampleRow,
     "results": Results,

@@ -240,6 +240,21 @@ TELLING_ORDER = {"vote": 0, "sheriff_election": 1, "self_destruct": 2, "night_ou
                  "sheriff_run": 7, "role_reveal": 8}  # a seat standing for sheriff (issue 31) is told alone, at the host's list of candidates
 
 
+# Where a fact was read (issue 41): a table turn (its segment), the annotator log, the host's recap, or a structured
+# field of the source release (a turn's `sheriff` field), which the game log does not keep.
+EvidenceSource = Literal["utterance", "annotator_log", "recap", "release_field"]
+
+
+class Evidence(Strict):
+    """The words a fact was read from. `validate` checks that the quote is in its source (whitespace aside); a
+    correction (`by: correction`) is checked the same way."""
+
+    source: EvidenceSource
+    segment_id: int | None = Field(None, exclude_if=_empty, description="source utterance: the segment holding the quote (or the turn's first).")
+    quote: str = Field(min_length=1, description="The words read, verbatim (whitespace aside).")
+    by: Literal["reader", "correction"] = Field("reader", description="An importer's reader, or a per-game corrections file.")
+
+
 class Event(Strict):
     kind: EventKind
     phase: str
@@ -253,6 +268,8 @@ class Event(Strict):
     skill: str | None = Field(None, description="For skill_use: e.g. seer_check, witch_save, witch_poison, guard_protect, hunter_shoot.")
     result: str | None = Field(None, description="Outcome text, e.g. 'wolf' for a seer check, 'peaceful night'.")
     note: str | None = None
+    evidence: list[Evidence] = Field(default_factory=list, exclude_if=_empty,
+                                     description="Where the event was read (issue 41); several when sources agree or one fact gives another.")
 
     _upgrade = model_validator(mode="before")(_upgrade_public)
 

@@ -52,6 +52,8 @@ class RoleDeclaration(BaseModel):
         "('seer_check'; 'wolf_kill' for the pack's kill), or 'SKILL until OWN_SKILL' (the witch learns the victim "
         "until she has used her antidote: 'wolf_kill until witch_save'). Facts a viewpoint lacks are named on its items.")
     seer_sees_good: bool | None = Field(None, description="A wolf-side role a seer's check may show as good (a hidden wolf).")
+    alters_night_deaths: bool | None = Field(None, description="Its night skill can kill or redirect a kill (a poison, an assassination, a swap): "
+                                                              "a lone dawn death is the wolves' choice only when no such seat could act.")
     rule: dict[str, str] = Field(default_factory=dict, description="Language code -> one-line rule text for rules summaries.")
 
 
@@ -65,6 +67,7 @@ class Role:
     rule: dict[str, str] = field(default_factory=dict)
     knows_each_night: tuple[str, ...] = ()  # RoleDeclaration.knows_each_night
     seer_sees_good: bool = False  # RoleDeclaration.seer_sees_good
+    alters_night_deaths: bool = False  # RoleDeclaration.alters_night_deaths
 
     @property
     def is_god(self) -> bool:
@@ -134,6 +137,7 @@ class RoleCatalogue:
                 rule={**(old.rule if old else {}), **d.rule},
                 knows_each_night=tuple(d.knows_each_night) if d.knows_each_night is not None else (old.knows_each_night if old else ()),
                 seer_sees_good=d.seer_sees_good if d.seer_sees_good is not None else (old.seer_sees_good if old else False),
+                alters_night_deaths=d.alters_night_deaths if d.alters_night_deaths is not None else (old.alters_night_deaths if old else False),
             )
             for label in [n for ns in d.names.values() for n in ns]:
                 declared_labels[normalise_label(label)] = d.id
@@ -149,7 +153,7 @@ def builtin_catalogue() -> RoleCatalogue:
     return RoleCatalogue(
         Role(id=r["id"], faction=r["faction"], team=r.get("team"), names={k: tuple(v) for k, v in r.get("names", {}).items()},
              night_ability=r.get("night_ability"), rule=dict(r.get("rule") or {}), knows_each_night=tuple(r.get("knows_each_night") or ()),
-             seer_sees_good=bool(r.get("seer_sees_good")))
+             seer_sees_good=bool(r.get("seer_sees_good")), alters_night_deaths=bool(r.get("alters_night_deaths")))
         for r in data["roles"]
     )
 

@@ -12,6 +12,7 @@ from collections import Counter
 from werealign.schema import GameLog
 from werealign.schema.models import VOTE_PHASE_KINDS
 from werealign.schema.roles import CATALOGUE, RoleCatalogue, catalogue_for
+from werealign.validate.evidence_checks import check_evidence
 from werealign.validate.findings import Sink, path
 from werealign.validate.index import GameIndex
 from werealign.validate.night_checks import check_night_chat
@@ -36,6 +37,7 @@ def check_game(game: GameLog, out: Sink) -> GameIndex:
     check_phases(game, out)
     check_utterances(game, idx, out)
     check_events(game, idx, out)
+    check_evidence(game, idx, out)
     check_mvp(game, idx, out)
     check_highlights(game, idx, out)
     check_winner(game, idx, out)

@@ -27,7 +27,7 @@ from werealign.game.derive import alive_at
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.tallies import WORDINGS as TALLY_WORDINGS
 from werealign.importers.werebench.tallies import _segment_at
-from werealign.schema import Event, GameLog, Utterance
+from werealign.schema import Event, Evidence, GameLog, Utterance
 from werealign.schema.models import EVERYONE, WITHDREW
 from werealign.text.zh_numbers import chinese_number
 
@@ -64,6 +64,8 @@ class Candidacy:
     seats: list[int]
     withdrew: list[int]  # the candidates not among the first "still running" list the host names
     withdrew_segment: int | None  # where that list is said
+    quote: str = ""  # the host's list of candidates, as read (the events' evidence)
+    withdrew_quote: str = ""  # the host's later list of those still running
 
 
 def read_candidacies(game: GameLog) -> tuple[list[Candidacy], list[tuple[str, str]]]:
@@ -105,7 +107,7 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
     if not set(named) <= alive:
         return f"seats {sorted(set(named) - alive)} are out of the game there"
     on_stage = TALLY_WORDINGS.get(game.language)
-    stage: tuple[int, set[int], set[int]] | None = None  # where the host first names who is still running, whom, and the seats after
+    stage: tuple[int, set[int], set[int], str] | None = None  # where the host first names who is still running, whom, and the seats after
     for later in turns:
         if on_stage is None or later.index < u.index:
             continue
@@ -114,11 +116,11 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
             if not still <= set(named):
                 return f"the host later names seats {sorted(still - set(named))} still running, which the list leaves out"
             if stage is None:  # and what the turn says after it (a tally, the outcome)
-                stage = (_segment_at(later, s.start()), still, {int(d) for d in on_stage.seat.findall(later.text[s.end():])})
+                stage = (_segment_at(later, s.start()), still, {int(d) for d in on_stage.seat.findall(later.text[s.end():])}, s.group(0))
     withdrew = sorted(set(named) - stage[1]) if stage else []
     if stage and set(withdrew) & stage[2]:
         withdrew = []  # a seat left out of "still running" gets a ballot or the badge: the list lost it, nobody is known to withdraw
-    return Candidacy(u.phase, segment, sorted(named), withdrew, stage[0] if stage else None)
+    return Candidacy(u.phase, segment, sorted(named), withdrew, stage[0] if stage else None, m.group(0), stage[3] if stage else "")
 
 
 def candidacy_events(game: GameLog, report: ImportReport | None = None) -> GameLog:
@@ -129,10 +131,12 @@ def candidacy_events(game: GameLog, report: ImportReport | None = None) -> GameL
         for what, why in refused:
             report.add("dropped", "candidacy_unread", source_file=game.provenance.original_file or "", game=game.game_id, field=None,
                        what=what, why=f"no sheriff_run events (who ran is unknown): {why}")
-    events = [Event(kind="sheriff_run", phase=c.phase, segment_id=c.segment, audience=EVERYONE, actor=s, note="read from the host's list of candidates")
+    events = [Event(kind="sheriff_run", phase=c.phase, segment_id=c.segment, audience=EVERYONE, actor=s, note="read from the host's list of candidates",
+                    evidence=[Evidence(source="utterance", segment_id=c.segment, quote=c.quote)] if c.quote.strip() else [])
               for c in found if c.phase not in has for s in c.seats]
     events += [Event(kind="sheriff_run", phase=c.phase, segment_id=c.withdrew_segment, audience=EVERYONE, actor=s, result=WITHDREW,
-                     note="a candidate the host no longer names still running")
+                     note="a candidate the host no longer names still running",
+                     evidence=[Evidence(source="utterance", segment_id=c.withdrew_segment, quote=c.withdrew_quote)] if c.withdrew_quote.strip() else [])
                for c in found if c.phase not in has and c.withdrew_segment is not None for s in c.withdrew]
     if not events:
         return game

@@ -1,56 +1,53 @@
 """Night results a role's TRUE holder states at the table, read as that night's facts when the truth bears them out.
 
-The release's logs state few night actions, but the true seer reports her checks at the table ("昨晚验了 5 号，
-是金水", "12 号是我的查杀"), the witch her save or poison ("我昨晚毒了 9 号", "银水是 8 号"), the guard his
-protection ("我守了 10 号", "第一晚空守"). Only the turns of the seat whose TRUE role has the skill are read (a
-bluffing wolf's report is never its own night), only by day (players are silent at night), and a statement is
-kept only when the truth bears it out:
-- a check whose stated result agrees with the target's true side as the seer sees it (`seen_by_seer`); a false
-  report (a seer who lies, a misheard number) is dropped;
-- a save, poison or protection goes through the same settling as every night fact (werebench.night_truth: a
-  poisoned seat must die at that dawn, a saved or protected one must not).
-Plans and hypotheticals are not results: a statement with a plan word nearby ("警徽流", "先验", "如果") is skipped.
-Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a seer's check or a
-guard's protection without one takes the only night up to this day that no other source has filled, and none when
-several are free (issue 30: a seer reporting four checks at once, one of them unreadable, put a later check on an
-earlier night); a witch's potion without one, the night before the day.
+The release's logs state few night actions, but the true seer reports her checks at the table ("昨晚验了 5 号，是
+金水", "12 号是我的查杀"), the witch her save or poison ("我昨晚毒了 9 号", "银水是 8 号"), the guard his
+protection ("我守了 10 号", "第二天晚上守的 11 号", "第一晚空守"). Only the turns of the seat whose TRUE role has
+the skill are read (a bluffing wolf's report is never its own night), only by day, and only as that seat's own
+first-person report (issue 41): a seer's check in the strict forms of werebench.check_talk, never a plan, a
+hypothesis, a vote, another game, a quote or a rival's check; at the table "the guard / the witch did" is about a
+role, not the speaker's night. A statement is kept only when the truth bears it out: a check whose stated result
+agrees with the target's true side as the seer sees it (`seen_by_seer`), not of herself; a save, poison or
+protection settled like every night fact (werebench.night_truth).
+Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a check or a protection
+without one takes the night before its day only when every earlier night is known (a seer naming an old check
+again, or a reader that missed one, would put it a night off); an antidote without one only on day 1 (on a later
+day it may be any night's); a poison without one, the night before the day (the dawn settles it).
+A seer's checks form one list: one target a night, none on two nights, agreeing with the written sources; where
+two disagree, neither is taken and the night is reported disputed.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from werealign.schema import Event, Phase, SeatInfo, Utterance
+from werealign.importers.werebench.check_talk import check_reports, result_side
+from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
 from werealign.schema.roles import RoleCatalogue
 from werealign.text.zh_numbers import chinese_number
 
 _NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
 SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"
-_GOOD = r"金水|好人|好身份|平民|良民"
-_WOLF = r"查杀|狼人|狼牌|坏人|狼"
-_RESULT = r"(?P<result>" + _GOOD + "|" + _WOLF + ")"
 # A seer's report: a result word ("金水", "查杀", "是个狼", "好人") with a seat next to it (nothing but a few
 # characters between, no other seat or result word), and a check verb or the first person close by.
-_CHECK_RESULT = re.compile(r"(?P<good>金水|好人|好身份|良民)|(?P<wolf>查杀|(?:是|个|张|匹)\s*(?:狼人|狼)(?!队|人[队阵]|查杀|坑))")
-_CHECK_CUE = re.compile(r"验|查|我")
-_LOG_CUE = re.compile(r"验|查|给|发|报")
-_NEAR = 10  # characters between a seat and its result, at most
-_NEAR_BARE = 5  # the same for a bare number, which may be anything else far from a result word
-_BARE_SEAT = re.compile(r"(?<![\d.%％:：])(\d{1,2})(?![\d.%％:：]|\s*号)")
 _SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
           re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
 _POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
             re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)")]
-_GUARDS = [re.compile(r"(?:我|守卫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT)]
-_GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.[晚夜天]|首夜|首晚)"
-_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r")\s*(?:空守|空手|没守|谁也没守)")
+# A guard's night: "昨晚", "第二晚", "第二天晚上", "第一个晚上", "首夜" (said by day, "第二天" alone is the night before it).
+_GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.(?:个)?(?:天)?(?:晚上?|夜)|第.天|首夜|首晚)"
+_GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT),
+           # the night first, the guard implied by whose words these are: "第二天晚上守的 11 号"
+           re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|守的是|守护了|守的)\s*" + SEAT)]
+_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:空守|空手|没守|谁也没守)")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
 # "昨天验了 9" said by day: yesterday's check is last night's (a seer checks only at night).
-_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:验|查))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:验|查))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:个)?(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
 _WINDOW = 8  # characters before a statement searched for plan words and its night
 
 
@@ -64,7 +61,9 @@ class Statement:
     result: str | None
     day: int
     night: int | None
-    text: str  # for the import report only
+    text: str  # the words read, verbatim: the fact's evidence
+    source: str = "utterance"  # or "annotator_log" (what the log says the seat stated)
+    segment_id: int | None = None  # source utterance: the segment holding the words
 
 
 def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
@@ -83,8 +82,14 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     out: list[Statement] = []
     for u in utterances:
         if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
-            out += statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])
+            out += [replace(st, segment_id=_segment_of(u, st.text)) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
     return out
+
+
+def _segment_of(u: Utterance, quote: str) -> int:
+    """The segment of the turn that holds the quote (whitespace aside), else the turn's first."""
+    words = "".join(quote.split())
+    return next((x.id for x in u.segments or [] if words in "".join(x.text.split())), u.segment_ids[0])
 
 
 def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
@@ -103,25 +108,32 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
         clause_owner: int | None = None
         for part in re.split(r"[，,]", sentence):
             part = part.strip()
-            if (d := _LOG_DAY.search(part)) is not None:
-                day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
             lead = re.match(r"^" + SEAT, part)
             if lead is not None and (seat := chinese_number(lead.group("seat"))) in role_of:
-                if re.match(r"^" + SEAT + r"\s*(?:是|[（(])", part):
-                    owner = seat  # "N 号是<role>": the clauses after it are the seat's own
+                rest = part[lead.end():].lstrip()
+                if re.match(r"(?:是|[（(])", rest) or any(rest.startswith(n) for n in _role_names(role_of[seat])):
+                    owner = seat  # "N 号是<role>", "N 号<its role>": the clauses after it are the seat's own
+                    day = last_day  # and a day another seat's clause named is not this one's
                 clause_owner = seat
+            if (d := _LOG_DAY.search(part)) is not None:
+                day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
             who = clause_owner if clause_owner is not None else owner
             if who is not None and _CLAIM.search(part):
-                out += statements_in(part, who, role_of.get(who, ""), day, log=True)
+                out += [replace(st, source="annotator_log") for st in statements_in(part, who, role_of.get(who, ""), day, log=True)]
     return out
+
+
+def _role_names(role: str) -> tuple[str, ...]:
+    known = RELEASE_ROLES.get(role)
+    return tuple(n for n in (known.names.get("zh", ()) if known else ()) if n)
 
 
 # The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
 # poisoning is settled against the dawn its night is placed on.)
 _EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
-_LOG_DAY = re.compile(r"(?P<election>警长竞选|警上)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
+_LOG_DAY = re.compile(r"(?P<election>警长竞选|警上|上警|竞选警长)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
 # A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
-_CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
+_CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|自曝|自爆身份|验出|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
 
 
 def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False) -> list[Statement]:
@@ -132,49 +144,23 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
     found: list[tuple[int, Statement]] = []
     for skill, pattern in patterns:
         for m in pattern.finditer(text):
+            if not log and m.group(0).startswith(("守卫", "女巫")):
+                continue  # at the table "the guard / the witch did" is about a role, not the speaker's own night
             target = chinese_number(m.group("seat"))
             before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
             if target is not None and not _NOT_A_RESULT.search(before):
-                found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), m.group(0))))
+                found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), before)))
     if role == "seer":
-        found += [(pos, Statement(seat, "seer_check", target, result, day, night, said))
-                  for pos, target, result, night, said in _checks_reported(text, day, log)]
+        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said))
+                  for pos, target, result, said in check_reports(text, log=log)]
     if role == "guard":
         for m in _EMPTY_GUARD.finditer(text):
             before = text[max(0, m.start() - _WINDOW):m.end()]
+            if not (log or not m.group(0).startswith("守卫")):
+                continue
             if not _NOT_A_RESULT.search(before):
-                found.append((m.start(), Statement(seat, "guard_protect", None, None, day, _night_named(before, day), m.group(0))))
+                found.append((m.start(), Statement(seat, skill="guard_protect", target=None, result=None, day=day, night=_night_named(before, day), text=before)))
     return [st for _, st in sorted(found, key=lambda f: f[0])]
-
-
-def _checks_reported(text: str, day: int, log: bool = False) -> list[tuple[int, int, str, int | None, str]]:
-    """(position, seat, result word, night named or None, the words read) of each check the seer reports in `text`."""
-    seats = [(m.start(), m.end(), chinese_number(m.group("seat")), _NEAR) for m in re.finditer(SEAT, text)]
-    # Transcripts often drop the 号 ("11 是我的金水"): a bare number counts as a seat only right beside the result.
-    taken = {start for start, *_ in seats}
-    seats += [(m.start(), m.end(), int(m.group(1)), _NEAR_BARE) for m in _BARE_SEAT.finditer(text) if m.start() not in taken]
-    results = list(_CHECK_RESULT.finditer(text))
-    out = []
-    for r in results:
-        best = None
-        for start, end, seat, near in seats:
-            gap = r.start() - end if end <= r.start() else start - r.end()
-            if seat is None or gap < 0 or gap > near:
-                continue
-            lo, hi = min(start, r.start()), max(end, r.end())
-            between = text[min(end, r.end()):max(start, r.start())]
-            if any(lo < o.start() < hi and o is not r for o in results) or re.search(r"\d", between) or re.search(r"[。？?！!]", between):
-                continue
-            if best is None or gap < best[0]:
-                best = (gap, lo, hi, seat)
-        if best is None:
-            continue
-        _, lo, hi, seat = best
-        window = text[max(0, lo - _WINDOW):hi]
-        if not (_LOG_CUE if log else _CHECK_CUE).search(window) or _NOT_A_RESULT.search(window):
-            continue
-        out.append((lo, seat, r.group("good") or "查杀", _night_named(window, day), text[lo:hi]))
-    return out
 
 
 def _night_named(text: str, day: int) -> int | None:
@@ -187,12 +173,24 @@ def _night_named(text: str, day: int) -> int | None:
     return 1 if m.group("first") else chinese_number(m.group("n"))
 
 
+def _is_check(*, skill: str) -> bool:
+    """A seer's check: a seat is checked once (a guard may protect one again after a night)."""
+    return skill == "seer_check"
+
+
 def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo], phases: Sequence[Phase],
-                     known: Sequence[Event], catalogue: RoleCatalogue, zh: bool) -> tuple[list[Event], list[tuple[Statement, str]]]:
-    """(events for the statements the truth bears out, placed on their nights; the rest with why). `known`: the night
-    facts other sources already hold (a night or a target they fill is not filled again)."""
+                     known: Sequence[Event], catalogue: RoleCatalogue, zh: bool
+                     ) -> tuple[list[Event], list[tuple[Statement, str]], dict[tuple, str]]:
+    """(events for the statements the truth bears out, placed on their nights; the rest with why; the (actor, skill,
+    night) keys in dispute, with why: neither the statement nor `known` is taken there). `known`: the night facts
+    other sources hold. A seer's checks form one list: one target a night, none on two nights; sources that disagree
+    on a night, or put one target on two nights, leave both out (issue 41)."""
     by_seat = {s.seat: s for s in seats}
     nights = {p.day: p.id for p in phases if p.kind == "night"}
+    claimed: dict[tuple, dict] = {}  # (actor, skill, night) -> every target a source or a statement puts there, with its words
+    for e in known:
+        if e.kind == "skill_use" and e.skill in _EVERY_NIGHT:
+            claimed.setdefault((e.actor, e.skill, e.phase), {}).setdefault(e.target, e.evidence[0].quote if e.evidence else e.note)
     filled = {(e.actor, e.skill, e.phase) for e in known if e.kind == "skill_use"}
     targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
     events: list[Event] = []
@@ -203,36 +201,54 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         if st.target is not None and target is None:
             dropped.append((st, f"seat {st.target} is not a seat of the game"))
             continue
-        if (st.seat, st.skill, st.target) in targets:
-            continue  # already known (stated again, or by another source)
         result = None
         if st.skill == "seer_check":
             assert target is not None
-            said = "wolf" if re.fullmatch(_WOLF, st.result or "") else "good"
+            said = result_side(st.result or "")
             if target.seat == st.seat or said not in seen_by_seer(target, catalogue):
                 dropped.append((st, f"the stated result ({st.result}) disagrees with seat {target.seat}'s true role ({target.role})"))
                 continue
             result = ({"wolf": "狼人", "good": "好人"} if zh else {"wolf": "wolf", "good": "good"})[said]
         night = st.night
+        if (st.seat, st.skill, st.target) in targets and night is None:
+            continue  # already known (stated again, or by another source)
         if night is None and st.skill in _EVERY_NIGHT:
-            # a nightly act whose night is not said is placed only where no other night can hold it: one night up to
-            # this day still free (a seer or guard who reports several nights at once, or a reader that misses one,
-            # leaves several; a guard's "I protected 1" on day 3 was his night-2 protection)
+            # a nightly act whose night is not said is the last night's, and only when every earlier night is known: a
+            # seer naming an old check again, or a reader that missed one, would put it a night off (issue 41)
             free = [n for n in sorted(nights) if n <= st.day and (st.seat, st.skill, nights[n]) not in filled]
-            if len(free) > 1:
-                dropped.append((st, f"its night is not said and nights {free} are all free before day {st.day}"))
+            if free != [st.day]:
+                dropped.append((st, f"its night is not said, and the nights free before day {st.day} are {free}, not night {st.day} alone"))
                 continue
-            night = free[0] if free else None
+            night = st.day
+        elif night is None and st.skill == "witch_save" and st.day > 1:
+            # "X 是我的银水" said on day 3 may be night 1's save: only the dawn a poison kills settles an unnamed potion
+            dropped.append((st, f"its night is not said and day {st.day} follows {st.day} nights: the antidote may be any one's"))
+            continue
         elif night is None:
             night = st.day
-        if night is None or night not in nights or night > st.day:
-            dropped.append((st, f"no night of the game before day {st.day} is free for it" if night is None else f"the game has no night {night} before day {st.day}"))
+        if night not in nights or night > st.day:
+            dropped.append((st, f"the game has no night {night} before day {st.day}"))
             continue
-        if (st.seat, st.skill, nights[night]) in filled:
-            continue  # another source states that night's action; a conflict would put a doubtful fact in a prompt
-        filled.add((st.seat, st.skill, nights[night]))
+        key = (st.seat, st.skill, nights[night])
+        if st.skill in _EVERY_NIGHT:
+            claimed.setdefault(key, {}).setdefault(st.target, st.text)
+        if key in filled or (st.seat, st.skill, st.target) in targets:
+            continue  # placed already, by a source or an earlier statement: any disagreement is settled below
+        filled.add(key)
         targets.add((st.seat, st.skill, st.target))
         events.append(Event(kind="skill_use", phase=nights[night], segment_id=None, audience=ACTOR, actor=st.seat,
                             target=st.target, skill=st.skill, result=result,
-                            note="the seat's own statement at the table, borne out by the true roles"))
-    return events, dropped
+                            note="the seat's own statement at the table, borne out by the true roles",
+                            evidence=[Evidence(source=st.source, segment_id=st.segment_id, quote=st.text)]))
+    disputed = {key: "sources disagree: " + "; ".join(f"seat {t} ('{q}')" for t, q in ts.items()) for key, ts in claimed.items() if len(ts) > 1}
+    on_nights: dict[tuple, dict] = {}
+    for (actor, skill, phase), ts in claimed.items():
+        for t, q in ts.items():
+            if t is not None and _is_check(skill=skill):
+                on_nights.setdefault((actor, skill, t), {})[phase] = q
+    for (actor, skill, t), phases_of in on_nights.items():
+        if len(phases_of) > 1:  # a seer checks a seat once: one of the nights is wrong, which is not known
+            for phase in phases_of:
+                disputed.setdefault((actor, skill, phase), f"seat {t} is put on several nights: " + "; ".join(f"{p} ('{q}')" for p, q in phases_of.items()))
+    events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed]
+    return events, dropped, disputed

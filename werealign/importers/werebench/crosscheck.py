@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.events import day_phase
 from werealign.text.zh_numbers import chinese_number
-from werealign.schema import Event, GameLog, Utterance
+from werealign.schema import Event, Evidence, GameLog, Utterance
 from werealign.schema.models import ACTOR, EVERYONE
 
 # A turn this short (characters, spaces left out) by a seat still in the game does not end another seat's last
@@ -206,7 +206,8 @@ def exile_by_tally(game: GameLog, report: ImportReport, source_file: str) -> Gam
             if between:
                 continue  # the table played on between the tally and the exit: not that exile
             events[events.index(old)] = old.model_copy(update={"result": "voted_out", "segment_id": seg_id, "phase": u.phase,
-                                                               "note": "the host's tally: the day's majority"})
+                                                               "note": "the host's tally: the day's majority",
+                                                               "evidence": [Evidence(source="utterance", segment_id=seg_id, quote=m.group(0)), *old.evidence]})
             report.add("repaired", "exile_from_tally", source_file=source_file, game=game.game_id, field="utterances[].text",
                        what=f"segment {seg_id}: the tally gives the majority to seat {seat}, whose exit was read only as leaving at segment {old.segment_id}",
                        why=f"seat {seat} exiled (voted_out) at the tally: the exile agrees with the host's count")
@@ -234,6 +235,18 @@ def _stated_days(text: str | None, seat: int) -> set[int]:
     return days
 
 
+def _self_destruct_evidence(game: GameLog, seat: int) -> list[Evidence]:
+    """The words of the log and the recap that state the seat's self-destruct (near the seat, or the entry it opens)."""
+    out = []
+    for source, text in (("annotator_log", game.annotator_log), ("recap", game.recap)):
+        m = re.search(rf"(?<!\d){seat}\s*号[^，,；;。]{{0,10}}自爆", text or "")
+        entry = next((e for e in _ENTRY.split(text or "") if re.match(rf"\s*{seat}\s*号", e) and "自爆" in e), None)
+        quote = m.group(0) if m else (entry.strip() if entry else None)
+        if quote:
+            out.append(Evidence(source=source, quote=quote))
+    return out
+
+
 def self_destructs_from_sources(game: GameLog, report: ImportReport, source_file: str) -> GameLog:
     """A self-destruct the host's words miss (the line cut from the recording, garbled) that the annotator log and
     the recap both state ("6 号自爆带走 11 号"): added where the seat last spoke at the table (a self-destruct ends
@@ -254,8 +267,10 @@ def self_destructs_from_sources(game: GameLog, report: ImportReport, source_file
         last_day = max((p.day for p in game.phases if p.kind != "night"), default=None)
         if (stated_days and day not in stated_days) or (not stated_days and day != last_day):
             continue  # the seat's last turn is not where the sources (or the game's end) put the self-destruct
-        new = [Event(kind="self_destruct", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="annotator log and recap"),
-               Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, target=seat, result="self_destruct", note="annotator log and recap")]
+        evidence = _self_destruct_evidence(game, seat)
+        new = [Event(kind="self_destruct", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="annotator log and recap", evidence=evidence),
+               Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, target=seat, result="self_destruct", note="annotator log and recap",
+                     evidence=evidence)]
         what = f"seat {seat} self-destructs"
         for text in (game.annotator_log, game.recap):
             m = re.search(_TAKES.format(seat=seat), text or "")
@@ -263,7 +278,7 @@ def self_destructs_from_sources(game: GameLog, report: ImportReport, source_file
             if taken is not None and taken != seat and taken not in out and any(s.seat == taken for s in game.seats) \
                     and not any(u.speaker == taken and u.segment_ids[0] > anchor and _visible(u) for u in game.utterances):
                 new.append(Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, target=taken, result="taken",
-                                 note="annotator log and recap"))
+                                 note="annotator log and recap", evidence=[Evidence(source="annotator_log" if text is game.annotator_log else "recap", quote=m.group(0))]))
                 out.add(taken)
                 what += f" and takes seat {taken}"
                 break

@@ -7,8 +7,8 @@ import re
 from werealign.importers.werebench.ctx import Ctx
 from werealign.importers.werebench.source import RawMetadata, RawUtterance
 from werealign.importers.werebench.timeline import phase_at
-from werealign.importers.werebench.text import host_exits, phase_key, phase_sort_key, seat_of_label
-from werealign.schema import Event, Mvp, MvpVote, Phase, Utterance
+from werealign.importers.werebench.text import host_exit_quotes, phase_key, phase_sort_key, seat_of_label
+from werealign.schema import Event, Evidence, Mvp, MvpVote, Phase, Utterance
 from werealign.schema.models import EVERYONE
 
 
@@ -49,25 +49,102 @@ def sheriff_events(utts: list[RawUtterance], utterances: list[Utterance], phases
             continue
         kind = "sheriff_election" if current is None else "badge_transfer"
         events.append(Event(kind=kind, phase=day_phase(phases, u.phase), segment_id=u.segment_ids[0], audience=EVERYONE, actor=current, target=seat,
-                            note="derived from the turn's sheriff field"))
+                            note="derived from the turn's sheriff field",
+                            evidence=[Evidence(source="release_field", segment_id=u.segment_ids[0], quote=f"utterances[{i}].sheriff = {raw.sheriff}")]))
         current = seat
     return events
 
 
-def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tuple[int, str, int, str]]:
-    """(seat, how, anchor segment, phase) for each exit a host turn announces.
+def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tuple[int, str, int, str, Evidence]]:
+    """(seat, how, anchor segment, phase, evidence) for each exit a host turn announces.
 
     With per-segment text each exit is anchored at the segment that says it, in the phase of that segment's
     time (a turn can run from a day's last exile across nightfall into the next dawn); an exit whose words
     span two segments falls back to the turn's last segment and phase."""
-    out: list[tuple[int, str, int, str]] = []
+    out: list[tuple[int, str, int, str, Evidence]] = []
     for seg in u.segments or []:
-        for seat, how in host_exits(seg.text, n_seats):
-            out.append((seat, how, seg.id, phase_at(phases, seg.start)))
-    for seat, how in host_exits(u.text, n_seats):
+        for seat, how, quote in host_exit_quotes(seg.text, n_seats):
+            out.append((seat, how, seg.id, phase_at(phases, seg.start), Evidence(source="utterance", segment_id=seg.id, quote=quote)))
+    for seat, how, quote in host_exit_quotes(u.text, n_seats):
         if all(seat != o[0] for o in out):
-            out.append((seat, how, u.segment_ids[-1], u.phase))
-    return [(seat, how, seg, day_phase(phases, phase) if how in _DAY_ACTS else phase) for seat, how, seg, phase in out]
+            out.append((seat, how, u.segment_ids[-1], u.phase, Evidence(source="utterance", segment_id=u.segment_ids[-1], quote=quote)))
+    out = [(seat, how, seg, day_phase(phases, phase) if how in _DAY_ACTS else phase, ev) for seat, how, seg, phase, ev in out]
+    return _across_nightfall(u, phases, out)
+
+
+_NIGHTFALL = re.compile(r"天黑请闭眼")
+_DAY_DEATHS = frozenset({"shot", "taken"})
+_DAWN = re.compile(r"天亮了?")
+_DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
+
+
+def _night_opened(u: Utterance, phases: list[Phase], text: str, fall: re.Match) -> tuple[Phase | None, bool]:
+    """(the night a nightfall inside host turn `u` opens, whether it is a zero-length night at the turn's start that no
+    dawn precedes in the turn: then everything said before the nightfall is the previous day's). None: the timeline
+    has no such night."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    here = phases[order[u.phase]] if u.phase in order else None
+    if here is None:
+        return None, False
+    if here.kind == "night":
+        return here, False
+    if not _DAWN.search(text[:fall.start()]):
+        zero = next((p for p in reversed(phases[:order[here.id]]) if p.kind == "night" and abs(p.start - u.start) <= 1.0), None)
+        if zero is not None:
+            return zero, True
+    return next((p for p in phases[order[here.id] + 1:] if p.kind == "night" and u.start - 1.0 <= p.start <= u.end + 1.0), None), False
+
+
+def _two_dawns_one_night(u: Utterance, phases: list[Phase]) -> bool:
+    """A host turn with a dawn's news, a nightfall, a dawn and more news, and no night of the timeline the nightfall
+    can open: a night the timeline lacks (issue 41: named, not recovered)."""
+    if u.speaker != "host":
+        return False
+    text = "".join(x.text for x in u.segments) if u.segments else u.text
+    fall = _NIGHTFALL.search(text)
+    dawn = _DAWN.search(text, fall.end()) if fall else None
+    if fall is None or dawn is None or not _DAWN_NEWS.search(text[:fall.start()]) or not _DAWN_NEWS.search(text[dawn.end():]):
+        return False
+    return _night_opened(u, phases, text, fall)[0] is None
+
+
+def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
+    """A host turn that runs on across a nightfall and the next dawn ("5 号玩家自爆，游戏继续，天黑请闭眼，天亮了，昨天
+    晚上死亡的是 12 号") announces two moments (issue 41): what it says before the nightfall ends the day before the
+    night it opens (a take or a hunter's shot there is that day's death, even in a turn labelled with the night), and
+    the deaths after the dawn are that night's (`_night_opened`). None found: left as labelled (the timeline lacks the
+    night: reported as `night_missing`)."""
+    text = "".join(x.text for x in u.segments) if u.segments else u.text
+    fall = _NIGHTFALL.search(text)
+    if fall is not None:
+        # a take or a shot said before the nightfall in a turn that runs on into the night, with no dawn before it in
+        # the turn, is the day's (a death's news is left to the dawn windows: a turn may open with the dawn)
+        kinds = {p.id: p.kind for p in phases}
+        first_dawn = _DAWN.search(text)
+        out = [(seat, how, seg, day_phase(phases, phase) if kinds.get(phase) == "night" and how in _DAY_DEATHS
+                and 0 <= text.find(ev.quote) < fall.start() and (first_dawn is None or first_dawn.start() > text.find(ev.quote)) else phase, ev)
+               for seat, how, seg, phase, ev in out]
+    dawn = _DAWN.search(text, fall.end()) if fall else None
+    if fall is None or dawn is None or not out:
+        return out
+    order = {p.id: i for i, p in enumerate(phases)}
+    night, opened_here = _night_opened(u, phases, text, fall)
+    if night is None:
+        return out
+    i = order[night.id]
+    after = next((p.id for p in phases[i + 1:] if p.kind != "night"), None)
+    before = next((p.id for p in reversed(phases[:i]) if p.kind != "night"), None)
+    placed, cursor = [], 0
+    for seat, how, seg, phase, ev in out:
+        at = text.find(ev.quote, cursor)
+        at = text.find(ev.quote) if at < 0 else at
+        cursor = max(cursor, at)
+        if at > dawn.start() and after is not None and how not in _DAY_ACTS:
+            phase = after
+        elif 0 <= at < fall.start() and before is not None and (how in _DAY_ACTS or opened_here):
+            phase = before  # the day's acts, and (a turn that opens the night) the previous dawn's news
+        placed.append((seat, how, seg, phase, ev))
+    return placed
 
 
 def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int, ctx: Ctx) -> list[Event]:
@@ -77,13 +154,17 @@ def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int,
     one after its first exit) was misread the first time: the later announcement replaces it (reported).
     Otherwise the later one is a repeat ("N 号玩家出局" ... "遗言结束，N 号请离场") and the first stands."""
     order = {p.id: i for i, p in enumerate(phases)}
-    exits: dict[int, tuple[str, int, str]] = {}  # seat -> (how, anchor segment, phase)
+    exits: dict[int, tuple[str, int, str, Evidence]] = {}  # seat -> (how, anchor segment, phase, evidence)
     for u in utterances:
         if u.speaker != "host":
             continue
-        for seat, how, anchor, phase in _announcements(u, phases, n_seats):
+        if _two_dawns_one_night(u, phases):
+            ctx.add("warning", "night_missing", "metadata.game_status",
+                    f"turn {u.index} ({u.phase}, segment {u.segment_ids[0]}) announces a dawn, a nightfall and another dawn, and the timeline has "
+                    "no night between them", "kept as labelled: the second dawn's deaths count at the first; the night between is not owed")
+        for seat, how, anchor, phase, ev in _announcements(u, phases, n_seats):
             if seat in exits:
-                first_how, first_seg, first_phase = exits[seat]
+                first_how, first_seg, first_phase, _ = exits[seat]
                 played_on = [t.segment_ids[0] for t in utterances if t.speaker == seat and first_seg < t.segment_ids[0] < anchor
                              and order.get(t.phase, -1) > order.get(first_phase, -1) + 1]
                 if not played_on:
@@ -91,12 +172,13 @@ def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int,
                 ctx.add("repaired", "exit_reannounced", "utterances[].text",
                         f"seat {seat} read as out ({first_how}) at segment {first_seg} in {first_phase}, but it speaks at segments {played_on[:3]} "
                         f"and is announced out ({how}) at segment {anchor} in {phase}", "the first reading dropped: nobody leaves the game twice")
-            exits[seat] = (how, anchor, phase)
+            exits[seat] = (how, anchor, phase, ev)
     events: list[Event] = []
-    for seat, (how, anchor, phase) in exits.items():
+    for seat, (how, anchor, phase, ev) in exits.items():
         if how == "self_destruct":
-            events.append(Event(kind="self_destruct", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="host announcement"))
-        events.append(Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, target=seat, result=how, note="read from the host's announcement"))
+            events.append(Event(kind="self_destruct", phase=phase, segment_id=anchor, audience=EVERYONE, actor=seat, note="host announcement", evidence=[ev]))
+        events.append(Event(kind="elimination", phase=phase, segment_id=anchor, audience=EVERYONE, target=seat, result=how,
+                            note="read from the host's announcement", evidence=[ev]))
     return events
 
 

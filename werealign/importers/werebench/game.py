@@ -30,9 +30,9 @@ from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.ctx import Ctx, GameDropped
 from werealign.importers.werebench.events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
-from werealign.importers.werebench.claims import read_log_claims, read_statements, statement_events
-from werealign.importers.werebench.night_truth import settle_night_actions, unexplained_dawns
-from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.corrections import check_quotes
+from werealign.importers.werebench.night_facts import read_night_facts
+from werealign.importers.werebench.night_truth import unexplained_dawns
 from werealign.importers.werebench.reconcile import SeatTruth, reconcile_roles
 from werealign.importers.werebench.hidden_nights import add_hidden_nights
 from werealign.importers.werebench.seats import read_seats, read_winner
@@ -41,7 +41,8 @@ from werealign.importers.werebench.source import RawMetadata, SourceGame, unknow
 from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
-from werealign.schema.roles import catalogue_for, variant_id
+from werealign.schema.corrections import GameCorrections
+from werealign.schema.roles import variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
@@ -51,7 +52,7 @@ VOTE_DROP_CODES = frozenset({"vote_of_bad_mvp", "bad_vote_key", "vote_target_not
 
 
 def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts | None = None,
-                 truth: dict[str, SeatTruth] | None = None) -> GameLog | None:
+                 truth: dict[str, SeatTruth] | None = None, corrections: GameCorrections | None = None) -> GameLog | None:
     """The converted game, or None when it had to be dropped (the reason is in the report).
 
     `transcripts`: the release's `clean_process/` transcripts, where per-segment text comes from.
@@ -60,7 +61,7 @@ def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts 
     """
     ctx = Ctx(report, sg.rel, sg.game_id)
     try:
-        game = _convert(sg, ctx, transcripts, truth if truth is not None else {})
+        game = _convert(sg, ctx, transcripts, truth if truth is not None else {}, corrections)
     except GameDropped as e:
         ctx.add("dropped", "game_unusable", None, f"game {sg.raw.metadata.game_id}", str(e))
         return None
@@ -71,7 +72,7 @@ def convert_game(sg: SourceGame, report: ImportReport, transcripts: Transcripts 
     return game
 
 
-def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: dict[str, SeatTruth]) -> GameLog:
+def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: dict[str, SeatTruth], corrections: GameCorrections | None) -> GameLog:
     meta = sg.raw.metadata
     ctx.report.add_unknown_fields(unknown_fields(sg.raw), source_file=sg.rel, game=sg.game_id)
     seats, host_labels, label_to_speaker = read_seats(meta, ctx)
@@ -92,7 +93,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     truth[sg.game_id] = reconciled = reconcile_roles(seats, meta.logs, meta.summary, ctx, blew_up)
     seats = reconciled.seats
     language = _language(meta.language, ctx)
-    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx)
+    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     check_speech_after_exit(utterances, events, phases, ctx)
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
@@ -179,44 +180,32 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
-                   language: str, exits: list[Event], ctx: Ctx) -> list[Event]:
-    """The night actions stated recognisably in the annotator log and the host's recap (werebench.nights), then those
-    the true role holders state at the table (werebench.claims) for nights the written sources leave open; all of them
-    settled against the host's announcements and given to the seats that knew them (werebench.night_truth)."""
-    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
-    for r in readings:
-        if r.event is None:
-            ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
-    written = _one_per_action([r.event for r in readings if r.event is not None])
-    catalogue = catalogue_for(())
-    statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
-    stated, refused = statement_events(statements, seats, phases, written, catalogue, language == "zh")
-    if refused:  # one entry a game: a seer names many seats in passing, and most of those readings are no report at all
-        shown = "; ".join(f"seat {st.seat} day {st.day} '{st.text}': {why}" for st, why in refused[:3])
-        ctx.add("warning", "night_statement_unread", "utterances[].text", f"{len(refused)} statement(s) of a role holder not read as its night, e.g. {shown}",
+                   language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None) -> list[Event]:
+    """The night facts of every source and reader, settled (werebench.night_facts), with the import report's account."""
+    if corrections is not None:
+        check_quotes(corrections, {p.id for p in phases}, {s.seat for s in seats}, utterances, logs, recap, corrections.file or f"{corrections.game_id}.json")
+    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else ())
+    for line in nf.corrected:
+        ctx.add("repaired", "night_fact_corrected", "corrections", line, "applied from the game's corrections file (its quote is the fact's evidence)")
+    for r in nf.unread:
+        ctx.add("warning", "night_action_unread", "metadata.logs", f"seat {r.seat}: '{r.text}'", f"not imported: {r.why}")
+    for (actor, skill, phase), why in nf.disputed.items():
+        who = f"seat {actor}" if actor is not None else "the wolves"
+        ctx.add("dropped", "night_fact_disputed", "metadata.logs", f"{who} {phase} {skill}", f"not shown, named missing: {why}; neither is taken")
+    if nf.refused:  # one entry a game: a seer names many seats in passing, and most of those readings are no report at all
+        shown = "; ".join(f"seat {st.seat} day {st.day} '{st.text}': {why}" for st, why in nf.refused[:3])
+        ctx.add("warning", "night_statement_unread", "utterances[].text", f"{len(nf.refused)} statement(s) of a role holder not read as its night, e.g. {shown}",
                 "not imported: the truth or the game's nights do not bear them out")
-    read, dropped = settle_night_actions([*written, *stated], exits, seats, phases)
-    for e, why in dropped:
+    for e, why in nf.dropped:
         ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} ({e.note})", f"not shown: {why}")
-    for what in unexplained_dawns(read, exits, phases):
+    for what in unexplained_dawns(nf.kept, exits, phases):
         ctx.add("warning", "dawn_unexplained", "utterances[].text", what, "kept as announced: a misread, or a role effect the sources leave unsaid")
-    if read:
+    if nf.kept:
         ctx.add("converted", "night_actions", "metadata.logs",
-                f"{len(read)} night fact(s) from the annotator log, the recap and the role holders' statements: " + "; ".join(
-                    _action(e) + (f" (seen by {e.audience.kind} {e.audience.team or e.audience.seats})" if e.audience.kind != "actor" else "") for e in read),
-                "skill_use events seen by those who knew them (the sources' words are not kept)")
-    return read
-
-
-def _one_per_action(events: list[Event]) -> list[Event]:
-    """The log and the recap often state the same action: once each. Two sources that name different targets for one
-    seat's action of a night (or the pack's kill) leave both out: which is true is not known."""
-    by_key: dict[tuple, list[Event]] = {}
-    for e in events:
-        by_key.setdefault((e.actor, e.skill, e.phase), []).append(e)
-    # A target left implicit (a witch's "用解药": the night's victim) agrees with any; the one that names it is kept.
-    return [next((e for e in group if e.target is not None), group[0]) for group in by_key.values()
-            if len({e.target for e in group} - {None}) <= 1]
+                f"{len(nf.kept)} night fact(s) from the annotator log, the recap and the role holders' statements: " + "; ".join(
+                    _action(e) + (f" (seen by {e.audience.kind} {e.audience.team or e.audience.seats})" if e.audience.kind != "actor" else "") for e in nf.kept),
+                "skill_use events seen by those who knew them, each with its evidence (the sources' words it was read from)")
+    return nf.kept
 
 
 def _action(e: Event) -> str:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from werealign.dataset import with_knowledge_missing, write_dataset
 from werealign.game.derive import BY_RULE
+from werealign.errors import UserError
+from werealign.importers.corrections import load_corrections
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.game import VOTE_DROP_CODES, convert_game
 from werealign.game.knowledge import coverage
@@ -52,7 +54,7 @@ RULES = [
     "Per-segment text (`utterances[].segments`) comes from the release's raw transcripts `clean_process/Season_N/NN.srt` (segment id = cue number), only for turns whose cue texts joined by a space reproduce the release's turn text exactly; hand-edited turns keep `segments: null` (a cut-off inside them leaves the turn out of the context).",
     "Speech items: `werebench-<dim>-<id:04d>`, original (category, id) in provenance.source_ref; 'Social Interaction' is PS; an empty explanation becomes null; `text1` is kept as question_short when it differs from `text`.",
     "Rules summaries: when the release's card list (`game_roles`) names cards no seat holds (a thief's buried cards, roles given out in play), the game keeps that list as `rules.public_cards` and summaries list it without counts; the seats' roles stay hidden.",
-    "Own night knowledge: the release records no night action in a structured field; it is read from every source and checked against the truth. (1) The annotator log and the host's recap (read as a transcript: a space ends a run-on sentence) where they state a night action as a fact with its night, with no word of speech, in the seat's own clause ('第一晚救 4 号', '首验 11 号是狼') or with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'); the wolves' kill with any wolf-side role as the killer and any verb of killing ('狼兄 4 号落刀 7 号', '狼队选择袭击守卫…': a victim named by a role one seat holds); the log and the recap stating one action differently leave both out. (2) The TRUE role holder's own words at the table (`werebench.claims`: a seer's reported check whose result agrees with the target's true side as a seer sees it, '昨晚验了 5 号，查杀'; a witch's save or poison; a guard's protection or stated empty guard), and the log's reports of them ('12 号称验 1 号为金水'), for nights no written source fills; a check without a named night takes the earliest free night up to the day it is said. (3) The host's dawn announcement: the night's only death is the wolves' kill when no poison can explain it (no witch, her poison spent or stated that night). Every fact is a skill_use event seen by those who knew it (the actor; the wolf team for the kill; the witch while she holds her antidote); readings that cannot be placed or contradict the true roles are reported (`night_action_unread`, `night_statement_unread`), actions the host's announcements contradict are dropped (`night_action_contradicted`). The rules say what each seat must know (role catalogue `knows_each_night`, werealign.game.knowledge): required vs read per role and game is reported (`night_knowledge_missing`, `night_knowledge_by_role`), and every item whose viewpoint lacks a required fact carries `knowledge_missing` (its prompt names it; `eval --split faithful` leaves it out).",
+    "Own night knowledge (werebench.night_facts; issue 41): the release records no night action in a structured field; it is read from every source, checked against the truth and against every other source, and each fact carries its evidence (source, segment, the words read; `werealign validate` checks them). (1) The annotator log and the host's recap (a recap read as a transcript: a space ends a run-on sentence) where they state a night action with its night: in the seat's own clause ('第一晚救 4 号'), with its actor named under a numbered night ('第二晚女巫 8 号毒 1 号'), the wolves' kill ('狼兄 4 号落刀 7 号', '狼队选择落刀，村民1 号'), a witch's antidote by nickname or seat ('女巫小花选择使用解药'), a protection told from the protected seat ('6 号被守卫5 号成功守护'), a seer's check named by its night ('第一晚的金水9 号'). (2) The TRUE role holder's own first-person report at the table (`werebench.check_talk`: '昨晚验了 5 号，是查杀', '9 号是我的金水'; never a plan, a hypothesis, a vote, another game, a quote or a rival's check), and the log's account of it ('12 号称验 1 号为金水'); a report without its night takes the night before its day only when every earlier night is known; an antidote without its night only on day 1. (3) The badge convention: the seer's plan, the badge passed to that seat at her death and the table calling it 金水, all three. (4) The host's dawn: the night's only death is the wolves' kill when no seat whose role can kill or redirect a kill at night (role catalogue `alters_night_deaths`, or a role the catalogue does not know) could have caused it. Where two sources put different targets on one action of a night, or a seer's list repeats a seat, neither is kept (`night_fact_disputed`); a kill whose victim dies at the next night's dawn while its own dawn has an unexplained death is a night off the host's count and dropped; the witch is told no victim after any save a source states. Facts the host's announcements contradict are dropped (`night_action_contradicted`). Required vs read per role, game and season is reported (`night_knowledge_missing`, `night_knowledge_by_role`, `night_knowledge_by_season`); every item whose viewpoint lacks a required fact carries `knowledge_missing` (its prompt names it; `eval --split faithful` leaves it out). A per-game corrections file (`--corrections DIR`) sets or removes a fact with the words that state it (`night_fact_corrected`).",
 ]
 REPORT_JSON = "import_report.json"
 REPORT_MD = "IMPORT_REPORT.md"
@@ -127,6 +129,16 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> d
                            f"{role} {fact} {counts[(role, fact, 'read')]}/{counts[(role, fact, 'owed')]}" for role, fact in lacking),
                        why="no source states the rest (annotator log, recap, host, the role holder's own words); items asked from "
                            "those seats after those nights carry knowledge_missing and their prompts say so")
+    by_season: dict[object, Counter[tuple[str, str, str]]] = {}
+    for game in games.values():
+        by_season.setdefault(game.provenance.season, Counter()).update(coverage(game))
+    for season, counts in sorted(by_season.items(), key=lambda kv: str(kv[0])):
+        lacking = any(counts[(r, f, "read")] < n for (r, f, st), n in counts.items() if st == "owed")
+        report.add("warning" if lacking else "converted", "night_knowledge_by_season", source_file="", game=None, field=None,
+                   what=f"season {season}: night facts read / required by the rules: " + ", ".join(
+                       f"{role} {fact} {counts[(role, fact, 'read')]}/{counts[(role, fact, 'owed')]}"
+                       for role, fact in sorted({(r, f) for r, f, _ in counts})),
+                   why="the same count as scripts/knowledge_coverage.py; each fact read carries its evidence (source, segment, words)")
     by_game = {g.game_id: g for g in games.values()}
     lacking_items = sum(1 for it in items if with_knowledge_missing(it, by_game).knowledge_missing)
     roles = sorted({(role, fact) for role, fact, _ in totals})
@@ -139,11 +151,16 @@ def _report_night_knowledge(games: dict, items: list, report: ImportReport) -> d
             "items_with_knowledge_missing": lacking_items}
 
 
-def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSummary:
+def import_werebench(src: Path, out: Path, overwrite: bool = False, corrections: Path | None = None) -> ImportSummary:
+    """`corrections`: a folder of per-game corrections files (werealign.importers.corrections)."""
     # Refused before the (slow) conversion; output_directory checks again under its lock.
     check_inputs(out, [src])
     check_replaceable(out, COMMAND, overwrite)
+    fixes = load_corrections(corrections)
     release = load_release(src)
+    unknown = sorted(set(fixes) - {sg.game_id for sg in release.games})
+    if unknown:
+        raise UserError(f"{corrections}: corrections for game(s) {unknown}, which the release does not hold")
     report = ImportReport(source="WereBench release dataset/ folder (data/Season_*/*.json, WereBench/WereBench.json)", rules=RULES)
     # Categories, questions and options are reported with their item key by convert_speech_items.
     report.add_unknown_fields(unknown_fields(release.items, nested=False), source_file=ITEMS_FILE)
@@ -161,7 +178,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False) -> ImportSum
     truth: dict = {}
     unresolved: dict[str, list] = {}  # game -> exits later speech contradicts and no source settles
     for sg in release.games:
-        game = convert_game(sg, report, transcripts, truth)
+        game = convert_game(sg, report, transcripts, truth, fixes.get(sg.game_id))
         if game is not None:
             checked = cross_check_exits(game, report, sg.rel)
             unresolved[game.game_id] = checked.unresolved

@@ -6,7 +6,8 @@ host's announcements, and given to the seats that knew them.
   gives the kill when the log states no other; an antidote whose target the log leaves implicit gets the
   night's kill, and is dropped when that is not known.
 - The witch is told the night's victim while she still holds her antidote (no save on an earlier night),
-  as the game tells her before she decides; the event's audience is her seat.
+  as the game tells her before she decides; the event's audience is her seat. An antidote stated without its
+  target ("女巫…开药") on a night whose kill is not known is kept with no target: it says she spent it there.
 - Never shown (dropped, reported with the reason): an action of a seat the host had already announced out
   before that night, or on such a seat; a kill the witch's save contradicts (another seat); a guard's
   protection or a witch's save of a seat announced dead at that night's dawn without the other's protection
@@ -15,20 +16,24 @@ host's announcements, and given to the seats that knew them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from werealign.game.knowledge import dawn_window
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
+from werealign.schema.roles import catalogue_for
 
 # How the host announces a death of the night (werealign.importers.werebench.text.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
 _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 
 
-def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase]
-                         ) -> tuple[list[Event], list[tuple[Event, str]]]:
-    """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why)."""
+def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
+                         antidote_stated: Sequence[Event] = ()) -> tuple[list[Event], list[tuple[Event, str]]]:
+    """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
+    `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
+    given as the earliest it can be): the witch is told no victim after them either."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -56,14 +61,20 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             kills.pop(night)
         elif save.target is not None and kill is None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=save.target,
-                                 skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)")
+                                 skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)",
+                                 evidence=save.evidence)
+    for night, kill in list(kills.items()):
+        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn)) is not None:
+            dropped.append((kill, why))
+            kills.pop(night)
     for night in nights:
         victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)
         if victim is not None and any(k.target == victim for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
-                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)")
+                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)",
+                                 evidence=exit_of[victim].evidence if victim in exit_of else [])
     protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
     saved = {(n, s.target if s.target is not None else kills[n].target) for n, s in saves.items() if s.target is not None or n in kills}
     kept: list[Event] = []
@@ -72,16 +83,21 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             continue
         if e.skill == "witch_save" and e.target is None:
             kill = kills.get(e.phase)
-            if kill is None or kill.target is None:
-                dropped.append((e, f"the antidote's target is implicit and the log states no kill of {e.phase}"))
+            if kill is not None and kill.target is None:
+                dropped.append((e, f"the wolves knifed nobody on {e.phase}: an antidote there names nobody"))
                 continue
-            e = e.model_copy(update={"target": kill.target})
+            if kill is not None:
+                e = e.model_copy(update={"target": kill.target, "evidence": [*e.evidence, *kill.evidence]})
+            # else kept with no target: the antidote is spent that night (so she learns no later victim), on a victim
+            # no source names (issue 41)
         why = _contradiction(e, out_before, died_at_dawn, protected, saved)
         if why:
             dropped.append((e, why))
             continue
         kept.append(e)
-    kept += _witch_told(kept, seats, nights, out_before)
+    # a save some source states, kept or not (a night or a target in dispute), says the antidote was spent by then: the
+    # witch is told no victim after the earliest one (told too little is a missing fact; too much, a false one)
+    kept += _witch_told(kept, [*(a for a in actions if a.skill == "witch_save"), *antidote_stated], seats, nights, out_before)
     return kept, dropped
 
 
@@ -107,23 +123,57 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
     return out
 
 
+
+
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
                      dawn, out_before) -> int | None:
-    """The wolves' victim of `night` when the host announces exactly one death at its dawn and nothing else can have
-    caused it: no witch in the game, or a witch already out, or her poison stated spent on another night (a
-    poisoning that night is stated as such and takes its seat out of the count). Otherwise None: not known."""
+    """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
+    caused it (issue 41: the role catalogue decides, `alters_night_deaths`): every seat whose role can kill or
+    redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role the
+    catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat out
+    of the count), or its once-a-game kill is stated on another night. Otherwise None: not known."""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi]
-    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    # skills a seat uses once a game to kill at night: stated on another night, the seat cannot have caused this death
+    poisoned = {a.target for a in actions if a.skill in ("witch_poison", "stalker_assassinate") and a.phase == night}
     died = [s for s in dict.fromkeys(died) if s not in poisoned]
     if len(died) != 1:
         return None
-    witches = [s.seat for s in seats if s.role == "witch"]
-    poison_spent = any(a.skill == "witch_poison" and a.phase != night for a in actions)
-    if witches and not poisoned and not poison_spent and not all(out_before(w, night) is not None for w in witches):
-        return None  # the one death may be the poison, with the kill saved or guarded
+    catalogue = catalogue_for(())
+    for s in seats:
+        role = catalogue.get(s.role)
+        if role is not None and not role.alters_night_deaths:
+            continue
+        if out_before(s.seat, night) is not None or any(a.actor == s.seat and a.phase == night for a in actions):
+            continue
+        if any(a.actor == s.seat and a.skill in ("witch_poison", "stalker_assassinate") and a.phase != night for a in actions):
+            continue
+        return None  # the one death may be this seat's doing, with the wolves' kill saved, guarded or moved
     return died[0]
+
+
+def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits: Sequence[Event], order: dict[str, int], dawn,
+                 died_at_dawn) -> str | None:
+    """Why a stated kill is one night off the host's dawns, or None. The annotator log counts nights its own way (a
+    night after a self-destruct goes uncounted): its "night 4" kill of a seat the host announces dead at the dawn
+    after night 5, while night 4's dawn has a death no stated poison explains and nothing stated saved or guarded the
+    seat, is the next night's kill (issue 41). The host's dawn wins: the kill is dropped, and the dawns decide."""
+    target, night = kill.target, kill.phase
+    i = nights.index(night)
+    if target is None or i + 1 >= len(nights) or died_at_dawn(target, night) or not died_at_dawn(target, nights[i + 1]):
+        return None
+    if any(a.phase == night and a.skill in ("witch_save", "guard_protect") and a.target in (target, None) for a in actions):
+        return None
+    if any(re.search(r"守|救|解药", ev.quote) for ev in kill.evidence):
+        return None  # the words that state the kill state a protection too ("刀 6 号被 5 号守护"), which no reader took
+    lo, hi = dawn(night)
+    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    died = {e.target for e in exits if e.kind == "elimination" and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi} - poisoned
+    if not died:
+        return None
+    return (f"seat {target} is announced dead at the dawn after {nights[i + 1]}, not after {night}, whose dawn announces seat(s) "
+            f"{sorted(died)} dead: the kill is a night off the host's count")
 
 
 def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set) -> str | None:
@@ -140,14 +190,14 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
     return None
 
 
-def _witch_told(events: list[Event], seats: Sequence[SeatInfo], nights: list[str], out_before) -> list[Event]:
-    """The night's victim, shown to the witch on each night she still holds her antidote."""
+def _witch_told(events: list[Event], stated_saves: Sequence[Event], seats: Sequence[SeatInfo], nights: list[str], out_before) -> list[Event]:
+    """The night's victim, shown to the witch on each night she still holds her antidote (before every save kept or stated)."""
     witches = [s.seat for s in seats if s.role == "witch"]
     if len(witches) != 1:
         return []  # which witch was told is not known
     witch = witches[0]
     kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
-    saved_on = [e.phase for e in events if e.skill == "witch_save" and e.actor == witch]
+    saved_on = [e.phase for e in [*events, *stated_saves] if e.skill == "witch_save" and e.actor == witch and e.phase in nights]
     told = []
     for night in nights:
         if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(witch, night) is not None:

@@ -17,6 +17,11 @@ prompt.
   a wolf knifing itself ("狼队安排 9 号自刀"), a wolf's own clause ("第二晚刀死 8 号"), a victim's own clause
   ("第二晚被狼人刀死", "被 9 号刀死" when 9 is a wolf), a stated empty knife ("狼队空刀": no target). A target
   named with a role must hold it; a denied kill ("未刀 8 号") is none.
+Issue 41 adds: a seer's check named by its night anywhere ("11 号第一晚的金水9 号", "第二晚验出 5 号是金水"; the seer
+named right before, or the game's one seer when no word of a bluff precedes), a witch's antidote by nickname or by
+her seat alone ("女巫风情云选择使用解药", "1 号选择开药解救"; never a denied one), a protection told from the protected
+seat ("6 号被守卫5 号成功守护"), a knife ending one sub-clause and its victim, named with its role, opening the next
+("狼队选择落刀，村民1 号"). Every reading keeps the words it was read from as its evidence.
 Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: what a seat claimed
 at the table is not what it did, and a claim is what a bluffing wolf makes), a passive ("被 5 号守护"),
 an action without a seat or a night ("夜间暗杀 11 号", "守 2 号", "死前毒 11 号"). Refused, and reported: a night the game does not have, a target that is no seat, a
@@ -35,15 +40,15 @@ from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
 from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
-from werealign.schema import Event, Phase, SeatInfo
+from werealign.schema import Event, Evidence, Phase, SeatInfo
 from werealign.schema.models import ACTOR, Audience
 
 WOLVES = Audience(kind="team", team="wolf")
 
 _ORDINAL = r"[一二三四五六七八九十\d]{1,2}"
-# A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚".
+# A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚" ("首页": a recap's transcript of 首夜).
 # A short heading may stand before it ("夜间情况：", "夜晚行动:").
-_NIGHT_START = re.compile(r"^(?:[^\d，。；,;:：]{1,8}[:：]\s*)?(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜)|(?P<second>次)(?:晚|夜))")
+_NIGHT_START = re.compile(r"^(?:[^\d，。；,;:：]{1,8}[:：]\s*)?(?:夜间行动(?:阶段)?[:：]?\s*|夜间|晚上)?(?:第(?P<n>" + _ORDINAL + r")(?:晚|夜)|(?P<first>首)(?:晚|夜|页)|(?P<second>次)(?:晚|夜))")
 # Any other mention of a night ("后夜间", "当晚", "夜里"; not the word 平安夜): which night is not said, so none is assumed.
 _OTHER_NIGHT = re.compile(r"晚|夜")
 _SEAT = r"\s*(?P<seat>\d{1,2})\s*号"
@@ -96,6 +101,17 @@ _SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:
 # players): the seat must then hold that role (else nothing is read). A "、" may follow the verb ("首刀、村民 8 号").
 _TARGET_ROLE = r"(?:[^\d\s，。；,;、号]{0,2}?(?P<trole>" + _ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
 _KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# A seer's check named by its night, anywhere: "第一晚的金水9 号", "第二晚的金水村民1 号", "第二晚验出 5 号是金水".
+_NTH_NIGHT_CHECKS = (
+    re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*的\s*(?P<said>金水|查杀)\s*(?:是)?\s*" + _TARGET_ROLE + _SEAT),
+    re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)[，,]?\s*(?:[^\d，。；,;]{0,4}?(?P<actor>\d{1,2})\s*号)?[^\d，。；,;]{0,8}?"
+               r"(?:验出|验到|查验出)了?\s*" + _TARGET_ROLE + _SEAT
+               + r"\s*(?:是|为)?\s*(?:一张|一个|个)?\s*(?P<said>金水|查杀|好人|好身份|狼人|狼)"),
+)
+# A protection told from the protected seat: "6 号被守卫 5 号成功守护", "8 号被 3 号守住" (the guard must be the seat named).
+_PROTECTED = re.compile(r"(?<!\d)(?P<seat>\d{1,2})\s*号\s*(?:玩家)?\s*被\s*(?:守卫)?\s*(?P<actor>\d{1,2})\s*号\s*(?:成功)?\s*(?:守护|守住|守)")
+# Words of a bluff before a check: a wolf's claimed check is not the seer's.
+_BLUFF = re.compile(r"悍跳|焊跳|汉跳|狼|假|称|说")
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
 _KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
@@ -110,13 +126,26 @@ _KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自�
 _KILL_PASSIVE = re.compile(_TARGET_ROLE + _SEAT + r"\s*(?:遭遇|遇到|遇|被" + _PACK + r"?)\s*(?:首刀|手刀|狼刀|刀杀|刀死|刀)")
 # The pack knifing nobody ("狼队空刀", "狼人选择空刀"): stated, it is the night's kill, with no target.
 _EMPTY_KILL = re.compile(_PACK + r"\s*(?:选择|决定)?\s*空刀")
-_KILL_OWN = re.compile(r"^(?:被\s*(?:" + _PACK + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
+_KILL_OWN = re.compile(r"^(?:(?:再次|又|也)?\s*被\s*(?:" + _PACK + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:首刀|刀死?|杀死|击杀|刀杀)|自刀)")
 # In a wolf's own clause after its night, the knife it (with the pack) put on a seat: "第四晚刀死女巫 7 号".
 _KILL_BY_OWN_WOLF = re.compile(r"^(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀中|刀|杀死|击杀|咬死)了?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
 # A witch's antidote whose target is left implicit ("女巫 12 号用解药", "首夜 10 号女巫自救"): the night's
 # victim (herself when she saves herself), filled in once the night's kill is known.
 _SAVE_IMPLICIT = re.compile(r"(?P<role_a>女巫)?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>女巫)?\s*" + _CHOOSING +
                             r"(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
+# The recap names players, not seats: "女巫风情云选择使用解药", "女巫、小仓开药解救" (the board's one witch).
+_SAVE_BY_NICKNAME = re.compile(r"女巫\s*[、，]?\s*(?:[A-Za-z]{1,12}|[^\d\s，。；,;、号]{1,4}?)?\s*(?:(?P<actor>\d{1,2})\s*号)?\s*" + _CHOOSING
+                               + r"(?:(?:使用|用|开)了?解药|开药(?:解救|救人)?)")
+# A seat alone, with words only a witch's antidote has ("1 号选择开药解救", "被 5 号开药解救"): the seat must be the witch.
+_SAVE_BY_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*" + _CHOOSING + r"(?:(?:使用|用|开)了?解药|开药(?:解救|救人)?)")
+# The pack's knife ending a sub-clause with no victim, and a victim opening the next by its role: "狼人首刀，村民、7 号"
+# (not "…被狼人刀死，5 号是…": a passive ends a seat's own clause, and the next one is another seat's).
+_KILL_LAST = re.compile(_KILLER + r"\s*(?:再次|又)?\s*(?:选择|决定)?\s*[落首]?(?:刀|杀)\s*$")
+_VICTIM_FIRST = re.compile(r"^(?P<trole>" + _ANY_ROLE[3:-2] + r")?\s*、?\s*" + _SEAT + _SECOND_VICTIM)
+# The antidote opening a sub-clause whose witch ends the one before ("…女巫 7 号 | 使用了解药…": a recap's transcript
+# breaks there at a space): her save, whatever talk the rest of the run-on sub-clause holds.
+_ANTIDOTE_FIRST = re.compile(r"^(?:选择了?|决定)?\s*(?:(?:使用|用|开)了?解药|开药)")
+_WITCH_LAST = re.compile(r"女巫\s*(?:(?P<actor>\d{1,2})\s*号)?\s*$")
 _SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
 _WOLF_WORDS = {"狼", "狼人", "查杀"}
 _GOOD_WORDS = {"好人", "金水"}
@@ -174,13 +203,25 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop."""
     if not logs:
         return []
-    if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
-        logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     by_seat = {s.seat: s for s in seats}
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
+    reader.nth_night_checks(logs)  # on the words as written: it needs no sentence, and its quote is verbatim
+    if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
+        logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     current: SeatInfo | None = None  # the seat whose clause this is
     night: int | None = None  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号")
+    prev = ""
     for part in (p.strip() for p in _SUBCLAUSE.split(logs)):
+        before, prev = prev, part
+        if (night is not None and (k := _KILL_LAST.search(before)) and "被" not in before and (t := _VICTIM_FIRST.match(part))
+                and t.group("trole") and reader.role_agrees(t)):
+            # "第一晚狼人首刀，村民、7 号…": the knife ends one sub-clause and its victim opens the next
+            reader.kill(night, int(t.group("seat")), k.group(0) + "，" + t.group(0))
+        if night is not None and _ANTIDOTE_FIRST.match(part) and (w := _WITCH_LAST.search(before)):
+            witches = [s for s in seats if s.role == "witch"]
+            witch = by_seat.get(int(w.group("actor"))) if w.group("actor") else (witches[0] if len(witches) == 1 else None)
+            if witch is not None and witch.role == "witch":
+                reader.implicit_save(witch, night, False, before[w.start():] + part[:_ANTIDOTE_FIRST.match(part).end()])
         clause = _SEAT_CLAUSE.match(part)
         if clause:
             # A seat's clause starts when the role it states is the seat's true one (else it is no clause of the
@@ -207,7 +248,10 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             night = None  # day again, or a night the log does not number
         if night is not None:
             reader.named(night, part[start.end():] if start else part, part)
-    return _drop_conflicts(reader.readings)
+    source = "recap" if transcribed else "annotator_log"
+    # the sub-clause read is the fact's evidence (a recap's inserted stops split sub-clauses, so none is inside one)
+    return [Reading(r.seat, r.text, r.event.model_copy(update={"evidence": [Evidence(source=source, quote=r.text)]}), r.why) if r.event else r
+            for r in _drop_conflicts(reader.readings)]
 
 
 class _Reader:
@@ -227,7 +271,7 @@ class _Reader:
         by = self.by_seat.get(int(m.group("by"))) if m and m.group("by") else None
         if m and (m.group(0) != "自刀" or seat.faction == "wolf") and (not m.group("by") or (by is not None and by.faction == "wolf")):
             self.kill(night, seat.seat, text)
-        elif seat.faction == "wolf" and (m := _KILL_BY_OWN_WOLF.match(rest)) and self._role_agrees(m):
+        elif seat.faction == "wolf" and (m := _KILL_BY_OWN_WOLF.match(rest)) and self.role_agrees(m):
             self.kill(night, int(m.group("seat")), text)
         elif seat.role == "witch" and (m := _SAVE_OWN.match(rest)):
             self.implicit_save(seat, night, bool(m.group("self")), text)
@@ -236,7 +280,7 @@ class _Reader:
         """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), the wolves' kill
         ("狼人刀 8 号") and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
         for m in [*_KILL_NAMED.finditer(text), *_KILL_PASSIVE.finditer(text)]:
-            if self._role_agrees(m) and not _NEGATED.search(text[m.start():m.start("seat")]):
+            if self.role_agrees(m) and not _NEGATED.search(text[m.start():m.start("seat")]):
                 self.kill(night, int(m.group("seat")), whole)
         for m in _KILL_ROLE.finditer(text):
             role = RELEASE_ROLES.canonical(m.group("role"))
@@ -249,11 +293,21 @@ class _Reader:
             wolf = self.by_seat.get(int(m.group("seat")))
             if wolf is not None and wolf.faction == "wolf":
                 self.kill(night, wolf.seat, whole)
+        for m in _PROTECTED.finditer(text):
+            guard = self.by_seat.get(int(m.group("actor")))
+            if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
+                self.found(guard, night, m=m, text=whole, skill="guard_protect")
         for m in _SAVE_IMPLICIT.finditer(text):
             if m.group("role_a") or m.group("role_b"):
                 actor = self._actor("witch_save", m)
                 if actor is not None:
                     self.implicit_save(actor, night, bool(m.group("self")), whole)
+        witches = [s for s in self.by_seat.values() if s.role == "witch"]
+        for m in [*_SAVE_BY_NICKNAME.finditer(text), *_SAVE_BY_SEAT.finditer(text)]:
+            named = self.by_seat.get(int(m.group("actor"))) if m.group("actor") else None
+            witch = named if named is not None else (witches[0] if len(witches) == 1 and not m.group("actor") else None)
+            if witch is not None and witch.role == "witch" and not _NEGATED.search(m.group(0)):
+                self.implicit_save(witch, night, False, whole)
         pos = 0
         while pos < len(text):
             for skill, pattern in _NAMED.items():
@@ -267,7 +321,22 @@ class _Reader:
                     break
             pos += 1
 
-    def _role_agrees(self, m: re.Match[str]) -> bool:
+    def nth_night_checks(self, text: str) -> None:
+        """A seer's check named by its night anywhere in the text: "11 号第一晚的金水9 号", "第二晚的金水村民1 号",
+        "第二晚验出 5 号是金水". The seer is the seat named right before, which must truly be the seer, else the
+        game's one seer when the words before name no one (a wolf's bluff is said with its seat or a word of it)."""
+        seers = [s for s in self.by_seat.values() if s.role == "seer"]
+        for pattern in _NTH_NIGHT_CHECKS:
+            for m in pattern.finditer(text):
+                before = text[max(0, m.start() - 12):m.start()]
+                named = re.search(r"(\d{1,2})\s*号\s*(?:在)?\s*$", before)
+                actor = m.groupdict().get("actor") or (named.group(1) if named else None)
+                seer = self.by_seat.get(int(actor)) if actor else (seers[0] if len(seers) == 1 else None)
+                if seer is None or seer.role != "seer" or (actor is None and _BLUFF.search(before)):
+                    continue
+                self.found(seer, chinese_number(m.group("n")) or 0, m=m, text=(named.group(0) if named else "") + m.group(0), skill="seer_check")
+
+    def role_agrees(self, m: re.Match[str]) -> bool:
         """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
         seat = self.by_seat.get(int(m.group("seat")))
         if m.group("trole") is None:

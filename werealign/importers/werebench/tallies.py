@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from werealign.game.derive import alive_at
 from werealign.importers.report import ImportReport
-from werealign.schema import Event, GameLog, Utterance
+from werealign.schema import Event, Evidence, GameLog, Utterance
 from werealign.schema.models import EVERYONE, VOTE_PHASE_KINDS
 
 
@@ -91,6 +91,7 @@ class Tally:
     round: int
     segment: int
     ballots: dict[int, int | None]  # voter -> target (None: abstained)
+    quote: str = ""  # the host's words read: the call and the tally after it (the events' evidence)
 
 
 @dataclass(frozen=True)
@@ -124,12 +125,16 @@ def read_tallies(game: GameLog) -> tuple[list[Tally], list[TallyNote]]:
     return tallies, notes
 
 
+def _evidence(game: GameLog, t: Tally) -> list[Evidence]:
+    return [Evidence(source="utterance", segment_id=t.segment, quote=t.quote)] if t.quote.strip() else []
+
+
 def tally_events(game: GameLog, report: ImportReport | None = None) -> GameLog:
     """`game` with the ballots of its readable tallies as vote events; a phase that already has vote events is kept as it is."""
     has_votes = {e.phase for e in game.events if e.kind == "vote"}
     tallies, notes = read_tallies(game)
     events = [Event(kind="vote", phase=t.phase, segment_id=t.segment, audience=EVERYONE, actor=voter, target=target, round=t.round,
-                    note="read from the host's tally")
+                    note="read from the host's tally", evidence=_evidence(game, t))
               for t in tallies if t.phase not in has_votes for voter, target in sorted(t.ballots.items())]
     if report is not None:
         mvp = {(v.phase, v.round or 1): v.target for v in (game.mvp.votes if game.mvp else [])}
@@ -205,7 +210,7 @@ def _read(game: GameLog, u: Utterance, call: re.Match, wording: Wording, segment
         agreeing = [b for b in outcomes if b.get(game.mvp.seat, mvp_vote[0]) == mvp_vote[0]]
         outcomes = agreeing or outcomes
     if len(outcomes) == 1:
-        return Tally(u.phase, rnd, segment, outcomes[0])
+        return Tally(u.phase, rnd, segment, outcomes[0], u.text[call.start():call.end() + len(region)])
     if outcomes:
         return f"{len(outcomes)} readings of the host's countdown and seats fit the game; which is meant cannot be told"
     return "; ".join(dict.fromkeys(problems)) if problems else "nothing after the call reads as a tally"

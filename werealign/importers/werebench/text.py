@@ -120,7 +120,12 @@ def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
     Only seats written right next to an exit phrase count, so a vote tally
     ('其余所有玩家投给 4 号') or a speaking order ('从 5 号玩家开始发言') is not an exit.
     """
-    hits: list[tuple[int, int, str]] = []
+    return [(seat, how) for seat, how, _ in host_exit_quotes(text, n_seats)]
+
+
+def host_exit_quotes(text: str, n_seats: int) -> list[tuple[int, str, str]]:
+    """host_exits with the words each exit was read from (its evidence)."""
+    hits: list[tuple[int, int, str, str]] = []
     for pattern, how in _EXITS:
         for m in pattern.finditer(text):
             if how == "voted_out" and _SHOT_BEFORE.search(text[: m.start(1)]):
@@ -131,12 +136,12 @@ def host_exits(text: str, n_seats: int) -> list[tuple[int, str]]:
             if how == "self_destruct":  # one player blows up at a time: the seat right before the word
                 seats = seats[-1:]
             for seat in seats:
-                hits.append((m.start(1), seat, how))
-    found: list[tuple[int, str]] = []
+                hits.append((m.start(1), seat, how, m.group(0)))
+    found: list[tuple[int, str, str]] = []
     # At one position the more specific reading (listed first in _EXITS) wins: sorted() is stable.
-    for _, seat, how in sorted(hits, key=lambda h: h[0]):
-        if all(seat != s for s, _ in found):
-            found.append((seat, how))
+    for _, seat, how, quote in sorted(hits, key=lambda h: h[0]):
+        if all(seat != s for s, _, _ in found):
+            found.append((seat, how, quote))
     return found
 
 

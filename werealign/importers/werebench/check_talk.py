@@ -1,0 +1,88 @@
+"""A seer's check, as she reports it at the table (or the annotator log says she reported it): the strict forms.
+
+Issue 41: a loose reading (a result word within a few characters of a seat, a first person somewhere near) took a
+vote ("他也是帮好人投票的"), a plan ("先验六，后验十"), a judgment ("我判断出 11 号是狼"), a rival's check ("3 号是
+6 号的查杀") and a quote ("他跟我说 9 号是个好人") for her night's result. A report is read only in the forms that
+say "I checked X, result R", nothing else:
+- the check verb, then the seat, then its result in the same clause: "(我)(昨晚)验了 5 号，5 号是张金水",
+  "验的 8 号好身份", "我查验的是 3 号，一张查杀";
+- the table's idiom owned: "9 号是我的金水", "10 号我查杀", "我的金水是 8 号", "我给 7 号发金水", "我查杀 12 号";
+- the bare idiom of a seer's jump, the seat then 金水 / 查杀 right after it ("12 查杀", "11 号金水"), not owned by
+  anyone else ("6 号的查杀" is not it).
+A statement is refused when the words just before it make it a plan, a hypothesis, a vote, another game or someone
+else's ("先验", "如果", "投票", "上一局", "他说", "你的"). Its night is the one it names ("昨晚", "第二晚", "首验"),
+or none (werebench.claims places it). What is read is the seat's claim; the importer still checks it against the
+true roles, the other sources and the seer's other checks (one a night, a living seat, not herself, none twice).
+"""
+
+from __future__ import annotations
+
+import re
+
+from werealign.text.zh_numbers import chinese_number
+
+# A seat: digits, or a Chinese numeral; without 号, "一" / "两" are "a" / "two" ("验了一个查杀": a wolf, not seat 1).
+_NUM = r"(?:(?<!\d)\d{1,2}(?!\d)|[一二两三四五六七八九十]{1,3})"
+_SEAT = r"(?:(?P<seat>(?<!\d)\d{1,2}(?!\d)|(?![一两][^一二三四五六七八九十号])[一二三四五六七八九十]{1,3})\s*号?|(?P<seatn>[一二两三四五六七八九十]{1,3})\s*号)\s*(?:玩家|这张牌|牌)?"
+_SEAT_NAMED = r"(?P<seat>" + _NUM + r")\s*号\s*(?:玩家|这张牌|牌)?"
+_GOOD = r"金水|好人|好身份|良民|清水"
+_WOLF = r"查杀|狼人|狼|坏人"
+_CARD = r"(?:[他她这]\s*)?(?:是|为|给了?|发了?)?\s*(?:一|1)?\s*(?:张|个|匹|只)?\s*(?:的)?\s*"
+_NIGHT = r"(?:昨晚|昨天晚上|昨天夜里|昨天|今天|第[一二三四五六七八九十\d]{1,2}(?:个)?(?:天)?(?:晚上?|夜)|第[一二三四五六七八九十\d]{1,2}天|首夜|首晚)?"
+# "验了 5 号，5 号是张金水": the seat may be said again before its result.
+_AGAIN = r"(?:\s*[，,]?\s*(?:(?P=seat)|(?P=seatn))\s*号?)?"
+_FORMS = [
+    # the verb, then the seat, then the result (a clause of at most a few characters between)
+    re.compile(r"(?:我|自己)?\s*" + _NIGHT + r"\s*(?:选择)?\s*(?:查验|验|摸|查(?!杀))\s*(?:了|的是|的|过)?\s*(?:一下)?\s*(?:这个|那个)?\s*" + _SEAT
+               + _AGAIN + r"\s*[，,]?\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
+    # the idiom owned: "9 号是我的金水", "10 号我查杀", "3 我金水"
+    re.compile(_SEAT + r"\s*(?:是|就是|为)?\s*(?:我的|我(?:验出来的|查验的|验的|查的|摸的)?)\s*(?:一张|的)?\s*(?P<result>金水|查杀)"),
+    # the seat, its night, then the check: "7 号玩家第一天晚上验的金水", "5 号昨晚我验的是查杀"
+    re.compile(_SEAT_NAMED + r"\s*" + _NIGHT + r"\s*我?\s*(?:验|查验|摸)的\s*(?:是)?\s*(?:一张|一个)?\s*(?P<result>金水|查杀)"),
+    # "我的金水是 8 号", "我的查杀就是 12 号"
+    re.compile(r"我的\s*(?P<result>金水|查杀)\s*(?:牌)?\s*(?:是|就是|给了?|给的是)\s*" + _SEAT),
+    # "我给 7 号发金水", "我给了 12 号一张查杀"
+    re.compile(r"我\s*" + _NIGHT + r"\s*给\s*(?:了)?\s*" + _SEAT + r"\s*(?:发)?\s*(?:了)?\s*(?:一张|一个|的)?\s*(?P<result>金水|查杀)"),
+    # "我查杀 12 号", "我昨晚查杀了 5 号"
+    re.compile(r"我\s*" + _NIGHT + r"\s*(?:直接)?\s*(?P<result>查杀)\s*(?:了)?\s*" + _SEAT_NAMED),
+]
+# The bare idiom: the seat, then 金水 / 查杀 at once, not another seat's ("6 号的查杀"), nor a count ("三个金水"), nor
+# a verb with its object ("6 号查杀 4 号", "6 查杀的 3 号": 6 claims a check of the other).
+_BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|查杀)(?!牌都|们|\s*(?:了|过|的)|\s*(?:\d|[一二两三四五六七八九十]+)\s*号)")
+# What the annotator log says a seer said: third person ("7 号跳预言家查杀 12 号", "称验 1 号为金水", "给 7 号金水").
+_LOG_FORMS = [
+    re.compile(r"(?:查验|验|摸)\s*(?:出|到)?\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
+    re.compile(r"(?:给|发|报)\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*(?:发)?\s*(?:一张|一个|的|为|是)?\s*(?P<result>金水|查杀)"),
+    re.compile(r"(?P<result>查杀)\s*(?:了)?\s*" + _SEAT_NAMED),
+]
+_BEFORE = 10  # characters before a report searched for words that make it something else
+# A plan or hypothesis, a vote, another game, another player's words or check.
+_NOT_HERS = re.compile(
+    r"警徽流|先验|后验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|"
+    r"想|觉得|认为|感觉|判断|像|可能|应该|投票|投了|投给|票|上一?局|上一?把|上一?场|那一?局|别的局|"
+    r"[他她你].{0,3}(?:说|讲|报|发|给)|就说|会说|要说|他的|她的|你的|谁的|(?:\d|号|[他她你谁])\s*的\s*(?:查杀|金水)")
+
+
+def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, str]]:
+    """(position, seat, result word, the words read with what precedes them) of each check report in `text`, in order.
+    `log`: the text is the annotator's account of what the seat said (third person)."""
+    found: list[tuple[int, int, str, str]] = []
+    spans: list[tuple[int, int]] = []
+    for form in _LOG_FORMS if log else [*_FORMS, _BARE]:  # the stricter forms first: a span read once
+        for m in form.finditer(text):
+            seat = chinese_number(m.group("seat") or m.groupdict().get("seatn") or "")
+            if seat is None or any(a < m.end() and m.start() < b for a, b in spans):
+                continue
+            window = text[max(0, m.start() - _BEFORE):m.start()]
+            # a stop ends the preceding words' hold: only the clause the report is in counts
+            window = re.split(r"[。？?！!；;]", window)[-1]
+            if _NOT_HERS.search(window + m.group(0)):
+                continue
+            spans.append((m.start(), m.end()))
+            found.append((m.start(), seat, m.group("result"), window + m.group(0)))
+    return sorted(found)
+
+
+def result_side(word: str) -> str:
+    """'wolf' or 'good' for a result word."""
+    return "wolf" if re.fullmatch(_WOLF, word) else "good"

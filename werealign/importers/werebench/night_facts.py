@@ -1,0 +1,98 @@
+"""Every night fact of a WereBench game, from every reader, settled: what the importer keeps and why it kept no more.
+
+One pipeline for the import (werebench.game) and for the account of what is missing (scripts/knowledge_coverage.py
+--gaps), so a gap is classified by the very readers that would have filled it (issue 41):
+1. the annotator log and the host's recap, read as written facts (werebench.nights), and a seer's last check the
+   table's badge convention states (werebench.badge_checks); where two of them put different targets on one seat's
+   action of a night, neither is kept (disputed);
+2. the true role holders' own reports at the table and the log's account of them (werebench.claims), placed on
+   their nights; one check list per seer, checked against the written facts (disputed when they disagree);
+3. all of it settled against the host's dawns and exits, and given to the seats that knew it (werebench.night_truth).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from werealign.importers.corrections import apply_corrections
+from werealign.importers.werebench.badge_checks import badge_checks
+from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
+from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.werebench.nights import Reading, read_night_actions
+from werealign.schema import Event, Phase, SeatInfo, Utterance
+from werealign.schema.corrections import Correction
+from werealign.schema.models import ACTOR
+from werealign.schema.roles import catalogue_for
+
+
+@dataclass
+class NightFacts:
+    kept: list[Event]
+    unread: list[Reading] = field(default_factory=list)  # written sub-clauses a reader matched and refused
+    refused: list[tuple[Statement, str]] = field(default_factory=list)  # reports at the table not placed, with why
+    disputed: dict[tuple, str] = field(default_factory=dict)  # (actor, skill, night) -> why no source is taken there
+    dropped: list[tuple[Event, str]] = field(default_factory=list)  # facts the dawns or the exits contradict
+    corrected: list[str] = field(default_factory=list)  # what the corrections file changed
+
+
+def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
+                     phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
+    """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
+    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
+    badge = badge_checks(utterances, seats, phases, exits, language == "zh")
+    written, disputed = one_per_action([*(r.event for r in readings if r.event is not None), *badge])
+    statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
+    stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
+    disputed.update(disputed_talk)
+    written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
+    facts, corrected = apply_corrections([*written, *stated], corrections)
+    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases))
+    removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
+    kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
+    for c in corrections:
+        disputed.pop((c.actor, c.skill, c.night), None)  # settled by hand
+    return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, dropped, corrected)
+
+
+def _antidotes_stated(readings: Sequence[Reading], refused: Sequence[tuple[Statement, str]], phases: Sequence[Phase]) -> list[Event]:
+    """Every save a source states, kept or not: a written one on its night; a witch's own word whose night is not said,
+    on night 1 (the earliest it can be: she is told no victim after it). The witch learns no victim after any."""
+    nights = {p.day: p.id for p in phases if p.kind == "night"}
+    out = [r.event for r in readings if r.event is not None and r.event.skill == "witch_save"]
+    for st, _ in refused:
+        if st.skill == "witch_save" and (st.night or 1) in nights:
+            out.append(Event(kind="skill_use", phase=nights[st.night or 1], segment_id=None, audience=ACTOR, actor=st.seat, target=st.target,
+                             skill="witch_save", note="a save the witch states; its night unsure"))
+    return out
+
+
+def one_per_action(events: list[Event]) -> tuple[list[Event], dict[tuple, str]]:
+    """The log and the recap often state the same action: once each, with the evidence of both. Two that name
+    different targets for one seat's action of a night (or the pack's kill) leave both out: which is true is not known."""
+    by_key: dict[tuple, list[Event]] = {}
+    for e in events:
+        by_key.setdefault((e.actor, e.skill, e.phase), []).append(e)
+    kept, disputed = [], {}
+    for key, group in by_key.items():
+        if len({e.target for e in group} - {None}) > 1:
+            disputed[key] = "the written sources disagree: " + "; ".join(f"seat {e.target} ('{e.evidence[0].quote if e.evidence else ''}')" for e in group)
+            continue
+        # A target left implicit (a witch's "用解药": the night's victim) agrees with any; the one that names it is kept.
+        kept.append(next((e for e in group if e.target is not None), group[0]).model_copy(update={"evidence": [ev for e in group for ev in e.evidence]}))
+    return kept, disputed
+
+
+def findings(nf: NightFacts, phases: Sequence[Phase]) -> dict[tuple[str, str, object], list[str]]:
+    """(night, skill, actor: a seat, or None for the pack's kill) -> what the readers found there and did not keep."""
+    nights = {p.day: p.id for p in phases if p.kind == "night"}
+    out: dict[tuple[str, str, object], list[str]] = {}
+    for (actor, skill, night), why in nf.disputed.items():
+        out.setdefault((night, skill, actor), []).append(f"disputed: {why}")
+    for e, why in nf.dropped:
+        out.setdefault((e.phase, e.skill or "", e.actor), []).append(f"contradicted: {why}")
+    for st, why in nf.refused:
+        for n in ([st.night] if st.night is not None else [n for n in nights if n <= st.day]):
+            if n in nights:
+                out.setdefault((nights[n], st.skill, st.seat), []).append(f"refused: '{st.text}' ({st.source}, day {st.day}): {why}")
+    return out
