@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from werealign.game.announcements import result_shown
 from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
@@ -50,11 +51,12 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
 
 
 def context_kwargs(game: GameLog, item: DecisionItem, mode: str | None) -> dict[str, Any]:
+    cut = {"cutoff_chars": item.cutoff_chars} if item.cutoff_chars is not None else {}  # the call shown, not the result
     if item.decision not in ("ballot", "sheriff_ballot"):
-        return {}
+        return cut
     # The ballot is VA's question asked of every voter, at VA's default (`decision`): the voter's own ballot and
     # own turns of the day are withheld.
-    return vote.context_kwargs(game, item, "decision")
+    return {**vote.context_kwargs(game, item, "decision"), **cut}
 
 
 def check(item: DecisionItem, out) -> None:
@@ -75,6 +77,9 @@ def check_refs(item: DecisionItem, idx, out) -> None:
     check_seats_exist(item.candidates, "candidates", idx, out)
     if item.answer is not None:
         check_seats_exist([item.answer], "answer", idx, out)
+    told = result_shown(idx.game, item)
+    if told is not None:
+        out.error("key-announced", "cutoff_segment", f"the prompt shows the decision's result: {told}")
 
 
 def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str, float | None]:
