@@ -122,7 +122,8 @@ def _task(kind: str) -> Task:
     )
 
 
-# Every decision kind is scored alike; the leaderboard adds their macro, `decisions` (each kind's accuracy averaged).
+# Every decision kind is scored alike; the leaderboard adds their macro, `decisions`: each kind's skill over its best
+# floor, (accuracy - floor) / (1 - floor), averaged.
 SCORER = Scorer(
     metric="accuracy",
     score=score,
@@ -130,6 +131,7 @@ SCORER = Scorer(
     chance=lambda item, metric, game: (1 / (len(item.candidates) + item.none_allowed), 1),
     truth_floors=truth_floors,
     macro_group="decisions",
+    macro_over_floor=True,  # issue 42: a kind answered by a constant or a rule cannot lift the headline
 )
 
 TASKS: tuple[Task, ...] = tuple(_task(kind) for kind in DECISION_MODELS)
