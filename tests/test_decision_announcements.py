@@ -125,3 +125,26 @@ def test_the_check_flags_an_item_whose_cutoff_shows_the_result(mode):
         item = made[kind][-1]
         leaky = item.model_copy(update={"cutoff_segment": item.cutoff_segment + (0 if item.cutoff_chars else 1), "cutoff_chars": None})
         assert result_shown(game, leaky) is not None, (kind, mode)
+
+
+@pytest.mark.werebench
+def test_real_release_decisions_are_asked_before_their_result_with_legal_options(werebench_import):
+    """Issue 42 on the imported release, every decider: no prompt announces its result, no withdrawn candidate is
+    offered, no poison item on a night the witch saved, abstaining offered on every ballot (the show lets a player
+    abstain), and the guard's protections become items."""
+    from werealign.dataset import load_dataset
+
+    ds = load_dataset(werebench_import.path)
+    made: dict[str, list] = {}
+    for game in ds.games.values():
+        for kind, items in derive_decisions(game, "all").items.items():
+            made.setdefault(kind, []).extend((game, i) for i in items)
+    assert made["guard_protect"] and made["badge"] and made["sheriff_ballot"]
+    told = [i.item_id for kind, pairs in made.items() if kind != "claim" for g, i in pairs if result_shown(g, i)]
+    assert not told, told[:5]
+    for game, item in made["sheriff_ballot"]:
+        gone = {e.actor for e in game.events if e.kind == "sheriff_run" and e.result == "withdrew" and e.phase == item.phase}
+        assert not gone & set(item.candidates), item.item_id
+    for game, item in made["witch_poison"]:
+        assert not any(e.skill == "witch_save" and e.phase == item.phase and e.actor == item.viewpoint_seat for e in game.events), item.item_id
+    assert all(i.none_allowed for kind in ("ballot", "sheriff_ballot") for _, i in made[kind])
