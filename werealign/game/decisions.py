@@ -4,12 +4,14 @@ Night (from skill-use events, by night phase):
 - seer_check: each recorded check; candidates: every living seat but the seer's own.
 - guard_protect (any `*_protect` skill): each recorded protection; candidates: every living seat, the guard's
   own included, but last night's seat under the guard's no-repeat rule (only the `guard_protect` skill; when the
-  guard's previous night is not recorded the legal set is unknown: no item). "None" where the board lets it skip.
+  guard's previous night is not recorded the rule cannot be applied and every living seat is offered, the prompt
+  naming the missing fact). "None" (an empty guard) where the board lets it skip, else a recorded empty guard is no item.
 - witch_save: a night the witch holds her antidote and the wolves' victim is known (the game tells her); answer
   the victim or none. A "no save" is kept only where the log proves it (the victim's night death was announced);
   a victim who is the witch herself needs the board's self-save rule (werealign.game.moves).
-- witch_poison: a night the witch holds her poison (and, unless the board allows both, did not save); answer a
-  seat or none. A "none" is kept only where the log proves it: she poisoned on a later night, or nobody but the
+- witch_poison: a night the witch holds her poison and, unless the board allows both potions, provably did not
+  save (she poisoned, or the wolves' victim died with no save recorded: a night she saved or may have holds no
+  poison decision); answer a seat or none. A "none" is kept only where the log proves it: she poisoned on a later night, or nobody but the
   wolves' victim died that night.
 - wolf_kill: the wolves' recorded kill, asked of one living wolf (the recorded actor, else the MVP, else the
   lowest-numbered wolf among the deciders).
@@ -26,12 +28,14 @@ Day:
   "none" (tearing the badge up).
 - ballot: every recorded day ballot (vote events, e.g. read from the host's tallies by an importer); candidates:
   every living seat but the voter (in a re-vote: the seats tied in the round before, which must be recorded);
-  abstaining is a legal move
-  where the rules allow it or the game records an abstention.
+  abstaining is a legal move where the board's rules allow it (`rules.abstention_allowed`), whatever the game recorded.
 
 Cut-off: before the decision and anything that tells it. A night move is asked at the night's first segment (and
 before any segment an event of that night is anchored to): unanchored events of that night are not shown by the
-context builder (werealign.game.visibility), earlier nights' are. A ballot is asked before its round's first ballot.
+context builder (werealign.game.visibility), earlier nights' are. A ballot is asked before its round's first ballot,
+the host's call to vote shown where the ballots' segment opens on it. Nothing announcing the result is shown
+(werealign.game.announcements: the night's dawn, the badge's new holder, the tally), the cut falling inside a segment
+that holds the call and then the result (the item's `cutoff_chars`). Every decision not made is a note with its reason.
 
 Who is asked (`deciders`): `winners` (default: the players of the winning side), `mvp` or `all`. Every item
 records whether its decider is the MVP and on the winning side, the slices results report.
