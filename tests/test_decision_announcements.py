@@ -43,6 +43,9 @@ def announced_game(seed: int, mode: str) -> tuple[GameLog, dict[str, str]]:
 
     say("night-1", "host", "Night falls, close your eyes. Seer, guard, witch, wolves: act." + (f" {dawn1}" if mode == "merged" else ""))
     dawn1_at = say("sheriff-election", "host", dawn1 if mode != "merged" else "Now the sheriff election.")
+    running = "Seats 1 and 5 are running for sheriff."
+    run_call = say("sheriff-election", "host", "Raise your hand if you want to run for sheriff." + (f" {running}" if mode == "own" else ""))
+    run_list = say("sheriff-election", "host", running) if mode != "own" else run_call
     say("sheriff-election", 1, "I run for sheriff.")
     call1 = say("sheriff-election", "host", "Please vote now." + (f" {tally1}" if mode == "own" else ""))
     tally1_at = say("sheriff-election", "host", tally1) if mode != "own" else call1
@@ -62,6 +65,7 @@ def announced_game(seed: int, mode: str) -> tuple[GameLog, dict[str, str]]:
         Event(kind="skill_use", phase="night-1", segment_id=None, audience=actor, actor=1, target=exiled, skill="seer_check", result="wolf"),
         Event(kind="skill_use", phase="night-1", segment_id=None, audience=wolves, target=victim1, skill="wolf_kill"),
         Event(kind="elimination", phase="sheriff-election", segment_id=dawn1_at, audience=EVERYONE, target=victim1, result="night_death"),
+        *[Event(kind="sheriff_run", phase="sheriff-election", segment_id=run_list, audience=EVERYONE, actor=seat) for seat in (1, 5)],
         *[Event(kind="vote", phase="sheriff-election", segment_id=tally1_at, audience=EVERYONE, actor=v, target=1)
           for v in (2, 3, 4, 5, 7, 8) if v != victim1],
         Event(kind="sheriff_election", phase="sheriff-election", segment_id=tally1_at, audience=EVERYONE, target=1),
@@ -81,7 +85,7 @@ def announced_game(seed: int, mode: str) -> tuple[GameLog, dict[str, str]]:
                     composition=[RoleCount(role=r, faction="wolf" if r == "werewolf" else "good", count=list(ROLES.values()).count(r)) for r in dict.fromkeys(ROLES.values())]),
         seats=[SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good") for s, r in ROLES.items()],
         phases=phases, utterances=utterances, events=events, winner="good")
-    return game, {"dawn1": "Day breaks, last night", "dawn2": dawn2, "tally1": tally1, "tally2": tally2, "badge": badge}
+    return game, {"dawn1": "Day breaks, last night", "dawn2": dawn2, "tally1": tally1, "tally2": tally2, "badge": badge, "running": running}
 
 
 def _shown_text(game: GameLog, item) -> str:
@@ -96,7 +100,7 @@ def test_no_decision_prompt_shows_its_result(seed, mode):
     game, results = announced_game(seed, mode)
     made = derive_decisions(game, "all").items
     kinds = {k for k, v in made.items() if v}
-    assert {"seer_check", "wolf_kill", "witch_save", "witch_poison", "ballot", "sheriff_ballot", "badge"} <= kinds
+    assert {"seer_check", "wolf_kill", "witch_save", "witch_poison", "ballot", "sheriff_ballot", "badge", "sheriff_run"} <= kinds
     for kind, items in made.items():
         for item in items:
             if kind == "claim":
@@ -105,11 +109,14 @@ def test_no_decision_prompt_shows_its_result(seed, mode):
             assert result_shown(game, item) is None, item.item_id
             night = item.phase.startswith("night")
             banned = {"night-1": [results["dawn1"]], "night-2": [results["dawn2"]]}.get(item.phase, [])
-            banned += {"sheriff_ballot": [results["tally1"]], "ballot": [results["tally2"]], "badge": [results["badge"]]}.get(kind, [])
+            banned += {"sheriff_ballot": [results["tally1"]], "ballot": [results["tally2"]], "badge": [results["badge"]],
+                       "sheriff_run": [results["running"]]}.get(kind, [])
             for sentence in banned:
                 assert sentence not in text, (item.item_id, sentence, text)
             if kind in ("ballot", "sheriff_ballot"):
                 assert text.rstrip().endswith("Please vote now."), (item.item_id, text)  # the call is shown, its own segment or not
+            if kind == "sheriff_run":
+                assert text.rstrip().endswith("run for sheriff."), (item.item_id, text)  # the call for candidates, not the list
             if kind == "badge":
                 assert "pass the badge" in text, (item.item_id, text)  # the call is shown, not the holder
             if night and mode == "merged":
@@ -121,7 +128,7 @@ def test_the_check_flags_an_item_whose_cutoff_shows_the_result(mode):
     # The same items with their cut-off moved to the result's segment, whole: `validate`'s check names the leak.
     game, _ = announced_game(0, mode)
     made = derive_decisions(game, "all").items
-    for kind in ("wolf_kill", "badge", "sheriff_ballot"):
+    for kind in ("wolf_kill", "badge", "sheriff_ballot", "sheriff_run"):
         item = made[kind][-1]
         leaky = item.model_copy(update={"cutoff_segment": item.cutoff_segment + (0 if item.cutoff_chars else 1), "cutoff_chars": None})
         assert result_shown(game, leaky) is not None, (kind, mode)

@@ -34,6 +34,8 @@ class Lexicon:
     badge_torn: re.Pattern
     vote_call: re.Pattern  # the host calls a ballot: its tally follows
     tally: re.Pattern  # a tally or an outcome of a ballot
+    run_call: re.Pattern  # the host calls for sheriff candidates: the list of those who stand follows
+    run_list: re.Pattern  # the host's list of candidates
 
 
 LEXICONS: dict[str, Lexicon] = {
@@ -44,6 +46,8 @@ LEXICONS: dict[str, Lexicon] = {
         badge_torn=re.compile(r"撕(?:掉|毁|了)?(?:了)?警徽|警徽(?:被)?撕(?:掉|毁)"),
         vote_call=re.compile(r"请(?:开始)?投票|开始投票"),
         tally=re.compile(r"投给|投了|弃票|弃权|当选警长|成为警长|出局|平票|票数最多"),
+        run_call=re.compile(r"(?:竞选|上警)[^，。,.]{0,8}?(?:请举手|举手|请举起[^，。,.]{0,10})"),
+        run_list=re.compile(r"(?:参与|参加)(?:了)?(?:警长)?竞选|上警的(?:玩家|人)(?:有|是)"),
     ),
     "en": Lexicon(
         night_call=re.compile(r"(?i)night falls|close your eyes"),
@@ -52,6 +56,8 @@ LEXICONS: dict[str, Lexicon] = {
         badge_torn=re.compile(r"(?i)tears? up the badge|badge is torn"),
         vote_call=re.compile(r"(?i)(?:please vote|start voting|cast your votes?)(?: now)?[.!]?"),
         tally=re.compile(r"(?i)votes? for|abstain|is elected|is exiled|is out|a tie"),
+        run_call=re.compile(r"(?i)raise your hands? if you (?:want to )?(?:run|stand)(?: for sheriff)?[.!]?"),
+        run_list=re.compile(r"(?i)(?:running|standing|candidates?) for sheriff"),
     ),
 }
 
@@ -176,16 +182,38 @@ def cut_before_holder(game: GameLog, cut: Cut, since: int, outgoing: int) -> Cut
     return cut if hit is None else _cut_at(hit[0], hit[1].start(), _stream(game))
 
 
-def cut_with_vote_call(game: GameLog, first_ballot: int) -> Cut:
-    """The cut-off of a ballot read at segment `first_ballot`: the segment before it, or that segment up to the end
-    of the host's call to vote where the call opens it and no tally precedes the call there."""
+def _cut_with_call(game: GameLog, segment: int, call_of, result_of) -> Cut:
+    """The segment before `segment` (where a result is read), or `segment` up to the end of the host's call where
+    the call opens it and nothing of the result precedes the call there."""
     lex = LEXICONS.get(game.language)
-    seg = next((s for s in _stream(game) if s.id == first_ballot and s.speaker == "host"), None)
+    seg = next((s for s in _stream(game) if s.id == segment and s.speaker == "host"), None)
     if lex is not None and seg is not None:
-        call = lex.vote_call.search(seg.text)
-        if call is not None and not lex.tally.search(seg.text[:call.start()]):
-            return Cut(first_ballot, call.end())  # the rest of the segment may read the tally out
-    return Cut(first_ballot - 1)
+        call = call_of(lex).search(seg.text)
+        if call is not None and not result_of(lex).search(seg.text[:call.start()]):
+            return Cut(segment, call.end())  # the rest of the segment may read the result out
+    return Cut(segment - 1)
+
+
+def cut_with_vote_call(game: GameLog, first_ballot: int) -> Cut:
+    """The cut-off of a ballot read at segment `first_ballot`, the host's call to vote shown where it opens it."""
+    return _cut_with_call(game, first_ballot, lambda lex: lex.vote_call, lambda lex: lex.tally)
+
+
+def cut_with_run_call(game: GameLog, list_segment: int) -> Cut:
+    """The cut-off of running for sheriff, the host's list of candidates read at `list_segment`: the call for
+    candidates shown where that segment opens on it ("…想要竞选警长的玩家请举手，1 号、5 号…参与竞选")."""
+    return _cut_with_call(game, list_segment, lambda lex: lex.run_call, lambda lex: lex.run_list)
+
+
+def candidate_list(game: GameLog, cut: Cut, phase_start: int) -> tuple[_Seg, re.Match] | None:
+    """The host's list of sheriff candidates a cut-off shows after the phase's call for candidates (None: not shown)."""
+    lex = LEXICONS.get(game.language)
+    if lex is None:
+        return None
+    segs = [s for s in shown(game, cut) if s.id >= phase_start]
+    calls = [(s.id, m.end()) for s in segs if s.speaker == "host" for m in lex.run_call.finditer(s.text)]
+    start = calls[0] if calls else (phase_start, 0)
+    return _first(lex.run_list, segs, host_only=True, start=(start[0], start[1] - 1))
 
 
 def ballot_tally(game: GameLog, cut: Cut, phase_start: int, rnd: int = 1) -> tuple[_Seg, re.Match] | None:
@@ -217,9 +245,10 @@ def result_shown(game: GameLog, item) -> str | None:
         hit = night_dawn(game, cut, night_since(game, item.phase))
     elif item.decision == "badge":
         hit = new_holder(game, cut, holder_since(game, item.viewpoint_seat, item.cutoff_segment + 1, item.phase), item.viewpoint_seat)
-    elif item.decision in ("ballot", "sheriff_ballot"):
+    elif item.decision in ("ballot", "sheriff_ballot", "sheriff_run"):
         start = min((s for u in game.utterances if u.phase == item.phase for s in u.segment_ids), default=0)
-        hit = ballot_tally(game, cut, start, getattr(item, "round", None) or 1)
+        hit = (candidate_list(game, cut, start) if item.decision == "sheriff_run"
+               else ballot_tally(game, cut, start, getattr(item, "round", None) or 1))
     else:
         return None
     return None if hit is None else f"segment {hit[0].id} at character {hit[1].start()} ({hit[1].group(0)!r})"

@@ -47,7 +47,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from werealign.game.announcements import Cut, cut_before_dawn, cut_before_holder, cut_before_tally, cut_with_vote_call, holder_since, night_since
+from werealign.game.announcements import Cut, cut_before_dawn, cut_before_holder, cut_before_tally, cut_with_run_call, cut_with_vote_call, holder_since, night_since
 from werealign.game.claims import board_roles, claim_items
 from werealign.game.derive import DeriveNote, NoteKind, alive_at
 from werealign.game.moves import Board, alive_before_phase, board_of, protect_targets, self_save_allowed, wolf_kill_targets
@@ -353,14 +353,15 @@ def _run_items(game: GameLog, asked: set[int], add, note) -> None:
                  "no item: the log does not record the candidates (no sheriff_run event)")
     start = min((s for u in game.utterances for s in u.segment_ids), default=0)
     for phase, runs in by_phase.items():
-        cutoff = min(e.segment_id for e in runs) - 1  # before anyone is seen standing
-        if cutoff < start:  # the transcript opens on the list: no segment before it (add() notes it)
-            cutoff = None
-        alive = alive_at(game, cutoff if cutoff is not None else start)
+        listed = min(e.segment_id for e in runs)
+        cut: Cut | None = cut_with_run_call(game, listed)  # before anyone is seen standing, the call shown
+        if cut.chars is None and cut.segment < start:  # the transcript opens on the list: nothing before it (add() notes it)
+            cut = None
+        alive = alive_at(game, listed - 1)
         ran = {e.actor for e in runs}
         if not ran <= set(alive):
             note("dropped", "sheriff_run_out", phase, f"seats {sorted(ran - set(alive))} stand for sheriff but are out",
                  "no item: the candidates or an exit are misplaced")
             continue
         for seat in alive:
-            add("sheriff_run", seat, phase, cutoff, [seat], seat if seat in ran else None, none_allowed=True, about=seat)
+            add("sheriff_run", seat, phase, cut, [seat], seat if seat in ran else None, none_allowed=True, about=seat)
