@@ -217,6 +217,9 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
     for n in nights:
         ev = n.events
         for e in ev:
+            acts = isinstance(e.actor, int) and ((e.skill or "").endswith("_protect") or e.skill == "seer_check")
+            if acts and e.actor not in n.alive and e.actor in asked:  # a move recorded for a seat already out: an exit or the move misplaced
+                note("dropped", f"{e.skill}_actor_out", n.phase, f"seat {e.actor}'s {e.skill}", "no item: the seat is out before this night")
             if e.skill == "seer_check" and isinstance(e.actor, int) and e.actor in n.alive:
                 add("seer_check", e.actor, n.phase, n.cutoff, [s for s in n.alive if s != e.actor], e.target)
         protectors = {e.actor for e in ev if (e.skill or "").endswith("_protect") and isinstance(e.actor, int)}
@@ -332,6 +335,8 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
             cands = [s for s in targets if s != e.actor or game.rules.self_vote_allowed]
             if cands:
                 add("sheriff_ballot" if sheriff else "ballot", e.actor, phase, cut, cands, e.target, none_allowed=abstain, rnd=e.round)
+            elif e.actor in asked:
+                note("dropped", "ballot_no_candidates", phase, f"seat {e.actor}'s ballot", "no item: no seat is left to vote for")
     for e in game.events:
         if e.kind == "badge_transfer" and isinstance(e.actor, int) and e.segment_id is not None:
             # Before the new holder is named, which may precede the event's anchor, in the same segment as the call
@@ -340,6 +345,8 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
             cands = [s for s in alive_at(game, e.segment_id) if s != e.actor]
             if cands:
                 add("badge", e.actor, e.phase, cut, cands, e.target, none_allowed=True)
+            elif e.actor in asked:
+                note("dropped", "badge_no_candidates", e.phase, f"seat {e.actor}'s badge", "no item: no other living seat to pass it to")
 
 
 def _run_items(game: GameLog, asked: set[int], add, note) -> None:
