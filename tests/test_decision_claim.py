@@ -6,6 +6,7 @@ real data."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from cli_inproc import run_cli
@@ -41,6 +42,17 @@ ZH = invented_game().model_copy(update={"language": "zh"})
     ("Honestly, I'm the witch and I saved seat 6 last night.", 3, "witch"),
     ("Fine: my role is guard, protect me or not.", 2, "guard"),
     ("I claim to be the seer. Seat 4 is a wolf.", 5, "seer"),
+    # issue 42: the table's idioms, a claim after a denial, and first-person night moves that claim without the name
+    ("我底牌是个守卫，昨晚没守人", 2, "guard"),
+    ("我一张平民牌，没什么信息", 6, "villager"),
+    ("好了，我是民，你们随便打", 7, "villager"),
+    ("我不是预言家，我是女巫，这轮听我的", 3, "witch"),
+    ("今天我先说，7 号是我昨天的查杀，警徽流先验 2", 1, "seer"),
+    ("6 号是我的银水，我手里还有毒", 3, "witch"),
+    ("我昨天晚上守的是 1 号，所以平安夜", 2, "guard"),
+    ("过了， 6 号是个民，听后面发言吧", 6, "villager"),  # its own seat, not at the turn's start
+    ("我 4 号玩家选择自爆", 4, "werewolf"),
+    ("I checked seat 6 last night and seat 6 is a wolf.", 1, "seer"),
 ])
 def test_claims_in_invented_phrasings(text, speaker, role):
     assert ClaimReader(ZH).claim(text, speaker) == role
@@ -61,6 +73,11 @@ def test_claims_in_invented_phrasings(text, speaker, role):
     ("If I were the seer I would check seat 5.", 7),
     ("Seat 1 said I am the witch, which is wrong.", 6),
     ("I'm the seer's gold, so trust me.", 7),
+    ("但凡我是一张女巫牌，我早就毒他了", 6),  # "were I the witch": a hypothesis
+    ("还安排女巫把我毒了，我能怎么办", 6),  # poisoned by the witch: the act is done to the speaker
+    ("9 号报了一个我的查杀，但是我是好人", 6),  # another seat's check of the speaker
+    ("我是 5 号的金水，大家放心", 7),
+    ("3 号是女巫的银水，我不知道他是谁", 6),
 ])
 def test_what_is_no_claim(text, speaker):
     assert ClaimReader(ZH).claim(text, speaker) is None
@@ -106,8 +123,9 @@ def test_claim_floors():
     floors = TASKS["claim"].scorer.truth_floors([(game, i) for i in items], "accuracy")
     # never: right on the two no-claims. majority-so-far: none on 1 (nothing before: wrong), seer on 6 (1 seer: wrong),
     # none on 4 (a tie, broken to none: wrong), seer on 7 (2 to 1: wrong). last-claimed: none on 1 (wrong), seer on
-    # 6 (wrong), 4 (right) and 7 (wrong).
-    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25}
+    # 6 (wrong), 4 (right) and 7 (wrong). own-role: seer on 1 (right), villager on 6 and 7, werewolf on 4 (wrong).
+    # learned: one game, nothing to hold out: not computed.
+    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25, "own-role": 0.25, "learned": None}
 
 
 def test_derive_eval_leaderboard_and_release_carry_claim_and_sheriff_run(tmp_path):
@@ -166,3 +184,39 @@ def test_real_release_claims(werebench_import):
         game = ds.games[item.game_id]
         turn = next(u for u in game.utterances if u.index == item.turn)
         assert turn.text[:40] not in render_messages(game, item)[-1]["content"], item.item_id
+
+
+def test_a_language_is_a_lexicon(monkeypatch):
+    """Issue 42: reading another language's claims is data: a lexicon with its frames, idioms and acts."""
+    from werealign.game import claims
+
+    toy = claims.Lexicon(frames=(r"\bje suis (?:le |la )?",), lead=None, card="", after=r"(?!\w)", not_before=r"(?i)\bsi\b",
+                         not_in_clause=r"(?i)\bpas\b", clause=r"[,.;!?]", then=r"(?!)",
+                         aliases={"seer": (r"voyante",)}, acts={"witch": (r"\bj'ai sauvé (?:le )?\d{1,2}",)})
+    monkeypatch.setitem(claims.LEXICONS, "fr", toy)
+    reader = ClaimReader(invented_game())
+    assert reader.claim("Bon, je suis la voyante, le 4 est loup.", 1) == "seer"
+    assert reader.claim("Cette nuit j'ai sauvé 6.", 3) == "witch"
+    assert reader.claim("Si je suis la voyante, je vérifie 4.", 1) is None
+
+
+@pytest.mark.werebench
+def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
+    """Issue 42: the reader against 450 hand-labelled turns of the release (tests/data, structured labels only: game,
+    turn index, seat, claimed role). Set C was labelled after the current reader was frozen and never tuned on; the
+    floors below are the measured figures (BENCHMARKS.md), so a change that reads claims worse fails here."""
+    labels = json.loads((Path(__file__).parent / "data" / "claim_labels_werebench.json").read_text(encoding="utf-8"))["labels"]
+    ds = load_dataset(werebench_import.path)
+    for name, recall_floor, precision_floor in (("A", 0.75, 0.85), ("B", 0.60, 0.77), ("C", 0.69, 0.81)):
+        rows = [r for r in labels if r["set"] == name]
+        assert len(rows) >= 150 and sum(r["claim"] is not None for r in rows) >= 50
+        right = said = 0
+        for r in rows:
+            game = ds.games[r["game"]]
+            turn = next(u for u in game.utterances if u.index == r["utterance"])
+            assert turn.speaker == r["seat"], r  # the labels still point at the turns they were made on
+            got = ClaimReader(game).claim(turn.text, turn.speaker)
+            said += got is not None
+            right += got is not None and got == r["claim"]
+        recall, precision = right / sum(r["claim"] is not None for r in rows), right / said
+        assert recall >= recall_floor and precision >= precision_floor, (name, round(recall, 3), round(precision, 3))

@@ -55,7 +55,7 @@ def invented_game(*, moves: MoveRules | None = None, night1_victim: int = 6, wit
     ]
     return GameLog(
         game_id="invented-1", language="en", provenance=Provenance(source="invented for tests"),
-        rules=Rules(text=None, variant="seer-witch-guard", moves=moves,
+        rules=Rules(text=None, variant="seer-witch-guard", moves=moves, abstention_allowed=True,
                     composition=[RoleCount(role=r, faction="wolf" if r == "werewolf" else "good", count=list(ROLES.values()).count(r)) for r in dict.fromkeys(ROLES.values())]),
         seats=[SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good") for s, r in ROLES.items()],
         phases=[Phase(id=p, kind=p.split("-")[0], day=int(p[-1]), start=0, end=0) for p in ("night-1", "day-1", "night-2", "day-2")],
@@ -132,6 +132,20 @@ def test_wolves_kill_is_asked_of_one_wolf_and_the_board_decides_whether_a_wolf_i
     strict = derive_decisions(invented_game(moves=MoveRules(wolves_may_kill_wolf=False)), "all").items["wolf_kill"]
     assert 4 not in strict[0].candidates and 5 not in strict[0].candidates
     assert not derive_decisions(invented_game(), "winners").items["wolf_kill"], "the wolves lost: not asked by default"
+
+
+def _abstaining(game: GameLog, allowed: bool = True) -> GameLog:
+    return game.model_copy(update={"rules": game.rules.model_copy(update={"abstention_allowed": allowed})})
+
+
+def test_abstention_is_offered_by_the_boards_rule_not_by_what_the_game_recorded():
+    # Issue 42: a board that allows abstaining offers it on every ballot, a day whose record has none included;
+    # a board that does not makes no item of a recorded abstention, and says so by reason.
+    allowed = derive_decisions(_abstaining(invented_game()), "all").items["ballot"]
+    assert all(i.none_allowed for i in allowed) and any(i.phase == "day-2" for i in allowed)
+    strict = derive_decisions(_abstaining(invented_game(), False), "all")
+    assert not any(i.none_allowed for i in strict.items["ballot"]) and 8 not in {i.viewpoint_seat for i in strict.items["ballot"] if i.phase == "day-1"}
+    assert [n.code for n in strict.notes if n.code == "ballot_none_illegal"] == ["ballot_none_illegal"]
 
 
 def test_ballots_of_every_voter_with_abstention_and_who_is_asked():

@@ -13,6 +13,7 @@ from werealign.audit.context import LEARNED, check_context, check_dead_seat, con
 from werealign.audit.explain import separating_ngrams
 from werealign.audit.leaks import item_leaks
 from werealign.audit.report import AuditReport, Check
+from werealign.game.announcements import result_shown
 from werealign.schema import SpeechItem
 from werealign.schema.models import DIMENSIONS
 
@@ -32,8 +33,21 @@ def check_leaks(items: Sequence[SpeechItem], scope: str, leaks: dict[str, list[s
     return Check("stem-leak", scope, verdict, round(rate, 4), n, f"{len(leaking)} items tell more than the viewpoint knew at the cut-off (stem, option labels, decision already shown){note}", leaking[:5])
 
 
+def check_decision_results(ds: Dataset) -> Check | None:
+    """Decision items (issue 42) whose prompt shows the decision's result (werealign.game.announcements); None: the
+    dataset has no decision item."""
+    asked = [it for items in ds.items.values() for it in items if getattr(it, "decision", None) is not None and it.game_id in ds.games]
+    if not asked:
+        return None
+    told = [it.item_id for it in asked if result_shown(ds.games[it.game_id], it) is not None]
+    verdict = "fail" if told else "pass"
+    return Check("decision-result-shown", "decisions", verdict, round(len(told) / len(asked), 4), len(asked),
+                 f"{len(told)} decision items whose shown text announces the result (the dawn, the new sheriff, the tally)", told[:5])
+
+
 def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: str | None = None) -> AuditReport:
     """Every check over all items and per dimension (dimensions the schema does not list are audited too)."""
+    whole = items is None  # the dataset's own items: its decision items are audited too
     items = list(ds.speech if items is None else items)
     scopes: list[tuple[str, list[SpeechItem]]] = [("all", items)]
     present = sorted({it.dimension for it in items}, key=lambda d: (DIMENSIONS.index(d) if d in DIMENSIONS else len(DIMENSIONS), d))
@@ -62,6 +76,8 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
             check_dead_seat(group, scope, rows, index),
             check_leaks(group, scope, leaks),
         ]
+    decisions = check_decision_results(ds) if whole else None
+    checks += [decisions] if decisions is not None else []
     best = context.best(items)[0] if items else LEARNED  # the strongest attack over all items: each item's context_best_score
     scores = {it.item_id: {"artifact_score": round(p, 4), "context_score": round(c, 4),
                            "context_best_score": round(b, 4), "leaks": leaks[it.item_id] or []}

@@ -12,11 +12,20 @@ kept here. Precision comes first, since a false claim is a wrong key:
 - "the seer told us" names a role without the first person: no claim.
 A wolf-side role is a claim only from a wolf-side seat: a good player's "我是狼" is a wolf's-eye argument or a
 joke (read by hand on the release), never a bid to be exiled. The first claim of a turn is its claim.
+
+Issue 42: a claim is read as a player hears it: the table's idioms ("我是枪", "我一张平民牌", "我是民"), a first-person
+report of one's own night move ("5 号是我的查杀": the seer; "我的银水": the witch), a claim after a denial of another
+role ("我不是预言家，我是女巫": a denial counts only in its own clause). How a language says all this is data, a
+`Lexicon` in `LEXICONS`: another language is one more entry. Measured against hand labels of the release in
+BENCHMARKS.md (recall and precision, with the misses listed).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
 from werealign.game.claim_lexicon import claim_opening, not_before, role_end, side_words
 from werealign.schema import GameLog, ItemProvenance, Utterance
 from werealign.schema.decisions import MVP_MARK, ClaimItem
@@ -24,17 +33,86 @@ from werealign.schema.models import VOTE_PHASE_KINDS
 from werealign.schema.roles import RoleCatalogue, catalogue_for
 from werealign.text.zh_numbers import chinese_number
 
+@dataclass(frozen=True)
+class Lexicon:
+    """How one language states a claim (issue 42: a language is a lexicon, not code). Patterns are regex fragments.
+
+    - `frames`: what stands between the first person and the role name ("我是一张", "我的底牌是", "I am the");
+    - `lead`: a turn opening on its own seat and a role ("3 号预言家，…"), group `seat` the seat, or None;
+    - `card`: what may follow the role name as part of it ("牌": "预言家牌"); `after`: what must not follow it (a
+      possessive or a verb: the name is about the role, not the speaker's own);
+    - `not_before`: a hypothesis, a belief or a report in the few characters before ("如果", "他说", "if");
+      `not_in_clause`: the same, but only inside the claim's clause (a denial: "我不是预言家，我是女巫" claims the witch);
+      `clause`: what ends a clause; `then`: a counterfactual right after ("我是个狼，我就没有必要…");
+    - `aliases`: role id -> the table's idioms for the role beyond the catalogue's names ("枪" for the hunter);
+    - `acts`: role id -> first-person reports of the role's own night move, which claim it without naming it
+      ("5 号是我的查杀": the seer; "我的银水": the witch; "I saved seat 6": the witch); a wolf-side act claims the
+      board's wolf role;
+    - `number`: reads a seat number it writes (digits or numerals).
+    """
+
+    frames: tuple[str, ...]
+    lead: str | None
+    card: str
+    after: str
+    not_before: str
+    not_in_clause: str
+    clause: str
+    then: str
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    acts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    number: Callable[[str], int | None] = lambda t: int(t) if t.isdigit() else None
+
+
 _ZH_SEAT = r"(?P<seat>\d{1,2}|[一二两三四五六七八九十]{1,3})"
-# What may stand between the first person and the role name.
-_ZH_IS = r"我(?:就|真的|才|确实|本身|肯定|自己|其实|本来)?(?:就是|才是|是)(?:一|这)?(?:张|个|名|位|枚)?(?:真|真的)?"
-_ZH_JUMP = r"我(?:来|要|直接|先|这边|现在)?(?:起跳|跳|拍|报)(?:了)?(?:身份)?(?:一?张|个)?"  # not 认: "我认预言家" accepts another's claim
-_ZH_CARD = r"我(?:的)?(?:底牌|身份|牌)(?:是|就是)(?:一?张)?"
-_ZH_AFTER = r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|[？?])"
-_ZH_NOT = re.compile(r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|不是|是不是|当成|当作|像|位置|立场|角度|视角|逻辑|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那)?[，,]?\s*$|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信)$")
-# A "claim" followed by what it would entail is a counterfactual ("我是个狼，我就没有必要…": were I a wolf, I would not).
-_ZH_THEN = re.compile(r"^.{0,6}?(?:的话|的时候|我就|我也|我会|我不会|我肯定|我怎么|我没有必要|我还会|我能|我可能|我一定|我第一天|我觉得|就我觉得|那我|怎么会|会不会)")
-_EN_IS, _EN_AFTER = claim_opening("en"), role_end("en")  # English wording is data (claim_lexicon.json, issue 45): "im bystander" too
-_EN_NOT = re.compile(not_before("en").pattern + r"|(?<!\bI )\b(?:think|thinks|thought|said|says|claims? that)\b", re.IGNORECASE)
+_ZH_WHEN = r"(?:昨天|昨晚|前天|第一晚|第二晚|第三晚|首夜|今天|晚上|昨天晚上|当晚)?\s*(?:晚上)?\s*"
+_ZH_KIND = r"(?:一|这)?(?:张|个|名|位|枚)?(?:那个|这个)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的?)?"  # "一张真的", "那个真正的"
+LEXICONS: dict[str, Lexicon] = {
+    "zh": Lexicon(
+        frames=(
+            r"我\s*(?:\d{1,2}\s*号)?\s*(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这张|也)?(?:就是|才是|是)" + _ZH_KIND,
+            r"我(?:来|要|直接|先|这边|现在)?(?:起跳|跳|拍|报)(?:了)?(?:身份)?(?:一?张|个)?",  # not 认: "我认预言家" accepts another's claim
+            r"我(?:的)?\s*(?:\d{1,2}\s*号)?\s*(?:底牌|身份|牌)\s*(?:是|就是)?\s*(?:一?张|一?个)?",
+            r"我(?:作为|身为)" + _ZH_KIND,
+            r"我(?:这把|这局|这盘)?(?:拿(?:了|到)?|摸(?:了|到)?)(?:的是)?(?:一?张|个)?",
+            r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:就|也|只是|确实)?(?:一张|就)?",  # "我一张平民牌", "我就平民", "我猎人带队"
+        ),
+        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))\W{0,3}(?:我是)?" + _ZH_SEAT + r"\s*号(?:玩家)?\s*(?:是|就是)?" + _ZH_KIND,
+        card=r"(?:牌)?",
+        after=r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|衣服|杀|[？?])",
+        not_before=r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|当成|当作|像|位置|立场|角度|视角|逻辑|穿"
+                   r"|(?:他|她|你|有人|都)(?:说|问)|让|叫|逼|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那)?[，,]?\s*$"
+                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|把|被|帮|还是)$|但凡",
+        not_in_clause=r"不是|是不是|并非",
+        clause=r"[，,。.!！?？；;\s]",
+        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就|我没有必要|我还会|怎么会|会不会)",
+        # "名" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌")
+        aliases={"villager": (r"普村", r"[民名](?=牌|[\s，,。.!！?？]|$)"), "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",)},
+        acts={
+            "seer": (r"(?:是|就是)我" + _ZH_WHEN + r"的?(?:翻牌)?(?:金水|查杀)", r"我的(?:金水|查杀)(?:是|为|就是)",
+                     r"我" + _ZH_WHEN + r"(?:验了|验的|查验了|验过)"),
+            "witch": (r"(?:是|就是)我" + _ZH_WHEN + r"的?银水", r"我的银水", r"我" + _ZH_WHEN + r"(?:救了|救的|开了?解药|用了?解药|毒了|毒的|开毒|开了毒|撒毒)"),
+            "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守)",),
+            "hunter": (r"我[^，,。.!！?？\s]{0,5}?开(?:了)?枪",),
+            "werewolf": (r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:直接|现在|就|选择|要)?自爆", r"我们?(?:狼队)?交牌"),
+        },
+        number=lambda t: int(t) if t.isdigit() else chinese_number(t),
+    ),
+    # English wording is data (claim_lexicon.json, issue 45): "im bystander" is a claim, "im not mafia" is not
+    "en": Lexicon(
+        frames=(claim_opening("en"),),
+        lead=None,
+        card=r"",
+        after=role_end("en"),
+        not_before=not_before("en").pattern + r"|(?<!\bI )\b(?i:think|thinks|thought|said|says|claims? that)\b",
+        not_in_clause=r"(?i)\bnot\b",
+        clause=r"[,.;!?]",
+        then=r"(?!)",
+        acts={"seer": (r"\b(?i:I checked (?:seat |player )?\d{1,2}|my check (?:on|of) (?:seat |player )?\d{1,2})",),
+              "witch": (r"\b(?i:I (?:saved|poisoned) (?:seat |player )?\d{1,2})",),
+              "guard": (r"\b(?i:I (?:protected|guarded) (?:seat |player )?\d{1,2})",)},
+    ),
+}
 _WINDOW = 8  # characters before a claim searched for a hypothesis or a report
 
 
@@ -45,27 +123,48 @@ def board_roles(game: GameLog) -> list[str]:
     return sorted(roles, key=catalogue.order)
 
 
+@dataclass(frozen=True)
+class _Pattern:
+    lexicon: Lexicon
+    regex: re.Pattern
+    role: str | None  # an act's role; None: the role is the name matched (group "role")
+
+
 class ClaimReader:
-    """The claims of one game's turns, read through the names of its board's roles."""
+    """The claims of one game's turns, read through the names of its board's roles in every language's lexicon (a
+    transcript mixes languages)."""
 
     def __init__(self, game: GameLog):
         catalogue: RoleCatalogue = catalogue_for(game.rules.declared_roles)
-        self.faction = {r: catalogue.faction(r) for r in board_roles(game)}
-        self.seat_faction = {s.seat: s.faction for s in game.seats}
         self.roles = board_roles(game)
+        self.faction = {r: catalogue.faction(r) for r in self.roles}
+        self.seat_faction = {s.seat: s.faction for s in game.seats}
+        wolf_roles = [r for r in self.roles if self.faction.get(r) == "wolf"]
         self.names: dict[str, str] = {}
         for role in self.roles:
             r = catalogue.get(role)
             for name in [role, role.replace("_", " "), *((n for ns in r.names.values() for n in ns) if r else ())]:
                 if name.lower() not in side_words():  # "I'm innocent", "I'm town": a side, not a card
                     self.names.setdefault(name.lower(), role)
-        alternation = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
-        role = r"(?P<role>" + alternation + r")"
-        zh = [re.compile(_ZH_IS + role + r"(?:牌)?" + _ZH_AFTER), re.compile(_ZH_JUMP + role + _ZH_AFTER),
-              re.compile(_ZH_CARD + role + _ZH_AFTER),
-              re.compile(r"^\W{0,3}(?:我是)?" + _ZH_SEAT + r"\s*号(?:玩家)?\s*(?:是)?(?:一?张)?" + role + r"(?:牌)?" + _ZH_AFTER)]
-        en = [re.compile(_EN_IS + role + _EN_AFTER, re.IGNORECASE)]
-        self.patterns = zh + en  # every language's wording: a transcript mixes them
+        self.patterns: list[_Pattern] = []
+        for lex in LEXICONS.values():
+            fragments = [re.escape(n) for n in sorted(self.names, key=len, reverse=True)]
+            fragments += [a for role in self.roles for a in lex.aliases.get(role, ())]
+            alias_of = {a: role for role in self.roles for a in lex.aliases.get(role, ())}
+            self._aliases = {**getattr(self, "_aliases", {}), **alias_of}
+            role = r"(?P<role>" + "|".join(fragments) + r")"
+            for frame in (*lex.frames, *([lex.lead] if lex.lead else [])):
+                self.patterns.append(_Pattern(lex, re.compile(frame + role + lex.card + lex.after), None))
+            for act_role, acts in lex.acts.items():
+                target = act_role if act_role in self.roles else (wolf_roles[0] if act_role == "werewolf" and wolf_roles else None)
+                for act in acts if target else ():
+                    self.patterns.append(_Pattern(lex, re.compile(act + lex.after), target))
+
+    def _role_named(self, name: str) -> str | None:
+        role = self.names.get(name.lower())
+        if role is not None:
+            return role
+        return next((r for a, r in self._aliases.items() if re.fullmatch(a, name)), None)
 
     def claim(self, text: str, speaker: int) -> str | None:
         """The role `speaker`'s turn `text` claims first (a role id of the board), or None."""
@@ -75,15 +174,17 @@ class ClaimReader:
     def first_claim(self, text: str, speaker: int) -> tuple[int, str] | None:
         """(where in `text`, role id) of the turn's first claim, or None."""
         found: list[tuple[int, str]] = []
-        for pattern in self.patterns:
-            for m in pattern.finditer(text):
+        for p in self.patterns:
+            lex = p.lexicon
+            for m in p.regex.finditer(text):
                 before = text[max(0, m.start() - _WINDOW):m.start()]
-                if _ZH_NOT.search(before) or _EN_NOT.search(before) or _ZH_THEN.search(text[m.end():m.end() + 12]):
+                clause = re.split(lex.clause, before)[-1]
+                if re.search(lex.not_before, before) or re.search(lex.not_in_clause, clause) or re.search(lex.then, text[m.end():m.end() + 12]):
                     continue
                 seat = m.groupdict().get("seat")
-                if seat is not None and (int(seat) if seat.isdigit() else chinese_number(seat)) != speaker:
+                if seat is not None and lex.number(seat) != speaker:
                     continue  # a turn opening on another seat and a role talks about that seat
-                role = self.names.get(m.group("role").lower())
+                role = p.role or self._role_named(m.group("role"))
                 if role is not None and self.faction.get(role) == "wolf" and self.seat_faction.get(speaker) != "wolf":
                     continue  # a good player "being a wolf" reasons from a wolf's seat (or jokes); no good player claims the pack
                 if role is not None:

@@ -4,12 +4,14 @@ Night (from skill-use events, by night phase):
 - seer_check: each recorded check; candidates: every living seat but the seer's own.
 - guard_protect (any `*_protect` skill): each recorded protection; candidates: every living seat, the guard's
   own included, but last night's seat under the guard's no-repeat rule (only the `guard_protect` skill; when the
-  guard's previous night is not recorded the legal set is unknown: no item). "None" where the board lets it skip.
+  guard's previous night is not recorded the rule cannot be applied and every living seat is offered, the prompt
+  naming the missing fact). "None" (an empty guard) where the board lets it skip, else a recorded empty guard is no item.
 - witch_save: a night the witch holds her antidote and the wolves' victim is known (the game tells her); answer
   the victim or none. A "no save" is kept only where the log proves it (the victim's night death was announced);
   a victim who is the witch herself needs the board's self-save rule (werealign.game.moves).
-- witch_poison: a night the witch holds her poison (and, unless the board allows both, did not save); answer a
-  seat or none. A "none" is kept only where the log proves it: she poisoned on a later night, or nobody but the
+- witch_poison: a night the witch holds her poison and, unless the board allows both potions, provably did not
+  save (she poisoned, or the wolves' victim died with no save recorded: a night she saved or may have holds no
+  poison decision); answer a seat or none. A "none" is kept only where the log proves it: she poisoned on a later night, or nobody but the
   wolves' victim died that night.
 - wolf_kill: the wolves' recorded kill, asked of one living wolf (the recorded actor, else the MVP, else the
   lowest-numbered wolf among the deciders).
@@ -26,12 +28,14 @@ Day:
   "none" (tearing the badge up).
 - ballot: every recorded day ballot (vote events, e.g. read from the host's tallies by an importer); candidates:
   every living seat but the voter (in a re-vote: the seats tied in the round before, which must be recorded);
-  abstaining is a legal move
-  where the rules allow it or the game records an abstention.
+  abstaining is a legal move where the board's rules allow it (`rules.abstention_allowed`), whatever the game recorded.
 
 Cut-off: before the decision and anything that tells it. A night move is asked at the night's first segment (and
 before any segment an event of that night is anchored to): unanchored events of that night are not shown by the
-context builder (werealign.game.visibility), earlier nights' are. A ballot is asked before its round's first ballot.
+context builder (werealign.game.visibility), earlier nights' are. A ballot is asked before its round's first ballot,
+the host's call to vote shown where the ballots' segment opens on it. Nothing announcing the result is shown
+(werealign.game.announcements: the night's dawn, the badge's new holder, the tally), the cut falling inside a segment
+that holds the call and then the result (the item's `cutoff_chars`). Every decision not made is a note with its reason.
 
 Who is asked (`deciders`): `winners` (default: the players of the winning side), `mvp` or `all`. Every item
 records whether its decider is the MVP and on the winning side, the slices results report.
@@ -43,6 +47,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
+from werealign.game.announcements import Cut, cut_before_dawn, cut_before_holder, cut_before_tally, cut_with_run_call, cut_with_vote_call, holder_since, night_since
 from werealign.game.claims import board_roles, claim_items
 from werealign.game.derive import DeriveNote, NoteKind, alive_at
 from werealign.game.moves import Board, alive_before_phase, board_of, protect_targets, self_save_allowed, wolf_kill_targets
@@ -69,7 +74,7 @@ class DecisionsDerived:
 class _Night:
     phase: str
     number: int  # 1 = the first night of the game
-    cutoff: int | None
+    cutoff: Cut | None
     alive: list[int]
     events: list[Event]
 
@@ -90,15 +95,19 @@ def derive_decisions(game: GameLog, deciders: Deciders = "winners", include_agen
 
     seen: set[str] = set()
 
-    def add(kind: str, seat: int, phase: str, cutoff: int | None, candidates: list[int], answer: int | None, *,
+    def add(kind: str, seat: int, phase: str, cut: Cut | int | None, candidates: list[int], answer: int | None, *,
             none_allowed: bool = False, about: int | None = None, rnd: int | None = None, key: str = "") -> None:
         key = key or phase
+        cut = Cut(cut) if isinstance(cut, int) else cut
+        cutoff = cut.segment if cut is not None else None
         if seat not in asked:
             return
         if cutoff is None or cutoff < 0:
             note("dropped", f"{kind}_no_cutoff", key, f"seat {seat}'s {kind} in {phase}", "no item: no segment is said before the decision")
             return
         if answer is None and not none_allowed:
+            note("dropped", f"{kind}_none_illegal", key, f"seat {seat}'s {kind} in {phase}: no move is recorded",
+                 "no item: not acting is not a legal move here, so the missing move is a gap in the log")
             return
         if answer is not None and answer not in candidates:
             note("dropped", f"{kind}_illegal", key, f"seat {seat}'s {kind} in {phase}: seat {answer} is not among the legal moves {candidates}",
@@ -111,7 +120,7 @@ def derive_decisions(game: GameLog, deciders: Deciders = "winners", include_agen
         seen.add(item_id)
         item = DECISION_MODELS[kind](
             item_id=item_id, game_id=game.game_id, language=game.language, viewpoint_seat=seat, phase=phase, cutoff_segment=cutoff,
-            candidates=sorted(candidates), none_allowed=none_allowed, answer=answer, about=about, round=rnd, deciders=tags.get(seat, []),
+            cutoff_chars=cut.chars if cut is not None else None, candidates=sorted(candidates), none_allowed=none_allowed, answer=answer, about=about, round=rnd, deciders=tags.get(seat, []),
             provenance=ItemProvenance(source=game.provenance.original_file or game.game_id, source_ref={"decision": kind, "derived": "werealign derive"}))
         out.items[kind].append(item)
         note("converted", "decision_item", key, f"seat {seat} {kind}: {'none' if answer is None else answer}", f"items/{kind}.jsonl {item_id}")
@@ -176,7 +185,9 @@ def _nights(game: GameLog) -> list[_Night]:
             bounds = [b for b in [first, *(a - 1 for a in anchors)] if b is not None and b >= start]
             # The night's first segment (its unanchored events stay hidden), else the last one said before it.
             cutoff = min(bounds) if bounds else (max(earlier) if earlier else None)
-            out.append(_Night(p.id, len(out) + 1, cutoff, alive_before_phase(game, p.id, first), by_phase[p.id]))
+            # and before the night's dawn, where the segment shown holds it ("天黑请闭眼，天亮了，昨天晚上…")
+            cut = cut_before_dawn(game, Cut(cutoff), night_since(game, p.id)) if cutoff is not None else None
+            out.append(_Night(p.id, len(out) + 1, cut, alive_before_phase(game, p.id, first), by_phase[p.id]))
         earlier += own
     return out
 
@@ -207,6 +218,9 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
     for n in nights:
         ev = n.events
         for e in ev:
+            acts = isinstance(e.actor, int) and ((e.skill or "").endswith("_protect") or e.skill == "seer_check")
+            if acts and e.actor not in n.alive and e.actor in asked:  # a move recorded for a seat already out: an exit or the move misplaced
+                note("dropped", f"{e.skill}_actor_out", n.phase, f"seat {e.actor}'s {e.skill}", "no item: the seat is out before this night")
             if e.skill == "seer_check" and isinstance(e.actor, int) and e.actor in n.alive:
                 add("seer_check", e.actor, n.phase, n.cutoff, [s for s in n.alive if s != e.actor], e.target)
         protectors = {e.actor for e in ev if (e.skill or "").endswith("_protect") and isinstance(e.actor, int)}
@@ -214,13 +228,16 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
             if not ((e.skill or "").endswith("_protect") and isinstance(e.actor, int)) or e.actor not in n.alive:
                 continue
             no_repeat = e.skill == "guard_protect" and not board.guard_repeat
-            if no_repeat and n.number > 1 and e.actor not in last_protected:
+            if e.target is None and not board.guard_may_skip:
                 if e.actor in asked:
-                    note("dropped", "guard_protect_unknown_last", n.phase, f"seat {e.actor}'s protection",
-                         "no item: the guard may not repeat last night's seat, and last night's protection is not recorded")
-            else:
-                add("guard_protect", e.actor, n.phase, n.cutoff, protect_targets(n.alive, last_protected.get(e.actor), no_repeat), e.target,
-                    none_allowed=board.guard_may_skip)
+                    note("dropped", "guard_protect_skip_illegal", n.phase, f"seat {e.actor}'s empty guard",
+                         "no item: the log records no protection, and the board does not let the guard skip (rules.moves.guard_may_skip)")
+                continue
+            # Last night's protection unrecorded: the no-repeat rule cannot be applied, so every living seat is offered;
+            # the prompt names the missing fact (werealign.game.knowledge: the guard's own protection of every night).
+            known_last = n.number == 1 or e.actor in last_protected
+            add("guard_protect", e.actor, n.phase, n.cutoff,
+                protect_targets(n.alive, last_protected.get(e.actor), no_repeat and known_last), e.target, none_allowed=board.guard_may_skip)
         for g in protectors:
             last_protected[g] = next((e.target for e in ev if (e.skill or "").endswith("_protect") and e.actor == g), None)
         for g in list(last_protected):
@@ -263,14 +280,21 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
                          "no item: the victim's night death is not announced either, so a missing save cannot be told from no save")
             if spent:
                 antidote_used.add(w)
-            if w not in poison_used and (not spent or board.witch_both_potions):
-                proven_none = any(a == w and night_of.get(p, 0) > n.number for a, p in later_poison) or (
+            # One potion a night: the poison is a decision only where she provably did not save (she poisoned, or the
+            # wolves' victim died with no save recorded); a night she saved, or may have, holds no poison decision.
+            no_save = poisoned is not None or (not spent and victim is not None and deaths is not None and victim in deaths)
+            if w not in poison_used and (board.witch_both_potions or no_save):
+                kept = any(a == w and night_of.get(p, 0) > n.number for a, p in later_poison) or (
                     deaths is not None and deaths <= ({victim} if victim is not None else set()))
-                if poisoned is not None or proven_none:
+                if poisoned is not None or kept:
                     add("witch_poison", w, n.phase, n.cutoff, [s for s in n.alive if s != w], poisoned, none_allowed=True)
                 else:
                     told("dropped", "witch_poison_unproven", n.phase, f"seat {w} holds the poison; no poison is recorded",
                          "no item: nothing in the log proves she kept it this night")
+            elif w not in poison_used and saved is None:
+                told("dropped", "witch_poison_maybe_saved", n.phase, f"seat {w} holds the poison; the wolves' victim {victim} is not announced dead"
+                     if victim is not None else f"seat {w} holds the poison; the wolves' victim is not recorded",
+                     "no item: she may have saved, and under one potion a night a save leaves no poison decision")
             if poisoned is not None:
                 poison_used.add(w)
 
@@ -282,19 +306,22 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
     kinds = {p.id: p.kind for p in game.phases}
     votes = [e for e in game.events if e.kind == "vote" and isinstance(e.actor, int) and kinds.get(e.phase) in ("day", "sheriff_election")
              and e.segment_id is not None]
-    abstain = game.rules.abstention_allowed or any(e.target is None for e in votes)
+    abstain = game.rules.abstention_allowed  # the board's rule, whatever this game happened to record
     rounds: dict[tuple[str, int], list[Event]] = defaultdict(list)
     for e in votes:
         rounds[(e.phase, e.round or 1)].append(e)
     for (phase, rnd), ballots in sorted(rounds.items(), key=lambda kv: min(e.segment_id for e in kv[1])):
-        cutoff = min(e.segment_id for e in ballots) - 1
+        first = min(e.segment_id for e in ballots)
+        # the call to vote shown, where its segment holds it, and no tally (ballots may be anchored after it is read)
+        cut = cut_before_tally(game, cut_with_vote_call(game, first), min(_segments_of(game, phase), default=first), rnd)
+        cutoff = first - 1
         alive = alive_at(game, cutoff)
         targets = alive
         sheriff = kinds[phase] == "sheriff_election"
         if sheriff:  # the candidates on the stage do not vote, and one who withdrew is no longer a candidate
             voters = {e.actor for e in ballots}
             withdrew = {e.actor for e in game.events if e.kind == "sheriff_run" and e.result == WITHDREW and e.phase == phase
-                        and e.segment_id is not None and e.segment_id <= cutoff + 1}
+                        and e.segment_id is not None and e.segment_id <= first}  # the call's own segment included
             targets = [s for s in alive if s not in voters and s not in withdrew]
         elif rnd > 1:  # a re-vote is between the seats tied in the round before
             tally = Counter(e.target for e in rounds.get((phase, rnd - 1), []) if e.target is not None)
@@ -312,13 +339,19 @@ def _ballot_items(game: GameLog, asked: set[int], add, note) -> None:
                 continue
             cands = [s for s in targets if s != e.actor or game.rules.self_vote_allowed]
             if cands:
-                add("sheriff_ballot" if sheriff else "ballot", e.actor, phase, cutoff, cands, e.target, none_allowed=abstain, rnd=e.round)
+                add("sheriff_ballot" if sheriff else "ballot", e.actor, phase, cut, cands, e.target, none_allowed=abstain, rnd=e.round)
+            elif e.actor in asked:
+                note("dropped", "ballot_no_candidates", phase, f"seat {e.actor}'s ballot", "no item: no seat is left to vote for")
     for e in game.events:
         if e.kind == "badge_transfer" and isinstance(e.actor, int) and e.segment_id is not None:
-            cutoff = e.segment_id - 1
+            # Before the new holder is named, which may precede the event's anchor, in the same segment as the call
+            since = holder_since(game, e.actor, e.segment_id, e.phase)
+            cut = cut_before_holder(game, Cut(e.segment_id - 1), since, e.actor) if e.segment_id - 1 >= 0 else None
             cands = [s for s in alive_at(game, e.segment_id) if s != e.actor]
             if cands:
-                add("badge", e.actor, e.phase, cutoff, cands, e.target, none_allowed=True)
+                add("badge", e.actor, e.phase, cut, cands, e.target, none_allowed=True)
+            elif e.actor in asked:
+                note("dropped", "badge_no_candidates", e.phase, f"seat {e.actor}'s badge", "no item: no other living seat to pass it to")
 
 
 def _run_items(game: GameLog, asked: set[int], add, note) -> None:
@@ -332,14 +365,15 @@ def _run_items(game: GameLog, asked: set[int], add, note) -> None:
                  "no item: the log does not record the candidates (no sheriff_run event)")
     start = min((s for u in game.utterances for s in u.segment_ids), default=0)
     for phase, runs in by_phase.items():
-        cutoff = min(e.segment_id for e in runs) - 1  # before anyone is seen standing
-        if cutoff < start:  # the transcript opens on the list: no segment before it (add() notes it)
-            cutoff = None
-        alive = alive_at(game, cutoff if cutoff is not None else start)
+        listed = min(e.segment_id for e in runs)
+        cut: Cut | None = cut_with_run_call(game, listed)  # before anyone is seen standing, the call shown
+        if cut.chars is None and cut.segment < start:  # the transcript opens on the list: nothing before it (add() notes it)
+            cut = None
+        alive = alive_at(game, listed - 1)
         ran = {e.actor for e in runs}
         if not ran <= set(alive):
             note("dropped", "sheriff_run_out", phase, f"seats {sorted(ran - set(alive))} stand for sheriff but are out",
                  "no item: the candidates or an exit are misplaced")
             continue
         for seat in alive:
-            add("sheriff_run", seat, phase, cutoff, [seat], seat if seat in ran else None, none_allowed=True, about=seat)
+            add("sheriff_run", seat, phase, cut, [seat], seat if seat in ran else None, none_allowed=True, about=seat)

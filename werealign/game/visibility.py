@@ -17,7 +17,9 @@ what every player at the table knows — no own role, no teammates, no private e
   own phase it became known, so we err on the side of hiding it);
 - utterances up to and including the cut-off segment. A turn that straddles the cut-off is cut
   at the segment boundary when per-segment text exists (`Utterance.segments`), else it is left
-  out entirely — its merged text cannot be split without risking text from after the cut-off;
+  out entirely — its merged text cannot be split without risking text from after the cut-off. A decision item may
+  cut inside its cut-off segment (`cutoff_chars`: the segment holds the call, then the result; its events are
+  then hidden, as where in the segment they were told is unknown);
 - the viewpoint player's OWN speech is shown like everyone else's (it is public and they said
   it) but labelled as "you", so the model knows which statements are its own claims;
 - players' turns recorded during a NIGHT phase are not shown, the viewpoint's own included:
@@ -65,6 +67,8 @@ Context carries them as given (`rules`, and `rules_generated` when the source ga
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import re
 from dataclasses import dataclass
@@ -118,8 +122,14 @@ class Context:
 
     def seat_reader(self) -> SeatReader:
         """The seats a shown text names, by number, name or nickname (werealign.text.seat_names)."""
-        more = dict(self.aliases)
-        return SeatReader({seat: (name, *more.get(seat, ())) for seat, name in self.names})
+        return _seat_reader(self.names, self.aliases)
+
+
+@lru_cache(maxsize=256)
+def _seat_reader(names: tuple, aliases: tuple) -> SeatReader:
+    """One reader per table of names: floors ask for it once per shown turn."""
+    more = dict(aliases)
+    return SeatReader({seat: (name, *more.get(seat, ())) for seat, name in names})
 
 
 # --------------------------------------------------------------------------- building
@@ -134,6 +144,7 @@ def build_context(
     exclude_own_vote_phase: str | None = None,
     exclude_own_vote_round: int | None = None,
     withhold_own_turns_from_day: int | None = None,
+    cutoff_chars: int | None = None,
 ) -> Context:
     seat_info = {s.seat: s for s in game.seats}
     me = seat_info.get(viewpoint_seat) if viewpoint_seat is not None else None
@@ -142,7 +153,7 @@ def build_context(
 
     catalogue = catalogue_for(game.rules.declared_roles)
     rewrites = _index_rewrites(game, osr) if osr is not None else None
-    utterances, left_out = _visible_utterances(game, me, cutoff_segment, rewrites, catalogue)
+    utterances, left_out = _visible_utterances(game, me, cutoff_segment, rewrites, catalogue, cutoff_chars)
     withheld = 0
     if withhold_own_turns_from_day is not None and viewpoint_seat is not None:
         day_of = {p.id: p.day for p in game.phases}
@@ -155,8 +166,8 @@ def build_context(
     current_pos = phase_order.get(current_phase, -1) if current_phase is not None else -1
 
     def known_by_now(ev: Event) -> bool:
-        if ev.segment_id is not None:
-            return ev.segment_id <= cutoff_segment
+        if ev.segment_id is not None:  # inside a cut segment, where it was said is unknown: hidden
+            return ev.segment_id < cutoff_segment or (ev.segment_id == cutoff_segment and cutoff_chars is None)
         return ev.phase in phase_order and phase_order[ev.phase] < current_pos
 
     public: list[Event] = []
@@ -221,7 +232,8 @@ def _index_rewrites(game: GameLog, osr: list[OsrRewrite]) -> dict[int, OsrRewrit
 
 
 def _visible_utterances(
-    game: GameLog, me: SeatInfo | None, cutoff: int, rewrites: dict[int, OsrRewrite] | None, catalogue: RoleCatalogue
+    game: GameLog, me: SeatInfo | None, cutoff: int, rewrites: dict[int, OsrRewrite] | None, catalogue: RoleCatalogue,
+    cutoff_chars: int | None = None,
 ) -> tuple[list[ShownUtterance], list[int]]:
     seat = me.seat if me is not None else None
     shown: list[ShownUtterance] = []
@@ -236,13 +248,15 @@ def _visible_utterances(
                 continue  # a team's night chat, a whisper: only its audience heard it
         elif u.speaker != "host" and u.phase in night:
             continue
-        partial = len(before) < len(u.segment_ids)
+        # A cut inside the cut-off segment (`cutoff_chars`: it holds a decision's call, then its result) shows the call only.
+        partial = len(before) < len(u.segment_ids) or (cutoff_chars is not None and cutoff in u.segment_ids)
         if partial:
             if rewrites is not None or not u.segments:
                 left_out.append(u.index)
                 continue
             # Cues are joined with one space, as the merged turn text is built (annotate build, the release).
-            text = " ".join(t for seg in u.segments if seg.id <= cutoff and (t := seg.text.strip()))
+            text = " ".join(t for seg in u.segments if seg.id <= cutoff
+                            and (t := (seg.text[:cutoff_chars] if seg.id == cutoff and cutoff_chars is not None else seg.text).strip()))
             if not text.strip():
                 left_out.append(u.index)
                 continue

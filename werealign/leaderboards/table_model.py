@@ -4,7 +4,7 @@ are shown: what the table builders (werealign.leaderboards.tables and the gain t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from werealign.stats import bootstrap as stats
@@ -25,10 +25,23 @@ class Column:
     group_start: bool = False  # a rule before this column (between groups of kinds, Scorer.board_group)
     tasks: tuple[str, ...] = ()  # a macro over these kinds (the decisions' mean of each kind's score); `task` names it
     silent: bool = False  # its kind cannot discriminate on these runs' items (non_discriminating): shown apart, never in a headline
+    # The macro averages each kind's skill over its best floor, (score - floor) / (1 - floor) (issue 42: a kind whose
+    # constant answer scores high cannot lift it); a kind whose run reports no floor is left out of it.
+    over_floor: bool = False
+
+    def _floor(self, entry: ModelEntry, variant: str, task: str) -> float | None:
+        floors = (entry.scores.get(variant, {}).get(task) or {}).get("floors") or {}
+        best = floors.get("best_score") if isinstance(floors, dict) else None
+        return float(best) if isinstance(best, (int, float)) and best < 1 else None
 
     def value(self, entry: ModelEntry, variant: str) -> float | None:
         if self.tasks:
-            found = [v for t in self.tasks if (v := Column(t, t, self.path).value(entry, variant)) is not None]
+            found = []
+            for t in self.tasks:
+                v = Column(t, t, self.path).value(entry, variant)
+                floor = self._floor(entry, variant, t) if self.over_floor else 0.0
+                if v is not None and floor is not None:
+                    found.append((v - floor) / (1 - floor))
             return sum(found) / len(found) if found else None
         node: Any = entry.scores.get(variant, {}).get(self.task)
         for key in self.path:
@@ -36,9 +49,13 @@ class Column:
         return float(node) if isinstance(node, (int, float)) and not isinstance(node, bool) else None
 
     def observations(self, entry: ModelEntry, variant: str) -> list[Observation]:
-        return [o for o in entry.observations if (o.task in self.tasks if self.tasks else o.task == self.task) and o.variant == variant
-                and (self.dimension is None or o.dimension == self.dimension)
-                and (self.role is None or o.role == self.role)]
+        found = [o for o in entry.observations if (o.task in self.tasks if self.tasks else o.task == self.task) and o.variant == variant
+                 and (self.dimension is None or o.dimension == self.dimension)
+                 and (self.role is None or o.role == self.role)]
+        if not (self.tasks and self.over_floor):
+            return found
+        floors = {t: self._floor(entry, variant, t) for t in self.tasks}  # each answer rescaled as its kind's score is
+        return [replace(o, value=(o.value - f) / (1 - f)) for o in found if (f := floors.get(o.task)) is not None]
 
     def group_of(self):
         if self.tasks:
@@ -176,7 +193,8 @@ def main_columns(entries: Sequence[ModelEntry]) -> list[Column]:
         if scorer.macro_group and task not in silent:
             macros.setdefault(scorer.macro_group, []).append(columns[-1])
     for name, members in macros.items():  # the mean of each member kind's shown score
-        columns.append(Column(name, name, members[0].path, tasks=tuple(c.task for c in members), macro=True))
+        over = all(_scorer(c.task).macro_over_floor for c in members)
+        columns.append(Column(name, name, members[0].path, tasks=tuple(c.task for c in members), macro=True, over_floor=over))
     return columns
 
 

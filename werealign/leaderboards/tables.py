@@ -117,6 +117,9 @@ def _groups_title(grouped: Sequence[Column]) -> str:
 def _ranked_table(key: str, title: str, columns: Sequence[Column], entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry],
                   seed: int, resamples: int) -> tuple[Table, list[dict[str, Any]]]:
     table = Table(key, title, list(columns), _model_rows(entries, columns, BASE, seed, resamples))
+    table.notes += [f"{c.name} = the mean over its kinds of skill over each kind's best floor, (score − floor) / (1 − floor): "
+                    "0 is no better than the best trivial rule or learned shallow floor, 1 is every answer right"
+                    for c in columns if c.tasks and c.over_floor]
     _rank(table.rows, columns)
     return table, _compare(table, BASE, by_model, seed, resamples)
 
@@ -201,7 +204,7 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     mains, comparisons = main_tables(entries, by_model, seed, resamples)
     main = mains[0]
     main.notes = ["mean with its 95% interval (cluster bootstrap over games × decodes); **best** bold, second underlined; "
-                  "* best is significantly above every other model (paired bootstrap, 95%)"]
+                  "* best is significantly above every other model (paired bootstrap, 95%)", *main.notes]
     roles, role_comparisons = role_tables(entries, by_model, seed, resamples)
     gains = context_gain_table(entries, seed, resamples)
     solver_gains = solver_gain_table(entries, seed, resamples)

@@ -22,6 +22,9 @@ class DecisionItem(ItemBase):
     viewpoint_seat: Seat = Field(description="The seat that made the decision; the prompt is its view at the cut-off.")
     phase: str = Field(description="Phase id of the decision (a night for night moves, a day for a ballot).")
     cutoff_segment: int = Field(ge=0, description="Last segment shown: before the move and anything that tells it.")
+    cutoff_chars: int | None = Field(None, ge=1, exclude_if=lambda v: v is None,
+                                     description="Characters of the cut-off segment shown, where it holds the decision's call and then its "
+                                                 "result (the rest is not shown); absent: the whole segment.")
     candidates: list[Seat] = Field(min_length=1, description="The legal seats at that moment under the board's rules.")
     none_allowed: bool = Field(False, description="Whether not acting is a legal move (no save, no poison, an abstention): the prompt offers 'none'.")
     answer: Seat | None = Field(description="The seat chosen; null: the player did not act (needs none_allowed).")

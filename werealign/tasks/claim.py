@@ -5,8 +5,9 @@ exact match, with the first leg alone (`claimed_accuracy`: claim or not, whateve
 their own slices.
 
 Floors (`truth_floors`): `never` (no claim), `majority-so-far` (the move most earlier turns of the game made),
-`last-claimed` (the role the game's last claim before the turn named; none before any claim). Chance: a uniform
-option.
+`last-claimed` (the role the game's last claim before the turn named; none before any claim), `own-role` (claim
+one's own role, which the prompt tells) and `learned` (issue 42: a classifier over shallow features of the shown
+turns, games held out). Chance: a uniform option.
 """
 
 from __future__ import annotations
@@ -81,24 +82,42 @@ def cutoff_phase(item: ClaimItem, idx, out) -> str | None:
 
 
 def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str, float | None]:
-    """The floors, each a policy over the turns the prompt shows (earlier turns of the game, read by the claim reader)."""
+    """The floors, each a policy over the turns the prompt shows (earlier turns of the game, read by the claim reader),
+    and the learned shallow floor (werealign.tasks.learned_floor) over each option's features: the viewpoint's own
+    role (the prompt tells it), what earlier turns claimed, the phase, the day, the turn's place in it."""
     from werealign.game.claims import claim_turns
+    from werealign.tasks.learned_floor import OptionRows, learned_floor
 
+    names = ("never", "majority-so-far", "last-claimed", "own-role", "learned")
     if not asked:
-        return {"never": None, "majority-so-far": None, "last-claimed": None}
+        return {name: None for name in names}
     turns = {}
-    values: dict[str, list[float]] = {"never": [], "majority-so-far": [], "last-claimed": []}
+    values: dict[str, list[float]] = {name: [] for name in names[:-1]}
+    rows: list[OptionRows] = []
     for game, item in asked:
         if game.game_id not in turns:
             turns[game.game_id] = claim_turns(game)
-        before = [role for u, role in turns[game.game_id] if u.segment_ids[-1] <= item.cutoff_segment]
+        shown = [(u, role) for u, role in turns[game.game_id] if u.segment_ids[-1] <= item.cutoff_segment]
+        before = [role for _, role in shown]
         key = gold(item)
         moves = Counter(role or NONE for role in before)
         majority = max(sorted(moves), key=lambda m: (moves[m], m == NONE)) if moves else NONE  # ties: no claim
         last = next((role for role in reversed(before) if role is not None), None) or NONE
-        for name, pick in (("never", NONE), ("majority-so-far", majority), ("last-claimed", last)):
+        own = next((s.role for s in game.seats if s.seat == item.viewpoint_seat), None)
+        for name, pick in (("never", NONE), ("majority-so-far", majority), ("last-claimed", last), ("own-role", own if own in item.candidates else NONE)):
             values[name].append(float(pick == key))
-    return {name: rounded(fmean(v)) for name, v in values.items()}
+        claimed = Counter(role for role in before if role is not None)
+        mine = sum(1 for u, _ in shown if u.speaker == item.viewpoint_seat)
+        in_phase = sum(1 for u, _ in shown if u.phase == item.phase)
+        kind = next((p.kind for p in game.phases if p.id == item.phase), "")
+        day = next((p.day for p in game.phases if p.id == item.phase), 0)
+        opts = _keys(item)
+        rows.append(OptionRows(game.game_id, [[
+            float(o == NONE), float(o == own), float(o == "seer"), float(claimed.get(o, 0)), float(o == last), float(o == majority),
+            float(o == NONE) * mine, float(o == NONE) * in_phase, float(o == NONE and kind == "sheriff_election"), float(o == NONE) * day,
+            float(o == own) * mine, float(o == own and kind == "sheriff_election"), float(o == "seer" and sum(claimed.values()) == 0),
+        ] for o in opts], opts.index(key)))
+    return {**{name: rounded(fmean(v)) for name, v in values.items()}, "learned": learned_floor(rows)}
 
 
 TASK = Task(
@@ -115,6 +134,7 @@ TASK = Task(
         chance=lambda item, metric, game: (1 / len(_keys(item)), 1),
         truth_floors=truth_floors,
         macro_group="decisions",  # one of the decision kinds: in their macro column
+        macro_over_floor=True,
     ),
     gold=gold,
     answer_shape="option",

@@ -1,6 +1,7 @@
-"""The floors of decision items (issue 31): simple policies over the player's view at the decision, as the base
-prompt shows it (in every variant: a floor is what the game itself gives away without judgment).
+"""The floors of decision items (issues 31, 42): simple policies over the player's view at the decision, as the base
+prompt shows it (in every variant: a floor is what the game itself gives away without judgment), and a learned one.
 
+Rules over what the prompt shows:
 - `most-accused`: the legal seat that drew the most public ballots so far;
 - `last-named`: the legal seat the viewpoint named last in its own shown turns;
 - `consensus`: the legal seat the other players named most in the current day's shown speech (the night's
@@ -8,8 +9,20 @@ prompt shows it (in every variant: a floor is what the game itself gives away wi
   both read a seat named by number or by the names and nicknames the game gives its seats (werealign.text.seat_names);
 - `same-as-last`: the viewpoint's own previous move of the same kind (last night's check, protection, kill;
   the previous ballot), when it is legal now;
+- `call`: the seat of the day's last call to vote a seat out ("归票 5 号"), whoever made it;
+- `sheriff-pick`: the legal seat the sitting sheriff named last;
+- `last-turn`: the legal seat the last shown turn of another player named most;
+- `seer-claimant`: the first legal seat that claimed the seer (werealign.game.claims);
+- `first-option` / `last-option`: the lowest legal seat / the last option ("none" where legal, else the highest seat);
+- `none`: not acting, where it is legal;
+- `night-1-save`: on a yes/no decision asked at night (the witch's save), act on the first night, never later;
 - on a yes/no decision (one candidate, or "none": the witch's save, running for sheriff): `always` (act: save, run)
   and `never` (do not), reported only where every item asked is one.
+Learned from the other games:
+- `majority`: the kind's most frequent key class ("none", the viewpoint's own seat, else a seat number) among the
+  items of the other games (cross-fitted: games held out);
+- `learned`: a logistic regression over each option's shallow features (every rule above as a feature, the counts
+  behind them, the option's position, the night), cross-fitted with games held out (werealign.tasks.learned_floor).
 
 Each is scored as the share of items it answers correctly; where a policy names no legal seat (no ballot yet,
 nothing named), the item counts at chance (a uniform legal move), so every floor is at least comparable to chance.
@@ -18,20 +31,28 @@ The contexts are built with the item's own context rules (werealign.game.visibil
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from statistics import fmean
 
+from werealign.game.claims import ClaimReader
 from werealign.game.visibility import Context, build_context
 from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
 from werealign.tasks.common import rounded
+from werealign.tasks.learned_floor import OptionRows, learned_floor
 
 NONE = "none"  # a policy's pick of not acting (None: the policy names no move, scored at chance)
 Policy = Callable[[Context, DecisionItem], int | str | None]
 
 _SKILL = {"seer_check": ("seer_check",), "guard_protect": ("guard_protect", "doctor_protect"), "witch_poison": ("witch_poison",),
           "wolf_kill": ("wolf_kill",), "witch_save": ("witch_save",)}
+# A call to vote a seat out, by language: group 1 the seat ("归票 5 号", "全票出 5", "I call the vote on seat 5").
+CALLS: dict[str, re.Pattern] = {
+    "zh": re.compile(r"(?:归票|归|票出|全票出|都出|出)\s*(?:给)?\s*(\d{1,2})\s*号?"),
+    "en": re.compile(r"(?i)(?:call(?:ing)? (?:the )?vote (?:on|for)|everyone vote(?: out)?|vote out) (?:seat |player )?(\d{1,2})\b"),
+}
 
 
 def _top(counts: Counter, item: DecisionItem) -> int | None:
@@ -52,14 +73,16 @@ def last_named(ctx: Context, item: DecisionItem) -> int | None:
     return named[-1] if named else None
 
 
-def consensus(ctx: Context, item: DecisionItem) -> int | None:
+def _today(ctx: Context) -> list:
     days = [p for p in ctx.phases if p.kind != "night"]
     if not days:
-        return None
-    today = days[-1].day
+        return []
     phase_day = {p.id: p.day for p in ctx.phases}
-    read = ctx.seat_reader()
-    said = [s for u in ctx.utterances if not u.is_self and u.speaker != "host" and phase_day.get(u.phase) == today for s in read.seats(u.text)]
+    return [u for u in ctx.utterances if phase_day.get(u.phase) == days[-1].day]
+
+
+def consensus(ctx: Context, item: DecisionItem) -> int | None:
+    said = [s for u in _today(ctx) if not u.is_self and u.speaker != "host" for s in ctx.seat_reader().seats(u.text)]
     return _top(Counter(said), item)
 
 
@@ -74,7 +97,60 @@ def same_as_last(ctx: Context, item: DecisionItem) -> int | None:
     return last if last in item.candidates else None
 
 
-FLOORS: dict[str, Policy] = {"most-accused": most_accused, "last-named": last_named, "consensus": consensus, "same-as-last": same_as_last}
+def calls(ctx: Context) -> list[int]:
+    """The seats of today's shown calls to vote a seat out, in order (any speaker but the host)."""
+    pattern = CALLS.get(ctx.language)
+    return [int(m.group(1)) for u in _today(ctx) if u.speaker != "host" and pattern for m in pattern.finditer(u.text)] if pattern else []
+
+
+def call(ctx: Context, item: DecisionItem) -> int | None:
+    legal = [s for s in calls(ctx) if s in item.candidates]
+    return legal[-1] if legal else None
+
+
+def sheriff(ctx: Context) -> int | None:
+    """The sitting sheriff as the shown public events tell (the last elected or handed the badge)."""
+    held = [e.target for e in ctx.public_events if e.kind in ("sheriff_election", "badge_transfer")]
+    return held[-1] if held else None
+
+
+def sheriff_pick(ctx: Context, item: DecisionItem) -> int | None:
+    chief = sheriff(ctx)
+    named = [s for u in ctx.utterances if chief is not None and u.speaker == chief for s in ctx.seat_reader().seats(u.text) if s in item.candidates]
+    return named[-1] if named else None
+
+
+def last_turn(ctx: Context, item: DecisionItem) -> int | None:
+    turns = [u for u in ctx.utterances if u.speaker != "host" and not u.is_self]
+    return _top(Counter(ctx.seat_reader().seats(turns[-1].text)), item) if turns else None
+
+
+def first_option(ctx: Context, item: DecisionItem) -> int | str | None:
+    return item.candidates[0]
+
+
+def last_option(ctx: Context, item: DecisionItem) -> int | str | None:
+    return NONE if item.none_allowed else item.candidates[-1]
+
+
+def never_act(ctx: Context, item: DecisionItem) -> int | str | None:
+    return NONE if item.none_allowed else None
+
+
+def night_number(ctx: Context, item: DecisionItem) -> int | None:
+    nights = [p.id for p in ctx.phases if p.kind == "night"]
+    return nights.index(item.phase) + 1 if item.phase in nights else None
+
+
+def night_one_save(ctx: Context, item: DecisionItem) -> int | str | None:
+    if not (is_yes_no(item) and night_number(ctx, item) is not None):
+        return None
+    return item.candidates[0] if night_number(ctx, item) == 1 else NONE
+
+
+FLOORS: dict[str, Policy] = {"most-accused": most_accused, "last-named": last_named, "consensus": consensus, "same-as-last": same_as_last,
+                             "call": call, "sheriff-pick": sheriff_pick, "last-turn": last_turn, "first-option": first_option,
+                             "last-option": last_option, "none": never_act, "night-1-save": night_one_save}
 
 
 def is_yes_no(item: DecisionItem) -> bool:
@@ -83,20 +159,88 @@ def is_yes_no(item: DecisionItem) -> bool:
 
 YES_NO_FLOORS: dict[str, Policy] = {"always": lambda ctx, item: item.candidates[0] if is_yes_no(item) else None,
                                     "never": lambda ctx, item: NONE if is_yes_no(item) else None}
+NAMED = (*FLOORS, "seer-claimant", "majority", "learned")
+
+
+def _key(item: DecisionItem) -> int | str:
+    return NONE if item.answer is None else item.answer
+
+
+def _class(item: DecisionItem, move: int | str) -> int | str:
+    """A move as a class shared across games: not acting, the viewpoint's own seat, else the seat's number."""
+    return "own" if move == item.viewpoint_seat else move
+
+
+def options(item: DecisionItem) -> list[int | str]:
+    return [*item.candidates, *([NONE] if item.none_allowed else [])]
 
 
 def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: Callable[..., dict]) -> dict[str, float | None]:
     """Each floor's mean score; `context_kwargs` is the decision task's (the view its prompts are built from)."""
     if not asked:
-        return {name: None for name in FLOORS}
+        return {name: None for name in NAMED}
     floors = {**FLOORS, **(YES_NO_FLOORS if all(is_yes_no(item) for _, item in asked) else {})}
-    values: dict[str, list[float]] = {name: [] for name in floors}
+    values: dict[str, list[float]] = {name: [] for name in [*floors, "seer-claimant", "majority"]}
+    readers: dict[str, ClaimReader] = {}
+    rows: list[OptionRows] = []
     for game, item in asked:
         kw = context_kwargs(game, item, None)
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **kw)
-        chance = 1 / (len(item.candidates) + item.none_allowed)
-        for name, policy in floors.items():
-            pick = policy(ctx, item)
-            key = NONE if item.answer is None else item.answer
-            values[name].append(chance if pick is None else float(pick == key))
-    return {name: rounded(fmean(v)) for name, v in values.items()}
+        reader = readers.setdefault(game.game_id, ClaimReader(game))
+        chance = 1 / len(options(item))
+        picks = {name: policy(ctx, item) for name, policy in floors.items()}
+        seers = [u.speaker for u in ctx.utterances if u.speaker in item.candidates and reader.claim(u.text, u.speaker) == "seer"]
+        picks["seer-claimant"] = seers[0] if seers else None
+        for name, pick in picks.items():
+            values[name].append(chance if pick is None else float(pick == _key(item)))
+        rows.append(OptionRows(game.game_id, option_features(ctx, item, picks, reader), options(item).index(_key(item))))
+    values["majority"] = _majority(asked)
+    out = {name: rounded(fmean(v)) if v else None for name, v in values.items()}
+    out["learned"] = learned_floor(rows)
+    return out
+
+
+def _majority(asked: Sequence[tuple[GameLog, DecisionItem]]) -> list[float]:
+    """Per item: whether the most frequent key class of the other games' items is its key (chance when none is legal)."""
+    classes = Counter((game.game_id, _class(item, _key(item))) for game, item in asked)
+    out = []
+    for game, item in asked:
+        others = Counter()
+        for (gid, cls), n in classes.items():
+            if gid != game.game_id:
+                others[cls] += n
+        legal = [(n, str(c)) for c, n in others.items() if (item.viewpoint_seat if c == "own" else c) in options(item)]
+        if not legal:
+            out.append(1 / len(options(item)))
+            continue
+        best = max(legal)[1]
+        move = item.viewpoint_seat if best == "own" else (NONE if best == NONE else int(best))
+        out.append(float(move == _key(item)))
+    return out
+
+
+def option_features(ctx: Context, item: DecisionItem, picks: dict, reader: ClaimReader) -> list[list[float]]:
+    """Each option's shallow features: what the rules read (each rule's pick as a flag), the counts behind them,
+    the option's position and kind, the night."""
+    named_all = Counter(s for u in ctx.utterances if u.speaker != "host" and not u.is_self for s in ctx.seat_reader().seats(u.text))
+    named_today = Counter(s for u in _today(ctx) if u.speaker != "host" and not u.is_self for s in ctx.seat_reader().seats(u.text))
+    named_self = Counter(s for u in ctx.utterances if u.is_self for s in ctx.seat_reader().seats(u.text))
+    voted = Counter(e.target for e in ctx.public_events if e.kind == "vote" and e.target is not None)
+    called = Counter(calls(ctx))
+    claimed = {u.speaker: reader.claim(u.text, u.speaker) for u in ctx.utterances if isinstance(u.speaker, int)}
+    claimed = {s: r for s, r in claimed.items() if r}
+    night = night_number(ctx, item) or 0
+    opts = options(item)
+    top = max([*named_all.values(), 1])
+    out = []
+    for i, o in enumerate(opts):
+        seat = o if isinstance(o, int) else None
+        out.append([
+            float(o == NONE), i / max(len(opts) - 1, 1), float(i == 0), float(i == len(opts) - 1), float(len(opts)),
+            named_all.get(seat, 0) / top, float(named_today.get(seat, 0)), float(named_self.get(seat, 0)), float(voted.get(seat, 0)),
+            float(called.get(seat, 0)), float(seat == item.viewpoint_seat), float(seat is not None and seat in ctx.allies),
+            float(claimed.get(seat) == "seer"), float(seat in claimed), float(seat is not None and seat == item.about),
+            float(o == NONE) * night, float(o == NONE and night == 1), float(seat is not None and seat == sheriff(ctx)),
+            *[float(pick is not None and pick == o) for pick in picks.values()],
+        ])
+    return out

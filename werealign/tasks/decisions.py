@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from werealign.game.announcements import result_shown
 from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
@@ -50,11 +51,12 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
 
 
 def context_kwargs(game: GameLog, item: DecisionItem, mode: str | None) -> dict[str, Any]:
+    cut = {"cutoff_chars": item.cutoff_chars} if item.cutoff_chars is not None else {}  # the call shown, not the result
     if item.decision not in ("ballot", "sheriff_ballot"):
-        return {}
+        return cut
     # The ballot is VA's question asked of every voter, at VA's default (`decision`): the voter's own ballot and
     # own turns of the day are withheld.
-    return vote.context_kwargs(game, item, "decision")
+    return {**vote.context_kwargs(game, item, "decision"), **cut}
 
 
 def check(item: DecisionItem, out) -> None:
@@ -75,6 +77,9 @@ def check_refs(item: DecisionItem, idx, out) -> None:
     check_seats_exist(item.candidates, "candidates", idx, out)
     if item.answer is not None:
         check_seats_exist([item.answer], "answer", idx, out)
+    told = result_shown(idx.game, item)
+    if told is not None:
+        out.error("key-announced", "cutoff_segment", f"the prompt shows the decision's result: {told}")
 
 
 def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str, float | None]:
@@ -117,7 +122,8 @@ def _task(kind: str) -> Task:
     )
 
 
-# Every decision kind is scored alike; the leaderboard adds their macro, `decisions` (each kind's accuracy averaged).
+# Every decision kind is scored alike; the leaderboard adds their macro, `decisions`: each kind's skill over its best
+# floor, (accuracy - floor) / (1 - floor), averaged.
 SCORER = Scorer(
     metric="accuracy",
     score=score,
@@ -125,6 +131,7 @@ SCORER = Scorer(
     chance=lambda item, metric, game: (1 / (len(item.candidates) + item.none_allowed), 1),
     truth_floors=truth_floors,
     macro_group="decisions",
+    macro_over_floor=True,  # issue 42: a kind answered by a constant or a rule cannot lift the headline
 )
 
 TASKS: tuple[Task, ...] = tuple(_task(kind) for kind in DECISION_MODELS)

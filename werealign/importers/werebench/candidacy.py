@@ -57,6 +57,10 @@ WORDINGS: dict[str, Wording] = {
 }
 
 
+# A seat named later in the turn ("投给 9 号", "9 号当选"): a number with 号, not part of a longer number or of "1.5 票"
+_NAMED = re.compile(r"(?<![\d.])(\d{1,2})\s*号")
+
+
 @dataclass(frozen=True)
 class Candidacy:
     phase: str
@@ -116,7 +120,7 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
             if not still <= set(named):
                 return f"the host later names seats {sorted(still - set(named))} still running, which the list leaves out"
             if stage is None:  # and what the turn says after it (a tally, the outcome)
-                stage = (_segment_at(later, s.start()), still, {int(d) for d in on_stage.seat.findall(later.text[s.end():])}, s.group(0))
+                stage = (_segment_at(later, s.start()), still, {int(d) for d in _NAMED.findall(later.text[s.end():])}, s.group(0))
     withdrew = sorted(set(named) - stage[1]) if stage else []
     if stage and set(withdrew) & stage[2]:
         withdrew = []  # a seat left out of "still running" gets a ballot or the badge: the list lost it, nobody is known to withdraw

@@ -42,7 +42,8 @@ from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
 from werealign.schema.corrections import GameCorrections
-from werealign.schema.roles import variant_id
+from werealign.schema.models import MoveRules
+from werealign.schema.roles import catalogue_for, variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
@@ -160,7 +161,10 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
         ctx.add("warning", "win_condition_unstated", "metadata.game_rules", "the rules text names no win condition", "win condition set to 'other'")
         win = "other"
     has_sheriff = any(p.kind == "sheriff_election" for p in phases)
-    return Rules(text=text, variant=variant, composition=composition, win_condition=win, has_sheriff=has_sheriff, public_cards=public_cards)
+    # The show's standing rules, stated in no rulebook text: a player may abstain (its hosts read abstentions out in
+    # most games' tallies) and the guard may guard nobody (the annotators record empty guards).
+    return Rules(text=text, variant=variant, composition=composition, win_condition=win, has_sheriff=has_sheriff, public_cards=public_cards,
+                 abstention_allowed=True, moves=MoveRules(guard_may_skip=True))
 
 
 def _provenance_numbers(sg: SourceGame, source: str, ctx: Ctx) -> tuple[int, int | None]:
