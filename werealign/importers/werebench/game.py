@@ -43,7 +43,7 @@ from werealign.importers.werebench.timeline import check_segments, read_timeline
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
 from werealign.schema.corrections import GameCorrections
 from werealign.schema.models import MoveRules
-from werealign.schema.roles import catalogue_for, variant_id
+from werealign.schema.roles import variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
