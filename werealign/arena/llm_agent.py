@@ -125,6 +125,21 @@ def move_as_item(view: Context, decision: Decision) -> VoteItem:
                                     candidates=list(decision.candidates), answer=None, abstention_allowed=decision.none_ok)
 
 
+def strategy_moment(view: Context, decision: Decision) -> str:
+    """The latest point of the game at which Strategy Adaptation re-chooses (its 3.3): after a night's abilities
+    (a day has begun), after a day's debate (the exile vote is asked), after a day's vote (its ballots are out).
+    A night's moves follow the previous day's vote; night 1's, the start."""
+    last = view.phases[-1] if view.phases else None
+    if last is None or last.kind == "night":
+        day = last.day if last is not None else 1
+        return f"day {day - 1}: after the vote" if day > 1 else "the start"
+    if decision.kind == "vote":  # a re-vote after a tie too: the voting is not over
+        return f"day {last.day}: after the debate"
+    if last.kind == "day" and any(e.kind == "vote" and e.phase == last.id for e in view.public_events):
+        return f"day {last.day}: after the vote"
+    return f"day {last.day}: after the night"
+
+
 def render_messages(view: Context, decision: Decision, takes: bool = False, notes: list[tuple[int, str]] = ()) -> list[dict[str, str]]:
     lang = template_language(view.language)
     kw = context_vars_for(view)
@@ -184,6 +199,7 @@ class LlmAgent:
         self.others = others
         self.memory = memory
         self.notes: dict[int, str] = {}  # memory "summaries": day -> the seat's own summary of it
+        self.memory: dict[str, Any] = {}  # the solver's scratch across this seat's decisions (State.memory)
         self.talk = {"temperature": TEMPERATURE, "max_tokens": max_tokens * TALK_FACTOR}
         self.choice = {"temperature": TEMPERATURE, "max_tokens": max_tokens}
 
@@ -200,14 +216,16 @@ class LlmAgent:
         game = self.game() if self.game is not None else None
         item = move_as_item(view, decision)
         state = State(messages=messages, params=params, decode=None, task="arena", key=key, others=self.others(), game=game,
-                      item=item, read=lambda reply: parse_reply(reply, item, game=game).answer)
+                      item=item, read=lambda reply: parse_reply(reply, item, game=game).answer,
+                      moment=strategy_moment(view, decision), memory=self.memory)
         solved = self.caller.solve(self.solver, state)
         action = parse(solved.reply or "", decision)
         if action is None:
             action = fallback(decision, random.Random(key))
             action.failed = True
+        action.ratings = _noted_ratings(solved, view)
         if decision.kind == "vote" and not action.estimates:
-            action.estimates = _noted_estimates(solved, view, self.declared)
+            action.estimates = _sides(action.ratings, self.declared)
         action.key = key
         return action
 
@@ -234,13 +252,24 @@ class LlmAgent:
         return shown, sorted(self.notes.items())
 
 
-def _noted_estimates(solved: Solved, view: Context, declared: list[RoleDeclaration]) -> dict[int, str]:
-    """A solver's own role guesses (sa's estimation note: seat -> role id) as sides, for analyze's Est."""
-    from werealign.schema.roles import catalogue_for
-
+def _noted_ratings(solved: Solved, view: Context) -> dict[int, dict[str, int]]:
+    """A solver's 0-4 role ratings of the other seats (sa's `estimation` step: by_seat -> ratings), for analyze's Est."""
     for step in solved.steps:
         if step.kind == "python" and step.name == "estimation" and step.output:
-            guesses = json.loads(step.output).get("guesses", {})
-            catalogue = catalogue_for(declared)
-            return {int(s): ("wolf" if catalogue.faction(r) == "wolf" else "good") for s, r in guesses.items() if int(s) != view.viewpoint_seat}
+            by_seat = json.loads(step.output).get("by_seat", {})
+            return {int(s): dict(v["ratings"]) for s, v in by_seat.items() if int(s) != view.viewpoint_seat and v.get("ratings")}
     return {}
+
+
+def _sides(ratings: dict[int, dict[str, int]], declared: list[RoleDeclaration]) -> dict[int, str]:
+    """Each rated seat's side guess: the side of its one highest-rated role (a tie across sides: no guess)."""
+    from werealign.schema.roles import catalogue_for
+
+    catalogue = catalogue_for(declared)
+    out = {}
+    for seat, r in ratings.items():
+        top = max(r.values(), default=0)
+        sides = {"wolf" if catalogue.faction(role) == "wolf" else "good" for role, v in r.items() if v == top}
+        if top and len(sides) == 1:
+            out[seat] = sides.pop()
+    return out

@@ -36,6 +36,7 @@ class Action:
     choice: int | None = None
     text: str = ""
     estimates: dict[int, str] = field(default_factory=dict)  # seat -> "wolf"/"good", when the agent guesses roles
+    ratings: dict[int, dict[str, int]] = field(default_factory=dict)  # seat -> {role: 0-4}, when the agent rates roles (sa)
     destruct: bool = False  # speak: self-destructs after the turn
     failed: bool = False  # the reply could not be read; a fallback was played
     key: str | None = None  # the stored request behind it, if any
