@@ -16,6 +16,7 @@ import asyncio
 import json
 import random
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -53,12 +54,18 @@ class Usage:
     sent: int = 0  # requests sent to the model in this run
     tokens: int = 0
     cost: float | None = 0.0
+    moves: int = 0  # decisions played (one game's usage: its progress line)
+    unreadable: int = 0  # of them, replies with no readable move (played as a legal fallback)
 
     def add(self, tokens: int, cost: float | None, sent: bool) -> None:
         self.requests += 1
         self.sent += sent
         self.tokens += tokens
         self.cost = None if self.cost is None or cost is None else self.cost + cost
+
+
+class Aborted(Exception):
+    """Another game of the run failed: a game still in play stops at its next decision (its replies so far are stored)."""
 
 
 class StoredRows(Mapping):
@@ -82,15 +89,22 @@ class StoredRows(Mapping):
 
 @dataclass
 class Caller:
-    """One model's connection: the call engine (started by werealign.arena.run, which stops it at the end) and
-    the loop the moderator drives one decision at a time."""
+    """One model's connection: the call engine (started by werealign.arena.run, which stops it at the end) and the
+    event loop it runs on, in a thread of its own, shared by every game in play: each game's thread hands its
+    solver to the loop and waits for the reply, so games wait for their models side by side (--parallel)."""
 
     model: str
     engine: Engine
     loop: asyncio.AbstractEventLoop
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = field(default_factory=Usage)  # the whole run's
+    abort: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def solve(self, solver: Solver, state: State) -> Solved:
+    def solve(self, solver: Solver, state: State, usage: Usage | None = None) -> Solved:
+        """Run `solver` on `state` (replayed from the store, else sent); its model steps are added to the run's usage
+        and to `usage` (one game's)."""
+        if self.abort.is_set():
+            raise Aborted
         sent: set[str] = set()
         cache = self.engine.cache
 
@@ -104,15 +118,18 @@ class Caller:
             return row
 
         try:
-            solved = self.loop.run_until_complete(run_solver(solver, self.model, state, StoredRows(self.engine.store), send))
+            solved = asyncio.run_coroutine_threadsafe(run_solver(solver, self.model, state, StoredRows(self.engine.store), send),
+                                                      self.loop).result()
         except (TypeError, ValueError, KeyError, AttributeError) as e:  # a solver made for benchmark items only
             raise UserError(f"--solver {solver.spec or solver.name}: cannot play an arena move ({type(e).__name__}: {e})") from None
         if solved.failed is not None:
             raise UserError(f"model {self.model}: request failed ({solved.failed.error}); "
                             "rerun the same command to resume from the stored replies")
-        for step in solved.steps:
-            if step.kind == "model":
-                self.usage.add(step.usage.get("total_tokens", 0) or 0, step.cost, step.key in sent)
+        with self.lock:
+            for step in solved.steps:
+                if step.kind == "model":
+                    for into in (self.usage, usage) if usage is not None else (self.usage,):
+                        into.add(step.usage.get("total_tokens", 0) or 0, step.cost, step.key in sent)
         return solved
 
 
@@ -189,8 +206,9 @@ class LlmAgent:
     def __init__(self, model: str, caller: Caller, solver: Solver, declared: list[RoleDeclaration],
                  max_tokens: int = DEFAULT_MAX_TOKENS, takes: bool = False,
                  game: Callable[[], GameLog] | None = None, others: Callable[[], tuple[GameLog, ...]] = tuple,
-                 memory: str = "transcript"):
+                 memory: str = "transcript", usage: Usage | None = None):
         self.name = model
+        self.usage = usage if usage is not None else Usage()  # this game's requests, moves and unreadable moves
         self.caller = caller
         self.solver = solver
         self.declared = declared
@@ -199,7 +217,7 @@ class LlmAgent:
         self.others = others
         self.memory = memory
         self.notes: dict[int, str] = {}  # memory "summaries": day -> the seat's own summary of it
-        self.memory: dict[str, Any] = {}  # the solver's scratch across this seat's decisions (State.memory)
+        self.scratch: dict[str, Any] = {}  # the solver's scratch across this seat's decisions (State.memory)
         self.talk = {"temperature": TEMPERATURE, "max_tokens": max_tokens * TALK_FACTOR}
         self.choice = {"temperature": TEMPERATURE, "max_tokens": max_tokens}
 
@@ -217,12 +235,14 @@ class LlmAgent:
         item = move_as_item(view, decision)
         state = State(messages=messages, params=params, decode=None, task="arena", key=key, others=self.others(), game=game,
                       item=item, read=lambda reply: parse_reply(reply, item, game=game).answer,
-                      moment=strategy_moment(view, decision), memory=self.memory)
-        solved = self.caller.solve(self.solver, state)
+                      moment=strategy_moment(view, decision), memory=self.scratch)
+        solved = self.caller.solve(self.solver, state, self.usage)
         action = parse(solved.reply or "", decision)
+        self.usage.moves += 1
         if action is None:
             action = fallback(decision, random.Random(key))
             action.failed = True
+            self.usage.unreadable += 1
         action.ratings = _noted_ratings(solved, view)
         if decision.kind == "vote" and not action.estimates:
             action.estimates = _sides(action.ratings, self.declared)
@@ -247,7 +267,7 @@ class LlmAgent:
 
                 state = State(messages=messages, params=self.talk, decode=None, task="arena", key=request_key(self.name, self.talk, messages),
                               item=None, game=self.game() if self.game is not None else None, others=())
-                self.notes[day] = strip_reasoning(self.caller.solve(get_solver(DEFAULT_SOLVER), state).reply or "").strip()
+                self.notes[day] = strip_reasoning(self.caller.solve(get_solver(DEFAULT_SOLVER), state, self.usage).reply or "").strip()
         shown = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase, today) == today))
         return shown, sorted(self.notes.items())
 

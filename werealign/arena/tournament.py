@@ -46,11 +46,16 @@ def deal(board: Board, match: Match) -> list[str]:
 def play_all(board: Board, matches: list[Match], agent_for: Callable[[str, Match, str], Agent]) -> Iterator[tuple[Match, Played]]:
     """Each match played in turn; `agent_for(model, match, role)` seats a player."""
     for m in matches:
-        roles = deal(board, m)
-        agents = {i + 1: agent_for(m.wolves if board.faction(r) == "wolf" else m.village, m, r) for i, r in enumerate(roles)}
-        prov = Provenance(source=f"werealign arena, board {board.name}: village {m.village}, wolves {m.wolves}",
-                          original_game_id=m.game_id)
-        yield m, play_game(board, roles, agents, m.game_id, m.seed, prov)
+        yield m, play_match(board, m, agent_for)
+
+
+def play_match(board: Board, m: Match, agent_for: Callable[[str, Match, str], Agent]) -> Played:
+    """One match: the seats dealt from its seed, each seated by `agent_for(model, match, role)`, the game played."""
+    roles = deal(board, m)
+    agents = {i + 1: agent_for(m.wolves if board.faction(r) == "wolf" else m.village, m, r) for i, r in enumerate(roles)}
+    prov = Provenance(source=f"werealign arena, board {board.name}: village {m.village}, wolves {m.wolves}",
+                      original_game_id=m.game_id)
+    return play_game(board, roles, agents, m.game_id, m.seed, prov)
 
 
 FALLBACK_FLAG = 0.2  # a model whose moves fell back more often than this in a game: its result there is flagged

@@ -21,6 +21,7 @@ agent's reflection, keeps those at or above a threshold, ties by game and order:
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
@@ -51,6 +52,7 @@ class Experience:
 # the ids in its key stay theirs. Bounded: a notebook that evaluates many datasets must not keep every one.
 _POOLS: OrderedDict[tuple, tuple[tuple, list[Experience], list[str], Index | None]] = OrderedDict()
 _MAX_POOLS = 16
+_POOLS_LOCK = threading.Lock()  # the arena's games run in threads side by side (--parallel) and share the pools
 
 
 def viewpoint_role(state: State) -> str | None:
@@ -98,6 +100,11 @@ def _ranked(state: State, query: str, threshold: float) -> list[Experience]:
     games = sorted((g for g in (state.game, *state.others) if g.language == state.game.language and g.winner is not None),
                    key=lambda g: g.game_id)
     key = tuple(id(g) for g in games)
+    with _POOLS_LOCK:
+        return _ranked_in(state, key, games, role, query, threshold)
+
+
+def _ranked_in(state: State, key: tuple, games: list, role: str | None, query: str, threshold: float) -> list[Experience]:
     if key not in _POOLS:
         found = [x for g in games for x in _experiences(g)]
         pool = [e for _, e in found]
