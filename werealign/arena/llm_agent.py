@@ -53,15 +53,19 @@ class Usage:
     requests: int = 0  # requests the games used (stored or sent)
     sent: int = 0  # requests sent to the model in this run
     tokens: int = 0
-    cost: float | None = 0.0
+    cost: float | None = 0.0  # what the requests cost, stored ones included
     moves: int = 0  # decisions played (one game's usage: its progress line)
     unreadable: int = 0  # of them, replies with no readable move (played as a legal fallback)
+
+    spent: float | None = 0.0  # the cost of the requests sent in this run (None: one had no price)
 
     def add(self, tokens: int, cost: float | None, sent: bool) -> None:
         self.requests += 1
         self.sent += sent
         self.tokens += tokens
         self.cost = None if self.cost is None or cost is None else self.cost + cost
+        if sent:
+            self.spent = None if self.spent is None or cost is None else self.spent + cost
 
 
 class Aborted(Exception):
@@ -99,6 +103,17 @@ class Caller:
     usage: Usage = field(default_factory=Usage)  # the whole run's
     abort: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    inflight: dict[str, asyncio.Future] = field(default_factory=dict)  # request key -> its reply, while it is sent
+
+    async def _send(self, key: str, messages: list[dict[str, str]], params: dict[str, Any], sent: set[str]) -> StoredResponse:
+        cache = self.engine.cache
+        if cache is not None and (hit := cache.lookup([key]).get(key)) is not None:
+            await self.engine.keep(hit)
+            return hit
+        request = {"model": self.model, "params": params, "messages": messages, "stage": "arena"}
+        row, outcome = await self.engine.call(key, request, messages, params, random.Random(key))
+        sent.add(key)
+        return row
 
     def solve(self, solver: Solver, state: State, usage: Usage | None = None) -> Solved:
         """Run `solver` on `state` (replayed from the store, else sent); its model steps are added to the run's usage
@@ -106,16 +121,26 @@ class Caller:
         if self.abort.is_set():
             raise Aborted
         sent: set[str] = set()
-        cache = self.engine.cache
 
         async def send(key: str, messages: list[dict[str, str]], params: dict[str, Any]) -> StoredResponse:
-            if cache is not None and (hit := cache.lookup([key]).get(key)) is not None:
-                await self.engine.keep(hit)
-                return hit
-            request = {"model": self.model, "params": params, "messages": messages, "stage": "arena"}
-            row, outcome = await self.engine.call(key, request, messages, params, random.Random(key))
-            sent.add(key)
-            return row
+            # Two games side by side may ask the very same request (the same seat's view on the same deal): it is
+            # sent once, and the other waits for it or finds it stored, as it would one game later. On the loop's
+            # thread nothing runs between these checks, and a row is stored before it leaves the in-flight table.
+            if key in self.inflight:
+                return await asyncio.shield(self.inflight[key])
+            if (stored := self.engine.store.ok_rows([key]).get(key)) is not None:
+                return stored
+            done = self.inflight[key] = self.loop.create_future()
+            try:
+                row = await self._send(key, messages, params, sent)
+                done.set_result(row)
+                return row
+            except BaseException as e:
+                done.set_exception(e)
+                done.exception()  # retrieved: a failure no other game waited for is not logged as lost
+                raise
+            finally:
+                del self.inflight[key]
 
         try:
             solved = asyncio.run_coroutine_threadsafe(run_solver(solver, self.model, state, StoredRows(self.engine.store), send),

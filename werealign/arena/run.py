@@ -42,7 +42,8 @@ class ArenaResult:
     opponent_items: int
     seconds: dict[str, float] = field(default_factory=dict)  # game id -> wall time (not written: not reproducible)
     sent: int = 0
-    cost: float | None = 0.0  # what the run's requests cost (stored ones included); None when a model has no price
+    cost: float | None = 0.0  # what the games' requests cost (stored ones included); None when a model has no price
+    spent: float | None = 0.0  # of it, the requests sent in this run
 
     def unreadable(self, max_failed: float | None = None) -> list[str]:
         """One line per model whose unreadable moves exceed `max_failed` (default MAX_FAILED): the run is then a
@@ -127,7 +128,7 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
     table = summary(b, results)
     vote, opponent = write_arena(out, [p.game for _, p, _ in results], traces, table, name=f"arena-{b.name}-s{seed}")
     return ArenaResult(out, table, vote, opponent, seconds, sum(c.usage.sent for c in callers.values()),
-                       _total_cost(callers.values()))
+                       _total_cost(callers.values()), _total_cost(callers.values(), "spent"))
 
 
 def _serve(loop: asyncio.AbstractEventLoop) -> threading.Thread:
@@ -143,8 +144,8 @@ def _stop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
     loop.close()
 
 
-def _total_cost(callers) -> float | None:
-    costs = [c.usage.cost for c in callers]
+def _total_cost(callers, what: str = "cost") -> float | None:
+    costs = [getattr(c.usage, what) for c in callers]
     return None if None in costs else sum(costs)
 
 
@@ -175,10 +176,11 @@ class _Progress:
         requests, sent = sum(u.requests for u in usage.values()), sum(u.sent for u in usage.values())
         bad, n = sum(c["unreadable"] for c in moves.values()), sum(c["decisions"] for c in moves.values())
         cost = None if any(u.cost is None for u in usage.values()) else sum(u.cost or 0.0 for u in usage.values())
+        spent = None if any(u.spent is None for u in usage.values()) else sum(u.spent or 0.0 for u in usage.values())
         self.say(f"[{self.count}/{self.total}] {g.game_id}: {g.winner or 'no'} side won, {secs:.1f}s")
         self.say(f"  {requests} requests ({sent} new), {bad} of {n} moves unreadable")
         if self.callers:
-            self.say(f"  cost {_money(cost)}; the run so far {_money(_total_cost(self.callers.values()))}")
+            self.say(f"  cost {_money(cost)} ({_money(spent)} new); spent so far {_money(_total_cost(self.callers.values(), 'spent'))}")
         for model, counts in moves.items():
             if counts["unreadable"]:
                 self.say(f"  {model}: {counts['unreadable']} of {counts['decisions']} moves unreadable, played at random"
@@ -194,7 +196,7 @@ class _Progress:
             self.say(f"  in play: {gid}, {now - t0:.0f}s, {sum(u.requests for u in us.values())} requests, "
                      f"{sum(u.unreadable for u in us.values())} of {sum(u.moves for u in us.values())} moves unreadable")
         if self.callers:
-            self.say(f"  the run so far: {_money(_total_cost(self.callers.values()))}")
+            self.say(f"  spent so far: {_money(_total_cost(self.callers.values(), 'spent'))}")
 
     @contextmanager
     def ticking(self, every: float) -> Iterator[None]:

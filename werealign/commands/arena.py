@@ -52,7 +52,9 @@ def arena_command(
         if row.get("flagged_games"):
             share = f"{r.summary['fallback_flag']:.0%}"
             print(f"  flagged: {len(row['flagged_games'])} games with over {share} of its moves unreadable")
-    print(f"requests cost {'unknown (no price for the model)' if r.cost is None else f'${r.cost:.4f}'} (stored ones included)")
+    if r.sent or r.summary["games"] and any(g["requests"] for g in r.summary["games"]):
+        money = {k: "unknown (no price for the model)" if v is None else f"${v:.4f}" for k, v in (("all", r.cost), ("new", r.spent))}
+        print(f"the games' requests cost {money['all']}, {money['new']} of it sent in this run")
     print(f"wrote {len(r.summary['games'])} games, {r.vote_items} VA and {r.opponent_items} OI items "
           f"({r.sent} new model requests) to:")
     print(f"  {r.out}")
