@@ -35,6 +35,7 @@ from werealign.schema import GameLog
 from werealign.schema.models import VoteItem
 from werealign.schema.roles import RoleDeclaration
 from werealign.solvers.base import Solver, State
+from werealign.solvers.prompting import UNREADABLE
 from werealign.solvers.replay import Solved, run_solver
 from werealign.tasks import parse_reply
 from werealign.tasks.answers import answer_value, read_seat, seat_value, strip_reasoning
@@ -56,6 +57,7 @@ class Usage:
     cost: float | None = 0.0  # what the requests cost, stored ones included
     moves: int = 0  # decisions played (one game's usage: its progress line)
     unreadable: int = 0  # of them, replies with no readable move (played as a legal fallback)
+    unreadable_steps: int = 0  # a solver's intermediate replies it could not read (werealign.solvers.prompting.UNREADABLE)
 
     spent: float | None = 0.0  # the cost of the requests sent in this run (None: one had no price)
 
@@ -269,6 +271,8 @@ class LlmAgent:
             action.failed = True
             self.usage.unreadable += 1
         action.ratings = _noted_ratings(solved, view)
+        action.unreadable_steps = sum(step.kind == "python" and step.name == UNREADABLE for step in solved.steps)
+        self.usage.unreadable_steps += action.unreadable_steps
         if decision.kind == "vote" and not action.estimates:
             action.estimates = _sides(action.ratings, self.declared)
         action.key = key

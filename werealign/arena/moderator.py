@@ -92,7 +92,8 @@ class Table:
                            "candidates": list(decision.candidates), "choice": act.choice, "chars": len(act.text),
                            "failed": act.failed, "key": act.key, "estimates": {str(k): v for k, v in sorted(act.estimates.items())},
                            **({"mentioned": decision.mentioned} if decision.kind == "bid" else {}),
-                           **({"ratings": {str(k): v for k, v in sorted(act.ratings.items())}} if act.ratings else {})})
+                           **({"ratings": {str(k): v for k, v in sorted(act.ratings.items())}} if act.ratings else {}),
+                           **({"unreadable_steps": act.unreadable_steps} if act.unreadable_steps else {})})
         return act
 
     def host(self, text: str, audience: Audience | None = None) -> int:

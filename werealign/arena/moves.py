@@ -39,6 +39,7 @@ class Action:
     ratings: dict[int, dict[str, int]] = field(default_factory=dict)  # seat -> {role: 0-4}, when the agent rates roles (sa)
     destruct: bool = False  # speak: self-destructs after the turn
     failed: bool = False  # the reply could not be read; a fallback was played
+    unreadable_steps: int = 0  # a solver's intermediate replies it could not read (xu's question pick, ...), went on without
     key: str | None = None  # the stored request behind it, if any
 
 

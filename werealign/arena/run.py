@@ -175,10 +175,12 @@ class _Progress:
         moves = moves_by_model(played.trace)
         requests, sent = sum(u.requests for u in usage.values()), sum(u.sent for u in usage.values())
         bad, n = sum(c["unreadable"] for c in moves.values()), sum(c["decisions"] for c in moves.values())
+        steps = sum(c["unreadable_steps"] for c in moves.values())
         cost = None if any(u.cost is None for u in usage.values()) else sum(u.cost or 0.0 for u in usage.values())
         spent = None if any(u.spent is None for u in usage.values()) else sum(u.spent or 0.0 for u in usage.values())
         self.say(f"[{self.count}/{self.total}] {g.game_id}: {g.winner or 'no'} side won, {secs:.1f}s")
-        self.say(f"  {requests} requests ({sent} new), {bad} of {n} moves unreadable")
+        self.say(f"  {requests} requests ({sent} new), {bad} of {n} moves unreadable"
+                 + (f", {steps} solver steps unreadable" if steps else ""))
         if self.callers:
             self.say(f"  cost {_money(cost)} ({_money(spent)} new); spent so far {_money(_total_cost(self.callers.values(), 'spent'))}")
         for model, counts in moves.items():

@@ -26,7 +26,7 @@ import re
 from collections import Counter
 
 from werealign.solvers.base import State, Steps
-from werealign.solvers.prompting import extended, instruction, language, viewpoint, without_thinking
+from werealign.solvers.prompting import UNREADABLE, extended, instruction, language, viewpoint, without_thinking
 
 SCALE = range(0, 5)
 _SCORE = re.compile(r"([^\s,;:：，；=、]+(?:\s[^\s,;:：，；=、\d]+)*)\s*[=:：]?\s*(\d)\b")
@@ -112,7 +112,11 @@ async def _choose(state: State, steps: Steps, me, side: str) -> tuple[str, str, 
               for seat in others if seat in ratings}
     steps.note("estimation", json.dumps({"scale": "0-4", "rated": len(scored), "seats": len(others), "by_seat": scored},
                                         ensure_ascii=False, sort_keys=True))
+    if not ratings:
+        steps.note(UNREADABLE, json.dumps({"step": "estimate", "why": "no rating line read", "used": "the reply as text"}))
     reply = await steps.ask("strategy", extended(state, instruction(state, "sa_strategy", side=side, estimates=without_thinking(estimates))))
     choice = read_choice(reply)
     steps.note("choice", json.dumps({"strategy": choice, "side": side}))
+    if choice is None:
+        steps.note(UNREADABLE, json.dumps({"step": "strategy", "why": "no Support or Attack read", "used": "no strategy prompt"}))
     return estimates, reply, choice
