@@ -182,7 +182,10 @@ class _Progress:
         self.say(f"  {requests} requests ({sent} new), {bad} of {n} moves unreadable"
                  + (f", {steps} solver steps unreadable" if steps else ""))
         if self.callers:
-            self.say(f"  cost {_money(cost)} ({_money(spent)} new); spent so far {_money(_total_cost(self.callers.values(), 'spent'))}")
+            if cost is None:
+                self.say("  cost unknown (no price for the model)")
+            else:
+                self.say(f"  cost {_money(cost)} ({_money(spent)} new); spent so far {_money(_total_cost(self.callers.values(), 'spent'))}")
         for model, counts in moves.items():
             if counts["unreadable"]:
                 self.say(f"  {model}: {counts['unreadable']} of {counts['decisions']} moves unreadable, played at random"
@@ -197,8 +200,8 @@ class _Progress:
         for gid, (us, t0) in playing:
             self.say(f"  in play: {gid}, {now - t0:.0f}s, {sum(u.requests for u in us.values())} requests, "
                      f"{sum(u.unreadable for u in us.values())} of {sum(u.moves for u in us.values())} moves unreadable")
-        if self.callers:
-            self.say(f"  spent so far: {_money(_total_cost(self.callers.values(), 'spent'))}")
+        if self.callers and (spent := _total_cost(self.callers.values(), "spent")) is not None:
+            self.say(f"  spent so far: {_money(spent)}")
 
     @contextmanager
     def ticking(self, every: float) -> Iterator[None]:

@@ -53,8 +53,10 @@ def arena_command(
             share = f"{r.summary['fallback_flag']:.0%}"
             print(f"  flagged: {len(row['flagged_games'])} games with over {share} of its moves unreadable")
     if r.sent or r.summary["games"] and any(g["requests"] for g in r.summary["games"]):
-        money = {k: "unknown (no price for the model)" if v is None else f"${v:.4f}" for k, v in (("all", r.cost), ("new", r.spent))}
-        print(f"the games' requests cost {money['all']}, {money['new']} of it sent in this run")
+        if r.cost is None:
+            print("the games' requests cost: unknown (no price for the model)")
+        else:
+            print(f"the games' requests cost ${r.cost:.4f}, ${r.spent or 0:.4f} of it sent in this run")
     print(f"wrote {len(r.summary['games'])} games, {r.vote_items} VA and {r.opponent_items} OI items "
           f"({r.sent} new model requests) to:")
     print(f"  {r.out}")
