@@ -29,7 +29,7 @@ from werealign.llm.call_engine import Engine
 from werealign.llm.keys import request_key
 from werealign.llm.store import StoredResponse, Store
 from werealign.render.context import context_vars
-from werealign.render.lines import seat_label, seat_list
+from werealign.render.lines import phase_label, seat_label, seat_list
 from werealign.render.prompt_templates import render_template, template_language
 from werealign.schema import GameLog
 from werealign.schema.models import VoteItem
@@ -46,6 +46,7 @@ DEFAULT_MAX_TOKENS = 128
 TALK_FACTOR = 4
 _ROLE_GUESS = re.compile(r"(\d{1,2})\s*号?\s*[=:：]\s*(wolf|werewolf|good|villager|狼人|狼|好人|好)", re.I)
 _PASS = ("none", "no", "pass", "0", "abstain", "无", "弃票", "撕警徽")  # and any Chinese "不…" (不救, 不开枪, 不上警)
+REFLECT = "reflect"  # the reflection step of the reflecting solvers (xu, mg): what an experience is retrieved by
 _DESTRUCT = re.compile(r"^\W*(self[- ]?destruct|自爆)\W*$", re.I)
 
 
@@ -233,7 +234,7 @@ class LlmAgent:
     def __init__(self, model: str, caller: Caller, solver: Solver, declared: list[RoleDeclaration],
                  max_tokens: int = DEFAULT_MAX_TOKENS, takes: bool = False,
                  game: Callable[[], GameLog] | None = None, others: Callable[[], tuple[GameLog, ...]] = tuple,
-                 memory: str = "transcript", usage: Usage | None = None):
+                 memory: str = "transcript", usage: Usage | None = None, pool: Callable[[], tuple] = tuple):
         self.name = model
         self.usage = usage if usage is not None else Usage()  # this game's requests, moves and unreadable moves
         self.caller = caller
@@ -245,6 +246,10 @@ class LlmAgent:
         self.memory = memory
         self.notes: dict[int, str] = {}  # memory "summaries": day -> the seat's own summary of it
         self.scratch: dict[str, Any] = {}  # the solver's scratch across this seat's decisions (State.memory)
+        self.pool = pool  # recorded experiences of earlier games (State.pool)
+        # (seat, phase, decision, reflection, what it did) of each decision its solver reflected on: this game's
+        # experience for later games (werealign.solvers.experience.recorded), as Xu et al. and MetaGPT store it
+        self.records: list[tuple[int, str, str, str, str]] = []
         self.talk = {"temperature": TEMPERATURE, "max_tokens": max_tokens * TALK_FACTOR}
         self.choice = {"temperature": TEMPERATURE, "max_tokens": max_tokens}
 
@@ -262,7 +267,7 @@ class LlmAgent:
         item = move_as_item(view, decision)
         state = State(messages=messages, params=params, decode=None, task="arena", key=key, others=self.others(), game=game,
                       item=item, read=lambda reply: parse_reply(reply, item, game=game).answer,
-                      moment=strategy_moment(view, decision), memory=self.scratch)
+                      moment=strategy_moment(view, decision), memory=self.scratch, pool=self.pool())
         solved = self.caller.solve(self.solver, state, self.usage)
         action = parse(solved.reply or "", decision)
         self.usage.moves += 1
@@ -276,6 +281,11 @@ class LlmAgent:
         if decision.kind == "vote" and not action.estimates:
             action.estimates = _sides(action.ratings, self.declared)
         action.key = key
+        reflection = next((strip_reasoning(step.output or "").strip() for step in solved.steps if step.kind == "model" and step.name == REFLECT), "")
+        if reflection:
+            phase = view.phases[-1] if view.phases else None
+            self.records.append((decision.seat, phase_label(phase, view.language) if phase else "", decision.kind, reflection,
+                                 described(action, decision, view.language)))
         return action
 
 
@@ -299,6 +309,15 @@ class LlmAgent:
                 self.notes[day] = strip_reasoning(self.caller.solve(get_solver(DEFAULT_SOLVER), state, self.usage).reply or "").strip()
         shown = replace(view, utterances=tuple(u for u in view.utterances if day_of.get(u.phase, today) == today))
         return shown, sorted(self.notes.items())
+
+
+def described(action: Action, decision: Decision, language: str) -> str:
+    """What a move did, as an experience tells it beside the decision asked: the words spoken, or the choice."""
+    if decision.kind in TEXT_KINDS:
+        return action.text + (" (self-destructs)" if action.destruct else "")
+    if action.choice is None:
+        return "none"
+    return str(action.choice) if decision.kind == "bid" else seat_label(action.choice, template_language(language))
 
 
 def _noted_ratings(solved: Solved, view: Context) -> dict[int, dict[str, int]]:

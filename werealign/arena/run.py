@@ -24,6 +24,7 @@ from werealign.llm.client import RetryPolicy, litellm_cost
 from werealign.llm.call_engine import Engine
 from werealign.llm.connect import connect
 from werealign.llm.store import STORE_NAME, Store
+from werealign.solvers.experience import recorded
 from werealign.errors import UserError
 from werealign.files.output_dir import claim_directory
 
@@ -87,20 +88,24 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
         callers = {m: _connect(stack, m, store, loop, api_base, acompletion, use_cache, budget) for m in llms}
         progress = _Progress(len(matches), callers, on_game)
 
-        def play_one(match: Match, pool: tuple) -> tuple[Played, dict[str, Usage], float]:
+        def play_one(match: Match, games: tuple, lived: tuple) -> tuple[Played, dict[str, Usage], float, list]:
             usage = {m: Usage() for m in llms}
             progress.begin(match.game_id, usage)
+            seated = []
 
             def agent_for(model: str, match: Match, role: str):
                 takes = (a := b.ability(role)) is not None and a.action == "take"
-                return resolve_agent(model, solver, match.seed, callers.get(model), b.spec.declared_roles, max_tokens,
-                                     takes=takes, others=lambda: pool, memory=memory, usage=usage.get(model))
+                seated.append(resolve_agent(model, solver, match.seed, callers.get(model), b.spec.declared_roles, max_tokens, takes=takes,
+                                            others=lambda: games, memory=memory, usage=usage.get(model), pool=lambda: lived))
+                return seated[-1]
             started = time.perf_counter()
             played = play_match(b, match, agent_for)
-            return played, usage, round(time.perf_counter() - started, 2)
+            kept = recorded(played.game, [r for agent in seated for r in getattr(agent, "records", ())])
+            return played, usage, round(time.perf_counter() - started, 2), kept
 
-        played_by: dict[str, tuple[Played, dict[str, Usage], float]] = {}
+        played_by: dict[str, tuple[Played, dict[str, Usage], float, list]] = {}
         finished: list = []  # games of earlier pools: a solver's experience (State.others), as in eval
+        lived: list = []  # and what their reflecting agents recorded (State.pool: reflection, decision, action, outcome)
         games_pool = stack.enter_context(ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="werealign-game"))
         stack.enter_context(progress.ticking(progress_every))
         try:
@@ -108,20 +113,20 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
             # grows every 10 games), never of a game played beside them: the same games whatever --parallel is.
             for start in range(0, len(matches), pool_every):
                 group = matches[start:start + pool_every]
-                pool = tuple(finished)
-                futures = {games_pool.submit(play_one, m, pool): m for m in group}
+                pool, experience = tuple(finished), tuple(lived)
+                futures = {games_pool.submit(play_one, m, pool, experience): m for m in group}
                 for future in as_completed(futures):
-                    played, usage, secs = future.result()
-                    played_by[futures[future].game_id] = (played, usage, secs)
-                    progress.done(played, usage, secs)
+                    played_by[futures[future].game_id] = future.result()
+                    progress.done(*played_by[futures[future].game_id][:3])
                 finished += [played_by[m.game_id][0].game for m in group]
+                lived += [e for m in group for e in played_by[m.game_id][3]]
         except BaseException:
             for c in callers.values():  # the games still in play stop at their next decision
                 c.abort.set()
             raise
     results, traces, seconds = [], {}, {}
     for match in matches:
-        played, usage, secs = played_by[match.game_id]
+        played, usage, secs, _ = played_by[match.game_id]
         results.append((match, played, {"requests": sum(u.requests for u in usage.values()), "tokens": sum(u.tokens for u in usage.values())}))
         traces[played.game.game_id] = played.trace
         seconds[played.game.game_id] = secs

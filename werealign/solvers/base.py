@@ -60,6 +60,9 @@ class State:
     # solver may write (sa keeps its strategy there until the next point, as its paper does). Both None in eval,
     # where each sample stands alone. Replay stays exact: a game is always replayed from its first decision.
     moment: str | None = None
+    # The arena's recorded experiences of earlier games (werealign.solvers.experience.recorded: reflection, decision,
+    # action, outcome), which the experience pool holds in place of those games' turns. Empty in eval.
+    pool: tuple[Any, ...] = ()
     memory: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 

@@ -51,7 +51,9 @@ async def solve(state: State, steps: Steps, *, experiences: int = 3, threshold: 
     query = "\n".join([reflection, *transcript_lines(state)[-LATEST:]])
     recalled = recall(state, query, experiences, threshold)
     steps.note("experience", json.dumps([{"game": e.game_id, "seat": e.seat, "phase": e.phase, "won": e.won, "score": e.score,
-                                          "similarity": e.similarity, "text": e.text} for e in recalled], ensure_ascii=False))
+                                          "similarity": e.similarity, "text": e.text,
+                                          **({"reflection": e.reflection, "instruction": e.instruction} if e.reflection else {})}
+                                         for e in recalled], ensure_ascii=False))
     shown = [{**e.__dict__, "seat_label": seat_label(e.seat, state.game.language)} for e in recalled]
     told = instruction(state, "mg_experience", experiences=shown) if shown else ""
     return await think_then_answer(state, steps, [("reflection", reflection), ("experience", told)])

@@ -177,7 +177,8 @@ async def solve(state: State, steps: Steps, *, questions: int = 5, own: int = 2,
 
 
 def shown(e: Experience) -> dict[str, Any]:
-    return {"game": e.game_id, "seat": e.seat, "phase": e.phase, "score": e.score, "won": e.won, "similarity": e.similarity, "text": e.text}
+    return {"game": e.game_id, "seat": e.seat, "phase": e.phase, "score": e.score, "won": e.won, "similarity": e.similarity, "text": e.text,
+            **({"reflection": e.reflection, "instruction": e.instruction} if e.reflection else {})}
 
 
 def calls(options: dict[str, Any]) -> int:
