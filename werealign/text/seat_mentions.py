@@ -32,7 +32,7 @@ class Mention:
 
 
 def mentions(text: str) -> list[Mention]:
-    """Every seat mention of `text`, in order (numerals that are not a number up to 99, and seat 0, are skipped)."""
+    """Every seat mention of `text`, in order (numerals that are not a number up to 99, and "0号", are skipped)."""
     out = []
     for m in SEAT_FORM.finditer(text):
         if m.group("num") is not None:
@@ -43,7 +43,7 @@ def mentions(text: str) -> list[Mention]:
             if form == "digit" and m.group("gap"):
                 form = "digit-space"
             out.append(Mention(m.start(), m.end(), seat, form))
-        elif int(m.group("wnum")):
+        else:
             out.append(Mention(m.start(), m.end(), int(m.group("wnum")), "word"))
     return out
 
