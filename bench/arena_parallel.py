@@ -1,7 +1,7 @@
 """Issue 44 must-have 5: N arena games one at a time vs side by side (`--parallel N`), against the mock server with
 latency (127.0.0.1 only), through the real CLI and litellm. Both runs must write the same files (responses aside).
 
-    python bench/arena_parallel.py --solver xu --games 4 --latency-ms 200 --out /tmp/bench-arena
+    python bench/arena_parallel.py --solver xu --games 4 --latency-ms 1000 --board eight1 --out /tmp/bench-arena
 
 Prints the wall time of each run, the requests the mock served, and whether the two directories are identical.
 """
@@ -21,7 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mock_server  # noqa: E402
 
-BOARD = {"roles": ["seer", "werewolf", "villager", "villager", "villager"], "debate": "round-robin", "max_days": 2}
+BOARDS = {  # small boards a mock run can afford; on 5 seats games share more of their early prompts than on 8
+    "short5": {"roles": ["seer", "werewolf", "villager", "villager", "villager"], "debate": "round-robin", "max_days": 2},
+    "eight1": {"roles": ["seer", "doctor", "werewolf", "werewolf", "villager", "villager", "villager", "villager"],
+               "debate": "round-robin", "max_days": 1, "win": "parity", "exile": "majority"},
+}
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -50,17 +54,18 @@ def main() -> None:
     p.add_argument("--latency-ms", type=float, default=200.0)
     p.add_argument("--max-connections", type=int, default=16)
     p.add_argument("--timeout", type=float, default=3000.0, help="seconds either run may take")
+    p.add_argument("--board", choices=sorted(BOARDS), default="short5")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args()
     shutil.rmtree(args.out, ignore_errors=True)
     args.out.mkdir(parents=True)
     board = args.out / "board.json"
-    board.write_text(json.dumps(BOARD))
+    board.write_text(json.dumps(BOARDS[args.board]))
     with mock_server.spawn("--latency-ms", str(args.latency_ms)) as base:
         seq, seq_req, _ = run(base, args.out / "in-a-row", board, args, 1)
         par, par_req, stdout = run(base, args.out / "parallel", board, args, args.games)
     same = tree(args.out / "in-a-row") == tree(args.out / "parallel")
-    print(json.dumps({"solver": args.solver, "games": args.games, "latency_ms": args.latency_ms, "board": BOARD,
+    print(json.dumps({"solver": args.solver, "games": args.games, "latency_ms": args.latency_ms, "board": args.board,
                       "in_a_row_s": round(seq, 1), "parallel_s": round(par, 1), "ratio": round(par / seq, 3),
                       "requests_in_a_row": seq_req, "requests_parallel": par_req, "identical_output": same}, indent=1))
     print(stdout[-1500:])

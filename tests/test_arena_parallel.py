@@ -152,3 +152,52 @@ def test_sa_ratings_reach_the_trace_and_its_strategy_is_chosen_at_the_papers_poi
     gm = game_metrics(game, rows)
     roles = {s.seat: s.role for s in game.seats}
     assert gm.est and all(abs(v - (0.6 if roles[seat] == "werewolf" else 0.2)) < 1e-9 for seat, days in gm.est.items() for v in days.values())
+
+
+def test_kill_9_in_a_parallel_run_then_resume_writes_the_same_bytes(tmp_path, board):
+    """The real path: the CLI, litellm and the mock server with latency; --parallel 3 killed with SIGKILL mid-run,
+    then rerun: the same files as a run never interrupted, and the rerun sends less than a whole run."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from test_resume import ok_rows
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import mock_server
+
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "OPENAI_API_KEY": "sk-unused", "PYTHONPATH": str(repo)}
+    code = "import sys\nfrom werealign.cli import main\nsys.argv = ['werealign'] + sys.argv[1:]\nmain()\n"
+    with mock_server.spawn("--latency-ms", "40") as base:
+        def args(out: Path) -> list[str]:
+            return ["arena", "--model", "openai/mock", "--api-base", base + "/v1", "--games", "4", "--seed", "5", "--board", board,
+                    "--no-cache", "--parallel", "3", "--max-connections", "4", "--max-failed", "1", "--out", str(out)]
+
+        proc = subprocess.Popen([sys.executable, "-c", code, *args(tmp_path / "killed")], cwd=repo, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while ok_rows(tmp_path / "killed" / "responses.sqlite") < 20 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        assert not (tmp_path / "killed" / "dataset.json").exists(), "killed before the end: nothing but the store"
+        stored = ok_rows(tmp_path / "killed" / "responses.sqlite")
+        before = mock_server.stats(base)["ok"]
+        done = subprocess.run([sys.executable, "-c", code, *args(tmp_path / "killed")], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        resumed = mock_server.stats(base)["ok"] - before
+        before = mock_server.stats(base)["ok"]
+        whole = subprocess.run([sys.executable, "-c", code, *args(tmp_path / "whole")], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+        assert whole.returncode == 0, whole.stderr
+        total = mock_server.stats(base)["ok"] - before
+    assert tree(tmp_path / "killed") == tree(tmp_path / "whole")
+
+    def new_requests(stdout: str) -> int:
+        return int(re.search(r"\((\d+) new model requests\)", stdout).group(1))
+    # What was stored before the kill is never sent again (the mock's count may add a retried attempt on a loaded machine).
+    assert stored >= 20 and new_requests(done.stdout) == new_requests(whole.stdout) - stored, (stored, done.stdout, whole.stdout)
+    assert resumed < total
