@@ -138,6 +138,9 @@ class Caller:
                 row = await self._send(key, messages, params, sent)
                 done.set_result(row)
                 return row
+            except asyncio.CancelledError:
+                done.cancel()
+                raise
             except BaseException as e:
                 done.set_exception(e)
                 done.exception()  # retrieved: a failure no other game waited for is not logged as lost

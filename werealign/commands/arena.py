@@ -49,6 +49,8 @@ def arena_command(
         print(f"{name}: village won {g['wins']}/{g['games']}, wolves won {w['wins']}/{w['games']}")
         if row.get("unreadable"):
             print(f"  {row['unreadable']} of {row['decisions']} moves unreadable (played at random)")
+        if row.get("unreadable_steps"):
+            print(f"  {row['unreadable_steps']} solver steps unreadable (the move was made without them)")
         if row.get("flagged_games"):
             share = f"{r.summary['fallback_flag']:.0%}"
             print(f"  flagged: {len(row['flagged_games'])} games with over {share} of its moves unreadable")
