@@ -4,6 +4,9 @@ Every metric is computed from what the log records, never guessed: when a game l
 needs (no seer, no recorded votes, no seer checks, no role names in its language, no bids), the metric
 is absent and `missing` says why, per game.
 
+A seat named in a turn is read in every form a transcript or a model writes it, whatever the game's language
+("3号", "3 号", "３号", "三号", "seat 3", "player 3": werealign.text.seat_mentions, the audit's reader too).
+
 Definitions (Werewolf Arena's where it has one):
 - seer reveal: a day turn of a seer (a seat with the seer's role, or one that used `seer_check`) that
   names the seer role in the game's language (the role catalogue's names); the checked seats it names
