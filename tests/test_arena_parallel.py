@@ -201,3 +201,14 @@ def test_kill_9_in_a_parallel_run_then_resume_writes_the_same_bytes(tmp_path, bo
     # What was stored before the kill is never sent again (the mock's count may add a retried attempt on a loaded machine).
     assert stored >= 20 and new_requests(done.stdout) == new_requests(whole.stdout) - stored, (stored, done.stdout, whole.stdout)
     assert resumed < total
+
+
+def test_a_run_over_the_bound_stops_before_paying_for_the_rest(tmp_path, board):
+    never = FakeCompletion(reply_for=lambda user: "I would rather not say." if "Answer:" in user else "Hello.")
+    with pytest.raises(UserError, match=r"in the 1 games finished of 3: stopped before paying for the rest") as e:
+        run_arena(["openai/fake-a"], games=3, seed=4, out=tmp_path / "a", board=board, acompletion=never, use_cache=False, max_failed=0.2)
+    assert "--max-failed 1 plays every game" in str(e.value) and not (tmp_path / "a" / "dataset.json").exists()
+    first = len(never.calls)
+    again = FakeCompletion(reply_for=never.reply_for)
+    r = run_arena(["openai/fake-a"], games=3, seed=4, out=tmp_path / "a", board=board, acompletion=again, use_cache=False, max_failed=1.0)
+    assert len(r.summary["games"]) == 3 and 0 < len(again.calls) < 3 * first, "the stopped game's replies are replayed, not paid again"

@@ -63,10 +63,12 @@ class ArenaResult:
 def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str = "arena8", solver: str = DEFAULT_SOLVER,
               debate: str | None = None, self_play: bool = False, memory: str = "transcript", poll_votes: bool = False, max_tokens: int | None = None, api_base: str | None = None, acompletion: Any = None, use_cache: bool = True,
               parallel: int = 1, max_connections: int = DEFAULT_CONNECTIONS, pool_every: int = POOL_EVERY,
-              on_game=lambda line: None, progress_every: float = PROGRESS_EVERY) -> ArenaResult:
+              max_failed: float | None = None, on_game=lambda line: None, progress_every: float = PROGRESS_EVERY) -> ArenaResult:
     """Play the tournament into `out`, up to `parallel` games at once sharing `max_connections` requests in flight.
     `acompletion` replaces litellm's (tests pass a fake one). `on_game` gets a line per finished game, and every
-    `progress_every` seconds one for the games in play."""
+    `progress_every` seconds one for the games in play. With `max_failed`, a run whose finished games already hold
+    more than that share of a model's moves unreadable stops before paying for the rest (a UserError; the replies
+    stay stored, so a rerun replays them)."""
     if parallel < 1 or max_connections < 1 or pool_every < 1:
         raise UserError("--parallel, --max-connections and --pool-every must be at least 1")
     b = load_board(board)
@@ -118,6 +120,7 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
                 for future in as_completed(futures):
                     played_by[futures[future].game_id] = future.result()
                     progress.done(*played_by[futures[future].game_id][:3])
+                    _stop_early(played_by, len(matches), max_failed)
                 finished += [played_by[m.game_id][0].game for m in group]
                 lived += [e for m in group for e in played_by[m.game_id][3]]
         except BaseException:
@@ -134,6 +137,23 @@ def run_arena(models: list[str], *, games: int, seed: int, out: Path, board: str
     vote, opponent = write_arena(out, [p.game for _, p, _ in results], traces, table, name=f"arena-{b.name}-s{seed}")
     return ArenaResult(out, table, vote, opponent, seconds, sum(c.usage.sent for c in callers.values()),
                        _total_cost(callers.values()), _total_cost(callers.values(), "spent"))
+
+
+def _stop_early(played_by: dict, total: int, max_failed: float | None) -> None:
+    """Refuse to pay for more games once the finished ones measure the fallback more than `max_failed` allows."""
+    if max_failed is None or len(played_by) >= total:
+        return  # the last game: the run's own check (ArenaResult.unreadable) says it, with every game written
+    counts: dict[str, list[int]] = {}
+    for played, *_ in played_by.values():
+        for model, c in moves_by_model(played.trace).items():
+            both = counts.setdefault(model, [0, 0])
+            both[0] += c["unreadable"]
+            both[1] += c["decisions"]
+    for model, (bad, n) in sorted(counts.items()):
+        if n and bad > max_failed * n:
+            raise UserError(f"{model}: {bad} of {n} moves unreadable ({bad / n:.0%}, over --max-failed {max_failed:g}) in the "
+                            f"{len(played_by)} games finished of {total}: stopped before paying for the rest (their replies "
+                            "are stored; --max-failed 1 plays every game)")
 
 
 def _serve(loop: asyncio.AbstractEventLoop) -> threading.Thread:

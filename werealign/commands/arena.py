@@ -26,7 +26,8 @@ def arena_command(
     api_base: str | None = typer.Option(None, "--api-base", help="Endpoint of an OpenAI-compatible server."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the shared response cache."),
     max_failed: float = typer.Option(0.2, "--max-failed", min=0.0, max=1.0,
-                                     help="Exit 1 when a model's unreadable moves (played as a random legal move) exceed this fraction; 1: never."),
+                                     help="Exit 1 when a model's unreadable moves (played as a random legal move) exceed this fraction (checked after "
+                                     "each game: the rest are not played); 1: never."),
     parallel: int = typer.Option(1, "--parallel", min=1, help="Games played at once (they share --max-connections); the games "
                                  "are the same whatever it is."),
     max_connections: int = typer.Option(16, "--max-connections", min=1, help="Requests in flight at once, every game and model together."),
@@ -42,7 +43,7 @@ def arena_command(
     if memory not in ("transcript", "summaries"):
         raise UserError(f"--memory {memory}: choose transcript or summaries")
     r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, memory=memory, poll_votes=poll_votes, max_tokens=max_tokens, api_base=api_base,
-                  use_cache=not no_cache, parallel=parallel, max_connections=max_connections, pool_every=pool_every,
+                  use_cache=not no_cache, parallel=parallel, max_connections=max_connections, pool_every=pool_every, max_failed=max_failed,
                   on_game=lambda line: print(line, flush=True))
     for name, row in r.summary["models"].items():
         g, w = row["good"], row["wolf"]
