@@ -189,6 +189,14 @@ def _reply_text(body: dict, fp: str, mode: str) -> str:
         found = re.match(r"^(Strategy|策略)\s*[:：]\s*(\S+)\|(\S+)", line.strip())
         if found:
             return f"{found.group(1)}: {found.group(2 + h % 2)} - the mock's reason\nDone."
+    # An arena move (its answer format, then its legal choices): one of them. Eval's vote prompts list their
+    # candidates before the answer format and keep the older reply below.
+    listed = re.findall(r"(?:Answer|答案)\s*[:：]\s*<[^>\n]*>\s*\n(?:Candidates|候选座位)\s*[:：]\s*(.+)$", prompt, re.M)
+    if listed:
+        seats = re.findall(r"\d+", listed[-1])
+        return f"Thinking it over.\nAnswer: {seats[h % len(seats)] if seats else 'none'}"
+    if "Answer: <level>" in prompt or "答案：<等级>" in prompt:  # an arena bid for the floor (0-4)
+        return f"Answer: {h % 5}"
     if "seat" in prompt.lower() and "A." not in prompt and "A)" not in prompt:
         seat = 1 + h % 12
         return f"Thinking it over.\nAnswer: {seat}"

@@ -52,23 +52,28 @@ def test_bids_apart_when_named_talk_share_and_est():
         {"kind": "bid", "seat": 3, "day": 1, "choice": 4, "mentioned": True, "estimates": {}},
         {"kind": "bid", "seat": 4, "day": 1, "choice": 0, "mentioned": False, "estimates": {}},
         {"kind": "bid", "seat": 5, "day": 1, "choice": 1, "mentioned": False, "estimates": {}},
-        # Est of wolf 2 on day 1: seat 3 right, seat 4 wrong (its last guess of the day counts), seat 5 right -> 2/3.
-        {"kind": "vote", "seat": 3, "day": 1, "choice": 2, "estimates": {"2": "wolf", "4": "good"}},
-        {"kind": "vote", "seat": 4, "day": 1, "choice": 2, "estimates": {"2": "wolf"}},
-        {"kind": "vote", "seat": 4, "day": 1, "choice": 3, "estimates": {"2": "good"}},
-        {"kind": "vote", "seat": 5, "day": 1, "choice": 2, "estimates": {"2": "wolf"}},
-        {"kind": "vote", "seat": 2, "day": 1, "choice": 3, "estimates": {"4": "good"}},  # a wolf's guess: not an estimate
+        # Strategy Adaptation's Est from 0-4 ratings: Acc(i, j) = the rating of j's true role over i's ratings of j.
+        # Wolf 2 on day 1: seat 3 rates it 4/4 werewolf (1.0); seat 4's last rating of the day 1/(1+3) (0.25); seat 5
+        # rates it all 0 (no Acc) -> Est 0.625. Villager 4: seat 3 0.5, wolf 2 1.0 (every other agent rates) -> 0.75.
+        {"kind": "vote", "seat": 3, "day": 1, "choice": 2, "estimates": {"2": "wolf", "4": "good"},
+         "ratings": {"2": {"werewolf": 4, "villager": 0, "seer": 0}, "4": {"villager": 2, "werewolf": 2}}},
+        {"kind": "speak", "seat": 4, "day": 1, "choice": None, "estimates": {}, "ratings": {"2": {"werewolf": 4}}},
+        {"kind": "vote", "seat": 4, "day": 1, "choice": 3, "estimates": {"2": "good"}, "ratings": {"2": {"werewolf": 1, "villager": 3}}},
+        {"kind": "vote", "seat": 5, "day": 1, "choice": 2, "estimates": {"2": "wolf"}, "ratings": {"2": {"werewolf": 0, "villager": 0}}},
+        {"kind": "vote", "seat": 2, "day": 1, "choice": 3, "estimates": {"4": "good"}, "ratings": {"4": {"villager": 4}, "2": {"werewolf": 4}}},
     ]
     gm = game_metrics(game, trace)
     assert gm.bids_mentioned == {3: [4]} and gm.bids == {4: [0], 5: [1]}
-    assert abs(gm.est[2][1] - 2 / 3) < 1e-9 and gm.est[4][1] == 1.0
+    assert gm.est == {2: {1: 0.625}, 4: {1: 0.75}}, "a rater's own seat is never rated"
+    assert gm.estimates[3][1] == [True, True] and gm.estimates[4][1] == [False]
+    assert game_metrics(game, [r for r in trace if r["kind"] == "bid"]).missing["est"].startswith("no 0-4 role ratings")
     # Day 1's characters: the seer's turn and seat 3's "...": the top talker's share of them.
     said = len("I am the seer. Seat 2 is a werewolf.")
     assert gm.top_share == [said / (said + 3)]
     m = aggregate(Group("g", "arena", [(gm, frozenset(gm.seats))]))
     p = m["participation"]
     assert (p["mean_bid_named"], p["mean_bid_not_named"], p["named_bid_4"]["value"]) == (4, 0.5, 1.0)
-    assert m["est_by_day"]["wolf"] == {"1": round(2 / 3, 3)}
+    assert m["est_by_day"] == {"wolf": {"1": 0.625}, "good": {"1": 0.75}}
 
 
 def test_analyze_shows_a_models_unreadable_moves(tmp_path):

@@ -4,6 +4,9 @@ Every metric is computed from what the log records, never guessed: when a game l
 needs (no seer, no recorded votes, no seer checks, no role names in its language, no bids), the metric
 is absent and `missing` says why, per game.
 
+A seat named in a turn is read in every form a transcript or a model writes it, whatever the game's language
+("3号", "3 号", "３号", "三号", "seat 3", "player 3": werealign.text.seat_mentions, the audit's reader too).
+
 Definitions (Werewolf Arena's where it has one):
 - seer reveal: a day turn of a seer (a seat with the seer's role, or one that used `seer_check`) that
   names the seer role in the game's language (the role catalogue's names); the checked seats it names
@@ -22,10 +25,13 @@ Definitions (Werewolf Arena's where it has one):
   the top talker's share of each day's characters (a share, so comparable across languages, where
   characters are not: a Chinese character carries about a word).
 - bids (Werewolf Arena): the levels bid, apart for seats the last speaker named and the others.
-- estimation (Strategy Adaptation): Acc(i, j) is 1 when estimator i's guess of j's side (wolf/good) is
-  right, else 0 (agents here guess a side, not a distribution over roles); Est(j) the mean of Acc(i, j)
-  over the good-side estimators i that guessed j that day (each one's last guess of the day; a wolf
-  knows every side, so its guesses are not estimates). Only agents that record guesses have it.
+- estimation: a side guess (an agent's "3号=狼" in its vote, a rule agent's suspicion) is right or wrong; the
+  estimation accuracy by day is the share right (each guess counted).
+- Est (Strategy Adaptation, eq. 1-2): from an agent's 0-4 ratings of every role for a seat j (the trace's
+  `ratings`, recorded by `--solver sa` at each of its estimates), Acc(i, j) = the rating of j's true role over
+  the sum of i's ratings of j (no Acc when all are 0); Est(j) = the mean of Acc(i, j) over the other agents i
+  that rated j, per day (each one's last rating of j that day). As in the paper every other agent is a rater,
+  a wolf rating its partner included. Only agents that rate roles have it.
 """
 
 from __future__ import annotations
@@ -36,9 +42,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.render.lines import seat_label
 from werealign.schema import GameLog
 from werealign.schema.roles import catalogue_for
+from werealign.solvers.sa import acc  # the paper's Acc(i, j), as eval scores sa's samples
+from werealign.text.seat_mentions import mentions
 
 SEER = "seer"
 VOTED_OUT = "voted_out"  # the elimination result of an exile (werealign.render.phrases.RESULT)
@@ -59,26 +66,30 @@ class GameMetrics:
     bids: dict[int, list[int]] = field(default_factory=dict)  # seat -> bids
     bids_mentioned: dict[int, list[int]] = field(default_factory=dict)  # seat -> bids when the last speaker named it
     top_share: list[float] = field(default_factory=list)  # per day: the top talker's share of the day's characters
-    estimates: dict[int, dict[int, list[bool]]] = field(default_factory=dict)  # seat -> day -> right or wrong
-    est: dict[int, dict[int, float]] = field(default_factory=dict)  # target seat -> day -> Est (Strategy Adaptation)
+    estimates: dict[int, dict[int, list[bool]]] = field(default_factory=dict)  # seat -> day -> side guesses right or wrong
+    est: dict[int, dict[int, float]] = field(default_factory=dict)  # target seat -> day -> Est (Strategy Adaptation, from 0-4 ratings)
     poll_entropy: dict[int, dict[int, float]] = field(default_factory=dict)  # day -> debate turn -> H of the polled votes
     missing: dict[str, str] = field(default_factory=dict)  # metric -> why this game has none
 
 
-def _mention_re(seat: int, language: str) -> re.Pattern:
-    label = re.escape(seat_label(seat, language))
-    return re.compile(rf"(?<![0-9]){label}(?![0-9])", re.I)
+def _spans(text: str, seat: int) -> list[tuple[int, int]]:
+    """Where a text names `seat`, in any form a transcript or a model writes it (werealign.text.seat_mentions:
+    "3号", "3 号", "３号", "三号", "seat 3", "player 3"), whatever the game's language."""
+    return [(m.start, m.end) for m in mentions(text) if m.seat == seat]
 
 
-def _mentioned(text: str, seats: list[int], language: str) -> list[int]:
+def _mentioned(text: str, seats: list[int]) -> list[int]:
     """Seats a text names, in the order first named."""
-    found = [(m.start(), s) for s in seats for m in [_mention_re(s, language).search(text)] if m]
-    return [s for _, s in sorted(found)]
+    first: dict[int, int] = {}
+    for m in mentions(text):
+        if m.seat in seats:
+            first.setdefault(m.seat, m.start)
+    return sorted(first, key=first.__getitem__)
 
 
-def _last_named(text: str, seats: list[int], language: str) -> int | None:
-    found = [(m.start(), s) for s in seats for m in _mention_re(s, language).finditer(text)]
-    return max(found)[1] if found else None
+def _last_named(text: str, seats: list[int]) -> int | None:
+    named = [m.seat for m in mentions(text) if m.seat in seats]
+    return named[-1] if named else None
 
 
 def game_metrics(game: GameLog, trace: list[dict] | None = None) -> GameMetrics:
@@ -92,7 +103,7 @@ def game_metrics(game: GameLog, trace: list[dict] | None = None) -> GameMetrics:
     day_turns = [u for u in game.utterances if isinstance(u.speaker, int) and phases.get(u.phase) is not None
                  and phases[u.phase].kind != "night" and (u.audience is None or u.audience.kind == "everyone")]
     exile_of = _exiles(game, phases)
-    _votes(game, gm, phases, day_turns, exile_of, lang)
+    _votes(game, gm, phases, day_turns, exile_of)
     _seer(game, gm, phases, day_turns, exile_of, lang)
     _participation(game, gm, phases, day_turns)
     _trace(gm, trace, faction)
@@ -119,7 +130,7 @@ def _exiles(game: GameLog, phases: dict) -> dict[str, int]:
     return out
 
 
-def _votes(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
+def _votes(game, gm: GameMetrics, phases, day_turns, exile_of) -> None:
     ballots: dict[tuple[str, int], dict[int, int | None]] = defaultdict(dict)
     first_seg: dict[tuple[str, int], int] = {}
     for e in game.events:
@@ -144,7 +155,7 @@ def _votes(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
         cut = first_seg.get((phase, rnd))
         for voter, target in b.items():
             said = " ".join(u.text for u in day_turns if u.speaker == voter and u.phase == phase and (cut is None or u.segment_ids[-1] < cut))
-            named = _last_named(said, [s for s in gm.seats if s != voter], lang)
+            named = _last_named(said, [s for s in gm.seats if s != voter])
             if named is not None and target is not None:
                 gm.vote_changes.append((voter, named != target))
 
@@ -177,10 +188,10 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
         day = phases[u.phase].day
         reveals.add((day, None))
         checked = {e.target for e in checks if e.actor == u.speaker and _before(e, u, order)}
-        for t in _mentioned(u.text, sorted(checked), lang):
+        for t in _mentioned(u.text, sorted(checked)):
             if (day, t) not in reveals:
                 reveals.add((day, t))
-                if gm.seats.get(t) == "wolf" and stated_verdict(u.text, t, lang, sides) == "wolf":
+                if gm.seats.get(t) == "wolf" and stated_verdict(u.text, t, sides) == "wolf":
                     wolf_reveals.append((day, t, u.speaker))
     targets = [r for r in reveals if r[1] is not None]
     gm.seer = {"reveals": len(reveals), "first_reveal_day": min((d for d, _ in reveals), default=None),
@@ -205,10 +216,10 @@ def side_words(game: GameLog, lang: str) -> list[tuple[str, str]]:
     return sorted(words, key=lambda w: -len(w[0]))
 
 
-def stated_verdict(text: str, seat: int, lang: str, sides: list[tuple[str, str]]) -> str | None:
+def stated_verdict(text: str, seat: int, sides: list[tuple[str, str]]) -> str | None:
     """The side a turn states for `seat`: the first side word in a clause that follows a mention of it."""
-    for m in _mention_re(seat, lang).finditer(text):
-        rest = text[m.end():]
+    for _, end_at in _spans(text, seat):
+        rest = text[end_at:]
         clause = rest[:end.start()] if (end := CLAUSE_END.search(rest)) else rest
         found = [(i, side) for word, side in sides if (i := clause.lower().find(word.lower())) >= 0]
         if found:
@@ -251,8 +262,9 @@ def _trace(gm: GameMetrics, trace: list[dict] | None, faction: dict[int, str]) -
     if trace is None:
         gm.missing["bids"] = "no bids (not an arena game)"
         gm.missing["estimates"] = "no role estimates recorded"
+        gm.missing["est"] = "no 0-4 role ratings (not an arena game)"
         return
-    last: dict[tuple[int, int, int], bool] = {}  # (day, estimator, target) -> right, the day's last guess
+    last: dict[tuple[int, int, int], float] = {}  # (day, rater, target) -> Acc of the rater's day's last rating
     for row in trace:
         if row["kind"] == "bid" and row["choice"] is not None:
             into = gm.bids_mentioned if row.get("mentioned") else gm.bids
@@ -260,20 +272,24 @@ def _trace(gm: GameMetrics, trace: list[dict] | None, faction: dict[int, str]) -
         for seat, guess in (row.get("estimates") or {}).items():
             right = (guess == "wolf") == (faction.get(int(seat)) == "wolf")
             gm.estimates.setdefault(row["seat"], {}).setdefault(row["day"], []).append(right)
-            if faction.get(row["seat"]) == "good":  # a wolf knows every seat's side: its guesses say nothing
-                last[row["day"], row["seat"], int(seat)] = right
+        for seat, ratings in (row.get("ratings") or {}).items():
+            if int(seat) != row["seat"] and (a := acc(ratings, gm.roles.get(int(seat)))) is not None:
+                last[row["day"], row["seat"], int(seat)] = a
     polls: dict[tuple[int, int], Counter] = defaultdict(Counter)
     for row in trace:
         if row["kind"] == "poll" and row["choice"] is not None:
             polls[row["day"], row.get("turn", 0)][row["choice"]] += 1
     for (day, turn), counts in sorted(polls.items()):
         gm.poll_entropy.setdefault(day, {})[turn] = _entropy(counts)
-    acc: dict[tuple[int, int], list[bool]] = defaultdict(list)
-    for (day, _, target), right in last.items():
-        acc[target, day].append(right)
-    for (target, day), rights in sorted(acc.items()):
-        gm.est.setdefault(target, {})[day] = sum(rights) / len(rights)
+    by_target: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for (day, _, target), a in last.items():
+        by_target[target, day].append(a)
+    for (target, day), accs in sorted(by_target.items()):
+        gm.est.setdefault(target, {})[day] = sum(accs) / len(accs)
     if not gm.bids and not gm.bids_mentioned:
         gm.missing["bids"] = "no bids (round-robin debate)"
     if not gm.estimates:
         gm.missing["estimates"] = "no role estimates recorded"
+    if not gm.est:
+        gm.missing["est"] = "no 0-4 role ratings recorded (Strategy Adaptation's Est: an agent that rates roles, e.g. --solver sa)"
+

@@ -119,7 +119,7 @@ def text_report(results: list[dict[str, Any]]) -> str:
     for r in results:
         est = r["metrics"]["estimation_accuracy_by_day"]
         if est:
-            lines.append(f"role estimation accuracy by day, {_short(r['label'], 40)}:")
+            lines.append(f"side guesses right by day, {_short(r['label'], 40)}:")
             days = [f"day {d} {v:.2f}" for d, v in est.items()]
             lines += ["  " + ", ".join(days[i : i + 6]) for i in range(0, len(days), 6)]
         for day, by_turn in (r["metrics"].get("voting_entropy_by_turn") or {}).items():

@@ -47,7 +47,7 @@ def check_agents(models: list[str], solver: str) -> None:
 
 
 def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=(), max_tokens: int | None = None,
-                  takes: bool = False, game=None, others=tuple, memory: str = "transcript") -> Agent:
+                  takes: bool = False, game=None, others=tuple, memory: str = "transcript", usage=None, pool=tuple) -> Agent:
     """The agent for `model` played with `solver` (see the module docstring); rule agents play by their rules."""
     check_agents([model], solver)
     if model == "rule/random":
@@ -62,7 +62,7 @@ def resolve_agent(model: str, solver: str, seed: int, caller=None, declared=(), 
     from werealign.solvers import get_solver
 
     return LlmAgent(model, caller, get_solver(solver), list(declared), max_tokens or DEFAULT_MAX_TOKENS, takes=takes, game=game, others=others,
-                    memory=memory)
+                    memory=memory, usage=usage, pool=pool)
 
 
 class RandomAgent:

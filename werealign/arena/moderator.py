@@ -104,7 +104,9 @@ class Table:
         self.trace.append({"day": self.day, "phase": self.rec.phase, "seat": decision.seat, "agent": self.agents[decision.seat].name, "kind": decision.kind,
                            "candidates": list(decision.candidates), "choice": act.choice, "chars": len(act.text),
                            "failed": act.failed, "key": act.key, "estimates": {str(k): v for k, v in sorted(act.estimates.items())},
-                           **({"mentioned": decision.mentioned} if decision.kind == "bid" else {})})
+                           **({"mentioned": decision.mentioned} if decision.kind == "bid" else {}),
+                           **({"ratings": {str(k): v for k, v in sorted(act.ratings.items())}} if act.ratings else {}),
+                           **({"unreadable_steps": act.unreadable_steps} if act.unreadable_steps else {})})
         return act
 
     def host(self, text: str, audience: Audience | None = None) -> int:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from werealign.game.visibility import Context
+from werealign.text.seat_mentions import mentions as seat_mentions
 
 TEXT_KINDS = ("wolf_chat", "speak", "last_words", "campaign")
 BID_LEVELS = (0, 1, 2, 3, 4)  # Werewolf Arena's four-plus-one levels of wanting the floor
@@ -36,8 +37,10 @@ class Action:
     choice: int | None = None
     text: str = ""
     estimates: dict[int, str] = field(default_factory=dict)  # seat -> "wolf"/"good", when the agent guesses roles
+    ratings: dict[int, dict[str, int]] = field(default_factory=dict)  # seat -> {role: 0-4}, when the agent rates roles (sa)
     destruct: bool = False  # speak: self-destructs after the turn
     failed: bool = False  # the reply could not be read; a fallback was played
+    unreadable_steps: int = 0  # a solver's intermediate replies it could not read (xu's question pick, ...), went on without
     key: str | None = None  # the stored request behind it, if any
 
 
@@ -66,7 +69,6 @@ def fallback(decision: Decision, rng: random.Random) -> Action:
 # Both languages the moderator speaks (werealign.arena.lines): "Seat 3" / "3号", "I am the seer" / "我是预言家",
 # "Seat 3 is a werewolf" / "3号是狼人" (a seer's 查杀 = checked wolf, 金水 = checked good).
 
-SEAT_RE = re.compile(r"\b(?:seat|player)\s*(\d{1,2})\b|(\d{1,2})\s*号", re.I)
 CLAIM_RE = re.compile(r"\bI(?:'m| am) (?:the |a )?([a-z][a-z ]{1,24}?)\b(?=[.,;!]|$| and )|我是(?:一?个|一名)?([\u4e00-\u9fff]{1,5}?)(?=[，,。.；;！!]|$)", re.I | re.M)
 VERDICT_RE = re.compile(r"\bseat\s*(\d{1,2})\b[^.]*?\b(?:is|was)\s+(?:a |an )?(werewolf|wolf|good|innocent|villager)\b"
                         r"|(\d{1,2})\s*号[^。，,；;]*?(?:是|为)?(狼人|狼|查杀|好人|金水)", re.I)
@@ -93,7 +95,9 @@ def verdicts(text: str) -> list[tuple[int, str]]:
 
 
 def mentions(text: str) -> set[int]:
-    return {int(m.group(1) or m.group(2)) for m in SEAT_RE.finditer(text)}
+    """The seats a turn names, in any form (werealign.text.seat_mentions: "3号", "３号", "三号", "player 3"): the bid's
+    "named by the last speaker", as analyze reads a turn."""
+    return {m.seat for m in seat_mentions(text)}
 
 
 def _catalogue():

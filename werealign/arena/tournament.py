@@ -46,23 +46,31 @@ def deal(board: Board, match: Match) -> list[str]:
 def play_all(board: Board, matches: list[Match], agent_for: Callable[[str, Match, str], Agent]) -> Iterator[tuple[Match, Played]]:
     """Each match played in turn; `agent_for(model, match, role)` seats a player."""
     for m in matches:
-        roles = deal(board, m)
-        agents = {i + 1: agent_for(m.wolves if board.faction(r) == "wolf" else m.village, m, r) for i, r in enumerate(roles)}
-        prov = Provenance(source=f"werealign arena, board {board.name}: village {m.village}, wolves {m.wolves}",
-                          original_game_id=m.game_id)
-        yield m, play_game(board, roles, agents, m.game_id, m.seed, prov)
+        yield m, play_match(board, m, agent_for)
+
+
+def play_match(board: Board, m: Match, agent_for: Callable[[str, Match, str], Agent]) -> Played:
+    """One match: the seats dealt from its seed, each seated by `agent_for(model, match, role)`, the game played."""
+    roles = deal(board, m)
+    agents = {i + 1: agent_for(m.wolves if board.faction(r) == "wolf" else m.village, m, r) for i, r in enumerate(roles)}
+    prov = Provenance(source=f"werealign arena, board {board.name}: village {m.village}, wolves {m.wolves}",
+                      original_game_id=m.game_id)
+    return play_game(board, roles, agents, m.game_id, m.seed, prov)
 
 
 FALLBACK_FLAG = 0.2  # a model whose moves fell back more often than this in a game: its result there is flagged
 
 
 def moves_by_model(trace: list[dict]) -> dict[str, dict[str, int]]:
-    """Each agent's decisions in one game and how many of them were unreadable replies played as fallbacks."""
+    """Each agent's decisions in one game, how many were unreadable replies played as fallbacks, and how many of its
+    solver's intermediate replies it could not read (xu's question pick, mg's reflection, sa's strategy: a move was
+    still made, without what the step should have given)."""
     out: dict[str, dict[str, int]] = {}
     for row in trace:
-        m = out.setdefault(row.get("agent", "?"), {"decisions": 0, "unreadable": 0})
+        m = out.setdefault(row.get("agent", "?"), {"decisions": 0, "unreadable": 0, "unreadable_steps": 0})
         m["decisions"] += 1
         m["unreadable"] += bool(row["failed"])
+        m["unreadable_steps"] += row.get("unreadable_steps", 0)
     return dict(sorted(out.items()))
 
 
@@ -84,7 +92,7 @@ def summary(board: Board, results: list[tuple[Match, Played, dict]]) -> dict:
                       "moves": moves, **usage})
         for side, model in (("good", m.village), ("wolf", m.wolves)):
             row = models.setdefault(model, {"games": 0, "wins": 0, "good": {"games": 0, "wins": 0}, "wolf": {"games": 0, "wins": 0},
-                                            "decisions": 0, "unreadable": 0, "flagged_games": []})
+                                            "decisions": 0, "unreadable": 0, "unreadable_steps": 0, "flagged_games": []})
             row[side]["games"] += 1
             row[side]["wins"] += g.winner == side
             if m.village != m.wolves:  # self-play wins are the side's, not the model's
@@ -94,6 +102,7 @@ def summary(board: Board, results: list[tuple[Match, Played, dict]]) -> dict:
             row = models[model]
             row["decisions"] += counts["decisions"]
             row["unreadable"] += counts["unreadable"]
+            row["unreadable_steps"] += counts["unreadable_steps"]
             if flagged(counts):
                 row["flagged_games"].append(g.game_id)
     return {"board": board.name, "roles": board.spec.roles, "debate": board.spec.debate, "language": board.spec.language,

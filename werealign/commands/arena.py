@@ -25,8 +25,14 @@ def arena_command(
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=8, help="Reply budget of a choice (talk: 4x); default 128."),
     api_base: str | None = typer.Option(None, "--api-base", help="Endpoint of an OpenAI-compatible server."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the shared response cache."),
-    max_failed: float | None = typer.Option(None, "--max-failed", min=0.0, max=1.0,
-                                            help="Exit 1 when a model's unreadable moves exceed this fraction (default: only when all are)."),
+    max_failed: float = typer.Option(0.2, "--max-failed", min=0.0, max=1.0,
+                                     help="Exit 1 when a model's unreadable moves (played as a random legal move) exceed this fraction (checked after "
+                                     "each game: the rest are not played); 1: never."),
+    parallel: int = typer.Option(1, "--parallel", min=1, help="Games played at once (they share --max-connections); the games "
+                                 "are the same whatever it is."),
+    max_connections: int = typer.Option(16, "--max-connections", min=1, help="Requests in flight at once, every game and model together."),
+    pool_every: int = typer.Option(10, "--pool-every", min=1, help="Games that share one experience pool (xu, mg): each group learns "
+                                   "from the games of the groups before it (MetaGPT's protocol: 10); at most this many play at once."),
 ) -> None:
     """Play a tournament; a rerun with the same arguments replays the stored replies."""
     from werealign.arena.run import run_arena
@@ -37,15 +43,23 @@ def arena_command(
     if memory not in ("transcript", "summaries"):
         raise UserError(f"--memory {memory}: choose transcript or summaries")
     r = run_arena(model, games=games, seed=seed, out=out, board=board, solver=solver, debate=debate, self_play=self_play, memory=memory, poll_votes=poll_votes, max_tokens=max_tokens, api_base=api_base,
-                  use_cache=not no_cache, on_game=print)
+                  use_cache=not no_cache, parallel=parallel, max_connections=max_connections, pool_every=pool_every, max_failed=max_failed,
+                  on_game=lambda line: print(line, flush=True))
     for name, row in r.summary["models"].items():
         g, w = row["good"], row["wolf"]
         print(f"{name}: village won {g['wins']}/{g['games']}, wolves won {w['wins']}/{w['games']}")
         if row.get("unreadable"):
             print(f"  {row['unreadable']} of {row['decisions']} moves unreadable (played at random)")
+        if row.get("unreadable_steps"):
+            print(f"  {row['unreadable_steps']} solver steps unreadable (the move was made without them)")
         if row.get("flagged_games"):
             share = f"{r.summary['fallback_flag']:.0%}"
             print(f"  flagged: {len(row['flagged_games'])} games with over {share} of its moves unreadable")
+    if r.sent or r.summary["games"] and any(g["requests"] for g in r.summary["games"]):
+        if r.cost is None:
+            print("the games' requests cost: unknown (no price for the model)")
+        else:
+            print(f"the games' requests cost ${r.cost:.4f}, ${r.spent or 0:.4f} of it sent in this run")
     print(f"wrote {len(r.summary['games'])} games, {r.vote_items} VA and {r.opponent_items} OI items "
           f"({r.sent} new model requests) to:")
     print(f"  {r.out}")

@@ -13,6 +13,8 @@ class _Model(BaseModel):
 class Moves(_Model):
     decisions: int = Field(ge=0)
     unreadable: int = Field(ge=0, description="Replies with no readable move, played as a random legal one.")
+    unreadable_steps: int = Field(0, ge=0, description="A solver's intermediate replies it could not read and went on without "
+                                  "(xu's question pick, mg's structured reflection, sa's ratings or strategy, a missing response marker).")
 
 
 class ArenaGame(_Model):
@@ -44,6 +46,7 @@ class ModelRecord(_Model):
     wolf: SideRecord
     decisions: int = Field(0, ge=0, description="Decisions the model made over every game it played.")
     unreadable: int = Field(0, ge=0, description="Of them, replies with no readable move (played as a random legal one).")
+    unreadable_steps: int = Field(0, ge=0, description="A solver's intermediate replies it could not read, over every game.")
     flagged_games: list[str] = Field(default_factory=list, description="Games where more than `fallback_flag` of the model's moves fell back: "
                                      "its results there measure the fallback, not the model.")
 

@@ -56,6 +56,15 @@ class State:
     read: Callable[[str | None], Any] | None = field(default=None, compare=False, repr=False)
     # What `messages` show, as data (Shown), computed on demand: set by whoever renders the messages (eval's plan).
     shown: Callable[[], Shown] | None = field(default=None, compare=False, repr=False)
+    # A live game (the arena): `moment` names the point of the game this decision follows (after the night, the
+    # debate, the vote of a day), and `memory` is the seat's own scratch across that game's decisions, which a
+    # solver may write (sa keeps its strategy there until the next point, as its paper does). Both None in eval,
+    # where each sample stands alone. Replay stays exact: a game is always replayed from its first decision.
+    moment: str | None = None
+    # The arena's recorded experiences of earlier games (werealign.solvers.experience.recorded: reflection, decision,
+    # action, outcome), which the experience pool holds in place of those games' turns. Empty in eval.
+    pool: tuple[Any, ...] = ()
+    memory: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,19 @@ for an observer item):
   loser's `d`, where `d` is the number of days its game lasted (win fast, or at least lose slowly);
 - `reality`: that game's true roles (MetaGPT shows them: what the player could not know then).
 
+A game of the arena played by an agent that reflects (xu, mg) stores what the papers store instead of its turns:
+for each of that agent's decisions, its `reflection` then (the situation it is retrieved by, as in both papers), the
+`instruction` (the decision asked: a vote, a night action, a speech) and the `text` of what it did (its move or its
+words), with the outcome and the reality above (`recorded`; the arena passes them as `State.pool`). Votes, night
+actions and reflections are then experiences too, not only speeches.
+
 Retrieval ranks experiences by TF-IDF similarity (werealign.solvers.retrieval) of their situation to the
 agent's reflection, keeps those at or above a threshold, ties by game and order: deterministic.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
@@ -44,6 +51,9 @@ class Experience:
     won: bool
     reality: str
     similarity: float = 0.0
+    reflection: str = ""  # the player's own reflection when it acted (recorded by the arena's reflecting agents)
+    instruction: str = ""  # the decision it was asked (vote, speak, kill, ...; recorded experiences only)
+    role: str = ""  # the player's role (recorded experiences; a game's turns carry theirs beside)
 
 
 # One pool per set of games (a dataset's games of one language): every role's experiences, fitted once and
@@ -51,6 +61,7 @@ class Experience:
 # the ids in its key stay theirs. Bounded: a notebook that evaluates many datasets must not keep every one.
 _POOLS: OrderedDict[tuple, tuple[tuple, list[Experience], list[str], Index | None]] = OrderedDict()
 _MAX_POOLS = 16
+_POOLS_LOCK = threading.Lock()  # the arena's games run in threads side by side (--parallel) and share the pools
 
 
 def viewpoint_role(state: State) -> str | None:
@@ -91,17 +102,40 @@ def _experiences(game) -> list[tuple[str, Experience]]:
     return out
 
 
+def recorded(game, records: list[tuple[int, str, str, str, str]]) -> list[Experience]:
+    """The experiences of a finished arena game from its reflecting agents' records, (seat, phase label, instruction,
+    reflection, what it did) per decision, each with that seat's outcome scored as Xu et al. score it."""
+    if game.winner is None:  # no outcome to learn from (the day limit), as a game's turns without a winner
+        return []
+    days = max((p.day for p in game.phases), default=1)
+    seats = {s.seat: s for s in game.seats}
+    reality = _reality(game)
+    out = []
+    for seat, phase, instruction, reflection, did in records:
+        won = seats[seat].faction == game.winner
+        out.append(Experience(game.game_id, seat, phase, _clip(did), _clip(reflection), 1000 - days if won else days, won, reality,
+                              reflection=_clip(reflection), instruction=instruction, role=seats[seat].role or ""))
+    return out
+
+
 def _ranked(state: State, query: str, threshold: float) -> list[Experience]:
     """Experiences of other games in the viewpoint's role (every player's, for an observer) whose situation is
     at least `threshold` similar to `query`, most similar first."""
     role = viewpoint_role(state)
     games = sorted((g for g in (state.game, *state.others) if g.language == state.game.language and g.winner is not None),
                    key=lambda g: g.game_id)
-    key = tuple(id(g) for g in games)
+    key = (*(id(g) for g in games), id(state.pool))
+    with _POOLS_LOCK:
+        return _ranked_in(state, key, games, role, query, threshold)
+
+
+def _ranked_in(state: State, key: tuple, games: list, role: str | None, query: str, threshold: float) -> list[Experience]:
     if key not in _POOLS:
-        found = [x for g in games for x in _experiences(g)]
+        with_records = {e.game_id for e in state.pool}  # a game whose agents recorded their experience gives those, not its turns
+        found = [x for g in games if g.game_id not in with_records for x in _experiences(g)]
+        found += [(e.role, e) for e in state.pool]  # the arena's own games: its board, its language
         pool = [e for _, e in found]
-        _POOLS[key] = (tuple(games), pool, [r for r, _ in found], Index([e.situation or e.text for e in pool]) if pool else None)
+        _POOLS[key] = ((tuple(games), state.pool), pool, [r for r, _ in found], Index([e.situation or e.text for e in pool]) if pool else None)
         while len(_POOLS) > _MAX_POOLS:
             _POOLS.popitem(last=False)  # the least recently used
     _POOLS.move_to_end(key)

@@ -8,7 +8,8 @@
    the query is the reflection with the latest turns it reflects on), each with its outcome: wins and
    losses alike, both when both are similar enough (a loss tells the agent to act otherwise);
 4. `answer`: the task's prompt with the reflection and those experiences, each as MetaGPT shows one:
-   the situation, when, what the player did, the reality (that game's true roles) and the outcome.
+   the situation, when, what the player did, the reality (that game's true roles) and the outcome; asked, as
+   MetaGPT's prompt inserts it, for a step-by-step thought process before the response, which alone is the reply.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from werealign.solvers.base import State, Steps
 from werealign.solvers.experience import recall
-from werealign.solvers.prompting import extended, instruction, transcript_lines, without_thinking
+from werealign.solvers.prompting import UNREADABLE, extended, instruction, think_then_answer, transcript_lines, without_thinking
 
 KEYS = ("ROLE", "PLAYERS", "GAME_STATE", "REFLECTION")
 LATEST = 3  # turns of the prompt added to the reflection as the retrieval query
@@ -45,10 +46,14 @@ async def solve(state: State, steps: Steps, *, experiences: int = 3, threshold: 
     parsed = read_reflection(reply)
     steps.note("reflection", json.dumps({"structured": parsed is not None, "keys": sorted(parsed) if parsed else [],
                                          "missing": [k for k in KEYS if not parsed or k not in parsed]}, ensure_ascii=False))
+    if parsed is None:
+        steps.note(UNREADABLE, json.dumps({"step": "reflect", "why": "no JSON object in the reply", "used": "the reply as text"}))
     query = "\n".join([reflection, *transcript_lines(state)[-LATEST:]])
     recalled = recall(state, query, experiences, threshold)
     steps.note("experience", json.dumps([{"game": e.game_id, "seat": e.seat, "phase": e.phase, "won": e.won, "score": e.score,
-                                          "similarity": e.similarity, "text": e.text} for e in recalled], ensure_ascii=False))
+                                          "similarity": e.similarity, "text": e.text,
+                                          **({"reflection": e.reflection, "instruction": e.instruction} if e.reflection else {})}
+                                         for e in recalled], ensure_ascii=False))
     shown = [{**e.__dict__, "seat_label": seat_label(e.seat, state.game.language)} for e in recalled]
     told = instruction(state, "mg_experience", experiences=shown) if shown else ""
-    return await steps.ask("answer", extended(state, instruction(state, "final", notes=[("reflection", reflection), ("experience", told)])))
+    return await think_then_answer(state, steps, [("reflection", reflection), ("experience", told)])

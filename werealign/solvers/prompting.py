@@ -10,6 +10,7 @@ already show. The viewpoint's seat and role come from the item and the game, and
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -107,3 +108,22 @@ def clipped(line: str, limit: int = CLIP) -> str:
 def retrieve(query: str, lines: Sequence[str], k: int, *, index: Index | None = None) -> list[str]:
     """The k lines most similar to `query` (TF-IDF over character n-grams, any language), in their order."""
     return [lines[i] for i in top(query, lines, k, index=index)]
+
+
+# The papers' last step (Xu et al. A.5, MetaGPT's prompt insertion): a step-by-step thought process, then the concise
+# response, after a marker in the prompt's language (render/templates/<lang>/solvers/final: `think`).
+RESPONSE_MARKERS = ("My concise response:", "我的简洁回应：", "我的简洁回应:")
+UNREADABLE = "unreadable"  # the note a solver makes when it could not read a step's reply and went on without it
+
+
+async def think_then_answer(state: State, steps: Any, notes: list[tuple[str, str]]) -> str:
+    """The final chain-of-thought step: the task's prompt with `notes`, asked to think step by step and then give its
+    response after the marker. Returns the response alone (the thoughts never reach the table or the scorer); a reply
+    without the marker is used whole and noted unreadable."""
+    reply = await steps.ask("answer", extended(state, instruction(state, "final", notes=notes, think=True)))
+    text = without_thinking(reply)
+    at = max(((text.rfind(m), m) for m in RESPONSE_MARKERS), key=lambda x: x[0])
+    if at[0] < 0:
+        steps.note(UNREADABLE, json.dumps({"step": "answer", "why": "no response marker after the thought process", "used": "the whole reply"}))
+        return reply
+    return text[at[0] + len(at[1]):].strip()

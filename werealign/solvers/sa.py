@@ -10,6 +10,11 @@
 5. `answer`: the task's prompt with the estimates, the choice and that strategy's prompt for the
    viewpoint's side (the paper's four: villagers' and werewolves' Support and Attack, A.4).
 
+When to choose (the paper's 3.3): after each night's abilities, after each day's debate and after each day's
+vote. In a live game (the arena: State.moment names the latest such point) steps 1-4 run at the seat's first
+decision after a point and their result is kept for its later decisions until the next point; a standalone
+sample (eval: the item is the moment) runs them every time.
+
 The paper's sides are the villagers and the werewolves: a wolf-faction seat plays the werewolves' prompts,
 every other seat (and an observer) the villagers'.
 """
@@ -21,13 +26,14 @@ import re
 from collections import Counter
 
 from werealign.solvers.base import State, Steps
-from werealign.solvers.prompting import extended, instruction, language, viewpoint, without_thinking
+from werealign.solvers.prompting import UNREADABLE, extended, instruction, language, viewpoint, without_thinking
 
 SCALE = range(0, 5)
 _SCORE = re.compile(r"([^\s,;:：，；=、]+(?:\s[^\s,;:：，；=、\d]+)*)\s*[=:：]?\s*(\d)\b")
 _SEAT_LINE = re.compile(r"^\W*(?:seat|player)?\s*(\d{1,2})\s*(?:号|號)?\s*[:：\-]\s*(.+)$", re.I)
 # The choice, in the words of the strategy templates of either language.
 _CHOICE = re.compile(r"(?:strategy|策略)\s*[:：]\s*\**\s*(support|attack|支援|支持|进攻|攻击)", re.I)
+MEMORY = "sa"  # State.memory's key for the strategy kept until the next point of the game
 _CHOICES = {"support": "support", "支援": "support", "支持": "support", "attack": "attack", "进攻": "attack", "攻击": "attack"}
 
 
@@ -78,6 +84,23 @@ def read_choice(reply: str) -> str | None:
 
 async def solve(state: State, steps: Steps) -> str:
     me = viewpoint(state)
+    side = "wolf" if me.faction == "wolf" else "village"
+    kept = (state.memory or {}).get(MEMORY)
+    if state.moment is not None and kept is not None and kept["moment"] == state.moment:
+        # No new point of the game since the last choice: the paper adapts its strategy only at its points.
+        estimates, reply, choice = kept["estimates"], kept["strategy"], kept["choice"]
+        steps.note("choice", json.dumps({"strategy": choice, "side": side, "kept_since": state.moment}, ensure_ascii=False))
+    else:
+        estimates, reply, choice = await _choose(state, steps, me, side)
+        if state.memory is not None and state.moment is not None:
+            state.memory[MEMORY] = {"moment": state.moment, "estimates": estimates, "strategy": reply, "choice": choice}
+    prompt = instruction(state, "sa_strategy_prompt", side=side, strategy=choice) if choice else ""
+    return await steps.ask("answer", extended(state, instruction(state, "final", notes=[
+        ("estimates", without_thinking(estimates)), ("strategy", without_thinking(reply)), ("strategy_prompt", prompt)])))
+
+
+async def _choose(state: State, steps: Steps, me, side: str) -> tuple[str, str, str | None]:
+    """Estimate every other seat's role (0-4), then choose Support or Attack: (estimates, strategy reply, choice)."""
     others = [s.seat for s in state.game.seats if s.seat != me.seat]
     board = roles_shown(state)
     estimates = await steps.ask("estimate", extended(state, instruction(
@@ -89,10 +112,11 @@ async def solve(state: State, steps: Steps) -> str:
               for seat in others if seat in ratings}
     steps.note("estimation", json.dumps({"scale": "0-4", "rated": len(scored), "seats": len(others), "by_seat": scored},
                                         ensure_ascii=False, sort_keys=True))
-    side = "wolf" if me.faction == "wolf" else "village"
+    if not ratings:
+        steps.note(UNREADABLE, json.dumps({"step": "estimate", "why": "no rating line read", "used": "the reply as text"}))
     reply = await steps.ask("strategy", extended(state, instruction(state, "sa_strategy", side=side, estimates=without_thinking(estimates))))
     choice = read_choice(reply)
     steps.note("choice", json.dumps({"strategy": choice, "side": side}))
-    prompt = instruction(state, "sa_strategy_prompt", side=side, strategy=choice) if choice else ""
-    return await steps.ask("answer", extended(state, instruction(state, "final", notes=[
-        ("estimates", without_thinking(estimates)), ("strategy", without_thinking(reply)), ("strategy_prompt", prompt)])))
+    if choice is None:
+        steps.note(UNREADABLE, json.dumps({"step": "strategy", "why": "no Support or Attack read", "used": "no strategy prompt"}))
+    return estimates, reply, choice

@@ -15,7 +15,10 @@ One sample, as the paper builds one response (its Fig. 2 and Table 4), every mod
 6. experience (python): other games' experiences whose situation is at least `threshold` similar to the
    reflection (werealign.solvers.experience); the lowest-scored is the bad one, the `experiences`
    nearest the median the good ones; 7. `suggestion` from them (skipped when none is similar enough);
-8. `answer`: the task's prompt with the reflection and the suggestion.
+8. `answer`: the task's prompt with the reflection and the suggestion, asked for the paper's chain of thought (its
+   "step-by-step thought process", then the concise response, which alone is the reply: A.5, Table 4).
+A reply the solver cannot read (fewer questions picked than asked, no response marker) is noted as an
+`unreadable` step, which the arena counts beside unreadable moves.
 
 Every step prompt names the seat, the role and the phase, as the paper's do; what it quotes of the game
 are lines of the task's prompt (werealign.solvers.prompting).
@@ -37,12 +40,13 @@ from werealign.solvers.base import State, Steps
 from werealign.solvers.experience import Experience, bad_and_good
 from werealign.solvers.prompting import (
     Viewpoint,
+    UNREADABLE,
     clipped,
-    extended,
     instruction,
     on_its_own,
     retrieve,
     shown_lines,
+    think_then_answer,
     transcript_lines,
     viewpoint,
     without_thinking,
@@ -151,6 +155,9 @@ async def solve(state: State, steps: Steps, *, questions: int = 5, own: int = 2,
                                                                  selected=selected, n=own)))
     asked = [q for q in pieces(reply) if q not in selected][:own]
     steps.note("questions", json.dumps({"selected": selected, "filled_in": filled, "own": asked}, ensure_ascii=False))
+    if filled:  # counted (werealign.arena's trace and summary), not silently the first questions of the set
+        steps.note(UNREADABLE, json.dumps({"step": "select", "why": f"{filled} of {len(selected)} questions not read from the reply",
+                                           "used": "the first unchosen questions of the set"}))
     lines = shown_lines(state)
     index = Index(lines) if lines else None
     answers = []
@@ -166,11 +173,12 @@ async def solve(state: State, steps: Steps, *, questions: int = 5, own: int = 2,
     if bad is not None and good:
         suggestion = without_thinking(await steps.ask("suggestion", on_its_own(state, instruction(
             state, "xu_experience", **who, reflection=reflection, bad=bad, good=good))))
-    return await steps.ask("answer", extended(state, instruction(state, "final", notes=[("reflection", reflection), ("suggestion", suggestion)])))
+    return await think_then_answer(state, steps, [("reflection", reflection), ("suggestion", suggestion)])
 
 
 def shown(e: Experience) -> dict[str, Any]:
-    return {"game": e.game_id, "seat": e.seat, "phase": e.phase, "score": e.score, "won": e.won, "similarity": e.similarity, "text": e.text}
+    return {"game": e.game_id, "seat": e.seat, "phase": e.phase, "score": e.score, "won": e.won, "similarity": e.similarity, "text": e.text,
+            **({"reflection": e.reflection, "instruction": e.instruction} if e.reflection else {})}
 
 
 def calls(options: dict[str, Any]) -> int:
