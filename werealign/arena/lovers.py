@@ -83,9 +83,8 @@ def link(t: Table) -> None:
             first = t.ask(Decision("link", s, t.day, tuple(sorted(t.alive)))).choice
             pair = (first, t.ask(Decision("link_with", s, t.day, tuple(x for x in sorted(t.alive) if x != first))).choice)
         told = sorted({s, *pair})
-        for x in pair:
-            if x != s:
-                t.rec.event("skill_use", Audience(kind="seats", seats=told), actor=s, target=x, skill=a.skill or "link")
+        for x in pair if a.link == "pair" else pair[1:]:  # a pair link names both lovers (the card itself too)
+            t.rec.event("skill_use", Audience(kind="seats", seats=told), actor=s, target=x, skill=a.skill or "link")
         t.lovers.append(pair)
         witness = None
         if a.witness:
