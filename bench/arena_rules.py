@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections import Counter
 import sys
 from pathlib import Path
 
@@ -21,7 +22,8 @@ sys.path.insert(0, os.getcwd())  # the checkout run from, not an installed werea
 sys.path.insert(0, os.path.join(os.getcwd(), "tests"))
 
 DEFAULT_BOARDS = ("pandakill-s1-01", "pandakill-s1-10", "pandakill-s1-16", "pandakill-s3-01", "pandakill-s3-04",
-                  "pandakill-s3-07", "pandakill-s3-16", "pandakill-s5-01", "pandakill-s5-03", "pandakill-s5-07")
+                  "pandakill-s3-07", "pandakill-s3-16", "pandakill-s5-01", "pandakill-s5-03", "pandakill-s5-07",
+                  "pandakill-s3-25", "pandakill-s3-26", "pandakill-s3-27")  # the last three: the ghost bride
 
 
 def loadable(dataset: Path) -> tuple[int, int, list[str]]:
@@ -66,7 +68,9 @@ def main(argv: list[str]) -> None:
         events = {k: sum(1 for g in played for e in g.events if (e.skill or e.kind) == k)
                   for k in ("self_destruct", "witch_save", "wolf_beauty_charm", "stalker_assassinate", "solo_kill", "magician_swap", "fox_tails", "tiangou_swallow",
                             "exile_void", "moon_delay", "hunter_shoot",
-                            "sheriff_election")}
+                            "sheriff_election", "ghost_bride_link", "cupid_link", "side_switch", "third_kill")}
+        events["died_with_partner"] = sum(1 for g in played for e in g.events if e.kind == "elimination" and e.result == "died_with_partner")
+        events["winners"] = dict(sorted(Counter(str(g.winner) for g in played).items()))
         resumed = sum(1 for g in played for p in g.phases if p.id == "sheriff_election-2")
         events["witch_self_save"] = sum(1 for g in played for e in g.events if e.skill == "witch_save" and e.actor == e.target)
         events["twice_eliminated"] = sum(1 for g in played for s in g.seats
