@@ -298,9 +298,9 @@ def _sky_dog_and_moon(game: GameLog, catalogue, role: dict) -> list[str]:
             out.append(f"a vote follows the void exile in {v.phase}")
     for e in game.events:
         if e.kind == "elimination" and e.result == "voted_out" and role.get(e.target) == "tiangou":
-            rounds = [x for x in game.events if x.kind == "vote" and x.phase == e.phase and x.segment_id <= e.segment_id]
-            last = max((x.round or 1 for x in rounds), default=1)
-            gods = {x.actor for x in rounds if (x.round or 1) == last and x.target == e.target
+            # The ballots of the vote that exiled it (read out with the exile), not an earlier vote that day (the moon girl's).
+            ballots = [x for x in game.events if x.kind == "vote" and x.phase == e.phase and x.segment_id == e.segment_id]
+            gods = {x.actor for x in ballots if x.target == e.target
                     and catalogue.get(role[x.actor]).team == "gods"}
             night = f"night-{_night(e.phase) + 1}"
             acted = {x.actor for x in game.events if x.kind == "skill_use" and x.phase == night and x.actor in gods}
