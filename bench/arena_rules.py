@@ -3,7 +3,8 @@
     python bench/arena_rules.py DATASET_DIR OUT_DIR [GAMES_PER_BOARD] [GAME_ID ...]    # from the checkout's root
 
 DATASET_DIR is an imported release (`werealign import werebench ...`); each GAME_ID's log (default: one game of
-every setup the engine plays, Season 5 included) is given to `werealign arena --board` with the two rule agents
+every setup the engine plays, Season 5 and the ghost bride included; a name ending in .json is a board file used
+as is) is given to `werealign arena --board` with the two rule agents
 (rule/heuristic, rule/random; no model call), GAMES_PER_BOARD games each (default 12), seeded. Every game is then
 read by tests/arena_rule_check.py (written from the rules, not from the engine, reading each log's declared
 rules) and by `werealign validate`'s game checks; the script prints one line per board and the totals, and also
@@ -55,9 +56,10 @@ def main(argv: list[str]) -> None:
         print(f"  refused {line}")
     games = breaks = errors = 0
     for gid in boards:
-        dest = out / gid
+        dest = out / Path(gid).stem
         cmd = [sys.executable, "-m", "werealign.cli", "arena", "--model", "rule/heuristic", "--model", "rule/random",
-               "--games", str(per_board), "--seed", "1", "--board", str(dataset / "games" / f"{gid}.json"), "--out", str(dest)]
+               "--games", str(per_board), "--seed", "1", "--board", gid if gid.endswith(".json") else str(dataset / "games" / f"{gid}.json"),
+               "--out", str(dest)]
         r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
         if r.returncode != 0:
             print(f"{gid}: arena failed: {r.stderr.strip()[:300]}")

@@ -104,3 +104,18 @@ def test_a_third_side_card_without_a_link_is_refused_with_the_declaration_to_add
                                 "abilities": {"hermit": {"action": "none"}}}))
     r = run_cli("arena", "--model", "rule/random", "--games", "1", "--board", path, "--out", tmp_path / "o")
     assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1 and "'hermit'" in r.stderr and '"link"' in r.stderr, r.stderr
+
+
+def test_validate_reads_a_seat_that_switched_to_the_winning_side():
+    from werealign.validate import validate_game
+
+    roles = ["ghost_bride", "werewolf", "villager", "villager", "seer", "villager"]
+    vote_wolf = {("vote", 1): 2}
+    script = {1: {("link", 1): 3, ("witness", 1): 4, ("vote", 1): None, ("third_kill", 2): 5}, 2: {("kill", 1): 6},
+              3: {**vote_wolf, ("third_kill", 2): 5}, 4: vote_wolf, 5: vote_wolf, 6: vote_wolf}
+    game, _ = table(roles, script, max_days=3)
+    assert game.winner == "third" and game.mvp is not None and game.mvp.seat == 3, "the groom (a villager's card) is the MVP"
+    codes = {f.code for f in validate_game(game, game.game_id)}
+    assert "mvp-not-on-winning-side" not in codes
+    unswitched = game.model_copy(update={"events": [e for e in game.events if e.skill != "side_switch"]})
+    assert "mvp-not-on-winning-side" in {f.code for f in validate_game(unswitched, game.game_id)}
