@@ -119,3 +119,14 @@ def test_validate_reads_a_seat_that_switched_to_the_winning_side():
     assert "mvp-not-on-winning-side" not in codes
     unswitched = game.model_copy(update={"events": [e for e in game.events if e.skill != "side_switch"]})
     assert "mvp-not-on-winning-side" in {f.code for f in validate_game(unswitched, game.game_id)}
+
+
+def test_a_wolf_groom_leaves_the_pack():
+    roles = ["ghost_bride", "werewolf", "werewolf", "werewolf", "seer", "witch", "villager", "villager", "villager", "villager"]
+    script = {1: {("link", 1): 2, ("witness", 1): 7}, 3: {("kill", 1): 8}, 4: {("kill", 1): 8}, 6: {("save", 1): None, ("poison", 1): None}}
+    game, asked = table(roles, script, max_days=1)
+    assert not [d for d in asked[2] if d.kind in ("kill", "wolf_chat")], "the groom no longer wakes with the pack"
+    pack = [e for e in game.events if e.skill == "wolf_kill" and e.actor is not None]
+    assert pack and all(e.audience.kind == "seats" and sorted(e.audience.seats) == [3, 4] for e in pack)
+    assert all(u.audience is None or u.audience.kind != "team" for u in game.utterances if u.phase == "night-1")
+    assert rule_breaks(game) == []

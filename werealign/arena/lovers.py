@@ -20,8 +20,8 @@ The moves:
 
 What the cards show: a seer's check reads a seat's card (the ghost bride's side at the start is the third one and
 shows good; a linked wolf still shows wolf). A seat that changes side keeps its card's moves (a hunter witness
-still shoots); a wolf that joins the third side leaves the pack (no pack kill, chat turn or self-destruct from then
-on; the log's audience of the pack's chat is the wolf team, so it still hears it).
+still shoots); a wolf that joins the third side leaves the pack (no pack kill, chat or self-destruct from then on: the
+pack's night is told to the pack's seats, not to the wolf team, werealign.arena.night).
 """
 
 from __future__ import annotations

@@ -102,18 +102,21 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
     prey = tuple(s for s in sorted(t.alive) if moves.wolves_may_kill_wolf or t.side(s) != "wolf")
     victim = None
     lone: list[int] = []  # the lone killers' victims
+    # The pack's audience is the wolf team, unless a wolf card left it for a third side: then the pack's seats only.
+    left_pack = any(t.side(s) != "wolf" == t.faction(s) for s in t.roles)
+    pack_told = Audience(kind="seats", seats=wolves) if left_pack and wolves else WOLVES
     if wolves and prey:
-        t.host(t.line("wolves"), WOLVES)
+        t.host(t.line("wolves"), pack_told)
         if len(wolves) > 1:
             for w in wolves:
-                t.say(w, "wolf_chat", audience=WOLVES)
+                t.say(w, "wolf_chat", audience=pack_told)
         picks = [t.ask(Decision("kill", w, t.day, prey, none_ok=moves.wolves_may_skip)).choice for w in pack]
         if picks:
             tally = Counter(picks)
             best = max(tally.values())
             victim = next(p for p in picks if tally[p] == best)
             if victim is not None:
-                t.rec.event("skill_use", WOLVES, actor=pack[0], target=victim, skill="wolf_kill")
+                t.rec.event("skill_use", pack_told, actor=pack[0], target=victim, skill="wolf_kill")
                 victim = sw(victim)
         for s in solo:
             a = t.board.ability(t.roles[s])
