@@ -13,7 +13,9 @@ silenced seat says nothing; a self-destruct ends the day with no vote after it; 
 self-destruct never does; a campaign self-destruct loses the badge or suspends the election to the next morning
 (`campaign_self_destruct`), a second one loses it; a check aimed at a seat the magician swapped tells the other seat's side; the nine-tailed fox's count
 and its exit; the sky dog's swallow and its voters' lost night; the moon girl's one delay a day after the vote; a sheriff vote has one round under `sheriff_tie: badge_lost`, at
-most two otherwise; a lone kill comes once, the night after the role it waits for left.
+most two otherwise; a lone kill comes once, the night after the role it waits for left; links (the ghost bride, cupid, a
+card using the engine's `link` id): made on night 1, lovers leaving together, who switches to the third side, the third
+side's kill and its win.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ NO_SELF_DESTRUCT = {"wolf_beauty", "wolf_brother"}
 SEEN_GOOD_WHILE = {"wolf_younger_brother": "wolf_brother"}
 SOLO_AFTER = {"wolf_younger_brother": "wolf_brother"}
 SWAP_SKILLS = {"magician_swap"}
+# Links (the hosts' rules of the ghost bride, the usual rule of cupid): role -> (starts on, link kind, witness,
+# who changes side: 'always' the lovers and the witness, 'mixed' the lovers and the card when the lovers' cards differ).
+LINKERS = {"ghost_bride": ("third", "self", True, "always"), "cupid": ("good", "pair", False, "mixed")}
+LINK_SKILLS = {"ghost_bride_link", "cupid_link", "link"}  # 'link': the engine's default id, a user's own card's
 FOXES = {"nine_tailed_fox": (9, {"village": 1, "gods": 2})}  # tails at the start; lost per death of a seat of each team  # two events of one night: the two seats whose numbers are swapped for that night
 
 
@@ -115,7 +121,9 @@ def rule_breaks(game: GameLog) -> list[str]:
     out += [f"poisoned hunter {e.actor} shoots" for e in game.events if e.skill == "hunter_shoot" and e.actor in poisoned
             and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
             and role[e.actor] == "hunter"]
-    out += _end(game, catalogue, gone_phase, order)
+    sides, lovers, third_breaks = _third_side(game, role, gone, gone_phase, order)
+    out += third_breaks
+    out += _end(game, catalogue, gone_phase, order, sides)
     out += _tails(game, catalogue, role, order)
     out += _sky_dog_and_moon(game, catalogue, role)
     out += _lone_kills(game, role, gone_phase, order)
@@ -124,11 +132,16 @@ def rule_breaks(game: GameLog) -> list[str]:
     return out
 
 
-def _decided(game: GameLog, catalogue, alive: set[int]) -> str | None:
-    """The side that has won with `alive` in, under the log's win condition (None: play on)."""
-    faction = {s.seat: s.faction for s in game.seats}
-    wolves = [s for s in alive if faction[s] == "wolf"]
-    good = [s for s in alive if faction[s] == "good"]
+def _decided(game: GameLog, catalogue, alive: set[int], sides: dict[int, str]) -> str | None:
+    """The side that has won with `alive` in, under the log's win condition (None: play on). A third side wins when
+    it is all that is in; while any of it is in, no other side wins."""
+    if not alive:
+        return None
+    third = [s for s in alive if sides[s] == "third"]
+    if third:
+        return "third" if len(third) == len(alive) else None
+    wolves = [s for s in alive if sides[s] == "wolf"]
+    good = [s for s in alive if sides[s] == "good"]
     if not wolves:
         return "good"
     win = game.rules.win_condition
@@ -140,11 +153,11 @@ def _decided(game: GameLog, catalogue, alive: set[int]) -> str | None:
     def team(seat: int) -> str:
         return catalogue.get(game.seats[seat - 1].role).team or "village"
 
-    teams = {team(s.seat) for s in game.seats if s.faction == "good"}
+    teams = {team(s.seat) for s in game.seats if sides[s.seat] == "good"}
     return "wolf" if not good or teams - {team(s) for s in good} else None
 
 
-def _end(game: GameLog, catalogue, gone_phase: dict, order: dict) -> list[str]:
+def _end(game: GameLog, catalogue, gone_phase: dict, order: dict, sides: dict[int, str]) -> list[str]:
     """The game ends at the first phase after which a side has won (an election phase is read with its day: the
     night's deaths are told after it), and that side is the recorded winner."""
     out = []
@@ -153,7 +166,7 @@ def _end(game: GameLog, catalogue, gone_phase: dict, order: dict) -> list[str]:
         if p.kind == "sheriff_election":
             continue
         alive = {s for s in seats if not (s in gone_phase and order[gone_phase[s]] <= i)}
-        side = _decided(game, catalogue, alive)
+        side = _decided(game, catalogue, alive, sides)
         if side is not None:
             if i < len(game.phases) - 1:
                 out.append(f"the game goes on after {p.id}, when the {side} side had won")
@@ -164,6 +177,75 @@ def _end(game: GameLog, catalogue, gone_phase: dict, order: dict) -> list[str]:
         if game.winner is not None:
             out.append(f"the log records {game.winner!r} as the winner, but no side had won")
     return out
+
+
+def _third_side(game: GameLog, role: dict, gone: dict, gone_phase: dict, order: dict) -> tuple[dict[int, str], list[tuple[int, int]], list[str]]:
+    """Links and the third side: each seat's side for the win (its card's, 'third' from its switch or its card); the
+    lovers; and the breaks: a link only on night 1 and once, the ghost bride's groom and witness (and cupid's mixed
+    couple with cupid) switching and nobody else, lovers leaving together (the partner at once, taking nobody along),
+    the third side's kill only once no wolf-side seat is in, made by a lover still in, else the witness."""
+    out: list[str] = []
+    sides = {s.seat: "third" if LINKERS.get(s.role, ("",))[0] == "third" else ("wolf" if s.faction == "wolf" else "good") for s in game.seats}
+    card = dict(sides)
+    links: dict[int, list[int]] = defaultdict(list)
+    for e in game.events:
+        if e.skill in LINK_SKILLS:
+            links[e.actor].append(e.target)
+            if e.phase != "night-1":
+                out.append(f"seat {e.actor} links seat {e.target} in {e.phase}, not on night 1")
+    lovers = []
+    for actor, targets in links.items():
+        if len(targets) > 2 or (len(targets) == 1 and actor in targets) or len(set(targets)) < len(targets):
+            out.append(f"seat {actor} links {targets}")
+        lovers.append((actor, targets[0]) if len(targets) == 1 else (targets[0], targets[-1]))
+    switched = {e.target for e in game.events if e.skill == "side_switch"}
+    witnesses = {e.actor: e.target for e in game.events if e.skill == "witness"}
+    for actor, pair in zip(links, lovers):
+        rule = LINKERS.get(role[actor])
+        if rule is None:
+            continue
+        _, kind, has_witness, switch = rule
+        witness = next((w for a, w in witnesses.items() if a in pair), None)
+        if kind == "self" and actor not in pair:
+            out.append(f"the {role[actor]} {actor} is not one of the lovers she links")
+        if has_witness and (witness is None or witness in pair):
+            out.append(f"the lovers {pair} name no witness outside the couple")
+        want = ({*pair, witness} - {actor} if switch == "always" else
+                ({*pair, actor} if len({card[x] for x in pair}) > 1 else set())) - {None}
+        if switch == "mixed" and card[actor] == "third":
+            want.discard(actor)
+        if {x for x in switched if x in want | set(pair) | {actor, witness}} != want:
+            out.append(f"after the link of {pair} the seats that switch side are {sorted(switched)}, not {sorted(want)}")
+    for x in switched:
+        sides[x] = "third"
+    exits = {e.target: e for e in game.events if e.kind == "elimination"}
+    for a, b in lovers:
+        for x, y in ((a, b), (b, a)):
+            if x in exits and (y not in exits or order[exits[y].phase] > order[exits[x].phase]):
+                out.append(f"lover {x} leaves in {exits[x].phase} and lover {y} does not leave with them")
+    for x, e in exits.items():
+        if e.result == "died_with_partner":
+            mates = [b if a == x else a for a, b in lovers if x in (a, b)]
+            if not any(m in gone and gone[m] <= e.segment_id for m in mates):
+                out.append(f"seat {x} dies with a partner who has not left")
+            if any(v.skill == "hunter_shoot" and v.actor == x for v in game.events):
+                out.append(f"seat {x}, gone with its lover, shoots")
+    for e in game.events:
+        if e.skill not in ("third_kill", "wolf_kill") or e.actor is None:  # (the witch is told the pack's victim: no actor)
+            continue
+        alive = {s for s in sides if not (s in gone_phase and order[gone_phase[s]] < order[e.phase])}
+        if e.skill == "wolf_kill" and sides.get(e.actor) != "wolf":
+            out.append(f"seat {e.actor} ({sides.get(e.actor)} side) makes the pack's kill in {e.phase}")
+        if e.skill != "third_kill":
+            continue
+        in_lovers = [x for pair in lovers for x in pair if x in alive and sides[x] == "third"]
+        if any(sides[s] == "wolf" for s in alive):
+            out.append(f"the third side kills in {e.phase} while a wolf-side seat is in")
+        if sides.get(e.actor) != "third" or (in_lovers and e.actor not in in_lovers) or (not in_lovers and e.actor not in witnesses.values()):
+            out.append(f"seat {e.actor} makes the third side's kill in {e.phase}")
+        if e.target is not None and sides.get(e.target) == "third":
+            out.append(f"the third side kills its own seat {e.target} in {e.phase}")
+    return sides, lovers, out
 
 
 def _tails(game: GameLog, catalogue, role: dict, order: dict) -> list[str]:
@@ -216,9 +298,9 @@ def _sky_dog_and_moon(game: GameLog, catalogue, role: dict) -> list[str]:
             out.append(f"a vote follows the void exile in {v.phase}")
     for e in game.events:
         if e.kind == "elimination" and e.result == "voted_out" and role.get(e.target) == "tiangou":
-            rounds = [x for x in game.events if x.kind == "vote" and x.phase == e.phase and x.segment_id <= e.segment_id]
-            last = max((x.round or 1 for x in rounds), default=1)
-            gods = {x.actor for x in rounds if (x.round or 1) == last and x.target == e.target
+            # The ballots of the vote that exiled it (read out with the exile), not an earlier vote that day (the moon girl's).
+            ballots = [x for x in game.events if x.kind == "vote" and x.phase == e.phase and x.segment_id == e.segment_id]
+            gods = {x.actor for x in ballots if x.target == e.target
                     and catalogue.get(role[x.actor]).team == "gods"}
             night = f"night-{_night(e.phase) + 1}"
             acted = {x.actor for x in game.events if x.kind == "skill_use" and x.phase == night and x.actor in gods}

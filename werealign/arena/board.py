@@ -19,7 +19,8 @@ numbers: that night every move aimed at one lands on the other: the magician), `
 leaves the game when none is left: the nine-tailed fox), `swallow` (first thing at night, alone, swallows another seat,
 `no_repeat`: not the same two nights running; that seat's exile the next day is void and night falls: the sky dog),
 `moon` (once a day's vote is over, may put night off: another round of talk and vote that day, at most once a day, on
-any day; not after a void exile, which ends the day: the moon girl), `none`
+any day; not after a void exile, which ends the day: the moon girl), `link` (night 1: links lovers who die together,
+`witness`, `side_switch` to a third side, `third_kill`, `plays_for`: the ghost bride and cupid; werealign.arena.lovers), `none`
 (a card with no move of its own). `disables_voters: TEAM`: the seats of that team that voted the card out have no
 night move the next night (the sky dog's).
 A wolf-side card joins the pack's night kill unless its ability says `joins_kill: false` or
@@ -53,13 +54,13 @@ from werealign.schema.models import MoveRules
 from werealign.schema.roles import RoleCatalogue, RoleDeclaration, builtin_catalogue, catalogue_for, normalise_label
 
 BOARDS_FILE = Path(__file__).with_name("boards.json")
-ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "swallow", "moon", "none")
-FACTIONS_PLAYABLE = ("good", "wolf")
+ACTIONS = ("check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "swallow", "moon", "link", "none")
+FACTIONS_PLAYABLE = ("good", "wolf", "third")
 
 
 class Ability(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "swallow", "moon", "none"]
+    action: Literal["check", "protect", "potions", "shoot", "take", "silence", "charm", "assassinate", "idiot", "check_god", "swap", "tails", "swallow", "moon", "link", "none"]
     skill: str | None = Field(None, description="Event skill id written to the log (default: by action).")
     no_repeat: bool = False
     joins_kill: bool = Field(True, description="A wolf-side card joins the pack's night kill.")
@@ -73,6 +74,14 @@ class Ability(BaseModel):
     tails: int = Field(9, ge=1, description="`tails`: how many the card starts with.")
     tail_cost: dict[str, int] = Field(default_factory=lambda: {"village": 1, "gods": 2},
                                       description="`tails`: tails lost per death of a seat of each team (a team not named: none).")
+    plays_for: Literal["good", "wolf", "third"] | None = Field(
+        None, description="The side the card starts on, where its catalogue faction is not one ('variable': the ghost bride's is third, cupid's good).")
+    link: Literal["self", "pair"] = Field("self", description="`link`: the card links itself and a seat it picks (self), or two seats it picks (pair).")
+    witness: bool = Field(False, description="`link`: the lovers name one other seat their witness, told who they are.")
+    side_switch: Literal["always", "mixed", "never"] = Field(
+        "always", description="`link`: the lovers and the witness join the card's third side always, or only when the lovers' cards are on "
+        "different sides (mixed: the lovers and the card form it), or never.")
+    third_kill: bool = Field(False, description="`link`: once no wolf-side seat is in, the third side makes the night kill (the lovers, else the witness).")
 
 
 # The move rules the engine plays where a board declares none (each one is shown in the game's rules text).
@@ -118,6 +127,11 @@ class Board:
 
     def faction(self, role: str) -> str:
         return self.catalogue.faction(role)
+
+    def side(self, role: str) -> str:
+        """The side a card starts the game on: its ability's `plays_for`, else its catalogue faction."""
+        a = self.abilities.get(role)
+        return a.plays_for if a is not None and a.plays_for is not None else self.faction(role)
 
     def ability(self, role: str) -> Ability | None:
         return self.abilities.get(role)
@@ -224,11 +238,15 @@ def make_board(name: str, spec: BoardSpec, where: str = "board") -> Board:
             raise UserError(f"{where}: roles[{i}]: the arena cannot play {role!r}: no move of the engine is declared for it; add to the "
                             f"board \"abilities\": {{{json.dumps(role)}: {{\"action\": \"none\"}}}} if it has no move of its own, "
                             f"else an action among {', '.join(ACTIONS)} (werealign.arena.board){_game_hint(where)}")
-        if catalogue.faction(role) not in FACTIONS_PLAYABLE:
-            raise UserError(f"{where}: roles[{i}]: {role!r} is on the {catalogue.faction(role)} side; the arena plays good against wolf: "
-                            f"declare its side in the board's \"declared_roles\": [{{\"id\": {json.dumps(role)}, \"faction\": \"good\" or \"wolf\"}}] "
-                            f"if it plays for one{_game_hint(where)}")
-    factions = [catalogue.faction(r) for r in spec.roles]
+        side = abilities[role].plays_for or catalogue.faction(role)
+        if side not in FACTIONS_PLAYABLE:
+            raise UserError(f"{where}: roles[{i}]: {role!r} is on the {catalogue.faction(role)} side and its ability names no side it starts on: "
+                            f"add \"plays_for\": \"good\", \"wolf\" or \"third\" to the board's \"abilities\": {{{json.dumps(role)}: {{...}}}} "
+                            f"(a third side is formed by a \"link\" ability: lovers, a witness, a side switch){_game_hint(where)}")
+        if side == "third" and not (abilities[role].action == "link" and abilities[role].side_switch != "never"):
+            raise UserError(f"{where}: roles[{i}]: {role!r} starts on a third side, which only a \"link\" ability with a side switch plays "
+                            f"(its win: every seat still in is on it){_game_hint(where)}")
+    factions = [abilities[r].plays_for or catalogue.faction(r) for r in spec.roles]
     if "wolf" not in factions or "good" not in factions:
         raise UserError(f"{where}: roles: a board needs at least one wolf-side and one good-side role")
     if factions.count("wolf") * 2 >= len(factions):

@@ -114,7 +114,7 @@ class HeuristicAgent:
         if k == "wolf_chat":
             target = top([s for s in alive if s not in allies and s != view.viewpoint_seat], reverse=False)
             return Action(text=say["kill"].format(t=target) if target else say["no_pref"])
-        if k in ("kill", "solo_kill"):
+        if k in ("kill", "solo_kill", "third_kill"):
             return Action(choice=seer_claims[0] if seer_claims else rng.choice(decision.candidates))
         if k in ("check", "check_god"):
             unchecked = [s for s in decision.candidates if s not in _checks(view)]

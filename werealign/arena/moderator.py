@@ -21,6 +21,7 @@ from typing import Any
 from werealign.arena.agents import Action, Agent, Decision, TEXT_KINDS, fallback, mentions
 from werealign.arena.board import Board
 from werealign.arena.lines import joined, line
+from werealign.arena.lovers import heartbreak, winner
 from werealign.arena.night import play_night
 from werealign.arena.sheriff import Suspended, elect
 from werealign.arena.record import Recorder, mvp_votes
@@ -70,10 +71,18 @@ class Table:
         self.disabled: set[int] = set()  # seats with no night move tonight (they voted the sky dog out)
         self.void = False  # today's exile was void (a swallowed seat): night falls
         self.solo_waited: set[int] = set()  # lone killers whose kill waited a night (alone in the pack)
+        self.lovers: list[tuple[int, int]] = []  # linked seats who leave together (werealign.arena.lovers)
+        self.witnesses: dict[tuple[int, int], int | None] = {}  # lovers -> their witness
+        self.third: set[int] = set()  # seats that switched to a third side
 
     # ------------------------------------------------------------------ helpers
     def faction(self, seat: int) -> str:
-        return self.board.faction(self.roles[seat])
+        """The side the seat's card starts on (what a seer's check reads)."""
+        return self.board.side(self.roles[seat])
+
+    def side(self, seat: int) -> str:
+        """The side the seat plays for now (a link may have moved it to a third side)."""
+        return "third" if seat in self.third else self.faction(seat)
 
     def team(self, seat: int) -> str:
         return self.board.catalogue.get(self.roles[seat]).team or "village"
@@ -125,19 +134,8 @@ class Table:
         return act
 
     def winner(self) -> str | None:
-        wolves = [s for s in self.alive if self.faction(s) == "wolf"]
-        others = [s for s in self.alive if self.faction(s) != "wolf"]
-        if not wolves:
-            return "good"
-        if self.board.spec.win == "parity":
-            return "wolf" if len(wolves) >= len(others) else None
-        if self.board.spec.win == "all_elimination":
-            return None if others else "wolf"
-        # Side elimination: the wolves win once a whole team of the good side is out (a good role
-        # declared without a team plays with the villagers).
-        teams = {self.team(s) for s in self.roles if self.faction(s) == "good"}
-        alive_teams = {self.team(s) for s in others}
-        return "wolf" if not others or teams - alive_teams else None
+        """The side that has won (werealign.arena.lovers: a third side changes who can)."""
+        return winner(self)
 
     # ------------------------------------------------------------------ leaving the game
     def leave(self, seat: int, result: str, segment: int | None = None, shot: bool = True, badge: bool = True) -> None:
@@ -162,6 +160,7 @@ class Table:
             if charmed in self.alive:  # the wolf beauty's charmed player leaves with her, with no skill
                 seg = self.host(self.line("charmed_dies", seat=charmed))
                 self.leave(charmed, "charmed", seg, shot=False)
+        heartbreak(self, [seat for seat, _ in seats])  # a lover's partner leaves with them
         for fox in self.with_action("tails"):  # a fox whose last tail went with these deaths leaves at once
             if self.tails_left(fox, set()) <= 0:
                 seg = self.host(self.line("tails_lost", seat=fox))
@@ -261,7 +260,7 @@ class Table:
         ability = self.board.ability(self.roles[seat])
         # A card's own rule first; else a wolf may, the wolf beauty aside (her charm would be a second take).
         own = ability.self_destruct if ability is not None and ability.self_destruct is not None else not (ability is not None and ability.action == "charm")
-        may = self.board.spec.self_destruct and self.faction(seat) == "wolf" and own
+        may = self.board.spec.self_destruct and self.side(seat) == "wolf" and own
         act = self.say(seat, kind, may_destruct=may)
         if not (may and act.destruct):
             return False
@@ -390,7 +389,7 @@ class Table:
                 if again or self.void or self.winner() is not None or not self.moon():
                     break
             win = self.winner()
-        side = self.line({"good": "win_good", "wolf": "win_wolf"}.get(win or "", "win_none"))
+        side = self.line({"good": "win_good", "wolf": "win_wolf", "third": "win_third"}.get(win or "", "win_none"))
         self.host(self.line("over", side=side))
         return Played(self.rec.build(win, self.mvp(win)), self.trace)
 
@@ -409,12 +408,12 @@ class Table:
         ballots cast, then the lower seat). No winner, or no ballot cast by the winners: no MVP."""
         if win is None:
             return None
-        side = [s for s in self.roles if self.faction(s) == win and self.ballots[s]]
+        side = [s for s in self.roles if self.side(s) == win and self.ballots[s]]
         if not side:
             return None
 
         def hits(s: int) -> int:
-            return sum(1 for _, t, _, _ in self.ballots[s] if t is not None and self.faction(t) != win)
+            return sum(1 for _, t, _, _ in self.ballots[s] if t is not None and self.side(t) != win)
 
         best = min(side, key=lambda s: (-hits(s), -len(self.ballots[s]), s))
         return Mvp(seat=best, votes=mvp_votes(self.ballots[best]))

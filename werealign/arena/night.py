@@ -16,6 +16,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from werealign.arena.board import DEFAULT_SKILL
+from werealign.arena.lovers import link, third_killers
 from werealign.arena.moves import Decision
 from werealign.game.moves import assassinate_targets, charm_targets, protect_targets, self_save_allowed
 from werealign.schema.models import ACTOR, Audience
@@ -36,7 +37,7 @@ def _pack_and_solo(t: Table) -> tuple[list[int], list[int]]:
     pack, solo = [], []
     for s in sorted(t.alive):
         a = t.board.ability(t.roles[s])
-        if t.faction(s) != "wolf" or (a is not None and not a.joins_kill):
+        if t.side(s) != "wolf" or (a is not None and not a.joins_kill):
             continue
         if a is not None and a.solo_kill_after and s not in t.used_solo and _out(t, a.solo_kill_after):
             solo.append(s)
@@ -93,25 +94,29 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
     rules, moves = t.board.rules, t.moves
     t.rec.begin("night", t.day)
     t.host(t.line("night", day=t.day))
+    link(t)  # night 1: lovers, a witness, a third side (werealign.arena.lovers)
     _swallow(t)
     sw = _swap(t)  # the seat a move aimed at a seat lands on tonight
-    wolves = [s for s in sorted(t.alive) if t.faction(s) == "wolf"]
+    wolves = [s for s in sorted(t.alive) if t.side(s) == "wolf"]
     pack, solo = _pack_and_solo(t)
-    prey = tuple(s for s in sorted(t.alive) if moves.wolves_may_kill_wolf or t.faction(s) != "wolf")
+    prey = tuple(s for s in sorted(t.alive) if moves.wolves_may_kill_wolf or t.side(s) != "wolf")
     victim = None
     lone: list[int] = []  # the lone killers' victims
+    # The pack's audience is the wolf team, unless a wolf card left it for a third side: then the pack's seats only.
+    left_pack = any(t.side(s) != "wolf" == t.faction(s) for s in t.roles)
+    pack_told = Audience(kind="seats", seats=wolves) if left_pack and wolves else WOLVES
     if wolves and prey:
-        t.host(t.line("wolves"), WOLVES)
+        t.host(t.line("wolves"), pack_told)
         if len(wolves) > 1:
             for w in wolves:
-                t.say(w, "wolf_chat", audience=WOLVES)
+                t.say(w, "wolf_chat", audience=pack_told)
         picks = [t.ask(Decision("kill", w, t.day, prey, none_ok=moves.wolves_may_skip)).choice for w in pack]
         if picks:
             tally = Counter(picks)
             best = max(tally.values())
             victim = next(p for p in picks if tally[p] == best)
             if victim is not None:
-                t.rec.event("skill_use", WOLVES, actor=pack[0], target=victim, skill="wolf_kill")
+                t.rec.event("skill_use", pack_told, actor=pack[0], target=victim, skill="wolf_kill")
                 victim = sw(victim)
         for s in solo:
             a = t.board.ability(t.roles[s])
@@ -119,6 +124,17 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
             t.used_solo.add(s)
             t.rec.event("skill_use", ACTOR, actor=s, target=target, skill=a.skill or "solo_kill")
             lone.append(sw(target))
+    killers = third_killers(t)  # no wolf-side seat is in: the third side makes the night's kill
+    third_prey = tuple(s for s in sorted(t.alive) if t.side(s) != "third")
+    if killers and third_prey:
+        told = Audience(kind="seats", seats=killers)
+        t.host(t.line("third_wakes"), told)
+        picks = [t.ask(Decision("third_kill", k, t.day, third_prey, none_ok=moves.wolves_may_skip)).choice for k in killers]
+        tally = Counter(picks)
+        victim = next(p for p in picks if tally[p] == max(tally.values()))
+        if victim is not None:
+            t.rec.event("skill_use", told, actor=killers[0], target=victim, skill="third_kill")
+            victim = sw(victim)
     protected: set[int] = set()
     for s in t.night_actors("protect"):
         ability = t.board.ability(t.roles[s])

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from werealign.arena.board import Board
+from werealign.arena.lovers import link_lines
 from werealign.render.lines import rules_for_prompt, rules_summary
 from werealign.render.phrases import phrase_language
 from werealign.schema import GameLog
@@ -118,7 +119,7 @@ def rules_for(board: Board, game_id: str, language: str) -> Rules:
     own = spec.rules_text.strip() if spec.rules_text and spec.rules_text.strip() else None
     extra = [VOTE_TEXT[lang, spec.exile], *([table["abstention"]] if spec.abstention else []),
              table["self_destruct" if spec.self_destruct else "no_self_destruct"], *([table[spec.last_words]] if spec.last_words != "none" else []),
-             *move_lines(board, lang)]
+             *move_lines(board, lang), *link_lines(board, lang)]
     return rules.model_copy(update={"text": "\n".join([rules_for_prompt(probe.model_copy(update={"rules": rules.model_copy(update={"text": own})}))
                                                        if own else rules_summary(probe), *extra])})
 

@@ -68,6 +68,12 @@ SKILL = {
         "white_wolf_king_take": "took out",
         "wolf_beauty_charm": "charmed",
         "demon_check": "checked whether a god:",
+        "ghost_bride_link": "took as her groom",
+        "cupid_link": "linked as a lover",
+        "witness": "named as the lovers' witness",
+        "lovers_told": "was told a lover is",
+        "side_switch": "joined the third side:",
+        "third_kill": "chose to kill for the third side",
     },
     "zh": {
         "seer_check": "查验了",
@@ -87,6 +93,12 @@ SKILL = {
         "white_wolf_king_take": "带走了",
         "wolf_beauty_charm": "魅惑了",
         "demon_check": "查验是否神职：",
+        "ghost_bride_link": "选择新郎：",
+        "cupid_link": "连为情侣：",
+        "witness": "选择证婚人：",
+        "lovers_told": "得知情侣是",
+        "side_switch": "加入第三方阵营：",
+        "third_kill": "以第三方身份击杀",
     },
 }
 

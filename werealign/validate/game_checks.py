@@ -308,13 +308,18 @@ def check_cutoff(idx: GameIndex, segment: int, phase_id: str | None, where: str,
                     "whose per-segment text is unknown; that turn will be left out of the context")
 
 
+def _switched_to(game: GameLog, seat: int, side: str) -> bool:
+    """Whether the log records the seat moving to `side` during play (a `side_switch` event: the arena's lovers and witness)."""
+    return any(e.skill == "side_switch" and e.target == seat and e.result == side for e in game.events)
+
+
 def check_mvp(game: GameLog, idx: GameIndex, out: Sink) -> None:
     mvp = game.mvp
     if mvp is None:
         return
     if mvp.seat not in idx.seats:
         out.error("mvp-not-seat", "mvp.seat", f"MVP seat {mvp.seat} is not a seat (seats {idx.seat_range()})")
-    elif game.winner is not None and idx.seats[mvp.seat] not in (game.winner, "variable"):
+    elif game.winner is not None and idx.seats[mvp.seat] not in (game.winner, "variable") and not _switched_to(game, mvp.seat, game.winner):
         out.warning("mvp-not-on-winning-side", "mvp.seat",
                     f"MVP seat {mvp.seat} is on the {idx.seats[mvp.seat]} side but the winner is {game.winner}; check `winner` and `mvp.seat`")
     for i, v in enumerate(mvp.votes):
