@@ -72,8 +72,6 @@ _NTH_CHECK = re.compile(r"^(?:第(?P<k>" + _ORDINAL + r")验|(?P<first>首)验)"
 # Anywhere, with the actor named by seat and/or role, under a night: "女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水".
 # "守卫 8 号选择守护 2 号": a word of choosing may stand between the actor and the verb.
 _CHOOSING = r"(?:选择了?|决定)?\s*"
-_NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
-                            + _CHOOSING + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
 # Words of speech: a sub-clause with one reports what a seat said, not what it did.
 SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
 _DAY = re.compile(r"白天|天亮|次日|当天|第" + _ORDINAL + r"天|投票|归票|出局|警长")
@@ -100,7 +98,24 @@ _SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:
 # The target's role may stand before its seat, with a short nickname between ("刀中守卫阿五 5 号", recaps name
 # players): the seat must then hold that role (else nothing is read). A "、" may follow the verb ("首刀、村民 8 号").
 _TARGET_ROLE = r"(?:[^\d\s，。；,;、号]{0,2}?(?P<trole>" + _ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
-_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# A short description of the target may stand between ("刀了白天发言像神的 8 号"): it ends in 的 and names no seat.
+_DESCRIBED = r"(?:[^\d，。；,;、]{1,12}?的)?"
+_NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
+                            + _CHOOSING + verb + _TARGET_ROLE + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
+_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _DESCRIBED + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# The pack, then its night, then the kill, anywhere: "狼队在第三晚杀死了 1 号" (the night follows the killer).
+_KILL_NIGHT_AFTER = re.compile(_KILLER + r"\s*(?:在|于)\s*第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*(?:里|中)?\s*" + _KILL_VERB + r"\s*、?\s*"
+                               + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# A seat poisoned, in its own clause after its night: "第二晚被女巫毒死", "第三晚被 9 号毒死" (9 must be the witch).
+_POISON_OWN = re.compile(r"^被\s*(?:女巫|(?P<by>\d{1,2})\s*号\s*(?:女巫)?)\s*(?:用毒药?|撒毒)?\s*盲?毒(?:死|杀|中|倒)")
+# The guard's night told by the recap or the log: "4 号选择守自己", "守卫 3 号空手", "5 号守卫选择了空守" (the seat
+# named must be the guard; with the role word alone, the board's one guard).
+_GUARD_SELF = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*" + _CHOOSING + r"(?:守护|守)了?\s*(?:自己|自身)")
+_GUARD_EMPTY = re.compile(r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号]{1,4}?)?\s*)?(?:(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?" + _CHOOSING + r"(?:空手|空守)")
+# A seat's description that holds a word of speech but reports none: "悍跳狼" (a wolf that claimed a role).
+_DESCRIPTORS = re.compile(r"[悍焊汉]跳狼")
+# The description of a knife's target ("刀了白天说自己是神的 8 号") says who the target is, not what anyone did.
+_DESCRIBED_TARGET = re.compile(r"(?<=[刀杀])[^\d，。；,;、]{1,12}?的(?=[^\d，。；,;、]{0,6}?\d{1,2}\s*号)")
 # A seer's check named by its night, anywhere: "第一晚的金水9 号", "第二晚的金水村民1 号", "第二晚验出 5 号是金水".
 _NTH_NIGHT_CHECKS = (
     re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*的\s*(?P<said>金水|查杀)\s*(?:是)?\s*" + _TARGET_ROLE + _SEAT),
@@ -206,6 +221,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     by_seat = {s.seat: s for s in seats}
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     reader.nth_night_checks(logs)  # on the words as written: it needs no sentence, and its quote is verbatim
+    reader.nth_night_kills(logs)
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
         logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     current: SeatInfo | None = None  # the seat whose clause this is
@@ -233,7 +249,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             part = part[clause.end():].strip()
         if not part:
             continue
-        if SPEECH.search(part):
+        if SPEECH.search(_DESCRIPTORS.sub("", _DESCRIBED_TARGET.sub("", part))):
             night = None  # talk at the table: what follows is not the night any more
             continue
         start = _NIGHT_START.match(part)
@@ -267,6 +283,11 @@ class _Reader:
             if m and _SKILLS[skill][0] == seat.role:
                 self.found(seat, night, skill, m, text)
                 return
+        if (m := _POISON_OWN.match(rest)) is not None:
+            witch = self._witch(m.group("by"))
+            if witch is not None:
+                self.act(witch, night, "witch_poison", seat.seat, text)
+            return
         m = _KILL_OWN.match(rest)
         by = self.by_seat.get(int(m.group("by"))) if m and m.group("by") else None
         if m and (m.group(0) != "自刀" or seat.faction == "wolf") and (not m.group("by") or (by is not None and by.faction == "wolf")):
@@ -297,6 +318,15 @@ class _Reader:
             guard = self.by_seat.get(int(m.group("actor")))
             if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
                 self.found(guard, night, m=m, text=whole, skill="guard_protect")
+        for m in _GUARD_SELF.finditer(text):
+            guard = self.by_seat.get(int(m.group("actor")))
+            if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
+                self.act(guard, night, "guard_protect", guard.seat, whole)
+        for m in _GUARD_EMPTY.finditer(text):
+            if (m.group("role") or m.group("actor")) and not _NEGATED.search(text[max(0, m.start() - 2):m.end()]):
+                guard = self._one_of("guard", m.group("actor"))
+                if guard is not None:
+                    self.act(guard, night, "guard_protect", None, whole)
         for m in _SAVE_IMPLICIT.finditer(text):
             if m.group("role_a") or m.group("role_b"):
                 actor = self._actor("witch_save", m)
@@ -315,6 +345,10 @@ class _Reader:
                 if m is None or not (m.group("role_a") or m.group("actor") or m.group("role_b")):
                     continue
                 actor = self._actor(skill, m)
+                if actor is not None and not self.role_agrees(m):  # "守护了女巫 2 号": seat 2 must be the witch
+                    self.readings.append(Reading(actor.seat, whole, None, f"seat {m.group('seat')} does not hold the role named ({m.group('trole')})"))
+                    pos = m.end() - 1
+                    break
                 if actor is not None:
                     self.found(actor, 1 if m.groupdict().get("verb") == "首验" else night, skill, m, whole)
                     pos = m.end() - 1
@@ -335,6 +369,23 @@ class _Reader:
                 if seer is None or seer.role != "seer" or (actor is None and _BLUFF.search(before)):
                     continue
                 self.found(seer, chinese_number(m.group("n")) or 0, m=m, text=(named.group(0) if named else "") + m.group(0), skill="seer_check")
+
+    def nth_night_kills(self, text: str) -> None:
+        """The wolves' kill with its night after the killer, anywhere: "狼队在第三晚杀死了 1 号"."""
+        for m in _KILL_NIGHT_AFTER.finditer(text):
+            if self.role_agrees(m) and not _NEGATED.search(m.group(0)[:m.start("seat") - m.start()]):
+                self.kill(chinese_number(m.group("n")) or 0, int(m.group("seat")), m.group(0))
+
+    def _one_of(self, role: str, seat: str | None) -> SeatInfo | None:
+        """The seat named (it must hold `role`), else the board's one holder of `role`."""
+        if seat:
+            named = self.by_seat.get(int(seat))
+            return named if named is not None and named.role == role else None
+        holders = [s for s in self.by_seat.values() if s.role == role]
+        return holders[0] if len(holders) == 1 else None
+
+    def _witch(self, seat: str | None) -> SeatInfo | None:
+        return self._one_of("witch", seat)
 
     def role_agrees(self, m: re.Match[str]) -> bool:
         """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
@@ -378,6 +429,16 @@ class _Reader:
         event = Event(kind="skill_use", phase=phase, segment_id=None, audience=ACTOR, actor=witch.seat, target=witch.seat if itself else None,
                       skill="witch_save", note="read from the annotator log's statement of the witch's antidote (target: the night's victim)")
         self.readings.append(Reading(witch.seat, text, event, "read"))
+
+    def act(self, seat: SeatInfo, night: int, skill: str, target: int | None, text: str) -> None:
+        """A potion or a protection whose target is known (None: a stated empty guard)."""
+        phase = phase_id("night", night)
+        if phase not in self.nights:
+            self.readings.append(Reading(seat.seat, text, None, f"the game has no {phase}"))
+            return
+        event = Event(kind="skill_use", phase=phase, segment_id=None, audience=ACTOR, actor=seat.seat, target=target, skill=skill,
+                      note="read from the annotator log's statement of the seat's night action")
+        self.readings.append(Reading(seat.seat, text, event, "read"))
 
     def found(self, seat: SeatInfo, night: int, skill: str, m: re.Match[str], text: str) -> None:
         phase = phase_id("night", night)
