@@ -329,3 +329,21 @@ def test_the_witchs_and_the_guards_own_words_in_more_wordings():
     # two targets for her one antidote: a slip or a mishearing, so neither is read
     facts, refused, _ = _placed([("day-1", 5, "晚上我救的是 2 号，我救的是 6 号，大家信我")])
     assert facts == set() and refused
+
+
+def test_a_wolf_knifing_itself_with_the_pack_unnamed_and_a_transcripts_space_after_the_knife():
+    assert {(e.phase, e.target) for e in _read("第二夜 6 号狼人决定自刀，1 号没有开药") if e.skill == "wolf_kill"} == {("night-2", 6)}
+    assert not [e for e in _read("第二夜 5 号选择自刀") if e.skill == "wolf_kill"]  # seat 5 is no wolf: nothing read
+    got = _read("第二晚 狼队选择落刀 村民5 号 女巫没有用药", transcribed=True)
+    assert {(e.phase, e.target) for e in got if e.skill == "wolf_kill"} == {("night-2", 5)}
+
+
+def test_the_witchs_own_words_naming_the_night_outrank_the_logs_numbering_of_her_potion():
+    seats, phases, _ = _zh_game([])  # 5 is the witch; 1 and 4 wolves
+    log = "5 号是女巫，第二晚救 2 号"  # the log puts her antidote on night 2, on seat 2
+    facts = read_night_facts(log, None, _zh_game([("day-1", 5, "我是女巫，第一晚救的是 6 号")])[2], seats, phases, "zh", [])
+    saves = {(e.phase, e.target) for e in facts.kept if e.skill == "witch_save"}
+    assert ("night-1", 6) in saves and ("night-2", 2) not in saves
+    # without her night named, her word does not overrule the log
+    facts = read_night_facts(log, None, _zh_game([("day-2", 5, "我是女巫，救的是 6 号")])[2], seats, phases, "zh", [])
+    assert ("night-2", 2) in {(e.phase, e.target) for e in facts.kept if e.skill == "witch_save"}

@@ -201,6 +201,11 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
             claimed.setdefault((e.actor, e.skill, e.phase), {}).setdefault(e.target, e.evidence[0].quote if e.evidence else e.note)
     filled = {(e.actor, e.skill, e.phase) for e in known if e.kind == "skill_use"}
     targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
+    written_potion: dict[tuple, list[Event]] = {}  # (witch, potion) -> the written facts of it (used once a game)
+    for e in known:
+        if e.kind == "skill_use" and e.skill in _ONCE and e.target is not None:
+            written_potion.setdefault((e.actor, e.skill), []).append(e)
+    outranked: dict[tuple, str] = {}  # written facts the witch's own words, naming their night, overrule
     events: list[Event] = []
     dropped: list[tuple[Statement, str]] = []
     # A potion is used once a game: a witch naming two targets for it (a slip, a mishearing) names none of them.
@@ -248,6 +253,19 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         key = (st.seat, st.skill, nights[night])
         if st.skill in _EVERY_NIGHT:
             claimed.setdefault(key, {}).setdefault(st.target, st.text)
+        for w in written_potion.get((st.seat, st.skill), []) if st.night is not None else []:
+            if (w.phase, w.target) == (nights[night], st.target):
+                continue
+            # The annotator log numbers nights its own way; the witch says which seat she used her one potion on, on
+            # which night: her word is taken, the log's (and the kill it paired with her save) is not. The dawns
+            # still settle hers (werebench.night_truth).
+            why = f"seat {st.seat} says '{st.text}' of {nights[night]}; the written source: seat {w.target} on {w.phase}"
+            outranked[(w.actor, w.skill, w.phase)] = why
+            if st.skill == "witch_save":
+                outranked.update({(e.actor, e.skill, e.phase): why for e in known
+                                  if e.skill == "wolf_kill" and e.phase == w.phase and e.target == w.target})
+            filled.discard((w.actor, w.skill, w.phase))
+            targets.discard((w.actor, w.skill, w.target))
         if key in filled or (st.seat, st.skill, st.target) in targets:
             continue  # placed already, by a source or an earlier statement: any disagreement is settled below
         filled.add(key)
@@ -257,6 +275,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                             note="the seat's own statement at the table, borne out by the true roles",
                             evidence=[Evidence(source=st.source, segment_id=st.segment_id, quote=st.text)]))
     disputed = {key: "sources disagree: " + "; ".join(f"seat {t} ('{q}')" for t, q in ts.items()) for key, ts in claimed.items() if len(ts) > 1}
+    disputed.update({key: "outranked by the witch's own words: " + why for key, why in outranked.items()})
     on_nights: dict[tuple, dict] = {}
     for (actor, skill, phase), ts in claimed.items():
         for t, q in ts.items():
@@ -266,5 +285,6 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         if len(phases_of) > 1:  # a seer checks a seat once: one of the nights is wrong, which is not known
             for phase in phases_of:
                 disputed.setdefault((actor, skill, phase), f"seat {t} is put on several nights: " + "; ".join(f"{p} ('{q}')" for p, q in phases_of.items()))
-    events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed]
+    # (a night whose written potion her words outrank is in dispute for the written source only: her fact stands)
+    events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed or (e.actor, e.skill, e.phase) in outranked]
     return events, dropped, disputed

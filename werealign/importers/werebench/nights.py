@@ -129,12 +129,13 @@ _PROTECTED = re.compile(r"(?<!\d)(?P<seat>\d{1,2})\s*号\s*(?:玩家)?\s*被\s*(
 _BLUFF = re.compile(r"悍跳|焊跳|汉跳|狼|假|称|说")
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
-_KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
+# (the pack may go unnamed: "12 号狼人自刀"; only a wolf knifes itself, and the seat must be one)
+_KILL_SELF = re.compile(r"(?:" + _PACK + r"\s*)?(?:安排|让)?\s*(?<!\d)(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
 # A kill denied ("狼人未刀 2 号继续刀 12 号": 2 was not the target): nothing is read from it.
 _NEGATED = re.compile(r"未|没|不|并非")
 # The knife a seat met, or took itself: a transcript's space before it ("12 号 遭遇首刀"), or between a knife and the
 # role it fell on ("刀死 猎人"), is no sentence break.
-_KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀"
+_KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀|[首落]刀"
 # The victim named first, the kill it met after ("12 号遭遇首刀", "预言家 3 号遇手刀", "村民 8 号被狼人刀死"): under a
 # night, the wolves' kill of that night. ("中刀" is not read: on a board with a seat swap the seat that took the
 # knife is not the one the wolves chose.)
@@ -205,7 +206,7 @@ def _check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | N
 
 def _sentence_break(m: re.Match[str]) -> str:
     """A transcript's space between two words: a stop, unless a knife's victim follows it by role."""
-    knifed = m.string[max(0, m.start() - 2):m.start()] in ("刀死", "杀死")
+    knifed = m.string[max(0, m.start() - 1):m.start()] in ("刀", "杀") or m.string[max(0, m.start() - 2):m.start()] in ("刀死", "杀死")
     return m.group(0) if knifed and _ROLE_AHEAD.match(m.string, m.end()) else "。"
 
 
