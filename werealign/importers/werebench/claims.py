@@ -138,7 +138,13 @@ def _role_names(role: str) -> tuple[str, ...]:
 # The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
 # poisoning is settled against the dawn its night is placed on.)
 _EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
-_ONCE = frozenset({"witch_save", "witch_poison"})
+
+
+def _once(fact: Statement | Event) -> bool:
+    """A witch's potion: used once a game."""
+    return fact.skill in ("witch_save", "witch_poison")
+
+
 _LOG_DAY = re.compile(r"(?P<election>警长竞选|警上|上警|竞选警长)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
 # A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
 _CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|自曝|自爆身份|验出|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
@@ -203,7 +209,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
     targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
     written_potion: dict[tuple, list[Event]] = {}  # (witch, potion) -> the written facts of it (used once a game)
     for e in known:
-        if e.kind == "skill_use" and e.skill in _ONCE and e.target is not None:
+        if e.kind == "skill_use" and _once(e) and e.target is not None:
             written_potion.setdefault((e.actor, e.skill), []).append(e)
     outranked: dict[tuple, str] = {}  # written facts the witch's own words, naming their night, overrule
     events: list[Event] = []
@@ -211,7 +217,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
     # A potion is used once a game: a witch naming two targets for it (a slip, a mishearing) names none of them.
     potions: dict[tuple, set] = {}
     for st in statements:
-        if st.skill in _ONCE and st.target is not None:
+        if _once(st) and st.target is not None:
             potions.setdefault((st.seat, st.skill), set()).add(st.target)
     # A statement that names its night is placed first: an unnamed one then takes a night still free.
     for st in sorted(statements, key=lambda st: st.night is None):

@@ -287,7 +287,7 @@ class _Reader:
         if (m := _POISON_OWN.match(rest)) is not None:
             witch = self._witch(m.group("by"))
             if witch is not None:
-                self.act(witch, night, "witch_poison", seat.seat, text)
+                self.act(witch, night, target=seat.seat, text=text, skill="witch_poison")
             return
         m = _KILL_OWN.match(rest)
         by = self.by_seat.get(int(m.group("by"))) if m and m.group("by") else None
@@ -322,12 +322,12 @@ class _Reader:
         for m in _GUARD_SELF.finditer(text):
             guard = self.by_seat.get(int(m.group("actor")))
             if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
-                self.act(guard, night, "guard_protect", guard.seat, whole)
+                self.act(guard, night, target=guard.seat, text=whole, skill="guard_protect")
         for m in _GUARD_EMPTY.finditer(text):
             if (m.group("role") or m.group("actor")) and not _NEGATED.search(text[max(0, m.start() - 2):m.end()]):
                 guard = self._one_of("guard", m.group("actor"))
                 if guard is not None:
-                    self.act(guard, night, "guard_protect", None, whole)
+                    self.act(guard, night, target=None, text=whole, skill="guard_protect")
         for m in _SAVE_IMPLICIT.finditer(text):
             if m.group("role_a") or m.group("role_b"):
                 actor = self._actor("witch_save", m)
