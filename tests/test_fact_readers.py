@@ -347,3 +347,19 @@ def test_the_witchs_own_words_naming_the_night_outrank_the_logs_numbering_of_her
     # without her night named, her word does not overrule the log
     facts = read_night_facts(log, None, _zh_game([("day-2", 5, "我是女巫，救的是 6 号")])[2], seats, phases, "zh", [])
     assert ("night-2", 2) in {(e.phase, e.target) for e in facts.kept if e.skill == "witch_save"}
+
+
+def test_targets_named_by_the_nicknames_the_recaps_opening_maps_to_seats():
+    from werealign.importers.werebench.nicknames import recap_nicknames
+
+    opening = "本局里 4 号阿豆、6 号Tom 和二号小葵是三张牌，5 号木头是村民，7 号阿豆是禁言长老 第一晚狼人刀了 5 号"
+    # "阿豆" names two seats: no seat; "二号小葵" is seat 2
+    assert recap_nicknames(opening, SEATS) == {"Tom": 6, "小葵": 2, "木头": 5}
+    recap = opening + " 第二晚狼队选择落刀村民木头 女巫1 号毒死了悍跳狼Tom 虽然第一晚她已验出小葵是好人"
+    got = {(e.phase, e.skill, e.actor, e.target) for e in _read(recap, transcribed=True)}
+    # (seat 2 is the seer herself: a check of herself is refused by the truth checks downstream, not here)
+    assert {("night-2", "wolf_kill", None, 5), ("night-2", "witch_poison", 1, 6)} <= got
+    # a role given with the nickname must be the seat's; a name the opening never maps reads nothing
+    assert not [e for e in _read(opening + " 第二晚狼队选择落刀狼人木头", transcribed=True) if e.phase == "night-2"]
+    assert not [e for e in _read(opening + " 第二晚狼队选择落刀阿豆", transcribed=True) if e.phase == "night-2"]
+    assert not [e for e in _read("第二晚狼队选择落刀木头", transcribed=True)]  # no opening, no map

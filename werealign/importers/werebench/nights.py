@@ -1,35 +1,25 @@
-"""Night actions stated in a recognisable form in the release's annotator log (`metadata.logs`).
+"""Night actions stated in a recognisable form in the annotator log (`metadata.logs`) and the host's recap.
 
-The release records no night action in a structured field. Its annotator log describes each seat in a
-clause ("N 号是<role>，…", "N 号玩家是…", "N 号（<role>）…") and often the nights in a run of their own
-("夜间行动：第一晚狼人刀 8 号，女巫 12 号救 8 号；第二晚…"). Two forms are read, and only as structured
-facts (actor, night, skill, target, result) seen by the actor alone: the log's own words never reach a
-prompt.
-- Own clause: in the clause of a seat whose stated role is its TRUE role (real_role), a phrase that
-  starts with its night and a verb of that role: "第一晚救 4 号", "第二晚毒 5 号", "第二晚守 3 号",
-  "第一晚禁言 6 号", a seer's "首验 11 号是狼" / "第二验 12 号是狼" / "第一晚查杀 8 号".
-- Named actor under a night: after "第N晚 / 首晚 / 次晚" and until the day (or a night the log does not
-  number) comes back, an action whose actor is named by seat and/or role: "女巫 8 号毒 1 号",
-  "3 号救 8 号", "预言家验 8 号金水", "守卫 4 号守了 5 号". A seat named must hold the role the verb
-  needs (and the role word given); a role named alone must be held by exactly one seat.
-- The wolves' kill of a night (the pack's, seen by every wolf), under a night: the pack or a wolf named with a
-  verb of killing and the target ("狼人刀 8 号", "狼队落刀到女巫 8 号"), the victim named first ("8 号遭遇首刀"),
-  a wolf knifing itself ("狼队安排 9 号自刀"), a wolf's own clause ("第二晚刀死 8 号"), a victim's own clause
-  ("第二晚被狼人刀死", "被 9 号刀死" when 9 is a wolf), a stated empty knife ("狼队空刀": no target). A target
-  named with a role must hold it; a denied kill ("未刀 8 号") is none.
-Issue 41 adds: a seer's check named by its night anywhere ("11 号第一晚的金水9 号", "第二晚验出 5 号是金水"; the seer
-named right before, or the game's one seer when no word of a bluff precedes), a witch's antidote by nickname or by
-her seat alone ("女巫风情云选择使用解药", "1 号选择开药解救"; never a denied one), a protection told from the protected
-seat ("6 号被守卫5 号成功守护"), a knife ending one sub-clause and its victim, named with its role, opening the next
-("狼队选择落刀，村民1 号"). Every reading keeps the words it was read from as its evidence.
-Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: what a seat claimed
-at the table is not what it did, and a claim is what a bluffing wolf makes), a passive ("被 5 号守护"),
-an action without a seat or a night ("夜间暗杀 11 号", "守 2 号", "死前毒 11 号"). Refused, and reported: a night the game does not have, a target that is no seat, a
-seer result that contradicts the true roles, a witch using both potions on one night (against the
-rules) or two targets for one skill on one night. A seer check takes the result the log states
-("是狼", "金水", "查杀"); when it states none, the target's true side for the plain roles (a
-werewolf: wolf; a good role: good). Viewpoints still without any stay in the import report's
-`night_knowledge_missing`.
+The release records no night action in a structured field. The log describes each seat in a clause ("N 号是<role>，…",
+"N 号（<role>）…") and often the nights in a run ("夜间行动：第一晚狼人刀 8 号，女巫 12 号救 8 号；第二晚…"). Read only as
+structured facts (actor, night, skill, target, result), each with the words it was read from as its evidence:
+- Own clause: in the clause of a seat whose stated role is its TRUE role, a phrase that starts with its night and a
+  verb of that role ("第一晚救 4 号", "第二晚守 3 号", a seer's "首验 11 号是狼"); a poison or a kill the seat met
+  ("第二晚被女巫毒死", "第二晚被狼人刀死", "被 9 号刀死" when 9 is a wolf); a wolf's own knife ("第二晚刀死 8 号").
+- Named actor under a night (after "第N晚 / 首晚 / 次晚", until the day or an unnumbered night): "女巫 8 号毒 1 号",
+  "预言家验 8 号金水", "守卫 4 号守护了女巫 5 号" (a seat named must hold the role; a role alone, one seat only).
+- The wolves' kill (seen by every wolf) under a night: the pack or a wolf, a verb of killing, the target, maybe
+  described ("狼队落刀到女巫 8 号", "刀了白天发言像神的 8 号"); the victim first ("8 号遭遇首刀"); a wolf knifing itself
+  ("9 号狼人自刀"); a stated empty knife (no target); anywhere, the night after the killer ("狼队在第三晚杀死了 1 号").
+Issue 41 adds: a seer's check named by its night anywhere ("11 号第一晚的金水9 号"), a witch's antidote by nickname
+or seat alone ("女巫风情云选择使用解药"), a protection told from the protected seat ("6 号被守卫5 号成功守护"), the
+guard's own night in the recap ("4 号选择守自己", "守卫 3 号空手"), a knife ending a sub-clause and its victim opening
+the next ("狼队选择落刀，村民1 号"), targets by the nicknames the recap maps to seats (werebench.nicknames).
+Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: a claim is what a bluffing wolf
+makes; a "悍跳狼" description is none), a passive protection ("被 5 号守护"), an action without a seat or a night.
+Refused, and reported: a night the game does not have, a target that is no seat, a seer result that contradicts
+the true roles, both potions on one night, two targets for one skill on one night. A seer check takes the result
+stated ("是狼", "金水", "查杀"), else the target's true side for the plain roles.
 """
 
 from __future__ import annotations
@@ -39,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
+from werealign.importers.werebench.nicknames import nickname_patterns, recap_nicknames
 from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
 from werealign.schema import Event, Evidence, Phase, SeatInfo
 from werealign.schema.models import ACTOR, Audience
@@ -223,6 +214,10 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     reader.nth_night_checks(logs)  # on the words as written: it needs no sentence, and its quote is verbatim
     reader.nth_night_kills(logs)
+    if transcribed:  # the recap's nicknames, as its opening maps them to seats (werebench.nicknames)
+        reader.nicks = recap_nicknames(logs, seats)
+        reader.nick_patterns = nickname_patterns(reader.nicks, _KILLER, _KILL_VERB, _ORDINAL)
+        reader.nicknamed(None, logs)
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
         logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     current: SeatInfo | None = None  # the seat whose clause this is
@@ -275,6 +270,8 @@ class _Reader:
     def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool):
         self.by_seat, self.nights, self.zh = by_seat, nights, zh
         self.readings: list[Reading] = []
+        self.nicks: dict[str, int] = {}
+        self.nick_patterns: list[tuple[str, re.Pattern]] = []
 
     def own(self, seat: SeatInfo, night: int, rest: str, text: str) -> None:
         """The seat's own clause: a verb right after the night ("第一晚救 4 号"), the seat killed by the
@@ -285,7 +282,7 @@ class _Reader:
                 self.found(seat, night, skill, m, text)
                 return
         if (m := _POISON_OWN.match(rest)) is not None:
-            witch = self._witch(m.group("by"))
+            witch = self._one_of("witch", m.group("by"))
             if witch is not None:
                 self.act(witch, night, target=seat.seat, text=text, skill="witch_poison")
             return
@@ -319,6 +316,7 @@ class _Reader:
             guard = self.by_seat.get(int(m.group("actor")))
             if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
                 self.found(guard, night, m=m, text=whole, skill="guard_protect")
+        self.nicknamed(night, text)
         for m in _GUARD_SELF.finditer(text):
             guard = self.by_seat.get(int(m.group("actor")))
             if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
@@ -371,6 +369,24 @@ class _Reader:
                     continue
                 self.found(seer, chinese_number(m.group("n")) or 0, m=m, text=(named.group(0) if named else "") + m.group(0), skill="seer_check")
 
+    def nicknamed(self, night: int | None, text: str) -> None:
+        """Acts whose target the recap names by a nickname it maps to a seat: under `night`, the kill and the poison;
+        with `night` None, a check named by its night (werebench.nicknames)."""
+        for what, pattern in self.nick_patterns:
+            for m in pattern.finditer(text) if (what == "check") == (night is None) else ():
+                target = self.by_seat[self.nicks[m.group("nick")]]
+                role = m.groupdict().get("trole")
+                if role and RELEASE_ROLES.canonical(role) not in (target.role, "werewolf" if target.faction == "wolf" else None):
+                    continue
+                if what == "kill" and night is not None and not _NEGATED.search(m.group(0)):
+                    self.kill(night, target.seat, m.group(0))
+                elif what == "poison" and night is not None and (witch := self._one_of("witch", m.group("actor"))) is not None:
+                    self.act(witch, night, target=target.seat, text=m.group(0), skill="witch_poison")
+                elif what == "check" and (seer := self._one_of("seer", None)) is not None and not _BLUFF.search(text[max(0, m.start() - 12):m.start()]):
+                    result, why = _check_result(m, target, self.zh)
+                    if result is not None:
+                        self.act(seer, chinese_number(m.group("n")) or 0, target=target.seat, text=m.group(0), skill="seer_check", result=result)
+
     def nth_night_kills(self, text: str) -> None:
         """The wolves' kill with its night after the killer, anywhere: "狼队在第三晚杀死了 1 号"."""
         for m in _KILL_NIGHT_AFTER.finditer(text):
@@ -384,9 +400,6 @@ class _Reader:
             return named if named is not None and named.role == role else None
         holders = [s for s in self.by_seat.values() if s.role == role]
         return holders[0] if len(holders) == 1 else None
-
-    def _witch(self, seat: str | None) -> SeatInfo | None:
-        return self._one_of("witch", seat)
 
     def role_agrees(self, m: re.Match[str]) -> bool:
         """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
@@ -431,14 +444,14 @@ class _Reader:
                       skill="witch_save", note="read from the annotator log's statement of the witch's antidote (target: the night's victim)")
         self.readings.append(Reading(witch.seat, text, event, "read"))
 
-    def act(self, seat: SeatInfo, night: int, skill: str, target: int | None, text: str) -> None:
+    def act(self, seat: SeatInfo, night: int, skill: str, target: int | None, text: str, result: str | None = None) -> None:
         """A potion or a protection whose target is known (None: a stated empty guard)."""
         phase = phase_id("night", night)
         if phase not in self.nights:
             self.readings.append(Reading(seat.seat, text, None, f"the game has no {phase}"))
             return
         event = Event(kind="skill_use", phase=phase, segment_id=None, audience=ACTOR, actor=seat.seat, target=target, skill=skill,
-                      note="read from the annotator log's statement of the seat's night action")
+                      result=result, note="read from the annotator log's statement of the seat's night action")
         self.readings.append(Reading(seat.seat, text, event, "read"))
 
     def found(self, seat: SeatInfo, night: int, skill: str, m: re.Match[str], text: str) -> None:
