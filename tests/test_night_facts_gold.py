@@ -181,7 +181,7 @@ MAIN_FIGURES = "branch r41 (issue 41, second round)"
 
 @pytest.mark.werebench
 def test_at_least_98_percent_of_the_facts_read_are_true(scored) -> None:
-    # met: 313 of 317 (98.7%) at the round's start, 333 of 333 after it (the witch's own words outrank the log's numbering)
+    # met: 313 of 317 (98.7%) at the round's start, 335 of 335 after it (the witch's own words outrank the log's numbering)
     c = scored[0]["all"]
     assert c["right"] / (c["right"] + c["false"]) >= 0.98, (c["right"], c["false"])
 
@@ -195,8 +195,8 @@ def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: 66 of the 94 seer checks some source states are read right (70%; "
-                                        "DEV 33/47, HELD OUT 33/47)")
+@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: 67 of the 94 seer checks some source states are read right (71%; "
+                                        "DEV 34/47, HELD OUT 33/47)")
 def test_90_percent_of_the_stated_seer_checks_are_read(scored) -> None:
     c = scored[0]["seer_check"]
     assert c["right"] / c["stated"] >= 0.90, (c["right"], c["stated"])
