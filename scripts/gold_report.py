@@ -1,6 +1,6 @@
 """The importer's night facts against the hand-read gold set (tests/gold/night_facts_s*.json), per season and kind.
 
-    python scripts/gold_report.py DATASET_DIR [--gold tests/gold] [--source ../shared/werebench/dataset] [--list]
+    python scripts/gold_report.py DATASET_DIR [--gold tests/gold] [--source ../shared/werebench/dataset] [--list] [--games odd|even|all]
 
 DATASET_DIR is a werealign dataset imported from the WereBench release (`werealign import werebench`). The gold
 set holds, for every night of every game in ../shared, the wolves' kill, every seer check the rules owe, every
@@ -8,7 +8,8 @@ witch potion and every guard protection some source states, each as structured l
 actor, target, result) plus where it is stated (field, offset, length, sha256 prefix of the words) and never the
 words themselves (the release's licence forbids copying its text). `--source` checks every recorded location
 still holds words with that hash; `--list` prints every fact the importer reads falsely and every stated fact it
-misses.
+misses. `--games odd` keeps the odd-numbered game files (the DEV games, whose misses may be read to improve the
+readers), `--games even` the even-numbered ones (HELD OUT: scored, never listed or read; `--list` refuses them).
 
 A gold fact is `stated` (some source says it), `absent` (owed by the rules, said by no source) or `undecided`
 (sources disagree, or name the seat only by a nickname the game never maps): undecided facts are left out of every
@@ -38,6 +39,22 @@ def load_gold(gold_dir: Path) -> list[dict]:
         for f in data["facts"]:
             facts.append({**f, "season": data["season"]})
     return facts
+
+
+def game_number(game_file: str) -> int:
+    """The number of a game file ("Season_1/07.json" -> 7)."""
+    m = re.search(r"(\d+)\D*$", Path(game_file).stem)
+    if not m:
+        raise ValueError(f"game file {game_file!r} has no number")
+    return int(m.group(1))
+
+
+def select_games(facts: list[dict], games: str) -> list[dict]:
+    """The gold facts of the odd-numbered (DEV), the even-numbered (HELD OUT) or all game files."""
+    if games == "all":
+        return facts
+    parity = {"odd": 1, "even": 0}[games]
+    return [f for f in facts if game_number(f["game"]) % 2 == parity]
 
 
 def _field_text(game: dict, field: str) -> str:
@@ -164,8 +181,12 @@ def main() -> None:
     ap.add_argument("--gold", type=Path, default=REPO / "tests" / "gold")
     ap.add_argument("--source", type=Path, help="the WereBench release: check every evidence location's hash")
     ap.add_argument("--list", action="store_true", help="list every false and every missed fact")
+    ap.add_argument("--games", choices=("odd", "even", "all"), default="all",
+                    help="odd-numbered game files (DEV), even-numbered (HELD OUT: never listed), or all")
     args = ap.parse_args()
-    gold = load_gold(args.gold)
+    if args.list and args.games != "odd":
+        ap.error("--list names the misses of the games it scores: only the DEV games (--games odd) may be listed")
+    gold = select_games(load_gold(args.gold), args.games)
     if args.source:
         problems = evidence_problems(gold, args.source)
         print("\n".join(problems) or f"evidence: all {sum(len(f['evidence']) for f in gold)} locations hold their hashed words")

@@ -288,3 +288,78 @@ def test_a_turn_that_opens_a_zero_length_night_puts_the_news_before_it_at_the_pr
     v = u.model_copy(update={"text": "天亮了，昨天晚上死亡的是二号，游戏继续，天黑请闭眼，天亮了，昨天晚上死亡的是 7 号玩家", "start": 155})
     eliminations([v], phases, 8, Ctx(report, "t.json", "g"))
     assert [e.code for e in report.entries["warning"]] == ["night_missing"]
+
+
+# --------------------------------------------------------------------------- issue 41, second round: more forms, invented
+
+
+def test_a_kill_with_a_described_target_or_its_night_after_the_killer():
+    assert {(e.phase, e.target) for e in _read("第二晚狼人决定刀掉了昨天发言很像预言家的 2 号") if e.skill == "wolf_kill"} == {("night-2", 2)}
+    assert {(e.phase, e.target) for e in _read("警长是 3 号，狼人团队于第二夜杀害了 5 号") if e.skill == "wolf_kill"} == {("night-2", 5)}
+    assert not [e for e in _read("狼队在第二晚并没有刀 5 号") if e.skill == "wolf_kill"]
+    assert not [e for e in _read("狼队在第二晚刀了守卫 5 号") if e.skill == "wolf_kill"]  # 5 is no guard
+
+
+def test_a_poison_told_from_the_poisoned_seats_own_clause():
+    assert [(e.phase, e.actor, e.target, e.skill) for e in _read("5 号是村民，白天站边 2 号，第二晚被女巫毒死")] == [("night-2", 1, 5, "witch_poison")]
+    assert _read("5 号是村民，第二晚被 3 号毒死") == []  # seat 3 is no witch
+
+
+def test_the_guards_night_told_by_the_recap_himself_or_empty():
+    facts = lambda text: {(e.phase, e.actor, e.target) for e in _read(text) if e.skill == "guard_protect"}  # noqa: E731
+    assert facts("第一晚 3 号选择守护自己，狼人刀 5 号") == {("night-1", 3, 3)}
+    assert facts("第二晚守卫阿强空守，狼队刀了 5 号") == {("night-2", 3, None)}
+    assert facts("第二晚 5 号选择空手") == set()  # seat 5 is no guard
+    assert facts("第一晚守卫没有空手") == set()
+    assert facts("第二晚守卫 3 号选择守护了预言家 2 号") == {("night-2", 3, 2)}
+    assert facts("第二晚守卫 3 号守护了女巫 2 号") == set()  # seat 2 is the seer, not the witch
+
+
+def test_a_seat_described_as_a_fake_claimer_is_no_word_of_speech():
+    got = {(e.phase, e.skill, e.actor, e.target) for e in _read("第二晚，女巫 1 号毒死了汉跳狼 4 号，狼人刀了 5 号")}
+    assert got == {("night-2", "witch_poison", 1, 4), ("night-2", "wolf_kill", None, 5)}
+    assert _read("第二晚，4 号跳预言家说验了 5 号") == []
+
+
+def test_the_witchs_and_the_guards_own_words_in_more_wordings():
+    facts, _, _ = _placed([("day-2", 5, "我是女巫，第一夜救的是 2 号，昨天晚上毒的是这张 4 号牌")])
+    assert facts == {("night-1", "witch_save", 2), ("night-2", "witch_poison", 4)}
+    facts, _, _ = _placed([("day-2", 7, "守卫在这，昨天晚上我守的还是我自己")])
+    assert facts == {("night-2", "guard_protect", 7)}
+    # two targets for her one antidote: a slip or a mishearing, so neither is read
+    facts, refused, _ = _placed([("day-1", 5, "晚上我救的是 2 号，我救的是 6 号，大家信我")])
+    assert facts == set() and refused
+
+
+def test_a_wolf_knifing_itself_with_the_pack_unnamed_and_a_transcripts_space_after_the_knife():
+    assert {(e.phase, e.target) for e in _read("第二夜 6 号狼人决定自刀，1 号没有开药") if e.skill == "wolf_kill"} == {("night-2", 6)}
+    assert not [e for e in _read("第二夜 5 号选择自刀") if e.skill == "wolf_kill"]  # seat 5 is no wolf: nothing read
+    got = _read("第二晚 狼队选择落刀 村民5 号 女巫没有用药", transcribed=True)
+    assert {(e.phase, e.target) for e in got if e.skill == "wolf_kill"} == {("night-2", 5)}
+
+
+def test_the_witchs_own_words_naming_the_night_outrank_the_logs_numbering_of_her_potion():
+    seats, phases, _ = _zh_game([])  # 5 is the witch; 1 and 4 wolves
+    log = "5 号是女巫，第二晚救 2 号"  # the log puts her antidote on night 2, on seat 2
+    facts = read_night_facts(log, None, _zh_game([("day-1", 5, "我是女巫，第一晚救的是 6 号")])[2], seats, phases, "zh", [])
+    saves = {(e.phase, e.target) for e in facts.kept if e.skill == "witch_save"}
+    assert ("night-1", 6) in saves and ("night-2", 2) not in saves
+    # without her night named, her word does not overrule the log
+    facts = read_night_facts(log, None, _zh_game([("day-2", 5, "我是女巫，救的是 6 号")])[2], seats, phases, "zh", [])
+    assert ("night-2", 2) in {(e.phase, e.target) for e in facts.kept if e.skill == "witch_save"}
+
+
+def test_targets_named_by_the_nicknames_the_recaps_opening_maps_to_seats():
+    from werealign.importers.werebench.nicknames import recap_nicknames
+
+    opening = "本局里 4 号阿豆、6 号Tom 和二号小葵是三张牌，5 号木头是村民，7 号阿豆是禁言长老 第一晚狼人刀了 5 号"
+    # "阿豆" names two seats: no seat; "二号小葵" is seat 2
+    assert recap_nicknames(opening, SEATS) == {"Tom": 6, "小葵": 2, "木头": 5}
+    recap = opening + " 第二晚狼队选择落刀村民木头 女巫1 号毒死了悍跳狼Tom 虽然第一晚她已验出小葵是好人"
+    got = {(e.phase, e.skill, e.actor, e.target) for e in _read(recap, transcribed=True)}
+    # (seat 2 is the seer herself: a check of herself is refused by the truth checks downstream, not here)
+    assert {("night-2", "wolf_kill", None, 5), ("night-2", "witch_poison", 1, 6)} <= got
+    # a role given with the nickname must be the seat's; a name the opening never maps reads nothing
+    assert not [e for e in _read(opening + " 第二晚狼队选择落刀狼人木头", transcribed=True) if e.phase == "night-2"]
+    assert not [e for e in _read(opening + " 第二晚狼队选择落刀阿豆", transcribed=True) if e.phase == "night-2"]
+    assert not [e for e in _read("第二晚狼队选择落刀木头", transcribed=True)]  # no opening, no map

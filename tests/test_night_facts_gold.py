@@ -145,42 +145,66 @@ def test_the_score_counts_right_missed_false_and_unchecked_on_invented_games() -
     assert "| all | all | 6 | 5 | 5 | 2 | 4 | 1 | 40% | 33% |" in report.render(table)
 
 
+def test_the_dev_and_held_out_games_split_by_the_game_files_number_and_only_dev_is_listed(tmp_path) -> None:
+    facts = [{"game": f"data/Season_{s}/{n:02d}.json", "night": 1} for s in (2, 7) for n in (1, 2, 10, 13)]
+    assert [report.game_number(f["game"]) for f in facts[:4]] == [1, 2, 10, 13]
+    assert {f["game"] for f in report.select_games(facts, "odd")} == {"data/Season_2/01.json", "data/Season_2/13.json",
+                                                                      "data/Season_7/01.json", "data/Season_7/13.json"}
+    assert {report.game_number(f["game"]) for f in report.select_games(facts, "even")} == {2, 10}
+    assert report.select_games(facts, "all") == facts
+    import subprocess
+    import sys
+
+    for games in ("even", "all"):  # the misses of a held-out game are never printed
+        run = subprocess.run([sys.executable, str(REPO / "scripts" / "gold_report.py"), str(tmp_path), "--list", "--games", games],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode != 0 and "--games odd" in run.stderr
+
+
 # --- the importer against the gold set (the release imported once per session) ---
 
 @pytest.fixture(scope="module")
-def scored(gold, werebench_import):
+def read_facts(werebench_import):
     from werealign.dataset import load_dataset
 
-    table, notes = report.score(gold, report.imported_facts(load_dataset(werebench_import.path).games.values()))
+    return report.imported_facts(load_dataset(werebench_import.path).games.values())
+
+
+@pytest.fixture(scope="module")
+def scored(gold, read_facts):
+    table, notes = report.score(gold, read_facts)
     return report.totals(table), table, notes
 
 
-MAIN_FIGURES = "main at bd0a214"
+MAIN_FIGURES = "branch r41 (issue 41, second round)"
 
 
 @pytest.mark.werebench
-def test_the_table_covers_every_season_and_kind(scored) -> None:
-    _, table, _ = scored
-    assert {s for s, _ in table} == {1, 3, 5}
-    assert all(table[(s, k)]["required"] for s in (1, 3, 5) for k in report.KINDS)
-
-
-@pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: 278 of the 302 facts read are true (92%): 15 seer checks, 5 kills, 4 saves false")
 def test_at_least_98_percent_of_the_facts_read_are_true(scored) -> None:
+    # met: 313 of 317 (98.7%) at the round's start, 335 of 335 after it (the witch's own words outrank the log's numbering)
     c = scored[0]["all"]
     assert c["right"] / (c["right"] + c["false"]) >= 0.98, (c["right"], c["false"])
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: the kill is read right for 156 of the 209 nights that require it (75%)")
+@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: the kill is read right for 166 of the 209 nights that require it (79%; "
+                                        "DEV 85/109, HELD OUT 81/100): nights the timeline lacks, magician swaps, nicknames")
 def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -> None:
     c = scored[0]["wolf_kill"]
     assert c["right"] / c["required"] >= 0.90, (c["right"], c["required"])
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: 50 of the 94 seer checks some source states are read right (53%)")
+@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: 67 of the 94 seer checks some source states are read right (71%; "
+                                        "DEV 34/47, HELD OUT 33/47)")
 def test_90_percent_of_the_stated_seer_checks_are_read(scored) -> None:
     c = scored[0]["seer_check"]
     assert c["right"] / c["stated"] >= 0.90, (c["right"], c["stated"])
+
+
+@pytest.mark.werebench
+def test_no_false_fact_on_the_dev_or_the_held_out_games(gold, read_facts) -> None:
+    """The second round's bar: recall rose on the DEV games (odd-numbered files) without one false fact on either split."""
+    for split in ("odd", "even"):
+        table, _ = report.score(report.select_games(gold, split), read_facts)
+        assert report.totals(table)["all"]["false"] == 0, split

@@ -16,8 +16,8 @@ the witch's dying poison, the dawn's two deaths): 55 of 59 (0.93), no false fact
 above, a poison the recap states with words between the witch and her potion, and a guard's protection he states
 only as "yesterday" ("昨天守的"), a word the reader does not take for a night.
 Issue 41's second reading corrected Season 1 game 05's last kills (night 4 seat 4, night 5 seat 10, as the host's
-dawns and the recap say; the log numbers them one off): 54 of 60 (0.90) on main, the log's off-by-one kill its one
-known false fact (KNOWN_FALSE)."""
+dawns and the recap say; the log numbers them one off): 54 of 60 (0.90) at the first round, the log's off-by-one kill
+its one known false fact; read right since the second round (KNOWN_FALSE is empty)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ NIGHT_GOLD: dict[str, list[tuple[int, int | None, str, int | None]]] = {
     "data/Season_1/06.json": [(1, W, "wolf_kill", 11), (1, 2, "witch_save", 11), (1, 7, "seer_check", 8), (2, W, "wolf_kill", 4),
                               (2, 7, "seer_check", 11), (3, W, "wolf_kill", 11), (3, 2, "witch_poison", 8), (4, W, "wolf_kill", 2)],
     "data/Season_1/07.json": [(1, W, "wolf_kill", 12), (1, 11, "witch_save", 12), (1, 10, "seer_check", 5), (2, W, "wolf_kill", 10),
+                              (2, 10, "seer_check", 7),  # by the badge convention (tests/gold/night_facts_s1.json: stated)
                               (2, 11, "witch_poison", 9), (3, W, "wolf_kill", 12), (3, 12, "stalker_assassinate", 3), (4, W, "wolf_kill", 11)],
     "data/Season_1/08.json": [(1, W, "wolf_kill", 8), (1, 8, "witch_poison", 6), (1, 9, "seer_check", 12), (2, W, "wolf_kill", 9),
                               (2, 9, "seer_check", 2), (3, W, "wolf_kill", 10), (4, W, "wolf_kill", 4)],
@@ -70,9 +71,8 @@ def games(werebench_import):
 
 # Issue 41: the annotator log numbers Season 1 game 05's last nights one off (its fourth-night kill is seat 10), while the
 # host's dawns (fourth_day: seat 4 dead; fifth_day: seat 10) and the recap's fourth-night kill agree on seat 4 for
-# night 4 and seat 10 for night 5. The importer on main still takes the log's numbering: a known false fact, named
-# here so that any other false fact still fails; drop it when the importer reads the host's nights.
-KNOWN_FALSE = {("data/Season_1/05.json", (4, None, "wolf_kill", 10))}
+# night 4 and seat 10 for night 5. The importer now reads them right (issue 41, second round): no false fact is known.
+KNOWN_FALSE: set[tuple[str, tuple]] = set()
 
 
 def test_night_actions_recall_and_no_false_fact(games):

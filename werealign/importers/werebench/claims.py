@@ -34,15 +34,22 @@ _NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
 SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"
 # A seer's report: a result word ("金水", "查杀", "是个狼", "好人") with a seat next to it (nothing but a few
 # characters between, no other seat or result word), and a check verb or the first person close by.
-_SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
-          re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
-_POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
-            re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)")]
 # A guard's night: "昨晚", "第二晚", "第二天晚上", "第一个晚上", "首夜" (said by day, "第二天" alone is the night before it).
 _GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.(?:个)?(?:天)?(?:晚上?|夜)|第.天|首夜|首晚)"
+# Her own words, first person or her night first: "第一夜救的是 4 号", "我救的是 8 号", "我昨晚毒的是这张 9 号牌".
+# ("晚上" alone names no night, but it is her report still: read, so that two reports that disagree are seen.)
+_OWN_POTION = r"(?:我\s*(?:" + _GUARD_NIGHT + r"|晚上)?|(?:" + _GUARD_NIGHT + r"|晚上)\s*我?)\s*"
+_SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:用解药|开药)?\s*救了\s*" + SEAT),
+          re.compile(_OWN_POTION + r"(?:用解药|开药)?\s*救的\s*(?:是|就是)?\s*(?:这张|那张)?\s*" + SEAT),
+          re.compile(r"(?:我的|我)\s*银水\s*(?:是|就是)\s*" + SEAT), re.compile(SEAT + r"\s*是\s*(?:我的)\s*银水")]
+_POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
+            re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)"),
+            re.compile(_OWN_POTION + r"(?:撒毒|开毒)?\s*毒的\s*(?:是|就是)?\s*(?:这张|那张)?\s*" + SEAT)]
 _GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT),
            # the night first, the guard implied by whose words these are: "第二天晚上守的 11 号"
-           re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|守的是|守护了|守的)\s*" + SEAT)]
+           re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|守的是|守护了|守的)\s*" + SEAT),
+           # himself: "昨晚我守的还是我自己", "第一晚我守了自己" (no seat: the target is the speaker)
+           re.compile(r"(?:我|" + _GUARD_NIGHT + r"\s*我)\s*" + _GUARD_NIGHT + r"?\s*(?:是)?\s*(?:选择)?\s*(?:守了|守的是|守的还是|守的|守护了|守护的是)\s*(?:我)?\s*自己")]
 _EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:空守|空手|没守|谁也没守)")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
@@ -131,6 +138,13 @@ def _role_names(role: str) -> tuple[str, ...]:
 # The acts a role repeats every night: an unnamed one could be any night's. (A witch's potion is used once, and a
 # poisoning is settled against the dawn its night is placed on.)
 _EVERY_NIGHT = frozenset({"seer_check", "guard_protect"})
+
+
+def _once(fact: Statement | Event) -> bool:
+    """A witch's potion: used once a game."""
+    return fact.skill in ("witch_save", "witch_poison")
+
+
 _LOG_DAY = re.compile(r"(?P<election>警长竞选|警上|上警|竞选警长)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
 # A word of speech: the log reports what the seat said (its own report of a night), not what the annotator saw.
 _CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|自曝|自爆身份|验出|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
@@ -146,7 +160,7 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
         for m in pattern.finditer(text):
             if not log and m.group(0).startswith(("守卫", "女巫")):
                 continue  # at the table "the guard / the witch did" is about a role, not the speaker's own night
-            target = chinese_number(m.group("seat"))
+            target = chinese_number(m.group("seat")) if "seat" in m.groupdict() else seat  # "守了自己": himself
             before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
             if target is not None and not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), before)))
@@ -193,10 +207,23 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
             claimed.setdefault((e.actor, e.skill, e.phase), {}).setdefault(e.target, e.evidence[0].quote if e.evidence else e.note)
     filled = {(e.actor, e.skill, e.phase) for e in known if e.kind == "skill_use"}
     targets = {(e.actor, e.skill, e.target) for e in known if e.kind == "skill_use"}
+    written_potion: dict[tuple, list[Event]] = {}  # (witch, potion) -> the written facts of it (used once a game)
+    for e in known:
+        if e.kind == "skill_use" and _once(e) and e.target is not None:
+            written_potion.setdefault((e.actor, e.skill), []).append(e)
+    outranked: dict[tuple, str] = {}  # written facts the witch's own words, naming their night, overrule
     events: list[Event] = []
     dropped: list[tuple[Statement, str]] = []
+    # A potion is used once a game: a witch naming two targets for it (a slip, a mishearing) names none of them.
+    potions: dict[tuple, set] = {}
+    for st in statements:
+        if _once(st) and st.target is not None:
+            potions.setdefault((st.seat, st.skill), set()).add(st.target)
     # A statement that names its night is placed first: an unnamed one then takes a night still free.
     for st in sorted(statements, key=lambda st: st.night is None):
+        if len(potions.get((st.seat, st.skill), ())) > 1:
+            dropped.append((st, f"seat {st.seat} names several targets for its {st.skill}: {sorted(potions[(st.seat, st.skill)])}"))
+            continue
         target = by_seat.get(st.target) if st.target is not None else None
         if st.target is not None and target is None:
             dropped.append((st, f"seat {st.target} is not a seat of the game"))
@@ -232,6 +259,19 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         key = (st.seat, st.skill, nights[night])
         if st.skill in _EVERY_NIGHT:
             claimed.setdefault(key, {}).setdefault(st.target, st.text)
+        for w in written_potion.get((st.seat, st.skill), []) if st.night is not None else []:
+            if (w.phase, w.target) == (nights[night], st.target):
+                continue
+            # The annotator log numbers nights its own way; the witch says which seat she used her one potion on, on
+            # which night: her word is taken, the log's (and the kill it paired with her save) is not. The dawns
+            # still settle hers (werebench.night_truth).
+            why = f"seat {st.seat} says '{st.text}' of {nights[night]}; the written source: seat {w.target} on {w.phase}"
+            outranked[(w.actor, w.skill, w.phase)] = why
+            if st.skill == "witch_save":
+                outranked.update({(e.actor, e.skill, e.phase): why for e in known
+                                  if e.skill == "wolf_kill" and e.phase == w.phase and e.target == w.target})
+            filled.discard((w.actor, w.skill, w.phase))
+            targets.discard((w.actor, w.skill, w.target))
         if key in filled or (st.seat, st.skill, st.target) in targets:
             continue  # placed already, by a source or an earlier statement: any disagreement is settled below
         filled.add(key)
@@ -241,6 +281,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                             note="the seat's own statement at the table, borne out by the true roles",
                             evidence=[Evidence(source=st.source, segment_id=st.segment_id, quote=st.text)]))
     disputed = {key: "sources disagree: " + "; ".join(f"seat {t} ('{q}')" for t, q in ts.items()) for key, ts in claimed.items() if len(ts) > 1}
+    disputed.update({key: "outranked by the witch's own words: " + why for key, why in outranked.items()})
     on_nights: dict[tuple, dict] = {}
     for (actor, skill, phase), ts in claimed.items():
         for t, q in ts.items():
@@ -250,5 +291,6 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         if len(phases_of) > 1:  # a seer checks a seat once: one of the nights is wrong, which is not known
             for phase in phases_of:
                 disputed.setdefault((actor, skill, phase), f"seat {t} is put on several nights: " + "; ".join(f"{p} ('{q}')" for p, q in phases_of.items()))
-    events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed]
+    # (a night whose written potion her words outrank is in dispute for the written source only: her fact stands)
+    events = [e for e in events if (e.actor, e.skill, e.phase) not in disputed or (e.actor, e.skill, e.phase) in outranked]
     return events, dropped, disputed

@@ -1,35 +1,25 @@
-"""Night actions stated in a recognisable form in the release's annotator log (`metadata.logs`).
+"""Night actions stated in a recognisable form in the annotator log (`metadata.logs`) and the host's recap.
 
-The release records no night action in a structured field. Its annotator log describes each seat in a
-clause ("N 号是<role>，…", "N 号玩家是…", "N 号（<role>）…") and often the nights in a run of their own
-("夜间行动：第一晚狼人刀 8 号，女巫 12 号救 8 号；第二晚…"). Two forms are read, and only as structured
-facts (actor, night, skill, target, result) seen by the actor alone: the log's own words never reach a
-prompt.
-- Own clause: in the clause of a seat whose stated role is its TRUE role (real_role), a phrase that
-  starts with its night and a verb of that role: "第一晚救 4 号", "第二晚毒 5 号", "第二晚守 3 号",
-  "第一晚禁言 6 号", a seer's "首验 11 号是狼" / "第二验 12 号是狼" / "第一晚查杀 8 号".
-- Named actor under a night: after "第N晚 / 首晚 / 次晚" and until the day (or a night the log does not
-  number) comes back, an action whose actor is named by seat and/or role: "女巫 8 号毒 1 号",
-  "3 号救 8 号", "预言家验 8 号金水", "守卫 4 号守了 5 号". A seat named must hold the role the verb
-  needs (and the role word given); a role named alone must be held by exactly one seat.
-- The wolves' kill of a night (the pack's, seen by every wolf), under a night: the pack or a wolf named with a
-  verb of killing and the target ("狼人刀 8 号", "狼队落刀到女巫 8 号"), the victim named first ("8 号遭遇首刀"),
-  a wolf knifing itself ("狼队安排 9 号自刀"), a wolf's own clause ("第二晚刀死 8 号"), a victim's own clause
-  ("第二晚被狼人刀死", "被 9 号刀死" when 9 is a wolf), a stated empty knife ("狼队空刀": no target). A target
-  named with a role must hold it; a denied kill ("未刀 8 号") is none.
-Issue 41 adds: a seer's check named by its night anywhere ("11 号第一晚的金水9 号", "第二晚验出 5 号是金水"; the seer
-named right before, or the game's one seer when no word of a bluff precedes), a witch's antidote by nickname or by
-her seat alone ("女巫风情云选择使用解药", "1 号选择开药解救"; never a denied one), a protection told from the protected
-seat ("6 号被守卫5 号成功守护"), a knife ending one sub-clause and its victim, named with its role, opening the next
-("狼队选择落刀，村民1 号"). Every reading keeps the words it was read from as its evidence.
-Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: what a seat claimed
-at the table is not what it did, and a claim is what a bluffing wolf makes), a passive ("被 5 号守护"),
-an action without a seat or a night ("夜间暗杀 11 号", "守 2 号", "死前毒 11 号"). Refused, and reported: a night the game does not have, a target that is no seat, a
-seer result that contradicts the true roles, a witch using both potions on one night (against the
-rules) or two targets for one skill on one night. A seer check takes the result the log states
-("是狼", "金水", "查杀"); when it states none, the target's true side for the plain roles (a
-werewolf: wolf; a good role: good). Viewpoints still without any stay in the import report's
-`night_knowledge_missing`.
+The release records no night action in a structured field. The log describes each seat in a clause ("N 号是<role>，…",
+"N 号（<role>）…") and often the nights in a run ("夜间行动：第一晚狼人刀 8 号，女巫 12 号救 8 号；第二晚…"). Read only as
+structured facts (actor, night, skill, target, result), each with the words it was read from as its evidence:
+- Own clause: in the clause of a seat whose stated role is its TRUE role, a phrase that starts with its night and a
+  verb of that role ("第一晚救 4 号", "第二晚守 3 号", a seer's "首验 11 号是狼"); a poison or a kill the seat met
+  ("第二晚被女巫毒死", "第二晚被狼人刀死", "被 9 号刀死" when 9 is a wolf); a wolf's own knife ("第二晚刀死 8 号").
+- Named actor under a night (after "第N晚 / 首晚 / 次晚", until the day or an unnumbered night): "女巫 8 号毒 1 号",
+  "预言家验 8 号金水", "守卫 4 号守护了女巫 5 号" (a seat named must hold the role; a role alone, one seat only).
+- The wolves' kill (seen by every wolf) under a night: the pack or a wolf, a verb of killing, the target, maybe
+  described ("狼队落刀到女巫 8 号", "刀了白天发言像神的 8 号"); the victim first ("8 号遭遇首刀"); a wolf knifing itself
+  ("9 号狼人自刀"); a stated empty knife (no target); anywhere, the night after the killer ("狼队在第三晚杀死了 1 号").
+Issue 41 adds: a seer's check named by its night anywhere ("11 号第一晚的金水9 号"), a witch's antidote by nickname
+or seat alone ("女巫风情云选择使用解药"), a protection told from the protected seat ("6 号被守卫5 号成功守护"), the
+guard's own night in the recap ("4 号选择守自己", "守卫 3 号空手"), a knife ending a sub-clause and its victim opening
+the next ("狼队选择落刀，村民1 号"), targets by the nicknames the recap maps to seats (werebench.nicknames).
+Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: a claim is what a bluffing wolf
+makes; a "悍跳狼" description is none), a passive protection ("被 5 号守护"), an action without a seat or a night.
+Refused, and reported: a night the game does not have, a target that is no seat, a seer result that contradicts
+the true roles, both potions on one night, two targets for one skill on one night. A seer check takes the result
+stated ("是狼", "金水", "查杀"), else the target's true side for the plain roles.
 """
 
 from __future__ import annotations
@@ -39,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
+from werealign.importers.werebench.nicknames import nickname_patterns, recap_nicknames
 from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
 from werealign.schema import Event, Evidence, Phase, SeatInfo
 from werealign.schema.models import ACTOR, Audience
@@ -72,8 +63,6 @@ _NTH_CHECK = re.compile(r"^(?:第(?P<k>" + _ORDINAL + r")验|(?P<first>首)验)"
 # Anywhere, with the actor named by seat and/or role, under a night: "女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水".
 # "守卫 8 号选择守护 2 号": a word of choosing may stand between the actor and the verb.
 _CHOOSING = r"(?:选择了?|决定)?\s*"
-_NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
-                            + _CHOOSING + verb + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
 # Words of speech: a sub-clause with one reports what a seat said, not what it did.
 SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
 _DAY = re.compile(r"白天|天亮|次日|当天|第" + _ORDINAL + r"天|投票|归票|出局|警长")
@@ -100,7 +89,24 @@ _SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:
 # The target's role may stand before its seat, with a short nickname between ("刀中守卫阿五 5 号", recaps name
 # players): the seat must then hold that role (else nothing is read). A "、" may follow the verb ("首刀、村民 8 号").
 _TARGET_ROLE = r"(?:[^\d\s，。；,;、号]{0,2}?(?P<trole>" + _ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
-_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# A short description of the target may stand between ("刀了白天发言像神的 8 号"): it ends in 的 and names no seat.
+_DESCRIBED = r"(?:[^\d，。；,;、]{1,12}?的)?"
+_NAMED = {skill: re.compile(r"(?P<role_a>" + _ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + _ROLE_WORD + r")?\s*"
+                            + _CHOOSING + verb + _TARGET_ROLE + _SEAT + _RESULT) for skill, (_, _, verb) in _SKILLS.items()}
+_KILL_NAMED = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*、?\s*" + _DESCRIBED + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# The pack, then its night, then the kill, anywhere: "狼队在第三晚杀死了 1 号" (the night follows the killer).
+_KILL_NIGHT_AFTER = re.compile(_KILLER + r"\s*(?:在|于)\s*第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*(?:里|中)?\s*" + _KILL_VERB + r"\s*、?\s*"
+                               + _TARGET_ROLE + _SEAT + _SECOND_VICTIM)
+# A seat poisoned, in its own clause after its night: "第二晚被女巫毒死", "第三晚被 9 号毒死" (9 must be the witch).
+_POISON_OWN = re.compile(r"^被\s*(?:女巫|(?P<by>\d{1,2})\s*号\s*(?:女巫)?)\s*(?:用毒药?|撒毒)?\s*盲?毒(?:死|杀|中|倒)")
+# The guard's night told by the recap or the log: "4 号选择守自己", "守卫 3 号空手", "5 号守卫选择了空守" (the seat
+# named must be the guard; with the role word alone, the board's one guard).
+_GUARD_SELF = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*" + _CHOOSING + r"(?:守护|守)了?\s*(?:自己|自身)")
+_GUARD_EMPTY = re.compile(r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号]{1,4}?)?\s*)?(?:(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?" + _CHOOSING + r"(?:空手|空守)")
+# A seat's description that holds a word of speech but reports none: "悍跳狼" (a wolf that claimed a role).
+_DESCRIPTORS = re.compile(r"[悍焊汉]跳狼")
+# The description of a knife's target ("刀了白天说自己是神的 8 号") says who the target is, not what anyone did.
+_DESCRIBED_TARGET = re.compile(r"(?<=[刀杀])[^\d，。；,;、]{1,12}?的(?=[^\d，。；,;、]{0,6}?\d{1,2}\s*号)")
 # A seer's check named by its night, anywhere: "第一晚的金水9 号", "第二晚的金水村民1 号", "第二晚验出 5 号是金水".
 _NTH_NIGHT_CHECKS = (
     re.compile(r"第(?P<n>" + _ORDINAL + r")(?:晚|夜)\s*的\s*(?P<said>金水|查杀)\s*(?:是)?\s*" + _TARGET_ROLE + _SEAT),
@@ -114,12 +120,13 @@ _PROTECTED = re.compile(r"(?<!\d)(?P<seat>\d{1,2})\s*号\s*(?:玩家)?\s*被\s*(
 _BLUFF = re.compile(r"悍跳|焊跳|汉跳|狼|假|称|说")
 # The target named by its role alone ("落刀猎人葛晓允": recaps name players, not seats): read when one seat holds it.
 _KILL_ROLE = re.compile(_KILLER + r"[^\d，。；,;]{0,6}?" + _KILL_VERB + r"\s*(?P<role>" + _ANY_ROLE[3:-2] + r")(?!\s*\d|\s*[一二三四五六七八九十]+\s*号)")
-_KILL_SELF = re.compile(_PACK + r"\s*(?:安排|让)?\s*(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
+# (the pack may go unnamed: "12 号狼人自刀"; only a wolf knifes itself, and the seat must be one)
+_KILL_SELF = re.compile(r"(?:" + _PACK + r"\s*)?(?:安排|让)?\s*(?<!\d)(?P<seat>\d{1,2})\s*号\s*(?:狼人?\s*)?(?:选择|决定)?\s*自刀")
 # A kill denied ("狼人未刀 2 号继续刀 12 号": 2 was not the target): nothing is read from it.
 _NEGATED = re.compile(r"未|没|不|并非")
 # The knife a seat met, or took itself: a transcript's space before it ("12 号 遭遇首刀"), or between a knife and the
 # role it fell on ("刀死 猎人"), is no sentence break.
-_KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀"
+_KNIFE_MET = r"(?:遭遇|遇到|遇)\s*[首手狼]?刀|(?:选择|决定)?\s*自刀|[首落]刀"
 # The victim named first, the kill it met after ("12 号遭遇首刀", "预言家 3 号遇手刀", "村民 8 号被狼人刀死"): under a
 # night, the wolves' kill of that night. ("中刀" is not read: on a board with a seat swap the seat that took the
 # knife is not the one the wolves chose.)
@@ -190,7 +197,7 @@ def _check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | N
 
 def _sentence_break(m: re.Match[str]) -> str:
     """A transcript's space between two words: a stop, unless a knife's victim follows it by role."""
-    knifed = m.string[max(0, m.start() - 2):m.start()] in ("刀死", "杀死")
+    knifed = m.string[max(0, m.start() - 1):m.start()] in ("刀", "杀") or m.string[max(0, m.start() - 2):m.start()] in ("刀死", "杀死")
     return m.group(0) if knifed and _ROLE_AHEAD.match(m.string, m.end()) else "。"
 
 
@@ -206,6 +213,11 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     by_seat = {s.seat: s for s in seats}
     reader = _Reader(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     reader.nth_night_checks(logs)  # on the words as written: it needs no sentence, and its quote is verbatim
+    reader.nth_night_kills(logs)
+    if transcribed:  # the recap's nicknames, as its opening maps them to seats (werebench.nicknames)
+        reader.nicks = recap_nicknames(logs, seats)
+        reader.nick_patterns = nickname_patterns(reader.nicks, _KILLER, _KILL_VERB, _ORDINAL)
+        reader.nicknamed(None, logs)
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
         logs = re.sub(r"(?<=[^\d\s])\s+(?!" + _KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     current: SeatInfo | None = None  # the seat whose clause this is
@@ -233,7 +245,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             part = part[clause.end():].strip()
         if not part:
             continue
-        if SPEECH.search(part):
+        if SPEECH.search(_DESCRIPTORS.sub("", _DESCRIBED_TARGET.sub("", part))):
             night = None  # talk at the table: what follows is not the night any more
             continue
         start = _NIGHT_START.match(part)
@@ -258,6 +270,8 @@ class _Reader:
     def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool):
         self.by_seat, self.nights, self.zh = by_seat, nights, zh
         self.readings: list[Reading] = []
+        self.nicks: dict[str, int] = {}
+        self.nick_patterns: list[tuple[str, re.Pattern]] = []
 
     def own(self, seat: SeatInfo, night: int, rest: str, text: str) -> None:
         """The seat's own clause: a verb right after the night ("第一晚救 4 号"), the seat killed by the
@@ -267,6 +281,11 @@ class _Reader:
             if m and _SKILLS[skill][0] == seat.role:
                 self.found(seat, night, skill, m, text)
                 return
+        if (m := _POISON_OWN.match(rest)) is not None:
+            witch = self._one_of("witch", m.group("by"))
+            if witch is not None:
+                self.act(witch, night, target=seat.seat, text=text, skill="witch_poison")
+            return
         m = _KILL_OWN.match(rest)
         by = self.by_seat.get(int(m.group("by"))) if m and m.group("by") else None
         if m and (m.group(0) != "自刀" or seat.faction == "wolf") and (not m.group("by") or (by is not None and by.faction == "wolf")):
@@ -297,6 +316,16 @@ class _Reader:
             guard = self.by_seat.get(int(m.group("actor")))
             if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
                 self.found(guard, night, m=m, text=whole, skill="guard_protect")
+        self.nicknamed(night, text)
+        for m in _GUARD_SELF.finditer(text):
+            guard = self.by_seat.get(int(m.group("actor")))
+            if guard is not None and guard.role == "guard" and not _NEGATED.search(m.group(0)):
+                self.act(guard, night, target=guard.seat, text=whole, skill="guard_protect")
+        for m in _GUARD_EMPTY.finditer(text):
+            if (m.group("role") or m.group("actor")) and not _NEGATED.search(text[max(0, m.start() - 2):m.end()]):
+                guard = self._one_of("guard", m.group("actor"))
+                if guard is not None:
+                    self.act(guard, night, target=None, text=whole, skill="guard_protect")
         for m in _SAVE_IMPLICIT.finditer(text):
             if m.group("role_a") or m.group("role_b"):
                 actor = self._actor("witch_save", m)
@@ -315,6 +344,10 @@ class _Reader:
                 if m is None or not (m.group("role_a") or m.group("actor") or m.group("role_b")):
                     continue
                 actor = self._actor(skill, m)
+                if actor is not None and not self.role_agrees(m):  # "守护了女巫 2 号": seat 2 must be the witch
+                    self.readings.append(Reading(actor.seat, whole, None, f"seat {m.group('seat')} does not hold the role named ({m.group('trole')})"))
+                    pos = m.end() - 1
+                    break
                 if actor is not None:
                     self.found(actor, 1 if m.groupdict().get("verb") == "首验" else night, skill, m, whole)
                     pos = m.end() - 1
@@ -335,6 +368,38 @@ class _Reader:
                 if seer is None or seer.role != "seer" or (actor is None and _BLUFF.search(before)):
                     continue
                 self.found(seer, chinese_number(m.group("n")) or 0, m=m, text=(named.group(0) if named else "") + m.group(0), skill="seer_check")
+
+    def nicknamed(self, night: int | None, text: str) -> None:
+        """Acts whose target the recap names by a nickname it maps to a seat: under `night`, the kill and the poison;
+        with `night` None, a check named by its night (werebench.nicknames)."""
+        for what, pattern in self.nick_patterns:
+            for m in pattern.finditer(text) if (what == "check") == (night is None) else ():
+                target = self.by_seat[self.nicks[m.group("nick")]]
+                role = m.groupdict().get("trole")
+                if role and RELEASE_ROLES.canonical(role) not in (target.role, "werewolf" if target.faction == "wolf" else None):
+                    continue
+                if what == "kill" and night is not None and not _NEGATED.search(m.group(0)):
+                    self.kill(night, target.seat, m.group(0))
+                elif what == "poison" and night is not None and (witch := self._one_of("witch", m.group("actor"))) is not None:
+                    self.act(witch, night, target=target.seat, text=m.group(0), skill="witch_poison")
+                elif what == "check" and (seer := self._one_of("seer", None)) is not None and not _BLUFF.search(text[max(0, m.start() - 12):m.start()]):
+                    result, why = _check_result(m, target, self.zh)
+                    if result is not None:
+                        self.act(seer, chinese_number(m.group("n")) or 0, target=target.seat, text=m.group(0), skill="seer_check", result=result)
+
+    def nth_night_kills(self, text: str) -> None:
+        """The wolves' kill with its night after the killer, anywhere: "狼队在第三晚杀死了 1 号"."""
+        for m in _KILL_NIGHT_AFTER.finditer(text):
+            if self.role_agrees(m) and not _NEGATED.search(m.group(0)[:m.start("seat") - m.start()]):
+                self.kill(chinese_number(m.group("n")) or 0, int(m.group("seat")), m.group(0))
+
+    def _one_of(self, role: str, seat: str | None) -> SeatInfo | None:
+        """The seat named (it must hold `role`), else the board's one holder of `role`."""
+        if seat:
+            named = self.by_seat.get(int(seat))
+            return named if named is not None and named.role == role else None
+        holders = [s for s in self.by_seat.values() if s.role == role]
+        return holders[0] if len(holders) == 1 else None
 
     def role_agrees(self, m: re.Match[str]) -> bool:
         """A target named with a role ("守卫 5 号") is read only when the seat truly holds it."""
@@ -378,6 +443,16 @@ class _Reader:
         event = Event(kind="skill_use", phase=phase, segment_id=None, audience=ACTOR, actor=witch.seat, target=witch.seat if itself else None,
                       skill="witch_save", note="read from the annotator log's statement of the witch's antidote (target: the night's victim)")
         self.readings.append(Reading(witch.seat, text, event, "read"))
+
+    def act(self, seat: SeatInfo, night: int, skill: str, target: int | None, text: str, result: str | None = None) -> None:
+        """A potion or a protection whose target is known (None: a stated empty guard)."""
+        phase = phase_id("night", night)
+        if phase not in self.nights:
+            self.readings.append(Reading(seat.seat, text, None, f"the game has no {phase}"))
+            return
+        event = Event(kind="skill_use", phase=phase, segment_id=None, audience=ACTOR, actor=seat.seat, target=target, skill=skill,
+                      result=result, note="read from the annotator log's statement of the seat's night action")
+        self.readings.append(Reading(seat.seat, text, event, "read"))
 
     def found(self, seat: SeatInfo, night: int, skill: str, m: re.Match[str], text: str) -> None:
         phase = phase_id("night", night)
