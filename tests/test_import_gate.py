@@ -178,7 +178,10 @@ def test_gate_removes_a_vote_and_an_event_validate_rejects_and_names_them(tmp_pa
     ds = _demo_game(tmp_path)
     game = ds.games["pandakill-s1-01"]
     bad_vote = MvpVote(phase="night-1", target=2, cutoff_segment=1, original_label="invented_votes")
-    bad_event = Event(kind="elimination", phase="day-9", segment_id=5, audience=EVERYONE, target=3, result="voted_out")
+    # anchored at the game's last segment: an exit anchored early would also make the seat's later votes invalid
+    # (issue 44: no vote after leaving), and the gate would rightly remove those too
+    last = max(s for u in game.utterances for s in u.segment_ids)
+    bad_event = Event(kind="elimination", phase="day-9", segment_id=last, audience=EVERYONE, target=3, result="voted_out")
     broken = game.model_copy(update={"mvp": game.mvp.model_copy(update={"votes": [*game.mvp.votes, bad_vote]}), "events": [*game.events, bad_event]})
     report = ImportReport(source="test")
     kept = gate_game(broken, report, "data/Season_1/01.json")
