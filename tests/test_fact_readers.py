@@ -31,6 +31,7 @@ from werealign.schema.roles import catalogue_for
     ("我直接查杀 3 号，今天出他", 3, "查杀"),
     ("上警了，十二金水，警徽流先四后七", 12, "金水"),  # the bare idiom of a seer's jump
     ("验了 6 号他是个好人", 6, "好人"),
+    ("大家听我说，我昨晚验人就是七号，是我的查杀牌", 7, "查杀"),  # the verb's object "人", then the seat, then "是我的"
 ])
 def test_a_seers_own_report_in_unseen_wordings_is_read(text, seat, result):
     assert [(s, r) for _, s, r, _ in check_reports(text)] == [(seat, result)]
@@ -47,6 +48,7 @@ def test_a_seers_own_report_in_unseen_wordings_is_read(text, seat, result):
     "昨晚我验出来一个查杀，先不说是谁",  # "一个" is a count, not seat 1
     "6 号查杀 2 号，说明 6 号在悍跳",  # 6 claims a check of 2: not the speaker's
     "大家看，5查杀的2号，8查杀了2号，那2就是狼",  # 5 and 8 claim checks of 2: neither is the speaker's
+    "今晚我要验人就是 10 号，是我的查杀就出他",  # a plan, in the verb-object wording
 ])
 def test_plans_votes_quotes_other_games_and_rivals_checks_are_not_her_check(text):
     assert check_reports(text) == []

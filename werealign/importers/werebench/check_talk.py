@@ -5,7 +5,7 @@ vote ("他也是帮好人投票的"), a plan ("先验六，后验十"), a judgme
 6 号的查杀") and a quote ("他跟我说 9 号是个好人") for her night's result. A report is read only in the forms that
 say "I checked X, result R", nothing else:
 - the check verb, then the seat, then its result in the same clause: "(我)(昨晚)验了 5 号，5 号是张金水",
-  "验的 8 号好身份", "我查验的是 3 号，一张查杀";
+  "验的 8 号好身份", "我查验的是 3 号，一张查杀", "我昨晚验人就是 4 号，是我的查杀";
 - the table's idiom owned: "9 号是我的金水", "10 号我查杀", "我的金水是 8 号", "我给 7 号发金水", "我查杀 12 号";
 - the bare idiom of a seer's jump, the seat then 金水 / 查杀 right after it ("12 查杀", "11 号金水"), not owned by
   anyone else ("6 号的查杀" is not it).
@@ -27,13 +27,13 @@ _SEAT = r"(?:(?P<seat>(?<!\d)\d{1,2}(?!\d)|(?![一两][^一二三四五六七八
 _SEAT_NAMED = r"(?P<seat>" + _NUM + r")\s*号\s*(?:玩家|这张牌|牌)?"
 _GOOD = r"金水|好人|好身份|良民|清水"
 _WOLF = r"查杀|狼人|狼|坏人"
-_CARD = r"(?:[他她这]\s*)?(?:是|为|给了?|发了?)?\s*(?:一|1)?\s*(?:张|个|匹|只)?\s*(?:的)?\s*"
+_CARD = r"(?:[他她这]\s*)?(?:是|为|给了?|发了?)?\s*(?:我的)?\s*(?:一|1)?\s*(?:张|个|匹|只)?\s*(?:的)?\s*"  # "，是我的查杀"
 _NIGHT = r"(?:昨晚|昨天晚上|昨天夜里|昨天|今天|第[一二三四五六七八九十\d]{1,2}(?:个)?(?:天)?(?:晚上?|夜)|第[一二三四五六七八九十\d]{1,2}天|首夜|首晚)?"
 # "验了 5 号，5 号是张金水": the seat may be said again before its result.
 _AGAIN = r"(?:\s*[，,]?\s*(?:(?P=seat)|(?P=seatn))\s*号?)?"
 _FORMS = [
     # the verb, then the seat, then the result (a clause of at most a few characters between)
-    re.compile(r"(?:我|自己)?\s*" + _NIGHT + r"\s*(?:选择)?\s*(?:查验|验|摸|查(?!杀))\s*(?:了|的是|的|过)?\s*(?:一下)?\s*(?:这个|那个)?\s*" + _SEAT
+    re.compile(r"(?:我|自己)?\s*" + _NIGHT + r"\s*(?:选择)?\s*(?:查验|验|摸|查(?!杀))\s*(?:人)?\s*(?:确实|就)?\s*(?:了|的是|的|过|是)?\s*(?:一下)?\s*(?:这个|那个)?\s*" + _SEAT
                + _AGAIN + r"\s*[，,]?\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
     # the idiom owned: "9 号是我的金水", "10 号我查杀", "3 我金水"
     re.compile(_SEAT + r"\s*(?:是|就是|为)?\s*(?:我的|我(?:验出来的|查验的|验的|查的|摸的)?)\s*(?:一张|的)?\s*(?P<result>金水|查杀)"),
