@@ -43,6 +43,7 @@ class Lexicon:
       possessive or a verb: the name is about the role, not the speaker's own);
     - `not_before`: a hypothesis, a belief or another game inside the claim's clause, in the few characters before
       ("如果", "就算", "以前", "if"); `report`: another's words in those characters, across a clause ("他说，我是…");
+      `carry`: a hypothesis in the clause before, whose consequent the claim's clause is ("我要是预言家，我验的金水…");
       `not_in_clause`: a denial in the claim's clause ("我不是预言家，我是女巫" claims the witch);
       `clause`: what ends a clause; `then`: a counterfactual right after ("我是个狼，我就没有必要…");
     - `aliases`: role id -> the table's idioms for the role beyond the catalogue's names ("枪" for the hunter);
@@ -67,6 +68,7 @@ class Lexicon:
     acts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     number: Callable[[str], int | None] = lambda t: int(t) if t.isdigit() else None
     report: str = r"(?!)"
+    carry: str = r"(?!)"
     closing: str | None = None
     short_acts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -87,22 +89,25 @@ LEXICONS: dict[str, Lexicon] = {
             r"我(?:的)?\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家)?)?\s*(?:底牌|身份|牌)\s*[，,]?\s*(?:是|就是)?\s*(?:一?张|一?个)?",
             r"我(?:作为|身为)" + _ZH_KIND,
             r"我(?:这把|这局|这盘)?(?:拿(?:了|到)?|摸(?:了|到)?)(?:的是)?(?:一?张|个)?",
+            r"(?:这把|这局|这盘)[^，,。.!！?？\s他她你]{0,6}?(?:拿|摸)(?:了|到)(?:的是)?(?:一?张|个)?",  # "这盘很不幸又摸了个平民"
             _ZH_ME + r"(?:就|也|只是|确实)?(?:一张|一个|个|就)?",  # "我一张平民牌", "我就平民", "我只是个平民", "我一个平民"
         ),
-        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))\W{0,3}(?:那|那么|反正|所以|我是)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:真的|就|也|才)?(?:是|就是)?" + _ZH_KIND,
+        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))\W{0,3}(?:那|那么|反正|所以|我是)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:(?:底牌|身份)\s*[，,]?)?\s*(?:真的|就|也|才)?(?:是|就是)?" + _ZH_KIND,
         # a turn closing on a role, the seat's own ("好吧，一张猎人牌过了")
         closing=r"(?:^|(?<=[，,。.!！?？；;\s]))(?:我是)?(?:一张|是张|是一张)(?P<role>{role})牌?\s*(?:过了|过)\s*$",
         card=r"(?:牌)?",
         after=r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|衣服|杀|同伴|[？?])",
         # within the claim's clause: a hypothesis, a belief, another game ("以前我拿一张狼人", "上一期我拿了个预言家")
         not_before=r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|当成|当作|像|位置|立场|角度|视角|逻辑|穿"
-                   r"|就算|即使|哪怕|以前|上一?(?:期|把|局|盘|集)|想的是|本来想|奔着|但凡"
-                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|把|被|帮|还是|让|叫|逼)$",
+                   r"|就算(?!了)|即使|哪怕|以前|上一?(?:期|把|局|盘|集)|想的是|本来想|奔着|但凡"
+                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对)$",
         # within the few characters before, across a clause: another's words ("他说，我是预言家")
-        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那)?[，,]?\s*$",
+        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
+               r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$",
+        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕",
         not_in_clause=r"不是|是不是|并非",
         clause=r"[，,。.!！?？；;\s]",
-        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我没有必要|我还会|怎么会|会不会)|^.{0,6}?(?:开玩笑|开个玩笑|逗你)",
+        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我没有必要|我还会|怎么会|会不会)|^.{0,6}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么",
         # "名"/"明" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌"); "强民": a villager
         aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)"),
                  "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",), "guard": (r"护卫",)},
@@ -118,7 +123,9 @@ LEXICONS: dict[str, Lexicon] = {
             "hunter": (r"我(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
                        r"我(?:(?![看让等叫逼他她你])[^，,。.!！?？]){0,8}?把\s*\d{1,2}\s*号?[^，,。.!！?？]{0,6}?带走"),
             "silencer_elder": (r"(?:是|就是)我" + _ZH_WHEN + r"禁的", r"我" + _ZH_WHEN + _ZH_WILL + r"禁(?:了|的|言了)"),
-            "werewolf": (r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:直接|现在|就|选择|要|马上|马上就要)?自爆", r"我们?(?:狼队)?交牌"),
+            "stalker": (r"我" + _ZH_WILL + r"(?:直接)?带走", r"我" + _ZH_WHEN + _ZH_WILL + r"标记(?:了|的)?\s*\d"),  # the stalker's mark and take
+            "werewolf": (r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:直接|现在|就|选择|要|马上|马上就要)?自爆", r"我们?(?:狼队)?交牌",
+                         r"(?<![你他她])我的狼(?:人)?(?:同伴|队友)"),  # "向我的狼队友抱歉"
         },
         # a turn of a few words holding only a move is the speaker's last word ("带走 10 号", "交牌了")
         short_acts={"hunter": (r"(?:^|(?<=[，,。\s]))(?:开枪)?带走\s*\d",), "werewolf": (r"^[\W了过好吧]*(?:交牌|自爆)",)},
@@ -140,6 +147,8 @@ LEXICONS: dict[str, Lexicon] = {
     ),
 }
 _WINDOW = 8  # characters before a claim searched for a hypothesis or a report
+_CARRY = 24  # characters before a claim searched for the clause before it (a hypothesis carried over)
+_SENTENCE = r"[。.!！?？；;]|(?<=[^\W\d_])\s+(?=[^\W\d_])"  # a sentence ends at a stop, or at a space between words (ASR)
 _SHORT = 30  # a turn of at most this many characters is a last word: its subjectless moves are the speaker's
 
 
@@ -209,8 +218,9 @@ class ClaimReader:
             for m in p.regex.finditer(text):
                 before = text[max(0, m.start() - _WINDOW):m.start()]
                 clause = re.split(lex.clause, before)[-1]
+                previous = re.split(r"[，,]", re.split(_SENTENCE, text[max(0, m.start() - _CARRY):m.start()])[-1])[-2:-1]
                 if (re.search(lex.not_before, clause) or re.search(lex.report, before) or re.search(lex.not_in_clause, clause)
-                        or re.search(lex.then, text[m.end():m.end() + 20])):
+                        or (previous and re.search(lex.carry, previous[0])) or re.search(lex.then, text[m.end():m.end() + 20])):
                     continue
                 seat = m.groupdict().get("seat")
                 if seat is not None and lex.number(seat) != speaker:
