@@ -79,12 +79,12 @@ _ZH_WHEN = r"(?:昨天|昨晚|前天|第一晚|第二晚|第三晚|首夜|今天
 _ZH_WILL = r"(?:会|要|就|先|再|还|也|一定|可能|直接|肯定|必须)*"  # "我今晚一定要撒毒", "我可能就会把 5 号直接毒掉"
 # a modifier before the role ("一个光明磊落的禁言长老"); never the eyes of others ("你们眼里的狼", "所谓的预言家")
 _ZH_MOD = r"(?:[^\s，,。.!！?？；;的我你他她们眼心口谓为说认觉想]{1,8}的)?"
-_ZH_KIND = (r"(?:一|这)?(?:张|个|名|位|枚)?(?:那个|这个)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的?|大)?" + _ZH_MOD)
+_ZH_KIND = (r"(?:一|这)?(?:张|个|名|位|枚)?(?:那个|这个)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的|大)?" + _ZH_MOD)
 _ZH_NUM = r"(?:\d{1,2}|[一二三四五六七八九十]{1,3}(?![个下手张些点样]))"  # a seat, not "一下", "一个"
 LEXICONS: dict[str, Lexicon] = {
     "zh": Lexicon(
         frames=(
-            _ZH_ME + r"(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这张|也|必|一定|绝对|当然|真|只)?(?:就是|才是|是)" + _ZH_KIND,
+            _ZH_ME + r"(?:这把|这局|这盘)?(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这张|也|必|一定|绝对|当然|真|只)?(?:就是|才是|是)" + _ZH_KIND,
             r"我(?:来|要|直接|先|这边|现在)?(?:起跳|跳|拍|报)(?:了)?(?:身份)?(?:一?张|个)?",  # not 认: "我认预言家" accepts another's claim
             r"我(?:的)?\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家)?)?\s*(?:底牌|身份|牌)\s*[，,]?\s*(?:是|就是)?\s*(?:一?张|一?个)?",
             r"我(?:作为|身为)" + _ZH_KIND,
@@ -92,22 +92,24 @@ LEXICONS: dict[str, Lexicon] = {
             r"(?:这把|这局|这盘)[^，,。.!！?？\s他她你]{0,6}?(?:拿|摸)(?:了|到)(?:的是)?(?:一?张|个)?",  # "这盘很不幸又摸了个平民"
             _ZH_ME + r"(?:就|也|只是|确实)?(?:一张|一个|个|就)?",  # "我一张平民牌", "我就平民", "我只是个平民", "我一个平民"
         ),
-        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))\W{0,3}(?:那|那么|反正|所以|我是)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:(?:底牌|身份)\s*[，,]?)?\s*(?:真的|就|也|才)?(?:是|就是)?" + _ZH_KIND,
+        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))(?<!我\s)\W{0,3}(?:那|那么|反正|所以|我是)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:(?:底牌|身份)\s*[，,]?)?\s*(?:真的|就|也|才)?(?:是|就是)?" + _ZH_KIND,
         # a turn closing on a role, the seat's own ("好吧，一张猎人牌过了")
         closing=r"(?:^|(?<=[，,。.!！?？；;\s]))(?:我是)?(?:一张|是张|是一张)(?P<role>{role})牌?\s*(?:过了|过)\s*$",
         card=r"(?:牌)?",
-        after=r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|衣服|杀|同伴|[？?])",
+        after=r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|衣服|杀|同伴|刀|警徽|[？?])",
         # within the claim's clause: a hypothesis, a belief, another game ("以前我拿一张狼人", "上一期我拿了个预言家")
         not_before=r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|当成|当作|像|位置|立场|角度|视角|逻辑|穿"
                    r"|就算(?!了)|即使|哪怕|以前|上一?(?:期|把|局|盘|集)|想的是|本来想|奔着|但凡"
-                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对)$",
+                   r"|比如|想不到|猜到|认定"
+                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|盘|看|猜)$",
         # within the few characters before, across a clause: another's words ("他说，我是预言家")
-        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
-               r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$",
-        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕",
+        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
+               r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$|告诉[^，,。]{0,4}[，,：:]\s*$",
+        # a hypothesis, another's shoes ("我在 1 号这个位置，我是个狼人牌…"), a quote going on ("说 4 号好人，我 6 号是个狼")
+        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)|^\s*说|要(?:觉得|认为)",
         not_in_clause=r"不是|是不是|并非",
-        clause=r"[，,。.!！?？；;\s]",
-        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我没有必要|我还会|怎么会|会不会)|^.{0,6}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么",
+        clause=r"[，,。.!！?？；;]|\s(?!\s*\d)",  # a space before a seat number is the transcript's spacing, no clause end
+        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我早就|我可能|我没有必要|我还会|怎么会|会不会)|^也(?:一定|会|要|不)|^如果|^.{0,4}?我也不可能|^.{0,6}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么",
         # "名"/"明" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌"); "强民": a villager
         aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)"),
                  "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",), "guard": (r"护卫",)},
@@ -120,7 +122,7 @@ LEXICONS: dict[str, Lexicon] = {
                       r"我" + _ZH_WHEN + _ZH_WILL + r"把\s*\d{1,2}\s*号?\s*(?:直接|给)?毒(?:掉|死|走|了)"),
             "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守)",),
             # the gun is the speaker's, not watched ("我就想看他开枪")
-            "hunter": (r"我(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
+            "hunter": (r"我(?!们)(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
                        r"我(?:(?![看让等叫逼他她你])[^，,。.!！?？]){0,8}?把\s*\d{1,2}\s*号?[^，,。.!！?？]{0,6}?带走"),
             "silencer_elder": (r"(?:是|就是)我" + _ZH_WHEN + r"禁的", r"我" + _ZH_WHEN + _ZH_WILL + r"禁(?:了|的|言了)"),
             "stalker": (r"我" + _ZH_WILL + r"(?:直接)?带走", r"我" + _ZH_WHEN + _ZH_WILL + r"标记(?:了|的)?\s*\d"),  # the stalker's mark and take
@@ -189,8 +191,8 @@ class ClaimReader:
             self._aliases = {**getattr(self, "_aliases", {}), **alias_of}
             alternation = "(?>" + "|".join(fragments) + ")"  # atomic: "狼人的" never falls back to "狼" + "人的"
             role = r"(?P<role>" + alternation + r")"
-            for frame in (*lex.frames, *([lex.lead] if lex.lead else [])):
-                self.patterns.append(_Pattern(lex, re.compile(frame + role + lex.card + lex.after), None))
+            for frame in (*lex.frames, *([lex.lead] if lex.lead else [])):  # the card atomic too: "狼牌的" is not "狼" + "牌的"
+                self.patterns.append(_Pattern(lex, re.compile(frame + "(?>" + role + lex.card + ")" + lex.after), None))
             if lex.closing:
                 self.patterns.append(_Pattern(lex, re.compile(lex.closing.replace("{role}", alternation)), None))
             for bucket, acts_of in ((self.patterns, lex.acts), (self.short, lex.short_acts)):
