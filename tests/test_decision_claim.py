@@ -84,6 +84,57 @@ def test_what_is_no_claim(text, speaker):
     assert ClaimReader(ZH).claim(text, speaker) is None
 
 
+def _board(*roles: str):
+    """The invented Chinese game with these roles on the board too (public cards: claimable, answers)."""
+    return ZH.model_copy(update={"rules": ZH.rules.model_copy(update={"public_cards": [*(ZH.rules.public_cards or []), *roles]})})
+
+
+@pytest.mark.parametrize("text, speaker, role, extra", [
+    # issue 42, third round (tuned on hand-label sets A and B and on invented text only): the speaker's own seat
+    # before the card, a modifier before the role, the table's words for a villager
+    ("我 6 底牌是一张平民牌，听后面", 6, "villager", ()),
+    ("我 4 号牌，一张村民牌，没什么说的", 4, "villager", ()),
+    ("我就是一个胆小怕事的平民，别打我", 3, "villager", ()),
+    ("我只是个民，你们随便", 3, "villager", ()),
+    ("我是个强民，不跳了", 6, "villager", ()),
+    ("我是个明，过了", 6, "villager", ()),  # ASR writes 民 as 明 too
+    ("这把又摸了个平民，没办法", 6, "villager", ()),
+    ("5 号底牌，一张平民牌，过", 5, "villager", ()),
+    ("那就算了，我是个平民", 6, "villager", ()),  # "就算了" (never mind) is no "就算" (even if)
+    ("好吧，一张守卫牌过了", 2, "guard", ()),  # a turn closing on its card
+    # a move that only the role makes, said in the first person, future moves included
+    ("我先验 3，再验 9，警徽给我", 1, "seer", ()),
+    ("今晚我一定要撒毒，毒谁看发言", 3, "witch", ()),
+    ("我可能就会把 5 号直接毒掉", 3, "witch", ()),
+    ("我会直接带走 5 号", 2, "hunter", ("hunter",)),
+    ("4 号是我禁的，明天还禁他", 4, "silencer_elder", ("silencer_elder",)),
+    ("向我的狼队友道个歉，我们尽力了", 5, "werewolf", ()),
+    ("交牌了", 5, "werewolf", ()),  # a last word: a turn of a few words holding only a move
+    ("带走 7 号", 2, "hunter", ("hunter",)),
+    # the hidden faction plays no part: a good seat saying it is a wolf claims the wolf, as the table hears it
+    ("我是狼，认了，投我吧", 6, "werewolf", ()),
+])
+def test_claims_read_as_the_table_hears_them(text, speaker, role, extra):
+    assert ClaimReader(_board(*extra)).claim(text, speaker) == role
+
+
+@pytest.mark.parametrize("text, speaker, extra", [
+    ("就算我是狼，你们也推不出我", 5, ()),  # a concession
+    ("以前我拿一张狼人的时候，也是这么打的", 5, ()),  # another game
+    ("你告诉我 3 号是个预言家，我就信", 3, ()),  # "我" is the object: "tell me seat 3 is the seer"
+    ("我要是一张预言家牌，我验的金水早报了", 1, ()),  # the hypothesis carries to the next clause
+    ("我在他那个位置，我是个狼人牌，我一定不这么打", 5, ()),  # another's shoes
+    ("他们说 9 号是狼，我就想看他开枪", 7, ("hunter",)),  # a gun watched, not the speaker's
+    ("我们投死一个开枪的", 7, ("hunter",)),
+    ("5 号玩家铁狼，别保了", 5, ()),  # "铁狼": an accusation quoted, no card
+    ("我是一个大家眼里的狼，但我是好人", 5, ()),  # others' eyes
+    ("我是狼，就开玩笑的", 5, ()),  # a joke, from any seat
+    ("你觉得我的狼同伴是谁", 6, ()),  # another's belief
+])
+def test_no_claims_as_the_table_hears_them(text, speaker, extra):
+    assert ClaimReader(_board(*extra)).claim(text, speaker) is None
+
+
 def test_the_answer_space_is_the_boards_roles_and_a_declared_role_is_read_by_its_name():
     assert board_roles(ZH) == ["villager", "seer", "witch", "guard", "werewolf"]  # catalogue order, each once
     declared = ZH.model_copy(update={"rules": ZH.rules.model_copy(update={"declared_roles": [
@@ -203,12 +254,13 @@ def test_a_language_is_a_lexicon(monkeypatch):
 
 @pytest.mark.werebench
 def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
-    """Issue 42: the reader against 450 hand-labelled turns of the release (tests/data, structured labels only: game,
-    turn index, seat, claimed role). Set C was labelled after the current reader was frozen and never tuned on; the
-    floors below are the measured figures (BENCHMARKS.md), so a change that reads claims worse fails here."""
+    """Issue 42: the reader against 600 hand-labelled turns of the release (tests/data, structured labels only: game,
+    turn index, seat, claimed role). The reader was tuned on sets A and B; C and D were never tuned on (D labelled
+    before the third round began, C before the second reader was frozen). The floors are the measured figures
+    (BENCHMARKS.md), so a change that reads claims worse fails here."""
     labels = json.loads((Path(__file__).parent / "data" / "claim_labels_werebench.json").read_text(encoding="utf-8"))["labels"]
     ds = load_dataset(werebench_import.path)
-    for name, recall_floor, precision_floor in (("A", 0.75, 0.85), ("B", 0.60, 0.77), ("C", 0.69, 0.81)):
+    for name, recall_floor, precision_floor in (("A", 0.90, 0.88), ("B", 0.90, 0.89), ("C", 0.76, 0.80), ("D", 0.69, 0.80)):
         rows = [r for r in labels if r["set"] == name]
         assert len(rows) >= 150 and sum(r["claim"] is not None for r in rows) >= 50
         right = said = 0

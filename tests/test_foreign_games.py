@@ -231,7 +231,8 @@ def mafia_game(tmp_path_factory) -> GameLog:
     ("im not mafia btw", False, None), ("Im innocent", False, None), ("I'm town, trust me", False, None),
     ("I am a bystander. Ben is odd", False, "bystander"), ("Im bystander", False, "bystander"), ("my role is bystander", False, "bystander"),
     ("if I were a bystander I would vote", False, None), ("Dana said I'm a bystander", False, None), ("im the bystander?", False, None),
-    ("I'm mafia", False, None), ("I'm mafia", True, "mafioso"),
+    # issue 42: read as the table hears it, whatever the seat's hidden faction: the same words, the same claim
+    ("I'm mafia", False, "mafioso"), ("I'm mafia", True, "mafioso"), ("I'm mafia, just kidding", False, None),
 ])
 def test_claims_read_in_english(mafia_game, text, mafioso, claim):
     seat = next(s.seat for s in mafia_game.seats if (s.role == "mafioso") == mafioso)

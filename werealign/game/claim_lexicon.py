@@ -43,6 +43,12 @@ def not_before(language: str = "en") -> re.Pattern[str]:
     return re.compile(rf"(?i)\b(?:{_alt([re.escape(x) for x in w['not_before']])})\b")
 
 
+def taken_back(language: str = "en") -> str:
+    """A joke right after a claim that takes it back (matched at the start of the text that follows the claim)."""
+    w = lexicon()[language]
+    return rf"(?i)^\W{{0,3}}(?:{_alt([re.escape(x) for x in w.get('taken_back', [])]) or '(?!)'})\b"
+
+
 def side_words() -> frozenset[str]:
     """Role synonyms in any language of the lexicon that name a side, not a card: never a claim."""
     return frozenset(w.lower() for lang in lexicon().values() for w in lang.get("side_words", []))

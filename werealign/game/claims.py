@@ -10,14 +10,15 @@ kept here. Precision comes first, since a false claim is a wrong key:
   speaker's own —, "你要打我是狼", "if I were the seer"), a
   counterfactual ("我是个狼，我就没有必要…") and a question ("我是预言家吗？") are no claim;
 - "the seer told us" names a role without the first person: no claim.
-A wolf-side role is a claim only from a wolf-side seat: a good player's "我是狼" is a wolf's-eye argument or a
-joke (read by hand on the release), never a bid to be exiled. The first claim of a turn is its claim.
+The first claim of a turn is its claim. The reader never looks at the seat's hidden role or faction (a player at
+the table cannot): a good player's "我是狼" that is a wolf's-eye argument or a joke is told apart by its words ("就算我是
+狼", "我在他那个位置，我是个狼人牌…", "我是狼，开玩笑的"), and the same words give the same reading from any seat.
 
 Issue 42: a claim is read as a player hears it: the table's idioms ("我是枪", "我一张平民牌", "我是民"), a first-person
 report of one's own night move ("5 号是我的查杀": the seer; "我的银水": the witch), a claim after a denial of another
 role ("我不是预言家，我是女巫": a denial counts only in its own clause). How a language says all this is data, a
 `Lexicon` in `LEXICONS`: another language is one more entry. Measured against hand labels of the release in
-BENCHMARKS.md (recall and precision, with the misses listed).
+BENCHMARKS.md (recall and precision, with the misses listed; sets C and D held out from all tuning).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from werealign.game.claim_lexicon import claim_opening, not_before, role_end, side_words
+from werealign.game.claim_lexicon import claim_opening, not_before, role_end, side_words, taken_back
 from werealign.schema import GameLog, ItemProvenance, Utterance
 from werealign.schema.decisions import MVP_MARK, ClaimItem
 from werealign.schema.models import VOTE_PHASE_KINDS
@@ -41,13 +42,19 @@ class Lexicon:
     - `lead`: a turn opening on its own seat and a role ("3 号预言家，…"), group `seat` the seat, or None;
     - `card`: what may follow the role name as part of it ("牌": "预言家牌"); `after`: what must not follow it (a
       possessive or a verb: the name is about the role, not the speaker's own);
-    - `not_before`: a hypothesis, a belief or a report in the few characters before ("如果", "他说", "if");
-      `not_in_clause`: the same, but only inside the claim's clause (a denial: "我不是预言家，我是女巫" claims the witch);
+    - `not_before`: a hypothesis, a belief or another game inside the claim's clause, in the few characters before
+      ("如果", "就算", "以前", "if"); `report`: another's words in those characters, across a clause ("他说，我是…");
+      `carry`: a hypothesis in the clause before, whose consequent the claim's clause is ("我要是预言家，我验的金水…");
+      `elsewhere`/`here`: another game named shortly before, and this game named since (the later one wins);
+      `not_in_clause`: a denial in the claim's clause ("我不是预言家，我是女巫" claims the witch);
       `clause`: what ends a clause; `then`: a counterfactual right after ("我是个狼，我就没有必要…");
     - `aliases`: role id -> the table's idioms for the role beyond the catalogue's names ("枪" for the hunter);
     - `acts`: role id -> first-person reports of the role's own night move, which claim it without naming it
       ("5 号是我的查杀": the seer; "我的银水": the witch; "I saved seat 6": the witch); a wolf-side act claims the
       board's wolf role;
+    - `closing`: a turn closing on a role, its group `role` the role alternation `{role}` ("一张猎人牌过了"), or None;
+    - `short_acts`: role id -> a move said without a subject, read only in a turn of a few words (a last word:
+      "带走 10 号", "交牌了");
     - `number`: reads a seat number it writes (digits or numerals).
     """
 
@@ -62,40 +69,74 @@ class Lexicon:
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     acts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     number: Callable[[str], int | None] = lambda t: int(t) if t.isdigit() else None
+    report: str = r"(?!)"
+    carry: str = r"(?!)"
+    elsewhere: str = r"(?!)"
+    here: str = r"(?!)"
+    closing: str | None = None
+    short_acts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 _ZH_SEAT = r"(?P<seat>\d{1,2}|[一二两三四五六七八九十]{1,3})"
-_ZH_WHEN = r"(?:昨天|昨晚|前天|第一晚|第二晚|第三晚|首夜|今天|晚上|昨天晚上|当晚)?\s*(?:晚上)?\s*"
-_ZH_KIND = r"(?:一|这)?(?:张|个|名|位|枚)?(?:那个|这个)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的?)?"  # "一张真的", "那个真正的"
+_ZH_ME = r"我\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家|牌)?)?\s*"  # "我 4 号", "我 6 底牌", "我 8 号玩家": the speaker naming its own seat
+_ZH_WHEN = r"(?:昨天|昨晚|前天|第一晚|第二晚|第三晚|首夜|今天|今晚|晚上|昨天晚上|当晚)?\s*(?:晚上)?\s*"
+_ZH_WILL = r"(?:会|要|就|先|再|还|也|一定|可能|直接|肯定|必须)*"  # "我今晚一定要撒毒", "我可能就会把 5 号直接毒掉"
+# a modifier before the role ("一个光明磊落的禁言长老"); never the eyes of others ("你们眼里的狼", "所谓的预言家")
+_ZH_MOD = r"(?:[^\s，,。.!！?？；;的我你他她们眼心口谓为说认觉想]{1,8}的)?"
+_ZH_KIND = (r"(?:一|这)?(?:张|个|名|位|枚)?(?:那个|这个)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的|大)?" + _ZH_MOD)
+_ZH_NUM = r"(?:\d{1,2}|[一二三四五六七八九十]{1,3}(?![个下手张些点样]))"  # a seat, not "一下", "一个"
 LEXICONS: dict[str, Lexicon] = {
     "zh": Lexicon(
         frames=(
-            r"我\s*(?:\d{1,2}\s*号)?\s*(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这张|也)?(?:就是|才是|是)" + _ZH_KIND,
+            _ZH_ME + r"(?:这把|这局|这盘)?(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这张|也|必|一定|绝对|当然|真|只)?(?:就是|才是|是)" + _ZH_KIND,
             r"我(?:来|要|直接|先|这边|现在)?(?:起跳|跳|拍|报)(?:了)?(?:身份)?(?:一?张|个)?",  # not 认: "我认预言家" accepts another's claim
-            r"我(?:的)?\s*(?:\d{1,2}\s*号)?\s*(?:底牌|身份|牌)\s*(?:是|就是)?\s*(?:一?张|一?个)?",
+            r"我(?:的)?\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家)?)?\s*(?:底牌|身份|牌)\s*[，,]?\s*(?:是|就是)?\s*(?:一?张|一?个)?",
             r"我(?:作为|身为)" + _ZH_KIND,
             r"我(?:这把|这局|这盘)?(?:拿(?:了|到)?|摸(?:了|到)?)(?:的是)?(?:一?张|个)?",
-            r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:就|也|只是|确实)?(?:一张|就)?",  # "我一张平民牌", "我就平民", "我猎人带队"
+            r"(?:这把|这局|这盘)[^，,。.!！?？\s他她你]{0,6}?(?:拿|摸)(?:了|到)(?:的是)?(?:一?张|个)?",  # "这盘很不幸又摸了个平民"
+            _ZH_ME + r"(?:就|也|只是|确实)?(?:一张|一个|个|就)?",  # "我一张平民牌", "我就平民", "我只是个平民", "我一个平民"
         ),
-        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))\W{0,3}(?:我是)?" + _ZH_SEAT + r"\s*号(?:玩家)?\s*(?:是|就是)?" + _ZH_KIND,
+        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))(?<!我\s)\W{0,3}(?:那|那么|反正|所以|我是)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:(?:底牌|身份)\s*[，,]?)?\s*(?:真的|就|也|才)?(?:是|就是)?" + _ZH_KIND,
+        # a turn closing on a role, the seat's own ("好吧，一张猎人牌过了")
+        closing=r"(?:^|(?<=[，,。.!！?？；;\s]))(?:我是)?(?:一张|是张|是一张)(?P<role>{role})牌?\s*(?:过了|过)\s*$",
         card=r"(?:牌)?",
-        after=r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|衣服|杀|[？?])",
+        after=r"(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|视角|身份|加|或|衣服|杀|同伴|刀|警徽|[？?])",
+        # within the claim's clause: a hypothesis, a belief, another game ("以前我拿一张狼人", "上一期我拿了个预言家")
         not_before=r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|怀疑|当成|当作|像|位置|立场|角度|视角|逻辑|穿"
-                   r"|(?:他|她|你|有人|都)(?:说|问)|让|叫|逼|(?<!我)(?<!我先)(?<!我都)(?<!我就)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那)?[，,]?\s*$"
-                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|把|被|帮|还是)$|但凡",
+                   r"|就算(?!了)|即使|哪怕|以前|上一?(?:期|把|局|盘|集)|想的是|本来想|奔着|但凡"
+                   r"|比如|想不到|猜到|认定"
+                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|盘|看|猜)$",
+        # within the few characters before, across a clause: another's words ("他说，我是预言家")
+        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
+               r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$|告诉[^，,。]{0,4}[，,：:]\s*$",
+        # a hypothesis, another's shoes ("我在 1 号这个位置，我是个狼人牌…"), a quote going on ("说 4 号好人，我 6 号是个狼")
+        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)|^\s*说|(?:他|她|你)说|要(?:觉得|认为)",
+        # another game, unless this one is named since ("上一期…我拿了个预言家"; "上一把我是狼，这把我是预言家" claims)
+        elsewhere=r"上一?(?:期|把|局|盘|集)|以前|之前那(?:把|局|盘)", here=r"这(?:一)?(?:把|局|盘)|今天|现在|本局",
         not_in_clause=r"不是|是不是|并非",
-        clause=r"[，,。.!！?？；;\s]",
-        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就|我没有必要|我还会|怎么会|会不会)",
-        # "名" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌")
-        aliases={"villager": (r"普村", r"[民名](?=牌|[\s，,。.!！?？]|$)"), "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",)},
+        clause=r"[，,。.!！?？；;]|\s(?!\s*\d)",  # a space before a seat number is the transcript's spacing, no clause end
+        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我早就|我可能|我没有必要|我还会|怎么会|会不会)|^也(?:一定|会|要|不)|^如果|^.{0,4}?我也不可能|^.{0,6}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么",
+        # "名"/"明" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌"); "强民": a villager
+        aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)"),
+                 "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",), "guard": (r"护卫",)},
         acts={
             "seer": (r"(?:是|就是)我" + _ZH_WHEN + r"的?(?:翻牌)?(?:金水|查杀)", r"我的(?:金水|查杀)(?:是|为|就是)",
-                     r"我" + _ZH_WHEN + r"(?:验了|验的|查验了|验过)"),
-            "witch": (r"(?:是|就是)我" + _ZH_WHEN + r"的?银水", r"我的银水", r"我" + _ZH_WHEN + r"(?:救了|救的|开了?解药|用了?解药|毒了|毒的|开毒|开了毒|撒毒)"),
+                     r"我" + _ZH_WHEN + r"(?:验了|验的|查验了|验过)",
+                     r"我" + _ZH_WHEN + _ZH_WILL + r"(?:去)?验(?:一下|一手|一张)?\s*" + _ZH_NUM),  # "我先验 11", "今晚我会验一下 9 号"
+            "witch": (r"(?:是|就是)我" + _ZH_WHEN + r"的?银水", r"我的银水",
+                      r"我" + _ZH_WHEN + _ZH_WILL + r"(?:救了|救的|开了?解药|用了?解药|毒了|毒的|开毒|开了毒|撒毒)",
+                      r"我" + _ZH_WHEN + _ZH_WILL + r"把\s*\d{1,2}\s*号?\s*(?:直接|给)?毒(?:掉|死|走|了)"),
             "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守)",),
-            "hunter": (r"我[^，,。.!！?？\s]{0,5}?开(?:了)?枪",),
-            "werewolf": (r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:直接|现在|就|选择|要)?自爆", r"我们?(?:狼队)?交牌"),
+            # the gun is the speaker's, not watched ("我就想看他开枪")
+            "hunter": (r"我(?!们)(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
+                       r"我(?:(?![看让等叫逼他她你])[^，,。.!！?？]){0,8}?把\s*\d{1,2}\s*号?[^，,。.!！?？]{0,6}?带走"),
+            "silencer_elder": (r"(?:是|就是)我" + _ZH_WHEN + r"禁的", r"我" + _ZH_WHEN + _ZH_WILL + r"禁(?:了|的|言了)"),
+            "stalker": (r"我" + _ZH_WILL + r"(?:直接)?带走", r"我" + _ZH_WHEN + _ZH_WILL + r"标记(?:了|的)?\s*\d"),  # the stalker's mark and take
+            "werewolf": (r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:直接|现在|就|选择|要|马上|马上就要)?自爆", r"我们?(?:狼队)?交牌",
+                         r"(?<![你他她])我的狼(?:人)?(?:同伴|队友)"),  # "向我的狼队友抱歉"
         },
+        # a turn of a few words holding only a move is the speaker's last word ("带走 10 号", "交牌了")
+        short_acts={"hunter": (r"(?:^|(?<=[，,。\s]))(?:开枪)?带走\s*\d",), "werewolf": (r"^[\W了过好吧]*(?:交牌|自爆)",)},
         number=lambda t: int(t) if t.isdigit() else chinese_number(t),
     ),
     # English wording is data (claim_lexicon.json, issue 45): "im bystander" is a claim, "im not mafia" is not
@@ -107,13 +148,16 @@ LEXICONS: dict[str, Lexicon] = {
         not_before=not_before("en").pattern + r"|(?<!\bI )\b(?i:think|thinks|thought|said|says|claims? that)\b",
         not_in_clause=r"(?i)\bnot\b",
         clause=r"[,.;!?]",
-        then=r"(?!)",
+        then=taken_back("en"),
         acts={"seer": (r"\b(?i:I checked (?:seat |player )?\d{1,2}|my check (?:on|of) (?:seat |player )?\d{1,2})",),
               "witch": (r"\b(?i:I (?:saved|poisoned) (?:seat |player )?\d{1,2})",),
               "guard": (r"\b(?i:I (?:protected|guarded) (?:seat |player )?\d{1,2})",)},
     ),
 }
 _WINDOW = 8  # characters before a claim searched for a hypothesis or a report
+_CARRY = 24  # characters before a claim searched for the clause before it (a hypothesis carried over)
+_SENTENCE = r"[。.!！?？；;]|(?<=[^\W\d_])\s+(?=[^\W\d_])"  # a sentence ends at a stop, or at a space between words (ASR)
+_SHORT = 30  # a turn of at most this many characters is a last word: its subjectless moves are the speaker's
 
 
 def board_roles(game: GameLog) -> list[str]:
@@ -137,9 +181,7 @@ class ClaimReader:
     def __init__(self, game: GameLog):
         catalogue: RoleCatalogue = catalogue_for(game.rules.declared_roles)
         self.roles = board_roles(game)
-        self.faction = {r: catalogue.faction(r) for r in self.roles}
-        self.seat_faction = {s.seat: s.faction for s in game.seats}
-        wolf_roles = [r for r in self.roles if self.faction.get(r) == "wolf"]
+        wolf_roles = [r for r in self.roles if catalogue.faction(r) == "wolf"]
         self.names: dict[str, str] = {}
         for role in self.roles:
             r = catalogue.get(role)
@@ -147,18 +189,23 @@ class ClaimReader:
                 if name.lower() not in side_words():  # "I'm innocent", "I'm town": a side, not a card
                     self.names.setdefault(name.lower(), role)
         self.patterns: list[_Pattern] = []
+        self.short: list[_Pattern] = []
         for lex in LEXICONS.values():
             fragments = [re.escape(n) for n in sorted(self.names, key=len, reverse=True)]
             fragments += [a for role in self.roles for a in lex.aliases.get(role, ())]
             alias_of = {a: role for role in self.roles for a in lex.aliases.get(role, ())}
             self._aliases = {**getattr(self, "_aliases", {}), **alias_of}
-            role = r"(?P<role>" + "|".join(fragments) + r")"
-            for frame in (*lex.frames, *([lex.lead] if lex.lead else [])):
-                self.patterns.append(_Pattern(lex, re.compile(frame + role + lex.card + lex.after), None))
-            for act_role, acts in lex.acts.items():
-                target = act_role if act_role in self.roles else (wolf_roles[0] if act_role == "werewolf" and wolf_roles else None)
-                for act in acts if target else ():
-                    self.patterns.append(_Pattern(lex, re.compile(act + lex.after), target))
+            alternation = "(?>" + "|".join(fragments) + ")"  # atomic: "狼人的" never falls back to "狼" + "人的"
+            role = r"(?P<role>" + alternation + r")"
+            for frame in (*lex.frames, *([lex.lead] if lex.lead else [])):  # the card atomic too: "狼牌的" is not "狼" + "牌的"
+                self.patterns.append(_Pattern(lex, re.compile(frame + "(?>" + role + lex.card + ")" + lex.after), None))
+            if lex.closing:
+                self.patterns.append(_Pattern(lex, re.compile(lex.closing.replace("{role}", alternation)), None))
+            for bucket, acts_of in ((self.patterns, lex.acts), (self.short, lex.short_acts)):
+                for act_role, acts in acts_of.items():
+                    target = act_role if act_role in self.roles else (wolf_roles[0] if act_role == "werewolf" and wolf_roles else None)
+                    for act in acts if target else ():
+                        bucket.append(_Pattern(lex, re.compile(act + lex.after), target))
 
     def _role_named(self, name: str) -> str | None:
         role = self.names.get(name.lower())
@@ -174,22 +221,30 @@ class ClaimReader:
     def first_claim(self, text: str, speaker: int) -> tuple[int, str] | None:
         """(where in `text`, role id) of the turn's first claim, or None."""
         found: list[tuple[int, str]] = []
-        for p in self.patterns:
+        for p in self.patterns + (self.short if len(text) <= _SHORT else []):
             lex = p.lexicon
             for m in p.regex.finditer(text):
                 before = text[max(0, m.start() - _WINDOW):m.start()]
                 clause = re.split(lex.clause, before)[-1]
-                if re.search(lex.not_before, before) or re.search(lex.not_in_clause, clause) or re.search(lex.then, text[m.end():m.end() + 12]):
+                previous = re.split(r"[，,]", re.split(_SENTENCE, text[max(0, m.start() - _CARRY):m.start()])[-1])[-2:-1]
+                if (re.search(lex.not_before, clause) or re.search(lex.report, before) or re.search(lex.not_in_clause, clause)
+                        or (previous and re.search(lex.carry, previous[0])) or re.search(lex.then, text[m.end():m.end() + 20])
+                        or _later(lex.elsewhere, lex.here, text[max(0, m.start() - _CARRY):m.start()])):
                     continue
                 seat = m.groupdict().get("seat")
                 if seat is not None and lex.number(seat) != speaker:
                     continue  # a turn opening on another seat and a role talks about that seat
                 role = p.role or self._role_named(m.group("role"))
-                if role is not None and self.faction.get(role) == "wolf" and self.seat_faction.get(speaker) != "wolf":
-                    continue  # a good player "being a wolf" reasons from a wolf's seat (or jokes); no good player claims the pack
                 if role is not None:
                     found.append((m.start(), role))
         return min(found) if found else None
+
+
+def _later(first: str, second: str, text: str) -> bool:
+    """Whether `first` occurs in `text` after the last `second`."""
+    a = [m.end() for m in re.finditer(first, text)]
+    b = [m.end() for m in re.finditer(second, text)]
+    return bool(a) and (not b or a[-1] > b[-1])
 
 
 def claim_turns(game: GameLog) -> list[tuple[Utterance, str | None]]:
