@@ -24,6 +24,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, os.getcwd())  # the checkout run from, not an installed werealign
+# One thread per learner, set before any OpenMP runtime loads: on a shared machine HGB's threads oversubscribe the cores
+# and spin (10x slower); threadpoolctl below only reaches libraries already loaded.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.redteam_core import Case, chance, credit, cross_fit, rule_selected_on_other_games, row_learner, wilson  # noqa: E402
 
@@ -65,8 +68,12 @@ def attack(cases: list[Case], rules: tuple[str, ...], learners: dict, seed: int)
     for name in rules:
         record(name, [c.rules.get(name) for c in cases], "rule")
     record("best-rule-cv", rule_selected_on_other_games(cases, list(rules), seed), "rule-cv")
-    for name, fitter in learners.items():
-        record(name, cross_fit(cases, fitter, seed), "learner")
+    import sklearn.ensemble  # noqa: F401  (loads the OpenMP runtime, so that the limit below reaches it)
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        for name, fitter in learners.items():
+            record(name, cross_fit(cases, fitter, seed), "learner")
     return out
 
 
@@ -169,10 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {spec!r}: {root} is not a dataset directory (no dataset.json)", file=sys.stderr)
             return 2
         t0 = time.monotonic()
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(1):  # one thread per learner: on a shared machine, threads oversubscribe (HGB 10x slower)
-            found, notes = attack_dataset(root, set(kinds.split(",")) if kinds else None, args.seed)
+        found, notes = attack_dataset(root, set(kinds.split(",")) if kinds else None, args.seed)
         report["sets"][name] = {"path": str(root), "kinds": found, "notes": notes}
         print(f"[{name}: {len(found)} kind(s) attacked in {time.monotonic() - t0:.0f} s]", file=sys.stderr)
     print(f"[all sets: {time.monotonic() - started:.0f} s]", file=sys.stderr)
