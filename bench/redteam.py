@@ -88,7 +88,7 @@ def summary(cases: list[Case], results: dict[str, dict]) -> dict:
 def attack_dataset(root: Path, kinds: set[str] | None, seed: int) -> tuple[dict[str, dict], list[str]]:
     from bench import redteam_decisions as dec
     from bench import redteam_speech as sp
-    from bench.redteam_core import relational
+    from bench.redteam_core import relational, relational_columns
     from werealign.dataset import load_dataset
     from werealign.tasks import TASKS
 
@@ -105,7 +105,10 @@ def attack_dataset(root: Path, kinds: set[str] | None, seed: int) -> tuple[dict[
             cases, why = sp.speech_cases(items, ds.games)
             for c in cases:
                 c.rows = relational(c.rows)
-            learners = {"lr-char": sp.char_lr, **{f"{f}-relational": row_learner(_model(f)) for f in LEARNER_SEEDED}}
+            learners = {"lr-char": sp.char_lr, **{f"{f}-relational": row_learner(_model(f)) for f in LEARNER_SEEDED},
+                        # lengths alone (length and band count, relational): does the length filter give the key away?
+                        "hgb-length": row_learner(_model("hgb"), relational_columns(
+                            [sp.FEATURES.index("length"), sp.FEATURES.index("band")], len(sp.FEATURES)))}
             rules = sp.RULES
         else:
             task = TASKS.get(kind) if kind in TASKS else None

@@ -119,20 +119,32 @@ def rule_selected_on_other_games(cases: list[Case], names: Sequence[str], seed: 
     return cross_fit(cases, fitter, seed)
 
 
-def row_learner(make_model: Callable[[int], object]) -> Fitter:
-    """A binary classifier over option rows (key or not); an item's scores are its options' key probabilities."""
+def row_learner(make_model: Callable[[int], object], columns: Sequence[int] | None = None) -> Fitter:
+    """A binary classifier over option rows (key or not), on `columns` of them (None: all); an item's scores are its
+    options' key probabilities."""
     import numpy as np
 
+    def rows(c: Case) -> list[list[float]]:
+        return c.rows if columns is None else [[r[j] for j in columns] for r in c.rows]
+
     def fitter(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
-        X = np.asarray([r for c in train for r in c.rows], dtype=float)
+        X = np.asarray([r for c in train for r in rows(c)], dtype=float)
         y = np.asarray([int(i in c.key) for c in train for i in range(len(c.rows))])
         if len(set(y.tolist())) < 2 or X.ndim != 2 or X.shape[1] == 0:
             return [None] * len(test)
         model = make_model(seed)
         model.fit(np.nan_to_num(X), y)
-        return [model.predict_proba(np.nan_to_num(np.asarray(c.rows, dtype=float)))[:, 1].round(9).tolist() for c in test]
+        return [model.predict_proba(np.nan_to_num(np.asarray(rows(c), dtype=float)))[:, 1].round(9).tolist() for c in test]
 
     return fitter
+
+
+RELATIONAL_BLOCKS = 6  # raw, z, rank, distance from the median, is-max, is-min
+
+
+def relational_columns(raw: Sequence[int], width: int) -> list[int]:
+    """The columns of relational() that derive from the raw columns `raw` of a row `width` wide."""
+    return [j + b * width for b in range(RELATIONAL_BLOCKS) for j in raw]
 
 
 def relational(rows: list[list[float]]) -> list[list[float]]:

@@ -16,7 +16,8 @@ Fixed rules (per option a score; the top one is the pick, ties split):
   comma, question mark, other) the fewest options share.
 Learners (games held out): `lr-char` (logistic regression on character 1-4-gram TF-IDF of the options alone),
 `hgb-relational`, `rf-relational`, `lr-relational` (per-option statistics and the context overlaps above, each beside
-its within-item z-score, rank, distance from the median and is-max/is-min: bench.redteam_core.relational).
+its within-item z-score, rank, distance from the median and is-max/is-min: bench.redteam_core.relational), and
+`hgb-length` (the same learner on the length and band-count columns alone).
 """
 
 from __future__ import annotations

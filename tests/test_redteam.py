@@ -16,7 +16,8 @@ from bench import redteam  # noqa: E402
 from bench.redteam_core import (Case, bound_seats, credit, cross_fit, group_folds, random_jaccard, row_learner,  # noqa: E402
                                 seats, wilson, CALL_STRICT, CHECK_WOLF)
 from bench.redteam_decisions import NONE, claim_rules, seat_rules  # noqa: E402
-from bench.redteam_speech import speech_case  # noqa: E402
+from bench.redteam_speech import FEATURES, speech_case  # noqa: E402
+from bench.redteam_core import relational_columns  # noqa: E402
 from werealign.audit.context import Shown  # noqa: E402
 from werealign.schema import SpeechItem  # noqa: E402
 from werealign.schema.roles import builtin_catalogue  # noqa: E402
@@ -50,6 +51,8 @@ def test_length_rules_and_the_band_holder():
     assert case.rules["band-holder"][0] == 8
     assert _pick(case, "longest") == {8} and _pick(case, "shortest") == {1} and _pick(case, "median-length") == {0}
     assert credit(case, case.rules["band-holder"]) == 1.0 and credit(case, case.rules["longest"]) == 0.0
+    assert len(case.rows[0]) == len(FEATURES) and case.rows[0][FEATURES.index("band")] == 8
+    assert relational_columns([0], 3) == [0, 3, 6, 9, 12, 15]
 
 
 def test_binding_follows_how_the_table_talks_about_a_seat():
