@@ -9,6 +9,7 @@ Fixed rules (per option a score; the top one is the pick, ties split):
 - `seats-most` / `seats-fewest`: seat mentions;
 - `binding`: for each (seat, role word) the option binds in one clause, the share of the transcript's clauses naming
   that seat with a role word that use this role word (how the table talks about the seat); the option's mean;
+  `binding-count`: the sum of how often the table binds each of the option's (seat, role word) pairs;
 - `last3-most` / `last3-least`, `own-most` / `own-least`, `question-most`: character TF-IDF cosine to the last three
   shown turns, to the viewpoint's own shown turns, to the question;
 - `own-seat-talk`: how often the viewpoint's own turns name the option's seats;
@@ -30,7 +31,7 @@ from bench.redteam_core import ACCUSE, CLAUSE, GOOD, Case, role_words, seats
 
 PUNCT = re.compile(r"[,，.。;；!！?？:：、…“”\"'‘’()（）—-]")
 RULES = ("longest", "shortest", "median-length", "band-holder", "centroid-most", "centroid-least", "seats-most", "seats-fewest",
-         "binding", "last3-most", "last3-least", "own-most", "own-least", "question-most", "own-seat-talk", "punct-most",
+         "binding", "binding-count", "last3-most", "last3-least", "own-most", "own-least", "question-most", "own-seat-talk", "punct-most",
          "punct-least", "odd-ending")
 FEATURES = ("length", "seats", "distinct-seats", "punct", "clauses", "digits", "role-words", "good-words", "accuse-words",
             "centroid", "sim-transcript", "sim-last3", "sim-own", "sim-question", "band", "own-seat-talk", "table-seat-talk",
@@ -91,16 +92,19 @@ def bindings(text: str, words: dict[str, re.Pattern[str]]) -> list[tuple[int, st
     return out
 
 
-def binding_scores(texts: list[str], turns: list[str], words: dict[str, re.Pattern[str]]) -> list[float]:
+def binding_scores(texts: list[str], turns: list[str], words: dict[str, re.Pattern[str]]) -> tuple[list[float], list[float]]:
+    """Per option: the mean share of its (seat, role) pairs among the table's bindings of that seat, and the sum of the
+    table's counts of its pairs (the share misses a seat the table binds to several words; the count favours loud seats)."""
     table = Counter(b for t in turns for b in bindings(t, words))
     per_seat = Counter()
     for (s, _), n in table.items():
         per_seat[s] += n
-    out = []
+    share, count = [], []
     for t in texts:
         pairs = bindings(t, words)
-        out.append(sum(table[p] / per_seat[p[0]] for p in pairs if per_seat[p[0]]) / len(pairs) if pairs else 0.0)
-    return out
+        share.append(sum(table[p] / per_seat[p[0]] for p in pairs if per_seat[p[0]]) / len(pairs) if pairs else 0.0)
+        count.append(float(sum(table[p] for p in set(pairs))))
+    return share, count
 
 
 def speech_case(item, game, shown, catalogue) -> Case:
@@ -115,7 +119,7 @@ def speech_case(item, game, shown, catalogue) -> Case:
     last3 = " ".join(shown.turns[-3:]) if shown.turns else shown.last_turns
     sims = _cosines([shown.transcript, last3, shown.own, item.question], texts)
     words = role_words(catalogue)
-    binding = binding_scores(texts, list(shown.turns) or [shown.transcript], words)
+    binding, binding_count = binding_scores(texts, list(shown.turns) or [shown.transcript], words)
     own_talk = Counter(seats(shown.own))
     table_talk = Counter(seats(shown.transcript))
     viewpoint = {item.viewpoint_seat}
@@ -130,7 +134,7 @@ def speech_case(item, game, shown, catalogue) -> Case:
         "median-length": [-abs(n - med) for n in lengths], "band-holder": band,
         "centroid-most": centroid, "centroid-least": [-c for c in centroid],
         "seats-most": [float(len(n)) for n in named], "seats-fewest": [-float(len(n)) for n in named],
-        "binding": binding,
+        "binding": binding, "binding-count": binding_count,
         "last3-most": [s[1] for s in sims], "last3-least": [-s[1] for s in sims],
         "own-most": [s[2] for s in sims] if shown.own.strip() else None,
         "own-least": [-s[2] for s in sims] if shown.own.strip() else None,

@@ -61,6 +61,7 @@ def test_binding_follows_how_the_table_talks_about_a_seat():
     case = speech_case(_item(texts), None, _shown(turns), builtin_catalogue())
     assert _pick(case, "binding") == {0}
     assert case.rules["binding"][1] == 0.0
+    assert _pick(case, "binding-count") == {0} and case.rules["binding-count"][0] == 3.0
 
 
 def test_similarity_seat_and_punctuation_rules():
