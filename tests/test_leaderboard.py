@@ -164,7 +164,7 @@ def test_two_runs_scoring_the_same_cells_are_refused(tmp_path):
 
 
 @pytest.mark.parametrize("change, reason", [
-    ({"dataset_sha": "e" * 64}, "dataset content_sha256 differs"),
+    ({"dataset_sha": "e" * 64}, "evaluated another content of invented 1"),  # the dataset named, not its hash
     ({"prompt_version": "v2"}, "prompt version differs"),
     ({"protocol": "randomized"}, "ablation protocol differs"),
 ])
