@@ -99,7 +99,7 @@ def test_leaderboard_skips_an_unfinished_run_and_one_on_another_dataset_one_line
     assert "another-set 1 (the bundled sample)" in lines["runs/c"] and "invented 1" in lines["runs/c"]
     assert "e" * 12 not in done.stderr  # datasets are named, not their content hashes
     assert "no results.json" in lines["runs/d"]
-    assert [m["model"] for m in json.loads(done.stdout)["models"]] == ["prov/a", "prov/b"]
+    assert sorted(m["model"] for m in json.loads(done.stdout)["models"]) == ["prov/a", "prov/b"]
     # only unfinished runs: nothing to rank, one line
     nothing = run_cli("leaderboard", "runs/d", cwd=tmp_path)
     assert nothing.returncode == 1 and "no finished run" in nothing.stderr
