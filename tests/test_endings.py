@@ -63,11 +63,30 @@ def test_a_run_with_one_readable_reply_is_not_a_failure(tmp_path: Path) -> None:
     assert totals.parse_failures == totals.answered - 1 and summary.failure is None
 
 
+def _equally_long_options(tmp_path: Path) -> Path:
+    """The bundled sample with every speech option rewritten to one length (invented words): werealign/longest then
+    answers by position, which the decodes shuffle."""
+    import shutil
+
+    from werealign.dataset import bundled_sample_path
+
+    ds = tmp_path / "ds"
+    shutil.copytree(bundled_sample_path(), ds)
+    speech = ds / "items" / "speech.jsonl"
+    rows = [json.loads(line) for line in speech.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for row in rows:
+        for k, option in enumerate(row["options"]):
+            option["text"] = f"Reading number {k} of the table, invented for this test."
+    speech.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return ds
+
+
 def test_a_shortcuts_floor_is_its_own_score_over_the_same_decodes(tmp_path: Path, monkeypatch) -> None:
     """werealign/longest breaks ties between equally long options by position: over five shuffled decodes it answers
     differently than on the first, so a floor of the first decode alone differs from its own score (issue 46)."""
     monkeypatch.setenv("WEREALIGN_CACHE", "off")
-    config = EvalConfig(model="werealign/longest", decodes=5, tasks=("speech", "vote", "opponent"))
+    config = EvalConfig(model="werealign/longest", dataset=str(_equally_long_options(tmp_path)), decodes=5,
+                        tasks=("speech", "vote", "opponent"))
     results = run_eval(config, Execution(), out=tmp_path / "r", cache=False).results
     checked = 0
     for task, block in results.variants["base"].items():
