@@ -30,6 +30,7 @@ def slow_probe(monkeypatch):
         return SLOW
 
     monkeypatch.setattr(wall_time, "probe_speed", probe)
+    monkeypatch.setattr(wall_time, "SLOWEST", Speed(1e-3, 1e-3, 0, 0.0))  # every run here is then probed
     return probed
 
 
@@ -100,3 +101,10 @@ def test_the_answer_grammar_takes_only_what_the_prompt_offers() -> None:
     assert 'seat (", " seat)*' in answer_grammar("seats", shown)
     assert '("werewolf" | "seer")' in answer_grammar("roles", shown)
     assert answer_grammar("seat", Shown(lang="zh")) is None  # nothing to choose from: no grammar
+
+
+def test_a_run_within_the_hour_at_the_slowest_speed_is_not_probed(monkeypatch) -> None:
+    monkeypatch.setattr(wall_time, "probe_speed", lambda *a: pytest.fail("a small run needs no probe"))
+    small = _estimate(tasks=("vote",), limit=1, decodes=1)
+    assert not small.probed and small.requests == 1 and small.seconds <= wall_time.FIT_SHARE * wall_time.HOUR
+    assert "at most" in small.line("local/smollm2") and "no timing probe needed" in small.line("local/smollm2")

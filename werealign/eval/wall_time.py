@@ -32,6 +32,9 @@ from werealign.schema.runs import RunConfig
 HOUR = 3600.0
 ANSWER_LINE_TOKENS = 16  # "Answer: " and a letter, a seat or a few seats, as SmolLM2's tokenizer cuts them
 FIT_SHARE = 0.8  # a suggested command is sized for 80% of the hour: the estimate is not exact
+# The slowest SmolLM2-135M measured here: two cores under a load average of 12 (BENCHMARKS.md, issue 46) read 11-15
+# prompt tokens/s and wrote 1.9-2.3 reply tokens/s. A run within the hour even at these speeds is not probed.
+SLOWEST = Speed(prompt_tokens_per_s=10.0, reply_tokens_per_s=1.5, prompt_tokens=0, seconds=0.0)
 
 
 @dataclass(frozen=True)
@@ -41,10 +44,14 @@ class WallTime:
     speed: Speed
     fits: int | None  # the largest --limit whose run with --decodes 1 fits FIT_SHARE of an hour (None: not even --limit 1)
     fits_seconds: float | None  # that run's estimated wall time
+    probed: bool = True  # False: estimated at the SLOWEST speed, an upper bound that needed no probe
 
     def line(self, label: str) -> str:
-        return (f"{label}: estimated wall time {duration(self.seconds)} for {self.requests} request(s) on this machine now "
-                f"(timing probe: {self.speed.prompt_tokens_per_s:.0f} prompt tokens/s, {self.speed.reply_tokens_per_s:.1f} reply tokens/s)")
+        speed = f"{self.speed.prompt_tokens_per_s:.0f} prompt tokens/s, {self.speed.reply_tokens_per_s:.1f} reply tokens/s"
+        if not self.probed:
+            return (f"{label}: estimated wall time at most {duration(self.seconds)} for {self.requests} request(s) "
+                    f"(at {speed}, the slowest measured on a busy machine: no timing probe needed)")
+        return f"{label}: estimated wall time {duration(self.seconds)} for {self.requests} request(s) on this machine now (timing probe: {speed})"
 
 
 def duration(seconds: float) -> str:
@@ -85,22 +92,28 @@ def estimate_wall_time(config: RunConfig, timeout: float, run_dir: Path | None =
             todo.append(p)
     todo = by_prefix(todo)
     count = prompt_counter(config.model)
+
+    def estimate(speed: Speed, scale: float) -> WallTime:
+        def seconds(p: Planned, before: str | None) -> float:
+            text, tokens = _text(p), count(p.messages) * scale
+            shared = len(os.path.commonprefix([before, text])) / max(1, len(text)) if before is not None else 0.0
+            return tokens * (1 - shared) / speed.prompt_tokens_per_s + _reply_tokens(p, config) / speed.reply_tokens_per_s
+
+        total, before = 0.0, None
+        for p in todo:
+            total += seconds(p, before)
+            before = _text(p)
+        return WallTime(total, len(todo), speed, *_fitting_limit(plan, seconds), probed=speed is not SLOWEST)
+
+    # A run that fits the hour even at the slowest speed measured, counted with our upper bound of its tokens, needs no
+    # probe (a small run, a test): it would take longer to start the model twice than to know this.
+    bound = estimate(SLOWEST, 1.0)
+    if bound.seconds <= FIT_SHARE * HOUR:
+        return bound
     sendable = [p for p in plan if p.over_budget is None] or list(plan)
     probe = sorted(sendable, key=lambda p: len(_text(p)))[len(sendable) // 2]  # a real prompt of median length
     speed = probe_speed(config.model, probe.messages, timeout)
-    scale = speed.prompt_tokens / max(1, count(probe.messages))  # the model's count over ours
-
-    def seconds(p: Planned, before: str | None) -> float:
-        text, tokens = _text(p), count(p.messages) * scale
-        shared = len(os.path.commonprefix([before, text])) / max(1, len(text)) if before is not None else 0.0
-        return tokens * (1 - shared) / speed.prompt_tokens_per_s + _reply_tokens(p, config) / speed.reply_tokens_per_s
-
-    total, before = 0.0, None
-    for p in todo:
-        total += seconds(p, before)
-        before = _text(p)
-    fits, fits_seconds = _fitting_limit(plan, seconds)
-    return WallTime(total, len(todo), speed, fits, fits_seconds)
+    return estimate(speed, speed.prompt_tokens / max(1, count(probe.messages)))  # scaled: the model's count over ours
 
 
 def _fitting_limit(plan: Sequence[Planned], seconds) -> tuple[int | None, float | None]:
