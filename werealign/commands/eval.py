@@ -181,7 +181,7 @@ def eval_command(
         print(f"warning: {warning}", file=sys.stderr)
     if summary.from_cache:
         print(f"{summary.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
-    if summary.failure is not None:
+    if summary.all_failed:  # nothing scored: no summary to show
         raise UserError(f"{summary.failure}.")
     if (line := _cache_line(summary.results)) is not None:
         print(line, file=sys.stderr)
@@ -194,6 +194,8 @@ def eval_command(
             file=sys.stderr,
         )
     print(summary.run_dir / "results.json")
+    if summary.failure is not None:  # scored, yet nothing measured (no sample sent, no reply read): said last, exit 1
+        raise UserError(f"{summary.failure}; the results are written.")
     totals = summary.results.totals
     if (why := failed_too_often(totals.request_errors, totals.samples, 1.0 if max_failed is None else max_failed)) is not None:
         raise UserError(f"{why.replace('requests', 'samples')}; the results are written, the failed samples count as wrong")

@@ -30,10 +30,10 @@ def answer_grammar(shape: str, shown: Shown) -> str | None:
         value = _alternatives([key for key, _ in shown.options])
     elif shape == "seat" and seats:
         value = _alternatives(seats + list(_NONE_WORDS))
-    elif shape == "seats" and seats:
-        value = f'seat (", " seat)*\nseat ::= {_alternatives(seats)}'
+    elif shape == "seats" and seats:  # at most every candidate once in number (unbounded, SmolLM2 listed seats to its cap)
+        value = f'seat (", " seat){{0,{len(seats) - 1}}}\nseat ::= {_alternatives(seats)}'
     elif shape == "roles" and seats and shown.role_cards:
-        value = f'pair ("; " pair)*\npair ::= {_alternatives(seats)} ": " {_alternatives(list(shown.role_cards))}'
+        value = f'pair ("; " pair){{0,{len(seats) - 1}}}\npair ::= {_alternatives(seats)} ": " {_alternatives(list(shown.role_cards))}'
     else:
         return None
     label = '"答案："' if shown.lang == "zh" else '"Answer: "'

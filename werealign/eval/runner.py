@@ -64,7 +64,10 @@ class RunSummary:
         if totals.samples and totals.over_budget == totals.samples:
             return (f"no sample could be sent: all {totals.samples} prompts are over the context budget even with every turn cut "
                     f"(first: {self.first_over_budget}); use a model with a longer context or a larger --context-budget")
-        if totals.answered and totals.parse_failures == totals.answered and not totals.missing:
+        if totals.answered and totals.parse_failures == totals.answered and totals.truncated_replies == totals.answered:
+            return (f"no reply could be read: all {totals.answered} replies were cut at --max-tokens before their answer line; "
+                    "a larger --max-tokens lets them reach it")
+        if totals.answered and totals.parse_failures == totals.answered:
             return (f"no reply could be read: all {totals.answered} replies are unparsable (first: {self.first_parse_error}; "
                     f"each sample's parse_error is in {self.run_dir / 'samples.jsonl'}); the model does not follow the answer format")
         return None
