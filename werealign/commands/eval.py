@@ -190,7 +190,7 @@ def eval_command(
     if summary.request_errors:
         print(
             f"warning: {summary.request_errors} request(s) failed and count as wrong in the headline scores (answered-only scores beside them) "
-            f"(first: {summary.first_error}); rerun the same command to retry them",
+            f"(first: {summary.first_error or summary.first_over_budget}); rerun the same command to retry them",
             file=sys.stderr,
         )
     print(summary.run_dir / "results.json")
@@ -301,7 +301,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         if s is not None and (line := _cache_line(s.results)) is not None:
             print(f"{o.job.label}: {line}", file=sys.stderr)
         if o.ok and s is not None and s.request_errors:
-            print(f"warning: {o.job.label}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error}); "
+            print(f"warning: {o.job.label}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error or s.first_over_budget}); "
                   "rerun the same command to retry them", file=sys.stderr)
     if not quiet:
         print_comparison(outcomes)
