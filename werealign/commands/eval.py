@@ -140,7 +140,7 @@ def eval_command(
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
     solver: str = typer.Option(DEFAULT_SOLVER, "--solver", help="How the model answers: single (one call), cot, self-consistency, sa, xu, mg, or another registered solver; options as NAME:key=value,... (werealign list shows them)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the samples, model calls, tokens and cost the run would take (solver steps included); send and write nothing."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the samples, model calls, tokens and cost the run would take (solver steps included), and a local model's estimated wall time (from a short timed probe of it when the run may be long); write nothing."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Run a local model (local/smollm2) even when its wall time, estimated from a short timed probe before anything is sent, is over an hour (--limit also allows it)."),
