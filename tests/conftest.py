@@ -57,12 +57,34 @@ def werebench_validated(werebench_import):
     return run_cli("validate", werebench_import.path, "--format", "json")
 
 
+@pytest.fixture(scope="session")
+def derived_caches(tmp_path_factory) -> Path:
+    """One folder per worker for what eval derives from a dataset and its prompts alone: the floors (the shortcut
+    models, the context attacks and their fits) and the faithful split. Each is keyed by the dataset's content, the
+    prompts and the source of the code that computes it (werealign.eval.floors_cache, split_cache), so tests may
+    share them: the bundled sample's floors are computed once per worker, not once in each of ~100 evals."""
+    root = tmp_path_factory.mktemp("derived")
+    for name in DERIVED:
+        (root / name).mkdir()
+    return root
+
+
+DERIVED = ("floors", "splits")  # the folders beside the response cache that derived_caches shares
+
+
 @pytest.fixture(autouse=True)
-def private_response_cache(tmp_path_factory, monkeypatch) -> Path:
-    """Every test gets its own shared response cache (never the user's); subprocesses inherit it."""
+def private_response_cache(tmp_path_factory, monkeypatch, request, derived_caches) -> Path:
+    """Every test gets its own shared response cache (never the user's); subprocesses inherit it. The floors and
+    splits beside it are the worker's (derived_caches), and computed in process, not by the floors-ahead child
+    (an interpreter that plans the run again: seconds of CPU per eval), except in tests marked `fresh_caches`,
+    which check those caches and that child themselves."""
     path = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("WEREALIGN_CACHE_DIR", str(path))
     monkeypatch.delenv("WEREALIGN_CACHE", raising=False)
+    if request.node.get_closest_marker("fresh_caches") is None:
+        for name in DERIVED:
+            (path / name).symlink_to(derived_caches / name, target_is_directory=True)
+        monkeypatch.setenv("WEREALIGN_FLOORS_AHEAD", "off")
     return path
 
 

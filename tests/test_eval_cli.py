@@ -287,7 +287,8 @@ def test_replies_cut_at_max_tokens_are_counted_and_explained(tiny: Path, mock: s
     cut = tmp_path / "cut"
     r = cli("eval", "--model", "openai/mock", "--api-base", mock + "/v1", "--dataset", str(tiny), "--out", str(cut),
             "--decodes", "2", "--max-tokens", "3", env={"OPENAI_API_KEY": "sk-unused"})
-    assert r.returncode == 0, r.stderr
+    # no reply could be read: exit 1 (issue 46), saying why, with the results written
+    assert r.returncode == 1 and "all 14 replies were cut at --max-tokens before their answer line" in r.stderr, r.stderr
     samples = read_samples(cut)
     assert len(samples) == 14 and all(s["finish_reason"] == "length" and s["parse_error"] for s in samples)
     totals = json.loads((cut / "results.json").read_text())["totals"]

@@ -21,6 +21,8 @@ from werealign.eval.plan import plan_run  # noqa: E402
 from werealign.eval.rundir import run_record  # noqa: E402
 from werealign.eval.runner import EvalConfig, Execution  # noqa: E402
 
+pytestmark = pytest.mark.fresh_caches  # these check the floors and split caches (and the floors-ahead child) themselves
+
 CHILD_S = 180.0  # a child on a loaded machine: imports, the dataset, the plan and the floors
 
 

@@ -12,6 +12,9 @@ from test_eval_cli import tiny_dataset  # noqa: E402
 
 import werealign.eval.floors_cache as floors_cache  # noqa: E402
 from werealign.eval.runner import EvalConfig, Execution, run_eval, score_run  # noqa: E402
+import pytest
+
+pytestmark = pytest.mark.fresh_caches  # these check the floors and split caches (and the floors-ahead child) themselves
 
 
 def test_floors_are_cached_per_dataset_and_prompts(tmp_path: Path, private_response_cache: Path, monkeypatch) -> None:

@@ -99,7 +99,7 @@ def test_roles_are_whatever_the_runs_hold(tmp_path):
     run = write_run(tmp_path / "x", "prov/x", 0.5)
     doc = leaderboard_json(board([run]))
     roles = next(t for t in doc["tables"] if t["key"] == "roles-speech")
-    assert roles["columns"] == ["lantern-keeper", "moon-priestess", "villager"]
+    assert roles["columns"] == ["villager", "lantern-keeper", "moon-priestess"]  # catalogue roles first, then the others
 
 
 def test_ties_share_the_rank_and_the_next_value_is_second(tmp_path):
@@ -164,7 +164,7 @@ def test_two_runs_scoring_the_same_cells_are_refused(tmp_path):
 
 
 @pytest.mark.parametrize("change, reason", [
-    ({"dataset_sha": "e" * 64}, "dataset content_sha256 differs"),
+    ({"dataset_sha": "e" * 64}, "evaluated another content of invented 1"),  # the dataset named, not its hash
     ({"prompt_version": "v2"}, "prompt version differs"),
     ({"protocol": "randomized"}, "ablation protocol differs"),
 ])

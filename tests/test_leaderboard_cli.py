@@ -31,9 +31,9 @@ def test_leaderboard_command_writes_tables_and_plots(tmp_path):
 
 def test_leaderboard_command_bad_input_is_one_line_and_writes_nothing(tmp_path):
     write_run(tmp_path / "a", "prov/a")
-    write_run(tmp_path / "b", "prov/b", dataset_sha="f" * 64)
+    write_run(tmp_path / "b", "prov/b", prompt_version="v2")  # another dataset is skipped (tests/test_endings.py), this refused
     done = cli("leaderboard", "a", "b", "--out", "board.md", cwd=tmp_path)
     assert done.returncode == 1 and not (tmp_path / "board.md").exists()
-    assert done.stderr.count("\n") == 1 and "not comparable" in done.stderr and "dataset content_sha256" in done.stderr
+    assert done.stderr.count("\n") == 1 and "not comparable" in done.stderr and "prompt version differs" in done.stderr
     done = cli("leaderboard", "a", "--format", "pdf", cwd=tmp_path)
     assert done.returncode == 1 and "unknown format 'pdf'" in done.stderr

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.eval import split_cache
 from werealign.splits import apply_split
+
+pytestmark = pytest.mark.fresh_caches  # these check the floors and split caches (and the floors-ahead child) themselves
 
 
 def test_judged_once_then_read_and_the_same_as_apply_split(tmp_path, monkeypatch):

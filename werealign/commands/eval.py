@@ -140,9 +140,10 @@ def eval_command(
     out: Path | None = typer.Option(None, "--out", help="Run directory (default: runs/<model>-<config hash>); with several models, the parent of one directory per model. Rerunning the same command resumes it."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard what the run directory holds and start afresh."),
     solver: str = typer.Option(DEFAULT_SOLVER, "--solver", help="How the model answers: single (one call), cot, self-consistency, sa, xu, mg, or another registered solver; options as NAME:key=value,... (werealign list shows them)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Print the samples, model calls, tokens and cost the run would take (solver steps included); send and write nothing."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the samples, model calls, tokens and cost the run would take (solver steps included), and a local model's estimated wall time (from a short timed probe of it when the run may be long); write nothing."),
     cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse replies already paid for by other runs (the shared response cache, see eval/README.md; WEREALIGN_CACHE=off turns it off too)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress and no summary table."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Run a local model (local/smollm2) even when its wall time, estimated from a short timed probe before anything is sent, is over an hour (--limit also allows it)."),
 ) -> None:
     """Evaluate a model (or several) on a dataset (default: the bundled sample); resumable, see `werealign score`."""
     from werealign.eval.progress import make_progress, print_summary
@@ -154,7 +155,8 @@ def eval_command(
                       limit=limit, temperature=temperature, max_tokens=max_tokens, va_mode=va_mode, oi_mode=oi_mode, modes=modes,
                       api_base=api_base, max_connections=max_connections, timeout=timeout, max_attempts=max_attempts, solver=solver,
                       split=split, context_budget=context_budget)
-        _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet, dry_run=dry_run, max_failed=max_failed)
+        _eval_many(ctx, models, suite, values, out=out, overwrite=overwrite, cache=cache, quiet=quiet, dry_run=dry_run, max_failed=max_failed,
+                   yes=yes)
         return
     check_max_failed(max_failed)
     execution = _execution(models[0], api_base, max_connections, timeout, max_attempts)
@@ -164,6 +166,8 @@ def eval_command(
         from werealign.eval.dry_run import estimate_run
 
         print(estimate_run(config).line(config.label))
+    _check_wall_time(config, execution, out, yes=yes, dry_run=dry_run, overwrite=overwrite)
+    if dry_run:
         return
     # On Ctrl-C asyncio drops queued request coroutines unawaited; the warning would bury the message below.
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
@@ -177,7 +181,7 @@ def eval_command(
         print(f"warning: {warning}", file=sys.stderr)
     if summary.from_cache:
         print(f"{summary.from_cache} reply(ies) reused from the shared response cache (not paid again)", file=sys.stderr)
-    if summary.failure is not None:
+    if summary.all_failed:  # nothing scored: no summary to show
         raise UserError(f"{summary.failure}.")
     if (line := _cache_line(summary.results)) is not None:
         print(line, file=sys.stderr)
@@ -186,13 +190,42 @@ def eval_command(
     if summary.request_errors:
         print(
             f"warning: {summary.request_errors} request(s) failed and count as wrong in the headline scores (answered-only scores beside them) "
-            f"(first: {summary.first_error}); rerun the same command to retry them",
+            f"(first: {summary.first_error or summary.first_over_budget}); rerun the same command to retry them",
             file=sys.stderr,
         )
     print(summary.run_dir / "results.json")
+    if summary.failure is not None:  # scored, yet nothing measured (no sample sent, no reply read): said last, exit 1
+        raise UserError(f"{summary.failure}; the results are written.")
     totals = summary.results.totals
     if (why := failed_too_often(totals.request_errors, totals.samples, 1.0 if max_failed is None else max_failed)) is not None:
         raise UserError(f"{why.replace('requests', 'samples')}; the results are written, the failed samples count as wrong")
+
+
+def _check_wall_time(config, execution, out: Path | None, *, yes: bool, dry_run: bool, overwrite: bool) -> None:
+    """A local model's run: say its estimated wall time (a timed probe, werealign.eval.wall_time) and refuse one over an
+    hour unless --limit or --yes chose it, naming a command that fits. `out`: --out (replies a resumed run holds are
+    not counted; a dry run, as --overwrite, prices the run from scratch)."""
+    from werealign.llm.speed_probe import is_local
+
+    if not is_local(config.model):
+        return
+    from werealign.eval import rundir
+    from werealign.eval.wall_time import HOUR, duration, estimate_wall_time
+
+    run_dir = None if dry_run or overwrite else (out if out is not None else rundir.default_run_dir(config))
+    estimate = estimate_wall_time(config, execution.timeout, run_dir)
+    print(estimate.line(config.label), file=sys.stdout if dry_run else sys.stderr)
+    if dry_run or estimate.seconds <= HOUR or yes or config.limit is not None:
+        return
+    if estimate.fits is not None:
+        command = " ".join(["werealign eval --model", config.model,
+                            *(["--dataset", str(config.dataset)] if config.dataset is not None else []),
+                            "--limit", str(estimate.fits), "--decodes", "1"])
+        fits = f"a run that fits: `{command}` (your other options kept; estimated {duration(estimate.fits_seconds)})"
+    else:
+        fits = "not even --limit 1 --decodes 1 fits an hour on this machine now"
+    raise UserError(f"{config.label}: estimated {duration(estimate.seconds)} for {estimate.requests} requests, over an hour; nothing was sent. "
+                    f"{fits[0].upper()}{fits[1:]}; or give --yes to run it all")
 
 
 def _cache_line(results) -> str | None:
@@ -212,7 +245,7 @@ def _given(ctx: typer.Context, name: str) -> bool:
 
 
 def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, values: dict, *, out: Path | None,
-               overwrite: bool, cache: bool, quiet: bool, dry_run: bool = False, max_failed: float | None = None) -> None:
+               overwrite: bool, cache: bool, quiet: bool, dry_run: bool = False, max_failed: float | None = None, yes: bool = False) -> None:
     """Several models (repeated --model, or --suite): one run directory each, one shared connection budget."""
     from werealign.eval import rundir
     from werealign.eval.progress import make_board, print_comparison
@@ -249,6 +282,9 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
 
         for job in jobs:
             print(estimate_run(job.config).line(job.label))
+    for job in jobs:
+        _check_wall_time(job.config, job.execution, job.run_dir, yes=yes, dry_run=dry_run, overwrite=overwrite)
+    if dry_run:
         return
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
@@ -265,7 +301,7 @@ def _eval_many(ctx: typer.Context, models: list[str], suite_path: Path | None, v
         if s is not None and (line := _cache_line(s.results)) is not None:
             print(f"{o.job.label}: {line}", file=sys.stderr)
         if o.ok and s is not None and s.request_errors:
-            print(f"warning: {o.job.label}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error}); "
+            print(f"warning: {o.job.label}: {s.request_errors} request(s) failed and count as wrong (first: {s.first_error or s.first_over_budget}); "
                   "rerun the same command to retry them", file=sys.stderr)
     if not quiet:
         print_comparison(outcomes)

@@ -22,8 +22,9 @@ def leaderboard_command(
     """Main table (RI SJ DR PS CT Avg | VA OI), ablations, role-conditioned tables and shortcut floors.
 
     Each value is the one in its run's results.json, with a 95% interval from a bootstrap over games
-    and decodes; models are compared pairwise on the same items. Runs of another dataset, prompt
-    version, ablation protocol or item limit are refused.
+    and decodes; models are compared pairwise on the same items. An unfinished run (no results.json) and
+    runs on another dataset than most are skipped, one line each; runs of another prompt version, ablation
+    protocol or item limit are refused.
     """
     from werealign.files import atomic_write_text
     from werealign.leaderboards.collect import collect
@@ -32,7 +33,11 @@ def leaderboard_command(
 
     if format not in FORMATS:
         raise UserError(f"--format: unknown format {format!r}; use one of {', '.join(FORMATS)}")
-    board = build(collect(runs), seed=seed, resamples=resamples)
+    skipped: list[str] = []
+    entries = collect(runs, skipped)  # `runs/*` may hold an unfinished run, or one on another dataset: one line each
+    for line in skipped:
+        print(line, file=sys.stderr)
+    board = build(entries, seed=seed, resamples=resamples)
     for warning in board.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     text = RENDERERS[format](board)

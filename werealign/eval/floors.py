@@ -9,8 +9,10 @@ metric (the task's primary metric in the run's mode):
   each candidate named with probability 1/2, one uniform candidate when none is; in OI mode `roles` a
   uniform card of the game's card list per seat), computed exactly;
 - `shortcuts`: each shortcut model of the task in the run's mode (`werealign.tasks.scorer.Scorer.shortcuts`; a
-  mode that asks its own question has its own: majority-role and longest in OI mode `roles`) asked the
-  run's first-decode prompts, its replies parsed and scored by the task exactly like a model's. The
+  mode that asks its own question has its own: majority-role and longest in OI mode `roles`) asked every
+  prompt of the run, every decode's (the option order differs per decode, and a shortcut breaking a tie by
+  position answers differently: a floor of the first decode alone sat 1.1 points above werealign/longest's own
+  score over five decodes on the release), its replies parsed and scored by the task exactly like a model's. The
   shortcut models see only the item as its prompt shows it, so a floor is what the prompts themselves give away;
 - `majority-key` (single-answer kinds without options: VA and the decision kinds): the share of the most common key;
   at or above werealign.tasks.common.NON_DISCRIMINATING the kind cannot discriminate and no headline takes it;
@@ -41,17 +43,17 @@ from werealign.tasks.scorer import Scorer
 
 def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict[str, dict[str, Any]]]:
     """variant -> task -> floors (werealign.schema.runs.Floors as a dict)."""
-    first: dict[tuple[str, str], list[Planned]] = defaultdict(list)
+    every: dict[tuple[str, str], list[Planned]] = defaultdict(list)
     for p in plan:
-        if p.decode == 0:
-            first[(p.variant, p.task)].append(p)
+        every[(p.variant, p.task)].append(p)
     out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for (variant, task_name), ps in sorted(first.items()):
+    for (variant, task_name), all_decodes in sorted(every.items()):
+        ps = [p for p in all_decodes if p.decode == 0]  # chance and the truth floors do not depend on the option order
         task = TASKS[task_name]
         mode = resolve_mode(task, modes.get(task_name))
         metric = task.metric_for(mode)
         scorer = task.asked_in(mode).scorer
-        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, ps, metric, mode) for name in scorer.shortcuts}
+        shortcuts = {f"{PROVIDER}/{name}": _shortcut_score(name, all_decodes, metric, mode) for name in scorer.shortcuts}
         # floors that need the game's truth, not a prompt (OI: the publicly revealed wolves)
         shortcuts.update(scorer.truth_floors([(p.game, p.item) for p in ps], metric))
         if metric == "accuracy" and all(not hasattr(p.item, "options") and hasattr(p.item, "answer") for p in ps):
@@ -66,8 +68,12 @@ def run_floors(plan: Sequence[Planned], modes: dict[str, str]) -> dict[str, dict
 
 def _shortcut_score(name: str, plan: Sequence[Planned], metric: str, mode: str | None) -> float | None:
     rows = []
+    replies: dict[tuple, str] = {}  # a shortcut reads the prompt, so decodes showing the same option order share a reply
     for p in plan:
-        reply = in_process_reply(f"{PROVIDER}/{name}", p.state())
+        shown = (p.variant, p.item.item_id, tuple(p.option_order) if p.option_order is not None else None)
+        if shown not in replies:
+            replies[shown] = in_process_reply(f"{PROVIDER}/{name}", p.state())
+        reply = replies[shown]
         stored = StoredResponse(key=p.key, request={}, status="ok", response=reply, usage=None, cost=None, latency=None,
                                 error_class=None, error_message=None, attempts=1)
         rows.append(build_sample(p, stored).model_dump(mode="json"))

@@ -115,9 +115,7 @@ def _child() -> None:
 
     config = RunConfig.model_validate_json(config_json)
     ds = load_dataset(dataset_path(config.dataset))
-    # Floors read the first decode only, whose prompts no later decode changes: one decode is rendered, not all (were a
-    # first decode ever to depend on their number, the key would differ and the run compute its own floors).
-    plan = plan_run(ds, config.model_copy(update={"decodes": 1}))
+    plan = plan_run(ds, config)  # every decode: the shortcut floors read each decode's prompt, as the run scores them
     content = dataset_record(ds, config).content_sha256  # as the run keys them (rundir)
     key = floors_key(plan, config.modes, content)
     cached = cached_path(key)

@@ -1,7 +1,7 @@
 """Floors computed once per dataset and prompts: every model, rerun and re-score of the same items and
 prompts reuses them (the shortcut models, the options-only attack among them, take seconds on a release).
 
-Keyed by the dataset's content hash, the run's modes, the first-decode prompts (by item, variant and a
+Keyed by the dataset's content hash, the run's modes, every decode's prompts (by item, variant and a
 hash of the messages: the model's name is not part of a prompt) and the source of the code that computes
 floors, so a changed baseline or scoring rule is never served a stale floor. Kept beside the shared
 response cache (werealign.llm.cache) and off with it; a cache file that cannot be read is recomputed.
@@ -39,10 +39,9 @@ def _code_hash() -> str:
 
 def floors_key(plan: Sequence[Planned], modes: dict[str, str], content_sha256: str) -> str:
     h = hashlib.sha256(canonical_json({"dataset": content_sha256, "modes": modes, "code": _code_hash()}).encode())
-    for p in plan:
-        if p.decode == 0:
-            h.update(f"{p.task}\0{p.variant}\0{p.item.item_id}\0".encode())
-            h.update(hashlib.sha256(canonical_json(p.messages).encode()).digest())
+    for p in plan:  # every decode's prompt: the shortcut floors read each (werealign.eval.floors)
+        h.update(f"{p.task}\0{p.variant}\0{p.item.item_id}\0{p.decode}\0".encode())
+        h.update(hashlib.sha256(canonical_json(p.messages).encode()).digest())
     return h.hexdigest()
 
 

@@ -20,7 +20,10 @@ from werealign.llm.keys import canonical_json, derived_int, request_key  # noqa:
 from werealign.schema import GameLog
 from werealign.schema.runs import RunConfig
 from werealign.solvers.base import Shown, State
-from werealign.tasks import TASKS, modes_of, parse_reply
+from werealign.tasks import TASKS, modes_of, parse_reply, resolve_mode
+from werealign.eval.answer_grammar import answer_grammar
+from werealign.llm.builtin_models import answers_under_grammar
+from werealign.schema.runs import DEFAULT_SOLVER
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,9 @@ def plan_run(ds: Dataset, config: RunConfig, notices: list[str] | None = None) -
 
     validate_config(config)
     budget = run_budget(config)
+    # A model too small to reason then answer within its budget answers with the answer line alone (its steps, under
+    # another solver, ask other things)
+    grammar = config.solver == DEFAULT_SOLVER and answers_under_grammar(config.model)
     modes = modes_of(config.modes, config.tasks)
     games = tuple(ds.games[g] for g in sorted(ds.games))
     plan: list[Planned] = []
@@ -136,6 +142,7 @@ def plan_run(ds: Dataset, config: RunConfig, notices: list[str] | None = None) -
                 unpermuted: list[dict[str, str]] | None = None
                 prepared = prepare(game, item, variant=variant, osr=osr, mode=modes.get(task_name))  # once for all decodes
                 fitted = None
+                shape = task.asked_in(resolve_mode(task, modes.get(task_name))).answer_shape if grammar else None
                 if budget is not None:
                     first = option_order_for(config.seed, item.item_id, 0, len(item.options)) if task.permutes_options and config.permute else None
                     fitted = fit(prepared, budget, first)
@@ -156,6 +163,8 @@ def plan_run(ds: Dataset, config: RunConfig, notices: list[str] | None = None) -
                     }
                     if config.max_tokens is not None:  # no cap of ours by default: the provider's limit applies
                         params["max_tokens"] = config.max_tokens
+                    if shape is not None and (rule := answer_grammar(shape, prepared.shown(order))) is not None:
+                        params["extra_body"] = {"grammar": rule}
                     key = request_key(config.model, params, messages, decode)
                     plan.append(Planned(config.model, task_name, item, game, variant, decode, order, messages, params, key, modes.get(task_name), games,
                                         prepared, fitted.turns_cut if fitted else 0, fitted.over_budget if fitted else None))

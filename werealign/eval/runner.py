@@ -50,14 +50,27 @@ class RunSummary:
     warnings: list[str] = field(default_factory=list)
     from_cache: int = 0  # of `cached`: replies copied from the shared cache into this run
     paid: Paid | None = None  # a resumed run: the replies its store already held, and their cost
+    first_over_budget: str | None = None  # why the first sample over the context budget was not sent
+    first_parse_error: str | None = None  # the first unparsable reply's parse error
 
     @property
     def failure(self) -> str | None:
-        """Why nothing could be scored (every request failed), in one line; None otherwise."""
-        if not self.all_failed:
-            return None
-        return (f"every request failed ({self.sent}); the first failed with {self.first_error}. "
-                "Nothing was scored; fix the cause and rerun the same command")
+        """Why the run measured nothing, in one line; None otherwise: every request failed, no sample could be sent (each
+        prompt over the context budget) or no reply could be read. The command then exits non-zero, even with --quiet."""
+        if self.all_failed:
+            return (f"every request failed ({self.sent}); the first failed with {self.first_error}. "
+                    "Nothing was scored; fix the cause and rerun the same command")
+        totals = self.results.totals
+        if totals.samples and totals.over_budget == totals.samples:
+            return (f"no sample could be sent: all {totals.samples} prompts are over the context budget even with every turn cut "
+                    f"(first: {self.first_over_budget}); use a model with a longer context or a larger --context-budget")
+        if totals.answered and totals.parse_failures == totals.answered and totals.truncated_replies == totals.answered:
+            return (f"no reply could be read: all {totals.answered} replies were cut at --max-tokens before their answer line; "
+                    "a larger --max-tokens lets them reach it")
+        if totals.answered and totals.parse_failures == totals.answered:
+            return (f"no reply could be read: all {totals.answered} replies are unparsable (first: {self.first_parse_error}; "
+                    f"each sample's parse_error is in {self.run_dir / 'samples.jsonl'}); the model does not follow the answer format")
+        return None
 
 
 def run_eval(
@@ -221,7 +234,19 @@ def finish_run(p: OpenRun, outcomes: list[Outcome]) -> RunSummary:
         all_failed=bool(outcomes) and len(errors) == len(outcomes) and len(p.ok) == 0,
         warnings=p.warnings,
         paid=p.paid,
+        first_over_budget=next((q.over_budget for q in p.plan if q.over_budget is not None), None),
+        first_parse_error=_first_parse_error(p.run_dir, results),
     )
+
+
+def _first_parse_error(run_dir: Path, results: Results) -> str | None:
+    """The first parse error samples.jsonl records, read only when no reply could be read (RunSummary.failure names it)."""
+    totals = results.totals
+    if not totals.answered or totals.parse_failures != totals.answered:
+        return None
+    from werealign.files import read_jsonl
+
+    return next((row["parse_error"] for _, row in read_jsonl(run_dir / rundir.SAMPLES) if row.get("parse_error")), None)
 
 
 @contextmanager

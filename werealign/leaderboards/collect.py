@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from werealign.errors import UserError
-from werealign.leaderboards.runs import Observation, Run, read_run
+from werealign.leaderboards.runs import Observation, Run, Unfinished, read_run
 
 # Built-in offline models live under this litellm provider prefix; their scores are the shortcut floors.
 BASELINE_PREFIX = "werealign/"
@@ -49,6 +49,8 @@ def check_comparable(runs: Sequence[Run]) -> None:
     first = runs[0]
     for run in runs[1:]:
         for what, value in first.identity.items():
+            if run.identity.get(what) != value and what == DATASET:
+                raise UserError(f"{run.path}: not comparable with {first.path}: {_other_dataset(run, first)}")
             if run.identity.get(what) != value:
                 raise UserError(
                     f"{run.path}: not comparable with {first.path}: {what} differs "
@@ -77,8 +79,36 @@ def merge(model: str, runs: Sequence[Run]) -> ModelEntry:
     return ModelEntry(model=model, runs=tuple(runs), scores=scores, observations=observations)
 
 
-def collect(paths: Sequence[Path]) -> list[ModelEntry]:
-    """Read, check and merge run directories; models in the order they were first given."""
+DATASET = "dataset content_sha256"  # the identity that names the evaluated dataset's content
+
+
+def _other_dataset(run: Run, reference: Run) -> str:
+    """Why `run` is not on `reference`'s dataset, naming both datasets (a content hash tells a reader nothing)."""
+    mine, theirs = run.dataset_label(), reference.dataset_label()
+    if mine == theirs:  # same name, version and --dataset: the files changed between the runs (re-imported, edited)
+        return f"evaluated another content of {mine} than {reference.path} did (the dataset changed between the runs)"
+    return f"evaluated {mine}, not {theirs}"
+
+
+def _skip_other_datasets(runs: list[Run], skipped: list[str]) -> list[Run]:
+    """The runs on the dataset most of them evaluated (the first given among equals); one line in `skipped` per other run."""
+    counts: dict[Any, int] = {}
+    for run in runs:
+        counts[run.identity[DATASET]] = counts.get(run.identity[DATASET], 0) + 1
+    chosen = max(counts, key=lambda content: counts[content])  # max keeps the first of equal counts: the first given
+    reference = next(r for r in runs if r.identity[DATASET] == chosen)
+    for run in runs:
+        if run.identity[DATASET] != chosen:
+            skipped.append(f"skipped {run.path}: {_other_dataset(run, reference)}")
+    return [r for r in runs if r.identity[DATASET] == chosen]
+
+
+def collect(paths: Sequence[Path], skipped: list[str] | None = None) -> list[ModelEntry]:
+    """Read, check and merge run directories; models in the order they were first given.
+
+    With `skipped` (a list; `werealign leaderboard RUN...` gives one, so `runs/*` works), an unfinished run (no
+    results.json) and a run on another dataset than most of the runs are left out, one line each in `skipped`;
+    without it, either is a UserError. Any other difference (prompt version, protocol, limit, split, mode) is one."""
     if not paths:
         raise UserError("no run directory given")
     runs: list[Run] = []
@@ -86,7 +116,16 @@ def collect(paths: Sequence[Path]) -> list[ModelEntry]:
     for path in paths:
         if path.resolve() not in seen:
             seen.add(path.resolve())
-            runs.append(read_run(path))
+            try:
+                runs.append(read_run(path))
+            except Unfinished as e:
+                if skipped is None:
+                    raise
+                skipped.append(f"skipped {e}")
+    if skipped is not None and runs:
+        runs = _skip_other_datasets(runs, skipped)
+    if not runs:
+        raise UserError(f"no finished run among the {len(seen)} given: nothing to rank")
     check_comparable(runs)
     by_model: dict[str, list[Run]] = {}
     for run in runs:

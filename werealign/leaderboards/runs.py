@@ -40,6 +40,17 @@ class Run:
     observations: tuple[Observation, ...]
     base_model: str = ""  # the model alone (run.json config.model)
     solver: str = DEFAULT_SOLVER
+    dataset_given: str | None = None  # run.json config.dataset: --dataset as given (None: the bundled sample)
+
+    def dataset_label(self) -> str:
+        """The evaluated dataset as a reader knows it: its name and version, and --dataset as given."""
+        name = " ".join(str(v) for v in (self.dataset.get("name"), self.dataset.get("version")) if v)
+        given = self.dataset_given if self.dataset_given is not None else "the bundled sample"
+        return f"{name or 'an unnamed dataset'} ({given})"
+
+
+class Unfinished(UserError):
+    """A run directory with no results.json yet: interrupted (or still running) before it was scored."""
 
 
 def _parse(reader, data: Any, where: str):
@@ -69,8 +80,8 @@ def read_run(path: Path) -> Run:
     if path_kind(path / RUN_JSON) == "missing":
         raise UserError(f"{path}: not a run directory (no {RUN_JSON})")
     if path_kind(path / RESULTS) == "missing":
-        raise UserError(f"{path}: no {RESULTS}: the run was interrupted before it was scored; "
-                        f"`werealign score {path}` scores what was answered (shown as partial)")
+        raise Unfinished(f"{path}: no {RESULTS}: the run was interrupted before it was scored; "
+                         f"`werealign score {path}` scores what was answered (shown as partial)")
     if path_kind(path / SAMPLES) == "missing":
         raise UserError(f"{path}: no {SAMPLES} beside {RESULTS}; rerun `werealign score {path}`")
     record = _parse(read_run_record, read_json(path / RUN_JSON), str(path / RUN_JSON))
@@ -94,5 +105,5 @@ def read_run(path: Path) -> Run:
         path=path, model=record.config.label, complete=results.complete,
         dataset={"name": results.dataset.name, "version": results.dataset.version, "content_sha256": results.dataset.content_sha256},
         identity=identity, modes=dict(record.config.modes), decodes=record.config.decodes, scores=scores, observations=observations,
-        base_model=results.model, solver=solver,
+        base_model=results.model, solver=solver, dataset_given=record.config.dataset,
     )

@@ -15,7 +15,9 @@ from decimal import Decimal
 from itertools import combinations
 from typing import Any
 
+from werealign.schema.roles import builtin_catalogue
 from werealign.stats import bootstrap as stats
+from werealign.tasks.common import OBSERVER_ROLE
 from werealign.leaderboards.collect import ModelEntry
 from werealign.leaderboards.context_gain import context_gain_table
 from werealign.leaderboards.solver_gain import solver_gain_table
@@ -160,16 +162,35 @@ def ablation_table(entries: Sequence[ModelEntry], seed: int, resamples: int) -> 
                  ["change = variant − base of the same model, on that variant's items; * its 95% interval excludes 0"])
 
 
+def role_names(roles: Sequence[str]) -> dict[str, str]:
+    """Each role key of results.json (a catalogue id; an observer item's `observer`; or, for a role the catalogue does not
+    know, the label as the dataset wrote it) -> the name a column shows: a catalogue role's English name, a label as written."""
+    catalogue = builtin_catalogue()
+    names = {}
+    for role in roles:
+        known = catalogue.get(role)
+        names[role] = known.name("en") if known is not None else role
+    if len(set(names.values())) < len(names):  # two keys one name: the keys themselves keep the columns apart
+        return {role: role for role in roles}
+    return names
+
+
 def role_tables(entries: Sequence[ModelEntry], by_model: dict[str, ModelEntry], seed: int, resamples: int) -> tuple[list[Table], list[dict[str, Any]]]:
     tables, comparisons = [], []
+    catalogue = builtin_catalogue()
     for task in tasks_in(entries):
-        roles = sorted({role for e in entries for role in e.scores.get(BASE, {}).get(task, {}).get("by_viewpoint_role", {})})
+        roles = sorted({role for e in entries for role in e.scores.get(BASE, {}).get(task, {}).get("by_viewpoint_role", {})},
+                       key=lambda r: (r == OBSERVER_ROLE, catalogue.order(r)))  # catalogue order, unknown labels then observer last
         if not roles:
             continue
-        columns = [Column(role, task, ("by_viewpoint_role", role, "score"), role=role) for role in roles]
+        names = role_names(roles)
+        columns = [Column(names[role], task, ("by_viewpoint_role", role, "score"), role=role) for role in roles]
         title = task_title(task, entries)
         table = Table(f"roles-{task}", f"By the viewpoint player's role: {title}", columns,
                       _model_rows(entries, columns, BASE, seed, resamples))
+        unknown = [role for role in roles if catalogue.get(role) is None and role != OBSERVER_ROLE]
+        if unknown:
+            table.notes.append(f"not in the role catalogue, shown as the dataset labels them: {', '.join(unknown)}")
         _rank(table.rows, columns)
         comparisons += _compare(table, BASE, by_model, seed, resamples)
         tables.append(table)
@@ -198,6 +219,21 @@ def floors_tables(entries: Sequence[ModelEntry], seed: int, resamples: int) -> l
     return tables
 
 
+def decode_counts(entries: Sequence[ModelEntry]) -> str | None:
+    """A note when the ranked runs decoded their items a different number of times (None when all agree): a mean over
+    more decodes varies less, so two models' intervals and their std across decodes are not alike."""
+    counts: dict[int, list[str]] = {}
+    for e in entries:
+        for run in e.runs:
+            counts.setdefault(run.decodes, [])
+            if e.model not in counts[run.decodes]:
+                counts[run.decodes].append(e.model)
+    if len(counts) < 2:
+        return None
+    parts = "; ".join(f"{n}: {', '.join(models)}" for n, models in sorted(counts.items()))
+    return f"the runs differ in decodes per item ({parts}): a score over fewer decodes varies more (its interval tends to be wider), and the std across decodes is not alike"
+
+
 def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stats.DEFAULT_RESAMPLES) -> Leaderboard:
     entries = _order(entries)
     by_model = {e.model: e for e in entries}
@@ -220,6 +256,10 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
     warnings_silent = [f"{task}: cannot discriminate ({why}); not in any headline" for task, why in silent.items()]
     if any(e.partial for e in entries):
         main.notes.append("(partial): the run is unfinished or had failed requests; its scores cover what was answered")
+    warnings = []
+    if (decodes := decode_counts(entries)) is not None:
+        main.notes.append(decodes)
+        warnings.append(decodes)
     few = []
     for t in tables:
         note, warning = games_note(t)
@@ -227,5 +267,5 @@ def build(entries: Sequence[ModelEntry], *, seed: int = 0, resamples: int = stat
         few += [t.key] if warning else []
     # One line for the terminal (each table's note says which intervals): within 80 columns.
     least = min((c.games for t in tables for r in t.rows for c in r.cells.values() if c.games is not None), default=0)
-    warnings = [f"intervals on fewer than {stats.MIN_GAMES} games (min {least}): no significance marks"] if few else []
+    warnings += [f"intervals on fewer than {stats.MIN_GAMES} games (min {least}): no significance marks"] if few else []
     return Leaderboard(tables, comparisons + role_comparisons, list(entries), seed, resamples, warnings + warnings_silent)

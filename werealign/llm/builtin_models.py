@@ -48,6 +48,9 @@ class BuiltinModel:
     max_connections: int | None = None
     # Whether it decodes under a request's JSON Schema as a grammar (llama.cpp), so generation sends one.
     schema_grammar: bool = False
+    # Whether eval sends it the answer line as a GBNF grammar (extra_body.grammar, llama.cpp's): a model too small to
+    # follow "reason, then finish with Answer: ..." within its reply budget answers with the line itself (werealign.eval.answer_grammar).
+    answer_grammar: bool = False
     context_tokens: int | None = None  # its context window, prompt and reply together (llama.cpp's n_ctx); None: no limit of ours
     # Defaults a run takes when the user gives none (werealign.llm.model_limits): a model on the CPU must not be asked
     # for the provider's unbounded reply, nor be timed out while it is still reading a long prompt.
@@ -73,7 +76,7 @@ def _serve_smollm2() -> AbstractContextManager[tuple[str, dict[str, Any]]]:
 def _builtins() -> list[BuiltinModel]:
     # Only the served model is listed here: the baselines, answered in process, are entry points (see the docstring).
     return [BuiltinModel("local/smollm2", "SmolLM2-135M on the CPU (pip extra [local])", serve=_serve_smollm2, max_connections=1,
-                         schema_grammar=True, context_tokens=DEFAULT_N_CTX, reply_tokens=SMOLLM2_REPLY_TOKENS,
+                         schema_grammar=True, answer_grammar=True, context_tokens=DEFAULT_N_CTX, reply_tokens=SMOLLM2_REPLY_TOKENS,
                          timeout=SMOLLM2_TIMEOUT, max_attempts=2, count_tokens=byte_bpe_upper_bound)]
 
 
@@ -117,6 +120,11 @@ def is_builtin(name: str) -> bool:
 def schema_grammar(name: str) -> bool:
     """A served built-in model that decodes under a JSON Schema (werealign.generation sends its stage's schema)."""
     return (model := builtin(name)) is not None and model.schema_grammar
+
+
+def answers_under_grammar(name: str) -> bool:
+    """A served built-in model eval asks to answer with the answer line alone, under a grammar (BuiltinModel.answer_grammar)."""
+    return (model := builtin(name)) is not None and model.answer_grammar
 
 
 def answers_in_process(name: str) -> bool:

@@ -195,7 +195,7 @@ class Floors(_Model):
 
     metric: str = Field(description="The metric of the floors (the task's primary metric in the run's mode).")
     chance: float | None = Field(description="Expected score of a uniformly random answer (werealign/random's policy).")
-    shortcuts: dict[str, float | None] = Field(description="Built-in shortcut model -> its score on the run's prompts (first decode).")
+    shortcuts: dict[str, float | None] = Field(description="Built-in shortcut model -> its score on the run's prompts (every decode, as the run's own scores).")
     best: str | None = Field(description="The shortcut (or 'chance') with the highest floor.")
     best_score: float | None
 
@@ -421,8 +421,21 @@ def _upgrade(data: Any) -> Any:
 
 
 def _read(model: type[BaseModel], data: Any, context: dict[str, Any] | None = None) -> Any:
+    _refuse_newer(data)
     # Through JSON in strict mode: "3" is not 3 and a list is not a string, as in the file itself.
     return model.model_validate_json(json.dumps(_upgrade(data)), strict=True, context=context)
+
+
+def _refuse_newer(data: Any) -> None:
+    """A file of a later format version, written by a newer werealign, is refused as such, before its fields are read
+    (each new field would otherwise be reported as an error of its own, and the version as "Input should be 2")."""
+    version = data.get("format_version") if isinstance(data, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version > RUN_FORMAT_VERSION:
+        from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
+
+        why = PydanticCustomError("newer_format", "written by a newer werealign (run format {found}; this one reads formats 1 to {known}): "
+                                  "upgrade werealign (pip install -U werealign) to read it", {"found": version, "known": RUN_FORMAT_VERSION})
+        raise ValidationError.from_exception_data("run file", [InitErrorDetails(type=why, loc=("format_version",), input=version)])
 
 
 def read_run_record(data: Any) -> RunRecord:
