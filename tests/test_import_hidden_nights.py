@@ -98,3 +98,38 @@ def test_a_final_nightfall_adds_a_night_only_after_a_day():
     assert add_final_night(PH[:3], [_u(0, "night-2", 25, "host", "天黑请闭眼")], _ctx()) == PH[:3]
     assert add_final_night(PH, [_u(0, "day-2", 35, 4, "天黑请闭眼吧")], _ctx()) == PH
     assert add_final_night(PH, [_u(0, "day-2", 35, "host", "天黑请闭眼，天亮了，游戏结束")], _ctx()) == PH
+
+
+def test_a_second_dawns_news_after_the_day_ended_with_no_nightfall_between_is_a_night_cut_out():
+    utts = [_u(0, "day-1", 11, "host", "昨天晚上是平安夜，从 3 号开始发言"), _u(1, "day-1", 12, 3, "过"),
+            _u(2, "day-1", 13, "host", "发言完毕，请投票，4 号出局。闭眼，天亮了，昨天晚上死亡的是 5 号，5 号请离场"), _u(3, "day-1", 15, 1, "我是好人"),
+            _u(4, "night-2", 21, "host", "天黑请闭眼"), _u(5, "day-2", 31, "host", "天亮了，昨天晚上死亡的是 6 号")]
+    ctx = _ctx()
+    phases, out = split_turn_nights(PH, utts, ctx)
+    assert [p.id for p in phases] == ["night-1", "day-1", "night-2", "day-2", "night-3", "day-3"]
+    assert (phases[2].start, phases[2].end) == (14, 14)  # no per-segment text: at the turn's end
+    assert [u.phase for u in out] == ["day-1", "day-1", "day-1", "day-2", "night-3", "day-3"]
+    assert [e.code for e in ctx.report.entries["repaired"]] == ["hidden_night"]
+    # a self-destruct ends the day as a ballot does
+    blown = [utts[0], _u(2, "day-1", 13, "host", "7 号玩家自爆"), _u(3, "day-1", 15, "host", "天亮了，昨天晚上死亡的是 5 号")]
+    assert len(split_turn_nights(PH, blown, _ctx())[0]) == 6
+
+
+def test_a_repeated_dawn_news_before_the_day_ended_or_a_dawn_without_news_adds_no_night():
+    repeat = [_u(0, "day-1", 11, "host", "天亮了，昨天晚上死亡的是 5 号"), _u(1, "day-1", 12, "host", "天亮了，昨天晚上死亡的是 5 号，5 号请留遗言")]
+    assert split_turn_nights(PH, repeat, _ctx())[0] == PH
+    no_news = [_u(0, "day-1", 11, "host", "昨天晚上是平安夜"), _u(1, "day-1", 12, "host", "请投票，4 号出局，天亮了")]
+    assert split_turn_nights(PH, no_news, _ctx())[0] == PH
+    # the day's end and the second dawn said by a player are no host's words
+    quoted = [_u(0, "day-1", 11, "host", "昨天晚上是平安夜"), _u(1, "day-1", 12, 2, "请投票吧，天亮了昨天晚上死亡的是我")]
+    assert split_turn_nights(PH, quoted, _ctx())[0] == PH
+    # a turn the release labels day-1 but whose time lies in day-2: its dawn is day-2's own
+    late = [_u(0, "day-1", 11, "host", "昨天晚上是平安夜，请投票，4 号出局"), _u(1, "day-1", 31, "host", "天亮了，昨天晚上死亡的是 5 号")]
+    assert split_turn_nights(PH, late, _ctx())[0] == PH
+
+
+def test_a_nightfall_then_a_dawn_in_a_later_turn_of_the_same_day_is_a_night_cut_out_too():
+    fell = [_u(0, "day-1", 11, "host", "昨天晚上是平安夜"), _u(1, "day-1", 12, "host", "4 号出局，游戏继续，天黑请闭眼"),
+            _u(2, "day-1", 13, "host", "天亮了，昨天晚上死亡的是 5 号")]
+    assert [u.phase for u in split_turn_nights(PH, fell, _ctx())[1]] == ["day-1", "day-1", "day-1"]
+    assert [p.id for p in split_turn_nights(PH, fell, _ctx())[0]] == ["night-1", "day-1", "night-2", "day-2", "night-3", "day-3"]

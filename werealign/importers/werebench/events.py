@@ -75,7 +75,7 @@ def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tupl
 _NIGHTFALL = NIGHTFALL = re.compile(r"天黑请闭眼")
 _DAY_DEATHS = frozenset({"shot", "taken"})
 _DAWN = DAWN = re.compile(r"天亮了?")
-_DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
+_DAWN_NEWS = DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
 
 
 def _night_opened(u: Utterance, phases: list[Phase], text: str, fall: re.Match) -> tuple[Phase | None, bool]:

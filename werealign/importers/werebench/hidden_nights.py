@@ -8,7 +8,10 @@ without per-segment text), the day is split there (the rest is the next day, wit
 later phases are renumbered; the host's exits after the dawn then fall in the new day
 (werebench.events reads them against this timeline). A nightfall the recording never follows with a
 dawn is named in the report (`night_unplaced`): nothing says when, or whether, that night ended.
-(2) `add_hidden_nights`, below.
+The same split is made where a day that already had its dawn's news and then ended (a call to vote, a
+ballot, a self-destruct, a nightfall) hears a second dawn's news with no nightfall between: the recording cut the night
+out ("警长请归票 ... 天亮了，昨天晚上死亡的是 M 号"). (2) `add_final_night`: the recording ends with the host's
+nightfall after a day. (3) `add_hidden_nights`, below.
 
 Where the timeline goes from the phase of a self-destruct straight to a day of the same number (a
 sheriff election with a self-destruct, then "day 1", whose host announces the night's deaths), the
@@ -23,7 +26,9 @@ keeps the release's own label (`original_label`), which is how MVP vote keys fin
 from __future__ import annotations
 
 from werealign.importers.werebench.ctx import Ctx
-from werealign.importers.werebench.events import host_turn_text, nightfall_opens, DAWN, NIGHTFALL
+import re
+
+from werealign.importers.werebench.events import DAWN, DAWN_NEWS, NIGHTFALL, host_turn_text, nightfall_opens
 from werealign.schema import Event, Phase, Utterance
 
 
@@ -31,10 +36,10 @@ def split_turn_nights(phases: list[Phase], utterances: list[Utterance], ctx: Ctx
     """Recover the nights that lie inside one host turn of a day (module doc, shape 1)."""
     done: set[int] = set()
     while True:
-        found = _night_in_turn(phases, utterances, done)
+        found = _night_in_turn(phases, utterances, done) or _dawn_without_night(phases, utterances, done)
         if found is None:
             return phases, utterances
-        u, at = found
+        u, at, why = found
         done.add(u.index)
         order = {p.id: i for i, p in enumerate(phases)}
         i = order[u.phase]
@@ -44,20 +49,19 @@ def split_turn_nights(phases: list[Phase], utterances: list[Utterance], ctx: Ctx
         later = [_moved(p, 1) for p in phases[i + 1:]]
         new = [*phases[:i], day.model_copy(update={"end": at}), night, rest, *later]
         if len({p.id for p in new}) != len(new) or day.id != f"day-{day.day}":
-            ctx.add("warning", "night_unplaced", "metadata.game_status",
-                    f"turn {u.index} ({u.phase}, segment {u.segment_ids[0]}) runs from a nightfall to a dawn, and no night of the timeline begins in it",
+            ctx.add("warning", "night_unplaced", "metadata.game_status", f"turn {u.index} ({u.phase}, segment {u.segment_ids[0]}) {why}",
                     "not added: the phase ids would collide; the dawn's news counts at the turn's day")
             continue
         renamed = {p.id: q.id for p, q in zip(phases[i + 1:], later)}
         ctx.add("repaired", "hidden_night", "metadata.game_status",
-                f"turn {u.index} ({u.phase}, segment {u.segment_ids[0]}) runs from a nightfall to a dawn, and no night of the timeline begins in it",
+                f"turn {u.index} ({u.phase}, segment {u.segment_ids[0]}) {why}",
                 f"the night added as {night.id} (zero length, at the dawn); the rest of {day.id} is {rest.id}; later phases renumbered")
         phases = new
         utterances = [v.model_copy(update={"phase": rest.id}) if v.phase == day.id and v.index > u.index
                       else v.model_copy(update={"phase": renamed.get(v.phase, v.phase)}) for v in utterances]
 
 
-def _night_in_turn(phases: list[Phase], utterances: list[Utterance], done: set[int]) -> tuple[Utterance, float] | None:
+def _night_in_turn(phases: list[Phase], utterances: list[Utterance], done: set[int]) -> tuple[Utterance, float, str] | None:
     """(the first host turn of a day holding a nightfall, then a dawn, whose nightfall opens no night of the timeline;
     the time of its dawn), or None."""
     kinds = {p.id: p.kind for p in phases}
@@ -69,8 +73,52 @@ def _night_in_turn(phases: list[Phase], utterances: list[Utterance], done: set[i
         dawn = DAWN.search(text, fall.end()) if fall else None
         if fall is None or dawn is None or nightfall_opens(u, phases, text, fall) is not None:
             continue
-        return u, _time_at(u, dawn.start())
+        return u, _time_at(u, dawn.start()), "runs from a nightfall to a dawn, and no night of the timeline begins in it"
     return None
+
+
+# The day is over: the host calls or reads the ballot, a seat blows up, or night falls (a nightfall in a day turn
+# that no dawn follows in the turn; had the timeline a night after it, the next dawn would lie in another day).
+_DAY_ENDS = re.compile(r"归票|请投票|投给|自爆|天黑请闭眼")
+
+
+def _dawn_without_night(phases: list[Phase], utterances: list[Utterance], done: set[int]) -> tuple[Utterance, float, str] | None:
+    """(the first host turn of a day announcing a dawn's news after that day's own dawn news and its end, with no
+    nightfall between; the time of that dawn), or None."""
+    kinds = {p.id: p.kind for p in phases}
+    order = {p.id: i for i, p in enumerate(phases)}
+    state: dict[str, str] = {}  # day -> "dawn" (its news heard), "ended" (then its end)
+    for u in utterances:
+        if u.speaker != "host" or kinds.get(u.phase) != "day":
+            continue
+        text = host_turn_text(u)
+        falls = list(NIGHTFALL.finditer(text))
+        if falls and DAWN.search(text, falls[0].end()):
+            state[u.phase] = "night"  # a nightfall then a dawn: the other shape, or a night of the timeline
+            continue
+        if not phases[order[u.phase]].start <= u.start <= phases[order[u.phase]].end:
+            continue  # a turn whose label the clock does not bear out: no telling which day's dawn it tells
+        pos = 0
+        for dawn in DAWN.finditer(text):
+            news = DAWN_NEWS.search(text, dawn.end(), dawn.end() + 40)
+            if news is None:
+                continue
+            _advance(state, u.phase, text, pos, dawn.start())
+            if state.get(u.phase) == "ended" and u.index not in done:
+                return u, _time_at(u, dawn.start()), "announces a second dawn's news in a day that had its own and ended, with no night of the timeline between"
+            state.setdefault(u.phase, "dawn")
+            pos = news.end()
+        _advance(state, u.phase, text, pos, len(text))
+    return None
+
+
+def _advance(state: dict[str, str], day: str, text: str, lo: int, hi: int) -> None:
+    """Follow a day through `text[lo:hi]`: its dawn's news (said with or without "天亮"), then its end."""
+    news = DAWN_NEWS.search(text, lo, hi)
+    if day not in state and news is not None:
+        state[day], lo = "dawn", news.end()
+    if state.get(day) == "dawn" and _DAY_ENDS.search(text, lo, hi):
+        state[day] = "ended"
 
 
 def _time_at(u: Utterance, pos: int) -> float:
