@@ -187,8 +187,8 @@ def test_at_least_98_percent_of_the_facts_read_are_true(scored) -> None:
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: the kill is read right for 166 of the 209 nights that require it (79%; "
-                                        "DEV 85/109, HELD OUT 81/100): nights the timeline lacks, magician swaps, nicknames")
+@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: the kill is read right for 171 of the 209 nights that require it (82%; "
+                                        "DEV 90/109, HELD OUT 81/100): log wordings no reader takes, magician swaps, nicknames")
 def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -> None:
     c = scored[0]["wolf_kill"]
     assert c["right"] / c["required"] >= 0.90, (c["right"], c["required"])

@@ -72,10 +72,10 @@ def _announcements(u: Utterance, phases: list[Phase], n_seats: int) -> list[tupl
     return _across_nightfall(u, phases, out)
 
 
-_NIGHTFALL = re.compile(r"天黑请闭眼")
+_NIGHTFALL = NIGHTFALL = re.compile(r"天黑请闭眼")
 _DAY_DEATHS = frozenset({"shot", "taken"})
-_DAWN = re.compile(r"天亮了?")
-_DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
+_DAWN = DAWN = re.compile(r"天亮了?")
+_DAWN_NEWS = DAWN_NEWS = re.compile(r"昨天晚上|昨晚|平安夜|死亡的是")
 
 
 def _night_opened(u: Utterance, phases: list[Phase], text: str, fall: re.Match) -> tuple[Phase | None, bool]:
@@ -95,12 +95,22 @@ def _night_opened(u: Utterance, phases: list[Phase], text: str, fall: re.Match) 
     return next((p for p in phases[order[here.id] + 1:] if p.kind == "night" and u.start - 1.0 <= p.start <= u.end + 1.0), None), False
 
 
+def host_turn_text(u: Utterance) -> str:
+    """A turn's words as the announcement readers see them (per-segment text joined where there is some)."""
+    return "".join(x.text for x in u.segments) if u.segments else u.text
+
+
+def nightfall_opens(u: Utterance, phases: list[Phase], text: str, fall: re.Match) -> Phase | None:
+    """The night of the timeline a nightfall inside host turn `u` opens, or None (werebench.hidden_nights)."""
+    return _night_opened(u, phases, text, fall)[0]
+
+
 def _two_dawns_one_night(u: Utterance, phases: list[Phase]) -> bool:
     """A host turn with a dawn's news, a nightfall, a dawn and more news, and no night of the timeline the nightfall
     can open: a night the timeline lacks (issue 41: named, not recovered)."""
     if u.speaker != "host":
         return False
-    text = "".join(x.text for x in u.segments) if u.segments else u.text
+    text = host_turn_text(u)
     fall = _NIGHTFALL.search(text)
     dawn = _DAWN.search(text, fall.end()) if fall else None
     if fall is None or dawn is None or not _DAWN_NEWS.search(text[:fall.start()]) or not _DAWN_NEWS.search(text[dawn.end():]):

@@ -34,7 +34,7 @@ from werealign.importers.corrections import check_quotes
 from werealign.importers.werebench.night_facts import read_night_facts
 from werealign.importers.werebench.night_truth import unexplained_dawns
 from werealign.importers.werebench.reconcile import SeatTruth, reconcile_roles
-from werealign.importers.werebench.hidden_nights import add_hidden_nights
+from werealign.importers.werebench.hidden_nights import add_final_night, add_hidden_nights, split_turn_nights
 from werealign.importers.werebench.seats import read_seats, read_winner
 from werealign.importers.werebench.segments import Transcripts, attach_segments
 from werealign.importers.werebench.source import RawMetadata, SourceGame, unknown_fields
@@ -86,6 +86,9 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     check_segments(meta.total_utterances, utterances, ctx)
     if transcripts is not None:
         utterances = attach_segments(transcripts, sg.rel, sg.game_id, utterances, ctx.report)
+    # Nights the timeline lacks, from the host's words, before anything reads a phase (issue 41).
+    phases, utterances = split_turn_nights(phases, utterances, ctx)
+    phases = add_final_night(phases, utterances, ctx)
     events = sheriff_events(utterances_raw, utterances, phases, n_seats, ctx) + eliminations(utterances, phases, n_seats, ctx)
     phases, utterances, events = add_hidden_nights(phases, utterances, events, ctx)
     # One truth before anything uses the roles (night actions, rules, items): real_role against the log, the
