@@ -133,7 +133,7 @@ def stage_questions(s: Session, ds: Dataset, units: list[Unit]) -> dict[str, dic
     drafts = []
     for u in units:
         game = ds.games[u.game_id]
-        tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
+        tpl, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
         drafts.append(Draft(s.request("question", u.item_id, tpl, messages, schema=replies.question_schema()), replies.parse_question))
     return {r.record["unit"]: r.value for r in s.ask("question", drafts) if r.value is not None}
 
@@ -146,7 +146,7 @@ def stage_negatives(s: Session, ds: Dataset, stems: dict[str, dict[str, str]], u
         targets = filters.length_targets(key_length, f"{seed}:{u.item_id}")
         mark = filters.ends_with_mark(stem["key"])
         for kind, m1, lengths in (("negatives_m1", True, targets[:4]), ("negatives_m2", False, targets[4:])):
-            tpl, messages = prompts.render(kind, language=game.language, question=stem["question"], key=stem["key"],
+            tpl, messages = prompts.render(kind, language=game.language, game=game, question=stem["question"], key=stem["key"],
                                            key_length=key_length, target_lengths=lengths, **_context(game, u))
             schema = replies.negatives_schema([filters.length_range(key_length, t) for t in lengths], mark, m1=m1)
             drafts.append(Draft(s.request("negatives", u.item_id, tpl, messages, schema=schema), lambda reply, m1=m1: replies.parse_negatives(reply, m1=m1)))
@@ -196,7 +196,7 @@ def stage_restyle(s: Session, ds: Dataset, drafts_by_unit: dict[str, tuple[Unit,
         targets = drawn_targets(key_length, s.seed, uid)
         shown = [(o, targets[o.key]) for o in options if o.key in off]
         others = [o for o in options if o.key not in off and o.key != answer]
-        tpl, messages = prompts.render("restyle", language=game.language, question=stem["question"], key=stem["key"],
+        tpl, messages = prompts.render("restyle", language=game.language, game=game, question=stem["question"], key=stem["key"],
                                        key_length=key_length, options=shown, others=others)
         schema = replies.restyle_schema({o.key: filters.length_range(key_length, n) for o, n in shown}, filters.ends_with_mark(stem["key"]))
         drafts.append(Draft(s.request("restyle", uid, tpl, messages, schema=schema), lambda reply, keys=off: replies.parse_restyle(reply, keys)))
@@ -214,7 +214,7 @@ def stage_explain(s: Session, ds: Dataset, items: dict[str, tuple[Unit, SpeechIt
     drafts = []
     for uid, (u, item) in items.items():
         game = ds.games[u.game_id]
-        tpl, messages = prompts.render("explain", language=game.language, question=item.question, options=item.options, answer=item.answer, **_context(game, u))
+        tpl, messages = prompts.render("explain", language=game.language, game=game, question=item.question, options=item.options, answer=item.answer, **_context(game, u))
         drafts.append(Draft(s.request("explain", uid, tpl, messages, schema=replies.explain_schema()), replies.parse_explain))
     return {r.record["unit"]: r.value for r in s.ask("explain", drafts) if r.value is not None}
 
@@ -223,7 +223,7 @@ def stage_judge(s: Session, ds: Dataset, items: dict[str, tuple[Unit, SpeechItem
     drafts = []
     for uid, (u, item) in items.items():
         game = ds.games[u.game_id]
-        tpl, messages = prompts.render("judge", language=game.language, question=item.question, options=item.options, **_context(game, u))
+        tpl, messages = prompts.render("judge", language=game.language, game=game, question=item.question, options=item.options, **_context(game, u))
         for k in range(judges):  # independent samples: same prompt, a different sampling seed each
             drafts.append(Draft(s.request("judge", uid, tpl, messages, {"temperature": 0.7, "seed": k}, schema=replies.judge_schema()), replies.parse_judge))
     votes: dict[str, list[dict[str, Any]]] = {}
@@ -239,7 +239,7 @@ def stage_osr(s: Session, games: list[GameLog]) -> tuple[dict[str, list[OsrRewri
     for game in games:
         phases = {p.id: p for p in game.phases}
         for u in game.utterances:
-            tpl, messages = prompts.render("osr", language=game.language, text=u.text,
+            tpl, messages = prompts.render("osr", language=game.language, game=game, text=u.text,
                                            speaker=speaker_label(u.speaker, None, game.language),
                                            phase=phase_label(phases.get(u.phase), game.language))
             drafts.append(Draft(s.request("osr", f"{game.game_id}:{u.index}", tpl, messages, schema=replies.osr_schema()), replies.parse_osr))
@@ -413,7 +413,7 @@ def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
                           json_schema=decodes_under_schema(config.model))
         for u in units:
             game = ds.games[u.game_id]
-            tpl, messages = prompts.render("question", language=game.language, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
+            tpl, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
             chars += sum(len(m["content"]) for m in messages)
             stored += session.request("question", u.item_id, tpl, messages).key in ok
     requests = len(units) * per_unit + osr_turns

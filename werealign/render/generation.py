@@ -53,11 +53,13 @@ def _env() -> jinja2.Environment:
                               keep_trailing_newline=False, autoescape=False)
 
 
-def render(stage: str, *, language: str, **variables: Any) -> tuple[str, list[dict[str, str]]]:
-    """(template id, chat messages) for one stage."""
+def render(stage: str, *, language: str, game: GameLog, **variables: Any) -> tuple[str, list[dict[str, str]]]:
+    """(template id, chat messages) for one stage of `game`: the templates are English, so they name the game
+    in its family's English word ("Mafia"; werealign.render.phrases: families), whatever the game's language."""
     env = _env()
-    system = env.get_template(f"{TEMPLATES['system']}.j2").render(language_name=LANGUAGE_NAMES.get(language, language)).strip()
-    user = env.get_template(f"{TEMPLATES[stage]}.j2").render(task=stage, **variables).strip()
+    name = terms(game, "en")["game"]
+    system = env.get_template(f"{TEMPLATES['system']}.j2").render(language_name=LANGUAGE_NAMES.get(language, language), game_name=name).strip()
+    user = env.get_template(f"{TEMPLATES[stage]}.j2").render(task=stage, game_name=name, **variables).strip()
     return TEMPLATES[stage], [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
