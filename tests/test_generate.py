@@ -305,7 +305,7 @@ def test_every_prompt_of_a_unit_opens_with_the_same_system_message_and_context()
     unit = plan_units(ds, SMALL)[0][1]
     game = ds.games[unit.game_id]
     ctx = _context(game, unit)
-    rendered = [prompts.render("question", language="en", game=game, next_move=unit.next_move, **ctx, **prompts.dimension_vars("RI"))[1],
+    rendered = [prompts.render("question", language="en", game=game, next_move=unit.next_move, **ctx, **prompts.dimension_vars("RI", game))[1],
                 prompts.render("negatives_m1", language="en", game=game, question="Q?", key="K.", key_length=2, target_lengths=[2] * 4, **ctx)[1],
                 prompts.render("explain", language="en", game=game, question="Q?", options=[], answer="A", **ctx)[1],
                 prompts.render("judge", language="en", game=game, question="Q?", options=[], **ctx)[1]]

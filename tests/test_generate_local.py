@@ -124,6 +124,6 @@ def test_the_longest_sample_prompt_fits_the_local_models_context():
     longest = 0
     for u in units:
         game = ds.games[u.game_id]
-        _, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
+        _, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension, game))
         longest = max(longest, sum(len(m["content"]) for m in messages))
     assert longest > 10_000 and longest / 3 + 1024 + 9 * 100 <= DEFAULT_N_CTX, longest

@@ -133,7 +133,7 @@ def stage_questions(s: Session, ds: Dataset, units: list[Unit]) -> dict[str, dic
     drafts = []
     for u in units:
         game = ds.games[u.game_id]
-        tpl, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
+        tpl, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension, game))
         drafts.append(Draft(s.request("question", u.item_id, tpl, messages, schema=replies.question_schema()), replies.parse_question))
     return {r.record["unit"]: r.value for r in s.ask("question", drafts) if r.value is not None}
 
@@ -413,7 +413,7 @@ def estimate(config: GenConfig, out: Path, max_tokens: int = 1024) -> Estimate:
                           json_schema=decodes_under_schema(config.model))
         for u in units:
             game = ds.games[u.game_id]
-            tpl, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension))
+            tpl, messages = prompts.render("question", language=game.language, game=game, next_move=u.next_move, **_context(game, u), **prompts.dimension_vars(u.dimension, game))
             chars += sum(len(m["content"]) for m in messages)
             stored += session.request("question", u.item_id, tpl, messages).key in ok
     requests = len(units) * per_unit + osr_turns

@@ -18,6 +18,7 @@ from werealign.release.decision_card import decision_lines
 from werealign.dataset import Dataset as WereDataset
 from werealign.dataset.release_layout import FAITHFUL_SUFFIX, SPLIT, item_configs
 from werealign.release.tables import features_for, json_columns
+from werealign.render.phrases import DEFAULT_FAMILY, families, terms
 
 # What each config beside the item kinds holds (an item kind's config is described by its scorer's card text,
 # else its task's description).
@@ -28,14 +29,18 @@ CONFIG_TEXT = {
 }
 
 
-def _config_text(name: str) -> str:
+def _config_text(name: str, words: list[dict[str, str]]) -> str:
+    """What a config holds, a decision kind's in the words of the dataset's game families (`words`)."""
     from werealign.tasks import TASKS
+    from werealign.tasks.decisions import DESCRIPTIONS, describe
 
     if name.endswith(FAITHFUL_SUFFIX) and name[: -len(FAITHFUL_SUFFIX)] in TASKS:
         kind = name[: -len(FAITHFUL_SUFFIX)]
         return (f"the {kind} items of the faithful split (what `werealign eval --split faithful`, the default, evaluates): "
                 "items whose viewpoint lacks a night fact the rules require (`knowledge_missing`) or whose stem names a hidden role are left out; "
                 f"the `{kind}` config holds every item")
+    if name in DESCRIPTIONS:
+        return describe(name, words)
     if name in TASKS:
         return TASKS[name].scorer.card_text or TASKS[name].description
     return CONFIG_TEXT.get(name, "")
@@ -76,6 +81,17 @@ def annotations_creators(ds: WereDataset) -> list[str]:
     return ["expert-generated", *(["machine-generated"] if drafted else [])]
 
 
+def family_words(ds: WereDataset) -> list[dict[str, str]]:
+    """The English words of the games' families, one set per family in the games' order (werealign.render.phrases)."""
+    words = {w["game"]: w for w in (terms(g, "en") for g in ds.games.values())}
+    return list(words.values()) or [families()[DEFAULT_FAMILY]["en"]]
+
+
+def game_names(ds: WereDataset) -> list[str]:
+    """The games' families by name ("Werewolf", "Mafia")."""
+    return [w["game"] for w in family_words(ds)]
+
+
 def header(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], num_bytes: dict[str, int]) -> dict[str, Any]:
     items = sum(len(rows) for name, (_, rows) in configs.items() if name in item_configs())
     return {
@@ -86,7 +102,7 @@ def header(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseM
         "source_datasets": ["extended"] if ds.manifest.source else ["original"],
         "task_categories": ["multiple-choice", "question-answering"],
         "size_categories": [size_category(items)],
-        "tags": ["werewolf", "social-deduction", "human-aligned", "strategic-reasoning", "benchmark"],
+        "tags": [*(name.lower() for name in game_names(ds)), "social-deduction", "human-aligned", "strategic-reasoning", "benchmark"],
         "configs": [{"config_name": name, "data_files": [{"split": SPLIT, "path": data_path(name)}]} for name in configs],
         "dataset_info": [{"config_name": name, "features": features_for(model)._to_yaml_list(),
                           "splits": [{"name": SPLIT, "num_bytes": num_bytes[name], "num_examples": len(rows)}]}
@@ -197,7 +213,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
     m = ds.manifest
     yaml_text = yaml.safe_dump(header(ds, configs, num_bytes), sort_keys=False, allow_unicode=True, width=1000)
     table = ["| config | rows | what |", "| --- | ---: | --- |"]
-    table += [f"| `{name}` | {len(rows)} | {extra_text(extras[name]) if name in extras else _config_text(name)} |"
+    table += [f"| `{name}` | {len(rows)} | {extra_text(extras[name]) if name in extras else _config_text(name, family_words(ds))} |"
               for name, (_, rows) in configs.items()]
     json_notes = [f"`{name}`: {', '.join(f'`{c}`' for c in json_columns(model))}" for name, (model, _) in configs.items()
                   if json_columns(model)]
@@ -207,7 +223,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
                   f"--out {runs}/gpt-4o-mini-{name}" for name in extras]
     body = [
         f"# {m.name} {m.version}", "", m.description or "", "",
-        "Werewolf games played by skilled humans, and questions asked at a decisive moment from the point of view "
+        f"{' and '.join(game_names(ds))} games played by skilled humans, and questions asked at a decisive moment from the point of view "
         "of the winning side's MVP: what should they think, say or do? A model's choice is compared with what the "
         "human did (werealign / WereAlign).", "",
         "## Configs", "", *table, "",
@@ -228,7 +244,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
         *extra_eval, f"werealign leaderboard {runs}/* --format md", "```", "",
         "Scores: accuracy per dimension and their macro average; VA exact match; "
         "OI mean Jaccard against the true opposing faction. Intervals: bootstrap over games.", "",
-        *decision_lines(configs),
+        *decision_lines(configs, family_words(ds)),
         "## Known artifacts", "",
         "Measured on the items of this release by `werealign audit`, per dimension. Chance for a 9-way item is "
         "11%: a key that is the longest option (key-longest), or that a classifier trained on the options alone "

@@ -6,11 +6,12 @@ from statistics import fmean
 
 from pydantic import BaseModel
 
+from werealign.render.phrases import night_killers
 from werealign.schema.decisions import ALL_DECISION_MODELS, MVP_MARK, DecisionItem
 
 
-def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]]) -> list[str]:
-    """Markdown lines (none when the release has no decision config)."""
+def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], words: list[dict[str, str]]) -> list[str]:
+    """Markdown lines (none when the release has no decision config); `words`: the English words of the games' families."""
     rows = [(name, items) for name, (_, items) in configs.items() if name in ALL_DECISION_MODELS and items]
     if not rows:
         return []
@@ -23,7 +24,7 @@ def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]]) 
     return [
         "## Decision items", "",
         "What a player did at a decision the rules define: a night move (the seer's check, the guard's protection, the "
-        "witch's save and poison, the wolves' kill asked of a wolf), a day or sheriff ballot, running for sheriff or not "
+        f"witch's save and poison, the kill by {night_killers(words)} asked of one of them), a day or sheriff ballot, running for sheriff or not "
         "(every living seat at the call for candidates), the badge, and claiming a role or not at a turn, and which (`claim`: "
         "the answer is a role of the board or none). Derived from the "
         "game logs by `werealign derive` with no LLM: the candidates are the legal moves at that moment under the board's "

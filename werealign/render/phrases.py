@@ -230,3 +230,17 @@ def side_name(faction: str, language: str, words: dict[str, str] | None) -> str 
     if words is None:
         return None
     return {"wolf": words.get("evil_side"), "good": words.get("good_side")}.get(faction)
+
+
+def night_killers(words: list[dict[str, str]]) -> str:
+    """Who kills at night, in English, for text about one or more families (the `terms` of each): one family's own word
+    ('the mafia'), else each family's ('the night's killers (Werewolf: the wolves; Mafia: the mafia)')."""
+    sets = list({w["game"]: w for w in words}.values())
+    if len(sets) == 1:
+        return sets[0]["evil_team"]
+    return "the night's killers (" + "; ".join(f"{w['game']}: {w['evil_team']}" for w in sets) + ")"
+
+
+def every_family(language: str = "en") -> list[dict[str, str]]:
+    """Every known family's words, for text that is about no one game (`werealign list`)."""
+    return [{**families()[DEFAULT_FAMILY][language], **f.get(language, f["en"])} for f in families().values()]

@@ -15,6 +15,7 @@ from typing import Any
 
 from werealign.game.announcements import result_shown
 from werealign.render.lines import phase_label, seat_list
+from werealign.render.phrases import every_family, night_killers
 from werealign.schema import GameLog
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
 from werealign.tasks import vote
@@ -91,9 +92,9 @@ def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str,
 DESCRIPTIONS = {
     "seer_check": ("whom the seer checked that night", "<seat to check>", "<查验座位号>"),
     "guard_protect": ("whom the guard protected that night", "<seat to protect>", "<守护座位号>"),
-    "witch_save": ("whether the witch used her antidote on the wolves' victim", "<seat to save or none>", "<救的座位号或不救>"),
+    "witch_save": ("whether the witch used her antidote on the night's victim", "<seat to save or none>", "<救的座位号或不救>"),
     "witch_poison": ("whom the witch poisoned, or nobody", "<seat to poison or none>", "<毒的座位号或不毒>"),
-    "wolf_kill": ("whom the wolves killed that night, asked of a wolf", "<seat to kill>", "<击杀座位号>"),
+    "wolf_kill": ("whom {killers} killed that night, asked of one of them", "<seat to kill>", "<击杀座位号>"),
     "ballot": ("whom each player voted for by day (abstaining where allowed)", "<seat to vote for>", "<投票座位号>"),
     "sheriff_run": ("whether each player stood for sheriff", "<your seat to run or none>", "<上警答自己座位号，否则答无>"),
     "sheriff_ballot": ("whom each player voted for as sheriff", "<seat to elect>", "<警长投票座位号>"),
@@ -101,12 +102,18 @@ DESCRIPTIONS = {
 }
 
 
+def describe(kind: str, words: list[dict[str, str]]) -> str:
+    """A decision kind's one line in the words of the games' families (`terms` of each; issue 45: a Mafia card says
+    'the mafia'); `werealign list`, about no one game, names every family's."""
+    return "decision: " + DESCRIPTIONS[kind][0].format(killers=night_killers(words))
+
+
 def _task(kind: str) -> Task:
-    what, en_form, zh_form = DESCRIPTIONS[kind]
+    _, en_form, zh_form = DESCRIPTIONS[kind]
     model = DECISION_MODELS[kind]
     return Task(
         name=kind,
-        description=f"decision: {what}",
+        description=describe(kind, every_family()),
         item_model=model,
         variants=("base", "osr", "no-context", "options-only"),
         question_vars=question_vars,
