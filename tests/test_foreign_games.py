@@ -103,6 +103,122 @@ def test_mafia_prompts_speak_mafia_and_kills_obey_the_rules(route):
     assert "Ben (also Benny)" in text or "(also " in text, "nicknames are tied to their seats in the prompt"
 
 
+def _werewolf_words(text: str) -> bool:
+    return "werewol" in text.lower() or "wolves" in text.lower()
+
+
+def _drafting_prompts(ds, game) -> list[str]:
+    """Every generation stage's prompt for one game, through generation's own context and render (issue 45)."""
+    from types import SimpleNamespace
+
+    from werealign.generation import prompts
+    from werealign.generation.pipeline import GenConfig, _context, plan_units
+
+    units = [u for u in plan_units(ds, GenConfig(model="openai/fake"))[0] if u.game_id == game.game_id]
+    ctx = _context(game, units[0]) if units else {"context": prompts.context_text(game, _view(game)), "me": "Seat 1"}
+    option = SimpleNamespace(key="A", text="Seat 2.")
+    given = {"question": dict(next_move="vote", **prompts.dimension_vars("SJ", game)),
+             "negatives_m1": dict(question="Q?", key="K.", key_length=2, target_lengths=[2] * 4),
+             "negatives_m2": dict(question="Q?", key="K.", key_length=2, target_lengths=[2] * 4),
+             "restyle": dict(question="Q?", key="K.", key_length=2, options=[(option, 2)], others=[option]),
+             "explain": dict(question="Q?", options=[option], answer="A"), "judge": dict(question="Q?", options=[option]),
+             "osr": dict(text="I think Ben is lying.", speaker="Ben", phase="Day 1"),
+             "neutral": dict(question="Q?", options=[option], attempt=1)}
+    assert set(given) == set(prompts.TEMPLATES) - {"system", "repair"}, "a new stage: give it here"
+    out = []
+    for stage, variables in given.items():
+        extra = {} if stage in ("osr", "restyle", "neutral") else ctx
+        out += [m["content"] for m in prompts.render(stage, language=game.language, game=game, **variables, **extra)[1]]
+    return out
+
+
+def _view(game):
+    from werealign.game.visibility import build_context
+
+    return build_context(game, game.seats[0].seat, game.utterances[-1].segment_ids[-1])
+
+
+def test_generation_drafts_speak_mafia(route):
+    from werealign.dataset import load_dataset as load
+
+    ds = load_dataset(route["ds"])
+    game = next(iter(ds.games.values()))
+    texts = _drafting_prompts(ds, game)
+    assert not [t for t in texts if _werewolf_words(t)], [t[:300] for t in texts if _werewolf_words(t)]
+    assert "human-played Mafia games" in texts[0] and any("turn in a Mafia game" in t for t in texts)
+    sample = load()
+    werewolf = _drafting_prompts(sample, next(iter(sample.games.values())))
+    assert "human-played Werewolf games" in werewolf[0] and any("turn in a Werewolf game" in t for t in werewolf)
+
+
+def _small_mafia_dataset(route, root: Path) -> Path:
+    """Items of one Mafia game asked of a mafioso and of a bystander (vote, ballot, the night kill), to run solvers on."""
+    from werealign.dataset import write_dataset
+
+    ds = load_dataset(route["ds"])
+    game = next(g for g in ds.games.values() if ds.items_of("wolf_kill") and any(i.game_id == g.game_id for i in ds.items_of("wolf_kill")))
+    role = {s.seat: s.role for s in game.seats}
+    items = {}
+    for kind in ("vote", "ballot", "wolf_kill"):
+        mine = [i for i in ds.items_of(kind) if i.game_id == game.game_id]
+        items[kind] = list({role[i.viewpoint_seat]: i for i in mine}.values())
+    assert {role[i.viewpoint_seat] for kind in items for i in items[kind]} >= {"mafioso", "bystander"}
+    write_dataset(root, name="mafia-small", version="1", licence="CC0-1.0", games=[game], items=items)
+    return root
+
+
+def _strategy_reply(user: str) -> str:
+    """A fake that rates, picks a strategy (support or attack by the prompt) and answers, so sa renders every step."""
+    pick = "Support" if len(user) % 2 else "Attack"
+    return f"Seat 1: mafioso 3, bystander 1\nStrategy: {pick} - a reason.\nAnswer: A"
+
+
+def test_every_step_of_every_solver_speaks_mafia(route, tmp_path):
+    from fake_llm import FakeCompletion
+
+    from werealign.eval.runner import EvalConfig, Execution, run_eval
+    from werealign.solvers import solvers
+    from werealign.solvers.prompting import instruction
+
+    small = _small_mafia_dataset(route, tmp_path / "ds")
+    seen = set()
+    for solver in solvers():
+        fake = FakeCompletion(reply_for=_strategy_reply)
+        config = EvalConfig(model="openai/fake", dataset=str(small), variants=("base",), decodes=1, solver=solver)
+        run_eval(config, Execution(), out=tmp_path / f"r-{solver}", acompletion=fake, cache=False)
+        assert fake.calls, solver
+        for call in fake.calls:
+            text = "\n".join(m["content"] for m in call["messages"])
+            assert not _werewolf_words(text), (solver, text[-1500:])
+            seen |= {w for w in ("Support (mafia side)", "Attack (mafia side)", "Support (town side)", "Attack (town side)",
+                                 "Who are the other mafiosi") if w in text}
+    assert {"Who are the other mafiosi"} <= seen and any("mafia side" in w for w in seen) and any("town side" in w for w in seen), seen
+    # every branch of every step template, through the solvers' own `instruction`
+    game = load_dataset(small).games
+    state = type("S", (), {"game": next(iter(game.values()))})()
+    branches = [("xu_question_set", {"kind": k}) for k in ("werewolf", "villager", "witch", "guard")]
+    branches += [("sa_strategy", {"side": s, "estimates": "E"}) for s in ("wolf", "village")]
+    branches += [("sa_strategy_prompt", {"side": s, "strategy": c}) for s in ("wolf", "village") for c in ("support", "attack")]
+    for name, kw in branches:
+        assert not _werewolf_words(instruction(state, name, **kw)), (name, kw)
+
+
+def test_a_mafia_release_card_speaks_mafia(route, tmp_path):
+    from werealign.dataset import load_dataset as load
+    from werealign.release.card import family_words
+    from werealign.tasks.decisions import describe
+
+    r = run_cli("release", route["ds"], "--out", tmp_path / "rel")
+    assert r.returncode == 0, r.stderr
+    card = (tmp_path / "rel" / "README.md").read_text()
+    assert not _werewolf_words(card), [line for line in card.splitlines() if _werewolf_words(line)]
+    assert "Mafia games played by skilled humans" in card and "- mafia" in card
+    assert "whom the mafia killed that night" in card
+    assert "whom the wolves killed" in describe("wolf_kill", family_words(load()))
+    listed = run_cli("list")
+    assert "Werewolf: the wolves; Mafia: the mafia" in " ".join(listed.stdout.split())
+
+
 def test_a_werewolf_prompt_keeps_its_words():
     from werealign.dataset import load_dataset as load
 
