@@ -203,6 +203,22 @@ def test_every_step_of_every_solver_speaks_mafia(route, tmp_path):
         assert not _werewolf_words(instruction(state, name, **kw)), (name, kw)
 
 
+def test_arena_prompts_at_a_mafia_table_speak_mafia(route):
+    """The arena's system and move prompts take the family's words from the view's context (werealign.arena.llm_agent)."""
+    from werealign.render.context import context_vars
+    from werealign.render.prompt_templates import render_template
+
+    game = next(iter(load_dataset(route["ds"]).games.values()))
+    kw = context_vars(game, _view(game), "en")
+    texts = [render_template("en", "arena/system", terms=kw["terms"])]
+    for kind in ("wolf_chat", "speak", "kill", "check", "protect", "save"):
+        kw.update(kind=kind, candidates="1, 2", none_ok=True, about="Ben", mentioned=False, may_destruct=True, takes=False,
+                  notes=[], rule_reminder=None)
+        texts.append(render_template("en", "arena/ask", **kw))
+    assert not [t for t in texts if _werewolf_words(t)], [t[-400:] for t in texts if _werewolf_words(t)]
+    assert "a game of Mafia" in texts[0] and "Choose the player the mafia kill tonight." in texts[3]
+
+
 def test_a_mafia_release_card_speaks_mafia(route, tmp_path):
     from werealign.dataset import load_dataset as load
     from werealign.release.card import family_words

@@ -194,7 +194,7 @@ def render_messages(view: Context, decision: Decision, takes: bool = False, note
     kw.update(kind=decision.kind, candidates=seat_list(list(decision.candidates)), none_ok=decision.none_ok,
               about=seat_label(decision.about, lang) if decision.about is not None else "", mentioned=decision.mentioned,
               may_destruct=decision.may_destruct, takes=takes, notes=list(notes), rule_reminder=None)
-    return [{"role": "system", "content": render_template(lang, "arena/system")},
+    return [{"role": "system", "content": render_template(lang, "arena/system", terms=kw["terms"])},
             {"role": "user", "content": render_template(lang, "arena/ask", **kw)}]
 
 
@@ -303,7 +303,7 @@ class LlmAgent:
                 lang = template_language(view.language)
                 kw = context_vars_for(that_day)
                 kw.update(summary_day=day, notes=sorted(self.notes.items()), rule_reminder=None)
-                messages = [{"role": "system", "content": render_template(lang, "arena/system")},
+                messages = [{"role": "system", "content": render_template(lang, "arena/system", terms=kw["terms"])},
                             {"role": "user", "content": render_template(lang, "arena/summary", **kw)}]
                 from werealign.solvers import get_solver
 
