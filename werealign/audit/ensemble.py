@@ -103,13 +103,16 @@ class Ensemble:
         if not items:
             return {m: [] for m in self.models}
         sizes = [len(it.options) for it in items]
+        from threadpoolctl import threadpool_limits
+
         for name, model in self.models.items():
             if model is None:
                 out[name] = [[1 / n] * n for n in sizes]
                 continue
             if name == "gbm":
                 X = np.vstack([relational(s) for s in stats])
-                scores = model.decision_function(X)
+                with threadpool_limits(1):
+                    scores = model.decision_function(X)
             else:
                 log = model.predict_log_proba(_char_counts([o.text for it in items for o in it.options]))
                 scores = log[:, 1] - log[:, 0]
@@ -126,14 +129,17 @@ def fit(items: Sequence[SpeechItem], stats: Sequence[list[list[float]]], seed: i
     import numpy as np
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.naive_bayes import ComplementNB
+    from threadpoolctl import threadpool_limits
 
     y = np.asarray([int(o.key == it.answer) for it in items for o in it.options])
     if len(set(y.tolist())) < 2:
         return Ensemble(dict.fromkeys(MEMBERS))
     X = np.vstack([relational(s) for s in stats])
-    # shallow trees, early-stopped on an inner validation split of the training items only
-    gbm = HistGradientBoostingClassifier(max_iter=150, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=20, l2_regularization=1.0,
-                                         random_state=seed).fit(X, y)
+    # One thread: on a shared machine the boosting's OpenMP threads spun on busy cores (a fit of a few
+    # thousand rows took 50 s instead of 1 s). Shallow trees, few rounds: a few thousand options.
+    with threadpool_limits(1):
+        gbm = HistGradientBoostingClassifier(max_iter=100, learning_rate=0.1, max_leaf_nodes=8, min_samples_leaf=20, l2_regularization=1.0,
+                                             early_stopping=False, random_state=seed).fit(X, y)
     nb = ComplementNB().fit(_char_counts([o.text for it in items for o in it.options]), y)
     return Ensemble({"gbm": gbm, "chars-nb": nb})
 
@@ -151,18 +157,26 @@ def picks_key(item: SpeechItem, probs: dict[str, list[float]]) -> bool:
     return item.options[max(range(n), key=lambda i: (mean[i], -i))].key == item.answer
 
 
-def cross_fitted(items: Sequence[SpeechItem], stats: Sequence[list[list[float]]], *, folds: int = 5, seed: int = 0) -> list[dict[str, list[float]]]:
-    """Per item, each member's option probabilities from an ensemble fitted on the other folds' games only."""
+def fold_models(items: Sequence[SpeechItem], stats: Sequence[list[list[float]]], *, folds: int = 5, seed: int = 0) -> tuple[dict[str, int], dict[int, Ensemble]]:
+    """Games dealt to folds (werealign.audit.attacks), and per fold an ensemble fitted on the other folds' items."""
     from werealign.audit.attacks import _fold_of
 
     fold, k = _fold_of(items, folds, seed) if len(items) >= 2 else ([0] * len(items), 1)
-    out: list[dict[str, list[float]]] = [{m: [1 / len(it.options)] * len(it.options) for m in MEMBERS} for it in items]
+    game_fold = {it.game_id: f for it, f in zip(items, fold)}
+    models = {}
     for f in range(k):
         train = [i for i in range(len(items)) if fold[i] != f]
-        test = [i for i in range(len(items)) if fold[i] == f]
-        if not train or not test:
-            continue
-        model = fit([items[i] for i in train], [stats[i] for i in train], seed)
+        if train:
+            models[f] = fit([items[i] for i in train], [stats[i] for i in train], seed)
+    return game_fold, models
+
+
+def cross_fitted(items: Sequence[SpeechItem], stats: Sequence[list[list[float]]], *, folds: int = 5, seed: int = 0) -> list[dict[str, list[float]]]:
+    """Per item, each member's option probabilities from an ensemble fitted on the other folds' games only."""
+    game_fold, models = fold_models(items, stats, folds=folds, seed=seed)
+    out: list[dict[str, list[float]]] = [{m: [1 / len(it.options)] * len(it.options) for m in MEMBERS} for it in items]
+    for f, model in models.items():
+        test = [i for i, it in enumerate(items) if game_fold[it.game_id] == f]
         probs = model.probs([items[i] for i in test], [stats[i] for i in test])
         for n, i in enumerate(test):
             out[i] = {m: p[n] for m, p in probs.items()}

@@ -11,11 +11,12 @@ mean probability is highest at its key. A distractor's source turn serves at mos
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from werealign.audit.context import Shown
-from werealign.audit.ensemble import cross_fitted, key_probability, option_stats, picks_key
+from werealign.audit.ensemble import fold_models, key_probability, option_stats, picks_key
+from werealign.audit.report import CHANCE
 from werealign.schema import SpeechItem
 
 FOLDS = 5
@@ -34,30 +35,53 @@ def sources(item: SpeechItem) -> list[str]:
 
 
 def choose(candidates: Sequence[Sequence[SpeechItem]], shown: Sequence[Shown], *, seed: int = 0, max_reuse: int | None = None,
-           key_turns: Sequence[str] = ()) -> list[Chosen]:
+           key_turns: Sequence[str] = (), redraw: Callable[[int, Counter], list[SpeechItem]] | None = None) -> list[Chosen]:
     """`candidates[m]`: the candidate items of moment m (the same key, other distractors); `shown[m]`: what its
-    prompt shows; `key_turns`: "game#turn" of every key (each has served once)."""
+    prompt shows; `key_turns`: "game#turn" of every key (each has served once); `redraw(m, used)`: more
+    candidates for moment m drawn from turns `used` fewer than max_reuse times (when every candidate would
+    reuse a turn too often), judged by the same fold's ensemble."""
     flat = [(m, it) for m, group in enumerate(candidates) for it in group]
     items = [it for _, it in flat]
     stats = [option_stats(it, shown[m]) for m, it in flat]
-    probs = cross_fitted(items, stats, folds=FOLDS, seed=seed)
-    scored: list[list[tuple[float, bool, int]]] = [[] for _ in candidates]
-    for n, (m, it) in enumerate(flat):
-        scored[m].append((key_probability(it, probs[n]), picks_key(it, probs[n]), n))
+    game_fold, models = fold_models(items, stats, folds=FOLDS, seed=seed)
+
+    def judge(m: int, group: Sequence[SpeechItem], group_stats: Sequence[list[list[float]]]) -> list[tuple[float, bool, SpeechItem]]:
+        model = models.get(game_fold.get(group[0].game_id, -1)) if group else None
+        if model is None:  # one game only: nothing to fit on but itself, so nothing judges
+            return [(CHANCE, False, it) for it in group]
+        probs = model.probs(group, group_stats)
+        rows = [{k: v[n] for k, v in probs.items()} for n in range(len(group))]
+        return [(key_probability(it, r), picks_key(it, r), it) for it, r in zip(group, rows)]
+
+    at = 0
+    scored = []
+    for group in candidates:
+        scored.append(judge(len(scored), group, stats[at:at + len(group)]))
+        at += len(group)
     used = Counter(key_turns)
     out = []
     for m, group in enumerate(scored):
         if not group:
             out.append(Chosen(None, None, "no candidate distractor set"))
             continue
-        fair = sorted((p, n) for p, hit, n in group if not hit)
-        fits = [(p, n) for p, n in fair if max_reuse is None or all(used[s] < max_reuse for s in sources(items[n]))]
+        fits = _fits(group, used, max_reuse)
+        if not fits and redraw is not None and any(not hit for _, hit, _ in group):
+            more = redraw(m, used)
+            group = group + judge(m, more, [option_stats(it, shown[m]) for it in more])
+            fits = _fits(group, used, max_reuse)
         if not fits:
-            why = (f"the learned ensemble answers every candidate set ({len(group)}; lowest key probability {min(group)[0]:.2f})" if not fair
-                   else "every unanswered candidate set reuses a turn too often")
-            out.append(Chosen(None, round(min(group)[0], 4), why))
+            lowest = min(p for p, _, _ in group)
+            why = (f"the learned ensemble answers every candidate set ({len(group)}; lowest key probability {lowest:.2f})"
+                   if all(hit for _, hit, _ in group) else "every unanswered candidate set reuses a turn too often")
+            out.append(Chosen(None, round(lowest, 4), why))
             continue
-        p, n = fits[0]
-        used.update(sources(items[n]))
-        out.append(Chosen(items[n], round(p, 4), None))
+        p, item = fits[0]
+        used.update(sources(item))
+        out.append(Chosen(item, round(p, 4), None))
     return out
+
+
+def _fits(group: list[tuple[float, bool, SpeechItem]], used: Counter, max_reuse: int | None) -> list[tuple[float, SpeechItem]]:
+    """The unanswered candidates that keep every source turn within max_reuse, least predictable first."""
+    ok = [(p, n, it) for n, (p, hit, it) in enumerate(group) if not hit and (max_reuse is None or all(used[s] < max_reuse for s in sources(it)))]
+    return [(p, it) for p, _, it in sorted(ok, key=lambda t: (t[0], t[1]))]

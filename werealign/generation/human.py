@@ -51,7 +51,7 @@ from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
 from werealign.generation import human_text as ht
 from werealign.generation import minimal
-from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_transcript, shown_for
+from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_later, repeats_transcript, shown_for
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
 from werealign.files.output_dir import claim_directory
@@ -333,7 +333,7 @@ class Picker:
                 text = remap(span.text, span, moment.seat, live, seed, dead=dead, dead_rate=1.0)
             if text is None or (names_out is not None and names_seat_out(text, shown) != names_out):
                 continue
-            if foreign_roles(text, shown) or repeats_transcript(text, shown):
+            if foreign_roles(text, shown) or repeats_transcript(text, shown) or repeats_later(text, shown):
                 continue
             options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
             exact, near = duplicate_option_pairs(options)
@@ -410,7 +410,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     with_out = [names_seat_out(key, shown) for _, key, shown in keyed if shown.dead]
     out_rate = sum(with_out) / max(1, len(with_out))
     draws = max(1, config.draws)
-    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws)
+    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws + 1)
     # several candidate distractor sets per moment; the learned ensemble, fitted on other games, keeps one
     drawn: list[tuple[Moment, list[SpeechItem]]] = []
     for m, key, shown in keyed:
@@ -433,8 +433,18 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
             continue
         drawn.append((m, group))
     shown_at = [shown_to(ds.games[m.game_id], m.seat, m.cutoff) for m, _ in drawn]
+    keys = {(m.game_id, m.turn.index): (key, shown) for m, key, shown in keyed}
+
+    def redraw(n: int, used: Counter) -> list[SpeechItem]:
+        # one more draw from the turns the kept items have not used up (its own counter: the last)
+        m = drawn[n][0]
+        key, shown = keys[(m.game_id, m.turn.index)]
+        picker.used[draws] = [used[f"{s.game_id}#{s.turn_index}"] for s in picker.pool]
+        negatives, why = picker.pick(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, shown, draws)
+        return [] if why is not None else [_item(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, negatives, config)]
+
     chosen = choose([g for _, g in drawn], shown_at, seed=config.seed, max_reuse=None if config.minimal else MAX_REUSE,
-                    key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed])
+                    key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed], redraw=None if config.minimal else redraw)
     for (m, group), c in zip(drawn, chosen):
         if c.item is None:
             out.dropped.append({"unit": group[0].item_id, "game_id": m.game_id, "reason": c.why, "predictability": c.predictability})
