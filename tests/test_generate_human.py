@@ -140,7 +140,7 @@ def test_a_distractor_repeating_a_later_turn_of_the_game_is_not_used():
     a, b = invented_game(0), invented_game(1)
     day = [u for u in a.utterances if u.phase == "day-1" and isinstance(u.speaker, int)]
     me = day[3].speaker
-    later = "I saved seat 5 on the first night with my antidote and I vote seat 6 today."
+    later = "I am the witch and I saved seat 5 on night one. Vote seat 6 today."
     a = a.model_copy(update={"utterances": [u.model_copy(update={"text": later, "segments": []}) if u.index == day[-1].index else u
                                             for u in a.utterances]})
     b = b.model_copy(update={"utterances": [u.model_copy(update={"text": later, "segments": []}) if u.index == 5 else u for u in b.utterances]})

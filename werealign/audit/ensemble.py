@@ -18,6 +18,7 @@ member gives its key (a softmax over its nine options); the ensemble's pick is t
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,7 +28,7 @@ from werealign.audit.context import Shown
 from werealign.audit.seats import mentions
 from werealign.audit.text import roles_named, text_length
 from werealign.schema import SpeechItem
-from werealign.text.similarity import tfidf_cosines
+from werealign.text.similarity import char_wb_ngrams, tfidf_cosines, tfidf_cosines_counted
 
 STATS = ("length", "clauses", "prefix", "punctuation", "seats", "roles", "first-person", "band-share", "transcript", "last-turns",
          "own-words", "centroid", "dead-seat", "seat-talk", "binding")
@@ -44,11 +45,17 @@ def _seats_roles(text: str) -> tuple[frozenset[int], frozenset[str]]:
     return frozenset(m.seat for m in mentions(text)), roles_named(text)
 
 
+@lru_cache(maxsize=64)
+def _counts(text: str) -> Counter[str]:
+    # the candidates of a moment, and the items of a cut-off, read one transcript: counted once
+    return Counter(char_wb_ngrams(text))
+
+
 def option_stats(item: SpeechItem, shown: Shown) -> list[list[float]]:
     """One row of STATS per option (raw values)."""
     texts = [o.text for o in item.options]
     lengths = [text_length(t) for t in texts]
-    refs = {name: (tfidf_cosines(ref, texts, sublinear_tf=True) if ref.strip() else [0.0] * len(texts))
+    refs = {name: (tfidf_cosines_counted(_counts(ref), texts, sublinear_tf=True) if ref.strip() else [0.0] * len(texts))
             for name, ref in (("transcript", shown.transcript), ("last-turns", shown.last_turns), ("own-words", shown.own))}
     turns = [_seats_roles(t) for t in shown.turns]
     rows = []

@@ -99,11 +99,34 @@ def check_ensemble(items: Sequence[SpeechItem], scope: str, probs: Sequence[dict
                  f"binomial p={pv:.3g}); {each}")
 
 
-def later_grams(game: GameLog, cutoff: int, viewpoint: int | None) -> frozenset[tuple[str, ...]]:
-    """The LEAK_NGRAM-word runs of the game's turns after the cut-off, but the viewpoint's next turn (the key's)."""
-    later = [u for u in game.utterances if min(u.segment_ids) > cutoff]
-    nxt = next((u for u in later if u.speaker == viewpoint), None)
-    return frozenset(g for u in later if u is not nxt for g in _grams(u.text))
+def repeats_later(text: str, game: GameLog, cutoff: int, viewpoint: int | None) -> bool:
+    """Whether `text` shares a LEAK_NGRAM-word run with a turn of `game` said after the cut-off, other than the
+    viewpoint's next turn (the key's)."""
+    grams = _grams(text)
+    if not grams:
+        return False
+    index = _gram_index(game)
+    nxt = next((u.index for u in game.utterances if min(u.segment_ids) > cutoff and u.speaker == viewpoint), None)
+    return any(first > cutoff and turn != nxt for g in grams for first, turn in index.get(g, ()))
+
+
+_INDEX: dict[int, tuple[GameLog, dict[tuple[str, ...], list[tuple[int, int]]]]] = {}
+
+
+def _gram_index(game: GameLog) -> dict[tuple[str, ...], list[tuple[int, int]]]:
+    """Run -> (first segment, turn index) of each turn holding it; one index per game (a set of later runs per
+    moment held gigabytes on the release)."""
+    hit = _INDEX.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    index: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for u in game.utterances:
+        for g in _grams(u.text):
+            index.setdefault(g, []).append((min(u.segment_ids), u.index))
+    if len(_INDEX) >= 256:
+        _INDEX.clear()
+    _INDEX[id(game)] = (game, index)
+    return index
 
 
 @lru_cache(maxsize=65536)
@@ -115,7 +138,6 @@ def future_options(item: SpeechItem, game: GameLog | None) -> list[str] | None:
     """Why each distractor carries the future (empty: none does); None when the item's game is absent."""
     if game is None:
         return None
-    grams = later_grams(game, item.cutoff_segment, item.viewpoint_seat)
     ref = item.provenance.source_ref if item.provenance else {}
     by_index = {u.index: u for u in game.utterances}
     out = []
@@ -126,7 +148,7 @@ def future_options(item: SpeechItem, game: GameLog | None) -> list[str] | None:
         game_id, _, turn = source.partition("#")
         if game_id == item.game_id and turn.isdigit() and int(turn) in by_index and min(by_index[int(turn)].segment_ids) > item.cutoff_segment:
             out.append(f"option {o.key}: cut from turn {turn} of its own game, after the cut-off")
-        elif text_length(o.text) and leak_grams(o.text) & grams:
+        elif text_length(o.text) and repeats_later(o.text, game, item.cutoff_segment, item.viewpoint_seat):
             out.append(f"option {o.key}: repeats a turn of its own game said after the cut-off")
     return out
 

@@ -71,8 +71,10 @@ def choose(candidates: Sequence[Sequence[SpeechItem]], shown: Sequence[Shown], *
             fits = _fits(group, used, max_reuse)
         if not fits:
             lowest = min(p for p, _, _ in group)
-            why = (f"the learned ensemble answers every candidate set ({len(group)}; lowest key probability {lowest:.2f})"
-                   if all(hit for _, hit, _ in group) else "every unanswered candidate set reuses a turn too often")
+            reusing = [p for p, hit, it in group if not hit and max_reuse is not None and any(used[s] >= max_reuse for s in sources(it))]
+            why = (f"every candidate set ({len(group)}) is answered by the learned ensemble (lowest key probability {lowest:.2f})"
+                   if not reusing else f"of {len(group)} candidate sets, {len(group) - len(reusing)} are answered by the learned ensemble "
+                   f"and {len(reusing)} would reuse a turn more than {max_reuse} times")
             out.append(Chosen(None, round(lowest, 4), why))
             continue
         p, item = fits[0]

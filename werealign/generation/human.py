@@ -66,7 +66,8 @@ ORIGIN = "human_utterance"
 DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive statements
 MIN_KEY = 20  # visible characters of the key's span (fewer says nothing to choose from)
 MAX_OPENING = 100
-MAX_REUSE = 2
+MAX_REUSE = 3  # a turn in at most this many items (key included): more, and a recurrence attack reads the keys
+REDRAWS = 2  # candidate sets drawn again, from turns not used up, for a moment whose every set would reuse one
 SHORTLIST = 400  # hard negatives: drawn (seeded) from the 400 most similar; 40 made the key the centroid (bench/human_items.py)
 STANCE_WEIGHT = 0.1
 SEAT_TALK_WEIGHT = 3  # extra draws of a live seat per time the viewpoint named it before the cut-off
@@ -410,7 +411,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     with_out = [names_seat_out(key, shown) for _, key, shown in keyed if shown.dead]
     out_rate = sum(with_out) / max(1, len(with_out))
     draws = max(1, config.draws)
-    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws + 1)
+    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws + REDRAWS)
     # several candidate distractor sets per moment; the learned ensemble, fitted on other games, keeps one
     drawn: list[tuple[Moment, list[SpeechItem]]] = []
     for m, key, shown in keyed:
@@ -439,9 +440,13 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
         # one more draw from the turns the kept items have not used up (its own counter: the last)
         m = drawn[n][0]
         key, shown = keys[(m.game_id, m.turn.index)]
-        picker.used[draws] = [used[f"{s.game_id}#{s.turn_index}"] for s in picker.pool]
-        negatives, why = picker.pick(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, shown, draws)
-        return [] if why is not None else [_item(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, negatives, config)]
+        out = []
+        for d in range(draws, draws + REDRAWS):
+            picker.used[d] = [used[f"{s.game_id}#{s.turn_index}"] for s in picker.pool]
+            negatives, why = picker.pick(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, shown, d)
+            if why is None:
+                out.append(_item(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, negatives, config))
+        return out
 
     chosen = choose([g for _, g in drawn], shown_at, seed=config.seed, max_reuse=None if config.minimal else MAX_REUSE,
                     key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed], redraw=None if config.minimal else redraw)
