@@ -162,7 +162,7 @@ def measure(root: Path) -> dict[str, object]:
     items = [it for it in ds.speech if len(it.options) == 9]
     views = [item_view(it, ds.games.get(it.game_id)) for it in items]
     hits: dict[str, list[float]] = {}
-    for it, (_, key, stats) in zip(items, views):
+    for _, key, stats in views:
         for name, h in rules(key, stats).items():
             hits.setdefault(name, []).append(h)
     hits |= learners(items, views)

@@ -1,32 +1,30 @@
 """`werealign generate DATASET --negatives human --out DIR`: human-voiced items, no model.
 
-Every option is something a player really said. At each moment (the MVP's highlights, the
-cut-offs of the dataset's own speech items: moments someone chose to ask at, then the MVP's other turns) the viewpoint's next
-turn gives the key: the span of that turn that makes its move (a claim, an accusation, a vote
-intention, a check report, a badge order; human_text.move_windows), the shortest window of clauses
-opening at its first move that reaches MIN_KEY characters. Distractors are move spans of other turns,
-cut by the same rules, taken in this order:
+Every option is something a player really said, and every option is cut by one procedure
+(`move_spans`): per move a turn makes (a claim, an accusation, a vote intention, a check report, a badge
+order; human_text.move_windows), the shortest window of whole sentences opening at that move that reaches
+MIN_KEY characters. At each moment (the MVP's highlights, the cut-offs of the dataset's own speech items,
+then the MVP's other turns) the key is one move span of the viewpoint's next turn, drawn (seeded); the
+distractors are move spans of turns of OTHER games of the same source style (show and season; any other game
+of the language when the dataset has none), never of the item's own game: its turns before the cut-off are
+shown, and those after it can carry what happens later (a death, an exile, a claim or check not yet
+announced). No length is asked for: keys and distractors come from the same procedure, so the key's length
+rank is uniform (a +-25% band around the key once made the key the one option whose band holds the other eight).
 
-1. the same game and day, other players' turns after the cut-off (what others said at that moment,
-   never shown to the model), nearest first, with the speaker's seat and the viewpoint's swapped;
-2. other games of the same source style (show and season: the same transcription), drawn (seeded)
-   from the SHORTLIST most similar to the key by character TF-IDF, every seat renumbered in every
-   form (werealign.audit.seats): the speaker's seat becomes the viewpoint's, every other seat a
-   distinct seat of this game, a seat already out at the key's own rate (`dead_rate`: over all keys,
-   the share of seats they name that are out at the cut-off), else a live seat weighted towards those
-   the viewpoint has talked about.
+Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
+how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
+(werealign.audit.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
+game, a seat already out at the keys' own rate (`dead_rate`), else a live seat weighted towards those the
+viewpoint has talked about. Whether a distractor names a seat out at the cut-off at all is drawn per option
+at the keys' own rate (`out_rate`, among moments with a seat out), so naming one does not tell the key.
 
-Whether a distractor names a seat out at the cut-off at all is drawn per option at the keys' own rate
-(`out_rate`: the share of keys that name one, among keys at moments with a seat out; none before anyone
-is out), candidates of the drawn standing first: an option naming a seat out is then no more often the
-key than any other (the dead-seat giveaway).
-
-No option names a role the board lacks, holds a post-game remark, opens on a fragment, or repeats
-the shown transcript (LEAK_NGRAM words in common): a key already said before the cut-off drops the
-moment, as does a viewpoint silenced for the day (a silence skill on it since the day's night).
-Only turns the whole table heard serve, as key or distractor (no team chat, no aside in a night
-phase). Length: eight target lengths around the key's (filters.length_targets), each distractor a
-window within filters.length_range of its target. A source turn serves at most MAX_REUSE items.
+No option names a role the board lacks, holds a post-game remark, opens on a fragment, repeats the shown
+transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.audit.exchange): a key
+already said before the cut-off drops the moment, as does a viewpoint silenced for the day. Only turns the
+whole table heard serve. `draws` candidate distractor sets are drawn per moment; the learned ensemble
+(werealign.audit.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
+does not answer, within MAX_REUSE items per source turn (werealign.generation.choose); a moment whose every
+set it answers gives no item (dropped.jsonl says so).
 
 Output (the same shape as the model pipeline, so validate, eval, review and release take it):
     <out>/generation.json    configuration;  <out>/notes.jsonl   the whole next turn per item
@@ -51,6 +49,7 @@ from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
 from werealign.generation import human_text as ht
 from werealign.generation import minimal
+from werealign.generation.human_text import remap
 from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_later, repeats_transcript, shown_for
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
@@ -346,34 +345,6 @@ class Picker:
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
-
-
-def remap(text: str, span: Span, me: int, live: dict[int, int] | list[int], seed: str, *, dead: list[int] | tuple[int, ...] = (),
-          dead_rate: float = 0.0) -> str | None:
-    """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
-    seat other than `me`: one of `dead` with probability `dead_rate` (while any is left), else a live
-    seat drawn (seeded) with the given weights (a list: equal weights); None when it names more seats
-    than there are. Every seat form is renumbered (werealign.audit.seats)."""
-    others = sorted({s for s in ht.seats_named(text) if s != span.speaker})
-    weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)
-    out_seats = sorted(set(dead) - set(weights) - {me})
-    if len(others) > len(weights) + len(out_seats):
-        return None
-    rng = random.Random(seed)
-    drawn = []
-    for _ in others:
-        pool = out_seats if out_seats and (rng.random() < dead_rate or not weights) else None
-        if pool is not None:
-            seat = rng.choice(pool)
-            out_seats.remove(seat)
-        else:
-            if not weights:
-                return None
-            seats = sorted(weights)
-            seat = rng.choices(seats, [weights[s] for s in seats])[0]
-            del weights[seat]
-        drawn.append(seat)
-    return ht.remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))})
 
 
 # --------------------------------------------------------------------------- items and the run

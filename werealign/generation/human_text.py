@@ -20,7 +20,9 @@ so no rule of this module can tell them apart:
 
 from __future__ import annotations
 
+import random
 import re
+from typing import Any
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
@@ -187,3 +189,31 @@ def move_windows(parts: list[str], spaceless: bool, high: int, ends: list[int] |
             if ends[j - 1] == SENTENCE:
                 out.append((i, length, text))
     return out
+
+
+def remap(text: str, span: Any, me: int, live: dict[int, int] | list[int], seed: str, *, dead: list[int] | tuple[int, ...] = (),
+          dead_rate: float = 0.0) -> str | None:
+    """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
+    seat other than `me`: one of `dead` with probability `dead_rate` (while any is left), else a live
+    seat drawn (seeded) with the given weights (a list: equal weights); None when it names more seats
+    than there are. Every seat form is renumbered (werealign.audit.seats)."""
+    others = sorted({s for s in seats_named(text) if s != span.speaker})
+    weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)
+    out_seats = sorted(set(dead) - set(weights) - {me})
+    if len(others) > len(weights) + len(out_seats):
+        return None
+    rng = random.Random(seed)
+    drawn = []
+    for _ in others:
+        pool = out_seats if out_seats and (rng.random() < dead_rate or not weights) else None
+        if pool is not None:
+            seat = rng.choice(pool)
+            out_seats.remove(seat)
+        else:
+            if not weights:
+                return None
+            seats = sorted(weights)
+            seat = rng.choices(seats, [weights[s] for s in seats])[0]
+            del weights[seat]
+        drawn.append(seat)
+    return remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))})
