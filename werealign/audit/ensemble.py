@@ -45,7 +45,7 @@ def _seats_roles(text: str) -> tuple[frozenset[int], frozenset[str]]:
     return frozenset(m.seat for m in mentions(text)), roles_named(text)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=4)  # a transcript's counts are large: the last few (a moment's candidates are consecutive)
 def _counts(text: str) -> Counter[str]:
     # the candidates of a moment, and the items of a cut-off, read one transcript: counted once
     return Counter(char_wb_ngrams(text))
