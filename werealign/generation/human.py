@@ -455,6 +455,8 @@ def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_r
     prompt = shown_to(game, m.seat, m.cutoff)
     found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, (prompt.transcript, prompt.last_turns, prompt.own),
                                   seed, dead_rate)
+    if any(repeats_later(text, shown) for text, _, _ in found):  # a changed move can be what another seat says later
+        return [], "a changed move repeats a later turn of the game"
     return [{"origin": origin, "text": text, "source": change} for text, origin, change in found], why
 
 
