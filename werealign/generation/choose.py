@@ -71,7 +71,7 @@ def choose(candidates: Sequence[Sequence[SpeechItem]], shown: Sequence[Shown], *
             fits = _fits(group, used, max_reuse)
         if not fits:
             lowest = min(p for p, _, _ in group)
-            reusing = [p for p, hit, it in group if not hit and max_reuse is not None and any(used[s] >= max_reuse for s in sources(it))]
+            reusing = [p for p, hit, it in group if not hit and max_reuse is not None and not _within(it, used, max_reuse)]
             why = (f"every candidate set ({len(group)}) is answered by the learned ensemble (lowest key probability {lowest:.2f})"
                    if not reusing else f"of {len(group)} candidate sets, {len(group) - len(reusing)} are answered by the learned ensemble "
                    f"and {len(reusing)} would reuse a turn more than {max_reuse} times")
@@ -85,5 +85,10 @@ def choose(candidates: Sequence[Sequence[SpeechItem]], shown: Sequence[Shown], *
 
 def _fits(group: list[tuple[float, bool, SpeechItem]], used: Counter, max_reuse: int | None) -> list[tuple[float, SpeechItem]]:
     """The unanswered candidates that keep every source turn within max_reuse, least predictable first."""
-    ok = [(p, n, it) for n, (p, hit, it) in enumerate(group) if not hit and (max_reuse is None or all(used[s] < max_reuse for s in sources(it)))]
+    ok = [(p, n, it) for n, (p, hit, it) in enumerate(group) if not hit and (max_reuse is None or _within(it, used, max_reuse))]
     return [(p, it) for p, _, it in sorted(ok, key=lambda t: (t[0], t[1]))]
+
+
+def _within(item: SpeechItem, used: Counter, max_reuse: int) -> bool:
+    """Every source turn stays within max_reuse uses with this item (two spans of one turn count twice)."""
+    return all(used[s] + n <= max_reuse for s, n in Counter(sources(item)).items())
