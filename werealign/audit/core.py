@@ -11,7 +11,7 @@ from werealign.audit.attacks import check_options_only, cross_fitted_probs, key_
 from werealign.audit.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
 from werealign.audit.context import LEARNED, check_context, check_dead_seat, context_attacks, features, shown_at
 from werealign.audit.ensemble import cross_fitted as ensemble_cross_fitted
-from werealign.audit.ensemble import key_probability, option_stats
+from werealign.audit.ensemble import key_probability, option_stats, picks_key
 from werealign.audit.exchange import check_ensemble, check_future, check_key_rank, future_options
 from werealign.audit.explain import separating_ngrams
 from werealign.audit.leaks import item_leaks
@@ -74,7 +74,7 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
         ]
     best = context.best(items)[0] if items else LEARNED  # the strongest attack over all items: each item's context_best_score
     scores = {it.item_id: {"artifact_score": round(p, 4), "context_score": round(c, 4),
-                           "context_best_score": round(b, 4), "ensemble_score": round(key_probability(it, e), 4),
+                           "context_best_score": round(b, 4), "ensemble_score": round(key_probability(it, e), 4), "ensemble_hit": picks_key(it, e),
                            "leaks": leaks[it.item_id] or [], "future": future[it.item_id] or []}
               for it, p, c, b, e in zip(items, key_probs(items, probs), key_probs(items, context.probs[LEARNED]),
                                         key_probs(items, context.probs[best]), ensemble)}

@@ -58,7 +58,8 @@ def audit_command(
         leaks = {i: s["leaks"] + s["future"] for i, s in report.item_scores.items()}
         leaks |= {it.item_id: None for it in ds.speech if it.game_id not in ds.games}
         context = {i: s["context_score"] for i, s in report.item_scores.items()}
-        learned = {i: s["ensemble_score"] for i, s in report.item_scores.items()}
+        # the ensemble removes what it answers (its pick is the key), as generation does (werealign.generation.choose)
+        learned = {i: float(s["ensemble_hit"]) for i, s in report.item_scores.items()}
         result = adversarial_filter(ds.speech, leaks, seed=seed, threshold=threshold, context=context, learned=learned)
         independent = verify(result.kept, ds.speech, ds.games)
         note = filter_note(result, seed=seed, attacks=ATTACKS, partitions=PARTITIONS, threshold=threshold,
