@@ -163,8 +163,8 @@ def test_release_filtered_split_holds_against_independent_attacks(werebench_impo
     doc = json.loads(r.stdout)
     note = doc["filtered_out"]
     # the release's own items are told apart by their wording: with the learned ensemble among the filter's
-    # attacks 8 of 537 survive (13 before it; BENCHMARKS.md, issue 43). Filtered items come from generated sets.
-    assert note["counts"]["speech_kept"] >= 5 and note["counts"]["removed_leak"] > 0
+    # attacks 12 of 537 survive (13 before it; BENCHMARKS.md, issue 43). Filtered items come from generated sets.
+    assert note["counts"]["speech_kept"] >= 8 and note["counts"]["removed_leak"] > 0
     assert note["independent_attack"]["top1"] <= 0.2 and note["independent_attack"]["key_longest"] <= 0.15
     assert all(0 <= s["artifact_score"] <= 1 for s in doc["item_scores"].values())
     assert doc["artifacts"]["all"] and {g["side"] for g in doc["artifacts"]["all"]} == {"key", "distractor"}
