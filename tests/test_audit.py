@@ -141,7 +141,8 @@ def test_cli_text_json_and_strict(tmp_path):
     first = runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout
     doc = json.loads(first)
     assert doc["verdict"] == "fail" and doc["items"] == 30
-    assert {c["name"] for c in doc["checks"]} == {"key-position", "key-longest", "key-shortest", "options-only", "duplicate-options", "explanation-key", "context", "dead-seat", "stem-leak"}
+    assert {c["name"] for c in doc["checks"]} == {"key-position", "key-longest", "key-shortest", "options-only", "duplicate-options", "explanation-key", "context", "dead-seat", "stem-leak",
+                                                  "key-rank", "ensemble", "future-option"}
     assert runner.invoke(app, ["audit", str(root), "--strict"]).exit_code == 1
     # deterministic: the same dataset gives the same report (each audit fits a classifier: one more run is enough)
     assert runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout == first

@@ -120,7 +120,7 @@ def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     assert c["speech_in"] == len(items) and c["speech_kept"] == len(split.speech) and c["removed_leak"] >= 1
     assert c["speech_kept"] + c["removed_leak"] + c["removed_answerable"] == len(items)
     # which filter removes what: each attack alone, on the items that do not leak; every item one reaches is removed
-    assert set(c["answerable_by"]) == {f"{f}-{lrn}" for f, lrn in ATTACKS} | {"context-learned"}
+    assert set(c["answerable_by"]) == {f"{f}-{lrn}" for f, lrn in ATTACKS} | {"context-learned", "ensemble"}
     assert 0 < max(c["answerable_by"].values()) <= c["removed_answerable"]
     # complete: every game, VA/OI item and OSR rewrite; only filtered speech items
     assert sorted(split.games) == GAMES and len(split.vote) == len(split.opponent) == len(split.osr) == len(GAMES)
@@ -162,7 +162,9 @@ def test_release_filtered_split_holds_against_independent_attacks(werebench_impo
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     note = doc["filtered_out"]
-    assert note["counts"]["speech_kept"] >= 10 and note["counts"]["removed_leak"] > 0
+    # the release's own items are told apart by their wording: with the learned ensemble among the filter's
+    # attacks 12 of 537 survive (13 before it; BENCHMARKS.md, issue 43). Filtered items come from generated sets.
+    assert note["counts"]["speech_kept"] >= 8 and note["counts"]["removed_leak"] > 0
     assert note["independent_attack"]["top1"] <= 0.2 and note["independent_attack"]["key_longest"] <= 0.15
     assert all(0 <= s["artifact_score"] <= 1 for s in doc["item_scores"].values())
     assert doc["artifacts"]["all"] and {g["side"] for g in doc["artifacts"]["all"]} == {"key", "distractor"}

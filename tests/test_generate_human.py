@@ -1,6 +1,6 @@
-"""`werealign generate --negatives human` on invented games: the key a move span, distractors from the
-same day first (never what the prompt shows), every seat form renumbered, length matching,
-determinism, the CLI; and the `werealign/own-style` shortcut."""
+"""`werealign generate --negatives human` on invented games: the key a move span, distractors cut by the same
+procedure from other games (never what the prompt shows, never the item's own later turns), every seat form
+renumbered, clean sentence-ending spans, determinism, the CLI; and the `werealign/own-style` shortcut."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from typer.testing import CliRunner
 from werealign.cli import app
 from werealign.dataset import load_dataset, write_dataset
 from werealign.generation import human_text as ht
-from werealign.generation.filters import LENGTH_BAND, text_length
-from werealign.generation.human import HumanConfig, Span, remap, run_human
+from werealign.generation.human import HumanConfig, Span, move_spans, remap, run_human
 from werealign.llm.builtin_models import builtin_model_names
 from werealign.baselines.own_style import own_style_option
 from werealign.schema.models import EVERYONE, Audience
@@ -50,7 +49,9 @@ def invented_game(n: int, seats: int = 9, turns: int = 14, language: str = "xx",
         speaker = 1 + (i % seats)
         if speaker == DEAD and i > 2:
             speaker = 3
-        text = f"tag{n}word " + ", ".join(_clause(rng, seats) for _ in range(rng.randint(2, 6)))  # every turn names its game
+        parts = [_clause(rng, seats) for _ in range(rng.randint(2, 6))]
+        # sentences of one or two clauses: an option ends where a sentence does
+        text = f"tag{n}word " + "".join(p + (", " if rng.random() < 0.4 else ". ") for p in parts).rstrip(", .") + "."  # every turn names its game
         if i > turns // 2:
             text = f"FUTURE{n}X{i} {text}"  # a marker only this game's later turns carry
         utts.append(Utterance(index=i, segment_ids=[10 * i], start=10 * i, end=10 * i + 5, phase="day-1", speaker=speaker, text=text))
@@ -84,77 +85,74 @@ def _key_turn(ds, it):
     return ds.games[it.game_id].utterances[int(it.provenance.source_ref["key_turn"])]
 
 
-def test_items_valid_length_matched_and_provenanced(corpus, tmp_path):
+def test_items_valid_cut_alike_and_provenanced(corpus, tmp_path):
     outcome = run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
     items = _items(tmp_path / "h")
     assert len(items) >= 12 and len(items) == len(outcome.items)
     errors, _ = count(check_paths([tmp_path / "h" / "dataset"]).findings)
     assert errors == 0
     ds = load_dataset(corpus)
+    filler = ht.find_filler({g: [u for u in ds.games[g].utterances if isinstance(u.speaker, int)] for g in ds.games})
     for it in items:
         key = next(o for o in it.options if o.key == it.answer)
         assert key.origin == "ground_truth" and it.provenance.review == "unreviewed"
         # the key is a span of what the viewpoint said next, right after the cut-off (so not in the prompt), opening at a move
         turn = _key_turn(ds, it)
         assert turn.speaker == it.viewpoint_seat and min(turn.segment_ids) > it.cutoff_segment
-        first = key.text.rstrip(".").split(", ")[0]
-        assert first in turn.text and ht.is_move(first)
+        assert key.text in move_spans(turn, filler).values()
         assert not any(u.speaker == it.viewpoint_seat for u in ds.games[it.game_id].utterances
                        if it.cutoff_segment < min(u.segment_ids) < min(turn.segment_ids))
         assert sum(o.origin == "human_utterance" for o in it.options) == 8
         for o in it.options:
             if o is not key:
-                assert 1 / LENGTH_BAND <= text_length(o.text) / text_length(key.text) <= LENGTH_BAND
-                assert re.fullmatch(r"invented-\d+#\d+", str(it.provenance.source_ref[f"option_{o.key}"]))
-                assert ht.is_move(o.text.rstrip(".").split(", ")[0])
+                # cut by the key's own procedure from a turn of another game (then its seats renumbered)
+                source, turn_index = str(it.provenance.source_ref[f"option_{o.key}"]).split("#")
+                assert source != it.game_id and re.fullmatch(r"invented-\d+", source)
+                spans = move_spans(ds.games[source].utterances[int(turn_index)], filler).values()
+                assert re.sub(r"seat \d+", "seat N", o.text) in {re.sub(r"seat \d+", "seat N", t) for t in spans}
         assert it.provenance.source_ref["method"].startswith("human-voiced")
+        assert float(it.provenance.source_ref["predictability"]) < 1
 
 
-def test_distractors_from_the_same_day_first_never_from_what_is_shown(corpus, tmp_path):
+def test_distractors_never_from_the_items_game_nor_what_is_shown(corpus, tmp_path):
     run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
     ds = load_dataset(corpus)
-    same_day = 0
+    from werealign.audit.exchange import future_options
+
     for it in _items(tmp_path / "h"):
         n = it.game_id.split("-")[1]
         game = ds.games[it.game_id]
+        assert future_options(it, game) == []  # the audit's check: nothing cut from, or repeating, a later turn
         for o in it.options:
             if o.key == it.answer:
                 continue
-            source, turn = str(it.provenance.source_ref[f"option_{o.key}"]).split("#")
-            u = ds.games[source].utterances[int(turn)]
-            if source == it.game_id:
-                # the same game: another player's turn of the same day, after the cut-off (never shown), not the key's
-                same_day += 1
-                assert u.phase == _key_turn(ds, it).phase and u.speaker != it.viewpoint_seat
-                assert min(u.segment_ids) > it.cutoff_segment and int(turn) != int(it.provenance.source_ref["key_turn"])
-            else:
-                assert f"tag{n}word" not in o.text  # another game's text carries that game's tag, never this one's
+            assert f"tag{n}word" not in o.text.casefold() and f"future{n}x" not in o.text.casefold()  # this game's markers
             assert "wolfchat" not in o.text and "aside" not in o.text  # nor what the table never heard
             shown = " ".join(x.text for x in game.utterances if max(x.segment_ids) <= it.cutoff_segment)
             assert o.text.rstrip(".") not in shown
-    assert same_day > 20  # the rule was exercised: most distractors came from the same day
 
 
-def test_same_day_distractor_swaps_the_speakers_seat_for_the_viewpoints():
+def test_a_distractor_repeating_a_later_turn_of_the_game_is_not_used():
+    """Another game's words can tell what this game announces later (the same witch's report): never used."""
     from werealign.generation.human import Moment, Picker, build_pool
     from werealign.generation.human_shown import shown_for
 
-    game = invented_game(0)
-    day = [u for u in game.utterances if u.phase == "day-1" and isinstance(u.speaker, int)]
-    me, later = day[3].speaker, next(u for u in day[4:] if u.speaker != day[3].speaker)
-    texts = {later.index: f"seat {later.speaker} will vote seat {me} out, meadow violet thunder"}
-    game = game.model_copy(update={"utterances": [u.model_copy(update={"text": texts.get(u.index, u.text), "segments": []}) for u in game.utterances]})
-    ds = type("D", (), {"games": {game.game_id: game}})()
+    a, b = invented_game(0), invented_game(1)
+    day = [u for u in a.utterances if u.phase == "day-1" and isinstance(u.speaker, int)]
+    me = day[3].speaker
+    later = "I am the witch and I saved seat 5 on night one. Vote seat 6 today."
+    a = a.model_copy(update={"utterances": [u.model_copy(update={"text": later, "segments": []}) if u.index == day[-1].index else u
+                                            for u in a.utterances]})
+    b = b.model_copy(update={"utterances": [u.model_copy(update={"text": later, "segments": []}) if u.index == 5 else u for u in b.utterances]})
+    ds = type("D", (), {"games": {a.game_id: a, b.game_id: b}})()
     pool = build_pool(ds, frozenset())
-    m = Moment(game.game_id, me, day[3], min(day[3].segment_ids) - 1, "test")
+    m = Moment(a.game_id, me, day[3], min(day[3].segment_ids) - 1, "test")
+    shown = shown_for(a, m)
     picker = Picker(pool, 0)
-    ranked = picker.candidates(game, m, "seat 1 vote amber lantern river")
-    assert ranked and all(pool[i].game_id == game.game_id and pool[i].first_segment > m.cutoff and pool[i].speaker != me for i in ranked)
-    first_move = [i for i in ranked if pool[i].turn_index == later.index and pool[i].openings[0][1].startswith(f"seat {later.speaker} ")]
-    hit = picker._first_fit(first_move, set(), 1, 200, 80, {1: 1}, m, "x", [], shown_for(game, m))
-    assert hit is not None
-    # the speaker speaks as "you" (the viewpoint's seat) and the viewpoint's seat becomes the speaker's
-    assert ht.seats_named(hit[1]["text"]) == [me, later.speaker]
+    ranked = picker.candidates(a, m, "Seat 1 vote amber lantern river.")
+    assert ranked and all(pool[i].game_id == b.game_id for i in ranked)
+    said = [i for i in ranked if pool[i].turn_index == 5]
+    assert said and picker._first_fit(said, set(), {s: 1 for s in shown.live}, m, "x", [], shown) is None
 
 
 def test_every_seat_form_is_renumbered_in_its_own_form():
@@ -167,7 +165,7 @@ def test_every_seat_form_is_renumbered_in_its_own_form():
                                                          (4, "word"), (9, "word"), (3, "digit")]
     assert renumber("十号和二十号", {10: 11, 20: 2}) == "十一号和二号"  # a numeral is read whole, never its last digit
     # a distractor from another game: every form of every seat renumbered, the speaker's to the viewpoint's
-    zh = Span("g", "zh", 1, 5, "day", True, ((0, ""),), frozenset())
+    zh = Span("g", "zh", 1, 5, "day", True, "", frozenset())
     out = remap("五号说7 号位是狼，十一号是好人", zh, me=9, live=[2, 3], seed="s")
     seats = ht.seats_named(out)
     assert seats[0] == 9 and set(seats[1:]) <= {2, 3} and seats[1] != seats[2] and "五" not in out and "十一" not in out
@@ -188,7 +186,7 @@ def test_seats_remapped_onto_the_games_seats_dead_at_the_keys_rate(corpus, tmp_p
 
 
 def test_remap_draws_dead_seats_at_the_given_rate():
-    span = Span("g", "xx", 1, 5, "day", False, ((0, ""),), frozenset())
+    span = Span("g", "xx", 1, 5, "day", False, "", frozenset())
     text = "seat 5 here, seat 7 lies"
     drawn = [ht.seats_named(remap(text, span, me=3, live=[1, 4, 6, 8], seed=f"s{i}", dead=[2], dead_rate=0.3))[1] for i in range(400)]
     assert 0.2 < drawn.count(2) / len(drawn) < 0.4  # the key's own rate of seats already out
@@ -196,13 +194,13 @@ def test_remap_draws_dead_seats_at_the_given_rate():
 
 
 def test_remap_is_consistent_speaker_becomes_viewpoint_and_never_over_assigns():
-    span = Span("g", "xx", 1, 5, "day", False, ((0, ""),), frozenset())
+    span = Span("g", "xx", 1, 5, "day", False, "", frozenset())
     text = "seat 5 here, seat 7 lies, and seat 7 voted seat 1"
     out = remap(text, span, me=3, live=[1, 2, 4, 8], seed="s")
     a, b, c, d = ht.seats_named(out)
     assert a == 3 and b == c and b != d and {b, d} <= {1, 2, 4, 8}
     assert remap(text, span, me=3, live=[1], seed="s") is None  # two other seats, one live seat to give them
-    zh = Span("g", "zh", 1, 5, "day", True, ((0, ""),), frozenset())
+    zh = Span("g", "zh", 1, 5, "day", True, "", frozenset())
     assert ht.seats_named(remap("5号说7 号是狼", zh, me=9, live=[2], seed="s")) == [9, 2]
 
 
@@ -277,7 +275,7 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
                 negatives, _ = picker.pick(ds.games[m.game_id], m, item_id_of(m), key, shown)
                 flags += [names_seat_out(n["text"], shown) for n in negatives]
         assert len(flags) >= 16
-        # rate 1: each distractor names one whenever a candidate of its length does (the invented games are small)
+        # rate 1: each distractor names one whenever a candidate can (the invented games are small)
         assert (sum(flags) == 0) if rate == 0 else (sum(flags) / len(flags) > 0.8)
     # the viewpoint's turns after the death name only the seat out, so some keys name it
     games = [g.model_copy(update={"utterances": [u.model_copy(update={"text": re.sub(r"seat \d", f"seat {DEAD}", u.text)})
@@ -293,5 +291,5 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
         for o in it.options:
             (keys if o.key == it.answer else distractors).append(names_seat_out(o.text, shown))
     assert 0 < sum(keys) < len(keys)  # the invented keys name the seat out now and then
-    # (a tolerance for the small invented corpus: a slot falls back to any standing when no candidate of its length fits)
+    # (a tolerance for the small invented corpus: a slot falls back to any standing when no candidate of its own fits)
     assert abs(sum(distractors) / len(distractors) - sum(keys) / len(keys)) < 0.1

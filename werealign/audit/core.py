@@ -9,7 +9,10 @@ from collections.abc import Sequence
 
 from werealign.audit.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
 from werealign.audit.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
-from werealign.audit.context import LEARNED, check_context, check_dead_seat, context_attacks, features
+from werealign.audit.context import LEARNED, check_context, check_dead_seat, context_attacks, features, shown_at
+from werealign.audit.ensemble import cross_fitted as ensemble_cross_fitted
+from werealign.audit.ensemble import key_probability, option_stats, picks_key
+from werealign.audit.exchange import check_ensemble, check_future, check_key_rank, future_options
 from werealign.audit.explain import separating_ngrams
 from werealign.audit.leaks import item_leaks
 from werealign.audit.report import AuditReport, Check
@@ -63,6 +66,10 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
     rows = features(items, ds.games)
     context = context_attacks(items, ds.games, rows=rows)
     index = {it.item_id: i for i, it in enumerate(items)}
+    # per-option statistics: the key's rank on each (exchangeability) and the learned ensemble, games held out
+    stats = [option_stats(it, shown_at(ds.games.get(it.game_id), it)) for it in items]
+    ensemble = ensemble_cross_fitted(items, stats) if items else []
+    future = {it.item_id: future_options(it, ds.games.get(it.game_id)) for it in items}
     checks: list[Check] = []
     for scope, group in scopes:
         checks += [
@@ -74,14 +81,18 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
             check_explanations(group, scope, favours),
             check_context(group, scope, context, index),
             check_dead_seat(group, scope, rows, index),
+            check_key_rank(group, scope, [stats[index[it.item_id]] for it in group]),
+            check_ensemble(group, scope, [ensemble[index[it.item_id]] for it in group], context.held_out),
+            check_future(group, scope, future),
             check_leaks(group, scope, leaks),
         ]
     decisions = check_decision_results(ds) if whole else None
     checks += [decisions] if decisions is not None else []
     best = context.best(items)[0] if items else LEARNED  # the strongest attack over all items: each item's context_best_score
     scores = {it.item_id: {"artifact_score": round(p, 4), "context_score": round(c, 4),
-                           "context_best_score": round(b, 4), "leaks": leaks[it.item_id] or []}
-              for it, p, c, b in zip(items, key_probs(items, probs), key_probs(items, context.probs[LEARNED]),
-                                     key_probs(items, context.probs[best]))}
+                           "context_best_score": round(b, 4), "ensemble_score": round(key_probability(it, e), 4), "ensemble_hit": picks_key(it, e),
+                           "leaks": leaks[it.item_id] or [], "future": future[it.item_id] or []}
+              for it, p, c, b, e in zip(items, key_probs(items, probs), key_probs(items, context.probs[LEARNED]),
+                                        key_probs(items, context.probs[best]), ensemble)}
     artifacts = {scope: separating_ngrams(group) for scope, group in scopes}
     return AuditReport(dataset=name or (ds.manifest.name if ds.manifest else ""), items=len(items), checks=checks, artifacts=artifacts, item_scores=scores)

@@ -64,10 +64,12 @@ def predictability(items: Sequence[SpeechItem], attacks: Sequence[tuple[str, str
 
 def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] | None], *, seed: int = 0,
                        attacks: Sequence[tuple[str, str]] = ATTACKS, partitions: int = PARTITIONS, threshold: float = THRESHOLD,
-                       slice_share: float = SLICE_SHARE, context: dict[str, float] | None = None) -> FilterResult:
+                       slice_share: float = SLICE_SHARE, context: dict[str, float] | None = None,
+                       learned: dict[str, float] | None = None) -> FilterResult:
     """`items`: every speech item of the dataset (all of them train the release-wide attacks);
     `leaks`: item id -> leak reasons (the audit's: leaks and hidden roles alike), None when the item could
-    not be checked; `context`: item id -> the learned context attack's probability of its key."""
+    not be checked; `context`: item id -> the learned context attack's probability of its key; `learned`:
+    item id -> the learned ensemble's (werealign.audit.ensemble, the highest of its members')."""
     removed: dict[str, str] = {}
     pool = []
     for it in items:
@@ -83,13 +85,15 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
     # are refitted each round, as in AFLite, to find what the remaining items still share.
     each = {f"{family}-{learner}": predictability(items, [(family, learner)], partitions, seed) for family, learner in attacks}
     release = {it.item_id: max(p[i] for p in each.values()) for i, it in enumerate(items)}
-    for item_id, p in (context or {}).items():
-        if item_id in release:
-            release[item_id] = max(release[item_id], p)
     clean = {it.item_id for it in pool}
     reached = {name: sum(p[i] >= threshold for i, it in enumerate(items) if it.item_id in clean) for name, p in each.items()}
-    if context is not None:
-        reached["context-learned"] = sum(p >= threshold for item_id, p in context.items() if item_id in clean)
+    for name, scores in (("context-learned", context), ("ensemble", learned)):
+        if scores is None:
+            continue
+        for item_id, p in scores.items():
+            if item_id in release:
+                release[item_id] = max(release[item_id], p)
+        reached[name] = sum(p >= threshold for item_id, p in scores.items() if item_id in clean)
     rounds = []
     while pool:
         # Too small a pool to refit on: the release-wide scorings alone decide.

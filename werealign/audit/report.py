@@ -41,7 +41,8 @@ class AuditReport:
     # scope -> the n-grams that most separate keys from distractors: [{"ngram", "weight", "side"}]
     artifacts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     # item id -> {"artifact_score": P(cross-fitted options-only attack picks the key), "context_score": P(the learned
-    # context attack picks it), "context_best_score": P(the strongest context attack picks it), "leaks": [...]}
+    # context attack picks it), "context_best_score": P(the strongest context attack picks it), "ensemble_score": the
+    # learned ensemble's highest member probability of the key, "ensemble_hit": its pick is the key, "leaks", "future"}
     item_scores: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property

@@ -13,7 +13,7 @@ _CJK = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 _TOKEN = re.compile(rf"{_CJK}|(?:(?!{_CJK})[^\W_])+")
 _CJK_RE = re.compile(_CJK)
 
-__all__ = ["normalise", "text_length", "tokens", "is_cjk", "mostly_cjk"]
+__all__ = ["normalise", "text_length", "tokens", "is_cjk", "mostly_cjk", "roles_named"]
 
 
 def text_length(text: str) -> int:
@@ -35,3 +35,24 @@ def mostly_cjk(texts: list[str]) -> bool:
     else in words. Detected from the text, so no language code has to be right."""
     toks = [t for text in texts for t in tokens(text)]
     return bool(toks) and sum(map(is_cjk, toks)) * 2 > len(toks)
+
+
+def _role_words() -> list[tuple[str, str]]:
+    from werealign.schema.roles import ROLE_LABELS
+
+    # one-letter ASCII labels would match inside any word
+    return sorted(((label.casefold(), role) for label, role in ROLE_LABELS.items() if len(label) > 1 or not label.isascii()),
+                  key=lambda lr: -len(lr[0]))
+
+
+_ROLE_WORDS: list[tuple[str, str]] = []
+
+
+def roles_named(text: str) -> frozenset[str]:
+    """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim.
+    A label in a script with spaces is a whole word ("cop" is not in "copper")."""
+    if not _ROLE_WORDS:
+        _ROLE_WORDS.extend(_role_words())
+    folded = text.casefold()
+    return frozenset(role for label, role in _ROLE_WORDS
+                     if label in folded and (not label.isascii() or re.search(rf"\b{re.escape(label)}\b", folded)))

@@ -54,10 +54,13 @@ def audit_command(
     doc = report.to_dict()
     lines = [render_text(report)]
     if filtered_out is not None:
-        leaks = {i: s["leaks"] for i, s in report.item_scores.items()}
+        # a distractor from the future (werealign.audit.exchange) is removed as a leak is
+        leaks = {i: s["leaks"] + s["future"] for i, s in report.item_scores.items()}
         leaks |= {it.item_id: None for it in ds.speech if it.game_id not in ds.games}
         context = {i: s["context_score"] for i, s in report.item_scores.items()}
-        result = adversarial_filter(ds.speech, leaks, seed=seed, threshold=threshold, context=context)
+        # the ensemble removes what it answers (its pick is the key), as generation does (werealign.generation.choose)
+        learned = {i: float(s["ensemble_hit"]) for i, s in report.item_scores.items()}
+        result = adversarial_filter(ds.speech, leaks, seed=seed, threshold=threshold, context=context, learned=learned)
         independent = verify(result.kept, ds.speech, ds.games)
         note = filter_note(result, seed=seed, attacks=ATTACKS, partitions=PARTITIONS, threshold=threshold,
                            slice_share=SLICE_SHARE, total=len(ds.speech), independent=independent)

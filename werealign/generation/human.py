@@ -1,32 +1,30 @@
 """`werealign generate DATASET --negatives human --out DIR`: human-voiced items, no model.
 
-Every option is something a player really said. At each moment (the MVP's highlights, the
-cut-offs of the dataset's own speech items: moments someone chose to ask at, then the MVP's other turns) the viewpoint's next
-turn gives the key: the span of that turn that makes its move (a claim, an accusation, a vote
-intention, a check report, a badge order; human_text.move_windows), the shortest window of clauses
-opening at its first move that reaches MIN_KEY characters. Distractors are move spans of other turns,
-cut by the same rules, taken in this order:
+Every option is something a player really said, and every option is cut by one procedure
+(`move_spans`): per move a turn makes (a claim, an accusation, a vote intention, a check report, a badge
+order; human_text.move_windows), the shortest window of whole sentences opening at that move that reaches
+MIN_KEY characters. At each moment (the MVP's highlights, the cut-offs of the dataset's own speech items,
+then the MVP's other turns) the key is one move span of the viewpoint's next turn, drawn (seeded); the
+distractors are move spans of turns of OTHER games of the same source style (show and season; any other game
+of the language when the dataset has none), never of the item's own game: its turns before the cut-off are
+shown, and those after it can carry what happens later (a death, an exile, a claim or check not yet
+announced). No length is asked for: keys and distractors come from the same procedure, so the key's length
+rank is uniform (a +-25% band around the key once made the key the one option whose band holds the other eight).
 
-1. the same game and day, other players' turns after the cut-off (what others said at that moment,
-   never shown to the model), nearest first, with the speaker's seat and the viewpoint's swapped;
-2. other games of the same source style (show and season: the same transcription), drawn (seeded)
-   from the SHORTLIST most similar to the key by character TF-IDF, every seat renumbered in every
-   form (werealign.audit.seats): the speaker's seat becomes the viewpoint's, every other seat a
-   distinct seat of this game, a seat already out at the key's own rate (`dead_rate`: over all keys,
-   the share of seats they name that are out at the cut-off), else a live seat weighted towards those
-   the viewpoint has talked about.
+Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
+how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
+(werealign.audit.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
+game, a seat already out at the keys' own rate (`dead_rate`), else a live seat weighted towards those the
+viewpoint has talked about. Whether a distractor names a seat out at the cut-off at all is drawn per option
+at the keys' own rate (`out_rate`, among moments with a seat out), so naming one does not tell the key.
 
-Whether a distractor names a seat out at the cut-off at all is drawn per option at the keys' own rate
-(`out_rate`: the share of keys that name one, among keys at moments with a seat out; none before anyone
-is out), candidates of the drawn standing first: an option naming a seat out is then no more often the
-key than any other (the dead-seat giveaway).
-
-No option names a role the board lacks, holds a post-game remark, opens on a fragment, or repeats
-the shown transcript (LEAK_NGRAM words in common): a key already said before the cut-off drops the
-moment, as does a viewpoint silenced for the day (a silence skill on it since the day's night).
-Only turns the whole table heard serve, as key or distractor (no team chat, no aside in a night
-phase). Length: eight target lengths around the key's (filters.length_targets), each distractor a
-window within filters.length_range of its target. A source turn serves at most MAX_REUSE items.
+No option names a role the board lacks, holds a post-game remark, opens on a fragment, repeats the shown
+transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.audit.exchange): a key
+already said before the cut-off drops the moment, as does a viewpoint silenced for the day. Only turns the
+whole table heard serve. `draws` candidate distractor sets are drawn per moment; the learned ensemble
+(werealign.audit.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
+does not answer, within MAX_REUSE items per source turn (werealign.generation.choose); a moment whose every
+set it answers gives no item (dropped.jsonl says so).
 
 Output (the same shape as the model pipeline, so validate, eval, review and release take it):
     <out>/generation.json    configuration;  <out>/notes.jsonl   the whole next turn per item
@@ -37,7 +35,6 @@ Same dataset and seed: byte-identical output.
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from collections import Counter
@@ -52,8 +49,8 @@ from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
 from werealign.generation import human_text as ht
 from werealign.generation import minimal
-from werealign.generation.filters import LENGTH_BAND, length_range, length_targets, text_length
-from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_transcript, shown_for
+from werealign.generation.human_text import remap
+from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_later, repeats_transcript, shown_for
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
 from werealign.files.output_dir import claim_directory
@@ -69,7 +66,8 @@ ORIGIN = "human_utterance"
 DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive statements
 MIN_KEY = 20  # visible characters of the key's span (fewer says nothing to choose from)
 MAX_OPENING = 100
-MAX_REUSE = 2
+MAX_REUSE = 3  # a turn in at most this many items (key included): more, and a recurrence attack reads the keys
+REDRAWS = 2  # candidate sets drawn again, from turns not used up, for a moment whose every set would reuse one
 SHORTLIST = 400  # hard negatives: drawn (seeded) from the 400 most similar; 40 made the key the centroid (bench/human_items.py)
 STANCE_WEIGHT = 0.1
 SEAT_TALK_WEIGHT = 3  # extra draws of a live seat per time the viewpoint named it before the cut-off
@@ -83,6 +81,7 @@ class HumanConfig:
     seed: int = 0
     limit: int | None = None
     minimal: bool = False  # minimal pairs: the key with its move changed (werealign.generation.minimal)
+    draws: int = 4  # candidate distractor sets per moment, of which werealign.generation.choose keeps one
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ class Span:
     speaker: int
     phase: str
     spaceless: bool
-    openings: tuple[tuple[int, str], ...]  # (length, text) of its move windows
+    text: str  # the span, cut as a key is (move_spans)
     roles: frozenset[str]
     day: int | None = None
     first_segment: int = 0
@@ -182,38 +181,41 @@ def _phase_kinds(game: GameLog) -> dict[str, str]:
     return {p.id: p.kind for p in game.phases}
 
 
+def move_spans(turn: Utterance, filler: frozenset[str], names: dict | None = None) -> dict[int, str]:
+    """The span procedure, one for keys and distractors alike: per move the turn makes (its first clause),
+    the shortest window of whole clauses opening at it of at least MIN_KEY characters (none when no window
+    of at most MAX_OPENING reaches it). `names`: the game's seat names (issue 45), so a move about a named seat counts."""
+    parts, ends = ht.clause_pieces(turn, filler)
+    first: dict[int, str] = {}
+    for start, length, text in ht.move_windows(parts, ht.is_spaceless(turn.text), MAX_OPENING, names, ends):
+        if length >= MIN_KEY:
+            first.setdefault(start, text)
+    return first
+
+
 def build_pool(ds: Dataset, filler: frozenset[str]) -> list[Span]:
-    """Every move of every player's turn of every game, as the spans a distractor may be cut from."""
+    """Every move of every player's turn of every game, cut by the key's procedure (move_spans)."""
     pool = []
     for game_id in sorted(ds.games):
         game = ds.games[game_id]
         kinds = _phase_kinds(game)
         day_of = {p.id: p.day for p in game.phases}
+        names = names_of_seats(game.seats)
         for u in game.utterances:
             if not at_table(u, kinds):
                 continue
             spaceless = ht.is_spaceless(u.text)
-            # one span per move the turn makes: its windows share their first clause, and a turn with
-            # several moves serves several items with different texts
-            windows: dict[int, list[tuple[int, str]]] = {}
-            for first, length, text in ht.move_windows(ht.clauses(u, filler), spaceless, MAX_OPENING, names_of_seats(game.seats)):
-                windows.setdefault(first, []).append((length, text))
-            for opens in windows.values():
-                pool.append(Span(game_id, game.language, u.index, u.speaker, u.phase, spaceless, tuple(opens),
-                                 ht.roles_named(opens[-1][1]), day_of.get(u.phase), min(u.segment_ids), style_of(game),
-                                 tuple(sorted(names_of_seats(game.seats).items()))))
+            for text in move_spans(u, filler, names).values():
+                pool.append(Span(game_id, game.language, u.index, u.speaker, u.phase, spaceless, text,
+                                 ht.roles_named(text), day_of.get(u.phase), min(u.segment_ids), style_of(game),
+                                 tuple(sorted(names.items()))))
     return pool
 
 
 def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "", names: dict | None = None) -> str | None:
-    """The move span: of the turn's moves, one drawn with `seed` (distractors are any move of their
-    turns, so a key that were always a turn's first move would be told by how turns open), cut as the
-    shortest window opening at it of at least MIN_KEY characters."""
-    spaceless = ht.is_spaceless(turn.text)
-    first: dict[int, str] = {}
-    for start, length, text in ht.move_windows(ht.clauses(turn, filler), spaceless, MAX_OPENING, names):
-        if length >= MIN_KEY:
-            first.setdefault(start, text)
+    """The key: of the turn's move spans (move_spans), one drawn with `seed` (distractors are any move of
+    their turns, so a key that were always a turn's first move would be told by how turns open)."""
+    first = move_spans(turn, filler, names)
     if not first:
         return None
     return first[random.Random(f"{seed}:{turn.index}:key").choice(sorted(first))]
@@ -223,10 +225,10 @@ def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "", names: 
 
 
 class Picker:
-    """Distractors for every item of a run, with the pool's TF-IDF fitted once and reuse counted."""
+    """Distractors for every item of a run, with the pool's TF-IDF fitted once and reuse counted per draw."""
 
     def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset(), dead_rate: float = 0.0,  # type: ignore[assignment]
-                 out_rate: float | None = None):
+                 out_rate: float | None = None, draws: int = 1):
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.pool = pool
@@ -236,59 +238,70 @@ class Picker:
         # distractor of such a moment does so with this chance, drawn per option (none before anyone is
         # out), so whether an option names one is independent of its being the key
         self.out_rate = out_rate
-        # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items
-        self.used = [int((s.game_id, s.turn_index) in keys) for s in pool]
+        # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items of
+        # one draw (and of the released set: werealign.generation.choose keeps to it across draws)
+        self.keys = keys
+        self.used = [[int((s.game_id, s.turn_index) in keys) for s in pool] for _ in range(draws)]
         # the same analyzer and weighting as the lexical built-ins (werealign.text.similarity)
         self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
-        self.matrix = self.vectorizer.fit_transform([s.openings[-1][1] for s in pool]) if pool else None
+        self.matrix = self.vectorizer.fit_transform([s.text for s in pool]) if pool else None
 
-    def candidates(self, game: GameLog, moment: Moment, key: str) -> list[int]:
-        """Same game and day first (after the cut-off, other speakers, nearest first), then other games of
-        the same source style by similarity to the key."""
-        day = {p.id: p.day for p in game.phases}.get(moment.turn.phase)
+    def candidates(self, game: GameLog, moment: Moment, key: str, draw: int = 0) -> list[int]:
+        """Spans of other games of the same source style, a seeded shuffle of the SHORTLIST most like the key
+        (character TF-IDF, and the roles it names) first. Never the item's own game: its turns before the
+        cut-off are shown, and those after it can carry what happened later (a death, an exile, a claim or a
+        check not yet announced), which no check can rule out in free text. Each `draw` shuffles the shortlist
+        and keeps a different half of it, so draws are different sets of the same kind."""
         spaceless = ht.is_spaceless(key)
-        same_day = [i for i, s in enumerate(self.pool) if s.game_id == game.game_id and s.day == day and s.speaker != moment.seat
-                    and s.first_segment > moment.cutoff and s.turn_index != moment.turn.index and self.used[i] < MAX_REUSE]
+        used = self.used[draw]
+        style = style_of(game)
+        other = [i for i, s in enumerate(self.pool) if s.game_id != game.game_id and s.language == game.language
+                 and s.spaceless == spaceless and used[i] < MAX_REUSE]
+        # the same transcription style when the dataset has it; else any other game of the language
+        eligible = [i for i in other if self.pool[i].style == style] or other
+        # spans naming as many roles as the key, when there are enough: keys named a role less often than
+        # distractors drawn by likeness alone (no role in 30% of keys, 19% of distractors; key-rank p=0.0002)
+        roles = ht.roles_named(key)
+        matched = [i for i in eligible if len(self.pool[i].roles) == len(roles)]
+        eligible = matched if len(matched) >= SHORTLIST // 2 else eligible
+        if not eligible:
+            return []
+        sims = (self.matrix[eligible] @ self.vectorizer.transform([key]).T).toarray().ravel()
+        score = [float(sims[n]) + STANCE_WEIGHT * _jaccard(roles, self.pool[i].roles) for n, i in enumerate(eligible)]
+        ranked = [eligible[n] for n in sorted(range(len(eligible)), key=lambda n: (-score[n], n))]
+        head = ranked[:SHORTLIST]
+        rng = random.Random(f"{self.seed}:{moment.game_id}:{moment.turn.index}:shortlist" + (f":{draw}" if draw else ""))
+        rng.shuffle(head)
+        if draw:
+            head = head[: max(1, len(head) // 2)]
         kinds = _phase_kinds(game)
         before = [u for u in game.utterances if max(u.segment_ids) <= moment.cutoff and at_table(u, kinds)]
         # the viewpoint's own words only: matching the whole transcript too made the key the one option
         # unlike it (the transcript attack rose from 20% to 24% on the release) and took 4x longer
         refs = (" ".join(u.text for u in before if u.speaker == moment.seat),)
-        same_day = self._like_key(refs, key, same_day)
-        style = style_of(game)
-        eligible = [i for i, s in enumerate(self.pool) if s.game_id != game.game_id and s.style == style and s.language == game.language
-                    and s.spaceless == spaceless and self.used[i] < MAX_REUSE]
-        if not eligible:
-            return same_day
-        sims = (self.matrix[eligible] @ self.vectorizer.transform([key]).T).toarray().ravel()
-        roles = ht.roles_named(key)
-        score = [float(sims[n]) + STANCE_WEIGHT * _jaccard(roles, self.pool[i].roles) for n, i in enumerate(eligible)]
-        ranked = [eligible[n] for n in sorted(range(len(eligible)), key=lambda n: (-score[n], n))]
-        head = ranked[:SHORTLIST]
-        random.Random(f"{self.seed}:{moment.game_id}:{moment.turn.index}:shortlist").shuffle(head)
-        return same_day + self._like_key(refs, key, head) + ranked[SHORTLIST:]
+        return self._like_key(refs, key, head) + ranked[SHORTLIST:]
 
     def _like_key(self, refs: tuple[str, ...], key: str, idx: list[int]) -> list[int]:
         """`idx` ordered by how close each span's likeness to each reference (the viewpoint's own earlier
-        words, the shown transcript; character TF-IDF cosine, as the audit's context attacks measure it) is
-        to the key's: a key that stands out by sounding like its speaker or echoing the table measures
-        nothing. Ties keep the given order."""
+        words; character TF-IDF cosine, as the audit's context attacks measure it) is to the key's: a key
+        that stands out by sounding like its speaker measures nothing. Ties keep the given order."""
         refs = tuple(r for r in refs if r.strip())
         if not idx or not refs:
             return idx
-        texts = [key, *(self.pool[i].openings[0][1] for i in idx)]
+        texts = [key, *(self.pool[i].text for i in idx)]
         gap = [0.0] * len(idx)
         for ref in refs:
             sims = tfidf_cosines(ref, texts, sublinear_tf=True)
             gap = [g + abs(sims[n + 1] - sims[0]) for n, g in enumerate(gap)]
         return [idx[n] for n in sorted(range(len(idx)), key=lambda n: (round(gap[n], 2), n))]
 
-    def pick(self, game: GameLog, moment: Moment, item_id: str, key: str, shown: Shown | None = None) -> tuple[list[dict[str, str]], str | None]:
-        """Eight distractors (origin, text, source), or the reason there are not eight."""
+    def pick(self, game: GameLog, moment: Moment, item_id: str, key: str, shown: Shown | None = None,
+             draw: int = 0) -> tuple[list[dict[str, str]], str | None]:
+        """Eight distractors (origin, text, source), or the reason there are not eight. No length is asked
+        for: every option is cut by the same procedure (move_spans), so the key's length is one more draw
+        from the lengths its distractors come from, and its rank among the nine uniform."""
         shown = shown_for(game, moment) if shown is None else shown
-        key_length = text_length(key)
-        targets = length_targets(key_length, f"{self.seed}:{item_id}")
-        ranked = self.candidates(game, moment, key)
+        ranked = self.candidates(game, moment, key, draw)
         live = [s for s in shown.live if s != moment.seat]
         # seats the viewpoint has been talking about are drawn more often: otherwise the key alone would
         # name them, and matching options to the viewpoint's own turns (werealign/own-style) would find it
@@ -297,50 +310,38 @@ class Picker:
         weights = {s: 1 + SEAT_TALK_WEIGHT * named[s] for s in live}
         chosen: list[dict[str, str]] = []
         taken: set[int] = set()
-        draw = random.Random(f"{self.seed}:{item_id}:out")
-        for target in targets:
-            out = None if self.out_rate is None else bool(shown.dead) and draw.random() < self.out_rate
-            # the drawn standing first; any, only when no candidate of it fits the length
-            for wide, names_out in ((False, out), (True, out), (False, None), (True, None)):
-                low, high = _band(key_length, target, wide)
-                hit = self._first_fit(ranked, taken, low, high, target, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown,
-                                      names_out)
-                if hit is not None:
-                    break
+        draw_out = random.Random(f"{self.seed}:{item_id}:out" + (f":{draw}" if draw else ""))
+        for _ in range(8):
+            out = None if self.out_rate is None else bool(shown.dead) and draw_out.random() < self.out_rate
+            # the drawn standing first; any, only when no candidate of it is left
+            hit = self._first_fit(ranked, taken, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown, out)
+            if hit is None and out is not None:
+                hit = self._first_fit(ranked, taken, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown, None)
             if hit is None:
-                return [], f"no distractor of length {target} (key {key_length}) among {len(ranked)} candidates"
+                return [], f"fewer than eight distractors among {len(ranked)} candidates"
             taken.add(hit[0])
             chosen.append(hit[1])
         for i in taken:
-            self.used[i] += 1
+            self.used[draw][i] += 1
         return chosen, None
 
-    def _first_fit(self, ranked: list[int], taken: set[int], low: int, high: int, target: int, live: dict[int, int],
-                   moment: Moment, item_id: str, so_far: list[str], shown: Shown, names_out: bool | None = None) -> tuple[int, dict[str, str]] | None:
+    def _first_fit(self, ranked: list[int], taken: set[int], live: dict[int, int], moment: Moment, item_id: str, so_far: list[str],
+                   shown: Shown, names_out: bool | None = None) -> tuple[int, dict[str, str]] | None:
         from werealign.schema import Option
 
         for i in ranked:
             if i in taken:
                 continue
             span = self.pool[i]
-            # cut as the key is: no window whose clauses before its last already reach MIN_KEY
-            fits = [(abs(length - target), text) for length, text in span.openings if low <= length <= high and _prefix(text) < MIN_KEY]
-            if not fits:
-                continue
-            raw = min(fits)[1]
-            if span.game_id == moment.game_id:
-                # the same board: only the speaker and the viewpoint trade seats
-                text: str | None = ht.remap_seats(raw, {span.speaker: moment.seat, moment.seat: span.speaker}, shown.names, shown.names)
-            else:
-                seed, dead = f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}", [s for s in shown.dead if s != moment.seat]
-                # a distractor drawn to name no seat out gets live seats only; one drawn to name one gets seats
-                # out at the keys' rate, and at least one when that drew none (the same game's turns seldom do)
-                text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=0.0 if names_out is False else self.dead_rate, to_names=shown.names)
-                if names_out and text is not None and not names_seat_out(text, shown):
-                    text = remap(raw, span, moment.seat, live, seed, dead=dead, dead_rate=1.0, to_names=shown.names)
+            seed, dead = f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}", [s for s in shown.dead if s != moment.seat]
+            # a distractor drawn to name no seat out gets live seats only; one drawn to name one gets seats
+            # out at the keys' rate, and at least one when that drew none
+            text = remap(span.text, span, moment.seat, live, seed, dead=dead, dead_rate=0.0 if names_out is False else self.dead_rate, to_names=shown.names)
+            if names_out and text is not None and not names_seat_out(text, shown):
+                text = remap(span.text, span, moment.seat, live, seed, dead=dead, dead_rate=1.0, to_names=shown.names)
             if text is None or (names_out is not None and names_seat_out(text, shown) != names_out):
                 continue
-            if foreign_roles(text, shown) or repeats_transcript(text, shown):
+            if foreign_roles(text, shown) or repeats_transcript(text, shown) or repeats_later(text, shown):
                 continue
             options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
             exact, near = duplicate_option_pairs(options)
@@ -350,50 +351,8 @@ class Picker:
         return None
 
 
-def _prefix(text: str) -> int:
-    """Visible characters of a window without its last clause."""
-    parts = [c for c in re.split(r"[,，.。;；!！?？]+", text) if c.strip()]
-    return text_length("".join(parts[:-1]))
-
-
-def _band(key_length: int, target: int, wide: bool) -> tuple[int, int]:
-    """Narrow: filters.length_range of the target. Wide: anywhere in the band on the target's side of the key."""
-    if not wide:
-        return length_range(key_length, target)
-    low, high = math.ceil(key_length / LENGTH_BAND), math.floor(key_length * LENGTH_BAND)
-    return (low, key_length - 1) if target < key_length else (key_length + 1, high)
-
-
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
-
-
-def remap(text: str, span: Span, me: int, live: dict[int, int] | list[int], seed: str, *, dead: list[int] | tuple[int, ...] = (),
-          dead_rate: float = 0.0, to_names: dict | None = None) -> str | None:
-    """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
-    seat other than `me`: one of `dead` with probability `dead_rate` (while any is left), else a live
-    seat drawn (seeded) with the given weights (a list: equal weights); None when it names more seats
-    than there are. Every seat form is renumbered (werealign.audit.seats)."""
-    others = sorted({s for s in ht.seats_named(text, dict(span.names)) if s != span.speaker})
-    weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)
-    out_seats = sorted(set(dead) - set(weights) - {me})
-    if len(others) > len(weights) + len(out_seats):
-        return None
-    rng = random.Random(seed)
-    drawn = []
-    for _ in others:
-        pool = out_seats if out_seats and (rng.random() < dead_rate or not weights) else None
-        if pool is not None:
-            seat = rng.choice(pool)
-            out_seats.remove(seat)
-        else:
-            if not weights:
-                return None
-            seats = sorted(weights)
-            seat = rng.choices(seats, [weights[s] for s in seats])[0]
-            del weights[seat]
-        drawn.append(seat)
-    return ht.remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))}, dict(span.names), to_names)
 
 
 # --------------------------------------------------------------------------- items and the run
@@ -404,6 +363,9 @@ def item_id_of(moment: Moment) -> str:
 
 
 def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
+    from werealign.audit.context import shown_to
+    from werealign.generation.choose import choose
+
     games = select_games(ds, config)  # type: ignore[arg-type]  (reads .games only)
     out = Outcome()
     moments, skipped = find_human_moments(ds, games)
@@ -427,29 +389,68 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     dead_rate = sum(d for d, _ in shares) / max(1, sum(n for _, n in shares))
     with_out = [names_seat_out(key, shown) for _, key, shown in keyed if shown.dead]
     out_rate = sum(with_out) / max(1, len(with_out))
-    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate)
+    draws = max(1, config.draws)
+    picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws + REDRAWS)
+    # several candidate distractor sets per moment; the learned ensemble, fitted on other games, keeps one
+    drawn: list[tuple[Moment, list[SpeechItem]]] = []
     for m, key, shown in keyed:
-        game, uid = ds.games[m.game_id], item_id_of(m)
-        if config.minimal:
-            uid = uid.replace("-hum-", "-min-")
-            negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}", dead_rate)
-        else:
-            negatives, why = picker.pick(game, m, uid, key, shown)
-        if why is not None:
-            out.dropped.append({"unit": uid, "game_id": m.game_id, "reason": why})
+        game = ds.games[m.game_id]
+        uid = item_id_of(m).replace("-hum-", "-min-") if config.minimal else item_id_of(m)
+        group, reasons = [], []
+        for d in range(draws):
+            if config.minimal:
+                negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}" + (f":{d}" if d else ""), dead_rate)
+            else:
+                negatives, why = picker.pick(game, m, uid, key, shown, d)
+            if why is not None:
+                reasons.append(why)
+                continue
+            candidate = _item(game, m, uid, key, negatives, config)
+            if all(c.options != candidate.options for c in group):
+                group.append(candidate)
+        if not group:
+            out.dropped.append({"unit": uid, "game_id": m.game_id, "reason": reasons[0]})
             continue
-        unit = Unit(uid, m.game_id, DIMENSION, m.seat, m.cutoff)
-        options, answer = assemble(unit, {"key": key}, negatives, config.seed)
-        sources = {o.key: neg["source"] for o in options for neg in negatives if neg["text"] == o.text}
-        ref: dict[str, str | int] = {"method": minimal.METHOD if config.minimal else METHOD, "moment": m.source, "key_turn": m.turn.index,
-                                     **{f"option_{k}": v for k, v in sorted(sources.items())}}
-        out.items.append(SpeechItem(
-            item_id=uid, game_id=m.game_id, language=game.language, dimension=DIMENSION, viewpoint_seat=m.seat,
-            cutoff_segment=m.cutoff, question=say_now(seat_label(m.seat, game.language), game.language), options=options,
-            answer=answer, provenance=ItemProvenance(prompt_version=str(ref["method"]), seed=config.seed, review="unreviewed",
-                                                     source="werealign generate --negatives human", source_ref=ref)))
-        out.notes.append({"item_id": uid, "flags": [], "judge": [], "next_move": f"{seat_label(m.seat, game.language)}: {m.turn.text}"})
+        drawn.append((m, group))
+    shown_at = [shown_to(ds.games[m.game_id], m.seat, m.cutoff) for m, _ in drawn]
+    keys = {(m.game_id, m.turn.index): (key, shown) for m, key, shown in keyed}
+
+    def redraw(n: int, used: Counter) -> list[SpeechItem]:
+        # one more draw from the turns the kept items have not used up (its own counter: the last)
+        m = drawn[n][0]
+        key, shown = keys[(m.game_id, m.turn.index)]
+        out = []
+        for d in range(draws, draws + REDRAWS):
+            picker.used[d] = [used[f"{s.game_id}#{s.turn_index}"] for s in picker.pool]
+            negatives, why = picker.pick(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, shown, d)
+            if why is None:
+                out.append(_item(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, negatives, config))
+        return out
+
+    chosen = choose([g for _, g in drawn], shown_at, seed=config.seed, max_reuse=None if config.minimal else MAX_REUSE,
+                    key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed], redraw=None if config.minimal else redraw)
+    for (m, group), c in zip(drawn, chosen):
+        if c.item is None:
+            out.dropped.append({"unit": group[0].item_id, "game_id": m.game_id, "reason": c.why, "predictability": c.predictability})
+            continue
+        c.item.provenance.source_ref["predictability"] = str(c.predictability)  # type: ignore[union-attr]
+        out.items.append(c.item)
+        out.notes.append({"item_id": c.item.item_id, "flags": [], "judge": [], "candidates": len(group),
+                          "next_move": f"{seat_label(m.seat, ds.games[m.game_id].language)}: {m.turn.text}"})
     return out
+
+
+def _item(game: GameLog, m: Moment, uid: str, key: str, negatives: list[dict[str, str]], config: HumanConfig) -> SpeechItem:
+    unit = Unit(uid, m.game_id, DIMENSION, m.seat, m.cutoff)
+    options, answer = assemble(unit, {"key": key}, negatives, config.seed)
+    sources = {o.key: neg["source"] for o in options for neg in negatives if neg["text"] == o.text}
+    ref: dict[str, str | int] = {"method": minimal.METHOD if config.minimal else METHOD, "moment": m.source, "key_turn": m.turn.index,
+                                 **{f"option_{k}": v for k, v in sorted(sources.items())}}
+    return SpeechItem(
+        item_id=uid, game_id=m.game_id, language=game.language, dimension=DIMENSION, viewpoint_seat=m.seat,
+        cutoff_segment=m.cutoff, question=say_now(seat_label(m.seat, game.language), game.language), options=options,
+        answer=answer, provenance=ItemProvenance(prompt_version=str(ref["method"]), seed=config.seed, review="unreviewed",
+                                                 source="werealign generate --negatives human", source_ref=ref))
 
 
 def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_rate: float) -> tuple[list[dict[str, str]], str | None]:
@@ -458,6 +459,8 @@ def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_r
     prompt = shown_to(game, m.seat, m.cutoff)
     found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, (prompt.transcript, prompt.last_turns, prompt.own),
                                   seed, dead_rate)
+    if any(repeats_later(text, shown) for text, _, _ in found):  # a changed move can be what another seat says later
+        return [], "a changed move repeats a later turn of the game"
     return [{"origin": origin, "text": text, "source": change} for text, origin, change in found], why
 
 

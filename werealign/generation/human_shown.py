@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,9 +24,11 @@ class Shown:
     live: tuple[int, ...]  # seats alive at the cut-off
     dead: tuple[int, ...]  # seats out at the cut-off
     names: dict = field(default_factory=dict)  # seat -> its name and nicknames (issue 45): a seat named by name is a seat
+    later: Callable[[str], bool] = lambda text: False  # repeats a later turn of the game (werealign.audit.exchange.repeats_later)
 
 
 def shown_for(game: GameLog, moment: Moment) -> Shown:
+    from werealign.audit.exchange import repeats_later as later
     from werealign.audit.leaks import leak_grams
     from werealign.game.visibility import build_context
 
@@ -33,13 +36,20 @@ def shown_for(game: GameLog, moment: Moment) -> Shown:
     grams = frozenset(g for u in ctx.utterances for g in leak_grams(u.text))
     board = frozenset(r.role for r in game.rules.composition) | frozenset(s.role for s in game.seats if s.role)
     live = tuple(alive_at(game, moment.cutoff))
-    return Shown(grams, board, live, tuple(s.seat for s in game.seats if s.seat not in live), names_of_seats(game.seats))
+    return Shown(grams, board, live, tuple(s.seat for s in game.seats if s.seat not in live), names_of_seats(game.seats),
+                 lambda text: later(text, game, moment.cutoff, moment.seat))
 
 
 def repeats_transcript(text: str, shown: Shown) -> bool:
     from werealign.audit.leaks import leak_grams
 
     return bool(leak_grams(text) & shown.grams)
+
+
+def repeats_later(text: str, shown: Shown) -> bool:
+    """Says what a turn of the game said after the cut-off (a distractor from another game can tell an event
+    this game announces later: the same witch's report, the same death): the audit's future-option check."""
+    return shown.later(text)
 
 
 def foreign_roles(text: str, shown: Shown) -> bool:

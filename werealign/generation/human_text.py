@@ -20,15 +20,17 @@ so no rule of this module can tell them apart:
 
 from __future__ import annotations
 
+import random
 import re
+from typing import Any
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from werealign.audit import text_length
 from werealign.audit.seats import SEAT_FORM, renumber
 from werealign.audit.seats import seats_named as seats_named
+from werealign.audit.text import roles_named as roles_named
 from werealign.schema import Utterance
-from werealign.schema.roles import ROLE_LABELS
 
 MAX_CLAUSE = 40  # visible characters: longer clauses are cut (ASR runs sentences together)
 FILLER_LENGTH = 3
@@ -36,8 +38,12 @@ FILLER_GAMES = 3
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _BREAK = re.compile(r"[,，.。;；!！?？:：、…\n]+")
-# An adjacent repeat of the same word or run (ASR doubling: "7 号7 号"): kept once.
+_SENTENCE_END = re.compile(r"[.。;；!！?？\n]")
+PIECE, CLAUSE, SENTENCE = 0, 1, 2  # what ends after a clause piece (raw_pieces)
+# An adjacent repeat of the same run (ASR doubling: "7 号7 号"): kept once. In a script with spaces only whole
+# words repeat ("at at 12"): matched inside words, "because seat" lost its "se" and read "becauseat".
 _REPEAT = re.compile(r"(\S{2,}?)(?:\s*\1)+")
+_REPEAT_WORDS = re.compile(r"\b(\w+(?:\s+\w+){0,3}?)(?:\s+\1\b)+")
 # The words of a move, beside the role labels (werealign.schema.roles): vote, check, badge, accusation.
 MOVE_WORDS = re.compile(r"投|归票|放逐|出局|票|查杀|金水|银水|验|警徽|警徽流|撕警徽|狼|坑|好人|铁|保|跳|站边|"
                         r"(?i:\b(?:vote|check(?:ed)?|badge|wolf|wolves|good|clear(?:ed)?|claim(?:s|ed)?|trust|suspect|eliminate|"
@@ -68,16 +74,34 @@ def _cut(clause: str) -> list[str]:
     return [*pieces, " ".join(words)] if words else pieces
 
 
-def raw_clauses(turn: Utterance) -> list[str]:
-    """The turn's clauses, before filler removal (segment boundaries count as clause ends)."""
+def _dedup(clause: str) -> str:
+    return (_REPEAT if is_spaceless(clause) else _REPEAT_WORDS).sub(r"\1", clause)
+
+
+def raw_pieces(turn: Utterance) -> list[tuple[str, int]]:
+    """The turn's clauses, before filler removal, each with what ends after it: SENTENCE (a sentence mark, the
+    segment's end: an option ends only there, never after "When seat 1 turns out good,"), CLAUSE (a comma), or
+    PIECE (a clause longer than MAX_CLAUSE comes in pieces; only its last one ends it)."""
     texts = [s.text for s in turn.segments] if turn.segments else [turn.text]
-    out: list[str] = []
+    out: list[tuple[str, int]] = []
     for t in texts:
-        for c in _BREAK.split(t):
-            c = _REPEAT.sub(r"\1", " ".join(c.split()))
+        chunks = re.split(f"({_BREAK.pattern})", t)
+        for n in range(0, len(chunks), 2):
+            c = _dedup(" ".join(chunks[n].split()))
+            mark = chunks[n + 1] if n + 1 < len(chunks) else ""
+            # a sentence ends at a sentence mark or at the segment's end (an ASR cue), not at a comma
+            ends = not mark or _SENTENCE_END.search(mark) is not None or n + 2 >= len(chunks) or not "".join(chunks[n + 2:]).strip()
+            end = SENTENCE if ends else CLAUSE
             if c:
-                out.extend(_cut(c))
+                pieces = _cut(c)
+                out.extend((p, end if k == len(pieces) - 1 else PIECE) for k, p in enumerate(pieces))
+            elif out and ends:
+                out[-1] = (out[-1][0], SENTENCE)
     return out
+
+
+def raw_clauses(turn: Utterance) -> list[str]:
+    return [p for p, _ in raw_pieces(turn)]
 
 
 def _fold(clause: str) -> str:
@@ -95,12 +119,28 @@ def find_filler(turns_by_game: Mapping[str, Iterable[Utterance]]) -> frozenset[s
     return frozenset(c for c, g in games.items() if len(g) >= FILLER_GAMES)
 
 
+def clause_pieces(turn: Utterance, filler: frozenset[str]) -> tuple[list[str], list[int]]:
+    """The turn's clauses without filler, and per clause what ends after it (see raw_pieces)."""
+    kept = [(c, e) for c, e in raw_pieces(turn) if _fold(c) not in filler and SEAT_FORM.sub("", c).strip()]
+    return [c for c, _ in kept], [e for _, e in kept]
+
+
 def clauses(turn: Utterance, filler: frozenset[str]) -> list[str]:
-    return [c for c in raw_clauses(turn) if _fold(c) not in filler and SEAT_FORM.sub("", c).strip()]
+    return clause_pieces(turn, filler)[0]
 
 
-def join(parts: list[str], spaceless: bool) -> str:
-    return ("，".join(parts) + "。") if spaceless else (", ".join(parts) + ".")
+def join(parts: list[str], spaceless: bool, ends: list[int] | None = None) -> str:
+    """The script's marks, one kind each: one after a sentence and at the end, one between clauses, and the
+    pieces of one clause cut at MAX_CLAUSE rejoined as written (`ends`: raw_pieces'; none: clauses); in a
+    script with capitals a text and each sentence open with one (keys and distractors alike)."""
+    ends = [CLAUSE] * len(parts) if ends is None else ends
+    marks = {PIECE: "", CLAUSE: "，", SENTENCE: "。"} if spaceless else {PIECE: " ", CLAUSE: ", ", SENTENCE: ". "}
+    out = ""
+    for n, p in enumerate(parts):
+        if not spaceless and (n == 0 or ends[n - 1] == SENTENCE):
+            p = p[:1].upper() + p[1:]
+        out += p + (marks[ends[n]] if n < len(parts) - 1 else "")
+    return out + ("。" if spaceless else ".")
 
 
 def openings(parts: list[str], spaceless: bool, high: int) -> list[tuple[int, str]]:
@@ -131,36 +171,53 @@ def is_move(clause: str, names: Mapping | None = None) -> bool:
     return about and (bool(roles_named(clause)) or MOVE_WORDS.search(clause) is not None)
 
 
-def move_windows(parts: list[str], spaceless: bool, high: int, names: Mapping | None = None) -> list[tuple[int, int, str]]:
+def move_windows(parts: list[str], spaceless: bool, high: int, names: Mapping | None = None,
+                 ends: list[int] | None = None) -> list[tuple[int, int, str]]:
     """(first clause, length, text) of every window of clauses that opens at a move, up to `high`
-    characters, shortest first per opening; none that opens on a fragment or holds a post-game remark."""
+    characters, shortest first per opening; none that opens on a fragment or holds a post-game remark.
+    `ends` (clause_pieces): a window opens where a clause opens and closes where one ends, never inside a
+    clause cut in pieces (a span stopping mid-clause, "... attacked seat 3 and.", is no statement)."""
+    ends = [SENTENCE] * len(parts) if ends is None else ends
     out = []
     for i, c in enumerate(parts):
-        if not is_move(c, names) or FRAGMENT.search(c.strip()):
+        if not is_move(c, names) or FRAGMENT.search(c.strip()) or (i > 0 and ends[i - 1] == PIECE):
             continue
         for j in range(i + 1, len(parts) + 1):
-            text = join(parts[i:j], spaceless)
+            text = join(parts[i:j], spaceless, ends[i:j])
             length = text_length(text)
             if length > high:
                 break
             if POST_GAME.search(text):
                 break
-            out.append((i, length, text))
+            if ends[j - 1] == SENTENCE:
+                out.append((i, length, text))
     return out
 
 
-def _role_words() -> list[tuple[str, str]]:
-    # one-letter ASCII labels would match inside any word
-    return sorted(((label.casefold(), role) for label, role in ROLE_LABELS.items() if len(label) > 1 or not label.isascii()),
-                  key=lambda lr: -len(lr[0]))
-
-
-_ROLE_WORDS = _role_words()
-
-
-def roles_named(text: str) -> frozenset[str]:
-    """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim.
-    A label in a script with spaces is a whole word ("cop" is not in "copper")."""
-    folded = text.casefold()
-    return frozenset(role for label, role in _ROLE_WORDS
-                     if label in folded and (not label.isascii() or re.search(rf"\b{re.escape(label)}\b", folded)))
+def remap(text: str, span: Any, me: int, live: dict[int, int] | list[int], seed: str, *, dead: list[int] | tuple[int, ...] = (),
+          dead_rate: float = 0.0, to_names: Mapping | None = None) -> str | None:
+    """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
+    seat other than `me`: one of `dead` with probability `dead_rate` (while any is left), else a live
+    seat drawn (seeded) with the given weights (a list: equal weights); None when it names more seats
+    than there are. Every seat form is renumbered (werealign.audit.seats)."""
+    names = dict(getattr(span, "names", ()))  # the source game's seat names (issue 45): renamed into `to_names`
+    others = sorted({s for s in seats_named(text, names) if s != span.speaker})
+    weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)
+    out_seats = sorted(set(dead) - set(weights) - {me})
+    if len(others) > len(weights) + len(out_seats):
+        return None
+    rng = random.Random(seed)
+    drawn = []
+    for _ in others:
+        pool = out_seats if out_seats and (rng.random() < dead_rate or not weights) else None
+        if pool is not None:
+            seat = rng.choice(pool)
+            out_seats.remove(seat)
+        else:
+            if not weights:
+                return None
+            seats = sorted(weights)
+            seat = rng.choices(seats, [weights[s] for s in seats])[0]
+            del weights[seat]
+        drawn.append(seat)
+    return remap_seats(text, {span.speaker: me, **dict(zip(others, drawn))}, names, to_names)

@@ -191,6 +191,11 @@ def filtering_lines(ds: WereDataset) -> list[str]:
            f"{c.get('removed_answerable', 0)} as answerable without weighing the move (a key probability of at least "
            f"{note.get('threshold')})" + (". Of the items that do not leak, each attack alone answers: "
                                           + ", ".join(f"{a} {n}" for a, n in by.items()) + " (an item can fall to several)" if by else "") + "."]
+    attacks = {**((note.get("independent_attack") or {}).get("attacks") or {}),
+               **{f"context-{a}": v for a, v in ((note.get("independent_attack") or {}).get("context") or {}).items()}}
+    if attacks:  # the attacks the filter did not use, on the kept items (werealign.audit.filtering.verify)
+        out.append("Attacks the filter did not use, top-1 on the kept items (chance 11.1%): "
+                   + ", ".join(f"{a} {v:.1%}" for a, v in attacks.items()) + ".")
     if 0 < kept < 100:
         out.append(f"Fewer than 100 items: at 50% accuracy a 95% interval on this split is about ±{0.98 / kept ** 0.5:.0%}.")
     return out + [""]
