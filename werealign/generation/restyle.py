@@ -33,7 +33,7 @@ from werealign.generation.model import STORE_NAME, RetryPolicy, Store, connect, 
 from werealign.generation.pipeline import CONFIG, request_params
 from werealign.generation.session import Draft, Session
 from werealign.files.output_dir import claim_directory
-from werealign.schema import SpeechItem
+from werealign.schema import GameLog, SpeechItem
 from werealign.tasks import kind_of_model
 
 STAGE = "neutral"
@@ -59,8 +59,8 @@ def select_items(config: RestyleConfig) -> tuple[Any, list[SpeechItem]]:
     return ds, items[: config.limit] if config.limit is not None else items
 
 
-def _messages(item: SpeechItem, attempt: int) -> tuple[str, list[dict[str, str]]]:
-    return prompts.render(STAGE, language=item.language, question=item.question_short or item.question,
+def _messages(item: SpeechItem, attempt: int, game: GameLog) -> tuple[str, list[dict[str, str]]]:
+    return prompts.render(STAGE, language=item.language, game=game, question=item.question_short or item.question,
                           options=item.options, attempt=attempt)
 
 
@@ -96,8 +96,10 @@ def originals_of(item: SpeechItem) -> dict[str, str]:
 
 
 def restyle_items(session: Session, items: list[SpeechItem], config: RestyleConfig,
-                  names: dict[str, dict] | None = None) -> tuple[list[SpeechItem], list[dict[str, Any]]]:
-    """Every item restyled (or kept, flagged, when no usable reply came), with the attack in the loop."""
+                  games: dict[str, GameLog]) -> tuple[list[SpeechItem], list[dict[str, Any]]]:
+    """Every item restyled (or kept, flagged, when no usable reply came), with the attack in the loop; `games`: the
+    items' games (the prompt speaks the game family's words, and a rewrite keeps the seats their names name)."""
+    names = {g: names_of_seats(game.seats) for g, game in games.items()}
     current = {it.item_id: it for it in items}
     originals = dict(current)
     flags: dict[str, list[str]] = {uid: [] for uid in current}
@@ -106,9 +108,9 @@ def restyle_items(session: Session, items: list[SpeechItem], config: RestyleConf
     for round_ in range(config.max_redrafts + 1):
         drafts = []
         for uid in pending:
-            tpl, messages = _messages(originals[uid], attempts[uid])
+            tpl, messages = _messages(originals[uid], attempts[uid], games[originals[uid].game_id])
             drafts.append(Draft(session.request(STAGE, uid, tpl, messages),
-                                lambda reply, it=originals[uid]: parse_neutral(reply, it, (names or {}).get(it.game_id))))
+                                lambda reply, it=originals[uid]: parse_neutral(reply, it, names.get(it.game_id))))
         for r in session.ask(STAGE, drafts):
             uid = r.record["unit"]
             if r.value is not None:
@@ -167,7 +169,7 @@ def run_restyle(config: RestyleConfig, out: Path, *, acompletion: Any = None, ap
         session = Session(store=store, model=config.model, seed=config.seed, acompletion=call, routed_model=routed, kwargs=kwargs,  # type: ignore[arg-type]
                           policy=policy or RetryPolicy(), max_connections=max_connections_for(config.model, max_connections), quiet=quiet,
                           base_params=request_params(max_tokens, config.model, config.seed))
-        new, notes = restyle_items(session, items, config, {g.game_id: names_of_seats(g.seats) for g in ds.games.values()})
+        new, notes = restyle_items(session, items, config, ds.games)
     for stage, records in session.records.items():
         write_jsonl(out / "stages" / f"{stage}.jsonl", sorted(records, key=lambda r: (r["unit"], r["keys"])))
     write_jsonl(out / "notes.jsonl", notes)
@@ -194,13 +196,13 @@ class Estimate:
 
 def estimate(config: RestyleConfig, out: Path, max_tokens: int = 2048) -> Estimate:
     """Requests and cost before anything is sent (tokens ~ characters / 3; a reply ~ the options' length)."""
-    _, items = select_items(config)
+    ds, items = select_items(config)
     chars = replies_chars = stored = 0
     with _engine(config, out, None, None, readonly=True) as (store, _):
         ok = store.ok_keys() if store is not None else set()
         session = Session(store=store, model=config.model, seed=config.seed, base_params=request_params(max_tokens, config.model, config.seed))  # type: ignore[arg-type]
         for it in items:
-            tpl, messages = _messages(it, 0)
+            tpl, messages = _messages(it, 0, ds.games[it.game_id])
             chars += sum(len(m["content"]) for m in messages)
             replies_chars += sum(len(o.text) for o in it.options) + 60
             stored += session.request(STAGE, it.item_id, tpl, messages).key in ok
