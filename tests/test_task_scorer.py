@@ -36,7 +36,7 @@ def test_an_invented_kind_gets_its_own_columns_title_and_card_text() -> None:
 
         from werealign.release.card import _config_text
 
-        assert _config_text("rumour") == "RU: the next suspect"
+        assert _config_text("rumour", []) == "RU: the next suspect"
 
 
 def test_without_its_own_columns_a_kind_shows_its_runs_headline_under_its_label() -> None:
@@ -48,7 +48,7 @@ def test_without_its_own_columns_a_kind_shows_its_runs_headline_under_its_label(
         assert [c.name for c in main_columns(entries) if c.task == "rumour"] == ["rumour"]
         from werealign.release.card import _config_text
 
-        assert _config_text("rumour") == TASKS["vote"].description  # no card text: the task's description
+        assert _config_text("rumour", []) == TASKS["vote"].description  # no card text: the task's description
 
 
 def test_kinds_of_one_macro_group_get_their_mean_as_one_more_column() -> None:

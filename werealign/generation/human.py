@@ -187,7 +187,7 @@ def move_spans(turn: Utterance, filler: frozenset[str], names: dict | None = Non
     of at most MAX_OPENING reaches it). `names`: the game's seat names (issue 45), so a move about a named seat counts."""
     parts, ends = ht.clause_pieces(turn, filler)
     first: dict[int, str] = {}
-    for start, length, text in ht.move_windows(parts, ht.is_spaceless(turn.text), MAX_OPENING, names, ends):
+    for start, length, text in ht.move_windows(parts, ht.is_spaceless(turn.text), MAX_OPENING, ends, names):
         if length >= MIN_KEY:
             first.setdefault(start, text)
     return first

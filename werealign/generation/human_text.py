@@ -171,8 +171,8 @@ def is_move(clause: str, names: Mapping | None = None) -> bool:
     return about and (bool(roles_named(clause)) or MOVE_WORDS.search(clause) is not None)
 
 
-def move_windows(parts: list[str], spaceless: bool, high: int, names: Mapping | None = None,
-                 ends: list[int] | None = None) -> list[tuple[int, int, str]]:
+def move_windows(parts: list[str], spaceless: bool, high: int, ends: list[int] | None = None,
+                 names: Mapping | None = None) -> list[tuple[int, int, str]]:
     """(first clause, length, text) of every window of clauses that opens at a move, up to `high`
     characters, shortest first per opening; none that opens on a fragment or holds a post-game remark.
     `ends` (clause_pieces): a window opens where a clause opens and closes where one ends, never inside a
