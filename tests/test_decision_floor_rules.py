@@ -15,7 +15,7 @@ from werealign.leaderboards.collect import ModelEntry
 from werealign.leaderboards.table_model import Column, main_columns
 from werealign.stats.observation import Observation
 from werealign.tasks import TASKS
-from werealign.tasks.decision_floors import NAMED, call, floor_scores, night_one_save
+from werealign.tasks.decision_floors import NAMED, call, floor_scores, last_said, night_one_save
 from werealign.tasks.learned_floor import OptionRows, learned_floor
 
 
@@ -30,6 +30,14 @@ def test_the_day_call_floor_follows_the_last_call_to_vote_a_seat_out():
     assert call(_ctx(game, voter2), voter2) == 4  # the last call shown wins
     voter6 = next(i for i in ballots if i.viewpoint_seat == 6)  # seat 6's own call is withheld from its ballot prompt
     assert call(_ctx(game, voter6), voter6) == 5
+
+
+def test_the_last_said_floor_takes_the_last_legal_seat_anyone_named():
+    game = _said(invented_game(), {3: "Seat 5 worries me, and seat 2 too.", 4: "Seat 3 is odd.", 5: "I trust seat 6; seat 9 is not even playing."})
+    ballots = [i for i in derive_decisions(game, "all").items["ballot"] if i.phase == "day-1"]
+    voter2 = next(i for i in ballots if i.viewpoint_seat == 2)
+    named = last_said(_ctx(game, voter2), voter2)
+    assert named == 6 and named in voter2.candidates  # the turn at segment 5 came last; seat 9 is no candidate
 
 
 def test_night_one_save_and_every_named_floor_is_reported():

@@ -12,6 +12,7 @@ Rules over what the prompt shows:
 - `call`: the seat of the day's last call to vote a seat out ("归票 5 号"), whoever made it;
 - `sheriff-pick`: the legal seat the sitting sheriff named last;
 - `last-turn`: the legal seat the last shown turn of another player named most;
+- `last-said`: the legal seat named last in any player's shown talk, the viewpoint's included;
 - `seer-claimant`: the first legal seat that claimed the seer (werealign.game.claims);
 - `first-option` / `last-option`: the lowest legal seat / the last option ("none" where legal, else the highest seat);
 - `none`: not acting, where it is legal;
@@ -125,6 +126,14 @@ def last_turn(ctx: Context, item: DecisionItem) -> int | None:
     return _top(Counter(ctx.seat_reader().seats(turns[-1].text)), item) if turns else None
 
 
+def last_said(ctx: Context, item: DecisionItem) -> int | None:
+    """The legal seat named last in the shown talk of any player, the viewpoint included (the red team's rule that beat
+    the printed badge floor: a dying sheriff's badge tends to go to the seat the table just talked about)."""
+    read = ctx.seat_reader()
+    named = [s for u in ctx.utterances if u.speaker != "host" for s in read.seats(u.text) if s in item.candidates]
+    return named[-1] if named else None
+
+
 def first_option(ctx: Context, item: DecisionItem) -> int | str | None:
     return item.candidates[0]
 
@@ -149,7 +158,8 @@ def night_one_save(ctx: Context, item: DecisionItem) -> int | str | None:
 
 
 FLOORS: dict[str, Policy] = {"most-accused": most_accused, "last-named": last_named, "consensus": consensus, "same-as-last": same_as_last,
-                             "call": call, "sheriff-pick": sheriff_pick, "last-turn": last_turn, "first-option": first_option,
+                             "call": call, "sheriff-pick": sheriff_pick, "last-turn": last_turn, "last-said": last_said,
+                             "first-option": first_option,
                              "last-option": last_option, "none": never_act, "night-1-save": night_one_save}
 
 
