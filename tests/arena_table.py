@@ -40,3 +40,20 @@ def table(roles: list[str], scripts: dict[int, dict], seed: int = 1, **spec) -> 
 
 def day_events(game: GameLog, kind: str, day: int, **match) -> list:
     return [e for e in game.events if e.kind == kind and e.phase.endswith(f"-{day}") and all(getattr(e, k) == v for k, v in match.items())]
+
+
+def play_board_file(tmp_path, board: dict, games: int) -> list[GameLog]:
+    """`board` written as a board file and played through the CLI by two rule agents; `validate` must pass every game."""
+    import json
+
+    from cli_inproc import run_cli
+
+    from werealign.dataset import load_dataset
+
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board))
+    r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", str(games), "--board", path, "--out", tmp_path / "o")
+    assert r.returncode == 0, r.stderr
+    v = run_cli("validate", tmp_path / "o")
+    assert v.returncode == 0 and "0 errors" in v.stdout, v.stdout
+    return list(load_dataset(tmp_path / "o").games.values())

@@ -9,7 +9,7 @@ import json
 import pytest
 from arena_rule_check import rule_breaks
 from cli_inproc import run_cli
-from arena_table import SEVEN, table
+from arena_table import SEVEN, play_board_file, table
 
 from werealign.arena.board import load_board
 from werealign.dataset import load_dataset
@@ -170,13 +170,7 @@ def test_invented_roles_are_declared_and_played(tmp_path):
     roles = ["seer", "lantern_keeper", "witch", "pack_leader", "mist_hound", "villager", "villager", "villager", "villager"]
     board = {"roles": roles, "declared_roles": INVENTED, "abilities": INVENTED_ABILITIES, "debate": "round-robin",
              "win": "side_elimination", "sheriff": True, "self_destruct": True, "moves": {"witch_self_save": "always"}}
-    path = tmp_path / "invented.json"
-    path.write_text(json.dumps(board))
-    r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "4", "--board", path, "--out", tmp_path / "o")
-    assert r.returncode == 0, r.stderr
-    v = run_cli("validate", tmp_path / "o")
-    assert v.returncode == 0 and "0 errors" in v.stdout, v.stdout
-    games = list(load_dataset(tmp_path / "o").games.values())
+    games = play_board_file(tmp_path, board, 4)
     seen = 0
     for g in games:
         assert any(e.skill == "lantern_look" for e in g.events), "the invented good role checks under its own skill"

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 
 from arena_rule_check import rule_breaks
-from arena_table import table
+from arena_table import play_board_file, table
 from cli_inproc import run_cli
 
-from werealign.dataset import load_dataset
 
 
 def _elims(game) -> dict[int, tuple[str, str]]:
@@ -78,13 +77,7 @@ def test_a_linking_card_invented_here_plays_from_its_declaration(tmp_path):
     board = {"roles": roles, "declared_roles": MATCHMAKER, "debate": "round-robin", "win": "side_elimination",
              "abilities": {"matchmaker": {"action": "link", "link": "pair", "witness": True, "side_switch": "always",
                                           "plays_for": "good", "third_kill": True}}}
-    path = tmp_path / "match.json"
-    path.write_text(json.dumps(board))
-    r = run_cli("arena", "--model", "rule/heuristic", "--model", "rule/random", "--games", "8", "--board", path, "--out", tmp_path / "o")
-    assert r.returncode == 0, r.stderr
-    v = run_cli("validate", tmp_path / "o")
-    assert v.returncode == 0 and "0 errors" in v.stdout, v.stdout
-    games = list(load_dataset(tmp_path / "o").games.values())
+    games = play_board_file(tmp_path, board, 8)
     together = 0
     for g in games:
         maker = next(x.seat for x in g.seats if x.role == "matchmaker")  # seats are dealt per game
