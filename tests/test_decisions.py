@@ -198,7 +198,7 @@ def test_derive_and_eval_give_every_kind_its_floors(tmp_path):
     write_dataset(src, name="invented", version="1", licence="test", games=[invented_game()], items={})
     r = run_cli("derive", src, "--deciders", "all")
     assert r.returncode == 0, r.stderr
-    assert "decision items (all): 2 seer_check, 2 guard_protect, 1 witch_save, 1 witch_poison, 2 wolf_kill, 14 ballot, 0 sheriff_run, 0 sheriff_ballot, 0 badge" in r.stdout
+    assert "(deciders: all): 0 vote, 0 opponent, 2 seer_check, 2 guard_protect, 1 witch_save, 1 witch_poison, 2 wolf_kill, 14 ballot, 0 sheriff_run, 0 sheriff_ballot, 0 badge" in r.stdout
     ds = load_dataset(src)
     kinds = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill", "ballot")
     assert all(ds.items_of(k) for k in kinds)

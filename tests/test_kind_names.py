@@ -24,7 +24,7 @@ GAME_WORDS = "the game's own words (event kinds, skill ids, moves and their phra
 ALLOWED: dict[str, tuple[int, str]] = {
     # The built-in kinds' own modules outside tasks/: where the kinds' items are defined and derived.
     "schema/decisions.py": (21, "the decision kinds' item models (one Literal per kind)"),
-    "game/decisions.py": (21, "derives the decision kinds' items from a game: which move each kind asks"),
+    "game/decisions.py": (11, "derives the decision kinds' items from a game: which move each kind asks"),
     "game/claims.py": (1, "reads the claims the claim kind asks about"),
     "game/derive.py": (2, "derives VA and OI items; their item-id tags"),
     # The game's vocabulary that is not an event's kind or skill compared in place.

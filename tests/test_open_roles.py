@@ -90,9 +90,9 @@ def test_invented_role_declared_in_config_builds_validates_derives_and_evaluates
     ds = tmp_path / "ds"
     write_dataset(ds, name="invented", version="1", licence="CC0", games=[game], items={"speech": [], "vote": [], "opponent": []})
     result = derive_dataset(ds)
-    assert (result.vote, result.opponent) == (2, 2)
+    assert (result.counts()["vote"], result.counts()["opponent"]) == (2, 2)
     again = derive_dataset(ds, tmp_path / "ds2")
-    assert (tmp_path / "ds2" / "items" / "vote.jsonl").read_bytes() == (ds / "items" / "vote.jsonl").read_bytes() and again.vote == 2
+    assert (tmp_path / "ds2" / "items" / "vote.jsonl").read_bytes() == (ds / "items" / "vote.jsonl").read_bytes() and again.counts()["vote"] == 2
     assert load_dataset(ds).manifest.counts.vote == 2
     run = tmp_path / "run"
     r = run_cli("validate", str(ds))

@@ -301,5 +301,5 @@ def test_derive_strict_fails_on_a_dropped_vote_and_still_writes(tmp_path):
     write_dataset(src, name="invented", version="1", licence="none", games=[game], items={"speech": [], "vote": [], "opponent": []})
     assert run_cli("derive", str(src), "--out", str(tmp_path / "loose")).returncode == 0
     r = run_cli("derive", str(src), "--out", str(tmp_path / "strict"), "--strict")
-    assert r.returncode == 1 and "--strict: 1 MVP vote(s) dropped" in r.stderr, r.stderr
+    assert r.returncode == 1 and "--strict: 1 annotated decision(s) gave no item" in r.stderr, r.stderr
     assert load_dataset(tmp_path / "strict").manifest.counts.vote == 1

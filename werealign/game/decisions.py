@@ -45,25 +45,24 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Literal
 
 from werealign.game.announcements import Cut, cut_before_dawn, cut_before_holder, cut_before_tally, cut_with_run_call, cut_with_vote_call, holder_since, night_since
 from werealign.game.claims import board_roles, claim_items
-from werealign.game.derive import DeriveNote, NoteKind, alive_at
+from werealign.game.derivation import Deciders, DeriveNote, Deriving, NoteKind
+from werealign.game.derive import alive_at
 from werealign.game.moves import Board, alive_before_phase, board_of, protect_targets, self_save_allowed, wolf_kill_targets
 from werealign.schema import OPTION_KEYS, Event, GameLog, ItemProvenance
 from werealign.schema.models import WITHDREW
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK
 
-Deciders = Literal["winners", "mvp", "all"]
-DECIDERS: tuple[str, ...] = ("winners", "mvp", "all")
-NIGHT_KINDS = ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill")
-KINDS = (*NIGHT_KINDS, "ballot", "sheriff_run", "sheriff_ballot", "badge", "claim")
+# The notes about every kind of the pass (no seat is asked in this game).
+SHARED_CODES = ("decisions_no_decider",)
 
 
 @dataclass
 class DecisionsDerived:
-    items: dict[str, list] = field(default_factory=lambda: {k: [] for k in KINDS})
+    # kind -> its items (a kind with none may be absent: it reads as empty); each kind's own module picks its list
+    items: defaultdict[str, list] = field(default_factory=lambda: defaultdict(list))
     notes: list[DeriveNote] = field(default_factory=list)
 
     def count(self) -> int:
@@ -77,6 +76,11 @@ class _Night:
     cutoff: Cut | None
     alive: list[int]
     events: list[Event]
+
+
+def decisions_of(at: Deriving) -> DecisionsDerived:
+    """The decision items of the game being derived: one pass over its events, shared by the decision kinds (Deriving.shared)."""
+    return derive_decisions(at.game, at.options.deciders, at.options.include_agents)
 
 
 def derive_decisions(game: GameLog, deciders: Deciders = "winners", include_agents: bool = False) -> DecisionsDerived:

@@ -29,23 +29,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
 
+from werealign.game.derivation import DeriveNote, Deriving, NoteKind
 from werealign.schema import GameLog, ItemProvenance, MvpVote, OpponentItem, VoteItem
 
-NoteKind = Literal["converted", "dropped", "warning"]
 # "dropped" notes that lose nothing: no item is made there by rule (a wolf MVP's OI would be trivial).
 # Everything else dropped is a game fact that did not become an item: what --strict fails on.
 BY_RULE = frozenset({"oi_not_good_mvp"})
-
-
-@dataclass(frozen=True)
-class DeriveNote:
-    kind: NoteKind
-    code: str  # e.g. va_abstention, oi_faction_unknown, vote_item
-    vote: str  # the MVP vote's key (original label or phase)
-    what: str
-    why: str
+# The notes about the whole pass (no MVP, no decider), each about VA and OI alike.
+SHARED_CODES = ("no_mvp", "no_decider", "mvp_is_agent")
 
 
 @dataclass
@@ -110,6 +102,12 @@ def derive_decision_items(
     for seat in asked:
         _voter_items(game, seat, ballots_of(game, seat), f"-s{seat}", provenance, tags, out)
     return out
+
+
+def mvp_votes(at: Deriving) -> Derived:
+    """The VA and OI items of the game being derived: one pass, shared by the two kinds (Deriving.shared)."""
+    o = at.options
+    return derive_decision_items(at.game, deciders=o.deciders, include_agents=o.include_agents, from_deciders=o.va_oi_from == "deciders")
 
 
 def ballots_of(game: GameLog, seat: int) -> list[MvpVote]:

@@ -5,7 +5,8 @@ than naming a kind (tests/test_kind_names.py lists the few modules that still do
 
 A task module builds one `Task` and registers it in `werealign.tasks`. Prompts are rendered from the
 template `<lang>/<template or name>.<prompt version>.j2` (werealign/render/templates/), so adding a kind is one
-module plus its templates. A mode that asks a different question of the same items (`Task.asks`) is a `Task`
+module plus its templates. The module says too where its items come from: `derive`, made from a game log by
+`werealign derive` (werealign.game.derivation), or `items_from` (generation, an importer). A mode that asks a different question of the same items (`Task.asks`) is a `Task`
 of its own: its own template, question, answer, gold and scorer, under the kind's name.
 """
 
@@ -17,11 +18,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from werealign.game.derivation import Deriving, Made
 from werealign.schema import GameLog
 from werealign.tasks.item_checks import ItemChecks
 from werealign.tasks.scorer import Sample, Scorer  # noqa: F401 - Sample: the row type every task module scores
 
-__all__ = ["ItemChecks", "Parsed", "Sample", "Scorer", "Task"]
+__all__ = ["Deriving", "ItemChecks", "Made", "Parsed", "Sample", "Scorer", "Task"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,11 @@ class Task:
     # A short note of what a variant needs and this kind lacks, for messages when it does not apply.
     variant_note: str = ""
     description: str = ""  # one line for `werealign list`
+    # How `werealign derive` makes its items from one game log: (the game being derived, the command's options) ->
+    # its items and the notes of what gave none (werealign.game.derivation). None: the kind is not derived; derive
+    # keeps the dataset's items of it as they are, and `items_from` says where they come from.
+    derive: Callable[[Deriving], Made] | None = None
+    items_from: str = ""  # e.g. "generation (werealign generate)", for derive's report of a kind it does not make
 
     def asked_in(self, mode: str | None) -> Task:
         """The task that asks this kind's question in `mode`: a mode's own (`asks`) or this one."""

@@ -25,6 +25,7 @@ from werealign.schema.roles import catalogue_for
 from werealign.tasks import vote
 from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
 from werealign.tasks.common import correct_value, mean_value, rounded
+from werealign.tasks.decisions import derive_of
 from werealign.tasks.speech import option_shown
 
 NONE = "none"
@@ -139,6 +140,7 @@ TASK = Task(
     gold=gold,
     answer_shape="option",
     answer_forms=("<letter of your move>", "<你的选择的字母>"),
+    derive=derive_of("claim"),  # read in the decisions' pass (werealign.game.claims finds the claims)
     checks=ItemChecks(looks_like=lambda row: row.get("decision") == "claim", check=check, cutoff_phase=cutoff_phase,
                       same_question=lambda item: (item.game_id, item.viewpoint_seat, item.turn)),
 )

@@ -10,10 +10,12 @@ the random legal move.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from werealign.game.announcements import result_shown
+from werealign.game.decisions import SHARED_CODES, decisions_of
+from werealign.game.derivation import DeriveNote, Deriving, Made
 from werealign.render.lines import phase_label, seat_list
 from werealign.render.phrases import every_family, night_killers
 from werealign.schema import GameLog
@@ -108,6 +110,27 @@ def describe(kind: str, words: list[dict[str, str]]) -> str:
     return "decision: " + DESCRIPTIONS[kind][0].format(killers=night_killers(words))
 
 
+# A note of the decisions' pass about more kinds than its code's: a conflicting kill record stops the witch's items too.
+_ALSO = {"wolf_kill_conflict": ("witch_save", "witch_poison")}
+
+
+def notes_of(kind: str, notes: Sequence[DeriveNote]) -> list[DeriveNote]:
+    """The notes of the decisions' pass (werealign.game.decisions) about one kind: its code starts with the kind's name
+    (a move of any `*_protect` skill is the guard's kind), it is about the whole pass, or it made one of the kind's items."""
+    return [n for n in notes if n.code.startswith(kind + "_") or n.code in SHARED_CODES or kind in _ALSO.get(n.code, ())
+            or (kind == "guard_protect" and n.code.endswith("_protect_actor_out"))
+            or (n.kind == "converted" and n.why.startswith(f"items/{kind}.jsonl "))]
+
+
+def derive_of(kind: str) -> Callable[[Deriving], Made]:
+    """How the decision kind `kind` is derived: its part of the one pass over the game's events (Deriving.shared)."""
+    def derive(at: Deriving) -> Made:
+        made = at.shared(decisions_of)
+        return Made(list(made.items.get(kind, ())), notes_of(kind, made.notes))
+
+    return derive
+
+
 def _task(kind: str) -> Task:
     _, en_form, zh_form = DESCRIPTIONS[kind]
     model = DECISION_MODELS[kind]
@@ -123,6 +146,7 @@ def _task(kind: str) -> Task:
         answer_shape="seat",
         answer_forms=(en_form, zh_form),
         context_kwargs=context_kwargs,
+        derive=derive_of(kind),
         checks=ItemChecks(looks_like=lambda row, kind=kind: row.get("decision") == kind, check=check, cutoff_phase=cutoff_phase,
                           check_refs=check_refs,
                           same_question=lambda item: (item.game_id, item.viewpoint_seat, item.phase, item.round, item.cutoff_segment)),

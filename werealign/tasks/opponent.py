@@ -25,6 +25,8 @@ from math import comb
 from statistics import fmean
 from typing import Any
 
+from werealign.game.derivation import Deriving, Made, notes_about
+from werealign.game.derive import SHARED_CODES, mvp_votes
 from werealign.render.lines import seat_list
 from werealign.render.phrases import role_name
 from werealign.schema import GameLog, OpponentItem
@@ -357,6 +359,13 @@ def sample_value(sample: Sample) -> float:
     return role_value(sample) if isinstance(sample["gold"], dict) else jaccard(sample)
 
 
+def derive(at: Deriving) -> Made:
+    """OI items of one game: one per distinct cut-off of the MVP's votes (or the deciders'), read with VA's in one pass
+    (werealign.game.derive); each vote dropped is listed."""
+    made = at.shared(mvp_votes)
+    return Made(made.opponent, notes_about(made.notes, "oi_", "opponent_item", *SHARED_CODES), listed=True)
+
+
 SET_TASK = Task(
     name="opponent",
     description="OI: the seats of the opposing faction",
@@ -388,6 +397,7 @@ SET_TASK = Task(
     modes_about={"set": "mean Jaccard with the opposing faction", "set-accuracy": "the exact set (the paper's)",
                  "roles": "every other seat's role card (release authors)"},
     mode_alias="oi",
+    derive=derive,
     checks=ItemChecks(looks_like=looks_like, check=check, check_refs=check_refs),
 )
 

@@ -213,4 +213,5 @@ TASK = Task(
     answer_forms=("<letter>", "<字母>"),
     permutes_options=True,
     checks=ItemChecks(looks_like=looks_like, check=check, check_refs=check_refs, same_question=same_question),
+    items_from="generation (werealign generate) or an importer",  # an LLM drafts them, a human reviews them: derive keeps them
 )

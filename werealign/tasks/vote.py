@@ -8,6 +8,8 @@ from functools import partial
 from typing import Any
 
 from werealign.errors import UserError
+from werealign.game.derivation import Deriving, Made, notes_about
+from werealign.game.derive import SHARED_CODES, mvp_votes
 from werealign.render.lines import phase_label, seat_list
 from werealign.schema import GameLog, VoteItem
 from werealign.schema.models import VOTE_PHASE_KINDS
@@ -75,6 +77,13 @@ def score(samples: Sequence[Sample]) -> dict[str, Any]:
         "by_viewpoint_role": by_role(samples, correct_value),
         **counts(samples),
     }
+
+
+def derive(at: Deriving) -> Made:
+    """VA items of one game: the MVP's annotated day votes, or the deciders' recorded ballots (werealign.game.derive,
+    one pass with OI's); each vote dropped is listed."""
+    made = at.shared(mvp_votes)
+    return Made(made.vote, notes_about(made.notes, "va_", "vote_item", *SHARED_CODES), listed=True)
 
 
 # --------------------------------------------------------------------------- validation (werealign.validate)
@@ -146,6 +155,7 @@ TASK = Task(
     modes_about={"decision": "not the voter's own turns of the vote's day", "mask-mvp": "none of the voter's lines (release authors)",
                  "full": "everything up to the cut-off"},
     mode_alias="va",
+    derive=derive,
     checks=ItemChecks(looks_like=looks_like, check=check, cutoff_phase=cutoff_phase, check_refs=check_refs,
                       same_question=lambda item: (item.game_id, item.viewpoint_seat, item.phase, item.cutoff_segment)),
 )
