@@ -1,7 +1,8 @@
-"""A task kind from another package goes through dataset, validate, eval, leaderboard and release with no
-edit to werealign (issue 21). The kind (tests/toykind: EXILE, "whom will the table exile today?") is
+"""A task kind from another package goes through derive, dataset, validate, eval, leaderboard and release with no
+edit to werealign (issues 21, 46). The kind (tests/toykind: EXILE, "whom will the table exile today?") is
 registered the way an installed package registers it, through the `werealign.tasks` entry point group:
-the test writes a dist-info beside it on the path, so nothing is installed and nothing is patched.
+the test writes a dist-info beside it on the path, so nothing is installed and nothing is patched. Its items are
+made by `werealign derive` from the games, by the derive function its one module declares.
 """
 
 from __future__ import annotations
@@ -36,29 +37,22 @@ def site(tmp_path_factory):
     TASKS.refresh()
 
 
-def _exile_items(ds) -> list:
-    """One EXILE item per sample VA item: at the vote's cut-off, the seat the table exiled that day."""
-    from toykind import ExileItem
-
-    items = []
-    for v in ds.vote:
-        game = ds.games[v.game_id]
-        exiled = [e.target for e in game.events if e.kind == "elimination" and e.phase == v.phase
-                  and e.segment_id is not None and e.segment_id > v.cutoff_segment]
-        if exiled and exiled[0] in v.candidates:
-            items.append(ExileItem(item_id=v.item_id.replace("-VA-", "-EX-"), game_id=v.game_id, language=v.language,
-                                   viewpoint_seat=v.viewpoint_seat, day=v.phase, cutoff_segment=v.cutoff_segment,
-                                   candidates=v.candidates, answer=exiled[0]))
-    return items
+@pytest.fixture(scope="module")
+def derived(site, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The sample's games and items (no exile item), then `werealign derive` with the kind installed."""
+    sample = load_dataset()
+    src = tmp_path_factory.mktemp("toy") / "source"
+    m = sample.manifest
+    write_dataset(src, name="toy", version="1", licence=m.licence, games=list(sample.games.values()),
+                  items=sample.items, osr=sample.osr, description="with a toy kind")
+    root = src.parent / "dataset"
+    return root, _cli(site, "derive", src, "--out", root)
 
 
 @pytest.fixture(scope="module")
-def dataset(site, tmp_path_factory) -> Path:
-    sample = load_dataset()
-    root = tmp_path_factory.mktemp("toy") / "dataset"
-    m = sample.manifest
-    write_dataset(root, name="toy", version="1", licence=m.licence, games=list(sample.games.values()),
-                  items={**sample.items, "exile": _exile_items(sample)}, osr=sample.osr, description="with a toy kind")
+def dataset(derived) -> Path:
+    root, r = derived
+    assert r.returncode == 0, r.stderr
     return root
 
 
@@ -74,6 +68,34 @@ def test_the_kind_comes_from_its_entry_point(site) -> None:
 
     assert TASKS["exile"] is toykind.TASK and list(TASKS)[-1] == "exile"  # built-ins first
     assert list(TASKS)[:3] == ["speech", "vote", "opponent"]
+
+
+def test_derive_asks_the_plugin_for_its_items(derived, dataset) -> None:
+    """Its items come from `werealign derive`: one per MVP vote, keyed by the first seat out of that day after the cut-off."""
+    ds = load_dataset(dataset)
+    items = ds.items_of("exile")
+    assert "exile: 6 item(s)" in derived[1].stderr.splitlines()
+    assert "items/exile.jsonl" not in {p.relative_to(dataset.parent / "source").as_posix() for p in (dataset.parent / "source").rglob("*")}
+    for item in items:
+        game = ds.games[item.game_id]
+        exits = sorted((e.segment_id, e.target) for e in game.events if e.kind == "elimination" and e.phase == item.day
+                       and e.segment_id > item.cutoff_segment)
+        assert item.answer == exits[0][1] and item.viewpoint_seat == game.mvp.seat and item.viewpoint_seat not in item.candidates
+    assert {i.item_id for i in items} == {v.item_id.replace("-VA-", "-EX-") for v in load_dataset().vote}
+    # the built-in kinds derive as they did without it
+    assert [i.item_id for i in ds.items_of("seer_check")] and len(ds.items_of("speech")) == len(load_dataset().speech)
+
+
+def test_its_reasons_are_reported_per_kind(site, tmp_path) -> None:
+    """A game without an MVP gives the kind no item, with its own reason in derive's report."""
+    sample = load_dataset()
+    games = [g.model_copy(update={"mvp": None}) if i == 0 else g for i, g in enumerate(sorted(sample.games.values(), key=lambda g: g.game_id))]
+    src = tmp_path / "src"
+    write_dataset(src, name="toy", version="1", licence="CC0", games=games, items={})
+    r = _cli(site, "derive", src, "--out", tmp_path / "out", "--deciders", "all")
+    assert r.returncode == 0, r.stderr
+    assert "exile: 3 item(s); not derived: exile_no_mvp x1" in r.stderr.splitlines(), r.stderr
+    assert "(deciders: all): " in r.stdout and ", 3 exile; wrote" in r.stdout
 
 
 def test_the_dataset_writes_loads_and_counts_it(dataset) -> None:
@@ -104,7 +126,9 @@ def test_eval_leaderboard_and_release_handle_it(site, dataset, tmp_path) -> None
         block = results["variants"]["base"]["exile"]
         assert block["samples"] == 12 and block["parse_failures"] == 0 and 0.0 <= block["accuracy"] <= 1.0
         # the majority-key floor (issue 45) is every single-answer kind's, a plug-in's too
-        assert set(block["floors"]["shortcuts"]) == {"werealign/longest", "majority-key"} and 0 < block["floors"]["chance"] < 1
+        # and the floor its module declares, which reads the game (the seat the day's shown talk named most)
+        assert set(block["floors"]["shortcuts"]) == {"werealign/longest", "majority-key", "most-named"} and 0 < block["floors"]["chance"] < 1
+        assert 0 <= block["floors"]["shortcuts"]["most-named"] <= 1
         rows = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
         assert {row["task"] for row in rows} == {"vote", "exile"}
         with Store(out / STORE_NAME, readonly=True) as store:
@@ -135,12 +159,12 @@ def test_eval_leaderboard_and_release_handle_it(site, dataset, tmp_path) -> None
     assert json.loads((again / "results.json").read_text())["variants"]["base"]["exile"]["samples"] == 6
 
 
-def test_a_language_the_kind_has_no_template_for_is_one_clear_error(site) -> None:
+def test_a_language_the_kind_has_no_template_for_is_one_clear_error(site, dataset) -> None:
     from werealign.errors import UserError
     from werealign.eval.prompts import render_messages
 
     sample = load_dataset()
-    item = _exile_items(sample)[0].model_copy(update={"language": "zh"})
+    item = load_dataset(dataset).items_of("exile")[0].model_copy(update={"language": "zh"})
     game = sample.games[item.game_id].model_copy(update={"language": "zh"})
     with pytest.raises(UserError, match=r"no prompt template zh/exile.v1.j2 in .*toykind"):
         render_messages(game, item)
@@ -166,8 +190,8 @@ def test_without_the_package_its_items_are_named_as_left_out(site, dataset, tmp_
     assert (dataset / "items" / "exile.jsonl").read_bytes() == before
 
 
-def test_derive_keeps_its_items(site, dataset, tmp_path) -> None:
-    """derive rewrites a dataset and keeps every kind it does not make (issue 21: none is dropped)."""
+def test_derive_again_gives_the_same_items(site, dataset, tmp_path) -> None:
+    """derive rewrites a dataset: the kind's items derived again are the same bytes (issue 21: none is dropped)."""
     r = _cli(site, "derive", dataset, "--out", tmp_path / "derived")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "derived" / "items" / "exile.jsonl").read_bytes() == (dataset / "items" / "exile.jsonl").read_bytes()

@@ -128,7 +128,8 @@ def speech_artifacts(ds: WereDataset) -> list[str]:
     for scope in [*(s for s in scopes if s != "all"), "all"]:
         row = {c.name: c for c in report.checks if c.scope == scope}
         n = next(iter(row.values())).n
-        lines.append(f"| {scope} | {n} | " + " | ".join(_cell(row[name]) for name in names) + " |")
+        # a check of one scope only (the decisions' result-shown check) leaves the other rows' cells empty
+        lines.append(f"| {scope} | {n} | " + " | ".join(_cell(row[name]) if name in row else "—" for name in names) + " |")
     lines += ["", f"Overall audit verdict: **{report.verdict}** (`werealign audit DATASET_DIR` prints the same checks)."]
     return lines
 
