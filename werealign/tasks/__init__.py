@@ -8,7 +8,8 @@ registry instead of branching on kind names (tests/test_kind_names.py keeps it s
 its folder of `<lang>/<kind>.v1.j2` (each ending with one of its `answer_forms`), declared in the
 `werealign.tasks` entry point group (werealign.registry) or added with `TASKS.register` (tests, notebooks).
 A built-in kind: a module here defining `TASK`, its templates in `werealign/render/templates/`, and a line
-in `_builtins` below.
+in `_builtins` below. Either way the kind says where its items come from (`Task.derive`, which `werealign derive`
+calls for every registered kind, or `Task.items_from`).
 """
 
 from __future__ import annotations
