@@ -54,7 +54,8 @@ class DatasetDerived:
                 continue
             for game_id, notes in d.notes.items():
                 mine = out.setdefault(game_id, [])
-                mine += [n for n in notes if not any(n is m for m in mine)]
+                seen = {id(m) for m in mine}
+                mine += [n for n in notes if id(n) not in seen]
         return out
 
 
@@ -86,7 +87,7 @@ def derive_games(games: list[GameLog], options: DeriveOptions) -> dict[str, Kind
             made = derive_game(task, at)
             out[name].items += made.items
             out[name].notes[game.game_id] = made.notes
-            out[name].listed = made.listed
+            out[name].listed |= made.listed
     return out
 
 
