@@ -141,3 +141,9 @@ def test_on_the_release_no_reason_is_lost(werebench_import):
     for game in load_dataset(werebench_import.path).games.values():
         for deciders in ("winners", "all"):
             _all_notes_are_some_kinds(game, DeriveOptions(deciders))
+
+
+def test_a_derive_that_is_no_function_is_refused_when_registered():
+    with pytest.raises(UserError, match="'last-word': derive must be a function"):
+        TASKS.register(replace(LAST, derive="generation"))  # type: ignore[arg-type] - items_from says that
+    assert "last-word" not in TASKS

@@ -13,12 +13,11 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from werealign.game.derivation import DeriveNote
 from werealign.game.derive import alive_at
 from werealign.game.visibility import build_context
 from werealign.schema.models import ItemBase, Seat
 from werealign.tasks.answers import read_seat, seat_value, short
-from werealign.tasks.base import Deriving, ItemChecks, Made, Parsed, Scorer, Task
+from werealign.tasks.base import DeriveNote, Deriving, ItemChecks, Made, Parsed, Scorer, Task
 from werealign.tasks.common import by_role, correct_value, counts, mean_value, rounded
 
 

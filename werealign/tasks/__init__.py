@@ -52,6 +52,8 @@ def _name_problem(task: Task) -> str | None:
         return f"task kind name {task.name!r}: use lower-case letters, digits, - and _, starting with a letter"
     if task.name in RESERVED_NAMES:
         return f"task kind name {task.name!r} is taken by a dataset file or count; choose another"
+    if task.derive is not None and not callable(task.derive):
+        return f"task kind {task.name!r}: derive must be a function of one game (werealign.game.derivation.Deriving) or None"
     for mode, asked in task.asks.items():
         if mode not in task.modes:
             return f"task kind {task.name!r}: asks[{mode!r}] is not one of its modes ({', '.join(task.modes) or 'none'})"

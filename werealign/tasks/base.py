@@ -18,12 +18,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from werealign.game.derivation import Deriving, Made
+from werealign.game.derivation import DeriveNote, Deriving, Made
 from werealign.schema import GameLog
 from werealign.tasks.item_checks import ItemChecks
 from werealign.tasks.scorer import Sample, Scorer  # noqa: F401 - Sample: the row type every task module scores
 
-__all__ = ["Deriving", "ItemChecks", "Made", "Parsed", "Sample", "Scorer", "Task"]
+__all__ = ["DeriveNote", "Deriving", "ItemChecks", "Made", "Parsed", "Sample", "Scorer", "Task"]
 
 
 @dataclass(frozen=True)
