@@ -6,8 +6,9 @@ than naming a kind (tests/test_kind_names.py lists the few modules that still do
 A task module builds one `Task` and registers it in `werealign.tasks`. Prompts are rendered from the
 template `<lang>/<template or name>.<prompt version>.j2` (werealign/render/templates/), so adding a kind is one
 module plus its templates. The module says too where its items come from: `derive`, made from a game log by
-`werealign derive` (werealign.game.derivation), or `items_from` (generation, an importer). A mode that asks a different question of the same items (`Task.asks`) is a `Task`
-of its own: its own template, question, answer, gold and scorer, under the kind's name.
+`werealign derive` (werealign.game.derivation), or `items_from` (generation, an importer). A mode that asks a
+different question of the same items (`Task.asks`) is a `Task` of its own: its own template, question, answer,
+gold and scorer, under the kind's name.
 """
 
 from __future__ import annotations
