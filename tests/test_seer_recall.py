@@ -1,0 +1,74 @@
+"""Issue 41, seer checks: recall without losing precision. Every sentence here is invented for these tests (no
+WereBench text); each reader meets wordings it was not written from, and the plans, votes, rivals' checks and quotes
+that must not be read."""
+
+from __future__ import annotations
+
+import pytest
+from test_knowledge import _zh_game
+
+from werealign.importers.werebench.badge_checks import badge_checks
+from werealign.schema import Event, Utterance
+from werealign.schema.models import EVERYONE
+
+# test_knowledge _zh_game: 1 and 4 werewolves, 2 and 6 villagers, 3 seer, 5 witch, 7 guard; nights 1-3.
+
+
+def _say(i: int, seg: int, phase: str, speaker, text: str) -> Utterance:
+    return Utterance(index=i, segment_ids=[seg], start=seg, end=seg + 0.5, phase=phase, speaker=speaker, text=text)
+
+
+def _badge(target: int) -> Event:
+    return Event(kind="badge_transfer", phase="day-3", segment_id=72, audience=EVERYONE, actor=3, target=target,
+                 evidence=[{"source": "release_field", "segment_id": 72, "quote": f"utterances[9].sheriff = {target}号"}])
+
+
+def _badge_read(plan: str, table: str, target: int = 6, plan_phase: str = "day-2") -> list[tuple]:
+    seats, phases, _ = _zh_game([])
+    found = badge_checks([_say(0, 41, plan_phase, 3, plan), _say(1, 75, "day-3", 2, table)], seats, phases, [_badge(target)], True)
+    return [(e.phase, e.target, e.result) for e in found]
+
+
+@pytest.mark.parametrize("plan", [
+    "我先把警徽流留了，晚上验个靠后坐的， 6 号，然后再看",  # the verb, a few words and a comma, then the seat
+    "警徽流就是六二，我今晚验六二",  # a badge flow's run of seats
+    "警徽流 6 我先验一下，剩下的明天说",  # the seat, then the verb
+    "今天晚上我就去查这张 6 号",
+])
+def test_the_badge_conventions_plan_in_unseen_wordings(plan):
+    assert _badge_read(plan, "6 号是一张 3 号发的金水牌，我信") == [("night-3", 6, "好人")]
+
+
+@pytest.mark.parametrize("table", [
+    "6 是个金水，这个不用怀疑",  # a bare seat right before it
+    "那 6 号不用多说是预言家验出来的金水",  # a few words between ("不用" is no doubt)
+    "我这里好人有两个，金水 6 号和女巫",
+])
+def test_the_table_calling_the_seat_gold_in_unseen_wordings(table):
+    assert _badge_read("今晚验 6 号", table) == [("night-3", 6, "好人")]
+
+
+@pytest.mark.parametrize("plan", [
+    "我验了 6 号，明天再说",  # a check done, not a plan
+    "我昨晚验 6 号金水，今天警徽流 2",  # a report: a result follows the seat
+    "我不想验 6 号，我想看票型",  # a refusal
+    "今晚验 2 号",  # another seat
+])
+def test_no_plan_no_badge_check(plan):
+    assert _badge_read(plan, "6 号是金水") == []
+
+
+@pytest.mark.parametrize("table", [
+    "6 号不是金水，他是被狼人骗了",
+    "6 号是不是金水我不知道",
+    "6 号是个假金水",
+    "那 6 号是金水吗",
+    "16 号是金水",  # another seat (no such seat: no match on 6)
+])
+def test_the_table_doubting_or_denying_it_is_no_call(table):
+    assert _badge_read("今晚验 6 号", table) == []
+
+
+def test_a_plan_from_an_earlier_day_is_not_tonights():
+    """She may have checked the seat the night after that plan and now pass the badge to that old 金水."""
+    assert _badge_read("今晚验 6 号", "6 号是金水", plan_phase="day-1") == []
