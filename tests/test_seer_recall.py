@@ -8,6 +8,7 @@ import pytest
 from test_knowledge import _zh_game
 
 from werealign.importers.werebench.badge_checks import badge_checks
+from werealign.importers.werebench.check_talk import check_reports
 from werealign.schema import Event, Utterance
 from werealign.schema.models import EVERYONE
 
@@ -72,3 +73,34 @@ def test_the_table_doubting_or_denying_it_is_no_call(table):
 def test_a_plan_from_an_earlier_day_is_not_tonights():
     """She may have checked the seat the night after that plan and now pass the badge to that old 金水."""
     assert _badge_read("今晚验 6 号", "6 号是金水", plan_phase="day-1") == []
+
+
+# --------------------------------------------------------------------------- her own report at the table
+
+
+
+
+@pytest.mark.parametrize("text, seat, result", [
+    ("你们要听我就报给你们 8 号玩家第二天晚上验的查杀", 8, "查杀"),  # a condition ("要听") before her report holds not it
+    ("我可能今天就出局了 所以我验了 6 六是个好人", 6, "好人"),  # the seat said again in the other numeral
+    ("我当时就验了九九是个金水", 9, "金水"),  # a numeral said twice over
+    ("后来没办法，就把 11 验了，11 是个查杀", 11, "查杀"),  # the seat before the verb, done
+    ("我把四号查验了，是张金水", 4, "金水"),
+])
+def test_her_report_after_a_distant_condition_a_repeated_seat_or_the_seat_before_the_verb(text, seat, result):
+    assert [(s, r) for _, s, r, _ in check_reports(text)] == [(seat, result)]
+
+
+@pytest.mark.parametrize("text", [
+    "他昨晚验了 3 号是金水",  # his check
+    "你验了五号是好人，我不信",  # yours
+    "10 号验的 2 号查杀，那 2 号要出",  # another seat's, and no weaker reading of its words
+    "那 8 号报 4 查杀，我不认",  # another seat reporting
+    "我觉得 9 号金水",  # a judgment right before it
+    "他要是狼的话 7 号查杀",  # a condition right before it
+    "验了 3 号，5 号是金水",  # the seat said again is another seat
+    "他把 7 验了，7 是个查杀",  # his, with the seat before the verb
+    "先验六，后验十",  # a plan
+])
+def test_anothers_check_a_judgment_or_a_plan_is_not_her_report(text):
+    assert check_reports(text) == []

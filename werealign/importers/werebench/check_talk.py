@@ -29,8 +29,9 @@ _GOOD = r"金水|好人|好身份|良民|清水"
 _WOLF = r"查杀|狼人|狼|坏人"
 _CARD = r"(?:[他她这]\s*)?(?:是|为|给了?|发了?)?\s*(?:我的)?\s*(?:一|1)?\s*(?:张|个|匹|只)?\s*(?:的)?\s*"  # "，是我的查杀"
 _NIGHT = r"(?:昨晚|昨天晚上|昨天夜里|昨天|今天|第[一二三四五六七八九十\d]{1,2}(?:个)?(?:天)?(?:晚上?|夜)|第[一二三四五六七八九十\d]{1,2}天|首夜|首晚)?"
-# "验了 5 号，5 号是张金水": the seat may be said again before its result.
-_AGAIN = r"(?:\s*[，,]?\s*(?:(?P=seat)|(?P=seatn))\s*号?)?"
+# "验了 5 号，5 号是张金水", "验了 3 三是个好人": the seat may be said again (in either numeral) before its result;
+# the code requires it to be the same seat.
+_AGAIN = r"(?:\s*[，,]?\s*(?P<again>(?<!\d)\d{1,2}(?!\d)|[一二三四五六七八九十]{1,3})\s*号?)?"
 _FORMS = [
     # the verb, then the seat, then the result (a clause of at most a few characters between)
     re.compile(r"(?:我|自己)?\s*" + _NIGHT + r"\s*(?:选择)?\s*(?:查验|验|摸|查(?!杀))\s*(?:人)?\s*(?:确实|就)?\s*(?:了|的是|的|过|是)?\s*(?:一下)?\s*(?:这个|那个)?\s*" + _SEAT
@@ -43,6 +44,8 @@ _FORMS = [
     re.compile(r"我的\s*(?P<result>金水|查杀)\s*(?:牌)?\s*(?:是|就是|给了?|给的是)\s*" + _SEAT),
     # "我给 7 号发金水", "我给了 12 号一张查杀"
     re.compile(r"我\s*" + _NIGHT + r"\s*给\s*(?:了)?\s*" + _SEAT + r"\s*(?:发)?\s*(?:了)?\s*(?:一张|一个|的)?\s*(?P<result>金水|查杀)"),
+    # the seat before the verb, done: "把 7 验了，7 是个查杀", "我把五号查验了，是张金水"
+    re.compile(r"把\s*" + _SEAT + r"\s*(?:给)?\s*(?:查验|验|摸)\s*了" + _AGAIN + r"\s*[，,]?\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
     # "我查杀 12 号", "我昨晚查杀了 5 号"
     re.compile(r"我\s*" + _NIGHT + r"\s*(?:直接)?\s*(?P<result>查杀)\s*(?:了)?\s*" + _SEAT_NAMED),
 ]
@@ -58,9 +61,15 @@ _LOG_FORMS = [
 _BEFORE = 10  # characters before a report searched for words that make it something else
 # A plan or hypothesis, a vote, another game, another player's words or check.
 _NOT_HERS = re.compile(
-    r"警徽流|先验|后验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|"
-    r"想|觉得|认为|感觉|判断|像|可能|应该|投票|投了|投给|票|上一?局|上一?把|上一?场|那一?局|别的局|"
-    r"[他她你].{0,3}(?:说|讲|报|发|给)|就说|会说|要说|他的|她的|你的|谁的|(?:\d|号|[他她你谁])\s*的\s*(?:查杀|金水)")
+    r"警徽流|先验|后验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|下一?晚|下一轮|如果|假如|要是|万一|假设|"
+    r"投票|投了|投给|票|上一?局|上一?把|上一?场|那一?局|别的局|"
+    r"[他她你].{0,3}(?:说|讲|报|发|给)|号\s*(?:说|讲|报|发|给)|就说|会说|要说|他的|她的|你的|谁的|(?:\d|号|[他她你谁])\s*的\s*(?:查杀|金水)")
+# A judgment or a condition holds only the words right after it ("我觉得 9 号金水", "他是狼的话 7 号查杀"): "我有可能
+# 会吃刀，那我验了 3 号是个好人" and "你们想听的话我报给你们：7 号玩家第一天晚上验的金水" are her reports.
+_NEAR = 3
+_JUDGED = re.compile(r"想|觉得|认为|感觉|判断|像|可能|应该|的话")
+# Another seat, or he / she / you, doing the check: "他验了 3 号是金水", "12 号验的 5 号查杀".
+_ANOTHERS = re.compile(r"(?:[他她你]|[他她你]们|\d\s*号|\d)\s*(?:昨晚|昨天晚上|昨天)?\s*$")
 
 
 def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, str]]:
@@ -70,17 +79,32 @@ def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, 
     spans: list[tuple[int, int]] = []
     for form in _LOG_FORMS if log else [*_FORMS, _BARE]:  # the stricter forms first: a span read once
         for m in form.finditer(text):
-            seat = chinese_number(m.group("seat") or m.groupdict().get("seatn") or "")
-            if seat is None or any(a < m.end() and m.start() < b for a, b in spans):
+            seat = _seat_of(m.group("seat") or m.groupdict().get("seatn") or "")
+            again = m.groupdict().get("again")
+            if seat is None or (again and _seat_of(again) != seat) or any(a < m.end() and m.start() < b for a, b in spans):
                 continue
             window = text[max(0, m.start() - _BEFORE):m.start()]
             # a stop ends the preceding words' hold: only the clause the report is in counts
             window = re.split(r"[。？?！!；;]", window)[-1]
-            if _NOT_HERS.search(window + m.group(0)):
+            near = window[-_NEAR:] if len(window) > _NEAR else window
+            if _NOT_HERS.search(window + m.group(0)) or _JUDGED.search(near + m.group(0)):
+                continue
+            # a report opening with its verb ("验了…", "把 7 验了"): the words before are its subject, which must be hers
+            opens_with_seat = m.start() in {m.start(g) for g in ("seat", "seatn") if g in m.re.groupindex and m.group(g)}
+            if not log and not opens_with_seat and not m.group(0).startswith(("我", "自己")) and _ANOTHERS.search(window):
+                spans.append((m.start(), m.end()))  # another's check: no weaker form reads its words again ("12 号验的 5 号查杀")
                 continue
             spans.append((m.start(), m.end()))
             found.append((m.start(), seat, m.group("result"), window + m.group(0)))
     return sorted(found)
+
+
+def _seat_of(word: str) -> int | None:
+    """A seat said in digits or a numeral; a numeral said twice over ("五五": a transcript's stammer) is that seat."""
+    n = chinese_number(word)
+    if n is None and len(word) == 2 and word[0] == word[1]:
+        n = chinese_number(word[0])
+    return n
 
 
 def result_side(word: str) -> str:
