@@ -104,3 +104,34 @@ def test_her_report_after_a_distant_condition_a_repeated_seat_or_the_seat_before
 ])
 def test_anothers_check_a_judgment_or_a_plan_is_not_her_report(text):
     assert check_reports(text) == []
+
+
+# --------------------------------------------------------------------------- a recount in one turn, in order
+
+def _night_checks(turns) -> set[tuple]:
+    from werealign.importers.werebench.night_facts import read_night_facts
+
+    seats, phases, utts = _zh_game(turns)
+    return {(e.phase, e.target, e.result) for e in read_night_facts(None, None, utts, seats, phases, "zh", []).kept if e.skill == "seer_check"}
+
+
+def test_a_recount_of_her_checks_in_one_turn_takes_her_free_nights_in_the_order_told():
+    told = "我是预言家，4 查杀。第一晚验的 7 号金水，后来我验了 2 号，是个好人，然后没办法就把 4 验了，4 是个查杀"
+    assert _night_checks([("day-3", 3, told)]) == {("night-1", 7, "好人"), ("night-2", 2, "好人"), ("night-3", 4, "狼人")}
+    # night 1 known from an earlier day: the two told after it take nights 2 and 3
+    assert _night_checks([("day-1", 3, "昨晚验了 7 号，金水"), ("day-3", 3, "我验了六六是个好人，我又验了 4 号是查杀")]) == {
+        ("night-1", 7, "好人"), ("night-2", 6, "好人"), ("night-3", 4, "狼人")}
+
+
+@pytest.mark.parametrize("told", [
+    "第一晚验的 7 号金水，我验了 2 号是个好人，6 号金水",  # a new seat listed bare: no order
+    "我验了 2 号是个好人，我验了 4 号是查杀",  # two told, three nights free
+    "第一晚验的 7 号金水，我验了 2 号是个好人",  # one told, two nights free
+    "第一晚验的 7 号金水，我验了 2 号是个好人，他验了 6 号是金水，我验了 4 号是查杀",  # his check is not hers: 2 and 4 fit,
+])
+def test_no_recount_when_the_checks_told_do_not_fit_her_free_nights(told):
+    got = _night_checks([("day-3", 3, told)])
+    if "他验了" in told:  # his words are not read; hers are two for two free nights
+        assert got == {("night-1", 7, "好人"), ("night-2", 2, "好人"), ("night-3", 4, "狼人")}
+    else:
+        assert {n for n, _, _ in got} <= {"night-1"}

@@ -71,6 +71,8 @@ class Statement:
     text: str  # the words read, verbatim: the fact's evidence
     source: str = "utterance"  # or "annotator_log" (what the log says the seat stated)
     segment_id: int | None = None  # source utterance: the segment holding the words
+    turn: int | None = None  # source utterance: the turn's index (a recount is one turn: werebench.recounts)
+    placed: str = ""  # how its night was found when the words do not name it
 
 
 def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
@@ -89,7 +91,7 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     out: list[Statement] = []
     for u in utterances:
         if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
-            out += [replace(st, segment_id=_segment_of(u, st.text)) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
+            out += [replace(st, segment_id=_segment_of(u, st.text), turn=u.index) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
     return out
 
 
@@ -278,7 +280,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         targets.add((st.seat, st.skill, st.target))
         events.append(Event(kind="skill_use", phase=nights[night], segment_id=None, audience=ACTOR, actor=st.seat,
                             target=st.target, skill=st.skill, result=result,
-                            note="the seat's own statement at the table, borne out by the true roles",
+                            note="the seat's own statement at the table, borne out by the true roles" + (f"; {st.placed}" if st.placed else ""),
                             evidence=[Evidence(source=st.source, segment_id=st.segment_id, quote=st.text)]))
     disputed = {key: "sources disagree: " + "; ".join(f"seat {t} ('{q}')" for t, q in ts.items()) for key, ts in claimed.items() if len(ts) > 1}
     disputed.update({key: "outranked by the witch's own words: " + why for key, why in outranked.items()})

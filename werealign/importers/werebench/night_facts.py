@@ -6,7 +6,7 @@ One pipeline for the import (werebench.game) and for the account of what is miss
    table's badge convention states (werebench.badge_checks); where two of them put different targets on one seat's
    action of a night, neither is kept (disputed);
 2. the true role holders' own reports at the table and the log's account of them (werebench.claims), placed on
-   their nights; one check list per seer, checked against the written facts (disputed when they disagree);
+   their nights (a seer's recount of her checks in one turn, in the order told: werebench.recounts); one check list per seer, checked against the written facts (disputed when they disagree);
 3. all of it settled against the host's dawns and exits, and given to the seats that knew it (werebench.night_truth).
 """
 
@@ -20,6 +20,7 @@ from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions
 from werealign.importers.werebench.nights import Reading, read_night_actions
+from werealign.importers.werebench.recounts import place_recounts
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
 from werealign.schema.models import ACTOR
@@ -42,7 +43,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
     written, disputed = one_per_action([*(r.event for r in readings if r.event is not None), *badge])
-    statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
+    statements = place_recounts(read_statements(utterances, seats, phases), written, phases) + read_log_claims(logs, seats, phases)
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
