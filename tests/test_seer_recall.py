@@ -86,6 +86,9 @@ def test_a_plan_from_an_earlier_day_is_not_tonights():
     ("我当时就验了九九是个金水", 9, "金水"),  # a numeral said twice over
     ("后来没办法，就把 11 验了，11 是个查杀", 11, "查杀"),  # the seat before the verb, done
     ("我把四号查验了，是张金水", 4, "金水"),
+    ("好了不说了，八是一张查杀牌，出他", 8, "查杀"),  # the idiom with its copula and a classifier
+    ("十一号就是个金水，我保他", 11, "金水"),
+    ("就这样，五斤水，过", 5, "斤水"),  # a transcript's homophone of 金水
 ])
 def test_her_report_after_a_distant_condition_a_repeated_seat_or_the_seat_before_the_verb(text, seat, result):
     assert [(s, r) for _, s, r, _ in check_reports(text)] == [(seat, result)]
@@ -101,6 +104,9 @@ def test_her_report_after_a_distant_condition_a_repeated_seat_or_the_seat_before
     "验了 3 号，5 号是金水",  # the seat said again is another seat
     "他把 7 验了，7 是个查杀",  # his, with the seat before the verb
     "先验六，后验十",  # a plan
+    "3 号是一张查杀，11 号发的，我不认",  # another seat's check, named right after
+    "2 号是一张金水，他给的",
+    "我感觉 5 号是一张查杀",  # a judgment
 ])
 def test_anothers_check_a_judgment_or_a_plan_is_not_her_report(text):
     assert check_reports(text) == []

@@ -51,7 +51,12 @@ _FORMS = [
 ]
 # The bare idiom: the seat, then 金水 / 查杀 at once, not another seat's ("6 号的查杀"), nor a count ("三个金水"), nor
 # a verb with its object ("6 号查杀 4 号", "6 查杀的 3 号": 6 claims a check of the other).
-_BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|查杀)(?!牌都|们|\s*(?:了|过|的)|\s*(?:\d|[一二两三四五六七八九十]+)\s*号)")
+# A transcript may write 金水 by its homophone 斤水 ("三斤水").
+_BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|斤水|查杀)(?!牌都|们|\s*(?:了|过|的)|\s*(?:\d|[一二两三四五六七八九十]+)\s*号)")
+# The idiom with its copula and a classifier, in her own turn: "9 是一张查杀牌", "6 号就是个金水"; not a check another
+# seat gave (a seat or he / she / you then a verb of giving right after: "4 号是一张查杀，12 号发的").
+_CLASSED = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?:是|就是)\s*(?:一张|一个|个|张)\s*(?P<result>金水|查杀)\s*(?:牌)?"
+                      r"(?![们的]|\s*[，,]?\s*(?:是)?\s*(?:(?<!\d)\d{1,2}(?!\d)|[他她你])\s*号?\s*(?:发|给|验|报|查))")
 # What the annotator log says a seer said: third person ("7 号跳预言家查杀 12 号", "称验 1 号为金水", "给 7 号金水").
 _LOG_FORMS = [
     re.compile(r"(?:查验|验|摸)\s*(?:出|到)?\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
@@ -77,7 +82,7 @@ def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, 
     `log`: the text is the annotator's account of what the seat said (third person)."""
     found: list[tuple[int, int, str, str]] = []
     spans: list[tuple[int, int]] = []
-    for form in _LOG_FORMS if log else [*_FORMS, _BARE]:  # the stricter forms first: a span read once
+    for form in _LOG_FORMS if log else [*_FORMS, _BARE, _CLASSED]:  # the stricter forms first: a span read once
         for m in form.finditer(text):
             seat = _seat_of(m.group("seat") or m.groupdict().get("seatn") or "")
             again = m.groupdict().get("again")
