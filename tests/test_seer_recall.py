@@ -141,3 +141,36 @@ def test_no_recount_when_the_checks_told_do_not_fit_her_free_nights(told):
         assert got == {("night-1", 7, "好人"), ("night-2", 2, "好人"), ("night-3", 4, "狼人")}
     else:
         assert {n for n, _, _ in got} <= {"night-1"}
+
+
+# --------------------------------------------------------------------------- her first report bounds the night
+
+
+def _facts_with(log: str | None, turns, recap: str | None = None):
+    from werealign.importers.werebench.night_facts import read_night_facts
+
+    seats, phases, utts = _zh_game(turns)
+    nf = read_night_facts(log, recap, utts, seats, phases, "zh", [])
+    return {(e.phase, e.target) for e in nf.kept if e.skill == "seer_check"}, nf
+
+
+def test_a_source_putting_a_seat_on_a_night_after_she_reported_it_is_dropped_there_and_her_night_stands():
+    # her day-1 words put 6 on night 1; the log puts 6 on night 2: before, both were left out as a dispute
+    got, nf = _facts_with("第二晚预言家 3 号验 6 号是金水", [("day-1", 3, "昨晚我验了 6 号，是个金水")])
+    assert got == {("night-1", 6)}
+    assert any("reported its result on day 1" in why for _, why in nf.dropped)
+    # the log and the recap disagree on night 2; the log's seat was reported on day 1, so the recap's stands
+    got, _ = _facts_with("第二晚预言家 3 号验 6 号是金水", [("day-1", 3, "昨晚我验了 6 号，是个金水")], recap="第二晚预言家 3 号验 2 号是金水")
+    assert got == {("night-1", 6), ("night-2", 2)}
+    # her own later words naming a later night for the same seat: that night is dropped
+    got, nf = _facts_with(None, [("day-1", 3, "昨晚我验了 6 号，是个金水"), ("day-3", 3, "第三晚我验的 6 号是金水")])
+    assert got == {("night-1", 6)} and any("before that night" in why for _, why in nf.refused)
+
+
+def test_no_bound_from_a_report_the_truth_contradicts_or_from_anyone_but_the_seer():
+    # "2 号是我的查杀" is false (2 is a villager): it bounds nothing, and the log's night 2 check of 2 stands
+    got, _ = _facts_with("第二晚预言家 3 号验 2 号是金水", [("day-1", 3, "2 号是我的查杀")])
+    assert got == {("night-2", 2)}
+    # a wolf saying "昨晚验了 2 号" is no report of the seer's
+    got, _ = _facts_with("第二晚预言家 3 号验 2 号是金水", [("day-1", 1, "昨晚我验了 2 号，是个金水")])
+    assert got == {("night-2", 2)}
