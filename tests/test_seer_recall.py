@@ -107,6 +107,12 @@ def test_her_report_after_a_distant_condition_a_repeated_seat_or_the_seat_before
     "3 号是一张查杀，11 号发的，我不认",  # another seat's check, named right after
     "2 号是一张金水，他给的",
     "我感觉 5 号是一张查杀",  # a judgment
+    "那 4 号你是被 10 号查杀的吧",  # passive: 10 did it
+    "8 号你为什么 2 查杀",  # said to another, about hers
+    "后来就又发给了这个 6 号 金水",  # given by another (no 我)
+    "打个比方，我验了个五金水，那又怎样",  # an example
+    "如果说我明天验出来 6 号，他不是女巫，验出来 6 号是查杀，就出他",  # a condition holds its whole sentence
+    "6 号是个金水吗",  # a question
 ])
 def test_anothers_check_a_judgment_or_a_plan_is_not_her_report(text):
     assert check_reports(text) == []

@@ -53,10 +53,11 @@ _FORMS = [
 # a verb with its object ("6 号查杀 4 号", "6 查杀的 3 号": 6 claims a check of the other).
 # A transcript may write 金水 by its homophone 斤水 ("三斤水").
 _BARE = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?P<result>金水|斤水|查杀)(?!牌都|们|\s*(?:了|过|的)|\s*(?:\d|[一二两三四五六七八九十]+)\s*号)")
-# The idiom with its copula and a classifier, in her own turn: "9 是一张查杀牌", "6 号就是个金水"; not a check another
+# The idiom with its copula and a classifier, in her own turn: "9 是一张查杀牌", "6 号就是个金水" (a bare "X 号是金水"
+# is what anyone calls another's 金水 too); not a question, nor a check another
 # seat gave (a seat or he / she / you then a verb of giving right after: "4 号是一张查杀，12 号发的").
 _CLASSED = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?:是|就是)\s*(?:一张|一个|个|张)\s*(?P<result>金水|查杀)\s*(?:牌)?"
-                      r"(?![们的]|\s*[，,]?\s*(?:是)?\s*(?:(?<!\d)\d{1,2}(?!\d)|[他她你])\s*号?\s*(?:发|给|验|报|查))")
+                      r"(?![们的吗么呢]|\s*[，,]?\s*(?:是)?\s*(?:(?<!\d)\d{1,2}(?!\d)|[他她你])\s*号?\s*(?:发|给|验|报|查))")
 # What the annotator log says a seer said: third person ("7 号跳预言家查杀 12 号", "称验 1 号为金水", "给 7 号金水").
 _LOG_FORMS = [
     re.compile(r"(?:查验|验|摸)\s*(?:出|到)?\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
@@ -68,11 +69,18 @@ _BEFORE = 10  # characters before a report searched for words that make it somet
 _NOT_HERS = re.compile(
     r"警徽流|先验|后验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|下一?晚|下一轮|如果|假如|要是|万一|假设|"
     r"投票|投了|投给|票|上一?局|上一?把|上一?场|那一?局|别的局|"
-    r"[他她你].{0,3}(?:说|讲|报|发|给)|号\s*(?:说|讲|报|发|给)|就说|会说|要说|他的|她的|你的|谁的|(?:\d|号|[他她你谁])\s*的\s*(?:查杀|金水)")
+    r"[他她你].{0,3}(?:说|讲|报|发|给|爆|跳)|号\s*(?:说|讲|报|发|给|爆|跳)|就说|会说|要说|他的|她的|你的|谁的|(?:\d|号|[他她你谁])\s*的\s*(?:查杀|金水)")
 # A judgment or a condition holds only the words right after it ("我觉得 9 号金水", "他是狼的话 7 号查杀"): "我有可能
 # 会吃刀，那我验了 3 号是个好人" and "你们想听的话我报给你们：7 号玩家第一天晚上验的金水" are her reports.
 _NEAR = 3
 _JUDGED = re.compile(r"想|觉得|认为|感觉|判断|像|可能|应该|的话")
+# A condition holds its whole sentence: "如果说我验出来 10 号，我认定他是明女巫，验出来 10 号是查杀，…". A transcript
+# marks a sentence's end with a stop or a space between two words (not the spaces around a seat's digits).
+_CONDITION = re.compile(r"如果|假如|要是|万一|假设|若是|倘若|比如|比方|例如|举个例子")
+# The bare idiom and the copula form name no owner: words right before them can give it to another ("你怎么 9 查杀",
+# "转身发给这个 1 号金水", "你是被 12 号查杀": 12 did it).
+_OWNED_BY_ANOTHER = re.compile(r"[他她你][^，,。]{0,5}$|(?<!我)(?:发给|给了|发了)[^，,。]{0,4}$|被\s*$")
+_SENTENCE_END = re.compile(r"[。？?！!；;]|(?<=[^\d\s])\s+(?=[^\d\s号])")
 # Another seat, or he / she / you, doing the check: "他验了 3 号是金水", "12 号验的 5 号查杀".
 _ANOTHERS = re.compile(r"(?:[他她你]|[他她你]们|\d\s*号|\d)\s*(?:昨晚|昨天晚上|昨天)?\s*$")
 
@@ -92,7 +100,10 @@ def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, 
             # a stop ends the preceding words' hold: only the clause the report is in counts
             window = re.split(r"[。？?！!；;]", window)[-1]
             near = window[-_NEAR:] if len(window) > _NEAR else window
-            if _NOT_HERS.search(window + m.group(0)) or _JUDGED.search(near + m.group(0)):
+            sentence = _SENTENCE_END.split(text[:m.start()])[-1]
+            if _NOT_HERS.search(window + m.group(0)) or _JUDGED.search(near + m.group(0)) or _CONDITION.search(sentence):
+                continue
+            if form in (_BARE, _CLASSED) and _OWNED_BY_ANOTHER.search(window):
                 continue
             # a report opening with its verb ("验了…", "把 7 验了"): the words before are its subject, which must be hers
             opens_with_seat = m.start() in {m.start(g) for g in ("seat", "seatn") if g in m.re.groupindex and m.group(g)}
