@@ -180,3 +180,16 @@ def test_no_bound_from_a_report_the_truth_contradicts_or_from_anyone_but_the_see
     # a wolf saying "昨晚验了 2 号" is no report of the seer's
     got, _ = _facts_with("第二晚预言家 3 号验 2 号是金水", [("day-1", 1, "昨晚我验了 2 号，是个金水")])
     assert got == {("night-2", 2)}
+
+
+def test_the_recaps_check_named_by_its_night_with_a_nickname_for_the_seat():
+    from werealign.importers.werebench.nights import read_night_actions
+    from test_import_nights import PHASES, SEATS  # 2 seer, 5 villager, 4 and 6 werewolves; nights 1-2
+
+    opening = "本局里 6 号Tom 和 4 号阿豆是狼人，5 号木头是村民，2 号小葵是预言家 第一晚狼人刀了 5 号"
+    got = {(e.phase, e.actor, e.target, e.result) for r in read_night_actions(opening + " 后来预言家把警徽给了第二晚的金水木头", SEATS, PHASES, "zh",
+                                                                               transcribed=True) if (e := r.event) and e.skill == "seer_check"}
+    assert got == {("night-2", 2, 5, "好人")}
+    # the result the recap states must agree with the seat's truth; a name the opening never maps reads nothing
+    for tail in (" 第二晚的查杀木头", " 第二晚的金水小明"):
+        assert not [r for r in read_night_actions(opening + tail, SEATS, PHASES, "zh", transcribed=True) if r.event and r.event.skill == "seer_check"]
