@@ -136,7 +136,7 @@ def test_a_recount_of_her_checks_in_one_turn_takes_her_free_nights_in_the_order_
 
 
 @pytest.mark.parametrize("told", [
-    "第一晚验的 7 号金水，我验了 2 号是个好人，6 号金水",  # a new seat listed bare: no order
+    "第一晚验的 7 号金水，我验了 2 号是个好人，其他的我先不说了，大家自己想，6 号金水",  # a new seat bare, apart: no order
     "我验了 2 号是个好人，我验了 4 号是查杀",  # two told, three nights free
     "第一晚验的 7 号金水，我验了 2 号是个好人",  # one told, two nights free
     "第一晚验的 7 号金水，我验了 2 号是个好人，他验了 6 号是金水，我验了 4 号是查杀",  # his check is not hers: 2 and 4 fit,
@@ -193,3 +193,11 @@ def test_the_recaps_check_named_by_its_night_with_a_nickname_for_the_seat():
     # the result the recap states must agree with the seat's truth; a name the opening never maps reads nothing
     for tail in (" 第二晚的查杀木头", " 第二晚的金水小明"):
         assert not [r for r in read_night_actions(opening + tail, SEATS, PHASES, "zh", transcribed=True) if r.event and r.event.skill == "seer_check"]
+
+
+def test_her_list_told_in_one_breath_takes_her_free_nights_in_order_and_scattered_bare_reports_do_not():
+    assert _night_checks([("day-2", 3, "我是预言家，报一下验人：6 号金水，4 号查杀，今天出 4")]) == {("night-1", 6, "好人"), ("night-2", 4, "狼人")}
+    # the same two, apart in the turn: no order is told
+    assert _night_checks([("day-2", 3, "6 号金水，我不多说。大家想想昨天谁投了票，谁没投，还有谁在划水，4 号查杀")]) == set()
+    # a list of three for two free nights: none
+    assert _night_checks([("day-2", 3, "6 号金水，4 号查杀，2 号金水")]) == set()

@@ -88,7 +88,12 @@ _ANOTHERS = re.compile(r"(?:[他她你]|[他她你]们|\d\s*号|\d)\s*(?:昨晚|
 def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, str]]:
     """(position, seat, result word, the words read with what precedes them) of each check report in `text`, in order.
     `log`: the text is the annotator's account of what the seat said (third person)."""
-    found: list[tuple[int, int, str, str]] = []
+    return [r[:4] for r in check_report_spans(text, log=log)]
+
+
+def check_report_spans(text: str, *, log: bool = False) -> list[tuple[int, int, str, str, int]]:
+    """check_reports, each with the end of the words read (a list of reports told in a run: werebench.recounts)."""
+    found: list[tuple[int, int, str, str, int]] = []
     spans: list[tuple[int, int]] = []
     for form in _LOG_FORMS if log else [*_FORMS, _BARE, _CLASSED]:  # the stricter forms first: a span read once
         for m in form.finditer(text):
@@ -111,7 +116,7 @@ def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, 
                 spans.append((m.start(), m.end()))  # another's check: no weaker form reads its words again ("12 号验的 5 号查杀")
                 continue
             spans.append((m.start(), m.end()))
-            found.append((m.start(), seat, m.group("result"), window + m.group(0)))
+            found.append((m.start(), seat, m.group("result"), window + m.group(0), m.end()))
     return sorted(found)
 
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from werealign.importers.werebench.check_talk import check_reports, result_side
+from werealign.importers.werebench.check_talk import check_report_spans, result_side
 from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
@@ -73,6 +73,7 @@ class Statement:
     segment_id: int | None = None  # source utterance: the segment holding the words
     turn: int | None = None  # source utterance: the turn's index (a recount is one turn: werebench.recounts)
     placed: str = ""  # how its night was found when the words do not name it
+    span: tuple[int, int] | None = None  # where in the turn's text a seer's report was read (werebench.recounts)
 
 
 def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
@@ -167,8 +168,9 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             if target is not None and not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), before)))
     if role == "seer":
-        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said))
-                  for pos, target, result, said in check_reports(text, log=log)]
+        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said,
+                                  span=(pos, end)))
+                  for pos, target, result, said, end in check_report_spans(text, log=log)]
     if role == "guard":
         for m in _EMPTY_GUARD.finditer(text):
             before = text[max(0, m.start() - _WINDOW):m.end()]

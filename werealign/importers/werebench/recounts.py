@@ -6,7 +6,8 @@ alone names no night, and werebench.claims places an unnamed report only when on
 only when everything fits (issue 41: a check is one per night, of a seat not checked before, agreeing with every
 source; a false fact is worse than a missing one):
 - the turn's unnamed reports of checks not known from another source or a named report are all told with the check
-  verb done ("验了", "验的", "把…验了": she tells what she did; a bare "5 号金水" is a list, in no order), at least two,
+  verb done ("验了", "验的", "把…验了": she tells what she did), or form one list told in one breath ("6 号金水，10 号
+  查杀": a few characters at most between them; bare reports scattered through a turn are in no order), at least two,
   all of distinct seats;
 - they are as many as her nights before the turn's day that no source or named report fills, and they take those
   nights in the order she tells them.
@@ -24,6 +25,7 @@ from dataclasses import replace
 from werealign.importers.werebench.claims import Statement
 from werealign.schema import Event, Phase
 
+_RUN_GAP = 6  # characters between two reports of one list ("，", "，然后", "、还有")
 # The check verb, done, in the words read: she tells a check she made.
 _TOLD_DONE = re.compile(r"(?:查验|验|摸)\s*(?:了|的|过)|把\s*\S{1,4}?\s*(?:查验|验|摸)\s*了")
 
@@ -43,13 +45,24 @@ def place_recounts(statements: Sequence[Statement], known: Sequence[Event], phas
         filled |= {nights.get(st.night) for st in statements if st.skill == "seer_check" and st.seat == seer and st.night is not None}
         new = [i for i in idx if out[i].target not in known_targets]
         told = [i for i in new if _TOLD_DONE.search(out[i].text)]
-        if {out[i].target for i in new} - {out[i].target for i in told}:
-            continue  # a new seat listed with no verb: the turn is no recount in order
-        # each seat once, where she first tells it with the verb (a bare mention of it elsewhere is the same check)
-        ordered = [i for k, i in enumerate(told) if out[i].target not in {out[j].target for j in told[:k]}]
+        if not {out[i].target for i in new} - {out[i].target for i in told}:
+            # each seat once, where she first tells it with the verb (a bare mention of it elsewhere is the same check)
+            ordered = [i for k, i in enumerate(told) if out[i].target not in {out[j].target for j in told[:k]}]
+        elif _one_run(out, new):
+            ordered = new  # her list, told in one breath: "6 号金水，10 号查杀"
+        else:
+            continue  # a new seat listed with no verb, apart from the rest: the turn is no recount in order
         free = [n for n in sorted(nights) if n <= day and nights[n] not in filled]
         if len(ordered) < 2 or len(ordered) != len(free):
             continue
         for i, n in zip(ordered, free):
             out[i] = replace(out[i], night=n, placed=f"a recount of {len(ordered)} checks in one turn, placed in the order told")
     return out
+
+
+def _one_run(statements: Sequence[Statement], idx: Sequence[int]) -> bool:
+    """The reports are of distinct seats and follow one another with at most a few characters between them."""
+    spans = sorted(statements[i].span or (-1, -1) for i in idx)
+    if len({statements[i].target for i in idx}) != len(idx) or spans[0][0] < 0:
+        return False
+    return all(0 <= b[0] - a[1] <= _RUN_GAP for a, b in zip(spans, spans[1:]))
