@@ -201,3 +201,15 @@ def test_her_list_told_in_one_breath_takes_her_free_nights_in_order_and_scattere
     assert _night_checks([("day-2", 3, "6 号金水，我不多说。大家想想昨天谁投了票，谁没投，还有谁在划水，4 号查杀")]) == set()
     # a list of three for two free nights: none
     assert _night_checks([("day-2", 3, "6 号金水，4 号查杀，2 号金水")]) == set()
+
+
+@pytest.mark.parametrize("text, speaker, seat", [
+    ("我8 号验了 2 号是查杀", None, 2),  # she names herself by her seat
+    ("我是 8 号，昨晚验的 2 号，查杀", None, 2),
+    ("8 号验的 2 号查杀，我就是 8 号", 8, 2),  # her own seat as the subject, said by her
+    ("我告诉你们 2 号查杀", None, 2),  # the audience she tells is no owner
+])
+def test_she_may_name_herself_by_her_seat_and_tell_you_all(text, speaker, seat):
+    assert [s for _, s, _, _ in check_reports(text, speaker=speaker)] == [seat]
+    if speaker is not None:
+        assert check_reports(text, speaker=speaker + 1) == []  # said by another seat, it is that seat's check

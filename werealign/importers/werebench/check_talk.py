@@ -78,20 +78,30 @@ _JUDGED = re.compile(r"想|觉得|认为|感觉|判断|像|可能|应该|的话"
 # marks a sentence's end with a stop or a space between two words (not the spaces around a seat's digits).
 _CONDITION = re.compile(r"如果|假如|要是|万一|假设|若是|倘若|比如|比方|例如|举个例子")
 # The bare idiom and the copula form name no owner: words right before them can give it to another ("你怎么 9 查杀",
-# "转身发给这个 1 号金水", "你是被 12 号查杀": 12 did it).
-_OWNED_BY_ANOTHER = re.compile(r"[他她你][^，,。]{0,5}$|(?<!我)(?:发给|给了|发了)[^，,。]{0,4}$|被\s*$")
+# "转身发给这个 1 号金水", "你是被 12 号查杀": 12 did it); the audience she tells it to is no owner ("我告诉你们 5 号金水").
+_OWNED_BY_ANOTHER = re.compile(r"(?<!告诉)(?<![跟给和对])[他她你](?!们)[^，,。]{0,5}$|(?<!我)(?:发给|给了|发了)[^，,。]{0,4}$|被\s*$")
 _SENTENCE_END = re.compile(r"[。？?！!；;]|(?<=[^\d\s])\s+(?=[^\d\s号])")
 # Another seat, or he / she / you, doing the check: "他验了 3 号是金水", "12 号验的 5 号查杀".
-_ANOTHERS = re.compile(r"(?:[他她你]|[他她你]们|\d\s*号|\d)\s*(?:昨晚|昨天晚上|昨天)?\s*$")
+_ANOTHERS = re.compile(r"(?:[他她你]|[他她你]们|\d{1,2}\s*号|\d{1,2})\s*(?:昨晚|昨天晚上|昨天)?\s*$")
 
 
-def check_reports(text: str, *, log: bool = False) -> list[tuple[int, int, str, str]]:
+def check_reports(text: str, *, log: bool = False, speaker: int | None = None) -> list[tuple[int, int, str, str]]:
     """(position, seat, result word, the words read with what precedes them) of each check report in `text`, in order.
-    `log`: the text is the annotator's account of what the seat said (third person)."""
-    return [r[:4] for r in check_report_spans(text, log=log)]
+    `log`: the text is the annotator's account of what the seat said (third person); `speaker`: the seat speaking (she
+    may name herself by her seat: "我 12 号验了…", "12 号验的…")."""
+    return [r[:4] for r in check_report_spans(text, log=log, speaker=speaker)]
 
 
-def check_report_spans(text: str, *, log: bool = False) -> list[tuple[int, int, str, str, int]]:
+def _anothers(window: str, speaker: int | None) -> bool:
+    """The words before a report opening with its verb name another as its subject (not "我 12 号", not her own seat)."""
+    m = _ANOTHERS.search(window)
+    if m is None or re.search(r"我\s*(?:是)?\s*$", window[:m.start()]):
+        return False
+    seat = re.match(r"(\d{1,2})", m.group(0))
+    return not (seat and speaker is not None and int(seat.group(1)) == speaker)
+
+
+def check_report_spans(text: str, *, log: bool = False, speaker: int | None = None) -> list[tuple[int, int, str, str, int]]:
     """check_reports, each with the end of the words read (a list of reports told in a run: werebench.recounts)."""
     found: list[tuple[int, int, str, str, int]] = []
     spans: list[tuple[int, int]] = []
@@ -112,7 +122,7 @@ def check_report_spans(text: str, *, log: bool = False) -> list[tuple[int, int, 
                 continue
             # a report opening with its verb ("验了…", "把 7 验了"): the words before are its subject, which must be hers
             opens_with_seat = m.start() in {m.start(g) for g in ("seat", "seatn") if g in m.re.groupindex and m.group(g)}
-            if not log and not opens_with_seat and not m.group(0).startswith(("我", "自己")) and _ANOTHERS.search(window):
+            if not log and not opens_with_seat and not m.group(0).startswith(("我", "自己")) and _anothers(window, speaker):
                 spans.append((m.start(), m.end()))  # another's check: no weaker form reads its words again ("12 号验的 5 号查杀")
                 continue
             spans.append((m.start(), m.end()))

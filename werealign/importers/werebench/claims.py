@@ -170,7 +170,7 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
     if role == "seer":
         found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said,
                                   span=(pos, end)))
-                  for pos, target, result, said, end in check_report_spans(text, log=log)]
+                  for pos, target, result, said, end in check_report_spans(text, log=log, speaker=None if log else seat)]
     if role == "guard":
         for m in _EMPTY_GUARD.finditer(text):
             before = text[max(0, m.start() - _WINDOW):m.end()]
