@@ -208,6 +208,7 @@ def test_her_list_told_in_one_breath_takes_her_free_nights_in_order_and_scattere
     ("我是 8 号，昨晚验的 2 号，查杀", None, 2),
     ("8 号验的 2 号查杀，我就是 8 号", 8, 2),  # her own seat as the subject, said by her
     ("我告诉你们 2 号查杀", None, 2),  # the audience she tells is no owner
+    ("跟大家、跟你们说一下，我验了 2 号是查杀", None, 2),
 ])
 def test_she_may_name_herself_by_her_seat_and_tell_you_all(text, speaker, seat):
     assert [s for _, s, _, _ in check_reports(text, speaker=speaker)] == [seat]
