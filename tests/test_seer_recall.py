@@ -214,3 +214,9 @@ def test_she_may_name_herself_by_her_seat_and_tell_you_all(text, speaker, seat):
     assert [s for _, s, _, _ in check_reports(text, speaker=speaker)] == [seat]
     if speaker is not None:
         assert check_reports(text, speaker=speaker + 1) == []  # said by another seat, it is that seat's check
+
+
+def test_a_result_word_with_a_seat_after_it_is_a_verb_and_its_object():
+    # "验 5 号" is a plan of the badge flow; "查杀 8 号" the check (read by the form for it)
+    assert [(s, r) for _, s, r, _ in check_reports("10 号跳预言家，警上验 3 号警下验 5 号查杀 8 号", log=True)] == [(8, "查杀")]
+    assert [(s, r) for _, s, r, _ in check_reports("我验了 5 号是查杀，8 号金水")] == [(5, "查杀"), (8, "金水")]

@@ -32,10 +32,13 @@ _NIGHT = r"(?:昨晚|昨天晚上|昨天夜里|昨天|今天|第[一二三四五
 # "验了 5 号，5 号是张金水", "验了 3 三是个好人": the seat may be said again (in either numeral) before its result;
 # the code requires it to be the same seat.
 _AGAIN = r"(?:\s*[，,]?\s*(?P<again>(?<!\d)\d{1,2}(?!\d)|[一二三四五六七八九十]{1,3})\s*号?)?"
+# A result word with a seat right after it is a verb with its object ("警下验 5 号查杀 8 号": 查杀 8 号 is the check,
+# 验 5 号 a plan), not the result of the seat before it.
+_NO_OBJECT = r"(?!\s*(?:了)?\s*(?:(?<!\d)\d{1,2}(?!\d)|[一二两三四五六七八九十]{1,3})\s*号)"
 _FORMS = [
     # the verb, then the seat, then the result (a clause of at most a few characters between)
     re.compile(r"(?:我|自己)?\s*" + _NIGHT + r"\s*(?:选择)?\s*(?:查验|验|摸|查(?!杀))\s*(?:人)?\s*(?:确实|就)?\s*(?:了|的是|的|过|是)?\s*(?:一下)?\s*(?:这个|那个)?\s*" + _SEAT
-               + _AGAIN + r"\s*[，,]?\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
+               + _AGAIN + r"\s*[，,]?\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")" + _NO_OBJECT),
     # the idiom owned: "9 号是我的金水", "10 号我查杀", "3 我金水"
     re.compile(_SEAT + r"\s*(?:是|就是|为)?\s*(?:我的|我(?:验出来的|查验的|验的|查的|摸的)?)\s*(?:一张|的)?\s*(?P<result>金水|查杀)"),
     # the seat, its night, then the check: "7 号玩家第一天晚上验的金水", "5 号昨晚我验的是查杀"
@@ -60,7 +63,7 @@ _CLASSED = re.compile(r"(?<![\d的])" + _SEAT + r"\s*(?:是|就是)\s*(?:一张|
                       r"(?![们的吗么呢]|\s*[，,]?\s*(?:是)?\s*(?:(?<!\d)\d{1,2}(?!\d)|[他她你])\s*号?\s*(?:发|给|验|报|查))")
 # What the annotator log says a seer said: third person ("7 号跳预言家查杀 12 号", "称验 1 号为金水", "给 7 号金水").
 _LOG_FORMS = [
-    re.compile(r"(?:查验|验|摸)\s*(?:出|到)?\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")"),
+    re.compile(r"(?:查验|验|摸)\s*(?:出|到)?\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*" + _CARD + r"(?P<result>" + _GOOD + "|" + _WOLF + r")" + _NO_OBJECT),
     re.compile(r"(?:给|发|报)\s*(?:了)?\s*" + _SEAT_NAMED + r"\s*(?:发)?\s*(?:一张|一个|的|为|是)?\s*(?P<result>金水|查杀)"),
     re.compile(r"(?P<result>查杀)\s*(?:了)?\s*" + _SEAT_NAMED),
 ]
