@@ -7,10 +7,13 @@ say "I checked X, result R", nothing else:
 - the check verb, then the seat, then its result in the same clause: "(我)(昨晚)验了 5 号，5 号是张金水",
   "验的 8 号好身份", "我查验的是 3 号，一张查杀", "我昨晚验人就是 4 号，是我的查杀";
 - the table's idiom owned: "9 号是我的金水", "10 号我查杀", "我的金水是 8 号", "我给 7 号发金水", "我查杀 12 号";
-- the bare idiom of a seer's jump, the seat then 金水 / 查杀 right after it ("12 查杀", "11 号金水"), not owned by
-  anyone else ("6 号的查杀" is not it).
+- the bare idiom of a seer's jump, the seat then 金水 / 查杀 right after it ("12 查杀", "11 号金水"), or with its
+  copula and a classifier ("9 是一张查杀牌"), not owned by anyone else ("6 号的查杀", "你怎么 9 查杀", "被 12 号查杀",
+  "4 号是一张查杀，12 号发的" are not it);
+- the seat before the verb, done ("把 7 验了，7 是个查杀"); a seat said again may be in the other numeral ("3 三").
 A statement is refused when the words just before it make it a plan, a hypothesis, a vote, another game or someone
-else's ("先验", "如果", "投票", "上一局", "他说", "你的"). Its night is the one it names ("昨晚", "第二晚", "首验"),
+else's ("先验", "如果", "投票", "上一局", "他说", "你的", "他验了", "12 号验的"; a judgment only right before it, a
+condition or an example over its whole sentence; her own seat and the audience she tells are not someone else). Its night is the one it names ("昨晚", "第二晚", "首验"),
 or none (werebench.claims places it). What is read is the seat's claim; the importer still checks it against the
 true roles, the other sources and the seer's other checks (one a night, a living seat, not herself, none twice).
 """
