@@ -25,7 +25,8 @@ def _season(g) -> str:
 
 def reader_findings(g):
     """What the importer's readers find in the game's sources and do not keep (the same readers the import ran)."""
-    exits = [e for e in g.events if e.kind in ("elimination", "self_destruct")]
+    # the public events the import gave the readers: the exits, and the badge moves the badge convention reads
+    exits = [e for e in g.events if e.kind in ("elimination", "self_destruct", "badge_transfer")]
     return findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits), g.phases)
 
 

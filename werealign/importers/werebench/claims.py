@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from werealign.importers.werebench.check_talk import check_reports, result_side
+from werealign.importers.werebench.check_talk import check_report_spans, result_side
 from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
@@ -71,6 +71,9 @@ class Statement:
     text: str  # the words read, verbatim: the fact's evidence
     source: str = "utterance"  # or "annotator_log" (what the log says the seat stated)
     segment_id: int | None = None  # source utterance: the segment holding the words
+    turn: int | None = None  # source utterance: the turn's index (a recount is one turn: werebench.recounts)
+    placed: str = ""  # how its night was found when the words do not name it
+    span: tuple[int, int] | None = None  # where in the turn's text a seer's report was read (werebench.recounts)
 
 
 def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
@@ -89,7 +92,7 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     out: list[Statement] = []
     for u in utterances:
         if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
-            out += [replace(st, segment_id=_segment_of(u, st.text)) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
+            out += [replace(st, segment_id=_segment_of(u, st.text), turn=u.index) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
     return out
 
 
@@ -165,8 +168,9 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             if target is not None and not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), before)))
     if role == "seer":
-        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said))
-                  for pos, target, result, said in check_reports(text, log=log)]
+        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said,
+                                  span=(pos, end)))
+                  for pos, target, result, said, end in check_report_spans(text, log=log, speaker=None if log else seat)]
     if role == "guard":
         for m in _EMPTY_GUARD.finditer(text):
             before = text[max(0, m.start() - _WINDOW):m.end()]
@@ -278,7 +282,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
         targets.add((st.seat, st.skill, st.target))
         events.append(Event(kind="skill_use", phase=nights[night], segment_id=None, audience=ACTOR, actor=st.seat,
                             target=st.target, skill=st.skill, result=result,
-                            note="the seat's own statement at the table, borne out by the true roles",
+                            note="the seat's own statement at the table, borne out by the true roles" + (f"; {st.placed}" if st.placed else ""),
                             evidence=[Evidence(source=st.source, segment_id=st.segment_id, quote=st.text)]))
     disputed = {key: "sources disagree: " + "; ".join(f"seat {t} ('{q}')" for t, q in ts.items()) for key, ts in claimed.items() if len(ts) > 1}
     disputed.update({key: "outranked by the witch's own words: " + why for key, why in outranked.items()})

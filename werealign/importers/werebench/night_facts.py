@@ -6,7 +6,8 @@ One pipeline for the import (werebench.game) and for the account of what is miss
    table's badge convention states (werebench.badge_checks); where two of them put different targets on one seat's
    action of a night, neither is kept (disputed);
 2. the true role holders' own reports at the table and the log's account of them (werebench.claims), placed on
-   their nights; one check list per seer, checked against the written facts (disputed when they disagree);
+   their nights (a seer's recount of her checks in one turn, in the order told: werebench.recounts); one check list per seer
+   (a check placed after the day she first reported the seat is dropped there: werebench.report_days), checked against the written facts (disputed when they disagree);
 3. all of it settled against the host's dawns and exits, and given to the seats that knew it (werebench.night_truth).
 """
 
@@ -20,6 +21,8 @@ from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions
 from werealign.importers.werebench.nights import Reading, read_night_actions
+from werealign.importers.werebench.recounts import place_recounts
+from werealign.importers.werebench.report_days import drop_checks_after_their_report
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
 from werealign.schema.models import ACTOR
@@ -41,13 +44,19 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
     readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
-    written, disputed = one_per_action([*(r.event for r in readings if r.event is not None), *badge])
-    statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
+    said = read_statements(utterances, seats, phases)
+    # a check placed after the day the seer first reported the seat is wrong there (werebench.report_days)
+    found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
+                                                                           said, seats, phases, catalogue_for(()))
+    written, disputed = one_per_action(found)
+    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases)
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
+    refused = [*late_said, *refused]
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
     facts, corrected = apply_corrections([*written, *stated], corrections)
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases))
+    dropped = [*late_written, *dropped]
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
     for c in corrections:
