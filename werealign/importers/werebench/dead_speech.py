@@ -5,7 +5,7 @@ transcript still shows such turns, of two kinds: an annotation slip (diarization
 the dead seat's speaker label, or cut one speaker's turn in two) and a dead player's aside (a laugh, a comment
 from off the table). Each turn is settled by the first of these that applies, never by a list of games:
 - **re-attributed** to the one seat the source establishes, when every rule below that names a speaker names the
-  same seat, a seat still in the game (`dead_turn_reattributed`, the rules and their words as evidence):
+  same seat, and that seat is still in the game (`dead_turn_reattributed`, the rules and their words as evidence):
   - the host's call right before the turn gives the floor to one seat ("从 4 号玩家开始发言", "5 号玩家发言",
     "3 号玩家请留遗言") or to the sheriff ("警长请归票", "警长，请选择..."), the seat holding the badge then;
   - the turn names its speaker ("我是 5 号", a turn opening with "5 号玩家发言");
@@ -56,10 +56,10 @@ def settle_dead_turns(game: GameLog, turns: dict[int, str], report: ImportReport
     for i in sorted(turns):
         u = utts[i]
         named = _speakers(game, i, set(turns))
-        segs = _segments(u)
-        what = f"utterances[{i}] at segment(s) {segs} in {u.phase} under the label of seat {u.speaker}, {turns[i]}"
+        what = f"utterances[{i}] at segment(s) {_segments(u)} in {u.phase} under the label of seat {u.speaker}, {turns[i]}"
         seats = {s for s, _ in named}
-        if len(seats) == 1:
+        living = {s.seat for s in game.seats} - _out_at(game, u.segment_ids[0]) - {u.speaker}
+        if len(seats) == 1 and seats <= living:
             [seat] = seats
             utts[i] = u.model_copy(update={"speaker": seat, "audience": None})
             evidence = "; ".join(why for _, why in named)
@@ -68,7 +68,7 @@ def settle_dead_turns(game: GameLog, turns: dict[int, str], report: ImportReport
             continue
         utts[i] = u.model_copy(update={"audience": ACTOR})
         kind = f"an aside of {size(u.text)} characters" if size(u.text) <= ASIDE else "a turn no rule attributes"
-        doubt = f" (the rules disagree: {'; '.join(f'seat {s}: {why}' for s, why in named)})" if named else ""
+        doubt = f" (the rules name {'; '.join(f'seat {s}: {why}' for s, why in named)}: not one seat in the game)" if named else ""
         report.add("dropped", "dead_turn_off_table", source_file=source_file, game=game.game_id, field="utterances[].speaker_id",
                    what=what, why=f"{kind}{doubt}: dropped from the game's speech, kept in the log heard by nobody (audience: the speaker alone)")
     return game.model_copy(update={"utterances": utts})
@@ -84,20 +84,18 @@ def _out_at(game: GameLog, segment: int) -> set[int]:
 
 
 def _sheriff_at(game: GameLog, segment: int) -> int | None:
-    holder = None
-    for e in game.events:
-        if e.segment_id is not None and e.segment_id <= segment and e.kind in ("sheriff_election", "badge_transfer") \
-                and isinstance(e.target, int):
-            holder = e.target
-    return holder
+    """The seat holding the badge at the segment: the last election or transfer at or before it."""
+    moves = [e for e in game.events if e.segment_id is not None and e.segment_id <= segment
+             and e.kind in ("sheriff_election", "badge_transfer") and isinstance(e.target, int)]
+    return sorted(moves, key=lambda e: e.segment_id)[-1].target if moves else None  # stable: at one segment, the later event
 
 
 def _speakers(game: GameLog, i: int, dead_turns: set[int]) -> list[tuple[int, str]]:
-    """(seat, evidence) for every rule that names the turn's speaker, each seat in the game at the turn."""
+    """(seat, evidence) for every rule that names the turn's speaker (a seat out included: then no rule settles it)."""
     u = game.utterances[i]
     start = u.segment_ids[0]
     seats = {s.seat for s in game.seats}
-    living = seats - _out_at(game, start)
+    living = seats - _out_at(game, start)  # the round's order counts the seats still in the game
     found: list[tuple[int, str]] = []
     prev = game.utterances[i - 1] if i else None
     if prev is not None and prev.speaker == "host" and prev.text.strip():
@@ -123,7 +121,7 @@ def _speakers(game: GameLog, i: int, dead_turns: set[int]) -> list[tuple[int, st
                 if between is not None:
                     found.append((between, f"the round of speeches: seat {before.speaker} before it, seat {after.speaker} after it, "
                                            f"seat {between} the one seat in the game between them"))
-    return [(s, why) for s, why in found if s in living and s != u.speaker]
+    return found
 
 
 def _neighbour(game: GameLog, i: int, step: int, dead_turns: set[int]) -> Utterance | None:
