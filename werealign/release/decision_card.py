@@ -11,6 +11,7 @@ from werealign.schema.decisions import ALL_DECISION_MODELS, MVP_MARK, DecisionIt
 
 def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], words: list[dict[str, str]]) -> list[str]:
     """Markdown lines (none when the release has no decision config); `words`: the English words of the games' families."""
+    from werealign.tasks import TASKS
     from werealign.tasks.decision_floors import is_yes_no  # the floors' own test of a yes/no item (always, never)
     rows = [(name, items) for name, (_, items) in configs.items() if name in ALL_DECISION_MODELS and items]
     if not rows:
@@ -27,6 +28,7 @@ def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], 
         table.append(f"| `{name}` | {len(ds)} |{mine} {sum(i.answer is None for i in ds)} | {chance * 100:.1f}% |")
     kinds = [name for name, _ in rows]
     yes_no = [f"`{k}`" for k, items in rows if any(is_yes_no(i) for i in items)]
+    roles = [f"`{k}`" for k in kinds if TASKS[k].answer_shape == "option"]  # a role, not a seat, is the answer
     return [
         "## Decision items", "",
         "What a player did at a decision the rules define, one kind per config: "
@@ -42,8 +44,8 @@ def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], 
         "with the most public ballots so far), `last-named` (the legal seat the player named last), `consensus` (the "
         "legal seat the others named most that day), `same-as-last` (the player's own previous move of that kind)"
         + (f", on the yes/no kinds ({', '.join(yes_no)}) `always` and `never`" if yes_no else "")
-        + ("; on `claim`, `never`, `majority-so-far` (the move most turns of the game made so far) and `last-claimed` "
-           "(the role claimed last)" if "claim" in kinds else "")
+        + (f"; on the role kinds ({', '.join(roles)}), `never`, `majority-so-far` (the move most turns of the game made so far) "
+           "and `last-claimed` (the role claimed last)" if roles else "")
         + "; and the built-in `own-last-call` and `lexical` baselines; `best` names the highest. Run the `no-context` variant "
         "for the context gain.", "",
         *_silent(rows),
