@@ -124,6 +124,22 @@ def test_the_round_order_names_the_one_seat_between_its_neighbours():
     assert "seat 4 the one seat in the game between them" in e.why
 
 
+def test_the_round_order_skips_a_seat_silenced_the_night_before():
+    turns = [*OPENING, ("day-2", "host", "天亮了，平安夜"), ("day-2", 2, LONG), ("day-2", 3, LONG), ("day-2", 6, LONG)]
+    settled, report = settle(game_with(turns))  # seats 4 and 5 both between 2 and 6: the order names nobody
+    assert settled.utterances[5].audience == ACTOR and not entries(report, "dead_turn_reattributed")
+    g = game_with(turns)
+    silenced = Event(kind="skill_use", phase="night-2", segment_id=None, audience=ACTOR, actor=7, target=4, skill="silence")
+    settled, _ = settle(g.model_copy(update={"events": [*g.events, silenced]}))
+    assert settled.utterances[5].speaker == 5
+
+
+def test_a_host_line_ending_a_seats_turn_does_not_give_it_the_floor():
+    g = game_with([*OPENING, ("day-2", "host", "5 号玩家发言结束"), ("day-2", 3, LONG), ("day-2", "host", "发言完毕")])
+    settled, report = settle(g)
+    assert settled.utterances[4].audience == ACTOR and not entries(report, "dead_turn_reattributed")
+
+
 def test_a_turn_that_names_its_speaker_goes_to_it():
     g = game_with([*OPENING, ("day-2", "host", "天亮了，平安夜"), ("day-2", 7, LONG), ("day-2", 3, "好，我是 8 号，" + LONG), ("day-2", "host", "发言完毕")])
     settled, _ = settle(g)

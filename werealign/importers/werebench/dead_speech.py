@@ -13,7 +13,8 @@ from off the table). Each turn is settled by the first of these that applies, ne
     host line between) are the same seat's, and it is the only such turn in that seat's stretch of talk (two or
     more are a conversation with players out: post-game talk, a dead partner's banter);
   - more than a fragment, in a round of speeches: the seats speaking before and after it have exactly one seat
-    still in the game between them, in one direction round the table (and not exactly one in the other);
+    still in the game (and not silenced the night before) between them, in one direction round the table (and not
+    exactly one in the other);
 - otherwise **kept off the table** (`dead_turn_off_table`): the turn stays in the log, heard by nobody (audience:
   the speaker alone), so no context, item or check treats it as game speech; a turn of at most `ASIDE`
   characters is named an aside, a longer one a turn no rule attributes.
@@ -34,7 +35,8 @@ from werealign.schema.models import ACTOR
 FRAGMENT = 6
 # At most this many characters, a turn kept off the table is reported as an aside rather than an unattributed turn.
 ASIDE = 20
-_FLOOR = re.compile(r"(?<!\d)(\d{1,2})\s*号(?:玩家)?\s*(?:开始|先)?\s*(?:发言|请?留遗言|请?发表遗言)")
+# "5 号玩家发言" gives the floor; "5 号玩家发言结束" takes it back.
+_FLOOR = re.compile(r"(?<!\d)(\d{1,2})\s*号(?:玩家)?\s*(?:开始|先)?\s*(?:发言|请?留遗言|请?发表遗言)(?!\s*(?:结束|完毕|完了))")
 _SHERIFF = re.compile(r"警长\s*[，,]?\s*请")
 _SELF = re.compile(r"我是\s*(\d{1,2})\s*号(?:玩家)?(?=[，,。！!？?\s]|$)|^\s*(\d{1,2})\s*号(?:玩家)?\s*发言")
 
@@ -95,7 +97,11 @@ def _speakers(game: GameLog, i: int, dead_turns: set[int]) -> list[tuple[int, st
     u = game.utterances[i]
     start = u.segment_ids[0]
     seats = {s.seat for s in game.seats}
-    living = seats - _out_at(game, start)  # the round's order counts the seats still in the game
+    # The round's order counts the seats still in the game and free to speak (not silenced the night before).
+    day = {p.id: (p.kind, p.day) for p in game.phases}
+    silenced = {e.target for e in game.events if e.kind == "skill_use" and e.skill == "silence"
+                and day.get(e.phase, ("", None))[0] == "night" and day.get(e.phase, ("", None))[1] == day.get(u.phase, ("", 0))[1]}
+    living = seats - _out_at(game, start) - silenced
     found: list[tuple[int, str]] = []
     prev = game.utterances[i - 1] if i else None
     if prev is not None and prev.speaker == "host" and prev.text.strip():
