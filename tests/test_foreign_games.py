@@ -5,7 +5,9 @@ and each must-have on its own."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -233,6 +235,36 @@ def test_a_mafia_release_card_speaks_mafia(route, tmp_path):
     assert "whom the wolves killed" in describe("wolf_kill", family_words(load()))
     listed = run_cli("list")
     assert "Werewolf: the wolves; Mafia: the mafia" in " ".join(listed.stdout.split())
+
+
+def test_a_release_card_of_games_without_an_mvp_says_who_is_asked_and_only_the_kinds_it_holds(route, tmp_path):
+    """No game of the route names an MVP and it derives no seer, guard or witch decision: the card says neither."""
+    r = run_cli("release", route["ds"], "--out", tmp_path / "rel")
+    assert r.returncode == 0, r.stderr
+    card = (tmp_path / "rel" / "README.md").read_text()
+    prose = card.split("\n---\n", 2)[-1]  # after the YAML header (whose `games` features list an `mvp` column)
+    assert "MVP's" not in prose and "winning side's MVP" not in prose, [ln for ln in prose.splitlines() if "MVP" in ln]
+    assert "from the point of view of the player deciding (no game names an MVP)" in prose
+    assert "the recorded vote of the player deciding" in prose and "| `vote` | 36 | VA: the seat the player deciding voted for" in prose
+    decisions = prose.split("## Decision items", 1)[1].split("##", 1)[0]
+    held = {name for name in ("seer_check", "guard_protect", "witch_save", "witch_poison", "wolf_kill", "ballot", "claim")
+            if f"| `{name}` |" in decisions}
+    assert held == {"wolf_kill", "ballot", "claim"}, held
+    assert not re.search(r"(?i)\b(seer|witch|guard)\b", decisions), decisions[:600]
+    assert "whom the mafia killed that night" in decisions and "`always` and `never`" not in decisions
+
+
+def test_the_card_asks_the_mvp_only_where_the_games_name_one():
+    from werealign.dataset import load_dataset as load
+    from werealign.release.card import asked
+
+    ds = load()  # the built-in sample: every game names its MVP
+    assert all(g.mvp is not None for g in ds.games.values()) and asked(ds) == "the winning side's MVP"
+    first = next(iter(ds.games))
+    ds = dataclasses.replace(ds, games={**ds.games, first: ds.games[first].model_copy(update={"mvp": None})})
+    n = len(ds.games)
+    assert asked(ds) == f"the winning side's MVP where the game names one ({n - 1} of {n} games), else the player deciding"
+    assert asked(ds, short=True) == "the MVP, else the player deciding"
 
 
 def test_a_werewolf_prompt_keeps_its_words():

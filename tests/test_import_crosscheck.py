@@ -58,7 +58,8 @@ def test_a_turn_under_the_label_of_a_seat_the_log_also_sends_out_is_heard_by_nob
     out, report, _ = _import(tmp_path, game)
     [turn] = [u for u in out.utterances if u.segment_ids == [13]]
     assert turn.audience is not None and turn.audience.kind == "actor"  # kept, not heard at the table
-    assert [e["code"] for e in report["repaired"] if e["code"] == "turn_after_exit"] == ["turn_after_exit"]
+    [entry] = [e for e in report["dropped"] if e["code"] == "dead_turn_off_table"]  # no rule names its speaker
+    assert "segment(s) 13 " in entry["what"] and entry["game"] == out.game_id
     assert contradicting_turns(out) == []
 
 

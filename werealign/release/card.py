@@ -29,8 +29,9 @@ CONFIG_TEXT = {
 }
 
 
-def _config_text(name: str, words: list[dict[str, str]]) -> str:
-    """What a config holds, a decision kind's in the words of the dataset's game families (`words`)."""
+def _config_text(name: str, words: list[dict[str, str]], who: str = "the winning side's MVP") -> str:
+    """What a config holds, a decision kind's in the words of the dataset's game families (`words`); `who`: whom
+    the items ask (asked())."""
     from werealign.tasks import TASKS
     from werealign.tasks.decisions import DESCRIPTIONS, describe
 
@@ -42,7 +43,7 @@ def _config_text(name: str, words: list[dict[str, str]]) -> str:
     if name in DESCRIPTIONS:
         return describe(name, words)
     if name in TASKS:
-        return TASKS[name].scorer.card_text or TASKS[name].description
+        return (TASKS[name].scorer.card_text or TASKS[name].description).replace("{asked}", who)
     return CONFIG_TEXT.get(name, "")
 
 
@@ -90,6 +91,19 @@ def family_words(ds: WereDataset) -> list[dict[str, str]]:
 def game_names(ds: WereDataset) -> list[str]:
     """The games' families by name ("Werewolf", "Mafia")."""
     return [w["game"] for w in family_words(ds)]
+
+
+def asked(ds: WereDataset, short: bool = False) -> str:
+    """Whom the items ask, as the games say: the winning side's MVP where every game names one, else the player
+    deciding (a game without an MVP: its deciders, `werealign derive --deciders`). `short`: without the count."""
+    n = len(ds.games)
+    named = sum(g.mvp is not None for g in ds.games.values())
+    if n and named == n:
+        return "the winning side's MVP"
+    if named == 0:
+        return "the player deciding" if short else "the player deciding (no game names an MVP)"
+    return "the MVP, else the player deciding" if short else \
+        f"the winning side's MVP where the game names one ({named} of {n} games), else the player deciding"
 
 
 def header(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], num_bytes: dict[str, int]) -> dict[str, Any]:
@@ -153,8 +167,8 @@ def provenance_lines(ds: WereDataset) -> list[str]:
         f"- generator models: {_tally([i.provenance.generator_model for i in items])}",
         f"- review decisions: {_tally([i.provenance.review for i in items])}",
         *([f"- speech option origins: {_tally(origins)}"] if origins else []),
-        "- VA and OI items are derived from the game logs without a model: the MVP's recorded vote, and the true "
-        "opposing faction of the viewpoint seat.",
+        f"- VA and OI items are derived from the game logs without a model: the recorded vote of {asked(ds, short=True)}, and "
+        "the true opposing faction of the viewpoint seat.",
         *agent_lines(ds),
     ]
 
@@ -219,7 +233,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
     m = ds.manifest
     yaml_text = yaml.safe_dump(header(ds, configs, num_bytes), sort_keys=False, allow_unicode=True, width=1000)
     table = ["| config | rows | what |", "| --- | ---: | --- |"]
-    table += [f"| `{name}` | {len(rows)} | {extra_text(extras[name]) if name in extras else _config_text(name, family_words(ds))} |"
+    table += [f"| `{name}` | {len(rows)} | {extra_text(extras[name]) if name in extras else _config_text(name, family_words(ds), asked(ds, short=True))} |"
               for name, (_, rows) in configs.items()]
     json_notes = [f"`{name}`: {', '.join(f'`{c}`' for c in json_columns(model))}" for name, (model, _) in configs.items()
                   if json_columns(model)]
@@ -230,7 +244,7 @@ def dataset_card(ds: WereDataset, configs: dict[str, tuple[type[BaseModel], list
     body = [
         f"# {m.name} {m.version}", "", m.description or "", "",
         f"{' and '.join(game_names(ds))} games played by skilled humans, and questions asked at a decisive moment from the point of view "
-        "of the winning side's MVP: what should they think, say or do? A model's choice is compared with what the "
+        f"of {asked(ds)}: what should they think, say or do? A model's choice is compared with what the "
         "human did (werealign / WereAlign).", "",
         "## Configs", "", *table, "",
         f"One split, `{SPLIT}`. Nested fields are `datasets.Json` columns — stored as JSON text in the parquet files "

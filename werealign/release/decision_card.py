@@ -6,42 +6,59 @@ from statistics import fmean
 
 from pydantic import BaseModel
 
-from werealign.render.phrases import night_killers
 from werealign.schema.decisions import ALL_DECISION_MODELS, MVP_MARK, DecisionItem
 
 
 def decision_lines(configs: dict[str, tuple[type[BaseModel], list[BaseModel]]], words: list[dict[str, str]]) -> list[str]:
     """Markdown lines (none when the release has no decision config); `words`: the English words of the games' families."""
+    from werealign.tasks import TASKS
+    from werealign.tasks.decision_floors import is_yes_no  # the floors' own test of a yes/no item (always, never)
     rows = [(name, items) for name, (_, items) in configs.items() if name in ALL_DECISION_MODELS and items]
     if not rows:
         return []
-    table = ["| kind | items | MVP's | 'none' is the key | chance (random legal move) |", "| --- | ---: | ---: | ---: | ---: |"]
+    mvp = sum(i.item_id.endswith(MVP_MARK) for _, items in rows for i in items)
+    # The MVP column only where some item is an MVP's (a release of games without an MVP has none to count).
+    mvp_head = " MVP's |" if mvp else ""
+    table = [f"| kind | items |{mvp_head} 'none' is the key | chance (random legal move) |",
+             f"| --- | ---: |{' ---: |' if mvp else ''} ---: | ---: |"]
     for name, items in rows:
         ds: list[DecisionItem] = items  # type: ignore[assignment]
         chance = fmean(1 / (len(i.candidates) + i.none_allowed) for i in ds)
-        table.append(f"| `{name}` | {len(ds)} | {sum(i.item_id.endswith(MVP_MARK) for i in ds)} | "
-                     f"{sum(i.answer is None for i in ds)} | {chance * 100:.1f}% |")
+        mine = f" {sum(i.item_id.endswith(MVP_MARK) for i in ds)} |" if mvp else ""
+        table.append(f"| `{name}` | {len(ds)} |{mine} {sum(i.answer is None for i in ds)} | {chance * 100:.1f}% |")
+    kinds = [name for name, _ in rows]
+    yes_no = [f"`{k}`" for k, items in rows if any(is_yes_no(i) for i in items)]
+    roles = [f"`{k}`" for k in kinds if TASKS[k].answer_shape == "option"]  # a role, not a seat, is the answer
     return [
         "## Decision items", "",
-        "What a player did at a decision the rules define: a night move (the seer's check, the guard's protection, the "
-        f"witch's save and poison, the kill by {night_killers(words)} asked of one of them), a day or sheriff ballot, running for sheriff or not "
-        "(every living seat at the call for candidates), the badge, and claiming a role or not at a turn, and which (`claim`: "
-        "the answer is a role of the board or none). Derived from the "
+        "What a player did at a decision the rules define, one kind per config: "
+        + "; ".join(f"`{k}`: {_kind_text(k, words)}" for k in kinds) + ". Derived from the "
         "game logs by `werealign derive` with no LLM: the candidates are the legal moves at that moment under the board's "
-        "rules (`rules.moves`; living seats, the guard's no-repeat rule, the witch's self-save rule), plus \"none\" where "
+        "rules (`rules.moves`: living seats and the board's limits on each move), plus \"none\" where "
         "not acting is legal; the key is the move made. The prompt is the player's view at the decision: its own night "
-        "results up to then, nothing after. By default the players of the winning side are asked (`--deciders`); the "
-        "MVP's decisions are scored as their own slice (`mvp_accuracy`).", "",
+        "results up to then, nothing after. By default the players of the winning side are asked (`--deciders`)"
+        + (f"; the MVP's decisions ({mvp} items) are scored as their own slice (`mvp_accuracy`)." if mvp else
+           "; no item is asked of an MVP, so there is no MVP slice."), "",
         *table, "",
         "Floors, in every results.json beside the score: chance (a random legal move), `most-accused` (the legal seat "
         "with the most public ballots so far), `last-named` (the legal seat the player named last), `consensus` (the "
-        "legal seat the others named most that day), `same-as-last` (the player's own previous move of that kind), on "
-        "the yes/no kinds (the witch's save, running for sheriff) `always` and `never`; on `claim`, `never`, "
-        "`majority-so-far` (the move most turns of the game made so far) and `last-claimed` (the role claimed last); and "
-        "the built-in `own-last-call` and `lexical` baselines; `best` names the highest. Run the `no-context` variant "
+        "legal seat the others named most that day), `same-as-last` (the player's own previous move of that kind)"
+        + (f", on the yes/no kinds ({', '.join(yes_no)}) `always` and `never`" if yes_no else "")
+        + (f"; on the role kinds ({', '.join(roles)}), `never`, `majority-so-far` (the move most turns of the game made so far) "
+           "and `last-claimed` (the role claimed last)" if roles else "")
+        + "; and the built-in `own-last-call` and `lexical` baselines; `best` names the highest. Run the `no-context` variant "
         "for the context gain.", "",
         *_silent(rows),
     ]
+
+
+def _kind_text(kind: str, words: list[dict[str, str]]) -> str:
+    """A decision kind's one line in the families' words (the seat kinds), else its task's own description (`claim`)."""
+    from werealign.tasks import TASKS
+    from werealign.tasks.decisions import DESCRIPTIONS, describe
+
+    text = describe(kind, words) if kind in DESCRIPTIONS else TASKS[kind].description
+    return text.removeprefix("decision: ")
 
 
 def _silent(rows: list[tuple[str, list]]) -> list[str]:

@@ -241,6 +241,15 @@ def night_killers(words: list[dict[str, str]]) -> str:
     return "the night's killers (" + "; ".join(f"{w['game']}: {w['evil_team']}" for w in sets) + ")"
 
 
+def investigators(words: list[dict[str, str]]) -> str:
+    """Who checks a player's side at night, in English, for text about one or more families: 'the seer', 'the cop',
+    else each family's ('the investigator (Werewolf: the seer; Mafia: the cop)')."""
+    sets = list({w["game"]: w for w in words}.values())
+    if len(sets) == 1:
+        return f"the {sets[0]['investigator']}"
+    return "the investigator (" + "; ".join(f"{w['game']}: the {w['investigator']}" for w in sets) + ")"
+
+
 def every_family(language: str = "en") -> list[dict[str, str]]:
     """Every known family's words, for text that is about no one game (`werealign list`)."""
     return [{**families()[DEFAULT_FAMILY][language], **f.get(language, f["en"])} for f in families().values()]

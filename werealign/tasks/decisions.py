@@ -17,7 +17,7 @@ from werealign.game.announcements import result_shown
 from werealign.game.decisions import SHARED_CODES, decisions_of
 from werealign.game.derivation import DeriveNote, Deriving, Made
 from werealign.render.lines import phase_label, seat_list
-from werealign.render.phrases import every_family, night_killers
+from werealign.render.phrases import every_family, investigators, night_killers
 from werealign.schema import GameLog
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK, DecisionItem
 from werealign.tasks import vote
@@ -92,7 +92,7 @@ def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str,
 
 
 DESCRIPTIONS = {
-    "seer_check": ("whom the seer checked that night", "<seat to check>", "<查验座位号>"),
+    "seer_check": ("whom {investigator} checked that night", "<seat to check>", "<查验座位号>"),
     "guard_protect": ("whom the guard protected that night", "<seat to protect>", "<守护座位号>"),
     "witch_save": ("whether the witch used her antidote on the night's victim", "<seat to save or none>", "<救的座位号或不救>"),
     "witch_poison": ("whom the witch poisoned, or nobody", "<seat to poison or none>", "<毒的座位号或不毒>"),
@@ -107,7 +107,7 @@ DESCRIPTIONS = {
 def describe(kind: str, words: list[dict[str, str]]) -> str:
     """A decision kind's one line in the words of the games' families (`terms` of each; issue 45: a Mafia card says
     'the mafia'); `werealign list`, about no one game, names every family's."""
-    return "decision: " + DESCRIPTIONS[kind][0].format(killers=night_killers(words))
+    return "decision: " + DESCRIPTIONS[kind][0].format(killers=night_killers(words), investigator=investigators(words))
 
 
 # A note of the decisions' pass about more kinds than its code's: a conflicting kill record stops the witch's items too.

@@ -70,7 +70,7 @@ class Scorer:
     board_group: str = ""  # kinds of one group stand side by side, a rule before each new group ("": the others)
     macro_group: str = ""  # kinds averaged into one more column of this name (each kind's shown metric)
     macro_over_floor: bool = False  # that column averages each kind's skill over its best floor, not the metric itself
-    card_text: str = ""  # what the release card says its config holds ("": the task's description)
+    card_text: str = ""  # what the release card says its config holds ("": the task's description); "{asked}": who is asked
 
     def metric_for(self, mode: str | None) -> str:
         return self.mode_metrics.get(mode or "", self.metric)

@@ -136,7 +136,7 @@ SCORER = Scorer(
     board_metrics=("accuracy",),
     always_shown=True,
     board_group="va-oi",
-    card_text="VA: the seat the winning side's MVP voted for, at the cut-off before the vote",
+    card_text="VA: the seat {asked} voted for, at the cut-off before the vote",  # {asked}: the release card's who (werealign.release.card)
 )
 
 TASK = Task(

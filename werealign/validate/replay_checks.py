@@ -13,13 +13,15 @@ questioned only when the seat chosen leads the ballots neither with the sheriff'
 once nor counted one and a half, in the phase's last vote round (a tie may be broken by any rule;
 within a round a voter's last ballot counts).
 
-One death per seat, in every game log: a seat eliminated twice, self-destructing once out, or voting or
-using a skill after leaving (beyond that window) is an error, never a slip to live with. A turn of a seat
-that is out is an error too where the log attributes turns to seats itself (an arena game: no seat has
-transcript speaker labels), and there only one turn is allowed once out, in the exit's phase, right after a host
-line (the call for last words), and a skill only in the exit's phase (a hunter's shot); in a transcribed
-game the turn's speaker label may be a diarization slip (a one-word aside put on the wrong speaker), so it
-is a warning that names the turn for the annotator.
+One death per seat, in every game log: a seat eliminated twice, self-destructing once out, voting or
+using a skill after leaving (beyond that window), or speaking at the table after leaving but for its last words
+is an error, never a slip to live with. Where the log attributes turns to seats itself (an arena game: no seat
+has transcript speaker labels) only one turn is allowed once out, in the exit's phase, right after a host line
+(the call for last words), and a skill only in the exit's phase (a hunter's shot); in a transcribed game the
+last words (and a shot's declaration, a badge's passing) may come in the phase of the exit and the next one,
+never later. A turn heard by nobody but its speaker (audience: the actor; or a player's turn in a night phase
+without an audience) is not speech at the table: an importer keeps a dead player's aside, or a turn under a dead
+seat's label no source attributes, that way (werealign.importers.werebench.dead_speech).
 """
 
 from __future__ import annotations
@@ -72,9 +74,12 @@ def check_replay(game: GameLog, out: Sink) -> None:
         exit_ = gone(seat)
         return exit_ is not None and phase_order.get(phase, -1) > phase_order.get(exit_[1], -1) + grace
 
+    night = {p.id for p in game.phases if p.kind == "night"}
     for _, is_event, _, i in timeline:
         if not is_event:
             u = game.utterances[i]
+            if not _at_table(u, night):
+                continue
             if direct and gone(u.speaker):
                 # Last words: one turn, in the exit's phase, right after a host line (the call for them).
                 prev = game.utterances[i - 1] if i else None
@@ -140,10 +145,19 @@ def check_replay(game: GameLog, out: Sink) -> None:
         first = game.utterances[turns[0]]
         more = f" (and {len(turns) - 1} later turn(s))" if len(turns) > 1 else ""
         why = ("a player who is out speaks once at most, right after the host's call in the phase of the exit (last words)" if direct else
-               "a player who is out speaks only when the exit happens or is announced (last words): the turn's speaker label or the exit is likely misplaced")
-        (out.error if direct else out.warning)(
+               "a player who is out speaks only when the exit happens or is announced (last words): re-attribute the turn to its speaker, "
+               "or keep it off the table (audience: the speaker alone)")
+        out.error(
             "speaks-after-elimination", path("utterances", turns[0], "speaker"),
             f"seat {seat} speaks in {first.phase}{more}, after leaving the game in {out_since[seat][1]} (events[{out_since[seat][0]}]); {why}")
+
+
+def _at_table(u, night: set[str]) -> bool:
+    """Whether anyone but the speaker heard the turn: not one kept to its speaker, nor a player's night-phase turn
+    without an audience (off-table commentary, werealign.schema Utterance.audience)."""
+    if u.audience is not None:
+        return u.audience.kind != "actor"
+    return u.speaker == "host" or u.phase not in night
 
 
 def _hidden_wolves(game: GameLog) -> set[int]:

@@ -7,14 +7,16 @@ Any other table turn under the seat's speaker label contradicts the exit. The re
 source wins:
 - the annotator log or the recap states the seat's exit of the same kind ("8 号自爆", "投票 4 号出局", "毒 1 号",
   "11、12 号死亡"): the exit stands and the later turns cannot be the seat's (a speaker-label slip of the
-  transcript, or a player out chatting off the table). They are kept, heard by nobody at the table (audience:
-  the speaker alone), reported as `turn_after_exit`;
+  transcript, or a player out chatting off the table). Each is settled by werebench.dead_speech: re-attributed
+  to the seat the host's call, the turn itself or the turn order establishes, else kept off the table;
 - only a few characters under the label ("爆了"): a label slip, the same;
 - no source has the seat leave the game at all, and it plays on: the announcement was misread ("10 2 号玩家请离场"
   read as seat 2): the exit is dropped (`exit_misread`);
 - otherwise the record is unresolved (`exit_contradicted`, a warning): the exit is kept as announced, and the
   items whose cut-off comes at or after it are withheld (`item_after_unresolved_exit`), as the public record
   they would show is in doubt.
+A turn two or more phases after its seat's exit (`late_turns`, what `werealign validate` rejects) is settled the
+same way, whichever case the exit falls in: no last words come that late.
 """
 
 from __future__ import annotations
@@ -23,14 +25,14 @@ import re
 from dataclasses import dataclass, field
 
 from werealign.importers.report import ImportReport
+from werealign.importers.werebench.dead_speech import FRAGMENT, settle_dead_turns
+from werealign.importers.werebench.dead_speech import heard_at_table as _visible
+from werealign.importers.werebench.dead_speech import size as _size
 from werealign.importers.werebench.events import day_phase
 from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Event, Evidence, GameLog, Utterance
-from werealign.schema.models import ACTOR, EVERYONE
+from werealign.schema.models import EVERYONE
 
-# A turn this short (characters, spaces left out) by a seat still in the game does not end another seat's last
-# words; under a seat already out it is a label slip, not speech.
-FRAGMENT = 6
 # The host declaring the result: what follows is post-game talk.
 _GAME_OVER = re.compile(r"阵营(?:胜利|获胜)|游戏结束")
 _CLAUSE = re.compile(r"[，,；;。！!？?\n]")
@@ -98,14 +100,6 @@ def stated_exit(texts: list[str | None], seat: int, how: str) -> bool:
     return False
 
 
-def _visible(u: Utterance) -> bool:
-    return u.audience is None or u.audience.kind == "everyone"
-
-
-def _size(text: str) -> int:
-    return len("".join(text.split()))
-
-
 def contradicting_turns(game: GameLog) -> list[tuple[int, int, str, list[Utterance]]]:
     """(seat, exit anchor, how, later turns) for every exit the seat's own later table turns contradict: turns
     after its last words and before the host declares the result."""
@@ -133,10 +127,10 @@ def contradicting_turns(game: GameLog) -> list[tuple[int, int, str, list[Utteran
 
 
 def cross_check_exits(game: GameLog, report: ImportReport, source_file: str) -> CrossCheck:
-    """The game with the turns that contradict a confirmed exit heard by nobody at the table; the exits no source
-    settles (module docstring)."""
+    """The game with the turns that contradict a confirmed exit settled (werebench.dead_speech: re-attributed or
+    kept off the table); the exits no source settles (module docstring)."""
     game = self_destructs_from_sources(exile_by_tally(game, report, source_file), report, source_file)
-    hidden: set[int] = set()
+    settle: dict[int, str] = {}  # utterance index -> why it cannot be the labelled seat's
     misread: set[tuple[int, int]] = set()
     unresolved = []
     for seat, anchor, how, later in contradicting_turns(game):
@@ -159,18 +153,32 @@ def cross_check_exits(game: GameLog, report: ImportReport, source_file: str) -> 
                        what=where + "; neither the annotator log nor the recap states the exit",
                        why="unresolved: the exit kept as announced; items whose cut-off comes at or after it are withheld")
             continue
-        hidden.update(u.index for u in later)
-        report.add("repaired", "turn_after_exit", source_file=source_file, game=game.game_id, field="utterances[].speaker_id",
-                   what=where, why=f"{why}: those turns are not the seat's at the table (a label slip or off-table talk); "
-                                   "kept, heard by nobody at the table (audience: the speaker alone)")
-    if hidden:
-        utts = [u.model_copy(update={"audience": ACTOR}) if u.index in hidden else u for u in game.utterances]
-        game = game.model_copy(update={"utterances": utts})
+        for u in later:
+            settle.setdefault(u.index, f"after its last words (out: {how} at segment {anchor}; {why})")
     if misread:
         events = [e for e in game.events if not (e.kind in ("elimination", "self_destruct") and e.segment_id is not None
                                                  and (e.target if e.kind == "elimination" else e.actor, e.segment_id) in misread)]
         game = game.model_copy(update={"events": events})
-    return CrossCheck(game, unresolved)
+    for i, why in late_turns(game).items():
+        settle.setdefault(i, why)
+    return CrossCheck(settle_dead_turns(game, settle, report, source_file), unresolved)
+
+
+def late_turns(game: GameLog) -> dict[int, str]:
+    """The table turns of a seat two or more phases after its exit's (what `werealign validate` rejects in a
+    transcribed game): no last words come that late, whatever the sources say of the exit."""
+    order = {p.id: i for i, p in enumerate(game.phases)}
+    exits: dict[int, tuple[int, str, str]] = {}
+    for e in game.events:
+        if e.kind == "elimination" and isinstance(e.target, int) and e.segment_id is not None:
+            exits.setdefault(e.target, (e.segment_id, e.phase, e.result or "left_table"))
+    out = {}
+    for u in game.utterances:
+        if isinstance(u.speaker, int) and u.speaker in exits and _visible(u):
+            anchor, phase, how = exits[u.speaker]
+            if u.segment_ids[0] > anchor and order.get(u.phase, -1) > order.get(phase, -1) + 1:
+                out[u.index] = f"in {u.phase}, two phases or more after its exit ({how} at segment {anchor} in {phase})"
+    return out
 
 
 # The host's tally naming the day's majority: "其余(所有)玩家投给 4 号". A tie ("平票") names no exile.

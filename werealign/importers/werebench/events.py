@@ -192,18 +192,6 @@ def eliminations(utterances: list[Utterance], phases: list[Phase], n_seats: int,
     return events
 
 
-def check_speech_after_exit(utterances: list[Utterance], events: list[Event], phases: list[Phase], ctx: Ctx) -> None:
-    """A seat speaking two or more phases after the host announced it out: a speaker-label or announcement problem."""
-    order = {p.id: i for i, p in enumerate(phases)}
-    for e in events:
-        if e.kind != "elimination":
-            continue
-        later = [u for u in utterances if u.speaker == e.target and u.segment_ids[0] > e.segment_id and order[u.phase] > order[e.phase] + 1]
-        if later:
-            segs = [u.segment_ids[0] for u in later]
-            ctx.add("warning", "speaks_after_exit", "utterances[].speaker_id", f"seat {e.target} was announced out ({e.result}) at segment {e.segment_id} in {e.phase} but speaks later at segments {segs[:5]}", "kept: a diarization error or post-game talk; eliminations follow the host's announcement")
-
-
 # --------------------------------------------------------------------------- MVP
 
 

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.ctx import Ctx, GameDropped
-from werealign.importers.werebench.events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
+from werealign.importers.werebench.events import eliminations, read_mvp, sheriff_events
 from werealign.importers.corrections import check_quotes
 from werealign.importers.werebench.night_facts import read_night_facts
 from werealign.importers.werebench.night_truth import unexplained_dawns
@@ -99,7 +99,6 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     language = _language(meta.language, ctx)
     events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
-    check_speech_after_exit(utterances, events, phases, ctx)
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
     season, episode = _provenance_numbers(sg, meta.source, ctx)
     return GameLog(
