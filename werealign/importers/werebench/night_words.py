@@ -42,7 +42,10 @@ DAY = re.compile(r"白天|天亮|次日|当天|第" + ORDINAL + r"天|投票|归
 # A seat's clause: "1 号是女巫", "1 号玩家是女巫", "5 号（女巫）…".
 SEAT_CLAUSE = re.compile(r"^\s*(?P<seat>\d{1,2})\s*号(?:玩家)?(?:是(?P<label>.*)$|[（(](?P<plabel>[^）)]*)[）)])")
 # Sub-clauses: split at commas and full stops, and at a "、" before another night or a named actor's action.
-SUBCLAUSE = re.compile(r"[，,；;。]|、(?=(?:第" + ORDINAL + r"|首)(?:晚|夜|验)|" + ROLE_WORD + r"|\d{1,2}\s*号\s*" + ROLE_WORD + r")")
+# And before a named actor right after another seat ("狼队落刀守卫6 号女巫4 号则认为…": the witch's reasoning is not
+# the wolves' knife): a word of speech then ends only the sub-clause it stands in.
+SUBCLAUSE = re.compile(r"[，,；;。]|、(?=(?:第" + ORDINAL + r"|首)(?:晚|夜|验)|" + ROLE_WORD + r"|\d{1,2}\s*号\s*" + ROLE_WORD + r")"
+                       r"|(?<=号)\s*(?=" + ROLE_WORD + r"\s*\d{1,2}\s*号)")
 # The wolves' kill, under a night: "狼人刀 8 号", "狼刀 11 号", "狼队杀死 12 号", "狼人 9 号自刀" (a wolf knifing
 # itself); in a seat's own clause after its night: "第二晚被狼人刀死", a wolf's "首晚自刀".
 PACK = r"(?:狼人团队|狼团队|狼队|狼人|狼)"

@@ -61,6 +61,21 @@ def _sentence_break(m: re.Match[str]) -> str:
 
 
 
+def _subclauses(text: str) -> list[str]:
+    """The sub-clauses (night_words.SUBCLAUSE), except that a role word alone before "、" labels the seat after it
+    ("狼人首刀，村民、7 号女巫 1 号…": the victim is "村民、7 号"), and is not split from it."""
+    out, pos, held = [], 0, ""
+    for m in w.SUBCLAUSE.finditer(text):
+        piece, pos = held + text[pos:m.start()], m.end()
+        if m.group(0) == "、" and w.ROLE_AHEAD.fullmatch(piece.strip()):
+            held = piece + "、"
+            continue
+        held = ""
+        out.append(piece.strip())
+    out.append((held + text[pos:]).strip())
+    return out
+
+
 def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str, *,
                        transcribed: bool = False) -> list[Reading]:
     """Every recognisable night action of the log (module docstring), in log order. `transcribed`: the text is a
@@ -80,7 +95,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     current: SeatInfo | None = None  # the seat whose clause this is
     night: int | None = None  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号")
     prev = ""
-    for part in (p.strip() for p in w.SUBCLAUSE.split(logs)):
+    for part in _subclauses(logs):
         before, prev = prev, part
         if (night is not None and (k := w.KILL_LAST.search(before)) and "被" not in before and (t := w.VICTIM_FIRST.match(part))
                 and t.group("trole") and reader.role_agrees(t)):
