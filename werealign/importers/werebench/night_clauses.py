@@ -36,9 +36,10 @@ def own(rec: NightRecord, seat: SeatInfo, night: int, rest: str, text: str) -> N
 
 
 
-def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
-    """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), the wolves' kill
-    ("狼人刀 8 号") and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
+def named_kills(rec: NightRecord, night: int, text: str, whole: str) -> None:
+    """The wolves' kill under `night`: the pack or a wolf and a verb of killing ("狼人刀 8 号", "狼兄 4 号落刀 7 号"), a
+    wolf named by its seat alone ("让 9 号刀死 4 号": the seat must truly be a wolf), the victim first ("8 号遭遇首刀"),
+    the victim by its role alone, a stated empty knife, a wolf knifing itself."""
     for m in [*w.KILL_NAMED.finditer(text), *w.KILL_PASSIVE.finditer(text)]:
         if rec.role_agrees(m) and not w.NEGATED.search(text[m.start():m.start("seat")]):
             rec.kill(night, int(m.group("seat")), whole)
@@ -53,6 +54,34 @@ def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
         wolf = rec.by_seat.get(int(m.group("seat")))
         if wolf is not None and wolf.faction == "wolf":
             rec.kill(night, wolf.seat, whole)
+    for m in w.KILL_BY_WOLF_SEAT.finditer(text):
+        wolf = rec.by_seat.get(int(m.group("actor")))
+        if wolf is not None and wolf.faction == "wolf" and rec.role_agrees(m) and not w.NEGATED.search(m.group(0)):
+            rec.kill(night, int(m.group("seat")), whole)
+
+
+def unsaid_killer(rec: NightRecord, night: int, text: str, before: str, whole: str) -> None:
+    """A sub-clause that opens with a knife ("刀死 2 号", "转头刀民成功刀死村民 6 号") right after one whose subject is a
+    wolf ("狼人 3 号果断选择自爆进入黑夜，刀死 2 号"): only wolves knife, so the pack's kill of `night`. Only 刀 reads
+    so (a hunter's shot also 杀s); a victim of the wolf side is not read (a wolf's knife on itself says so)."""
+    m = w.KILL_UNSAID.match(text)
+    if m is None or not rec.role_agrees(m) or w.NEGATED.search(m.group(0)) or not _wolf_named(rec, before):
+        return
+    target = rec.by_seat.get(int(m.group("seat")))
+    if target is not None and target.faction != "wolf":
+        rec.kill(night, target.seat, whole)
+
+
+def _wolf_named(rec: NightRecord, text: str) -> bool:
+    """`text` names a wolf: the pack, a wolf-side role, or a seat that truly is a wolf."""
+    seats = (rec.by_seat.get(int(n)) for n in re.findall(r"(?<!\d)(\d{1,2})\s*号", text))
+    return bool(re.search(w.KILLER, text)) or any(s is not None and s.faction == "wolf" for s in seats)
+
+
+def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
+    """Actions whose actor is named ("女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水"), the wolves' kill
+    (named_kills) and a named witch's implicit antidote ("女巫 12 号用解药"), under `night`."""
+    named_kills(rec, night, text, whole)
     for m in w.PROTECTED.finditer(text):
         guard = rec.by_seat.get(int(m.group("actor")))
         if guard is not None and guard.role == "guard" and not w.NEGATED.search(m.group(0)):

@@ -19,6 +19,8 @@ from werealign.importers.corrections import apply_corrections
 from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.game.knowledge import dawn_window
+from werealign.importers.werebench.night_record import DERIVED_NOTE
 from werealign.importers.werebench.nights import Reading, read_night_actions
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
@@ -39,7 +41,8 @@ class NightFacts:
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
                      phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
-    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
+    readings = _dawn_bears_out(read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True),
+                               exits, phases)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
     written, disputed = one_per_action([*(r.event for r in readings if r.event is not None), *badge])
     statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
@@ -53,6 +56,28 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     for c in corrections:
         disputed.pop((c.actor, c.skill, c.night), None)  # settled by hand
     return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, dropped, corrected)
+
+
+def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> list[Reading]:
+    """A kill read under a night the text does not name (werebench.night_story) stands only where the host bears it
+    out: the seat announced dead at that night's dawn, or that night ends the recording and the seat is announced out
+    nowhere. Else it is refused, and reported."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    nights = [p.id for p in phases if p.kind == "night"]
+    out = []
+    for r in readings:
+        e = r.event
+        if e is None or e.note != DERIVED_NOTE:
+            out.append(r)
+            continue
+        lo, hi = dawn_window(e.phase, nights, order, len(phases))
+        gone = [x for x in exits if x.kind == "elimination" and x.target == e.target]
+        at_dawn = any(x.result in ("night_death", "left_table") and lo <= order.get(x.phase, -1) <= hi for x in gone)
+        if e.target is not None and (at_dawn or (order[e.phase] == len(phases) - 1 and not gone)):
+            out.append(r)
+        else:
+            out.append(Reading(r.seat, r.text, None, f"a kill of {e.phase}, a night the words do not name: the host's dawn does not bear out seat {e.target}"))
+    return out
 
 
 def _antidotes_stated(readings: Sequence[Reading], refused: Sequence[tuple[Statement, str]], phases: Sequence[Phase]) -> list[Event]:

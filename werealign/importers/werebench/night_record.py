@@ -14,6 +14,7 @@ from werealign.schema import Event, SeatInfo
 from werealign.schema.models import ACTOR, Audience
 
 WOLVES = Audience(kind="team", team="wolf")
+DERIVED_NOTE = "read from the sources' account of a night they do not name (after a self-destruct or a nightfall), borne out by the host's dawn"
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class NightRecord:
     def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool):
         self.by_seat, self.nights, self.zh = by_seat, nights, zh
         self.readings: list[Reading] = []
+        self.derived = False  # reading under a night the text does not name (werebench.night_story)
         self.nicks: dict[str, int] = {}
         self.nick_patterns: list[tuple[str, re.Pattern]] = []
 
@@ -83,13 +85,15 @@ class NightRecord:
 
     def kill(self, night: int, target: int | None, text: str) -> None:
         """The wolves' kill of `night` (seen by the whole pack; the witch's share is added later); target None: the
-        pack stated to have knifed nobody (a board that allows it), a fact like a stated empty guard."""
+        pack stated to have knifed nobody (a board that allows it), a fact like a stated empty guard. Read while
+        `derived` (a night the text does not name, werebench.night_story), it carries DERIVED_NOTE: kept only where
+        the host's dawn bears it out (werebench.night_facts)."""
         phase = phase_id("night", night)
         if phase not in self.nights or (target is not None and target not in self.by_seat):
             self.readings.append(Reading(target or 0, text, None, f"the game has no {phase} or no seat {target}"))
             return
         event = Event(kind="skill_use", phase=phase, segment_id=None, audience=WOLVES, actor=None, target=target, skill="wolf_kill",
-                      note="read from the annotator log's statement of the wolves' kill")
+                      note=DERIVED_NOTE if self.derived else "read from the annotator log's statement of the wolves' kill")
         self.readings.append(Reading(target or 0, text, event, "read"))
 
     def implicit_save(self, witch: SeatInfo, night: int, itself: bool, text: str) -> None:

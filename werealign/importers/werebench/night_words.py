@@ -133,3 +133,9 @@ SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开
 WOLF_WORDS = {"狼", "狼人", "查杀"}
 GOOD_WORDS = {"好人", "金水"}
 ROLE_AHEAD = re.compile(ANY_ROLE[:-1])
+# A wolf named by its seat alone, then its knife ("让 9 号刀死 4 号"): the seat must truly be a wolf. Only 刀 (a
+# hunter's shot also 杀s).
+KILL_BY_WOLF_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:选择|决定)?\s*(?:刀死|刀杀|刀中|刀了)\s*" + TARGET_ROLE + SEAT + SECOND_VICTIM)
+# A sub-clause opening with a knife whose subject the sub-clause before names ("…选择自爆，刀死 2 号", "转头刀民成功
+# 刀死村民 6 号"): a few words may come first, not a passive (被) nor a seat.
+KILL_UNSAID = re.compile(r"^[^\d，。；,;被]{0,6}?(?:刀死|刀杀|刀中|刀了|刀)\s*" + TARGET_ROLE + SEAT + SECOND_VICTIM)

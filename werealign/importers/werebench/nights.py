@@ -31,8 +31,9 @@ import re
 from collections.abc import Sequence
 
 from werealign.importers.werebench import night_words as w
-from werealign.importers.werebench.night_clauses import named, nicknamed, nth_night_checks, nth_night_kills, own
+from werealign.importers.werebench.night_clauses import named, named_kills, nicknamed, nth_night_checks, nth_night_kills, own, unsaid_killer
 from werealign.importers.werebench.night_record import NightRecord, Reading, drop_conflicts
+from werealign.importers.werebench.night_story import Clock
 from werealign.importers.werebench.nicknames import nickname_patterns, recap_nicknames
 from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
 from werealign.schema import Evidence, Phase, SeatInfo
@@ -93,15 +94,18 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
         logs = re.sub(r"(?<=[^\d\s])\s+(?!" + w.KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     current: SeatInfo | None = None  # the seat whose clause this is
-    night: int | None = None  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号")
+    clock = Clock()  # the night a run of sub-clauses describes ("第一晚狼人刀 8 号，3 号救 8 号"), named or derived
     prev = ""
     for part in _subclauses(logs):
         before, prev = prev, part
+        night = clock.night
         if (night is not None and (k := w.KILL_LAST.search(before)) and "被" not in before and (t := w.VICTIM_FIRST.match(part))
                 and t.group("trole") and reader.role_agrees(t)):
             # "第一晚狼人首刀，村民、7 号…": the knife ends one sub-clause and its victim opens the next
+            reader.derived = clock.derived
             reader.kill(night, int(t.group("seat")), k.group(0) + "，" + t.group(0))
-        if night is not None and w.ANTIDOTE_FIRST.match(part) and (wm := w.WITCH_LAST.search(before)):
+            reader.derived = False
+        if night is not None and not clock.derived and w.ANTIDOTE_FIRST.match(part) and (wm := w.WITCH_LAST.search(before)):
             witches = [s for s in seats if s.role == "witch"]
             witch = by_seat.get(int(wm.group("actor"))) if wm.group("actor") else (witches[0] if len(witches) == 1 else None)
             if witch is not None and witch.role == "witch":
@@ -113,25 +117,34 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             seat = by_seat.get(int(clause.group("seat")))
             label = clause.group("label") if clause.group("label") is not None else clause.group("plabel")
             current = seat if seat is not None and _states_role(label, seat) else None
-            night = None
+            clock.reset()
             part = part[clause.end():].strip()
         if not part:
             continue
         if w.SPEECH.search(w.DESCRIPTORS.sub("", w.DESCRIBED_TARGET.sub("", part))):
-            night = None  # talk at the table: what follows is not the night any more
+            # talk at the table: nothing in it is read (werebench.night_story: the clock still moves)
+            clock.talk(part)
             continue
         start = w.NIGHT_START.match(part)
         if start:
-            night = _night_of(start)
+            clock.named_night(_night_of(start))
             rest = part[start.end():].strip()
             if current is not None:
-                own(reader, current, night, rest, part)
+                own(reader, current, clock.night, rest, part)
         elif current is not None and current.role == w.SKILLS["seer_check"][0] and (m := w.NTH_CHECK.match(part)):
             reader.found(current, _night_of(m), "seer_check", m, part)
         elif w.DAY.search(part) or w.OTHER_NIGHT.search(part.replace("平安夜", "")):
-            night = None  # day again, or a night the log does not number
-        if night is not None:
-            named(reader, night, part[start.end():] if start else part, part)
+            clock.other(part)  # day again, a night of a day, a nightfall, or a night the log does not number
+        piece_before = before
+        for piece, n, derived in clock.pieces(part[start.end():] if start else part):
+            if n is not None and not derived:
+                named(reader, n, piece, part)
+            elif n is not None:  # a night the text does not name: only the wolves' kill, which the dawn must bear out
+                reader.derived = True
+                named_kills(reader, n, piece, part)
+                unsaid_killer(reader, n, piece, piece_before, part)
+                reader.derived = False
+            piece_before = piece
     source = "recap" if transcribed else "annotator_log"
     # the sub-clause read is the fact's evidence (a recap's inserted stops split sub-clauses, so none is inside one)
     return [Reading(r.seat, r.text, r.event.model_copy(update={"evidence": [Evidence(source=source, quote=r.text)]}), r.why) if r.event else r
