@@ -1,0 +1,109 @@
+"""Issue 41: the wolves' kill told where the text names no night (werebench.night_story), and the smaller readers
+added with it. Every sentence here is invented for these tests (no WereBench text); the wordings differ from the
+release's on purpose, and the negative cases (plans, denials, talk, a dawn that says otherwise) must stay unread."""
+
+from __future__ import annotations
+
+import pytest
+
+from werealign.importers.werebench.night_facts import read_night_facts
+from werealign.importers.werebench.night_record import DERIVED_NOTE
+from werealign.importers.werebench.nights import read_night_actions
+from werealign.schema import Event, Phase, SeatInfo
+from werealign.schema.models import EVERYONE
+
+# 1 witch, 2 seer, 3 hunter, 4 and 6 werewolves, 5 and 7 villagers, 8 guard; nights 1-4, the recording ends on night 4.
+SEATS = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good", original_role_label=label)
+         for s, r, label in [(1, "witch", "女巫"), (2, "seer", "预言家"), (3, "hunter", "猎人"), (4, "werewolf", "狼人"),
+                             (5, "villager", "村民"), (6, "werewolf", "狼人"), (7, "villager", "村民"), (8, "guard", "守卫")]]
+PHASES = [Phase(id=f"{kind}-{n}", kind=kind, day=n, start=20 * n + (10 if kind == "day" else 0), end=20 * n + (19 if kind == "day" else 9))
+          for n in (1, 2, 3) for kind in ("night", "day")] + [Phase(id="night-4", kind="night", day=4, start=80, end=89)]
+
+
+def _exit(seat: int, phase: str, how: str = "night_death") -> Event:
+    return Event(kind="elimination", phase=phase, segment_id=None, audience=EVERYONE, target=seat, result=how)
+
+
+# the host: seat 2 dead at the dawn after night 2, seat 7 after night 3; seat 4 blew up on day 2, seat 6 on day 3
+EXITS = [_exit(2, "day-2"), _exit(4, "day-2", "self_destruct"), _exit(7, "day-3"), _exit(6, "day-3", "self_destruct")]
+
+
+def _read(text: str, *, recap: bool = False) -> list[tuple]:
+    return [(r.event.phase, r.event.target, r.event.note == DERIVED_NOTE) for r in read_night_actions(text, SEATS, PHASES, "zh", transcribed=recap)
+            if r.event is not None and r.event.skill == "wolf_kill"]
+
+
+def _kept(text: str, *, recap: bool = False, exits=EXITS) -> set[tuple]:
+    nf = read_night_facts(None if recap else text, text if recap else None, [], SEATS, PHASES, "zh", exits)
+    return {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"}
+
+
+@pytest.mark.parametrize("text, night, seat", [
+    # a self-destruct ends the day: the kill told next is the next night's
+    ("第一天白天大家互相怀疑，4 号当即自爆，狼队随后刀了预言家 2 号", "night-2", 2),
+    # the kill and the self-destruct in one run, the night named before them
+    ("首夜狼人空刀；4 号自爆后狼人刀杀 2 号", "night-2", 2),
+    # a nightfall said of the day named
+    ("第二天白天 6 号被投票出局，当天晚上狼人刀死了 7 号", "night-3", 7),
+    # the show's count: "第三天晚上" is the night after day 2, a named night
+    ("到了第三天晚上狼队落刀村民 7 号", "night-3", 7),
+])
+def test_a_kill_after_a_self_destruct_or_a_nightfall_takes_the_next_night(text, night, seat):
+    assert (night, seat) in {(n, s) for n, s, _ in _read(text)}
+
+
+def test_a_knife_whose_wolf_subject_the_clause_before_names_is_the_packs():
+    # the subject goes unsaid in the second clause; a wolf seat or the pack names it in the first
+    assert _read("第二天白天 6 号想了很久，6 号直接选择自爆进入黑夜，顺手刀了 7 号") == [("night-3", 7, True)]
+    assert _read("第一天白天，狼人们决定自爆，一刀带走预言家 2 号") == [("night-2", 2, True)]
+    # a wolf named by its seat alone: the seat must truly be a wolf (7 is a villager: nothing)
+    assert _read("第二天白天 4 号自爆，让 6 号刀死 7 号") == [("night-3", 7, True)]
+    assert _read("第二天白天 4 号自爆，让 7 号刀死 2 号") == []
+
+
+@pytest.mark.parametrize("text", [
+    "第一天白天 4 号想自爆，狼队刀了 2 号",  # a self-destruct only thought of moves no clock
+    "第一天白天 4 号没有自爆，狼人刀死 2 号",  # denied
+    "第二天白天 5 号自爆身份，刀死 7 号",  # "自爆身份" reveals a role: no self-destruct, no night
+    "第二天白天 5 号被投出局，刀死 7 号",  # no self-destruct, no nightfall: still the day
+    "第一天白天 4 号自爆，被刀死的 2 号",  # a passive is no knife of an unsaid subject
+    "第一天白天 5 号说 4 号会自爆，然后狼人刀 2 号",  # talk: the self-destruct is what someone said (the 会 of a guess)
+    "第一天白天 4 号自爆，守卫 8 号刀死 2 号",  # the clause names no wolf: 8 is the guard
+    "第一天白天 4 号自爆，刀死狼人 6 号",  # a wolf-side victim is not read as an unsaid pack's knife
+])
+def test_plans_denials_talk_and_other_killers_are_not_read(text):
+    assert _read(text) == []
+
+
+def test_a_kill_under_a_derived_night_stands_only_where_the_dawn_bears_it_out():
+    # seat 2 is announced dead at night 2's dawn: kept
+    assert _kept("第一天白天，4 号果断自爆，狼人刀死 2 号") == {("night-2", 2)}
+    # seat 7 dies at night 3's dawn, not night 2's: the derived night is off, nothing is kept
+    assert _kept("第一天白天，4 号果断自爆，狼人刀死 7 号") == set()
+    # the night that ends the recording has no dawn: kept when the seat is announced out nowhere ...
+    assert _kept("第三天白天 6 号直接自爆，狼队刀了 3 号") == {("night-4", 3)}
+    # ... and not when the host has the seat out already
+    assert _kept("第三天白天 6 号直接自爆，狼队刀了 2 号") == set()
+    # a named night needs no dawn (the settling checks it as before)
+    assert _kept("第二晚狼人刀 5 号") == {("night-2", 5)}
+
+
+def test_the_recap_clock_counts_a_self_destruct_and_its_nightfall_once():
+    recap = "第二天白天 狼人6 号果断选择自爆进入黑夜，刀死7 号 好人输了"
+    assert _read(recap, recap=True) == [("night-3", 7, True)]
+    # "进入第三天天黑" after a self-destruct names the night the self-destruct led into: the same night
+    assert _read("第二天白天 6 号只能选择自爆，直接进入第三天天黑狼人刀死 7 号", recap=True) == [("night-3", 7, False)]
+
+
+def test_a_role_word_before_a_listing_comma_stays_with_its_seat():
+    # "首刀，村民、5 号…": the victim is the villager 5, the witch 1 named after it is another actor
+    assert _read("首夜狼队首刀，村民、5 号女巫 1 号，1 号选择开药解救") == [("night-1", 5, False)]
+    # the role must agree: seat 5 is no hunter
+    assert _read("首夜狼队首刀，猎人、5 号女巫 1 号") == []
+
+
+def test_a_named_actor_after_another_seat_starts_its_own_sub_clause():
+    # the guard's reasoning after the kill is talk; the knife before it is still read
+    assert _read("第二晚，狼人选择落刀 村民5 号守卫8 号则认为 4 号是狼") == [("night-2", 5, False)]
+    # a named actor alone, talking, still reads nothing
+    assert _read("第二晚，守卫8 号认为 4 号是狼") == []
