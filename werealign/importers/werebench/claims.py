@@ -12,7 +12,8 @@ protection settled like every night fact (werebench.night_truth).
 Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a check or a protection
 without one takes the night before its day only when every earlier night is known (a seer naming an old check
 again, or a reader that missed one, would put it a night off); an antidote without one only on day 1 (on a later
-day it may be any night's); a poison without one, the night before the day (the dawn settles it).
+day it may be any night's), or on the one night the log or the recap has her spend it without naming whom (her one
+antidote: her word names its target); a poison without one, the night before the day (the dawn settles it).
 A seer's checks form one list: one target a night, none on two nights, agreeing with the written sources; where
 two disagree, neither is taken and the night is reported disputed.
 """
@@ -211,6 +212,11 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
     for e in known:
         if e.kind == "skill_use" and _once(e) and e.target is not None:
             written_potion.setdefault((e.actor, e.skill), []).append(e)
+    # a save the written sources place on a night with its target left implicit ("女巫…开药"): her one antidote's night
+    implicit_save: dict[int, list[int]] = {}
+    for e in known:
+        if e.kind == "skill_use" and e.skill == "witch_save" and e.target is None and isinstance(e.actor, int):
+            implicit_save.setdefault(e.actor, []).extend(d for d, pid in nights.items() if pid == e.phase)
     outranked: dict[tuple, str] = {}  # written facts the witch's own words, naming their night, overrule
     events: list[Event] = []
     dropped: list[tuple[Statement, str]] = []
@@ -247,6 +253,11 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                 dropped.append((st, f"its night is not said, and the nights free before day {st.day} are {free}, not night {st.day} alone"))
                 continue
             night = st.day
+        elif night is None and st.skill == "witch_save" and len(implicit_save.get(st.seat, ())) == 1 and implicit_save[st.seat][0] <= st.day:
+            # "我救了 5 号" on a later day, while the log or the recap has her spend the antidote on one night without
+            # naming whom: her one antidote, so that night's (the settling checks it against the dawn)
+            night = implicit_save[st.seat][0]
+            filled.discard((st.seat, st.skill, nights[night]))
         elif night is None and st.skill == "witch_save" and st.day > 1:
             # "X 是我的银水" said on day 3 may be night 1's save: only the dawn a poison kills settles an unnamed potion
             dropped.append((st, f"its night is not said and day {st.day} follows {st.day} nights: the antidote may be any one's"))

@@ -49,7 +49,9 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
-    facts, corrected = apply_corrections([*written, *stated], corrections)
+    # a witch's own word naming the target of a save the written sources left implicit is the same save: one fact
+    facts, _ = one_per_action([*written, *stated])
+    facts, corrected = apply_corrections(facts, corrections)
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases))
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn

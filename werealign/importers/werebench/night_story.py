@@ -25,7 +25,7 @@ from werealign.text.zh_numbers import chinese_number
 NIGHT_OF_DAY = re.compile(r"第(?P<n>" + w.ORDINAL + r")天\s*(?:的)?\s*(?:黑夜|晚上|夜里|夜晚|夜间|天黑|入夜)")
 _DAY_NAMED = re.compile(r"第(?P<n>" + w.ORDINAL + r")(?:天|日)")
 SELF_DESTRUCT = re.compile(r"(?:(?<!\d)\d{1,2}\s*号|选择|决定|直接|果断|随即|当即|立即|立刻|只能|接着|又|也)\s*(?:选择|决定)?\s*自爆(?!身份)")
-_NIGHTFALL = re.compile(r"当天晚上|当天夜里|当晚|当夜|进入黑夜|进入夜晚|天黑|入夜")
+_NIGHTFALL = re.compile(r"当天晚上|当天夜里|当晚|当夜|进入黑夜|进入夜晚|天黑|入夜|夜间行动|夜晚行动|夜间阶段")
 _DENIED = re.compile(r"未|没|不|想|要|准备|打算|如果|若")
 
 
