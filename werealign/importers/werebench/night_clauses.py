@@ -107,10 +107,16 @@ def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
         witch = named if named is not None else (witches[0] if len(witches) == 1 and not m.group("actor") else None)
         if witch is not None and witch.role == "witch" and not w.NEGATED.search(m.group(0)):
             rec.implicit_save(witch, night, False, whole)
+    named_actions(rec, night, text, whole)
+
+
+def named_actions(rec: NightRecord, night: int, text: str, whole: str, skills: frozenset[str] | None = None) -> None:
+    """Actions whose actor is named by seat and/or role, then the verb and the target ("女巫 8 号毒 1 号", "3 号救 8 号",
+    "预言家验 8 号金水"), of `skills` (None: every skill)."""
     pos = 0
     while pos < len(text):
         for skill, pattern in w.NAMED.items():
-            m = pattern.match(text, pos)
+            m = pattern.match(text, pos) if skills is None or skill in skills else None
             if m is None or not (m.group("role_a") or m.group("actor") or m.group("role_b")):
                 continue
             actor = rec.actor(skill, m)
@@ -123,7 +129,6 @@ def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
                 pos = m.end() - 1
                 break
         pos += 1
-
 
 
 def nth_night_checks(rec: NightRecord, text: str) -> None:

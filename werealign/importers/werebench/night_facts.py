@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from werealign.importers.corrections import apply_corrections
 from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
-from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.werebench.night_truth import settle_night_actions, untold_dawn
 from werealign.game.knowledge import dawn_window
 from werealign.importers.werebench.night_record import DERIVED_NOTE
 from werealign.importers.werebench.nights import Reading, read_night_actions
+from werealign.importers.werebench.swaps import stated_swaps
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
 from werealign.schema.models import ACTOR
@@ -52,7 +53,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     # a witch's own word naming the target of a save the written sources left implicit is the same save: one fact
     facts, _ = one_per_action([*written, *stated])
     facts, corrected = apply_corrections(facts, corrections)
-    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases))
+    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats))
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
     for c in corrections:
@@ -62,8 +63,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
 
 def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> list[Reading]:
     """A kill read under a night the text does not name (werebench.night_story) stands only where the host bears it
-    out: the seat announced dead at that night's dawn, or that night ends the recording and the seat is announced out
-    nowhere. Else it is refused, and reported."""
+    out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn)
+    and the seat is announced out nowhere. Else it is refused, and reported."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     out = []
@@ -75,7 +76,7 @@ def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Seq
         lo, hi = dawn_window(e.phase, nights, order, len(phases))
         gone = [x for x in exits if x.kind == "elimination" and x.target == e.target]
         at_dawn = any(x.result in ("night_death", "left_table") and lo <= order.get(x.phase, -1) <= hi for x in gone)
-        if e.target is not None and (at_dawn or (order[e.phase] == len(phases) - 1 and not gone)):
+        if e.target is not None and (at_dawn or (untold_dawn(e.phase, phases, exits) and not gone)):
             out.append(r)
         else:
             out.append(Reading(r.seat, r.text, None, f"a kill of {e.phase}, a night the words do not name: the host's dawn does not bear out seat {e.target}"))

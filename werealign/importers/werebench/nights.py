@@ -31,12 +31,15 @@ import re
 from collections.abc import Sequence
 
 from werealign.importers.werebench import night_words as w
-from werealign.importers.werebench.night_clauses import named, named_kills, nicknamed, nth_night_checks, nth_night_kills, own, unsaid_killer
+from werealign.importers.werebench.night_clauses import named, named_actions, named_kills, nicknamed, nth_night_checks, nth_night_kills, own, unsaid_killer
 from werealign.importers.werebench.night_record import NightRecord, Reading, drop_conflicts
 from werealign.importers.werebench.night_story import Clock
 from werealign.importers.werebench.nicknames import nickname_patterns, recap_nicknames
 from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
 from werealign.schema import Evidence, Phase, SeatInfo
+
+
+_DAWN_CHECKED = frozenset({"witch_poison"})  # skills read under a derived night besides the kill
 
 
 def _states_role(label: str, seat: SeatInfo) -> bool:
@@ -139,10 +142,13 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
         for piece, n, derived in clock.pieces(part[start.end():] if start else part):
             if n is not None and not derived:
                 named(reader, n, piece, part)
-            elif n is not None:  # a night the text does not name: only the wolves' kill, which the dawn must bear out
+            elif n is not None:
+                # a night the text does not name: only what the host's dawn can bear out, the wolves' kill (checked in
+                # werebench.night_facts) and a poison (its seat must die at that dawn: werebench.night_truth)
                 reader.derived = True
                 named_kills(reader, n, piece, part)
                 unsaid_killer(reader, n, piece, piece_before, part)
+                named_actions(reader, n, piece, part, _DAWN_CHECKED)
                 reader.derived = False
             piece_before = piece
     source = "recap" if transcribed else "annotator_log"
