@@ -70,6 +70,8 @@ def test_a_knife_whose_wolf_subject_the_clause_before_names_is_the_packs():
     "第一天白天 5 号说 4 号会自爆，然后狼人刀 2 号",  # talk: the self-destruct is what someone said (the 会 of a guess)
     "第一天白天 4 号自爆，守卫 8 号刀死 2 号",  # the clause names no wolf: 8 is the guard
     "第一天白天 4 号自爆，刀死狼人 6 号",  # a wolf-side victim is not read as an unsaid pack's knife
+    "第一天白天狼人 4 号自爆，本来准备刀 2 号",  # a plan
+    "第一天白天投票 6 号出局，天黑后刀了 2 号",  # 6 (a wolf) is mentioned, not the subject: nobody named knifes
 ])
 def test_plans_denials_talk_and_other_killers_are_not_read(text):
     assert _read(text) == []
@@ -84,6 +86,8 @@ def test_a_kill_under_a_derived_night_stands_only_where_the_dawn_bears_it_out():
     assert _kept("第三天白天 6 号直接自爆，狼队刀了 3 号") == {("night-4", 3)}
     # ... and not when the host has the seat out already
     assert _kept("第三天白天 6 号直接自爆，狼队刀了 2 号") == set()
+    # "当晚" after a day word is the next night (3), whose dawn has seat 7 dead, not 2: only night 2's kill stands
+    assert _kept("第二晚狼人刀 5 号，天亮后 4 号出局，当晚刀了 2 号") == {("night-2", 5)}
     # a named night needs no dawn (the settling checks it as before)
     assert _kept("第二晚狼人刀 5 号") == {("night-2", 5)}
 
@@ -92,7 +96,8 @@ def test_the_recap_clock_counts_a_self_destruct_and_its_nightfall_once():
     recap = "第二天白天 狼人6 号果断选择自爆进入黑夜，刀死7 号 好人输了"
     assert _read(recap, recap=True) == [("night-3", 7, True)]
     # "进入第三天天黑" after a self-destruct names the night the self-destruct led into: the same night
-    assert _read("第二天白天 6 号只能选择自爆，直接进入第三天天黑狼人刀死 7 号", recap=True) == [("night-3", 7, False)]
+    # (derived: the show does not always count "第N天" nights alike, so the dawn must bear it out)
+    assert _read("第二天白天 6 号只能选择自爆，直接进入第三天天黑狼人刀死 7 号", recap=True) == [("night-3", 7, True)]
 
 
 def test_a_role_word_before_a_listing_comma_stays_with_its_seat():
@@ -107,3 +112,83 @@ def test_a_named_actor_after_another_seat_starts_its_own_sub_clause():
     assert _read("第二晚，狼人选择落刀 村民5 号守卫8 号则认为 4 号是狼") == [("night-2", 5, False)]
     # a named actor alone, talking, still reads nothing
     assert _read("第二晚，守卫8 号认为 4 号是狼") == []
+
+
+def test_the_logs_unnumbered_night_run_after_a_named_day_is_that_days_nightfall():
+    log = "第一天白天 5 号发言后投票 7 号没出局；夜间行动 狼人刀 2 号，守卫 8 号守 5 号；天亮后 2 号死亡"
+    assert _read(log) == [("night-2", 2, True)]
+    assert _kept(log) == {("night-2", 2)}
+    # what the dawn cannot bear out is not read under such a night: the guard's protection stays unread
+    nf = read_night_facts(log, None, [], SEATS, PHASES, "zh", EXITS)
+    assert not [e for e in nf.kept if e.skill == "guard_protect"]
+
+
+# --------------------------------------------------------------------------- a magician's swaps (werebench.swaps)
+
+MAGIC = [s if s.seat != 5 else SeatInfo(seat=5, role="magician", faction="good", original_role_label="魔术师") for s in SEATS]
+
+
+@pytest.mark.parametrize("text, pair", [
+    ("魔术师 5 号在第一晚把自己和 7 号交换了", None),  # the pair before the verb: not this wording, nothing read
+    ("5 号魔术师当晚交换了预言家 2 号和自己的号码", {2, 5}),
+    ("魔术师交换了 3 号与 7 号", {3, 7}),
+    ("5 号选择交换猎人、3 号和村民 7 号的号码牌", {3, 7}),
+])
+def test_a_magicians_swap_is_read_as_the_pair_it_names(text, pair):
+    from werealign.importers.werebench.swaps import stated_swaps
+
+    assert stated_swaps([text], MAGIC) == ({frozenset(pair)} if pair else set())
+
+
+@pytest.mark.parametrize("text", [
+    "5 号没有选择交换号码",  # denied
+    "6 号悍跳魔术师，称自己交换了 3 号和 7 号",  # a wolf's claim of a swap
+    "7 号交换了 2 号和 3 号",  # seat 7 is no magician
+    "魔术师 5 号想交换 2 号和 3 号",  # a plan
+])
+def test_a_swap_denied_claimed_planned_or_by_no_magician_is_not_read(text):
+    from werealign.importers.werebench.swaps import stated_swaps
+
+    assert stated_swaps([text], MAGIC) == set()
+
+
+def test_a_kill_and_a_save_naming_a_swapped_pair_both_stand():
+    log = "第一晚魔术师 5 号交换了 2 号和 3 号，狼人刀 2 号，女巫 1 号救 3 号"
+    nf = read_night_facts(log, None, [], MAGIC, PHASES, "zh", [])
+    kept = {(e.phase, e.skill, e.target, e.audience.kind) for e in nf.kept}
+    assert ("night-1", "wolf_kill", 2, "team") in kept and ("night-1", "witch_save", 3, "actor") in kept
+    # the witch saw the seat the knife landed on, not the pack's choice: she is told neither
+    assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "seats"]
+    # without the swap stated, the two disagree: neither stands
+    nf = read_night_facts("第一晚狼人刀 2 号，女巫 1 号救 3 号", None, [], MAGIC, PHASES, "zh", [])
+    assert not [e for e in nf.kept if e.skill in ("wolf_kill", "witch_save")]
+
+
+def test_a_poison_stands_where_the_swap_moved_it_or_no_dawn_is_told():
+    exits = [_exit(3, "day-2")]
+    log = "第二晚魔术师 5 号交换 3 号和 7 号号码，女巫 1 号毒 7 号"
+    assert [(e.phase, e.target) for e in read_night_facts(log, None, [], MAGIC, PHASES, "zh", exits).kept
+            if e.skill == "witch_poison"] == [("night-2", 7)]
+    # no swap stated: the poisoned seat lived, so the poison is not shown
+    assert not [e for e in read_night_facts("第二晚女巫 1 号毒 7 号", None, [], MAGIC, PHASES, "zh", exits).kept if e.skill == "witch_poison"]
+    # the recording ends in night 4 (no seat announced out after it): the poison of a seat out nowhere stands ...
+    assert [e.target for e in read_night_facts("第四晚女巫 1 号毒 3 号", None, [], SEATS, PHASES, "zh", EXITS).kept
+            if e.skill == "witch_poison"] == [3]
+    # ... not one of a seat the host has out already, nor one on a night whose dawn is told
+    assert not [e for e in read_night_facts("第四晚女巫 1 号毒 7 号", None, [], SEATS, PHASES, "zh", EXITS).kept if e.skill == "witch_poison"]
+    assert not [e for e in read_night_facts("第三晚女巫 1 号毒 5 号", None, [], SEATS, PHASES, "zh", EXITS).kept if e.skill == "witch_poison"]
+
+
+def test_the_witchs_own_word_names_the_save_the_log_left_implicit():
+    from test_knowledge import _zh_game
+
+    seats, phases, utts = _zh_game([("day-2", 5, "大家听好，我是女巫，我用解药救了 6 号")])
+    # the log has the witch (seat 5) spend her antidote on night 1 without naming whom
+    nf = read_night_facts("首夜 5 号女巫用解药", None, utts, seats, phases, "zh", [])
+    assert {(e.phase, e.skill, e.target) for e in nf.kept if e.audience.kind != "seats"} >= {("night-1", "witch_save", 6), ("night-1", "wolf_kill", 6)}
+    # one fact with both sources' evidence
+    (save,) = [e for e in nf.kept if e.skill == "witch_save"]
+    assert {ev.source for ev in save.evidence} == {"annotator_log", "utterance"}
+    # no written save: said on day 2 without its night, her word is not placed (it may be any night's)
+    nf = read_night_facts(None, None, utts, seats, phases, "zh", [])
+    assert not [e for e in nf.kept if e.skill == "witch_save"]

@@ -73,9 +73,13 @@ def unsaid_killer(rec: NightRecord, night: int, text: str, before: str, whole: s
 
 
 def _wolf_named(rec: NightRecord, text: str) -> bool:
-    """`text` names a wolf: the pack, a wolf-side role, or a seat that truly is a wolf."""
-    seats = (rec.by_seat.get(int(n)) for n in re.findall(r"(?<!\d)(\d{1,2})\s*号", text))
-    return bool(re.search(w.KILLER, text)) or any(s is not None and s.faction == "wolf" for s in seats)
+    """`text` has a wolf for its subject: the pack or a wolf-side role named, or a seat that truly is a wolf blowing
+    itself up ("4 号直接选择自爆": a seat merely mentioned, "4 号出局", is no subject of the knife after it)."""
+    if re.search(w.KILLER, text):
+        return True
+    m = re.search(r"(?<!\d)(\d{1,2})\s*号[^\d，。；,;]{0,8}?自爆", text)
+    seat = rec.by_seat.get(int(m.group(1))) if m else None
+    return seat is not None and seat.faction == "wolf"
 
 
 def named(rec: NightRecord, night: int, text: str, whole: str) -> None:

@@ -3,12 +3,13 @@
 Both sources tell the game in order, and name a night only now and then: "第三天白天，…，狼人 3 号果断选择自爆进入黑夜，
 刀死 2 号", "夜间第三晚狼人杀死 1 号和 10 号 3 号自爆，接着狼人杀死 2 号 11 号自爆，最后狼人杀死 4 号". The clock follows
 the days and nights they name, and the events that end a day:
-- a night named ("第二晚", "首夜"; also "第二天黑夜": the show counts the night after day 1 as the second): that night,
-  and the day after it has its number;
+- a night named ("第二晚", "首夜"): that night, and the day after it has its number; "第二天黑夜" (the show mostly
+  counts the night after day 1 as the second, not always): that night, derived;
 - a day named ("第三天白天", "第三天"): that day, no night;
 - a self-destruct said as done ("3 号自爆", "选择自爆", "直接自爆"; not "自爆身份", not denied) ends its day at once: the
   night after it is the next one;
-- a nightfall said of the day ("当天晚上", "进入黑夜", "天黑"): the night after the day named.
+- a nightfall said of the day ("当天晚上", "进入黑夜", "天黑", "夜间行动"): the night after the day named (or after
+  the night told, when a day word comes between); said while a night is told ("当晚"), that night, derived.
 A night the clock derives (not named) is marked `derived`: what is read under it is only the wolves' kill, and
 werebench.night_facts keeps it only when the host's dawn bears it out (the seat announced dead at that night's dawn,
 or the night ends the recording and the seat is announced out nowhere).
@@ -42,18 +43,28 @@ class Clock:
         self.day, self.night, self.derived = n, n, False
 
     def other(self, part: str) -> None:
-        """A sub-clause that names no night at its start: a day, a night of a day, or a nightfall (module doc)."""
+        """A sub-clause that names no night at its start: a day, a night of a day, or a nightfall (module doc). Every
+        night it leads into is `derived` ("第三天晚上" may count the night after day 2 or after day 3, "当晚" may be the
+        night told or the next): what is read under it must be borne out by the dawn."""
         if (m := NIGHT_OF_DAY.search(part)) and (n := chinese_number(m.group("n"))):
-            self.named_night(n)
+            self.day, self.night, self.derived = n, n, True
             return
         if (m := _DAY_NAMED.search(part)) and (n := chinese_number(m.group("n"))):
             self.day, self.night, self.derived = n, None, False
+        fall = _NIGHTFALL.search(part)
         # "选择自爆进入黑夜": one way into the night, which the self-destruct moves the clock by (pieces)
-        if (m := _NIGHTFALL.search(part)) and self.night is None and self.day is not None and not self.self_destructs(part[:m.start()]):
-            self.day = self.night = self.day + 1
-            self.derived = True
-        elif m is None or self.night is None:
+        if fall is None or self.self_destructs(part[:fall.start()]):
             self.night, self.derived = None, False
+            return
+        if self.night is not None and not w.DAY.search(part[:fall.start()]):
+            self.derived = True  # "当晚": the night told, most likely; the dawn decides
+            return
+        base = self.night if self.night is not None else self.day  # a day passed (the day after night N is day N)
+        if base is None:
+            self.night, self.derived = None, False
+            return
+        self.day = self.night = base + 1
+        self.derived = True
 
     def talk(self, part: str) -> None:
         """Talk at the table: nothing in it is read and the night it told is over, but a day it names or a

@@ -137,5 +137,5 @@ ROLE_AHEAD = re.compile(ANY_ROLE[:-1])
 # hunter's shot also 杀s).
 KILL_BY_WOLF_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:选择|决定)?\s*(?:刀死|刀杀|刀中|刀了)\s*" + TARGET_ROLE + SEAT + SECOND_VICTIM)
 # A sub-clause opening with a knife whose subject the sub-clause before names ("…选择自爆，刀死 2 号", "转头刀民成功
-# 刀死村民 6 号"): a few words may come first, not a passive (被) nor a seat.
-KILL_UNSAID = re.compile(r"^[^\d，。；,;被]{0,6}?(?:刀死|刀杀|刀中|刀了|刀)\s*" + TARGET_ROLE + SEAT + SECOND_VICTIM)
+# 刀死村民 6 号"): a few words may come first, not a passive (被), a seat, or a plan ("准备刀 2 号").
+KILL_UNSAID = re.compile(r"^(?:(?!想|要|准备|打算|计划|如果|可能|应该|会)[^\d，。；,;被]){0,6}?(?:刀死|刀杀|刀中|刀了|刀)\s*" + TARGET_ROLE + SEAT + SECOND_VICTIM)
