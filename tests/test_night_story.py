@@ -192,3 +192,15 @@ def test_the_witchs_own_word_names_the_save_the_log_left_implicit():
     # no written save: said on day 2 without its night, her word is not placed (it may be any night's)
     nf = read_night_facts(None, None, utts, seats, phases, "zh", [])
     assert not [e for e in nf.kept if e.skill == "witch_save"]
+
+
+def test_a_seats_own_clause_goes_on_about_the_night_it_named():
+    def acts(log):
+        return [(r.event.phase, r.event.skill, r.event.target) for r in read_night_actions(log, SEATS, PHASES, "zh") if r.event is not None]
+
+    assert acts("1 号是女巫，第二晚被狼人刀死，同时毒了 6 号") == [("night-2", "wolf_kill", 1), ("night-2", "witch_poison", 6)]
+    assert acts("2 号是预言家，第二晚查验 6 号，并且查验了 4 号") == []  # two checks on one night: neither
+    # without a word that carries the clause on, or after a day word, or in another seat's clause: nothing more
+    assert acts("1 号是女巫，第二晚被狼人刀死，毒了 6 号") == [("night-2", "wolf_kill", 1)]
+    assert acts("1 号是女巫，第二晚被狼人刀死，白天有人出局，同时毒了 6 号") == [("night-2", "wolf_kill", 1)]
+    assert acts("1 号是女巫，第二晚被狼人刀死；5 号是村民，同时毒了 6 号") == [("night-2", "wolf_kill", 1)]

@@ -42,8 +42,8 @@ class NightFacts:
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
                      phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
-    readings = _dawn_bears_out(read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True),
-                               exits, phases)
+    readings, undawned = _dawn_bears_out(read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True),
+                                         exits, phases)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
     written, disputed = one_per_action([*(r.event for r in readings if r.event is not None), *badge])
     statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
@@ -58,16 +58,17 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
     for c in corrections:
         disputed.pop((c.actor, c.skill, c.night), None)  # settled by hand
-    return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, dropped, corrected)
+    return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, [*undawned, *dropped], corrected)
 
 
-def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> list[Reading]:
+def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
     """A kill read under a night the text does not name (werebench.night_story) stands only where the host bears it
     out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn)
-    and the seat is announced out nowhere. Else it is refused, and reported."""
+    and the seat is announced out nowhere. Else it is dropped (the dawn contradicts it) and reported: (the readings
+    kept, the kills dropped with why)."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
-    out = []
+    out, dropped = [], []
     for r in readings:
         e = r.event
         if e is None or e.note != DERIVED_NOTE:
@@ -79,8 +80,8 @@ def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Seq
         if e.target is not None and (at_dawn or (untold_dawn(e.phase, phases, exits) and not gone)):
             out.append(r)
         else:
-            out.append(Reading(r.seat, r.text, None, f"a kill of {e.phase}, a night the words do not name: the host's dawn does not bear out seat {e.target}"))
-    return out
+            dropped.append((e, f"a kill of {e.phase}, a night the words do not name: the host's dawn does not bear out seat {e.target}"))
+    return out, dropped
 
 
 def _antidotes_stated(readings: Sequence[Reading], refused: Sequence[tuple[Statement, str]], phases: Sequence[Phase]) -> list[Event]:

@@ -39,6 +39,8 @@ from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
 from werealign.schema import Evidence, Phase, SeatInfo
 
 
+# A sub-clause that goes on about the night its seat's clause named ("第二晚死亡，同时毒了 11 号").
+_GOES_ON = re.compile(r"(?:同时|并且|并|还|也|又)\s*")
 _DAWN_CHECKED = frozenset({"witch_poison"})  # skills read under a derived night besides the kill
 
 
@@ -138,6 +140,9 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             reader.found(current, _night_of(m), "seer_check", m, part)
         elif w.DAY.search(part) or w.OTHER_NIGHT.search(part.replace("平安夜", "")):
             clock.other(part)  # day again, a night of a day, a nightfall, or a night the log does not number
+        elif current is not None and clock.night is not None and not clock.derived and (c := _GOES_ON.match(part)):
+            # the seat's own clause goes on about the night it named: "第二晚死亡，同时毒了 11 号"
+            own(reader, current, clock.night, part[c.end():], part)
         piece_before = before
         for piece, n, derived in clock.pieces(part[start.end():] if start else part):
             if n is not None and not derived:
