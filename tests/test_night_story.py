@@ -68,6 +68,7 @@ def test_a_knife_whose_wolf_subject_the_clause_before_names_is_the_packs():
     "第二天白天 5 号被投出局，刀死 7 号",  # no self-destruct, no nightfall: still the day
     "第一天白天 4 号自爆，被刀死的 2 号",  # a passive is no knife of an unsaid subject
     "第一天白天 5 号说 4 号会自爆，然后狼人刀 2 号",  # talk: the self-destruct is what someone said (the 会 of a guess)
+    "第一天白天 5 号认为 4 号自爆是好事，狼人刀 2 号",  # talk: a self-destruct someone talks about
     "第一天白天 4 号自爆，守卫 8 号刀死 2 号",  # the clause names no wolf: 8 is the guard
     "第一天白天 4 号自爆，刀死狼人 6 号",  # a wolf-side victim is not read as an unsaid pack's knife
     "第一天白天狼人 4 号自爆，本来准备刀 2 号",  # a plan

@@ -27,6 +27,8 @@ NIGHT_OF_DAY = re.compile(r"第(?P<n>" + w.ORDINAL + r")天\s*(?:的)?\s*(?:黑�
 _DAY_NAMED = re.compile(r"第(?P<n>" + w.ORDINAL + r")(?:天|日)")
 SELF_DESTRUCT = re.compile(r"(?:(?<!\d)\d{1,2}\s*号|选择|决定|直接|果断|随即|当即|立即|立刻|只能|接着|又|也)\s*(?:选择|决定)?\s*自爆(?!身份)")
 _NIGHTFALL = re.compile(r"当天晚上|当天夜里|当晚|当夜|进入黑夜|进入夜晚|天黑|入夜|夜间行动|夜晚行动|夜间阶段")
+# Words that make what follows someone's report or guess: a self-destruct after one is not told as done.
+_REPORTED = re.compile(r"说|称|报|表示|认为|觉得|猜|建议|号召|如果|若|可能|应该|假如|要是")
 _DENIED = re.compile(r"未|没|不|想|要|准备|打算|如果|若")
 
 
@@ -72,7 +74,9 @@ class Clock:
         if not NIGHT_OF_DAY.search(part) and (m := _DAY_NAMED.search(part)) and (n := chinese_number(m.group("n"))):
             self.day = n
         self.night, self.derived = None, False
-        self.pieces(part)
+        sd = SELF_DESTRUCT.search(part)
+        if sd is not None and not _REPORTED.search(part[:sd.start()]):  # "5 号说 4 号自爆了" reports; "被怀疑…自爆" does not
+            self.pieces(part)
 
     def pieces(self, part: str) -> list[tuple[str, int | None, bool]]:
         """(piece, its night, derived) for `part` cut after each self-destruct: what follows one is the next night."""
