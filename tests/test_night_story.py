@@ -220,3 +220,21 @@ def test_a_seat_killed_on_a_night_its_clause_does_not_name_takes_the_night_of_it
     assert _kept("7 号是村民，最终被狼人刀死", exits=[*EXITS, _exit(5, "day-3")]) == set()
     # a night named in force: the seat's own clause reads it as before, no placing needed
     assert _kept("7 号是村民，第三晚被狼人刀死") == {("night-3", 7)}
+
+
+def test_a_death_the_log_tells_stands_for_a_dawn_the_host_never_tells():
+    # night 4 ends the recording; the log has seat 3 die in it, and no seat that can kill at night is in play: the
+    # witch (1) is out before night 4 in this variant, so the one death is the wolves' kill (night 3's is the host's)
+    exits = [*EXITS, _exit(1, "day-2")]
+
+    def night4(text, exits=exits):
+        return {k for k in _kept(text, exits=exits) if k[0] == "night-4"}
+
+    assert night4("第三天白天 6 号自爆，再次天黑 3 号死亡") == {("night-4", 3)}
+    # the witch still in play: the death may be her poison, nothing is read
+    assert night4("第三天白天 6 号自爆，再次天黑 3 号死亡", exits=EXITS) == set()
+    # two deaths: nothing; a death denied: nothing
+    assert night4("第三天白天 6 号自爆，再次天黑 3 号、8 号死亡") == set()
+    assert night4("第三天白天 6 号自爆，再次天黑 3 号没有死亡") == set()
+    # a dawn the host tells is the host's: the log's account of night 3 changes nothing there
+    assert _kept("第三晚 5 号死亡", exits=exits) == {("night-3", 7)}

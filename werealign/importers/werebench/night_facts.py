@@ -45,6 +45,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     readings, undawned = _dawn_bears_out(read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True),
                                          exits, phases)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
+    told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
+    readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]
     written, disputed = one_per_action([*(r.event for r in readings if r.event is not None), *badge])
     statements = read_statements(utterances, seats, phases) + read_log_claims(logs, seats, phases)
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
@@ -53,7 +55,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     # a witch's own word naming the target of a save the written sources left implicit is the same save: one fact
     facts, _ = one_per_action([*written, *stated])
     facts, corrected = apply_corrections(facts, corrections)
-    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats))
+    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
+                                         told_deaths)
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
     for c in corrections:

@@ -11,10 +11,11 @@ from werealign.annotate.config import phase_id
 from werealign.importers.werebench import night_words as w
 from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.schema import Event, SeatInfo
-from werealign.schema.models import ACTOR, Audience
+from werealign.schema.models import ACTOR, EVERYONE, Audience
 
 WOLVES = Audience(kind="team", team="wolf")
 DERIVED_NOTE = "read from the sources' account of a night they do not name (after a self-destruct or a nightfall), borne out by the host's dawn"
+TOLD_DEATH_NOTE = "a death in the night, as the annotator log or the recap tells it (the host never tells that dawn)"
 # A seat's clause has it killed by the wolves and names no night ("最终被狼人刀死"): placed on the night whose dawn the
 # host announces it dead at (werebench.night_facts); its phase until then is the game's last night.
 UNPLACED_NOTE = "read from a seat's clause that has it killed by the wolves on a night it does not name, placed by the host's dawn"
@@ -99,6 +100,15 @@ class NightRecord:
                       note=DERIVED_NOTE if self.derived else "read from the annotator log's statement of the wolves' kill")
         self.readings.append(Reading(target or 0, text, event, "read"))
 
+    def deaths(self, night: int, seats: list[int], text: str) -> None:
+        """Seats the text has die in `night` (TOLD_DEATH_NOTE): an account of its dawn, not a night action."""
+        phase = phase_id("night", night)
+        for seat in seats:
+            if phase in self.nights and seat in self.by_seat:
+                event = Event(kind="elimination", phase=phase, segment_id=None, audience=EVERYONE, target=seat, result="night_death",
+                              note=TOLD_DEATH_NOTE)
+                self.readings.append(Reading(seat, text, event, "read"))
+
     def kill_unplaced(self, seat: SeatInfo, text: str) -> None:
         """The wolves killed `seat` on a night the text does not name (UNPLACED_NOTE)."""
         nights = sorted(self.nights, key=lambda pid: int(pid.rsplit("-", 1)[-1]) if pid.rsplit("-", 1)[-1].isdigit() else 0)
@@ -151,7 +161,7 @@ class NightRecord:
 def drop_conflicts(readings: list[Reading]) -> list[Reading]:
     """Against the rules or ambiguous: both potions of a witch on one night, two targets for one skill on one night.
     (A kill whose night is not yet placed, UNPLACED_NOTE, is on no night yet: werebench.night_facts settles it.)"""
-    events = [r.event for r in readings if r.event is not None and r.event.note != UNPLACED_NOTE]
+    events = [r.event for r in readings if r.event is not None and r.event.note != UNPLACED_NOTE and r.event.kind == "skill_use"]
     bad: set[tuple[object, str]] = set()
     for e in events:
         same = {o.target for o in events if o.actor == e.actor and o.phase == e.phase and o.skill == e.skill} - {None}
@@ -164,7 +174,7 @@ def drop_conflicts(readings: list[Reading]) -> list[Reading]:
         e = r.event
         if e is None:
             out.append(r)
-        elif (e.actor, e.phase) in bad and e.note != UNPLACED_NOTE:
+        elif (e.actor, e.phase) in bad and e.note != UNPLACED_NOTE and e.kind == "skill_use":
             who = f"seat {e.actor}" if e.actor is not None else "the wolves"
             out.append(Reading(r.seat, r.text, None, f"conflicting night actions of {who} on {e.phase}"))
         elif (e.actor, e.phase, e.skill, e.target) not in seen:  # the same action stated twice is one action

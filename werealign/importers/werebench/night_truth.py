@@ -32,14 +32,15 @@ _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
-                         antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset()
+                         antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = ()
                          ) -> tuple[list[Event], list[tuple[Event, str]]]:
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
     given as the earliest it can be): the witch is told no victim after them either. `swaps`: pairs of seats a
     magician is stated to have swapped (werebench.swaps): a kill and a save naming the two seats of one pair on a night
     are both kept (the knife landed on the other seat: the witch is told that night's victim by neither), and a
-    poison whose seat lived while the other seat of its pair died at that dawn is kept."""
+    poison whose seat lived while the other seat of its pair died at that dawn is kept. `told_deaths`: seats the log or
+    the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -83,13 +84,14 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             dropped.append((kill, why))
             kills.pop(night)
     for night in nights:
-        victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)
+        told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
+        victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told)
         if victim is not None and any(k.target == victim for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
                                  skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)",
-                                 evidence=exit_of[victim].evidence if victim in exit_of else [])
+                                 evidence=exit_of[victim].evidence if victim in exit_of else [ev for e in told if e.target == victim for ev in e.evidence])
     protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
     saved = {(n, s.target if s.target is not None else kills[n].target) for n, s in saves.items() if s.target is not None or n in kills}
     kept: list[Event] = []
@@ -150,15 +152,16 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
-                     dawn, out_before) -> int | None:
+                     dawn, out_before, told: Sequence[Event] = ()) -> int | None:
     """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
     caused it (issue 41: the role catalogue decides, `alters_night_deaths`): every seat whose role can kill or
     redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role the
     catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat out
-    of the count), or its once-a-game kill is stated on another night. Otherwise None: not known."""
+    of the count), or its once-a-game kill is stated on another night. Otherwise None: not known. `told`: the deaths the
+    log or the recap gives for a night whose dawn the host never tells (they stand for it)."""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
-            and lo <= order.get(e.phase, -1) <= hi]
+            and lo <= order.get(e.phase, -1) <= hi] or [e.target for e in told]
     # skills a seat uses once a game to kill at night: stated on another night, the seat cannot have caused this death
     poisoned = {a.target for a in actions if a.skill in ("witch_poison", "stalker_assassinate") and a.phase == night}
     died = [s for s in dict.fromkeys(died) if s not in poisoned]

@@ -139,6 +139,9 @@ KILL_BY_WOLF_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:选择|决
 # A sub-clause opening with a knife whose subject the sub-clause before names ("…选择自爆，刀死 2 号", "转头刀民成功
 # 刀死村民 6 号"): a few words may come first, not a passive (被), a seat, or a plan ("准备刀 2 号").
 KILL_UNSAID = re.compile(r"^(?:(?!想|要|准备|打算|计划|如果|可能|应该|会)[^\d，。；,;被]){0,6}?(?:刀死|刀杀|刀中|刀了|刀)\s*" + TARGET_ROLE + SEAT + SECOND_VICTIM)
+# Seats the text has die in the night it tells ("第二晚 1 号、7 号死亡", "再次天黑 8 号死亡"): the log's own account of a
+# dawn, used only where the host never tells that dawn (werebench.night_truth).
+DEATHS = re.compile(r"(?P<seats>(?:(?<!\d)\d{1,2}\s*号\s*[、和与及]?\s*)+)(?:死亡|身亡)")
 # A seat's clause that has it killed by the wolves without naming the night ("最终被狼人刀死", "夜间被狼刀死亡", "后被
 # 9 号狼人杀死"): a death, not a knife that may have been saved ("被狼人刀了" is not read).
 KILLED_NIGHT_UNSAID = re.compile(r"^(?:最终|最后|后来|之后|然后|随后|后)?\s*(?:在)?\s*(?:夜间|晚上|夜里)?\s*被\s*(?:" + PACK

@@ -148,6 +148,10 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             own(reader, current, clock.night, part[c.end():], part)
         piece_before = before
         for piece, n, derived in clock.pieces(part[start.end():] if start else part):
+            if n is not None:
+                for d in w.DEATHS.finditer(piece):
+                    if not w.NEGATED.search(piece[max(0, d.start() - 2):d.end()]):
+                        reader.deaths(n, [int(x) for x in re.findall(r"\d{1,2}", d.group("seats"))], part)
             if n is not None and not derived:
                 named(reader, n, piece, part)
             elif n is not None:
