@@ -20,12 +20,12 @@ from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions, untold_dawn
 from werealign.game.knowledge import dawn_window
-from werealign.importers.werebench.night_record import DERIVED_NOTE, UNPLACED_NOTE
+from werealign.importers.werebench.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
 from werealign.importers.werebench.nights import Reading, read_night_actions
 from werealign.importers.werebench.swaps import stated_swaps
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
-from werealign.schema.models import ACTOR
+from werealign.schema.models import ACTOR, EVERYONE
 from werealign.schema.roles import catalogue_for
 
 
@@ -95,23 +95,19 @@ def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Seq
 
 
 def _placed_by_dawn(e: Event, exits: Sequence[Event], phases: Sequence[Phase]) -> Event | str:
-    """A kill whose night the words do not name (UNPLACED_NOTE), on the night whose dawn the host announces its seat
-    dead at, the only death of that dawn (annotators write "被狼人刀死" of a seat the witch poisoned too: where the dawn
-    has two deaths, which was the wolves' is not known); or on the last night, when the recording never tells its
-    dawn and the seat is announced out nowhere. Else why it is not placed."""
-    order = {p.id: i for i, p in enumerate(phases)}
+    """A seat's clause has the wolves kill it on a night it does not name (UNPLACED_NOTE). Annotators write "被狼人刀死"
+    of a seat the witch poisoned too (the release's DEV games show it), so the words are not the kill: where the host
+    announces the seat dead at a dawn, that dawn is the host's (its lone-death rule decides); where the recording
+    never tells the last night's dawn and the seat is announced out nowhere, the words stand for that dawn: a death
+    in that night (an elimination event, TOLD_DEATH_NOTE), which the same lone-death rule and role catalogue settle.
+    Else why nothing is read."""
     nights = [p.id for p in phases if p.kind == "night"]
     gone = [x for x in exits if x.kind == "elimination" and x.target == e.target]
-    for night in nights:
-        lo, hi = dawn_window(night, nights, order, len(phases))
-        died = {x.target for x in exits if x.kind == "elimination" and x.result in ("night_death", "left_table", "poisoned")
-                and lo <= order.get(x.phase, -1) <= hi}
-        if e.target in died:
-            return e.model_copy(update={"phase": night}) if died == {e.target} else \
-                f"seat {e.target} killed by the wolves on a night the words do not name: its dawn ({night}) has {sorted(died)} dead"
     if not gone and nights and untold_dawn(nights[-1], phases, exits):
-        return e.model_copy(update={"phase": nights[-1]})
-    return f"seat {e.target} killed by the wolves on a night the words do not name: no dawn of the host announces it dead"
+        return Event(kind="elimination", phase=nights[-1], segment_id=None, audience=EVERYONE, target=e.target, result="night_death",
+                     note=TOLD_DEATH_NOTE, evidence=e.evidence)
+    return (f"seat {e.target} killed by the wolves on a night the words do not name: the host's dawns decide "
+            "(annotators write this of seats the witch poisoned too)")
 
 
 def _antidotes_stated(readings: Sequence[Reading], refused: Sequence[tuple[Statement, str]], phases: Sequence[Phase]) -> list[Event]:
