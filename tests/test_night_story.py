@@ -225,6 +225,24 @@ def test_a_seat_killed_on_a_night_its_clause_does_not_name_is_a_death_only_where
     assert _kept("7 号是村民，第三晚被狼人刀死") == {("night-3", 7)}
 
 
+def test_a_dawn_every_death_of_which_the_clauses_account_for_places_the_kill_and_the_poison():
+    exits = [*EXITS, _exit(5, "day-3")]  # night 3's dawn: seats 5 and 7
+    log = "5 号是村民，白天站边 2 号，夜间被女巫毒死；7 号是村民，夜间被狼刀死亡"
+    nf = read_night_facts(log, None, [], SEATS, PHASES, "zh", exits)
+    assert {(e.phase, e.skill, e.target) for e in nf.kept if e.audience.kind != "seats" and e.phase == "night-3"} == {
+        ("night-3", "witch_poison", 5), ("night-3", "wolf_kill", 7)}
+    # one death left unaccounted, or two seats both "killed by the wolves": the kill is not placed (the poison is)
+    nf = read_night_facts("7 号是村民，夜间被狼刀死亡", None, [], SEATS, PHASES, "zh", exits)
+    assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.phase == "night-3"]
+    nf = read_night_facts("5 号是村民，夜间被狼人刀死；7 号是村民，夜间被狼刀死亡", None, [], SEATS, PHASES, "zh", exits)
+    assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.phase == "night-3"]
+    # a poison alone is placed on its seat's dawn; one by a seat that is no witch is not read
+    nf = read_night_facts("7 号是村民，夜间被女巫毒死", None, [], SEATS, PHASES, "zh", EXITS)
+    assert [(e.phase, e.target) for e in nf.kept if e.skill == "witch_poison"] == [("night-3", 7)]
+    nf = read_night_facts("7 号是村民，夜间被 2 号毒死", None, [], SEATS, PHASES, "zh", EXITS)
+    assert not [e for e in nf.kept if e.skill == "witch_poison"]
+
+
 def test_a_death_the_log_tells_stands_for_a_dawn_the_host_never_tells():
     # night 4 ends the recording; the log has seat 3 die in it, and no seat that can kill at night is in play: the
     # witch (1) is out before night 4 in this variant, so the one death is the wolves' kill (night 3's is the host's)

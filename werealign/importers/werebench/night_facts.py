@@ -67,19 +67,15 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
 def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
     """A kill read under a night the text does not name (werebench.night_story) stands only where the host bears it
     out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn)
-    and the seat is announced out nowhere. Else it is dropped (the dawn contradicts it) and reported: (the readings
-    kept, the kills dropped with why)."""
+    and the seat is announced out nowhere. Else it is dropped (the dawn contradicts it) and reported. A kill or a
+    poison whose night no word names is placed by the dawns (_place_by_dawns). (the readings kept, the events dropped
+    with why)"""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
-    out, dropped = [], []
+    out, dropped = _place_by_dawns([r for r in readings if r.event is not None and r.event.note == UNPLACED_NOTE], exits, phases)
     for r in readings:
         e = r.event
         if e is not None and e.note == UNPLACED_NOTE:
-            placed = _placed_by_dawn(e, exits, phases)
-            if isinstance(placed, str):
-                dropped.append((e, placed))
-            else:
-                out.append(Reading(r.seat, r.text, placed, r.why))
             continue
         if e is None or e.note != DERIVED_NOTE:
             out.append(r)
@@ -94,20 +90,52 @@ def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Seq
     return out, dropped
 
 
-def _placed_by_dawn(e: Event, exits: Sequence[Event], phases: Sequence[Phase]) -> Event | str:
-    """A seat's clause has the wolves kill it on a night it does not name (UNPLACED_NOTE). Annotators write "被狼人刀死"
-    of a seat the witch poisoned too (the release's DEV games show it), so the words are not the kill: where the host
-    announces the seat dead at a dawn, that dawn is the host's (its lone-death rule decides); where the recording
-    never tells the last night's dawn and the seat is announced out nowhere, the words stand for that dawn: a death
-    in that night (an elimination event, TOLD_DEATH_NOTE), which the same lone-death rule and role catalogue settle.
-    Else why nothing is read."""
+def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
+    """Seats' clauses that have a seat killed by the wolves or poisoned on a night they do not name (UNPLACED_NOTE),
+    placed by the host's dawns. Annotators write "被狼人刀死" of a seat the witch poisoned too (DEV game s3-05's log),
+    so a kill is placed only where the sources account for every death of a dawn with two or more, one cause each and
+    one of them the wolves' ("6 号…夜间被女巫毒死", "7 号…夜间被狼刀死亡"); a poison is placed on the dawn its seat died
+    at. A seat announced out nowhere whose last night's dawn the recording never tells: a kill is a death in that
+    night (TOLD_DEATH_NOTE: the host's lone-death rule and the role catalogue settle it), a poison that night's.
+    (readings placed, the events not placed with why)"""
+    order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
-    gone = [x for x in exits if x.kind == "elimination" and x.target == e.target]
-    if not gone and nights and untold_dawn(nights[-1], phases, exits):
-        return Event(kind="elimination", phase=nights[-1], segment_id=None, audience=EVERYONE, target=e.target, result="night_death",
-                     note=TOLD_DEATH_NOTE, evidence=e.evidence)
-    return (f"seat {e.target} killed by the wolves on a night the words do not name: the host's dawns decide "
-            "(annotators write this of seats the witch poisoned too)")
+    by_seat: dict[int | None, list[Reading]] = {}
+    for r in unplaced:
+        by_seat.setdefault(r.event.target, []).append(r)
+    out: list[Reading] = []
+    dropped: list[tuple[Event, str]] = []
+    placed: set[int | None] = set()
+    for night in nights:
+        lo, hi = dawn_window(night, nights, order, len(phases))
+        died = {x.target for x in exits if x.kind == "elimination" and x.result in ("night_death", "left_table", "poisoned")
+                and lo <= order.get(x.phase, -1) <= hi}
+        causes = {seat: {r.event.skill for r in by_seat.get(seat, [])} for seat in died}
+        kills = [seat for seat, c in causes.items() if c == {"wolf_kill"}]
+        complete = len(died) >= 2 and all(len(c) == 1 for c in causes.values()) and len(kills) == 1
+        for seat in sorted(died & set(by_seat)):
+            placed.add(seat)
+            if causes[seat] == {"witch_poison"} or (causes[seat] == {"wolf_kill"} and complete):
+                out += [Reading(r.seat, r.text, r.event.model_copy(update={"phase": night}), r.why) for r in by_seat[seat]]
+            else:
+                dropped += [(r.event, f"seat {seat} dies at the dawn after {night} with {sorted(died)}: the sources' accounts of that dawn, "
+                             "which name no night, do not give each death one cause (annotators write '被狼人刀死' of poisoned seats too)")
+                            for r in by_seat[seat]]
+    last = nights[-1] if nights else None
+    for seat, rs in by_seat.items():
+        if seat in placed:
+            continue
+        gone = any(x.kind == "elimination" and x.target == seat for x in exits)
+        for r in rs:
+            e = r.event
+            if gone or last is None or not untold_dawn(last, phases, exits):
+                dropped.append((e, f"seat {seat} killed or poisoned on a night the words do not name: no dawn of the host places it"))
+            elif e.skill == "wolf_kill":
+                out.append(Reading(r.seat, r.text, Event(kind="elimination", phase=last, segment_id=None, audience=EVERYONE, target=seat,
+                                                         result="night_death", note=TOLD_DEATH_NOTE, evidence=e.evidence), r.why))
+            else:
+                out.append(Reading(r.seat, r.text, e.model_copy(update={"phase": last}), r.why))
+    return out, dropped
 
 
 def _antidotes_stated(readings: Sequence[Reading], refused: Sequence[tuple[Statement, str]], phases: Sequence[Phase]) -> list[Event]:

@@ -16,9 +16,9 @@ from werealign.schema.models import ACTOR, EVERYONE, Audience
 WOLVES = Audience(kind="team", team="wolf")
 DERIVED_NOTE = "read from the sources' account of a night they do not name (after a self-destruct or a nightfall), borne out by the host's dawn"
 TOLD_DEATH_NOTE = "a death in the night, as the annotator log or the recap tells it (the host never tells that dawn)"
-# A seat's clause has it killed by the wolves and names no night ("最终被狼人刀死"): placed on the night whose dawn the
-# host announces it dead at (werebench.night_facts); its phase until then is the game's last night.
-UNPLACED_NOTE = "read from a seat's clause that has it killed by the wolves on a night it does not name, placed by the host's dawn"
+# A seat's clause has it killed by the wolves or poisoned and names no night ("最终被狼人刀死", "夜间被女巫毒死"): placed
+# by the host's dawns (werebench.night_facts); its phase until then is the game's last night.
+UNPLACED_NOTE = "read from a seat's clause that has it killed by the wolves or poisoned on a night it does not name, placed by the host's dawn"
 
 
 @dataclass(frozen=True)
@@ -109,12 +109,13 @@ class NightRecord:
                               note=TOLD_DEATH_NOTE)
                 self.readings.append(Reading(seat, text, event, "read"))
 
-    def kill_unplaced(self, seat: SeatInfo, text: str) -> None:
-        """The wolves killed `seat` on a night the text does not name (UNPLACED_NOTE)."""
+    def kill_unplaced(self, seat: SeatInfo, text: str, witch: SeatInfo | None = None) -> None:
+        """The wolves killed `seat` (or `witch` poisoned it) on a night the text does not name (UNPLACED_NOTE)."""
         nights = sorted(self.nights, key=lambda pid: int(pid.rsplit("-", 1)[-1]) if pid.rsplit("-", 1)[-1].isdigit() else 0)
         if not nights:
             return
-        event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=WOLVES, actor=None, target=seat.seat, skill="wolf_kill",
+        event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=WOLVES if witch is None else ACTOR,
+                      actor=None if witch is None else witch.seat, target=seat.seat, skill="wolf_kill" if witch is None else "witch_poison",
                       note=UNPLACED_NOTE)
         self.readings.append(Reading(seat.seat, text, event, "read"))
 

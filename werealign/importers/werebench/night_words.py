@@ -144,5 +144,8 @@ KILL_UNSAID = re.compile(r"^(?:(?!想|要|准备|打算|计划|如果|可能|应
 DEATHS = re.compile(r"(?P<seats>(?:(?<!\d)\d{1,2}\s*号\s*[、和与及]?\s*)+)(?:死亡|身亡)")
 # A seat's clause that has it killed by the wolves without naming the night ("最终被狼人刀死", "夜间被狼刀死亡", "后被
 # 9 号狼人杀死"): a death, not a knife that may have been saved ("被狼人刀了" is not read).
+# The same, poisoned ("夜间被女巫毒死", "后被 3 号女巫毒死亡").
+POISONED_NIGHT_UNSAID = re.compile(r"^(?:最终|最后|后来|之后|然后|随后|后)?\s*(?:在)?\s*(?:夜间|晚上|夜里)?\s*被\s*(?:女巫|(?P<by>\d{1,2})\s*号\s*(?:女巫)?)"
+                                   r"\s*(?:用毒药?|撒毒)?\s*盲?毒(?:死|杀)")
 KILLED_NIGHT_UNSAID = re.compile(r"^(?:最终|最后|后来|之后|然后|随后|后)?\s*(?:在)?\s*(?:夜间|晚上|夜里)?\s*被\s*(?:" + PACK
                                  + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:刀死|杀死|击杀|刀杀|(?:首刀|刀)\s*(?:死亡|出局|身亡))")
