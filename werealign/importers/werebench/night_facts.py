@@ -110,12 +110,14 @@ def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Seq
         lo, hi = dawn_window(night, nights, order, len(phases))
         died = {x.target for x in exits if x.kind == "elimination" and x.result in ("night_death", "left_table", "poisoned")
                 and lo <= order.get(x.phase, -1) <= hi}
-        causes = {seat: {r.event.skill for r in by_seat.get(seat, [])} for seat in died}
-        kills = [seat for seat, c in causes.items() if c == {"wolf_kill"}]
-        complete = len(died) >= 2 and all(len(c) == 1 for c in causes.values()) and len(kills) == 1
+        # seat -> the one event standing for its cause (None: no cause given, or two that differ)
+        cause = {seat: rs[0].event if rs and len({r.event.skill for r in rs}) == 1 else None for seat in died for rs in [by_seat.get(seat, [])]}
+        kills = [seat for seat, e in cause.items() if e is not None and e.skill == "wolf_kill"]
+        complete = len(died) >= 2 and None not in cause.values() and len(kills) == 1
         for seat in sorted(died & set(by_seat)):
             placed.add(seat)
-            if causes[seat] == {"witch_poison"} or (causes[seat] == {"wolf_kill"} and complete):
+            e = cause[seat]
+            if e is not None and (e.skill == "witch_poison" or (e.skill == "wolf_kill" and complete)):
                 out += [Reading(r.seat, r.text, r.event.model_copy(update={"phase": night}), r.why) for r in by_seat[seat]]
             else:
                 dropped += [(r.event, f"seat {seat} dies at the dawn after {night} with {sorted(died)}: the sources' accounts of that dawn, "

@@ -114,9 +114,11 @@ class NightRecord:
         nights = sorted(self.nights, key=lambda pid: int(pid.rsplit("-", 1)[-1]) if pid.rsplit("-", 1)[-1].isdigit() else 0)
         if not nights:
             return
-        event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=WOLVES if witch is None else ACTOR,
-                      actor=None if witch is None else witch.seat, target=seat.seat, skill="wolf_kill" if witch is None else "witch_poison",
-                      note=UNPLACED_NOTE)
+        if witch is None:
+            event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=WOLVES, target=seat.seat, skill="wolf_kill", note=UNPLACED_NOTE)
+        else:
+            event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=ACTOR, actor=witch.seat, target=seat.seat, skill="witch_poison",
+                          note=UNPLACED_NOTE)
         self.readings.append(Reading(seat.seat, text, event, "read"))
 
     def implicit_save(self, witch: SeatInfo, night: int, itself: bool, text: str) -> None:
