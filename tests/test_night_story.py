@@ -106,6 +106,9 @@ def test_a_role_word_before_a_listing_comma_stays_with_its_seat():
     assert _read("首夜狼队首刀，村民、5 号女巫 1 号，1 号选择开药解救") == [("night-1", 5, False)]
     # the role must agree: seat 5 is no hunter
     assert _read("首夜狼队首刀，猎人、5 号女巫 1 号") == []
+    # a seat that opens its own action after its label is the actor, not the victim
+    assert _read("首夜狼队首刀，女巫、1 号使用解药救人") == []
+    assert _read("首夜狼队首刀，守卫、8 号守护了 2 号") == []
 
 
 def test_a_named_actor_after_another_seat_starts_its_own_sub_clause():

@@ -124,7 +124,9 @@ SAVE_BY_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*" + CHOOSING + r"(
 # The pack's knife ending a sub-clause with no victim, and a victim opening the next by its role: "狼人首刀，村民、7 号"
 # (not "…被狼人刀死，5 号是…": a passive ends a seat's own clause, and the next one is another seat's).
 KILL_LAST = re.compile(KILLER + r"\s*(?:再次|又)?\s*(?:选择|决定)?\s*[落首]?(?:刀|杀)\s*$")
-VICTIM_FIRST = re.compile(r"^(?P<trole>" + ANY_ROLE[3:-2] + r")?\s*、?\s*" + SEAT + SECOND_VICTIM)
+# The seat must not open an action of its own ("狼人首刀，女巫、1 号使用解药": 1 is the witch acting, not the victim).
+VICTIM_FIRST = re.compile(r"^(?P<trole>" + ANY_ROLE[3:-2] + r")?\s*、?\s*" + SEAT + SECOND_VICTIM
+                          + r"(?!\s*(?:玩家)?\s*(?:选择|决定|使用|用|开|救|毒|撒|守|验|查|自|禁|暗杀|发动|交换|空))")
 # The antidote opening a sub-clause whose witch ends the one before ("…女巫 7 号 | 使用了解药…": a recap's transcript
 # breaks there at a space): her save, whatever talk the rest of the run-on sub-clause holds.
 ANTIDOTE_FIRST = re.compile(r"^(?:选择了?|决定)?\s*(?:(?:使用|用|开)了?解药|开药)")
