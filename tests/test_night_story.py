@@ -83,8 +83,11 @@ def test_a_kill_under_a_derived_night_stands_only_where_the_dawn_bears_it_out():
     assert _kept("第一天白天，4 号果断自爆，狼人刀死 2 号") == {("night-2", 2)}
     # seat 7 dies at night 3's dawn, not night 2's: the derived night is off, nothing is kept
     assert _kept("第一天白天，4 号果断自爆，狼人刀死 7 号") == set()
-    # the night that ends the recording has no dawn: kept when the seat is announced out nowhere ...
-    assert _kept("第三天白天 6 号直接自爆，狼队刀了 3 号") == {("night-4", 3)}
+    # the night that ends the recording has no dawn: a seat out nowhere may have been saved, so one source is not
+    # enough; the log and the recap both telling it are ...
+    assert _kept("第三天白天 6 号直接自爆，狼队刀了 3 号") == set()
+    both = read_night_facts("第三天白天 6 号直接自爆，狼队刀了 3 号", "第三天白天 6 号选择自爆 狼人刀死 3 号", [], SEATS, PHASES, "zh", EXITS)
+    assert {(e.phase, e.target) for e in both.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} == {("night-4", 3)}
     # ... and not when the host has the seat out already
     assert _kept("第三天白天 6 号直接自爆，狼队刀了 2 号") == set()
     # "当晚" after a day word is the next night (3), whose dawn has seat 7 dead, not 2: only night 2's kill stands

@@ -66,8 +66,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
 
 def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
     """A kill read under a night the text does not name (werebench.night_story) stands only where the host bears it
-    out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn)
-    and the seat is announced out nowhere. Else it is dropped (the dawn contradicts it) and reported. A kill or a
+    out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn),
+    the seat is announced out nowhere and the log and the recap both tell that kill on that night. Else it is dropped (the dawn contradicts it) and reported. A kill or a
     poison whose night no word names is placed by the dawns (_place_by_dawns). (the readings kept, the events dropped
     with why)"""
     order = {p.id: i for i, p in enumerate(phases)}
@@ -83,7 +83,11 @@ def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Seq
         lo, hi = dawn_window(e.phase, nights, order, len(phases))
         gone = [x for x in exits if x.kind == "elimination" and x.target == e.target]
         at_dawn = any(x.result in ("night_death", "left_table") and lo <= order.get(x.phase, -1) <= hi for x in gone)
-        if e.target is not None and (at_dawn or (untold_dawn(e.phase, phases, exits) and not gone)):
+        # no dawn to check it (the recording ends in that night): a seat out nowhere may also be one the witch saved, so
+        # the log and the recap must both tell that kill on that night
+        both = {ev.source for x in readings if x.event is not None and x.event.note == DERIVED_NOTE and (x.event.phase, x.event.target) == (e.phase, e.target)
+                for ev in x.event.evidence} >= {"annotator_log", "recap"}
+        if e.target is not None and (at_dawn or (untold_dawn(e.phase, phases, exits) and not gone and both)):
             out.append(r)
         else:
             dropped.append((e, f"a kill of {e.phase}, a night the words do not name: the host's dawn does not bear out seat {e.target}"))
