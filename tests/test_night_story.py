@@ -59,6 +59,9 @@ def test_a_knife_whose_wolf_subject_the_clause_before_names_is_the_packs():
     # a wolf named by its seat alone: the seat must truly be a wolf (7 is a villager: nothing)
     assert _read("第二天白天 4 号自爆，让 6 号刀死 7 号") == [("night-3", 7, True)]
     assert _read("第二天白天 4 号自爆，让 7 号刀死 2 号") == []
+    # a transcript's space between the wolf told to knife and its knife (the recap's sentence break)
+    assert _read("第二天白天 4 号直接自爆 让 6 号 刀死7 号", recap=True) == [("night-3", 7, True)]
+    assert _read("第二天白天 4 号直接自爆 让 5 号 刀死7 号", recap=True) == []  # 5 is no wolf
 
 
 @pytest.mark.parametrize("text", [

@@ -74,10 +74,12 @@ def unsaid_killer(rec: NightRecord, night: int, text: str, before: str, whole: s
 
 def _wolf_named(rec: NightRecord, text: str) -> bool:
     """`text` has a wolf for its subject: the pack or a wolf-side role named, or a seat that truly is a wolf blowing
-    itself up ("4 号直接选择自爆": a seat merely mentioned, "4 号出局", is no subject of the knife after it)."""
+    itself up ("4 号直接选择自爆") or told to knife ("让 9 号"): a seat merely mentioned ("4 号出局") is no subject of
+    the knife after it."""
     if re.search(w.KILLER, text):
         return True
-    m = re.search(r"(?<!\d)(\d{1,2})\s*号[^\d，。；,;]{0,8}?自爆", text)
+    # "让 9 号 | 刀死 4 号" (a transcript's space split them): the wolf the sub-clause ends on is told to knife
+    m = re.search(r"(?:让|由|安排)\s*(?<!\d)(\d{1,2})\s*号\s*$", text) or re.search(r"(?<!\d)(\d{1,2})\s*号[^\d，。；,;]{0,8}?自爆", text)
     seat = rec.by_seat.get(int(m.group(1))) if m else None
     return seat is not None and seat.faction == "wolf"
 
