@@ -268,3 +268,19 @@ def test_a_death_the_log_tells_stands_for_a_dawn_the_host_never_tells():
     assert night4("第三天白天 6 号自爆，再次天黑 3 号没有死亡") == set()
     # a dawn the host tells is the host's: the log's account of night 3 changes nothing there
     assert _kept("第三晚 5 号死亡", exits=exits) == {("night-3", 7)}
+
+
+def test_a_guard_correcting_himself_is_read_as_corrected():
+    from werealign.importers.werebench.claims import statements_in
+
+    def guards(text):
+        return [(st.night, st.target) for st in statements_in(text, 8, "guard", 3)]
+
+    # "我是空手的": an empty guard in the first person
+    assert guards("第一天晚上我是空手的，大家别怀疑我") == [(1, None)]
+    # what he said before "记错了" about the same night gives way to what follows it
+    assert guards("我第一天晚上守的是自己，哎不对我记错了，第一天晚上我是空手的") == [(1, None)]
+    # a correction about another night leaves the first statement as it was
+    assert guards("第一天晚上我守了自己，第二天晚上守的 5 号，说错了，第二天晚上守的 6 号") == [(1, 8), (2, 6)]
+    # no correction: two statements of one night stay two (the settling disputes them)
+    assert guards("第一天晚上我守了自己，第一天晚上我是空手的") == [(1, 8), (1, None)]

@@ -51,7 +51,9 @@ _GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|守�
            re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|守的是|守护了|守的)\s*" + SEAT),
            # himself: "昨晚我守的还是我自己", "第一晚我守了自己" (no seat: the target is the speaker)
            re.compile(r"(?:我|" + _GUARD_NIGHT + r"\s*我)\s*" + _GUARD_NIGHT + r"?\s*(?:是)?\s*(?:选择)?\s*(?:守了|守的是|守的还是|守的|守护了|守护的是)\s*(?:我)?\s*自己")]
-_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:空守|空手|没守|谁也没守)")
+_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:是)?\s*(?:空守|空手|没守|谁也没守)")
+# A speaker correcting himself ("我记错了"): what he said before it about the same night is superseded by what follows.
+_RETRACTED = re.compile(r"记错了|说错了|口误|搞错了|说反了")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
 # "昨天验了 9" said by day: yesterday's check is last night's (a seer checks only at night).
@@ -175,7 +177,11 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
                 continue
             if not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, skill="guard_protect", target=None, result=None, day=day, night=_night_named(before, day), text=before)))
-    return [st for _, st in sorted(found, key=lambda f: f[0])]
+    found.sort(key=lambda f: f[0])
+    fixes = [m.start() for m in _RETRACTED.finditer(text)]
+    # a statement followed by a correction and then by another of the same skill and night is the one corrected
+    return [st for pos, st in found
+            if not any(pos < fix < later and (o.skill, o.night) == (st.skill, st.night) for fix in fixes for later, o in found)]
 
 
 def _night_named(text: str, day: int) -> int | None:
