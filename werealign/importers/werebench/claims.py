@@ -14,6 +14,8 @@ without one takes the night before its day only when every earlier night is know
 again, or a reader that missed one, would put it a night off); an antidote without one only on day 1 (on a later
 day it may be any night's), or on the one night the log or the recap has her spend it without naming whom (her one
 antidote: her word names its target); a poison without one, the night before the day (the dawn settles it).
+A speaker who corrects himself ("我记错了") is read as corrected: a statement followed by a correction and then by
+another of the same skill and night gives way to it.
 A seer's checks form one list: one target a night, none on two nights, agreeing with the written sources; where
 two disagree, neither is taken and the night is reported disputed.
 """
