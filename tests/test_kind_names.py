@@ -41,7 +41,10 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "audit/leaks.py": (1, GAME_WORDS),
     "importers/werebench/claims.py": (6, GAME_WORDS),
     "importers/werebench/game.py": (1, GAME_WORDS),
-    "importers/werebench/nights.py": (8, GAME_WORDS),
+    "importers/werebench/nights.py": (3, GAME_WORDS),
+    "importers/werebench/night_words.py": (4, GAME_WORDS),
+    "importers/werebench/night_clauses.py": (1, GAME_WORDS),
+    "importers/werebench/night_record.py": (1, GAME_WORDS),
     "solvers/agent_designs.py": (2, "a step named 'vote' (a majority vote over sampled replies), not an item kind"),
     # Files of a given format that hold the built-in kinds by definition.
     "schema/runs.py": (2, "reading a version-1 run.json: that version asked VA with the voter's speech shown"),

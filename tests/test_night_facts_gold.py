@@ -187,8 +187,9 @@ def test_at_least_98_percent_of_the_facts_read_are_true(scored) -> None:
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason=f"{MAIN_FIGURES}: the kill is read right for 171 of the 209 nights that require it (82%; "
-                                        "DEV 90/109, HELD OUT 81/100): log wordings no reader takes, magician swaps, nicknames")
+@pytest.mark.xfail(strict=False, reason="n41 (2026-11-27): the kill is read right for 182 of the 209 nights that require it (87%; "
+                                        "DEV 101/109, HELD OUT 81/100, unchanged there): held-out wordings no reader takes, nicknames, "
+                                        "magician nights whose swap is not stated")
 def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -> None:
     c = scored[0]["wolf_kill"]
     assert c["right"] / c["required"] >= 0.90, (c["right"], c["required"])

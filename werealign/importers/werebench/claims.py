@@ -12,7 +12,10 @@ protection settled like every night fact (werebench.night_truth).
 Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a check or a protection
 without one takes the night before its day only when every earlier night is known (a seer naming an old check
 again, or a reader that missed one, would put it a night off); an antidote without one only on day 1 (on a later
-day it may be any night's); a poison without one, the night before the day (the dawn settles it).
+day it may be any night's), or on the one night the log or the recap has her spend it without naming whom (her one
+antidote: her word names its target); a poison without one, the night before the day (the dawn settles it).
+A speaker who corrects himself ("我记错了") is read as corrected: a statement followed by a correction and then by
+another of the same skill and night gives way to it.
 A seer's checks form one list: one target a night, none on two nights, agreeing with the written sources; where
 two disagree, neither is taken and the night is reported disputed.
 """
@@ -50,7 +53,9 @@ _GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|守�
            re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|守的是|守护了|守的)\s*" + SEAT),
            # himself: "昨晚我守的还是我自己", "第一晚我守了自己" (no seat: the target is the speaker)
            re.compile(r"(?:我|" + _GUARD_NIGHT + r"\s*我)\s*" + _GUARD_NIGHT + r"?\s*(?:是)?\s*(?:选择)?\s*(?:守了|守的是|守的还是|守的|守护了|守护的是)\s*(?:我)?\s*自己")]
-_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:空守|空手|没守|谁也没守)")
+_EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:是)?\s*(?:空守|空手|没守|谁也没守)")
+# A speaker correcting himself ("我记错了"): what he said before it about the same night is superseded by what follows.
+_RETRACTED = re.compile(r"记错了|说错了|口误|搞错了|说反了")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
 # "昨天验了 9" said by day: yesterday's check is last night's (a seer checks only at night).
@@ -178,7 +183,11 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
                 continue
             if not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, skill="guard_protect", target=None, result=None, day=day, night=_night_named(before, day), text=before)))
-    return [st for _, st in sorted(found, key=lambda f: f[0])]
+    found.sort(key=lambda f: f[0])
+    fixes = [m.start() for m in _RETRACTED.finditer(text)]
+    # a statement followed by a correction and then by another of the same skill and night is the one corrected
+    return [st for pos, st in found
+            if not any(pos < fix < later and (o.skill, o.night) == (st.skill, st.night) for fix in fixes for later, o in found)]
 
 
 def _night_named(text: str, day: int) -> int | None:
@@ -215,6 +224,11 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
     for e in known:
         if e.kind == "skill_use" and _once(e) and e.target is not None:
             written_potion.setdefault((e.actor, e.skill), []).append(e)
+    # a save the written sources place on a night with its target left implicit ("女巫…开药"): her one antidote's night
+    implicit_save: dict[int, list[int]] = {}
+    for e in known:
+        if e.kind == "skill_use" and e.skill == "witch_save" and e.target is None and isinstance(e.actor, int):
+            implicit_save.setdefault(e.actor, []).extend(d for d, pid in nights.items() if pid == e.phase)
     outranked: dict[tuple, str] = {}  # written facts the witch's own words, naming their night, overrule
     events: list[Event] = []
     dropped: list[tuple[Statement, str]] = []
@@ -251,6 +265,11 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                 dropped.append((st, f"its night is not said, and the nights free before day {st.day} are {free}, not night {st.day} alone"))
                 continue
             night = st.day
+        elif night is None and st.skill == "witch_save" and len(implicit_save.get(st.seat, ())) == 1 and implicit_save[st.seat][0] <= st.day:
+            # "我救了 5 号" on a later day, while the log or the recap has her spend the antidote on one night without
+            # naming whom: her one antidote, so that night's (the settling checks it against the dawn)
+            night = implicit_save[st.seat][0]
+            filled.discard((st.seat, st.skill, nights[night]))
         elif night is None and st.skill == "witch_save" and st.day > 1:
             # "X 是我的银水" said on day 3 may be night 1's save: only the dawn a poison kills settles an unnamed potion
             dropped.append((st, f"its night is not said and day {st.day} follows {st.day} nights: the antidote may be any one's"))

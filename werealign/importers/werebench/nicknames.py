@@ -49,7 +49,8 @@ def nickname_patterns(nicks: dict[str, int], killer: str, kill_verb: str, ordina
     alt = "(?P<nick>" + "|".join(map(re.escape, sorted(nicks, key=len, reverse=True))) + ")"
     role = "(?:(?P<trole>" + "|".join(map(re.escape, sorted(_ROLE_WORDS, key=len, reverse=True))) + r")\s*)?"
     return [
-        ("kill", re.compile(killer + r"[^\d，。；,;]{0,6}?" + kill_verb + r"\s*、?\s*" + role + alt)),
+        # a short description of the target may stand between ("刀了发言像女巫的小五"): it ends in 的
+        ("kill", re.compile(killer + r"[^\d，。；,;]{0,6}?" + kill_verb + r"\s*、?\s*(?:[^\d，。；,;、]{1,12}?的)?\s*" + role + alt)),
         ("poison", re.compile(r"女巫\s*(?:(?P<actor>\d{1,2})\s*号)?\s*[^\d\s，。；,;]{0,4}?\s*(?:选择|决定)?\s*(?:盲)?(?:毒死|毒杀|毒)了?"
                                     r"\s*[^\d，。；,;]{0,6}?" + alt)),
         ("check", re.compile(r"第(?P<n>" + ordinal + r")(?:晚|夜)[^\d，。；,;]{0,8}?(?:验出|验到)了?\s*" + alt

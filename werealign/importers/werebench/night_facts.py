@@ -19,13 +19,16 @@ from dataclasses import dataclass, field
 from werealign.importers.corrections import apply_corrections
 from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
-from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.werebench.night_truth import settle_night_actions, untold_dawn
+from werealign.game.knowledge import dawn_window
+from werealign.importers.werebench.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
 from werealign.importers.werebench.nights import Reading, read_night_actions
 from werealign.importers.werebench.recounts import place_recounts
 from werealign.importers.werebench.report_days import drop_checks_after_their_report
+from werealign.importers.werebench.swaps import stated_swaps
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
-from werealign.schema.models import ACTOR
+from werealign.schema.models import ACTOR, EVERYONE
 from werealign.schema.roles import catalogue_for
 
 
@@ -42,8 +45,11 @@ class NightFacts:
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
                      phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
-    readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
+    readings, undawned = _dawn_bears_out(read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True),
+                                         exits, phases)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
+    told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
+    readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]
     said = read_statements(utterances, seats, phases)
     # a check placed after the day the seer first reported the seat is wrong there (werebench.report_days)
     found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
@@ -54,14 +60,97 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     refused = [*late_said, *refused]
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
-    facts, corrected = apply_corrections([*written, *stated], corrections)
-    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases))
+    # a witch's own word naming the target of a save the written sources left implicit is the same save: one fact
+    facts, _ = one_per_action([*written, *stated])
+    facts, corrected = apply_corrections(facts, corrections)
+    kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
+                                         told_deaths)
     dropped = [*late_written, *dropped]
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
     for c in corrections:
         disputed.pop((c.actor, c.skill, c.night), None)  # settled by hand
-    return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, dropped, corrected)
+    return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, [*undawned, *dropped], corrected)
+
+
+def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
+    """A kill read under a night the text does not name (werebench.night_story) stands only where the host bears it
+    out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn),
+    the seat is announced out nowhere and the log and the recap both tell that kill on that night. Else it is dropped (the dawn contradicts it) and reported. A kill or a
+    poison whose night no word names is placed by the dawns (_place_by_dawns). (the readings kept, the events dropped
+    with why)"""
+    order = {p.id: i for i, p in enumerate(phases)}
+    nights = [p.id for p in phases if p.kind == "night"]
+    out, dropped = _place_by_dawns([r for r in readings if r.event is not None and r.event.note == UNPLACED_NOTE], exits, phases)
+    for r in readings:
+        e = r.event
+        if e is not None and e.note == UNPLACED_NOTE:
+            continue
+        if e is None or e.note != DERIVED_NOTE:
+            out.append(r)
+            continue
+        lo, hi = dawn_window(e.phase, nights, order, len(phases))
+        gone = [x for x in exits if x.kind == "elimination" and x.target == e.target]
+        at_dawn = any(x.result in ("night_death", "left_table") and lo <= order.get(x.phase, -1) <= hi for x in gone)
+        # no dawn to check it (the recording ends in that night): a seat out nowhere may also be one the witch saved, so
+        # the log and the recap must both tell that kill on that night
+        both = {ev.source for x in readings if x.event is not None and x.event.note == DERIVED_NOTE and (x.event.phase, x.event.target) == (e.phase, e.target)
+                for ev in x.event.evidence} >= {"annotator_log", "recap"}
+        if e.target is not None and (at_dawn or (untold_dawn(e.phase, phases, exits) and not gone and both)):
+            out.append(r)
+        else:
+            dropped.append((e, f"a kill of {e.phase}, a night the words do not name: the host's dawn does not bear out seat {e.target}"))
+    return out, dropped
+
+
+def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
+    """Seats' clauses that have a seat killed by the wolves or poisoned on a night they do not name (UNPLACED_NOTE),
+    placed by the host's dawns. Annotators write "被狼人刀死" of a seat the witch poisoned too (DEV game s3-05's log),
+    so a kill is placed only where the sources account for every death of a dawn with two or more, one cause each and
+    one of them the wolves' ("6 号…夜间被女巫毒死", "7 号…夜间被狼刀死亡"); a poison is placed on the dawn its seat died
+    at. A seat announced out nowhere whose last night's dawn the recording never tells: a kill is a death in that
+    night (TOLD_DEATH_NOTE: the host's lone-death rule and the role catalogue settle it), a poison that night's.
+    (readings placed, the events not placed with why)"""
+    order = {p.id: i for i, p in enumerate(phases)}
+    nights = [p.id for p in phases if p.kind == "night"]
+    by_seat: dict[int | None, list[Reading]] = {}
+    for r in unplaced:
+        by_seat.setdefault(r.event.target, []).append(r)
+    out: list[Reading] = []
+    dropped: list[tuple[Event, str]] = []
+    placed: set[int | None] = set()
+    for night in nights:
+        lo, hi = dawn_window(night, nights, order, len(phases))
+        died = {x.target for x in exits if x.kind == "elimination" and x.result in ("night_death", "left_table", "poisoned")
+                and lo <= order.get(x.phase, -1) <= hi}
+        # seat -> the one event standing for its cause (None: no cause given, or two that differ)
+        cause = {seat: rs[0].event if rs and len({r.event.skill for r in rs}) == 1 else None for seat in died for rs in [by_seat.get(seat, [])]}
+        kills = [seat for seat, e in cause.items() if e is not None and e.skill == "wolf_kill"]
+        complete = len(died) >= 2 and None not in cause.values() and len(kills) == 1
+        for seat in sorted(died & set(by_seat)):
+            placed.add(seat)
+            e = cause[seat]
+            if e is not None and (e.skill == "witch_poison" or (e.skill == "wolf_kill" and complete)):
+                out += [Reading(r.seat, r.text, r.event.model_copy(update={"phase": night}), r.why) for r in by_seat[seat]]
+            else:
+                dropped += [(r.event, f"seat {seat} dies at the dawn after {night} with {sorted(died)}: the sources' accounts of that dawn, "
+                             "which name no night, do not give each death one cause (annotators write '被狼人刀死' of poisoned seats too)")
+                            for r in by_seat[seat]]
+    last = nights[-1] if nights else None
+    for seat, rs in by_seat.items():
+        if seat in placed:
+            continue
+        gone = any(x.kind == "elimination" and x.target == seat for x in exits)
+        for r in rs:
+            e = r.event
+            if gone or last is None or not untold_dawn(last, phases, exits):
+                dropped.append((e, f"seat {seat} killed or poisoned on a night the words do not name: no dawn of the host places it"))
+            elif e.skill == "wolf_kill":
+                out.append(Reading(r.seat, r.text, Event(kind="elimination", phase=last, segment_id=None, audience=EVERYONE, target=seat,
+                                                         result="night_death", note=TOLD_DEATH_NOTE, evidence=e.evidence), r.why))
+            else:
+                out.append(Reading(r.seat, r.text, e.model_copy(update={"phase": last}), r.why))
+    return out, dropped
 
 
 def _antidotes_stated(readings: Sequence[Reading], refused: Sequence[tuple[Statement, str]], phases: Sequence[Phase]) -> list[Event]:

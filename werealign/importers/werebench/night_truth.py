@@ -11,7 +11,9 @@ host's announcements, and given to the seats that knew them.
 - Never shown (dropped, reported with the reason): an action of a seat the host had already announced out
   before that night, or on such a seat; a kill the witch's save contradicts (another seat); a guard's
   protection or a witch's save of a seat announced dead at that night's dawn without the other's protection
-  (either alone would have kept it alive); a poison whose target is not announced dead at that dawn.
+  (either alone would have kept it alive); a poison whose target is not announced dead at that dawn (unless a
+  stated magician's swap moved it to the seat that died, or the recording never tells that dawn and the seat is
+  announced out nowhere: `untold_dawn`).
 """
 
 from __future__ import annotations
@@ -30,10 +32,15 @@ _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
-                         antidote_stated: Sequence[Event] = ()) -> tuple[list[Event], list[tuple[Event, str]]]:
+                         antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = ()
+                         ) -> tuple[list[Event], list[tuple[Event, str]]]:
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
-    given as the earliest it can be): the witch is told no victim after them either."""
+    given as the earliest it can be): the witch is told no victim after them either. `swaps`: pairs of seats a
+    magician is stated to have swapped (werebench.swaps): a kill and a save naming the two seats of one pair on a night
+    are both kept (the knife landed on the other seat: the witch is told that night's victim by neither), and a
+    poison whose seat lived while the other seat of its pair died at that dawn is kept. `told_deaths`: seats the log or
+    the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -51,11 +58,20 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
         lo, hi = dawn(night)
         return e is not None and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi
 
+    def poison_borne_out(seat: int | None, night: str) -> bool:
+        """A poison's seat died at the night's dawn; or its swap partner did (the potion landed there); or the
+        recording never tells that dawn and the seat is announced out nowhere."""
+        return (died_at_dawn(seat, night) or any(seat in pair and died_at_dawn(next(iter(pair - {seat})), night) for pair in swaps)
+                or (untold_dawn(night, phases, exits) and seat is not None and seat not in exit_of))
+
     kills = {e.phase: e for e in actions if e.skill == "wolf_kill"}
     saves = {e.phase: e for e in actions if e.skill == "witch_save"}
+    swapped: set[str] = set()  # nights whose knife landed on the seat swapped with its target
     for night, save in saves.items():
         kill = kills.get(night)
-        if save.target is not None and kill is not None and kill.target != save.target:
+        if save.target is not None and kill is not None and kill.target != save.target and frozenset((kill.target, save.target)) in swaps:
+            swapped.add(night)
+        elif save.target is not None and kill is not None and kill.target != save.target:
             dropped += [(kill, f"the witch's save names seat {save.target} as {night}'s victim"),
                         (save, f"the wolves' kill of {night} is stated as seat {kill.target}")]
             kills.pop(night)
@@ -68,13 +84,14 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             dropped.append((kill, why))
             kills.pop(night)
     for night in nights:
-        victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before)
+        told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
+        victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told)
         if victim is not None and any(k.target == victim for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
                                  skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)",
-                                 evidence=exit_of[victim].evidence if victim in exit_of else [])
+                                 evidence=exit_of[victim].evidence if victim in exit_of else [ev for e in told if e.target == victim for ev in e.evidence])
     protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
     saved = {(n, s.target if s.target is not None else kills[n].target) for n, s in saves.items() if s.target is not None or n in kills}
     kept: list[Event] = []
@@ -90,15 +107,24 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
                 e = e.model_copy(update={"target": kill.target, "evidence": [*e.evidence, *kill.evidence]})
             # else kept with no target: the antidote is spent that night (so she learns no later victim), on a victim
             # no source names (issue 41)
-        why = _contradiction(e, out_before, died_at_dawn, protected, saved)
+        why = _contradiction(e, out_before, died_at_dawn, protected, saved, poison_borne_out)
         if why:
             dropped.append((e, why))
             continue
         kept.append(e)
     # a save some source states, kept or not (a night or a target in dispute), says the antidote was spent by then: the
     # witch is told no victim after the earliest one (told too little is a missing fact; too much, a false one)
-    kept += _witch_told(kept, [*(a for a in actions if a.skill == "witch_save"), *antidote_stated], seats, nights, out_before)
+    kept += _witch_told([e for e in kept if e.phase not in swapped], [*(a for a in actions if a.skill == "witch_save"), *antidote_stated],
+                        seats, nights, out_before)
     return kept, dropped
+
+
+def untold_dawn(night: str, phases: Sequence[Phase], exits: Sequence[Event]) -> bool:
+    """The recording never tells the dawn after `night`: it is the last night, and no seat is announced out after it
+    (the game ended in it, or the recording stops)."""
+    order = {p.id: i for i, p in enumerate(phases)}
+    last = max((p.id for p in phases if p.kind == "night"), key=lambda pid: order[pid], default=None)
+    return night == last and not any(e.kind == "elimination" and order.get(e.phase, -1) > order[night] for e in exits)
 
 
 # Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
@@ -126,15 +152,16 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
-                     dawn, out_before) -> int | None:
+                     dawn, out_before, told: Sequence[Event] = ()) -> int | None:
     """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
     caused it (issue 41: the role catalogue decides, `alters_night_deaths`): every seat whose role can kill or
     redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role the
     catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat out
-    of the count), or its once-a-game kill is stated on another night. Otherwise None: not known."""
+    of the count), or its once-a-game kill is stated on another night. Otherwise None: not known. `told`: the deaths the
+    log or the recap gives for a night whose dawn the host never tells (they stand for it)."""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
-            and lo <= order.get(e.phase, -1) <= hi]
+            and lo <= order.get(e.phase, -1) <= hi] or [e.target for e in told]
     # skills a seat uses once a game to kill at night: stated on another night, the seat cannot have caused this death
     poisoned = {a.target for a in actions if a.skill in ("witch_poison", "stalker_assassinate") and a.phase == night}
     died = [s for s in dict.fromkeys(died) if s not in poisoned]
@@ -176,7 +203,7 @@ def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits
             f"{sorted(died)} dead: the kill is a night off the host's count")
 
 
-def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set) -> str | None:
+def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set, poison_borne_out) -> str | None:
     for who, what in ((e.actor, "acting"), (e.target, "its target")):
         gone = out_before(who, e.phase)
         if gone is not None:
@@ -185,7 +212,7 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
         return f"seat {e.target} is announced dead at the dawn after {e.phase}, which the protection would have prevented"
     if e.skill == "witch_save" and died_at_dawn(e.target, e.phase) and (e.phase, e.target) not in protected:
         return f"seat {e.target} is announced dead at the dawn after {e.phase}, which the save would have prevented"
-    if e.skill == "witch_poison" and not died_at_dawn(e.target, e.phase):
+    if e.skill == "witch_poison" and not poison_borne_out(e.target, e.phase):
         return f"seat {e.target} is not announced dead at the dawn after {e.phase}"
     return None
 

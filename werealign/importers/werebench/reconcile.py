@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from werealign.importers.werebench.ctx import Ctx
-from werealign.importers.werebench.nights import SPEECH
+from werealign.importers.werebench.night_words import SPEECH
 from werealign.importers.werebench.seats import roles_named
 from werealign.importers.werebench.text import RELEASE_ROLES, seats_mentioned
 from werealign.schema import SeatInfo
