@@ -21,6 +21,7 @@ from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions
 from werealign.importers.werebench.nights import Reading, read_night_actions
+from werealign.importers.werebench.recap_checks import recap_checks
 from werealign.importers.werebench.recounts import place_recounts
 from werealign.importers.werebench.report_days import drop_checks_after_their_report
 from werealign.schema import Event, Phase, SeatInfo, Utterance
@@ -49,7 +50,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
                                                                            said, seats, phases, catalogue_for(()))
     written, disputed = one_per_action(found)
-    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases)
+    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases) + recap_checks(recap, seats, phases, catalogue_for(()))
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     refused = [*late_said, *refused]
     disputed.update(disputed_talk)
