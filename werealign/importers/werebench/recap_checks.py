@@ -112,7 +112,7 @@ class _Grammar:
         result_after = r"(?:\s*(?:的)?\s*(?:身份)?\s*(?:是|为)?\s*(?:一张|一个|个|其)?\s*(?P<said>" + _RESULT_WORDS + r"))?"
         actor = (r"(?P<role>(?:真)?预言家)?\s*(?P<actor>" + _NUM_SEAT + ("|" + "|".join(own_nicks) if own_nicks else "") + r")?")
         gap = r"(?P<gap>[^\d号" + _BREAK + r"]{0,12}?)"
-        verbs = (r"(?P<verb>首验|第(?P<k>" + _ORD + r")验|查验出?|验出|验到|验了|验|查到|查出|查杀了?|查杀到|查了"
+        verbs = (r"(?P<verb>首验|第(?P<k>" + _ORD + r")验|查验出?|验出|验到|验了|验|查到|查出|查杀了?|查杀到|查了|验证了?"
                  r"|(?P<give>发了?|爆出了?|给了?|报了?)\s*(?P<said0>金水|查杀)?|(?P<of>的)\s*(?P<said1>金水|查杀))")
         self.active = re.compile(actor + gap + verbs + r"[，,]?\s*" + desc + role + target + result_after)
         self.passive = re.compile(role + target + r"\s*被\s*(?P<role>(?:真)?预言家)?\s*(?P<actor>" + _NUM_SEAT
@@ -121,7 +121,13 @@ class _Grammar:
         # where an actor may start: the role word, a seat, her nickname (every one is tried: a match is not greedy
         # over another actor before it)
         self.starts = re.compile(r"真?预言家|" + _NUM_SEAT + ("|" + "|".join(own_nicks) if own_nicks else ""))
-        self.that_night = re.compile(r"当晚\s*的\s*(?P<said>金水|查杀)\s*" + role + target)
+        seer_named = (r"\s*(?P<role>(?:真)?预言家)?\s*(?P<actor>" + _NUM_SEAT + ("|" + "|".join(own_nicks) if own_nicks else "") + r")?\s*")
+        # the target first, then hers: "3 号是预言家 2 号的金水", "小五成为了预言家的查杀", "8 号拿到了预言家的金水"
+        self.owned = re.compile(role + target + r"\s*(?:是|成为了?|作为|为|拿到了?|获得了?|吃到了?|得到了?)" + seer_named
+                                + r"(?:给|发)?\s*的\s*(?P<said0>金水|查杀)")
+        # her check by the night it was made: "当晚的金水 5 号", "首夜的查杀狼人 9 号" (the named nights "第N晚的金水" are
+        # werebench.nights'; read here too, one statement list takes each once)
+        self.that_night = re.compile(r"(?:当晚|首夜|首晚|第(?P<n>" + _ORD + r")(?:晚|夜))\s*(?:验)?\s*的\s*(?P<said>金水|查杀)\s*" + role + target)
 
     def _is_seer(self, m: re.Match[str], before: str) -> bool:
         actor = m.group("actor")
@@ -156,9 +162,14 @@ class _Grammar:
             if (m.group("role") or m.group("actor")) and self._is_seer(m, part[max(0, m.start("role") if m.group("role") else m.start()) - 4:m.start()]) \
                     and self._role_agrees(m) and (t := self._target(m)) is not None:
                 out.append((m, None, t, m.group("said0") or m.group("said1") or m.group("said2")))
+        for m in self.owned.finditer(part):
+            if (m.group("role") or m.group("actor")) and self._is_seer(m, part[max(0, m.start("role") if m.group("role") else m.start()) - 4:m.start()]) \
+                    and self._role_agrees(m) and (t := self._target(m)) is not None:
+                out.append((m, None, t, m.group("said0")))
         for m in self.that_night.finditer(part):
             if not _BLUFF.search(part[max(0, m.start() - 4):m.start()]) and self._role_agrees(m) and (t := self._target(m)) is not None:
-                out.append((m, None, t, m.group("said")))
+                named = 1 if m.group(0).startswith("首") else (chinese_number(m.group("n")) if m.group("n") else None)
+                out.append((m, named, t, m.group("said")))
         return out
 
     def _role_agrees(self, m: re.Match[str]) -> bool:
