@@ -53,6 +53,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases) + recap_checks(recap, seats, phases, catalogue_for(()))
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     refused = [*late_said, *refused]
+    # the recap's account of a check (werebench.recap_checks) settles no dispute the written readings of the recap are party to
+    stated = [e for e in stated if (e.actor, e.skill, e.phase) not in disputed or e.evidence[0].source != "recap"]
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
     facts, corrected = apply_corrections([*written, *stated], corrections)

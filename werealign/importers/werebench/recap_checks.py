@@ -75,7 +75,7 @@ def recap_checks(recap: str | None, seats: Sequence[SeatInfo], phases: Sequence[
             word = said or ("查杀" if side == "wolf" else "金水")
             night = verb_night if verb_night is not None else (n if kind == "night" else None)
             day = max(n, night or 0) if kind == "day" else min(n, last_day)
-            out.append(Statement(seer.seat, "seer_check", target.seat, word, day, night, m.group(0).strip(), source="recap",
+            out.append(Statement(seer.seat, skill="seer_check", target=target.seat, result=word, day=day, night=night, text=m.group(0).strip(), source="recap",
                                  placed="the recap's account of the seer's check"))
     return out
 
