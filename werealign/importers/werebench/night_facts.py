@@ -21,6 +21,7 @@ from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.werebench.night_truth import settle_night_actions
 from werealign.importers.werebench.nights import Reading, read_night_actions
+from werealign.importers.werebench.own_checks import own_checks
 from werealign.importers.werebench.recap_checks import recap_checks
 from werealign.importers.werebench.recounts import place_recounts
 from werealign.importers.werebench.report_days import drop_checks_after_their_report
@@ -45,7 +46,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
     readings = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
-    said = read_statements(utterances, seats, phases)
+    said = read_statements(utterances, seats, phases) + own_checks(utterances, seats, phases, catalogue_for(()))
     # a check placed after the day the seer first reported the seat is wrong there (werebench.report_days)
     found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
                                                                            said, seats, phases, catalogue_for(()))
