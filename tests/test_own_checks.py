@@ -25,6 +25,9 @@ def _read(text: str, speaker: int = 3, phase: str = "day-2") -> list[tuple]:
     ("第一晚我摸的是 7 号", (7, 1, "金水")),
     ("昨晚的金水 6 号，我保他", (6, 2, "金水")),  # the idiom after her night, its result said
     ("第一晚查杀的是 1 号", (1, 1, "查杀")),
+    ("我验的人是 2 号，大家听听", (2, None, "金水")),
+    ("我昨天验出来的就是这张 4 号", (4, 2, "查杀")),
+    ("昨晚我发的金水是 6 号", (6, 2, "金水")),  # a few words between her night and the idiom
 ])
 def test_her_report_without_a_result_or_with_the_idiom_first(text, want):
     assert _read(text) == [want]
@@ -41,6 +44,9 @@ def test_her_report_without_a_result_or_with_the_idiom_first(text, want):
     ("我验了一个，不说是谁", 3),  # a numeral without 号 is no seat
     ("我的金水 6 号", 3),  # the idiom without her night: check_talk's forms, not these
     ("我昨晚验的 3 号", 3),  # herself
+    ("我验 6 号", 3),  # the verb not done: maybe a plan
+    ("我昨晚查了 6 号的发言", 3),  # 查 alone is looking into, not her check
+    ("昨晚你发的金水是 6 号", 3),  # another's idiom
 ])
 def test_what_is_not_her_report(text, speaker):
     assert _read(text, speaker) == []
