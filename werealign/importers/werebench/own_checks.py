@@ -27,13 +27,15 @@ _NIGHT = r"(?:昨晚|昨天晚上|昨天夜里|昨天|第[一二三四五六七�
 _SEAT = (r"(?P<seat>(?<!\d)\d{1,2}(?!\d)|[一二三四五六七八九十]{1,3})\s*(?P<hao>号)?\s*(?:玩家|这张牌|牌)?")
 # The check done, the seat right after it: "(我)(昨晚)验的 5 号", "昨天晚上我查验了八号", "我验的人是 2 号"; her night or
 # "我" before the verb, and the verb done (了 / 过 / 出 / 到 / 的 right after it: "我验 5 号" alone may be a plan).
-_DONE = re.compile(r"(?P<who>我|" + _NIGHT + r")\s*(?:" + _NIGHT + r")?\s*(?:我)?\s*(?:选择)?\s*(?:查验|验|摸)\s*(?:了|过|出来?|到|的)\s*(?:的)?\s*(?:人|牌)?\s*(?:是|就是)?\s*(?:一下)?\s*(?:这个|那个|这张|那张)?\s*"
+_DONE = re.compile(r"(?P<who>我|" + _NIGHT + r")\s*(?:" + _NIGHT + r")?\s*(?:我)?\s*(?:[呢啊呀吧嘛]\s*)?(?:我)?\s*(?:选择)?\s*(?:查验|验|摸)\s*(?:了|过|出来?|到|的)\s*(?:的)?\s*(?:人|牌)?\s*(?:是|就是)?\s*(?:一下)?\s*(?:这个|那个|这张|那张)?\s*"
                    + _SEAT)
 # The idiom after her night, a few words between ("昨晚我发的金水是 6 号", "昨天查杀的是 4 号"; not "你的金水", "3 号的查杀").
 _IDIOM_FIRST = re.compile(r"(?P<who>" + _NIGHT + r"\s*(?:我)?[^\d号他她你谁，。,；;？?！!]{0,4}?\s*的?)\s*(?P<said>金水|查杀)\s*(?:的)?\s*(?:是|就是|给了?|发给了?)?\s*" + _SEAT)
 _AROUND = re.compile(r"没|不|未|别")
 _QUESTION = re.compile(r"\s*(?:号)?\s*(?:吗|么|呢|吧|？|\?)")
-# A seat in Chinese numerals without 号 is often no seat ("验了一个", "验的三张"): a bare numeral needs its 号.
+# A seat in Chinese numerals without 号 is often no seat ("验了一个", "验的三张"): a bare numeral needs its 号 or its
+# result right after it; a classifier after any bare number makes it a count.
+_RESULT_NEXT = re.compile(r"\s*[，,]?\s*(?:他|她)?\s*(?:是|就是)?\s*(?:个|一个|一张|张)?\s*(?:金水|查杀|好人|狼)")
 _CLASSIFIER = re.compile(r"\s*(?:个|张|只|匹|位|轮|晚|天)")
 
 
@@ -52,8 +54,8 @@ def own_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phase
                 target = by_seat.get(seat) if seat is not None else None
                 if target is None or target.seat == seer.seat or not _hers(u.text, m, seer.seat):
                     continue
-                if not m.group("hao") and (not m.group("seat").isdigit() or _CLASSIFIER.match(u.text, m.end())):
-                    continue
+                if not m.group("hao") and (_CLASSIFIER.match(u.text, m.end()) or not (m.group("seat").isdigit() or _RESULT_NEXT.match(u.text, m.end()))):
+                    continue  # a bare numeral is a seat only with its result right after it ("验了一，是查杀")
                 said = m.groupdict().get("said")
                 seen = seen_by_seer(target, catalogue)
                 if said is None:
