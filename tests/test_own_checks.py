@@ -28,7 +28,8 @@ def _read(text: str, speaker: int = 3, phase: str = "day-2") -> list[tuple]:
     ("我验的人是 2 号，大家听听", (2, None, "金水")),
     ("我昨天验出来的就是这张 4 号", (4, 2, "查杀")),
     ("昨晚我发的金水是 6 号", (6, 2, "金水")),  # a few words between her night and the idiom
-    ("昨天晚上呢我验了一，是查杀", (1, 2, "查杀")),  # a filler; a bare numeral with its result right after it
+    ("昨天晚上呢我验了一，是查杀", (1, 2, "查杀")),
+    ("我昨晚验了一下发言最差的 4 号", (4, 2, "查杀")),  # a description before the seat  # a filler; a bare numeral with its result right after it
 ])
 def test_her_report_without_a_result_or_with_the_idiom_first(text, want):
     assert _read(text) == [want]
@@ -43,7 +44,8 @@ def test_her_report_without_a_result_or_with_the_idiom_first(text, want):
     ("我觉得昨晚验的 6 号", 3),  # a judgment
     ("我昨晚验的 6 号", 1),  # a wolf's bluff: only the true seer's turns are read
     ("我验了一个，不说是谁", 3),  # a numeral without 号 is no seat
-    ("我验了三张，都是好人", 3),  # nor a count, its result after it
+    ("我验了三张，都是好人", 3),
+    ("我验了你说的 6 号", 3),  # another's words in the description  # nor a count, its result after it
     ("我的金水 6 号", 3),  # the idiom without her night: check_talk's forms, not these
     ("我昨晚验的 3 号", 3),  # herself
     ("我验 6 号", 3),  # the verb not done: maybe a plan
