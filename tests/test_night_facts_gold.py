@@ -208,3 +208,19 @@ def test_no_false_fact_on_the_dev_or_the_held_out_games(gold, read_facts) -> Non
     for split in ("odd", "even"):
         table, _ = report.score(report.select_games(gold, split), read_facts)
         assert report.totals(table)["all"]["false"] == 0, split
+
+
+@pytest.mark.werebench
+def test_the_miss_reasons_count_every_miss_and_name_no_game_night_or_seat(gold, werebench_import, read_facts) -> None:
+    """`--why` (counts only, so it may run on the held-out games): one reason per missed stated fact, and no number in a
+    reason (no game, night, seat or words)."""
+    import re
+
+    from werealign.dataset import load_dataset
+
+    reasons = report.miss_reasons(gold, read_facts, load_dataset(werebench_import.path).games.values())
+    table, _ = report.score(gold, read_facts)
+    for kind, c in report.totals(table).items():
+        if kind != "all":
+            assert sum(n for (k, _), n in reasons.items() if k == kind) == c["stated"] - c["right"], kind
+    assert reasons and not any(re.search(r"\d", why) for _, why in reasons)
