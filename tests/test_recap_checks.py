@@ -39,6 +39,7 @@ def _kept(recap: str) -> set[tuple]:
     ("第一晚无事 第一天白天，4 号是预言家 3 号的查杀", (4, None, "查杀")),  # the target first, then hers
     ("第一晚无事 第一天白天，大毛被预言家查杀", (4, None, "查杀")),  # the passive
     ("第二晚狼人刀了 3 号 3 号死后把警徽给了当晚的金水 6 号", (6, 2, "金水")),  # 当晚: the night of its part
+    ("第一晚无事 竞选环节，3 号前置位发言直接查杀 4 号", (4, None, "查杀")),  # 发言 (speaking) is no giving
 ])
 def test_the_seers_check_in_the_recaps_structure(recap, want):
     assert _read(recap) == ([want] if want else [])

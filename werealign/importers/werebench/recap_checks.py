@@ -113,7 +113,7 @@ class _Grammar:
         actor = (r"(?P<role>(?:真)?预言家)?\s*(?P<actor>" + _NUM_SEAT + ("|" + "|".join(own_nicks) if own_nicks else "") + r")?")
         gap = r"(?P<gap>[^\d号" + _BREAK + r"]{0,12}?)"
         verbs = (r"(?P<verb>首验|第(?P<k>" + _ORD + r")验|查验出?|验出|验到|验了|验|查到|查出|查杀了?|查杀到|查了|验证了?"
-                 r"|(?P<give>发了?|爆出了?|给了?|报了?)\s*(?P<said0>金水|查杀)?|(?P<of>的)\s*(?P<said1>金水|查杀))")
+                 r"|(?P<give>发(?![言现起动])了?|爆出了?|给了?|报(?!名)了?)\s*(?P<said0>金水|查杀)?|(?P<of>的)\s*(?P<said1>金水|查杀))")
         self.active = re.compile(actor + gap + verbs + r"[，,]?\s*" + desc + role + target + result_after)
         self.passive = re.compile(role + target + r"\s*被\s*(?P<role>(?:真)?预言家)?\s*(?P<actor>" + _NUM_SEAT
                                   + ("|" + "|".join(own_nicks) if own_nicks else "") + r")?\s*"
