@@ -5,7 +5,9 @@ One pipeline for the import (werebench.game) and for the account of what is miss
 1. the annotator log and the host's recap, read as written facts (werebench.nights), and a seer's last check the
    table's badge convention states (werebench.badge_checks); where two of them put different targets on one seat's
    action of a night, neither is kept (disputed);
-2. the true role holders' own reports at the table and the log's account of them (werebench.claims), placed on
+2. the true role holders' own reports at the table and the log's account of them (werebench.claims; a seer's check
+   done with its result unsaid: werebench.own_checks), the recap's account of the true seer's checks
+   (werebench.recap_checks; it settles no dispute the recap's written readings are party to), placed on
    their nights (a seer's recount of her checks in one turn, in the order told: werebench.recounts); one check list per seer
    (a check placed after the day she first reported the seat is dropped there: werebench.report_days), checked against the written facts (disputed when they disagree);
 3. all of it settled against the host's dawns and exits, and given to the seats that knew it (werebench.night_truth).
