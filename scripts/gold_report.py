@@ -173,6 +173,38 @@ def render(table: dict[tuple[int, str], Counter]) -> str:
     return "\n".join(lines)
 
 
+def miss_reasons(gold: list[dict], read: dict, games) -> Counter:
+    """(kind, reason) -> how many stated facts are missed: what the importer's readers found at that night and left out
+    (werealign.importers.werebench.night_facts.findings: disputed / contradicted / refused, with the rule's class), or
+    "never read". Counts only: no game, night, seat or words, so it may be run on the held-out games."""
+    from werealign.importers.werebench.night_facts import findings, read_night_facts
+
+    by_file = {g.provenance.original_file: g for g in games if g.provenance}
+    found: dict[str, dict] = {}
+    out: Counter = Counter()
+    for f in gold:
+        key = (f["game"], f["night"], f["fact"])
+        if f["status"] != "stated" or any(_matches(f, t, r) for t, r in read.get(key, set())) or f["game"] not in by_file:
+            continue
+        if f["game"] not in found:
+            g = by_file[f["game"]]
+            exits = [e for e in g.events if e.kind in ("elimination", "self_destruct", "badge_transfer")]
+            found[f["game"]] = findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits), g.phases)
+        actor = None if f["fact"] == "wolf_kill" else f.get("actor")
+        whys = found[f["game"]].get((f"night-{f['night']}", f["fact"], actor), [])
+        out[(f["fact"], "; ".join(sorted({_reason_class(w) for w in whys})) or "never read")] += 1
+    return out
+
+
+def _reason_class(why: str) -> str:
+    """The rule that left a finding out, without its words: 'disputed', 'contradicted', 'refused: <the rule>'."""
+    head, _, rest = why.partition(":")
+    if head != "refused":
+        return head
+    rule = rest.rsplit("):", 1)[-1].strip()  # after the quoted words and their source
+    return "refused: " + re.sub(r"\d+|'[^']*'|\[[^\]]*\]|\([^)]*\)", "N", rule)[:60]
+
+
 def main() -> None:
     from werealign.dataset import load_dataset
 
@@ -181,6 +213,8 @@ def main() -> None:
     ap.add_argument("--gold", type=Path, default=REPO / "tests" / "gold")
     ap.add_argument("--source", type=Path, help="the WereBench release: check every evidence location's hash")
     ap.add_argument("--list", action="store_true", help="list every false and every missed fact")
+    ap.add_argument("--why", action="store_true", help="count the missed stated facts per kind by what the importer's readers "
+                    "did with them (read then left out, and by which rule, or never read): counts only, so any games")
     ap.add_argument("--games", choices=("odd", "even", "all"), default="all",
                     help="odd-numbered game files (DEV), even-numbered (HELD OUT: never listed), or all")
     args = ap.parse_args()
@@ -190,8 +224,14 @@ def main() -> None:
     if args.source:
         problems = evidence_problems(gold, args.source)
         print("\n".join(problems) or f"evidence: all {sum(len(f['evidence']) for f in gold)} locations hold their hashed words")
-    table, notes = score(gold, imported_facts(load_dataset(args.dataset).games.values()))
+    games = load_dataset(args.dataset).games.values()
+    read = imported_facts(games)
+    table, notes = score(gold, read)
     print(render(table))
+    if args.why:
+        print("\n| fact | missed because | n |\n|---|---|---:|")
+        for (kind, why), n in sorted(miss_reasons(gold, read, games).items()):
+            print(f"| {kind} | {why} | {n} |")
     if args.list:
         print("\n" + "\n".join(sorted(notes)))
 

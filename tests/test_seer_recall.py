@@ -220,3 +220,13 @@ def test_a_result_word_with_a_seat_after_it_is_a_verb_and_its_object():
     # "验 5 号" is a plan of the badge flow; "查杀 8 号" the check (read by the form for it)
     assert [(s, r) for _, s, r, _ in check_reports("10 号跳预言家，警上验 3 号警下验 5 号查杀 8 号", log=True)] == [(8, "查杀")]
     assert [(s, r) for _, s, r, _ in check_reports("我验了 5 号是查杀，8 号金水")] == [(5, "查杀"), (8, "金水")]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("我首先验了 5 号，他是金水", [5]),  # "首先" is "first of all": the verb done is her report
+    ("我先验了 5 号，是个金水", [5]),
+    ("先验六，后验十是查杀", []),  # a plan still
+    ("我先验 5 号是金水的话", []),
+])
+def test_first_of_all_is_no_plan_when_the_check_is_done(text, want):
+    assert [seat for _, seat, _, _ in check_reports(text)] == want

@@ -75,15 +75,31 @@ def games(werebench_import):
 KNOWN_FALSE: set[tuple[str, tuple]] = set()
 
 
+def _stated_in_the_full_gold_set() -> set[tuple[str, tuple]]:
+    """(game file, (night, actor, skill, target)) of every fact issue 41's hand-read gold set (tests/gold: every night
+    of every game, read by hand) holds as stated: a fact these older, partial labels leave out is not false when that
+    set states it (branch s41b's readers took seer checks these labels never listed)."""
+    import importlib.util
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("gold_report", repo / "scripts" / "gold_report.py")
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    return {(f["game"], (f["night"], None if f["fact"] == "wolf_kill" else f["actor"], f["fact"], f.get("target")))
+            for f in report.load_gold(repo / "tests" / "gold") if f["status"] == "stated"}
+
+
 def test_night_actions_recall_and_no_false_fact(games):
     hit = total = 0
     false: list = []
+    full = _stated_in_the_full_gold_set()
     for rel, gold in NIGHT_GOLD.items():
         game = games[rel]
         got = {(int(e.phase.split("-")[1]), e.actor, e.skill, e.target) for e in game.events if e.kind == "skill_use"}
         total += len(gold)
         hit += len(set(gold) & got)
-        false += [(rel, f) for f in sorted(got - set(gold), key=str)]
+        false += [(rel, f) for f in sorted(got - set(gold), key=str) if (rel, f) not in full]
     assert not set(false) - KNOWN_FALSE, false  # nothing the log does not state as a fact, and no claim or contradicted action
     assert hit / total >= 0.90, (hit, total)
 

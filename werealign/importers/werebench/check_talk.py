@@ -73,7 +73,7 @@ _LOG_FORMS = [
 _BEFORE = 10  # characters before a report searched for words that make it something else
 # A plan or hypothesis, a vote, another game, another player's words or check (not the audience she tells: "跟你们说").
 _NOT_HERS = re.compile(
-    r"警徽流|先验|后验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|下一?晚|下一轮|如果|假如|要是|万一|假设|"
+    r"警徽流|先验(?![了过出的到])|后验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|下一?晚|下一轮|如果|假如|要是|万一|假设|"
     r"投票|投了|投给|票|上一?局|上一?把|上一?场|那一?局|别的局|"
     r"(?<![跟给和对诉])[他她你].{0,3}(?:说|讲|报|发|给|爆|跳)|号\s*(?:说|讲|报|发|给|爆|跳)|就说|会说|要说|他的|她的|你的|谁的|(?:\d|号|[他她你谁])\s*的\s*(?:查杀|金水)")
 # A judgment or a condition holds only the words right after it ("我觉得 9 号金水", "他是狼的话 7 号查杀"): "我有可能

@@ -5,7 +5,9 @@ One pipeline for the import (werebench.game) and for the account of what is miss
 1. the annotator log and the host's recap, read as written facts (werebench.nights), and a seer's last check the
    table's badge convention states (werebench.badge_checks); where two of them put different targets on one seat's
    action of a night, neither is kept (disputed);
-2. the true role holders' own reports at the table and the log's account of them (werebench.claims), placed on
+2. the true role holders' own reports at the table and the log's account of them (werebench.claims; a seer's check
+   done with its result unsaid: werebench.own_checks), the recap's account of the true seer's checks
+   (werebench.recap_checks; it settles no dispute the recap's written readings are party to), placed on
    their nights (a seer's recount of her checks in one turn, in the order told: werebench.recounts); one check list per seer
    (a check placed after the day she first reported the seat is dropped there: werebench.report_days), checked against the written facts (disputed when they disagree);
 3. all of it settled against the host's dawns and exits, and given to the seats that knew it (werebench.night_truth).
@@ -23,6 +25,8 @@ from werealign.importers.werebench.night_truth import settle_night_actions, unto
 from werealign.game.knowledge import dawn_window
 from werealign.importers.werebench.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
 from werealign.importers.werebench.nights import Reading, read_night_actions
+from werealign.importers.werebench.own_checks import own_checks
+from werealign.importers.werebench.recap_checks import recap_checks
 from werealign.importers.werebench.recounts import place_recounts
 from werealign.importers.werebench.report_days import drop_checks_after_their_report
 from werealign.importers.werebench.swaps import stated_swaps
@@ -50,14 +54,16 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
     told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
     readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]
-    said = read_statements(utterances, seats, phases)
+    said = read_statements(utterances, seats, phases) + own_checks(utterances, seats, phases, catalogue_for(()))
     # a check placed after the day the seer first reported the seat is wrong there (werebench.report_days)
     found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
                                                                            said, seats, phases, catalogue_for(()))
     written, disputed = one_per_action(found)
-    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases)
+    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases) + recap_checks(recap, seats, phases, catalogue_for(()))
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     refused = [*late_said, *refused]
+    # the recap's account of a check (werebench.recap_checks) settles no dispute the written readings of the recap are party to
+    stated = [e for e in stated if (e.actor, e.skill, e.phase) not in disputed or e.evidence[0].source != "recap"]
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
     # a witch's own word naming the target of a save the written sources left implicit is the same save: one fact
