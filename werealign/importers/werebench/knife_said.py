@@ -1,7 +1,7 @@
 """Which seats the annotator log or the host's recap say met the wolves' knife, wherever they say it (issue 41).
 
 The host's dawn tells who died and when; it does not tell why. When a role that kills by its own skill (the witch's
-poison, the stalker's assassination: night_words.KILLING_SKILLS) is alive and its act that night unknown, a lone dawn
+poison, the stalker's assassination: night_truth._KILLERS) is alive and its act that night unknown, a lone dawn
 death may be its doing (werebench.night_truth). A written source that says the seat was knifed settles the cause, and
 the dawn gives the night: "村民 5 号被狼人刀死", "5 号遭遇首刀", "狼人刀了 5 号", in any clause, whether or not it names
 the night. Not read: a clause with a word of speech or a guess ("称", "认为", "如果": night_words.SPEECH), a clause
@@ -102,13 +102,17 @@ def knifed_on(statements: list[KnifeSaid], texts: list[tuple[str, str | None]], 
             or (k.seat is None and k.role == role and (k.night == night or (k.night is None and alone)))]
 
 
-def knife_evidence(logs: str | None, recap: str | None, seats: Sequence[SeatInfo]):
+def knife_evidence(logs: str | None, recap: str | None, seats: Sequence[SeatInfo], placed: Sequence[tuple[int | None, str]] = ()):
     """(seat, night) -> the Evidence of every clause of the log or the recap putting the seat under the wolves' knife
-    that night (knifed_on); what werebench.night_truth asks of a lone dawn death."""
+    that night (knifed_on); what werebench.night_truth asks of a lone dawn death. `placed`: (seat, night phase) of
+    every kill a night reader put somewhere, kept or dropped: a clause naming no night is not taken for a seat a reader
+    put under the knife on another night (the run it stands in may name that night: "第一天白天 4 号自爆，狼人刀死 7 号")."""
     texts = [("annotator_log", logs), ("recap", recap)]
     statements = knife_statements(texts, max((s.seat for s in seats), default=0))
     roles = {s.seat: s.role for s in seats}
 
     def knifed(seat: int, night: int) -> list[Evidence]:
+        if any(s == seat and p != f"night-{night}" for s, p in placed):
+            return []
         return [Evidence(source=k.source, quote=k.quote) for k in knifed_on(statements, texts, seat, night, roles)]
     return knifed

@@ -64,8 +64,9 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     # a witch's own word naming the target of a save the written sources left implicit is the same save: one fact
     facts, _ = one_per_action([*written, *stated])
     facts, corrected = apply_corrections(facts, corrections)
+    knives = [(e.target, e.phase) for e in [*(r.event for r in readings if r.event is not None), *(e for e, _ in undawned)] if e.skill == "wolf_kill"]
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
-                                         told_deaths, knife_evidence(logs, recap, seats))
+                                         told_deaths, knife_evidence(logs, recap, seats, knives))
     dropped = [*late_written, *dropped]
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn

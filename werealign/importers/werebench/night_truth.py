@@ -22,7 +22,6 @@ import re
 from collections.abc import Sequence
 
 from werealign.game.knowledge import dawn_window
-from werealign.importers.werebench.night_words import KILLING_SKILLS, SKILLS
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
 from werealign.schema.roles import catalogue_for
@@ -129,8 +128,9 @@ def untold_dawn(night: str, phases: Sequence[Phase], exits: Sequence[Event]) -> 
     return night == last and not any(e.kind == "elimination" and order.get(e.phase, -1) > order[night] for e in exits)
 
 
-# Roles whose only way to change the night's deaths is a kill of their own (not a swap, a dream, a charm).
-_KILLERS = frozenset(SKILLS[s][0] for s in KILLING_SKILLS)
+# Roles whose only way to change the night's deaths is a kill of their own, once a game (the witch's poison, the
+# stalker's assassination; not a swap, a dream, a charm).
+_KILLERS = frozenset({"witch", "stalker"})
 
 # Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
 _dawn = dawn_window
@@ -164,7 +164,7 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat out
     of the count), or its once-a-game kill is stated on another night. Otherwise None: not known. `told`: the deaths the
     log or the recap gives for a night whose dawn the host never tells (they stand for it). A seat whose role kills by
-    its own skill (night_words.KILLING_SKILLS: the witch's poison, the stalker's knife) and no other way cannot
+    its own skill (_KILLERS: the witch's poison, the stalker's knife) and no other way cannot
     explain a death a written source says met the wolves' knife (`knifed`: werebench.knife_said); a role that moves or
     blocks a kill (a magician, a dreamweaver) still can. (the victim or None, the knife's evidence used)"""
     lo, hi = dawn(night)

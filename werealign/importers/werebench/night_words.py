@@ -29,8 +29,6 @@ SKILLS: dict[str, tuple[str, str, str]] = {
     "wolf_beauty_charm": ("wolf_beauty", "狼美人", r"魅惑了?"),
     "demon_check": ("demon", "恶魔", r"(?:查验|验)了?"),
 }
-# The skills that kill a seat at night by the actor's own hand (werebench.night_truth: a lone dawn death).
-KILLING_SKILLS = frozenset({"witch_poison", "stalker_assassinate"})
 ROLE_WORD = "(?:" + "|".join(sorted({w for _, w, _ in SKILLS.values()}, key=len, reverse=True)) + ")"
 # In the seat's own clause, after its night: "第一晚救 4 号", "首验 11 号是狼" (a seer's "首验 / 第二验" is its night).
 OWN = {skill: re.compile(r"^" + verb + SEAT + RESULT) for skill, (_, _, verb) in SKILLS.items()}
