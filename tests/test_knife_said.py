@@ -115,3 +115,18 @@ def test_read_night_facts_passes_the_knife_to_the_dawn():
     seats = _seats()
     nf = read_night_facts(None, "村民 5 号被狼人刀死", [], seats, PHASES, "zh", [_dawn(5, 3)])
     assert ("night-3", 5) in _kills(nf.kept)
+
+
+def test_a_seat_saved_from_one_knife_and_dead_alone_at_a_later_dawn_was_knifed_again():
+    seats = _seats("guard")  # no witch, no stalker: only the wolves kill at night
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience={"kind": "team", "team": "wolf"}, target=5, skill="wolf_kill")
+    guard1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=2, target=5, skill="guard_protect")
+    kept, _ = settle_night_actions([kill1, guard1], [_dawn(5, 2)], seats, PHASES)
+    assert _kills(kept) == {("night-1", 5), ("night-2", 5)}
+    # nothing says seat 5 lived through night 1's knife: which night the wolves killed it is not known
+    kept, _ = settle_night_actions([kill1], [_dawn(5, 2)], seats, PHASES)
+    assert ("night-2", 5) not in _kills(kept)
+    # the protection names another seat: no better
+    guard_other = guard1.model_copy(update={"target": 3})
+    kept, _ = settle_night_actions([kill1, guard_other], [_dawn(5, 2)], seats, PHASES)
+    assert ("night-2", 5) not in _kills(kept)

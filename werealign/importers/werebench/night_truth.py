@@ -86,7 +86,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     for night in nights:
         told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
         victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed)
-        if victim is not None and any(k.target == victim for k in kills.values()):
+        if victim is not None and any(k.target == victim and not _lived_through(k, actions) for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
@@ -191,6 +191,12 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
             continue  # a killer by its own skill, but the sources say the knife killed the seat
         return None, []  # the one death may be this seat's doing, with the wolves' kill saved, guarded or moved
     return died[0], used
+
+
+def _lived_through(kill: Event, actions: Sequence[Event]) -> bool:
+    """A stated save or protection of the kill's seat on the kill's night: the seat lived through that knife, so the
+    wolves may knife it again (a lone dawn death of the seat on a later night is theirs too)."""
+    return any(a.phase == kill.phase and a.target == kill.target and a.skill in ("witch_save", "guard_protect") for a in actions)
 
 
 def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits: Sequence[Event], order: dict[str, int], dawn,
