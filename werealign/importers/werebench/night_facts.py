@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from werealign.importers.corrections import apply_corrections
 from werealign.importers.werebench.badge_checks import badge_checks
 from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
+from werealign.importers.werebench.knife_said import knife_evidence
 from werealign.importers.werebench.night_truth import settle_night_actions, untold_dawn
 from werealign.game.knowledge import dawn_window
 from werealign.importers.werebench.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
@@ -69,8 +70,9 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     # a witch's own word naming the target of a save the written sources left implicit is the same save: one fact
     facts, _ = one_per_action([*written, *stated])
     facts, corrected = apply_corrections(facts, corrections)
+    knives = [(e.target, e.phase) for e in [*(r.event for r in readings if r.event is not None), *(e for e, _ in undawned)] if e.skill == "wolf_kill"]
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
-                                         told_deaths)
+                                         told_deaths, knife_evidence(logs, recap, seats, knives))
     dropped = [*late_written, *dropped]
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn

@@ -32,8 +32,8 @@ _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
-                         antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = ()
-                         ) -> tuple[list[Event], list[tuple[Event, str]]]:
+                         antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = (),
+                         knifed=lambda seat, night: []) -> tuple[list[Event], list[tuple[Event, str]]]:
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
     given as the earliest it can be): the witch is told no victim after them either. `swaps`: pairs of seats a
@@ -85,13 +85,14 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             kills.pop(night)
     for night in nights:
         told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
-        victim = None if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told)
-        if victim is not None and any(k.target == victim for k in kills.values()):
+        victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed)
+        if victim is not None and any(k.target == victim and not _lived_through(k, actions) for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
             kills[night] = Event(kind="skill_use", phase=night, segment_id=None, audience=Audience(kind="team", team="wolf"), target=victim,
-                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)",
-                                 evidence=exit_of[victim].evidence if victim in exit_of else [ev for e in told if e.target == victim for ev in e.evidence])
+                                 skill="wolf_kill", note="the night's victim, from the host's dawn announcement of the night's only death (no poison that night)"
+                                 + (", which a written source says met the knife" if said else ""),
+                                 evidence=[*(exit_of[victim].evidence if victim in exit_of else [ev for e in told if e.target == victim for ev in e.evidence]), *said])
     protected = {(a.phase, a.target) for a in actions if a.skill == "guard_protect"}
     saved = {(n, s.target if s.target is not None else kills[n].target) for n, s in saves.items() if s.target is not None or n in kills}
     kept: list[Event] = []
@@ -127,6 +128,10 @@ def untold_dawn(night: str, phases: Sequence[Phase], exits: Sequence[Event]) -> 
     return night == last and not any(e.kind == "elimination" and order.get(e.phase, -1) > order[night] for e in exits)
 
 
+# Roles whose only way to change the night's deaths is a kill of their own, once a game (the witch's poison, the
+# stalker's assassination; not a swap, a dream, a charm).
+_KILLERS = frozenset({"witch", "stalker"})
+
 # Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
 _dawn = dawn_window
 
@@ -152,13 +157,16 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
-                     dawn, out_before, told: Sequence[Event] = ()) -> int | None:
+                     dawn, out_before, told: Sequence[Event] = (), knifed=lambda seat, night: []) -> tuple[int | None, list]:
     """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
     caused it (issue 41: the role catalogue decides, `alters_night_deaths`): every seat whose role can kill or
     redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role the
     catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat out
     of the count), or its once-a-game kill is stated on another night. Otherwise None: not known. `told`: the deaths the
-    log or the recap gives for a night whose dawn the host never tells (they stand for it)."""
+    log or the recap gives for a night whose dawn the host never tells (they stand for it). A seat whose role kills by
+    its own skill (_KILLERS: the witch's poison, the stalker's knife) and no other way cannot
+    explain a death a written source says met the wolves' knife (`knifed`: werebench.knife_said); a role that moves or
+    blocks a kill (a magician, a dreamweaver) still can. (the victim or None, the knife's evidence used)"""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi] or [e.target for e in told]
@@ -166,7 +174,9 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     poisoned = {a.target for a in actions if a.skill in ("witch_poison", "stalker_assassinate") and a.phase == night}
     died = [s for s in dict.fromkeys(died) if s not in poisoned]
     if len(died) != 1:
-        return None
+        return None, []
+    said = knifed(died[0], int(night.split("-")[1])) if night.split("-")[-1].isdigit() else []
+    used = []
     catalogue = catalogue_for(())
     for s in seats:
         role = catalogue.get(s.role)
@@ -176,8 +186,17 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
             continue
         if any(a.actor == s.seat and a.skill in ("witch_poison", "stalker_assassinate") and a.phase != night for a in actions):
             continue
-        return None  # the one death may be this seat's doing, with the wolves' kill saved, guarded or moved
-    return died[0]
+        if said and role is not None and role.id in _KILLERS:
+            used = said
+            continue  # a killer by its own skill, but the sources say the knife killed the seat
+        return None, []  # the one death may be this seat's doing, with the wolves' kill saved, guarded or moved
+    return died[0], used
+
+
+def _lived_through(kill: Event, actions: Sequence[Event]) -> bool:
+    """A stated save or protection of the kill's seat on the kill's night: the seat lived through that knife, so the
+    wolves may knife it again (a lone dawn death of the seat on a later night is theirs too)."""
+    return any(a.phase == kill.phase and a.target == kill.target and a.skill in ("witch_save", "guard_protect") for a in actions)
 
 
 def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits: Sequence[Event], order: dict[str, int], dawn,
