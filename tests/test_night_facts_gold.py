@@ -187,16 +187,16 @@ def test_at_least_98_percent_of_the_facts_read_are_true(scored) -> None:
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason="n41 (2026-11-27): the kill is read right for 182 of the 209 nights that require it (87%; "
-                                        "DEV 101/109, HELD OUT 81/100, unchanged there): held-out wordings no reader takes, nicknames, "
-                                        "magician nights whose swap is not stated")
+@pytest.mark.xfail(strict=False, reason="issue 41 (2026-11-27, merged main): the kill is read right for 184 of the 209 nights that "
+                                        "require it (88%; DEV 101/109, HELD OUT 83/100): two or more deaths at a dawn with the poison "
+                                        "untold, nights missing from the timeline, nicknames, magician nights whose swap is not stated")
 def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -> None:
     c = scored[0]["wolf_kill"]
     assert c["right"] / c["required"] >= 0.90, (c["right"], c["required"])
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason="branch s41b (issue 41, seer recall): 84 of the 94 seer checks some source states are read right "
+@pytest.mark.xfail(strict=False, reason="issue 41 (2026-11-27, merged main): 84 of the 94 seer checks some source states are read right "
                                         "(89%; DEV 44/47, HELD OUT 40/47 = 85%, 0 false; s41 had 78, DEV 44, HELD OUT 34)")
 def test_90_percent_of_the_stated_seer_checks_are_read(scored) -> None:
     c = scored[0]["seer_check"]
