@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.text import normalise, text_length, tokens
 from werealign.schema import SpeechItem
 

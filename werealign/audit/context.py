@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from werealign.audit.attacks import FOLDS, _fold_of
-from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.seats import mentions
 from werealign.audit.text import text_length
 from werealign.schema import GameLog, SpeechItem

@@ -15,9 +15,10 @@ from werealign.audit.ensemble import key_probability, option_stats, picks_key
 from werealign.audit.exchange import check_ensemble, check_future, check_key_rank, future_options
 from werealign.audit.explain import separating_ngrams
 from werealign.audit.leaks import item_leaks
-from werealign.audit.report import AuditReport, Check
+from werealign.audit.report import AuditReport
 from werealign.game.announcements import result_shown
 from werealign.schema import SpeechItem
+from werealign.shortcuts.verdicts import Check
 from werealign.schema.models import DIMENSIONS
 
 if TYPE_CHECKING:  # the type only: the dataset layer sits above the audit (it registers the tasks)

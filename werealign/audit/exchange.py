@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from werealign.audit.ensemble import STATS, picks_key
 from werealign.audit.leaks import leak_grams
-from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.text import text_length
 from werealign.schema import GameLog, SpeechItem
 

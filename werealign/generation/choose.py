@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from werealign.audit.context import Shown
 from werealign.audit.ensemble import fold_models, key_probability, option_stats, picks_key
-from werealign.audit.report import CHANCE
+from werealign.shortcuts.verdicts import CHANCE
 from werealign.schema import SpeechItem
 
 FOLDS = 5
