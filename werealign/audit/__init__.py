@@ -39,7 +39,7 @@ from werealign.audit.filtering import adversarial_filter
 from werealign.audit.leaks import LEAK_NGRAM, hidden_text_index, item_leaks, leak_grams, stem_leaks
 from werealign.audit.render import render_text
 from werealign.audit.report import AuditReport
-from werealign.audit.text import normalise, text_length, tokens
+from werealign.shortcuts.text import normalise, text_length, tokens
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, VERDICTS, Check
 
 __all__ = [

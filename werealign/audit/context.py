@@ -34,7 +34,7 @@ from functools import lru_cache
 from werealign.audit.attacks import FOLDS, _fold_of
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.audit.seats import mentions
-from werealign.audit.text import text_length
+from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem
 from werealign.text.similarity import JoinedCounts, tfidf_cosines, tfidf_cosines_counted
 

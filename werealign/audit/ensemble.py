@@ -26,7 +26,7 @@ from typing import Any
 
 from werealign.audit.context import Shown
 from werealign.audit.seats import mentions
-from werealign.audit.text import roles_named, text_length
+from werealign.shortcuts.text import roles_named, text_length
 from werealign.schema import SpeechItem
 from werealign.text.similarity import char_wb_ngrams, tfidf_cosines, tfidf_cosines_counted
 
@@ -91,7 +91,7 @@ def relational(rows: list[list[float]]):
 def _char_counts(texts: Sequence[str]):
     from sklearn.feature_extraction.text import HashingVectorizer
 
-    from werealign.audit.text import normalise
+    from werealign.shortcuts.text import normalise
 
     return HashingVectorizer(n_features=2**16, analyzer="char", ngram_range=(2, 4), alternate_sign=False, norm=None).transform(
         [normalise(t) for t in texts])

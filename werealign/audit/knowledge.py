@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from werealign.audit.text import normalise
+from werealign.shortcuts.text import normalise
 from werealign.game.visibility import Context
 from werealign.text.zh_numbers import chinese_number  # '十二' -> 12: transcribed speech writes seats in words
 from werealign.schema import Event, GameLog

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, action_pattern, skill_verb
-from werealign.audit.text import is_cjk, normalise, tokens
+from werealign.shortcuts.text import is_cjk, normalise, tokens
 from werealign.game.visibility import Context, build_context
 from werealign.render.lines import rules_for_prompt
 from werealign.schema import GameLog, SpeechItem

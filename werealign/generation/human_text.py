@@ -26,10 +26,10 @@ from typing import Any
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from werealign.audit import text_length
+from werealign.shortcuts.text import text_length
 from werealign.audit.seats import SEAT_FORM, renumber
 from werealign.audit.seats import seats_named as seats_named
-from werealign.audit.text import roles_named as roles_named
+from werealign.shortcuts.text import roles_named as roles_named
 from werealign.schema import Utterance
 
 MAX_CLAUSE = 40  # visible characters: longer clauses are cut (ASR runs sentences together)
