@@ -27,7 +27,7 @@ sys.path.insert(0, os.getcwd())  # the checkout run from, not an installed werea
 def measure(root: Path) -> dict[str, object]:
     from werealign.audit.context import dead_seat_rate, features, shown_at
     from werealign.shortcuts.verdicts import binom_p
-    from werealign.audit.seats import mentions
+    from werealign.shortcuts.seats import mentions
     from werealign.dataset import load_dataset
 
     ds = load_dataset(root)

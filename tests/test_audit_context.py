@@ -9,7 +9,7 @@ import random
 from test_generate_human import DEAD, WORDS, invented_game
 from werealign.audit import audit_items
 from werealign.audit.context import CONTEXT_FLOOR, LEARNED, context_attacks, context_floor, features
-from werealign.audit.seats import mentions
+from werealign.shortcuts.seats import mentions
 from werealign.dataset import Dataset
 from werealign.game.derive import alive_at
 from werealign.generation import minimal

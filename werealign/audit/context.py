@@ -7,7 +7,7 @@ is cut the way keys are cut. Each feature below is one such attack; `learned` co
 
 Per option (`FEATURES`):
 - `dead-seat`: names a seat that is out at the cut-off or not in the game, in any seat form
-  (werealign.audit.seats: digits, Chinese numerals, 号/号位, "seat N");
+  (werealign.shortcuts.seats: digits, Chinese numerals, 号/号位, "seat N");
 - `transcript`, `last-turns`, `own-words`: character TF-IDF cosine with the shown transcript, its last
   LAST_TURNS turns, and the viewpoint's own shown turns;
 - `style`: how common the option's seat forms are in the game's transcript ("7 号" against "7号" against
@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from werealign.audit.attacks import FOLDS, _fold_of
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
-from werealign.audit.seats import mentions
+from werealign.shortcuts.seats import mentions
 from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem
 from werealign.text.similarity import JoinedCounts, tfidf_cosines, tfidf_cosines_counted

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from werealign.audit.context import Shown
-from werealign.audit.seats import mentions
+from werealign.shortcuts.seats import mentions
 from werealign.shortcuts.text import roles_named, text_length
 from werealign.schema import SpeechItem
 from werealign.text.similarity import char_wb_ngrams, tfidf_cosines, tfidf_cosines_counted

@@ -27,8 +27,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from werealign.shortcuts.text import text_length
-from werealign.audit.seats import SEAT_FORM, renumber
-from werealign.audit.seats import seats_named as seats_named
+from werealign.shortcuts.seats import SEAT_FORM, renumber
+from werealign.shortcuts.seats import seats_named as seats_named
 from werealign.shortcuts.text import roles_named as roles_named
 from werealign.schema import Utterance
 

@@ -29,7 +29,7 @@ import random
 import re
 from collections.abc import Sequence
 
-from werealign.audit.seats import mentions, renumber
+from werealign.shortcuts.seats import mentions, renumber
 from werealign.text.seat_names import names_of_seats
 from werealign.generation import human_text as ht
 from werealign.schema import GameLog
