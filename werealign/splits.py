@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from werealign.audit.leaks import hidden_role_flags
+from werealign.shortcuts.leaks import hidden_role_flags
 from werealign.game.knowledge import missing_knowledge
 from werealign.schema import GameLog
 

@@ -14,7 +14,7 @@ from werealign.audit.ensemble import cross_fitted as ensemble_cross_fitted
 from werealign.audit.ensemble import key_probability, option_stats, picks_key
 from werealign.audit.exchange import check_ensemble, check_future, check_key_rank, future_options
 from werealign.audit.explain import separating_ngrams
-from werealign.audit.leaks import item_leaks
+from werealign.shortcuts.leaks import item_leaks
 from werealign.audit.report import AuditReport
 from werealign.game.announcements import result_shown
 from werealign.schema import SpeechItem

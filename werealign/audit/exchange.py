@@ -21,7 +21,7 @@ from functools import lru_cache
 from collections.abc import Sequence
 
 from werealign.audit.ensemble import STATS, picks_key
-from werealign.audit.leaks import leak_grams
+from werealign.shortcuts.leaks import leak_grams
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem

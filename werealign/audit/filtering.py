@@ -9,7 +9,7 @@ predictability is the highest probability any of those scorings gives its key (n
 top-1 hits: a key an attack ranks a close second is answerable too). The most predictable items (at
 most `slice_share` of the pool per round, and only those at or above `threshold`) are removed and
 the pool's attacks are refitted on the rest, until no item reaches the threshold. Items that leak
-(werealign.audit.leaks) are removed first: a filter cannot make them fair. Attacks that read the game
+(werealign.shortcuts.leaks) are removed first: a filter cannot make them fair. Attacks that read the game
 count too (werealign.audit.context): an item whose key the learned context attack, cross-fitted over the
 whole dataset with games held out, gives at least the threshold is as answerable. The split is then
 measured with attacks the filter did not use (`verify`), and with every context attack, the single

@@ -29,7 +29,7 @@ class Shown:
 
 def shown_for(game: GameLog, moment: Moment) -> Shown:
     from werealign.audit.exchange import repeats_later as later
-    from werealign.audit.leaks import leak_grams
+    from werealign.shortcuts.leaks import leak_grams
     from werealign.game.visibility import build_context
 
     ctx = build_context(game, moment.seat, moment.cutoff)
@@ -41,7 +41,7 @@ def shown_for(game: GameLog, moment: Moment) -> Shown:
 
 
 def repeats_transcript(text: str, shown: Shown) -> bool:
-    from werealign.audit.leaks import leak_grams
+    from werealign.shortcuts.leaks import leak_grams
 
     return bool(leak_grams(text) & shown.grams)
 

@@ -1,5 +1,5 @@
 """Which roles, sides and night actions a text attaches to which seats, and which of them a viewpoint
-could know at a cut-off. The leak checks (werealign.audit.leaks) build on this.
+could know at a cut-off. The leak checks (werealign.shortcuts.leaks) build on this.
 
 Role words come from the role catalogue (every language's names, plus a game's declared roles), so
 a new role or language needs no code. A role word names a seat's side when it is the first role of
