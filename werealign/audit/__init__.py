@@ -24,7 +24,7 @@ Modules, one job each: `text` (reading text in any language), `report` (checks, 
 The audit never calls a model and is deterministic: the same dataset gives the same report.
 """
 
-from werealign.audit.attacks import cross_fitted_probs, option_features, options_only_accuracy
+from werealign.shortcuts.attacks import cross_fitted_probs, option_features, options_only_accuracy
 from werealign.audit.checks import (
     EXPLANATION_MARGIN,
     NEAR_DUPLICATE,

@@ -1,7 +1,7 @@
 """Adversarial filtering of speech items, in the manner of AFLite (Sakaguchi et al., WinoGrande) and
 Le Bras et al. 2020: keep only the items an ensemble of options-only attacks cannot answer.
 
-Each round, every attack in `attacks` (a feature family and a learner, werealign.audit.attacks) is
+Each round, every attack in `attacks` (a feature family and a learner, werealign.shortcuts.attacks) is
 cross-fitted `partitions` times (games dealt to folds differently by the seed each time), so every
 item is scored `len(attacks) x partitions` times by models that never saw its game, once with the
 attacks trained on the whole dataset and once refitted on the current pool. An item's
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.audit.attacks import cross_fitted_probs, key_probs, top1_hits
+from werealign.shortcuts.attacks import cross_fitted_probs, key_probs, top1_hits
 from werealign.audit.checks import key_longest_rate
 from werealign.schema import SpeechItem
 
