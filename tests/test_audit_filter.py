@@ -13,7 +13,7 @@ import pytest
 from cli_inproc import run_cli
 from crafted_game import crafted_game, crafted_opponent_item, crafted_osr, crafted_vote_item
 from werealign.audit import audit_items, render_text
-from werealign.audit.checks import key_longest_rate
+from werealign.shortcuts.checks import key_longest_rate
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.schema import DatasetCounts, DatasetManifest, Option, SpeechItem
 

@@ -25,7 +25,7 @@ The audit never calls a model and is deterministic: the same dataset gives the s
 """
 
 from werealign.shortcuts.attacks import cross_fitted_probs, option_features, options_only_accuracy
-from werealign.audit.checks import (
+from werealign.shortcuts.checks import (
     EXPLANATION_MARGIN,
     NEAR_DUPLICATE,
     duplicate_option_pairs,

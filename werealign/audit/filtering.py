@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from werealign.shortcuts.attacks import cross_fitted_probs, key_probs, top1_hits
-from werealign.audit.checks import key_longest_rate
+from werealign.shortcuts.checks import key_longest_rate
 from werealign.schema import SpeechItem
 
 METHOD = "aflite"

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from werealign.version import __version__
-from werealign.audit import duplicate_option_pairs
+from werealign.shortcuts.checks import duplicate_option_pairs
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl

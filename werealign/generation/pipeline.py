@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from werealign.version import __version__
-from werealign.audit import audit_items, explanation_favours
+from werealign.audit import audit_items
+from werealign.shortcuts.checks import explanation_favours
 from werealign.shortcuts.leaks import stem_leaks
 from werealign.game.visibility import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
