@@ -28,7 +28,7 @@ THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 def measure(root: Path, seed: int = 0) -> dict[str, object]:
     from werealign.audit import audit_items
     from werealign.shortcuts.attacks import cross_fitted_probs, top1_hits
-    from werealign.audit.context import context_attacks
+    from werealign.shortcuts.context import context_attacks
     from werealign.audit.filtering import ATTACKS, INDEPENDENT, PARTITIONS, predictability
     from werealign.dataset import load_dataset
 

@@ -9,7 +9,7 @@ looks for one way it can be found anyway, or one way the item is broken, and giv
 | `key-position` | chi-square of the answer letters against uniform | p >= .05 / p < .05 / p < .01 |
 | `key-longest`, `key-shortest` | share of items whose key is the longest (shortest) option, ties shared, vs 1/9 | see `report.rate_verdict` |
 | `options-only` | a logistic-regression classifier that sees only the nine options (length, style, words), cross-fitted with whole games held out | see `report.rate_verdict` |
-| `context` | the best context attack (werealign.audit.context: dead seats named, overlap with the transcript, its last turns and the viewpoint's own words, transcription style, clause structure, length, and a learned combination), cross-fitted with whole games held out | see `report.rate_verdict` |
+| `context` | the best context attack (werealign.shortcuts.context: dead seats named, overlap with the transcript, its last turns and the viewpoint's own words, transcription style, clause structure, length, and a learned combination), cross-fitted with whole games held out | see `report.rate_verdict` |
 | `dead-seat` | among items where exactly one option names a seat out (or absent) at the cut-off, the share where it is the key | see `report.rate_verdict` |
 | `duplicate-options` | items with two options the same after normalisation, or near-identical | none / near-duplicates / exact duplicates |
 | `explanation-key` | items whose explanation overlaps another option clearly more than the key | < 25% / >= 25% / >= 50% of items with an explanation |

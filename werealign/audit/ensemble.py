@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from werealign.audit.context import Shown
+from werealign.shortcuts.context import Shown
 from werealign.shortcuts.seats import mentions
 from werealign.shortcuts.text import roles_named, text_length
 from werealign.schema import SpeechItem

@@ -10,7 +10,7 @@ top-1 hits: a key an attack ranks a close second is answerable too). The most pr
 most `slice_share` of the pool per round, and only those at or above `threshold`) are removed and
 the pool's attacks are refitted on the rest, until no item reaches the threshold. Items that leak
 (werealign.shortcuts.leaks) are removed first: a filter cannot make them fair. Attacks that read the game
-count too (werealign.audit.context): an item whose key the learned context attack, cross-fitted over the
+count too (werealign.shortcuts.context): an item whose key the learned context attack, cross-fitted over the
 whole dataset with games held out, gives at least the threshold is as answerable. The split is then
 measured with attacks the filter did not use (`verify`), and with every context attack, the single
 ones the filter never read among them.
@@ -134,7 +134,7 @@ def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem], games: dict 
     out = {"items": len(kept), "top1": max(attacks.values()), "key_longest": round(key_longest_rate(kept), 4), "attacks": attacks,
            "by_dimension": dict(sorted(dims.items()))}
     if games is not None:
-        from werealign.audit.context import context_attacks
+        from werealign.shortcuts.context import context_attacks
 
         ctx = context_attacks(items, games)
         keep = [i for i, it in enumerate(items) if it.item_id in ids]

@@ -363,7 +363,7 @@ def item_id_of(moment: Moment) -> str:
 
 
 def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
-    from werealign.audit.context import shown_to
+    from werealign.shortcuts.context import shown_to
     from werealign.generation.choose import choose
 
     games = select_games(ds, config)  # type: ignore[arg-type]  (reads .games only)
@@ -454,7 +454,7 @@ def _item(game: GameLog, m: Moment, uid: str, key: str, negatives: list[dict[str
 
 
 def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_rate: float) -> tuple[list[dict[str, str]], str | None]:
-    from werealign.audit.context import shown_to
+    from werealign.shortcuts.context import shown_to
 
     prompt = shown_to(game, m.seat, m.cutoff)
     found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, (prompt.transcript, prompt.last_turns, prompt.own),
