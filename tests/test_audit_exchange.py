@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from werealign.shortcuts.context import Shown
-from werealign.audit.ensemble import cross_fitted, option_stats
+from werealign.shortcuts.ensemble import cross_fitted, option_stats
 from werealign.audit.exchange import check_ensemble, check_key_rank, future_options, key_rank
 from werealign.generation import human_text as ht
 from werealign.generation.choose import choose

@@ -20,7 +20,7 @@ import random
 from functools import lru_cache
 from collections.abc import Sequence
 
-from werealign.audit.ensemble import STATS, picks_key
+from werealign.shortcuts.ensemble import STATS, picks_key
 from werealign.shortcuts.leaks import leak_grams
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.shortcuts.text import text_length

@@ -69,7 +69,7 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
     """`items`: every speech item of the dataset (all of them train the release-wide attacks);
     `leaks`: item id -> leak reasons (the audit's: leaks and hidden roles alike), None when the item could
     not be checked; `context`: item id -> the learned context attack's probability of its key; `learned`:
-    item id -> the learned ensemble's (werealign.audit.ensemble, the highest of its members')."""
+    item id -> the learned ensemble's (werealign.shortcuts.ensemble, the highest of its members')."""
     removed: dict[str, str] = {}
     pool = []
     for it in items:

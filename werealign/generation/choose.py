@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from werealign.shortcuts.context import Shown
-from werealign.audit.ensemble import fold_models, key_probability, option_stats, picks_key
+from werealign.shortcuts.ensemble import fold_models, key_probability, option_stats, picks_key
 from werealign.shortcuts.verdicts import CHANCE
 from werealign.schema import SpeechItem
 
