@@ -117,7 +117,7 @@ def test_items_valid_cut_alike_and_provenanced(corpus, tmp_path):
 def test_distractors_never_from_the_items_game_nor_what_is_shown(corpus, tmp_path):
     run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
     ds = load_dataset(corpus)
-    from werealign.audit.exchange import future_options
+    from werealign.shortcuts.exchange import future_options
 
     for it in _items(tmp_path / "h"):
         n = it.game_id.split("-")[1]

@@ -12,7 +12,7 @@ from werealign.shortcuts.checks import check_duplicates, check_explanations, che
 from werealign.shortcuts.context import LEARNED, check_context, check_dead_seat, context_attacks, features, shown_at
 from werealign.shortcuts.ensemble import cross_fitted as ensemble_cross_fitted
 from werealign.shortcuts.ensemble import key_probability, option_stats, picks_key
-from werealign.audit.exchange import check_ensemble, check_future, check_key_rank, future_options
+from werealign.shortcuts.exchange import check_ensemble, check_future, check_key_rank, future_options
 from werealign.audit.explain import separating_ngrams
 from werealign.shortcuts.leaks import item_leaks
 from werealign.audit.report import AuditReport

@@ -54,7 +54,7 @@ def audit_command(
     doc = report.to_dict()
     lines = [render_text(report)]
     if filtered_out is not None:
-        # a distractor from the future (werealign.audit.exchange) is removed as a leak is
+        # a distractor from the future (werealign.shortcuts.exchange) is removed as a leak is
         leaks = {i: s["leaks"] + s["future"] for i, s in report.item_scores.items()}
         leaks |= {it.item_id: None for it in ds.speech if it.game_id not in ds.games}
         context = {i: s["context_score"] for i, s in report.item_scores.items()}

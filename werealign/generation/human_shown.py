@@ -28,7 +28,7 @@ class Shown:
 
 
 def shown_for(game: GameLog, moment: Moment) -> Shown:
-    from werealign.audit.exchange import repeats_later as later
+    from werealign.shortcuts.exchange import repeats_later as later
     from werealign.shortcuts.leaks import leak_grams
     from werealign.game.visibility import build_context
 
