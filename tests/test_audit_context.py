@@ -164,7 +164,7 @@ def test_minimal_pairs_swap_in_seats_out_at_the_keys_own_rate():
 
 
 def test_the_filtered_split_drops_what_a_context_attack_answers():
-    from werealign.audit.filtering import adversarial_filter, verify
+    from werealign.shortcuts.filtering import adversarial_filter, verify
 
     planted = []
 

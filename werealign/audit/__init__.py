@@ -35,7 +35,7 @@ from werealign.shortcuts.checks import (
 )
 from werealign.audit.core import audit_items, check_leaks
 from werealign.audit.explain import separating_ngrams
-from werealign.audit.filtering import adversarial_filter
+from werealign.shortcuts.filtering import adversarial_filter
 from werealign.shortcuts.leaks import LEAK_NGRAM, hidden_text_index, item_leaks, leak_grams, stem_leaks
 from werealign.audit.render import render_text
 from werealign.audit.report import AuditReport
