@@ -24,7 +24,7 @@ SMALL = GenConfig(model="fake/model", games=(GAME,), dimensions=("RI", "PS"), os
 
 def _run(out: Path, config: GenConfig = SMALL, **fake_kw) -> tuple:
     fake = FakeProvider(**fake_kw)
-    outcome, session = run_generation(config, out, acompletion=fake, quiet=True)
+    outcome, session = run_generation(config, out, acompletion=fake, quiet=True, audit=audit_items)
     return outcome, session, fake
 
 
