@@ -7,19 +7,18 @@ looks for one way it can be found anyway, or one way the item is broken, and giv
 | check | what it measures | pass / warn / fail |
 | --- | --- | --- |
 | `key-position` | chi-square of the answer letters against uniform | p >= .05 / p < .05 / p < .01 |
-| `key-longest`, `key-shortest` | share of items whose key is the longest (shortest) option, ties shared, vs 1/9 | see `report.rate_verdict` |
-| `options-only` | a logistic-regression classifier that sees only the nine options (length, style, words), cross-fitted with whole games held out | see `report.rate_verdict` |
-| `context` | the best context attack (werealign.shortcuts.context: dead seats named, overlap with the transcript, its last turns and the viewpoint's own words, transcription style, clause structure, length, and a learned combination), cross-fitted with whole games held out | see `report.rate_verdict` |
-| `dead-seat` | among items where exactly one option names a seat out (or absent) at the cut-off, the share where it is the key | see `report.rate_verdict` |
+| `key-longest`, `key-shortest` | share of items whose key is the longest (shortest) option, ties shared, vs 1/9 | see `verdicts.rate_verdict` |
+| `options-only` | a logistic-regression classifier that sees only the nine options (length, style, words), cross-fitted with whole games held out | see `verdicts.rate_verdict` |
+| `context` | the best context attack (werealign.shortcuts.context: dead seats named, overlap with the transcript, its last turns and the viewpoint's own words, transcription style, clause structure, length, and a learned combination), cross-fitted with whole games held out | see `verdicts.rate_verdict` |
+| `dead-seat` | among items where exactly one option names a seat out (or absent) at the cut-off, the share where it is the key | see `verdicts.rate_verdict` |
 | `duplicate-options` | items with two options the same after normalisation, or near-identical | none / near-duplicates / exact duplicates |
 | `explanation-key` | items whose explanation overlaps another option clearly more than the key | < 25% / >= 25% / >= 50% of items with an explanation |
 | `stem-leak` | items that tell what the viewpoint cannot know at the cut-off (stem, option labels, a decision already shown), or copy hidden text | none / any / >= 5% of items |
 
-Modules, one job each: `text` (reading text in any language), `report` (checks, verdict rules),
-`checks` (position, length, duplicates, explanations), `attacks` (options-only classifiers), `context`
-(attacks that read the game too), `seats` (seat mentions in every form),
-`explain` (the separating n-grams), `knowledge` + `leaks` (what a viewpoint may know), `filtering`
-(AFLite) and `split` (writing the filtered dataset), `core` (`audit_items`), `render` (text).
+The checks, attacks, leaks and the adversarial filter live below the audit, in werealign.shortcuts, because the
+tasks' floors, the dataset layer and generation use them too; the audit only consumes items. Its own modules:
+`core` (`audit_items`: every check over a dataset), `report` (the checks with their verdicts), `explain` (the
+separating n-grams), `render` (text). The filtered split is written by werealign.dataset.filtered.
 
 The audit never calls a model and is deterministic: the same dataset gives the same report.
 """
