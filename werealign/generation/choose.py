@@ -1,5 +1,5 @@
 """Adversarial choice of distractor sets (werealign.generation.human): of the candidate items drawn per moment,
-keep the one the learned ensemble (werealign.audit.ensemble) finds least predictable, and drop the moment when
+keep the one the learned ensemble (werealign.shortcuts.ensemble) finds least predictable, and drop the moment when
 even that one is answered.
 
 The ensemble judging a moment is fitted on the candidates of the other folds' games only (games dealt to

@@ -13,16 +13,16 @@ rank is uniform (a +-25% band around the key once made the key the one option wh
 
 Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
 how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
-(werealign.audit.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
+(werealign.shortcuts.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
 game, a seat already out at the keys' own rate (`dead_rate`), else a live seat weighted towards those the
 viewpoint has talked about. Whether a distractor names a seat out at the cut-off at all is drawn per option
 at the keys' own rate (`out_rate`, among moments with a seat out), so naming one does not tell the key.
 
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, repeats the shown
-transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.audit.exchange): a key
+transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.shortcuts.exchange): a key
 already said before the cut-off drops the moment, as does a viewpoint silenced for the day. Only turns the
 whole table heard serve. `draws` candidate distractor sets are drawn per moment; the learned ensemble
-(werealign.audit.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
+(werealign.shortcuts.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
 does not answer, within MAX_REUSE items per source turn (werealign.generation.choose); a moment whose every
 set it answers gives no item (dropped.jsonl says so).
 

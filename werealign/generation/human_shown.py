@@ -24,7 +24,7 @@ class Shown:
     live: tuple[int, ...]  # seats alive at the cut-off
     dead: tuple[int, ...]  # seats out at the cut-off
     names: dict = field(default_factory=dict)  # seat -> its name and nicknames (issue 45): a seat named by name is a seat
-    later: Callable[[str], bool] = lambda text: False  # repeats a later turn of the game (werealign.audit.exchange.repeats_later)
+    later: Callable[[str], bool] = lambda text: False  # repeats a later turn of the game (werealign.shortcuts.exchange.repeats_later)
 
 
 def shown_for(game: GameLog, moment: Moment) -> Shown:

@@ -165,7 +165,7 @@ def picks_key(item: SpeechItem, probs: dict[str, list[float]]) -> bool:
 
 
 def fold_models(items: Sequence[SpeechItem], stats: Sequence[list[list[float]]], *, folds: int = 5, seed: int = 0) -> tuple[dict[str, int], dict[int, Ensemble]]:
-    """Games dealt to folds (werealign.audit.attacks), and per fold an ensemble fitted on the other folds' items."""
+    """Games dealt to folds (werealign.shortcuts.attacks), and per fold an ensemble fitted on the other folds' items."""
     from werealign.shortcuts.attacks import _fold_of
 
     fold, k = _fold_of(items, folds, seed) if len(items) >= 2 else ([0] * len(items), 1)
