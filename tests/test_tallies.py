@@ -4,7 +4,7 @@ sheriff candidates and re-vote pairs who do not vote, ties, and tallies that can
 from __future__ import annotations
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.tallies import read_tallies, tally_events
+from werealign.importers.toolkit.tallies import read_tallies, tally_events
 from werealign.schema import Event, GameLog, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, SeatInfo, Segment, Utterance
 from werealign.schema.models import EVERYONE
 

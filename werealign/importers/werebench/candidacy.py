@@ -7,7 +7,7 @@ candidate, anchored to the segment that says it. A list is kept only without dou
 - where the host states the count ("共 N 名"), it equals the seats named (a transcript that drops or merges a seat
   fails here);
 - the candidates the host later names as still running ("X 号、Y 号仍在警上", read with the tally wording of
-  werebench.tallies) are all in it.
+  toolkit.tallies) are all in it.
 Otherwise no event (an election without one is no decision item) and the report says why.
 
 A candidate who withdraws ("退水") stood all the same: the host's list is made at the call, before anyone withdraws
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from werealign.game.derive import alive_at
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.tallies import WORDINGS as TALLY_WORDINGS
-from werealign.importers.werebench.tallies import _segment_at
+from werealign.importers.toolkit.tallies import WORDINGS as TALLY_WORDINGS
+from werealign.importers.toolkit.tallies import _segment_at
 from werealign.schema import Event, Evidence, GameLog, Utterance
 from werealign.schema.models import EVERYONE, WITHDREW
 from werealign.text.zh_numbers import chinese_number

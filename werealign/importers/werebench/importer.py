@@ -23,7 +23,7 @@ from werealign.importers.werebench.crosscheck import contradicting_turns, cross_
 from werealign.importers.werebench.gate import gate_game, gate_items
 from werealign.importers.werebench.items import convert_speech_items, derive_decision_items
 from werealign.importers.werebench.candidacy import candidacy_events
-from werealign.importers.werebench.tallies import tally_events
+from werealign.importers.toolkit.tallies import tally_events
 from werealign.importers.werebench.segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench.source import ITEMS_FILE, load_release, unknown_fields
 from werealign.files.output_dir import check_inputs, check_replaceable, output_directory
@@ -183,7 +183,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False, corrections:
             checked = cross_check_exits(game, report, sg.rel)
             unresolved[game.game_id] = checked.unresolved
             game = candidacy_events(checked.game, report)  # who stood for sheriff (werebench.candidacy): they do not vote
-            game = tally_events(game, report)  # the host's tallies as vote events (werebench.tallies)
+            game = tally_events(game, report)  # the host's tallies as vote events (toolkit.tallies)
             game = gate_game(game, report, sg.rel)  # nothing is written that `werealign validate` rejects
         if game is not None:
             games[game.game_id] = game
