@@ -5,7 +5,7 @@ A tally follows the host's call to vote (`Wording.call`) in a host turn of a day
 a run of clauses: seats then "votes for" and a seat; seats then "abstain"; "the rest" then either. "The rest" are
 the eligible voters the tally has not named: the seats alive at the tally, but the candidates on the stage in a
 sheriff election ("X号、Y号仍在警上"), every seat that stood for sheriff where the host calls on those who did not
-("没有上警的玩家请投票"; its `sheriff_run` events, werebench.candidacy: a candidate who withdrew does not vote either) and
+("没有上警的玩家请投票"; its `sheriff_run` events, toolkit.candidacy: a candidate who withdrew does not vote either) and
 the seats a re-vote leaves out ("除X号、Y号以外的玩家请投票").
 
 Transcription makes tallies ambiguous: the host's countdown ("3、2、1") runs into the first seat ("3216号" is the

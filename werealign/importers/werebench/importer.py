@@ -22,7 +22,7 @@ from werealign.game.knowledge import coverage
 from werealign.importers.werebench.crosscheck import contradicting_turns, cross_check_exits, withhold_after_unresolved
 from werealign.importers.werebench.gate import gate_game, gate_items
 from werealign.importers.werebench.items import convert_speech_items, derive_decision_items
-from werealign.importers.werebench.candidacy import candidacy_events
+from werealign.importers.toolkit.candidacy import candidacy_events
 from werealign.importers.toolkit.tallies import tally_events
 from werealign.importers.werebench.segments import TRANSCRIPT_DIR, find_transcripts
 from werealign.importers.werebench.source import ITEMS_FILE, load_release, unknown_fields
@@ -47,7 +47,7 @@ RULES = [
     "Exits are cross-checked (werebench.crosscheck): a day's exile agrees with the host's tally (the majority's exit read only as leaving becomes the exile at the tally, `exile_from_tally`); a self-destruct no host line states but the annotator log and the recap both do is added at the end of the seat's last table turn, in the day they give (`self_destruct_from_sources`); a seat out never speaks at the table again but for its last words (reopened by the host's call for them; fragments of a few characters and talk after the result aside): where the log or recap states the exit too, later turns under its label are kept heard by nobody (`turn_after_exit`); where no source has the seat leave and it plays on, the exit is dropped (`exit_misread`); otherwise the contradiction is unresolved (`exit_contradicted`) and items cut off at or after the exit are withheld (`item_after_unresolved_exit`).",
     "Nothing is written that `werealign validate` rejects (werebench.gate): every game, then every item, goes through validate's checks before writing; an MVP vote, event or highlight it rejects is removed from its game (`mvp_vote_invalid`, `event_invalid`, `highlight_invalid`), a game it still rejects is dropped with its items (`game_unusable`), an item it rejects is dropped (`item_invalid`); each with validate's own finding as the reason.",
     "Sheriff election and badge transfers come from the per-turn `sheriff` field, anchored to the first turn showing the new sheriff.",
-    "Who stood for sheriff comes from the host's list of candidates at the call ('1 号、5 号共 2 名玩家参与竞选'; werebench.candidacy): a `sheriff_run` event per candidate, anchored to the segment where the list begins, only where the list names seats of the game alive there, each once, as many as the count it states, and every seat the host later names still running; a withdrawal ('退水') still counts as having stood. A list that fails is no event (`candidacy_unread`).",
+    "Who stood for sheriff comes from the host's list of candidates at the call ('1 号、5 号共 2 名玩家参与竞选'; toolkit.candidacy): a `sheriff_run` event per candidate, anchored to the segment where the list begins, only where the list names seats of the game alive there, each once, as many as the count it states, and every seat the host later names still running; a withdrawal ('退水') still counts as having stood. A list that fails is no event (`candidacy_unread`).",
     "An MVP vote cut-off after the last segment is clamped to it; a cut-off on the host's vote-result announcement (it names the answer) is moved to the last segment before that turn; a cut-off that stops short of the sheriff's final call (归票) the voter heard is moved to the last segment before the host opens the ballot (`cutoff_before_final_call`); a cut-off that then lies in the night or election before the vote's day (the host called the vote in the same breath as the dawn) leaves no segment of the day before the result, and the vote is dropped (`cutoff_outside_vote_phase`), as is a vote of a day the timeline lacks (`vote_phase_missing`).",
     "VA items: one per MVP vote; candidates are the seats not announced out at the cut-off, minus the voter. Abstentions, self-votes and votes by or for a seat already out are dropped.",
     "OI items: one per distinct MVP-vote cut-off, for a good-side MVP only; answer = every wolf-faction seat, candidates = every seat but the MVP's. Wolf-side MVPs know the wolves (the item would be trivial); variable/third-side MVPs have no fixed opponent.",
@@ -182,7 +182,7 @@ def import_werebench(src: Path, out: Path, overwrite: bool = False, corrections:
         if game is not None:
             checked = cross_check_exits(game, report, sg.rel)
             unresolved[game.game_id] = checked.unresolved
-            game = candidacy_events(checked.game, report)  # who stood for sheriff (werebench.candidacy): they do not vote
+            game = candidacy_events(checked.game, report)  # who stood for sheriff (toolkit.candidacy): they do not vote
             game = tally_events(game, report)  # the host's tallies as vote events (toolkit.tallies)
             game = gate_game(game, report, sg.rel)  # nothing is written that `werealign validate` rejects
         if game is not None:
