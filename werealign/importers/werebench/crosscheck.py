@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.events import day_phase
+from werealign.importers.toolkit.phases import day_phase
 from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Event, Evidence, GameLog, Utterance
 from werealign.schema.models import ACTOR, EVERYONE
