@@ -122,7 +122,7 @@ def test_a_self_destruct_in_the_sheriff_election_adds_the_night_the_recording_sk
 
 
 def test_a_day_without_a_night_before_it_after_a_dropped_night_phase_is_not_a_hidden_night():
-    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.toolkit.ctx import Ctx
     from werealign.importers.werebench.hidden_nights import add_hidden_nights
     from werealign.importers.report import ImportReport
     from werealign.schema import Event, Phase

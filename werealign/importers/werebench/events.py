@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from werealign.importers.toolkit.phases import day_phase
-from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.werebench.source import RawMetadata, RawUtterance
 from werealign.importers.werebench.timeline import phase_at
 from werealign.importers.werebench.text import host_exit_quotes, phase_key, phase_sort_key, seat_of_label

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.ctx import Ctx, GameDropped
+from werealign.importers.toolkit.ctx import Ctx, GameDropped
 from werealign.importers.werebench.events import check_speech_after_exit, eliminations, read_mvp, sheriff_events
 from werealign.importers.corrections import check_quotes
 from werealign.importers.werebench.night_facts import read_night_facts

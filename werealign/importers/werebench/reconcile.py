@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.werebench.nights import SPEECH
 from werealign.importers.werebench.seats import roles_named
 from werealign.importers.werebench.text import RELEASE_ROLES, seats_mentioned
