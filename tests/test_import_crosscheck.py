@@ -10,7 +10,7 @@ from cli_inproc import run_cli
 from test_import_werebench import _game, _utt, write_release
 
 from werealign.importers.toolkit.crosscheck import contradicting_turns, stated_exit
-from werealign.importers.werebench.text import host_exits
+from werealign.importers.toolkit.exits import host_exits
 from werealign.schema import GameLog
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cli_inproc import run_cli
 from test_import_werebench import _game, _utt, write_release
-from werealign.importers.werebench.text import host_exits
+from werealign.importers.toolkit.exits import host_exits
 
 
 def test_host_exits_tell_a_shot_a_poisoning_and_a_skills_take_from_a_vote():

@@ -8,7 +8,8 @@ from werealign.importers.toolkit.phases import day_phase
 from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.werebench.source import RawMetadata, RawUtterance
 from werealign.importers.werebench.timeline import phase_at
-from werealign.importers.werebench.text import host_exit_quotes, phase_key, phase_sort_key, seat_of_label
+from werealign.importers.toolkit.exits import host_exit_quotes
+from werealign.importers.werebench.text import phase_key, phase_sort_key, seat_of_label
 from werealign.schema import Event, Evidence, Mvp, MvpVote, Phase, Utterance
 from werealign.schema.models import EVERYONE
 
