@@ -169,3 +169,12 @@ def test_nothing_below_the_audit_imports_it():
     into = {package_of(m) for m, ts in graph.items() for t in ts if package_of(t) == "audit" and package_of(m) != "audit"}
     assert into <= {"commands", "release"}, into
     assert {package_of(m) for m, ts in graph.items() if any(package_of(t) == "shortcuts" for t in ts)} >= {"tasks", "generation", "dataset", "audit"}
+
+
+def test_the_importer_toolkit_never_imports_an_importer():
+    """Issue 46 must-have 2: the steps any human-game importer needs sit below the WereBench importer, which uses them."""
+    graph = import_graph()
+    toolkit = {m: ts for m, ts in graph.items() if m.startswith("werealign.importers.toolkit")}
+    assert {"werealign.importers.toolkit.tallies", "werealign.importers.toolkit.gate", "werealign.importers.toolkit.crosscheck"} <= set(toolkit)
+    assert {(m, t) for m, ts in toolkit.items() for t in ts if t.startswith("werealign.importers.werebench")} == set()
+    assert any(t.startswith("werealign.importers.toolkit") for t in graph["werealign.importers.werebench.importer"])
