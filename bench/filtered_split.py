@@ -4,7 +4,7 @@ looser threshold would keep and let through (issue 32).
     python bench/filtered_split.py DATASET_DIR     # from the checkout's root
 
 The same inputs as `werealign audit --filtered-out`: the audit's leak and hidden-role flags, the
-filter's options-only attacks (werealign.audit.filtering.ATTACKS, scored release-wide with games held
+filter's options-only attacks (werealign.shortcuts.filtering.ATTACKS, scored release-wide with games held
 out) and the learned context attack's probability of each key. Printed (JSON):
 - `removed_by`: items each filter removes on its own (an item can fall to several), and `survive_all`;
 - `sweep`: per threshold, the items no filter reaches (release-wide scorings only: an upper bound on
@@ -27,9 +27,9 @@ THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 
 def measure(root: Path, seed: int = 0) -> dict[str, object]:
     from werealign.audit import audit_items
-    from werealign.audit.attacks import cross_fitted_probs, top1_hits
-    from werealign.audit.context import context_attacks
-    from werealign.audit.filtering import ATTACKS, INDEPENDENT, PARTITIONS, predictability
+    from werealign.shortcuts.attacks import cross_fitted_probs, top1_hits
+    from werealign.shortcuts.context import context_attacks
+    from werealign.shortcuts.filtering import ATTACKS, INDEPENDENT, PARTITIONS, predictability
     from werealign.dataset import load_dataset
 
     ds = load_dataset(root)

@@ -109,7 +109,7 @@ def binding_scores(texts: list[str], turns: list[str], words: dict[str, re.Patte
 
 def speech_case(item, game, shown, catalogue) -> Case:
     """A Case of one speech item: every rule's scores and a raw feature row per option (the learners add relational
-    columns). `shown` is what the prompt shows (werealign.audit.context.shown_at); `game` may be None."""
+    columns). `shown` is what the prompt shows (werealign.shortcuts.context.shown_at); `game` may be None."""
     texts = [o.text for o in item.options]
     key = {i for i, o in enumerate(item.options) if o.key == item.answer}
     lengths = [visible_length(t) for t in texts]
@@ -157,7 +157,7 @@ def speech_case(item, game, shown, catalogue) -> Case:
 def speech_cases(items, games) -> tuple[list[Case], list[str]]:
     """Cases of every speech item (in file order) and notes on what could not be read (an item without its game is
     attacked on its options alone)."""
-    from werealign.audit.context import shown_at
+    from werealign.shortcuts.context import shown_at
     from werealign.schema.roles import catalogue_for
 
     notes = []

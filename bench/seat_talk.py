@@ -3,7 +3,7 @@
 
     python bench/seat_talk.py DATASET_DIR [DATASET_DIR ...]     # from the checkout's root
 
-Per item, the shown transcript (werealign.audit.context.shown_at: what the prompt shows) gives each
+Per item, the shown transcript (werealign.shortcuts.context.shown_at: what the prompt shows) gives each
 seat a count of mentions in every seat form. Each option scores the sum of the counts of the distinct
 seats it names, other than the viewpoint's:
 - `seat-talk-most`: picks the option whose seats the table talked about most (ties split evenly);
@@ -25,9 +25,9 @@ sys.path.insert(0, os.getcwd())  # the checkout run from, not an installed werea
 
 
 def measure(root: Path) -> dict[str, object]:
-    from werealign.audit.context import dead_seat_rate, features, shown_at
-    from werealign.audit.report import binom_p
-    from werealign.audit.seats import mentions
+    from werealign.shortcuts.context import dead_seat_rate, features, shown_at
+    from werealign.shortcuts.verdicts import binom_p
+    from werealign.shortcuts.seats import mentions
     from werealign.dataset import load_dataset
 
     ds = load_dataset(root)

@@ -1,4 +1,4 @@
-"""Context attacks (werealign.audit.context) on invented games: each finds the artifact planted for it with
+"""Context attacks (werealign.shortcuts.context) on invented games: each finds the artifact planted for it with
 games held out, and not one that is absent; the speech floor carries the best; minimal pairs change only
 the move."""
 
@@ -8,8 +8,8 @@ import random
 
 from test_generate_human import DEAD, WORDS, invented_game
 from werealign.audit import audit_items
-from werealign.audit.context import CONTEXT_FLOOR, LEARNED, context_attacks, context_floor, features
-from werealign.audit.seats import mentions
+from werealign.shortcuts.context import CONTEXT_FLOOR, LEARNED, context_attacks, context_floor, features
+from werealign.shortcuts.seats import mentions
 from werealign.dataset import Dataset
 from werealign.game.derive import alive_at
 from werealign.generation import minimal
@@ -164,7 +164,7 @@ def test_minimal_pairs_swap_in_seats_out_at_the_keys_own_rate():
 
 
 def test_the_filtered_split_drops_what_a_context_attack_answers():
-    from werealign.audit.filtering import adversarial_filter, verify
+    from werealign.shortcuts.filtering import adversarial_filter, verify
 
     planted = []
 
@@ -192,7 +192,7 @@ def test_the_filtered_split_drops_what_a_context_attack_answers():
 def test_features_of_many_items_are_each_items_own_to_the_last_bit():
     """features() builds each transcript's n-gram counts from an earlier cut-off's of the same game; the rows are the
     ones each item gets read alone (the plain TF-IDF of its whole transcript), whatever order the items come in."""
-    from werealign.audit.context import item_features, shown_at
+    from werealign.shortcuts.context import item_features, shown_at
 
     rng = random.Random(7)
     games = {g.game_id: g for g in (invented_game(n, turns=20) for n in range(3))}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from werealign.audit.context import Shown
-from werealign.audit.ensemble import cross_fitted, option_stats
-from werealign.audit.exchange import check_ensemble, check_key_rank, future_options, key_rank
+from werealign.shortcuts.context import Shown
+from werealign.shortcuts.ensemble import cross_fitted, option_stats
+from werealign.shortcuts.exchange import check_ensemble, check_key_rank, future_options, key_rank
 from werealign.generation import human_text as ht
 from werealign.generation.choose import choose
 from werealign.schema import GameLog, ItemProvenance, Option, Phase, Provenance, RoleCount, Rules, SeatInfo, SpeechItem, Utterance

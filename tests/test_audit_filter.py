@@ -13,7 +13,7 @@ import pytest
 from cli_inproc import run_cli
 from crafted_game import crafted_game, crafted_opponent_item, crafted_osr, crafted_vote_item
 from werealign.audit import audit_items, render_text
-from werealign.audit.checks import key_longest_rate
+from werealign.shortcuts.checks import key_longest_rate
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.schema import DatasetCounts, DatasetManifest, Option, SpeechItem
 
@@ -112,7 +112,7 @@ def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     r = run_cli("audit", src, "--filtered-out", out, "--seed", "7", "--format", "json")
     assert r.returncode == 0, r.stderr
     note = json.loads((out / "dataset.json").read_text())["filtering"]
-    from werealign.audit.filtering import ATTACKS, THRESHOLD
+    from werealign.shortcuts.filtering import ATTACKS, THRESHOLD
 
     assert note["method"] == "aflite" and note["seed"] == 7 and note["attacks"] and note["threshold"] == THRESHOLD == 0.15
     split = load_dataset(out)

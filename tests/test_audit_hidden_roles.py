@@ -6,7 +6,7 @@ from __future__ import annotations
 from crafted_game import crafted_game, crafted_opponent_item, crafted_vote_item
 from test_audit_leaks import FILLER, ZH_FILLER, _item, _zh_game
 
-from werealign.audit.leaks import hidden_role_flags
+from werealign.shortcuts.leaks import hidden_role_flags
 
 
 def test_options_pinning_a_true_role_with_a_word_for_the_true_one():

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.crosscheck import cross_check_exits, late_turns
-from werealign.importers.werebench.dead_speech import settle_dead_turns
+from werealign.importers.toolkit.crosscheck import cross_check_exits, late_turns
+from werealign.importers.toolkit.dead_speech import settle_dead_turns
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
 from werealign.schema.models import ACTOR, EVERYONE
 from werealign.validate import validate_game

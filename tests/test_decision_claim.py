@@ -17,7 +17,7 @@ from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
 from werealign.game.claims import ClaimReader, board_roles
 from werealign.game.decisions import derive_decisions
-from werealign.importers.werebench.candidacy import candidacy_events
+from werealign.importers.toolkit.candidacy import candidacy_events
 from werealign.schema import Segment
 from werealign.schema.models import RoleDeclaration
 from werealign.schema.roles import canonical_role, catalogue_for

@@ -12,7 +12,7 @@ from werealign.dataset import load_dataset
 from werealign.eval.prompts import render_messages
 from werealign.game.decisions import derive_decisions
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.candidacy import candidacy_events, read_candidacies
+from werealign.importers.toolkit.candidacy import candidacy_events, read_candidacies
 from werealign.schema import Event, GameLog, Segment
 from werealign.schema.models import EVERYONE
 from werealign.tasks import parse_reply

@@ -187,7 +187,7 @@ def test_every_fact_read_carries_the_words_it_was_read_from():
 
 def test_a_host_turn_across_nightfall_and_dawn_is_two_moments():
     from werealign.importers.report import ImportReport
-    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.toolkit.ctx import Ctx
     from werealign.importers.werebench.events import eliminations
     from werealign.schema import Segment, Utterance
 
@@ -213,7 +213,7 @@ def test_a_host_turn_across_nightfall_and_dawn_is_two_moments():
 
 def test_a_take_announced_before_nightfall_in_a_turn_labelled_with_the_night_is_that_days_death():
     from werealign.importers.report import ImportReport
-    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.toolkit.ctx import Ctx
     from werealign.importers.werebench.events import eliminations
     from werealign.schema import Utterance
 
@@ -272,7 +272,7 @@ def test_more_unseen_wordings_of_a_check_named_by_its_night():
 
 def test_a_turn_that_opens_a_zero_length_night_puts_the_news_before_it_at_the_previous_dawn():
     from werealign.importers.report import ImportReport
-    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.toolkit.ctx import Ctx
     from werealign.importers.werebench.events import eliminations
     from werealign.schema import Utterance
 

@@ -404,7 +404,7 @@ def test_claims_read_in_english(mafia_game, text, mafioso, claim):
 
 
 def test_human_voiced_moves_and_the_audits_seats_read_names():
-    from werealign.audit.seats import renumber, seats_named
+    from werealign.shortcuts.seats import renumber, seats_named
     from werealign.generation import human_text as ht
 
     names = {2: ("Ben", "Benny"), 3: ("Cora",)}

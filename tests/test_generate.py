@@ -24,7 +24,7 @@ SMALL = GenConfig(model="fake/model", games=(GAME,), dimensions=("RI", "PS"), os
 
 def _run(out: Path, config: GenConfig = SMALL, **fake_kw) -> tuple:
     fake = FakeProvider(**fake_kw)
-    outcome, session = run_generation(config, out, acompletion=fake, quiet=True)
+    outcome, session = run_generation(config, out, acompletion=fake, quiet=True, audit=audit_items)
     return outcome, session, fake
 
 
@@ -226,6 +226,17 @@ def test_extras_only_fills_rr_explanation_and_osr_and_keeps_options(tmp_path):
     # a second pass over the filled dataset asks nothing: nothing is missing any more
     _, session, fake = _run(tmp_path / "g2", GenConfig(model="fake/model", dataset=str(tmp_path / "g" / "dataset"), extras_only=True, judges=0))
     assert fake.calls == 0
+    assert json.loads((tmp_path / "g2" / "audit.after.json").read_text())["items"] == len(bare)
+    # generation never imports the audit: the command hands it in; without one, no audit file is written
+    run_generation(GenConfig(model="fake/model", dataset=str(tmp_path / "g" / "dataset"), extras_only=True, judges=0), tmp_path / "g3",
+                   acompletion=FakeProvider(), quiet=True)
+    assert (tmp_path / "g3" / "dataset").is_dir() and not list((tmp_path / "g3").glob("audit.*.json"))
+    from cli_inproc import run_cli  # nothing is missing, so no request is sent: the endpoint is never called
+
+    r = run_cli("generate", tmp_path / "g" / "dataset", "--model", "openai/mock", "--api-base", "http://127.0.0.1:9/v1", "--extras-only",
+                "--judges", "0", "--out", tmp_path / "g4", env={"OPENAI_API_KEY": "sk-unused"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads((tmp_path / "g4" / "audit.before.json").read_text()) == json.loads((tmp_path / "g2" / "audit.before.json").read_text())
 
 
 def test_redrafting_removes_a_length_bias(tmp_path):

@@ -117,7 +117,7 @@ def test_items_valid_cut_alike_and_provenanced(corpus, tmp_path):
 def test_distractors_never_from_the_items_game_nor_what_is_shown(corpus, tmp_path):
     run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
     ds = load_dataset(corpus)
-    from werealign.audit.exchange import future_options
+    from werealign.shortcuts.exchange import future_options
 
     for it in _items(tmp_path / "h"):
         n = it.game_id.split("-")[1]
@@ -156,7 +156,7 @@ def test_a_distractor_repeating_a_later_turn_of_the_game_is_not_used():
 
 
 def test_every_seat_form_is_renumbered_in_its_own_form():
-    from werealign.audit.seats import mentions, renumber
+    from werealign.shortcuts.seats import mentions, renumber
 
     text = "7号 says, 7 号位 and 七号 and 十二号位 and seat 7 and Player 12 and 3号"
     out = renumber(text, {7: 4, 12: 9})

@@ -9,8 +9,8 @@ from pathlib import Path
 from cli_inproc import run_cli
 from test_import_werebench import _game, _utt, write_release
 
-from werealign.importers.werebench.crosscheck import contradicting_turns, stated_exit
-from werealign.importers.werebench.text import host_exits
+from werealign.importers.toolkit.crosscheck import contradicting_turns, stated_exit
+from werealign.importers.toolkit.exits import host_exits
 from werealign.schema import GameLog
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cli_inproc import run_cli
 from test_import_werebench import _game, _utt, write_release
-from werealign.importers.werebench.text import host_exits
+from werealign.importers.toolkit.exits import host_exits
 
 
 def test_host_exits_tell_a_shot_a_poisoning_and_a_skills_take_from_a_vote():
@@ -122,7 +122,7 @@ def test_a_self_destruct_in_the_sheriff_election_adds_the_night_the_recording_sk
 
 
 def test_a_day_without_a_night_before_it_after_a_dropped_night_phase_is_not_a_hidden_night():
-    from werealign.importers.werebench.ctx import Ctx
+    from werealign.importers.toolkit.ctx import Ctx
     from werealign.importers.werebench.hidden_nights import add_hidden_nights
     from werealign.importers.report import ImportReport
     from werealign.schema import Event, Phase

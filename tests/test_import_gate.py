@@ -1,4 +1,4 @@
-"""Import never writes what `werealign validate` rejects (werealign.importers.werebench.gate).
+"""Import never writes what `werealign validate` rejects (werealign.importers.toolkit.gate).
 
 A property test on invented releases (all text made up here, nothing from WereBench): games whose MVP
 cut-offs are shifted anywhere, whose phases are missing, duplicated, skipped or renumbered, whose speech
@@ -15,7 +15,7 @@ import pytest
 
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.importer import import_werebench
-from werealign.importers.werebench.gate import gate_game, gate_items
+from werealign.importers.toolkit.gate import gate_game, gate_items
 from werealign.schema import Event, MvpVote
 from werealign.schema.models import EVERYONE
 from werealign.validate import check_paths, count

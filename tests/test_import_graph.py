@@ -1,7 +1,8 @@
 """Issue 21 item 5: the package has layers. No import loop between modules or between packages (imports inside
 functions count: they run too; only `if TYPE_CHECKING:` imports, which never run, are left out), the leaderboards
 never import eval, and no module grows past 500 lines. Issue 35: no import along a forbidden arrow (game -> render,
-solvers -> tasks, eval -> leaderboards) beyond the few listed, which may only shrink."""
+solvers -> tasks, eval -> leaderboards) beyond the few listed, which may only shrink. Issue 46: no arrow into the audit
+from below it."""
 
 from __future__ import annotations
 
@@ -114,8 +115,13 @@ def test_no_package_imports_itself_back_and_leaderboards_never_import_eval():
 # a solver answers a state, whatever its task (tasks); eval scores a run, the leaderboards compare runs. The baselines
 # answer a solver State above the tasks: the model layer finds them through its entry points, never by import, and
 # neither the tasks nor the solvers know them.
+# Issue 46: the audit consumes items. What the tasks, the dataset layer, generation and the audit all use (shallow
+# attacks, context floors, the learned ensemble, leaks, filtering) is werealign.shortcuts, below all of them; nothing
+# that makes, holds or scores items imports the audit (generation is handed `audit_items` by its command).
+BELOW_AUDIT = ("shortcuts", "tasks", "dataset", "generation", "game", "schema", "text", "render", "splits", "validate",
+               "eval", "solvers", "llm", "importers", "annotate", "arena", "baselines", "files", "stats")
 FORBIDDEN = {("game", "render"), ("solvers", "tasks"), ("eval", "leaderboards"),
-             ("llm", "baselines"), ("tasks", "baselines"), ("solvers", "baselines")}
+             ("llm", "baselines"), ("tasks", "baselines"), ("solvers", "baselines")} | {(p, "audit") for p in BELOW_AUDIT}
 # Forbidden imports still there (module -> module): none since issue 35 moved the release reader into the dataset
 # layer, the rules' wording into render and the answer reader into the State. The set may only shrink.
 REMAINING: set[tuple[str, str]] = set()
@@ -154,3 +160,21 @@ def test_no_module_over_500_lines():
     long = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
+
+
+def test_nothing_below_the_audit_imports_it():
+    """Issue 46 must-have 3: the audit reads items and the shortcuts below it; no package it sits above reaches it, and
+    only the CLI shells and the release card (which prints the audit) import it."""
+    graph = import_graph()
+    into = {package_of(m) for m, ts in graph.items() for t in ts if package_of(t) == "audit" and package_of(m) != "audit"}
+    assert into <= {"commands", "release"}, into
+    assert {package_of(m) for m, ts in graph.items() if any(package_of(t) == "shortcuts" for t in ts)} >= {"tasks", "generation", "dataset", "audit"}
+
+
+def test_the_importer_toolkit_never_imports_an_importer():
+    """Issue 46 must-have 2: the steps any human-game importer needs sit below the WereBench importer, which uses them."""
+    graph = import_graph()
+    toolkit = {m: ts for m, ts in graph.items() if m.startswith("werealign.importers.toolkit")}
+    assert {"werealign.importers.toolkit.tallies", "werealign.importers.toolkit.gate", "werealign.importers.toolkit.crosscheck"} <= set(toolkit)
+    assert {(m, t) for m, ts in toolkit.items() for t in ts if t.startswith("werealign.importers.werebench")} == set()
+    assert any(t.startswith("werealign.importers.toolkit") for t in graph["werealign.importers.werebench.importer"])

@@ -7,7 +7,7 @@ from cli_inproc import run_cli
 from test_import_events import _convert
 from test_import_werebench import _game
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.werebench.hidden_nights import add_final_night, split_turn_nights
 from werealign.schema import Phase, Utterance
 

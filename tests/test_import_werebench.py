@@ -15,7 +15,8 @@ import pytest
 from cli_inproc import run_cli  # the CLI in this process: exit code, stdout, stderr as a subprocess would give
 
 from werealign.dataset import load_dataset
-from werealign.importers.werebench.text import chinese_number, host_exits, parse_time, seat_of_label
+from werealign.importers.toolkit.exits import host_exits
+from werealign.importers.werebench.text import chinese_number, parse_time, seat_of_label
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

@@ -38,7 +38,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "arena/heuristic.py": (2, GAME_WORDS),
     "arena/lines.py": (6, GAME_WORDS),
     "annotate/agreement.py": (1, GAME_WORDS),
-    "audit/leaks.py": (1, GAME_WORDS),
+    "shortcuts/leaks.py": (1, GAME_WORDS),
     "importers/werebench/claims.py": (6, GAME_WORDS),
     "importers/werebench/game.py": (1, GAME_WORDS),
     "importers/werebench/nights.py": (3, GAME_WORDS),

@@ -201,9 +201,9 @@ def test_the_release_ships_the_faithful_split_beside_the_full_one(tmp_path, monk
     header = yaml.safe_load((tmp_path / "rel" / "README.md").read_text(encoding="utf-8").split("---\n")[1])
     assert "vote_faithful" in {c["config_name"] for c in header["configs"]}
     assert "faithful split" in (tmp_path / "rel" / "README.md").read_text(encoding="utf-8")
-    rows = datasets.load_dataset(str(tmp_path / "rel"), "vote_faithful", split="test")
+    rows = datasets.load_dataset(str(tmp_path / "rel"), "vote_faithful", split="test", cache_dir=str(tmp_path / "hf-cache"))  # never a shared cache's rows
     assert [r["item_id"] for r in rows] == ["early"]
-    full = datasets.load_dataset(str(tmp_path / "rel"), "vote", split="test")
+    full = datasets.load_dataset(str(tmp_path / "rel"), "vote", split="test", cache_dir=str(tmp_path / "hf-cache"))
     assert [r["knowledge_missing"] for r in full][1] == [{"night": "night-2", "fact": "seer_check"}, {"night": "night-3", "fact": "seer_check"}]
 
 

@@ -18,7 +18,7 @@ from bench.redteam_core import (Case, bound_seats, credit, cross_fit, group_fold
 from bench.redteam_decisions import NONE, claim_rules, seat_rules  # noqa: E402
 from bench.redteam_speech import FEATURES, speech_case  # noqa: E402
 from bench.redteam_core import relational_columns  # noqa: E402
-from werealign.audit.context import Shown  # noqa: E402
+from werealign.shortcuts.context import Shown  # noqa: E402
 from werealign.schema import SpeechItem  # noqa: E402
 from werealign.schema.roles import builtin_catalogue  # noqa: E402
 

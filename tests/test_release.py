@@ -49,7 +49,9 @@ def assert_round_trip(datasets, dataset_dir: Path | None, folder: Path) -> dict[
                 return apply_split(list(all_of(d)), d.games, "faithful")[0]
         else:
             model, rows_of = configs()[config]
-        loaded = datasets.load_dataset(str(folder), config, split="test")
+        # A cache of this test's own: HF_HOME set by `offline` is ignored once `datasets` was imported (an earlier test
+        # built a release), and the shared cache may hold another checkout's rows for the same path and content.
+        loaded = datasets.load_dataset(str(folder), config, split="test", cache_dir=str(folder.parent / "hf-cache"))
         got = [model.model_validate(row) for row in loaded]
         assert got == list(rows_of(ds)), config
         counts[config] = len(got)

@@ -1,4 +1,4 @@
-"""The role-word scan cut to the labels a text holds (werealign.audit.knowledge) finds exactly what the whole
+"""The role-word scan cut to the labels a text holds (werealign.shortcuts.knowledge) finds exactly what the whole
 catalogue's pattern finds, on invented roles and texts the code has never met (English labels with their plural, a
 label inside a longer one, CJK labels), and the format-character table filled lazily drops what the full one drops."""
 
@@ -9,7 +9,7 @@ import re
 import sys
 import unicodedata
 
-from werealign.audit.knowledge import _alternation, _pattern_for, _role_labels
+from werealign.shortcuts.knowledge import _alternation, _pattern_for, _role_labels
 from werealign.schema.roles import RoleDeclaration, catalogue_for
 from werealign.text.norm import norm_text
 

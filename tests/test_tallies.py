@@ -4,7 +4,7 @@ sheriff candidates and re-vote pairs who do not vote, ties, and tallies that can
 from __future__ import annotations
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.tallies import read_tallies, tally_events
+from werealign.importers.toolkit.tallies import read_tallies, tally_events
 from werealign.schema import Event, GameLog, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, SeatInfo, Segment, Utterance
 from werealign.schema.models import EVERYONE
 
@@ -40,7 +40,7 @@ def test_sheriff_candidates_do_not_vote_and_out_seats_are_not_the_rest():
 
 
 def test_a_candidate_who_withdrew_is_not_among_the_rest():
-    from werealign.importers.werebench.candidacy import candidacy_events
+    from werealign.importers.toolkit.candidacy import candidacy_events
 
     g = candidacy_events(game_with([("sheriff-election", "4号、3号和6号一共 3 位玩家参加竞选"),
                                     ("sheriff-election", "4号退出竞选。3号、6号仍在警上，没有上警的玩家请投票，321，2号投给3号，其余所有玩家投给6号，6号玩家当选")]))

@@ -48,7 +48,7 @@ def test_items_find_their_task_and_the_dataset_is_read_by_task() -> None:
     from test_decisions import invented_game
 
     from werealign.game.decisions import derive_decisions
-    from werealign.importers.werebench.candidacy import candidacy_events
+    from werealign.importers.toolkit.candidacy import candidacy_events
     from werealign.schema.decisions import ALL_DECISION_MODELS
 
     ds = load_dataset()

@@ -2,7 +2,7 @@
 
 The faithful split leaves out items whose prompt cannot stand where the player stood: the viewpoint lacks a night
 fact the rules say it held (`knowledge_missing`, werealign.game.knowledge) or the item's stem or options pin a
-true role on a seat the viewpoint could not know (werealign.audit hidden-role flags). `all` is the dataset as it
+true role on a seat the viewpoint could not know (werealign.shortcuts.leaks hidden-role flags). `all` is the dataset as it
 is (for comparison with published numbers); every incomplete prompt still names what it lacks.
 """
 
@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from werealign.audit.leaks import hidden_role_flags
+from werealign.shortcuts.leaks import hidden_role_flags
 from werealign.game.knowledge import missing_knowledge
 from werealign.schema import GameLog
 

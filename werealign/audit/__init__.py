@@ -7,25 +7,24 @@ looks for one way it can be found anyway, or one way the item is broken, and giv
 | check | what it measures | pass / warn / fail |
 | --- | --- | --- |
 | `key-position` | chi-square of the answer letters against uniform | p >= .05 / p < .05 / p < .01 |
-| `key-longest`, `key-shortest` | share of items whose key is the longest (shortest) option, ties shared, vs 1/9 | see `report.rate_verdict` |
-| `options-only` | a logistic-regression classifier that sees only the nine options (length, style, words), cross-fitted with whole games held out | see `report.rate_verdict` |
-| `context` | the best context attack (werealign.audit.context: dead seats named, overlap with the transcript, its last turns and the viewpoint's own words, transcription style, clause structure, length, and a learned combination), cross-fitted with whole games held out | see `report.rate_verdict` |
-| `dead-seat` | among items where exactly one option names a seat out (or absent) at the cut-off, the share where it is the key | see `report.rate_verdict` |
+| `key-longest`, `key-shortest` | share of items whose key is the longest (shortest) option, ties shared, vs 1/9 | see `verdicts.rate_verdict` |
+| `options-only` | a logistic-regression classifier that sees only the nine options (length, style, words), cross-fitted with whole games held out | see `verdicts.rate_verdict` |
+| `context` | the best context attack (werealign.shortcuts.context: dead seats named, overlap with the transcript, its last turns and the viewpoint's own words, transcription style, clause structure, length, and a learned combination), cross-fitted with whole games held out | see `verdicts.rate_verdict` |
+| `dead-seat` | among items where exactly one option names a seat out (or absent) at the cut-off, the share where it is the key | see `verdicts.rate_verdict` |
 | `duplicate-options` | items with two options the same after normalisation, or near-identical | none / near-duplicates / exact duplicates |
 | `explanation-key` | items whose explanation overlaps another option clearly more than the key | < 25% / >= 25% / >= 50% of items with an explanation |
 | `stem-leak` | items that tell what the viewpoint cannot know at the cut-off (stem, option labels, a decision already shown), or copy hidden text | none / any / >= 5% of items |
 
-Modules, one job each: `text` (reading text in any language), `report` (checks, verdict rules),
-`checks` (position, length, duplicates, explanations), `attacks` (options-only classifiers), `context`
-(attacks that read the game too), `seats` (seat mentions in every form),
-`explain` (the separating n-grams), `knowledge` + `leaks` (what a viewpoint may know), `filtering`
-(AFLite) and `split` (writing the filtered dataset), `core` (`audit_items`), `render` (text).
+The checks, attacks, leaks and the adversarial filter live below the audit, in werealign.shortcuts, because the
+tasks' floors, the dataset layer and generation use them too; the audit only consumes items. Its own modules:
+`core` (`audit_items`: every check over a dataset), `report` (the checks with their verdicts), `explain` (the
+separating n-grams), `render` (text). The filtered split is written by werealign.dataset.filtered.
 
 The audit never calls a model and is deterministic: the same dataset gives the same report.
 """
 
-from werealign.audit.attacks import cross_fitted_probs, option_features, options_only_accuracy
-from werealign.audit.checks import (
+from werealign.shortcuts.attacks import cross_fitted_probs, option_features, options_only_accuracy
+from werealign.shortcuts.checks import (
     EXPLANATION_MARGIN,
     NEAR_DUPLICATE,
     duplicate_option_pairs,
@@ -35,11 +34,12 @@ from werealign.audit.checks import (
 )
 from werealign.audit.core import audit_items, check_leaks
 from werealign.audit.explain import separating_ngrams
-from werealign.audit.filtering import adversarial_filter
-from werealign.audit.leaks import LEAK_NGRAM, hidden_text_index, item_leaks, leak_grams, stem_leaks
+from werealign.shortcuts.filtering import adversarial_filter
+from werealign.shortcuts.leaks import LEAK_NGRAM, hidden_text_index, item_leaks, leak_grams, stem_leaks
 from werealign.audit.render import render_text
-from werealign.audit.report import CHANCE, MIN_ITEMS, VERDICTS, AuditReport, Check
-from werealign.audit.text import normalise, text_length, tokens
+from werealign.audit.report import AuditReport
+from werealign.shortcuts.text import normalise, text_length, tokens
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, VERDICTS, Check
 
 __all__ = [
     "CHANCE", "EXPLANATION_MARGIN", "LEAK_NGRAM", "MIN_ITEMS", "NEAR_DUPLICATE", "VERDICTS", "AuditReport", "Check",

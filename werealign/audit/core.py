@@ -7,17 +7,18 @@ from typing import TYPE_CHECKING
 
 from collections.abc import Sequence
 
-from werealign.audit.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
-from werealign.audit.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
-from werealign.audit.context import LEARNED, check_context, check_dead_seat, context_attacks, features, shown_at
-from werealign.audit.ensemble import cross_fitted as ensemble_cross_fitted
-from werealign.audit.ensemble import key_probability, option_stats, picks_key
-from werealign.audit.exchange import check_ensemble, check_future, check_key_rank, future_options
+from werealign.shortcuts.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
+from werealign.shortcuts.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
+from werealign.shortcuts.context import LEARNED, check_context, check_dead_seat, context_attacks, features, shown_at
+from werealign.shortcuts.ensemble import cross_fitted as ensemble_cross_fitted
+from werealign.shortcuts.ensemble import key_probability, option_stats, picks_key
+from werealign.shortcuts.exchange import check_ensemble, check_future, check_key_rank, future_options
 from werealign.audit.explain import separating_ngrams
-from werealign.audit.leaks import item_leaks
-from werealign.audit.report import AuditReport, Check
+from werealign.shortcuts.leaks import item_leaks
+from werealign.audit.report import AuditReport
 from werealign.game.announcements import result_shown
 from werealign.schema import SpeechItem
+from werealign.shortcuts.verdicts import Check
 from werealign.schema.models import DIMENSIONS
 
 if TYPE_CHECKING:  # the type only: the dataset layer sits above the audit (it registers the tasks)

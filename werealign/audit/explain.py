@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from werealign.audit.text import mostly_cjk, tokens
+from werealign.shortcuts.text import mostly_cjk, tokens
 from werealign.schema import SpeechItem
 
 TOP = 8  # n-grams named per side

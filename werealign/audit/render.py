@@ -5,7 +5,8 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
-from werealign.audit.report import VERDICTS, AuditReport
+from werealign.audit.report import AuditReport
+from werealign.shortcuts.verdicts import VERDICTS
 
 WIDTH = 80
 SHOWN = 4  # n-grams per side in text; the JSON has them all

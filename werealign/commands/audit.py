@@ -24,7 +24,7 @@ def audit_command(
         None, "--filtered-out", help="Write a complete dataset here holding only the speech items an ensemble of "
         "options-only attacks cannot answer, and no leaking item (AFLite-style filtering)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the filter's fold assignments (--filtered-out)."),
-    # 0.15 = werealign.audit.filtering.THRESHOLD, not imported here: --help loads no scikit-learn.
+    # 0.15 = werealign.shortcuts.filtering.THRESHOLD, not imported here: --help loads no scikit-learn.
     threshold: float = typer.Option(0.15, "--filter-threshold", help="Filter: remove an item when an attack gives its key this probability (chance 1/9)."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace a non-empty --filtered-out directory."),
 ) -> None:
@@ -34,7 +34,7 @@ def audit_command(
     away; each item's artifact score (JSON)."""
     # Loads scipy and scikit-learn: not at --help time.
     from werealign.audit import audit_items, render_text
-    from werealign.audit.filtering import ATTACKS, PARTITIONS, SLICE_SHARE, adversarial_filter, filter_note, verify
+    from werealign.shortcuts.filtering import ATTACKS, PARTITIONS, SLICE_SHARE, adversarial_filter, filter_note, verify
     from werealign.dataset.filtered import write_split
     from werealign.dataset import load_dataset
 
@@ -54,7 +54,7 @@ def audit_command(
     doc = report.to_dict()
     lines = [render_text(report)]
     if filtered_out is not None:
-        # a distractor from the future (werealign.audit.exchange) is removed as a leak is
+        # a distractor from the future (werealign.shortcuts.exchange) is removed as a leak is
         leaks = {i: s["leaks"] + s["future"] for i, s in report.item_scores.items()}
         leaks |= {it.item_id: None for it in ds.speech if it.game_id not in ds.games}
         context = {i: s["context_score"] for i, s in report.item_scores.items()}

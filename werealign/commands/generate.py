@@ -41,6 +41,7 @@ def generate_command(
     """Draft nine-way speech items at the MVP's highlighted moments (or re-draft existing ones).
 
     Items are written unreviewed to DIR/dataset; review them with `werealign review DIR`."""
+    from werealign.audit import audit_items
     from werealign.generation.model import RetryPolicy
     from werealign.generation.pipeline import GenConfig, estimate, run_generation
     from werealign.llm.builtin_models import answers_in_process
@@ -88,7 +89,7 @@ def generate_command(
     warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
     try:
         outcome, session = run_generation(config, out, api_base=api_base, max_connections=max_connections, max_tokens=max_tokens, quiet=quiet,
-                                          policy=RetryPolicy(max_attempts=max_attempts, timeout=timeout))
+                                          policy=RetryPolicy(max_attempts=max_attempts, timeout=timeout), audit=audit_items)
     except KeyboardInterrupt:
         print("interrupted: the replies received so far are stored; rerun the same command to resume", file=sys.stderr)
         raise typer.Exit(130) from None

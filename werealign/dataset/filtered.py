@@ -1,7 +1,7 @@
 """`werealign audit DATASET --filtered-out DIR`: the filtered split as a complete dataset directory.
 
 Every game, every VA/OI item and every OSR rewrite of the source, and only the speech items the
-adversarial filter kept (werealign.audit.filtering), in their original order. dataset.json says how
+adversarial filter kept (werealign.shortcuts.filtering), in their original order. dataset.json says how
 it was filtered (`filtering`); `filter_report.json` lists each removed item and why. Written in a
 staging directory and moved into place only when complete.
 """
@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from werealign.audit.filtering import FilterResult
+from werealign.shortcuts.filtering import FilterResult
 from werealign.dataset import Dataset, write_dataset
 from werealign.files.output_dir import output_directory
 from werealign.schema import SpeechItem

@@ -19,7 +19,7 @@ metric (the task's primary metric in the run's mode):
 - a task's `truth_floors`: OI (set modes) has `revealed-wolves`, naming exactly the seats that showed
   themselves wolves in public by the cut-off (a self-destruct is a public event every prompt shows), so an OI
   score is read against what needs no inference at all. VA's floors include `lexical` (the most-mentioned candidate).
-  Speech has `context-attack`: the best of the audit's context attacks (werealign.audit.context), cross-fitted over
+  Speech has `context-attack`: the best of the audit's context attacks (werealign.shortcuts.context), cross-fitted over
   the run's items with games held out (dead seats named, overlap with the transcript and own words, style, clauses).
 
 Pure computation (no model call, no I/O): re-scoring a run recomputes the same floors.

@@ -30,7 +30,7 @@ def _code_hash() -> str:
     """sha256 of the modules floors depend on: the shortcut models (their policies too), the text helpers they read with, floors, the tasks."""
     root = Path(__file__).resolve().parents[1]
     files = [root / "eval" / "floors.py", root / "llm" / "builtin_models.py", *sorted((root / "baselines").glob("*.py")), root / "text" / "similarity.py", root / "text" / "seat_numbers.py", root / "text" / "seat_names.py",
-             *sorted((root / "tasks").glob("*.py")), root / "audit" / "context.py", root / "audit" / "seats.py"]
+             *sorted((root / "tasks").glob("*.py")), root / "shortcuts" / "context.py", root / "shortcuts" / "seats.py"]
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")

@@ -27,11 +27,11 @@ from werealign.splits import apply_split, unfaithful
 
 @lru_cache(maxsize=1)
 def _code_hash() -> str:
-    """sha256 of the code the split's judgment runs: the splits, the audit's leak checks, what a seat knows (game),
+    """sha256 of the code the split's judgment runs: the splits, the leak checks (werealign.shortcuts), what a seat knows (game),
     how a context is worded (render), the role catalogue and the text helpers."""
     root = Path(__file__).resolve().parents[1]
     files = [root / "splits.py", root / "schema" / "roles.py", root / "schema" / "role_catalogue.json",
-             *(sorted((root / d).glob("*.py")) for d in ("audit", "game", "render", "text"))]
+             *(sorted((root / d).glob("*.py")) for d in ("shortcuts", "game", "render", "text"))]
     h = hashlib.sha256()
     for f in (p for entry in files for p in (entry if isinstance(entry, list) else [entry])):
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")

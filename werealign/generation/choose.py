@@ -1,5 +1,5 @@
 """Adversarial choice of distractor sets (werealign.generation.human): of the candidate items drawn per moment,
-keep the one the learned ensemble (werealign.audit.ensemble) finds least predictable, and drop the moment when
+keep the one the learned ensemble (werealign.shortcuts.ensemble) finds least predictable, and drop the moment when
 even that one is answered.
 
 The ensemble judging a moment is fitted on the candidates of the other folds' games only (games dealt to
@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from werealign.audit.context import Shown
-from werealign.audit.ensemble import fold_models, key_probability, option_stats, picks_key
-from werealign.audit.report import CHANCE
+from werealign.shortcuts.context import Shown
+from werealign.shortcuts.ensemble import fold_models, key_probability, option_stats, picks_key
+from werealign.shortcuts.verdicts import CHANCE
 from werealign.schema import SpeechItem
 
 FOLDS = 5

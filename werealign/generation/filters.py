@@ -19,7 +19,8 @@ import random
 from typing import Any
 
 from werealign.generation.echoes import field_problems
-from werealign.audit import duplicate_option_pairs, duplicate_pairs, explanation_favours, text_length
+from werealign.shortcuts.checks import duplicate_option_pairs, duplicate_pairs, explanation_favours
+from werealign.shortcuts.text import text_length
 from werealign.schema import Option, SpeechItem
 
 __all__ = ["LENGTH_BAND", "ends_with_mark", "hard_failures", "length_range", "length_targets", "outliers", "soft_flags", "text_length", "to_rewrite"]

@@ -13,16 +13,16 @@ rank is uniform (a +-25% band around the key once made the key the one option wh
 
 Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
 how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
-(werealign.audit.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
+(werealign.shortcuts.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
 game, a seat already out at the keys' own rate (`dead_rate`), else a live seat weighted towards those the
 viewpoint has talked about. Whether a distractor names a seat out at the cut-off at all is drawn per option
 at the keys' own rate (`out_rate`, among moments with a seat out), so naming one does not tell the key.
 
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, repeats the shown
-transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.audit.exchange): a key
+transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.shortcuts.exchange): a key
 already said before the cut-off drops the moment, as does a viewpoint silenced for the day. Only turns the
 whole table heard serve. `draws` candidate distractor sets are drawn per moment; the learned ensemble
-(werealign.audit.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
+(werealign.shortcuts.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
 does not answer, within MAX_REUSE items per source turn (werealign.generation.choose); a moment whose every
 set it answers gives no item (dropped.jsonl says so).
 
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from werealign.version import __version__
-from werealign.audit import duplicate_option_pairs
+from werealign.shortcuts.checks import duplicate_option_pairs
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
@@ -363,7 +363,7 @@ def item_id_of(moment: Moment) -> str:
 
 
 def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
-    from werealign.audit.context import shown_to
+    from werealign.shortcuts.context import shown_to
     from werealign.generation.choose import choose
 
     games = select_games(ds, config)  # type: ignore[arg-type]  (reads .games only)
@@ -454,7 +454,7 @@ def _item(game: GameLog, m: Moment, uid: str, key: str, negatives: list[dict[str
 
 
 def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_rate: float) -> tuple[list[dict[str, str]], str | None]:
-    from werealign.audit.context import shown_to
+    from werealign.shortcuts.context import shown_to
 
     prompt = shown_to(game, m.seat, m.cutoff)
     found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, (prompt.transcript, prompt.last_turns, prompt.own),

@@ -24,12 +24,12 @@ class Shown:
     live: tuple[int, ...]  # seats alive at the cut-off
     dead: tuple[int, ...]  # seats out at the cut-off
     names: dict = field(default_factory=dict)  # seat -> its name and nicknames (issue 45): a seat named by name is a seat
-    later: Callable[[str], bool] = lambda text: False  # repeats a later turn of the game (werealign.audit.exchange.repeats_later)
+    later: Callable[[str], bool] = lambda text: False  # repeats a later turn of the game (werealign.shortcuts.exchange.repeats_later)
 
 
 def shown_for(game: GameLog, moment: Moment) -> Shown:
-    from werealign.audit.exchange import repeats_later as later
-    from werealign.audit.leaks import leak_grams
+    from werealign.shortcuts.exchange import repeats_later as later
+    from werealign.shortcuts.leaks import leak_grams
     from werealign.game.visibility import build_context
 
     ctx = build_context(game, moment.seat, moment.cutoff)
@@ -41,7 +41,7 @@ def shown_for(game: GameLog, moment: Moment) -> Shown:
 
 
 def repeats_transcript(text: str, shown: Shown) -> bool:
-    from werealign.audit.leaks import leak_grams
+    from werealign.shortcuts.leaks import leak_grams
 
     return bool(leak_grams(text) & shown.grams)
 

@@ -10,7 +10,7 @@ so no rule of this module can tell them apart:
 - an option is an opening of the turn: its first clauses, joined with one separator and one end mark
   (the script's), so punctuation and spacing say nothing about where a text came from;
 - seat mentions in every form ("7号", "7 号位", "七号", "seat 7") are found and renumbered by
-  werealign.audit.seats, each keeping its form;
+  werealign.shortcuts.seats, each keeping its form;
 - a move is a clause that claims a role, accuses or clears a seat, reports a check, states a vote or
   orders the badge (`MOVE`: the catalogue's role labels in any language, and the moves' own words in
   the languages the project writes prompts in); an option is a window of clauses that opens at one;
@@ -26,10 +26,10 @@ from typing import Any
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from werealign.audit import text_length
-from werealign.audit.seats import SEAT_FORM, renumber
-from werealign.audit.seats import seats_named as seats_named
-from werealign.audit.text import roles_named as roles_named
+from werealign.shortcuts.text import text_length
+from werealign.shortcuts.seats import SEAT_FORM, renumber
+from werealign.shortcuts.seats import seats_named as seats_named
+from werealign.shortcuts.text import roles_named as roles_named
 from werealign.schema import Utterance
 
 MAX_CLAUSE = 40  # visible characters: longer clauses are cut (ASR runs sentences together)
@@ -156,7 +156,7 @@ def openings(parts: list[str], spaceless: bool, high: int) -> list[tuple[int, st
 
 
 def remap_seats(text: str, table: Mapping[int, int], names: Mapping | None = None, to_names: Mapping | None = None) -> str:
-    """Every seat mention renumbered by `table`, in one pass, in every seat form (werealign.audit.seats); a name of
+    """Every seat mention renumbered by `table`, in one pass, in every seat form (werealign.shortcuts.seats); a name of
     `names` (the text's game) becomes the new seat's name in `to_names` (its game)."""
     return renumber(text, table, names, to_names)
 
@@ -199,7 +199,7 @@ def remap(text: str, span: Any, me: int, live: dict[int, int] | list[int], seed:
     """The span with its speaker's seat renumbered to `me` and each other seat it names to a distinct
     seat other than `me`: one of `dead` with probability `dead_rate` (while any is left), else a live
     seat drawn (seeded) with the given weights (a list: equal weights); None when it names more seats
-    than there are. Every seat form is renumbered (werealign.audit.seats)."""
+    than there are. Every seat form is renumbered (werealign.shortcuts.seats)."""
     names = dict(getattr(span, "names", ()))  # the source game's seat names (issue 45): renamed into `to_names`
     others = sorted({s for s in seats_named(text, names) if s != span.speaker})
     weights = dict(live) if isinstance(live, dict) else dict.fromkeys(live, 1)

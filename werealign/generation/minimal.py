@@ -5,7 +5,7 @@ turn); the eight distractors are the same words with the move changed, so wordin
 are the key's and only the move tells them apart:
 
 - a seat the key names (other than the viewpoint's) swapped for another seat of the game, every form
-  of it renumbered (werealign.audit.seats). Each swapped seat is out at the cut-off at the keys' own
+  of it renumbered (werealign.shortcuts.seats). Each swapped seat is out at the cut-off at the keys' own
   rate (`dead_rate`: the share of seats keys name that are out), else alive, so naming a seat out
   says nothing about which option is the key. The key's likeness to what the prompt shows (character
   TF-IDF cosine with the transcript, its last turns and the viewpoint's own words, summed) is
@@ -29,7 +29,7 @@ import random
 import re
 from collections.abc import Sequence
 
-from werealign.audit.seats import mentions, renumber
+from werealign.shortcuts.seats import mentions, renumber
 from werealign.text.seat_names import names_of_seats
 from werealign.generation import human_text as ht
 from werealign.schema import GameLog

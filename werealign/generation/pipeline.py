@@ -27,20 +27,21 @@ another option). The output directory:
     <out>/notes.jsonl           per item: flags, judge votes, the next move the key paraphrases
     <out>/dropped.jsonl         units that did not make it, and why
     <out>/dataset/              a dataset directory: the games and the generated (unreviewed) items
-    <out>/audit.before.json, audit.after.json   (re-drafting) the audit of the items before and after
+    <out>/audit.before.json, audit.after.json   (re-drafting, given the audit) the audit of the items before and after
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from werealign.version import __version__
-from werealign.audit import audit_items, explanation_favours, stem_leaks
+from werealign.shortcuts.checks import explanation_favours
+from werealign.shortcuts.leaks import stem_leaks
 from werealign.game.visibility import build_context
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
@@ -439,8 +440,11 @@ def _store(out: Path, readonly: bool = False) -> Iterator[Store | None]:
 
 
 def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api_base: str | None = None,
-                   policy: RetryPolicy | None = None, max_connections: int = 4, max_tokens: int = 1024, quiet: bool = False) -> tuple[Outcome, Session]:
-    """Run (or resume) a generation into `out`. `acompletion` replaces litellm (tests' scripted provider)."""
+                   policy: RetryPolicy | None = None, max_connections: int = 4, max_tokens: int = 1024, quiet: bool = False,
+                   audit: Callable[..., Any] | None = None) -> tuple[Outcome, Session]:
+    """Run (or resume) a generation into `out`. `acompletion` replaces litellm (tests' scripted provider). `audit`
+    (the command passes werealign.audit.audit_items: the audit sits above generation, which never imports it) audits a
+    re-draft's items before and after into audit.before.json and audit.after.json; None writes neither."""
     ds = load_dataset(Path(config.dataset) if config.dataset else None)
     units, skipped = plan_units(ds, config)
     # Resumable, so filled in place: refuse a folder that is an input or not a generation directory.
@@ -453,7 +457,7 @@ def run_generation(config: GenConfig, out: Path, *, acompletion: Any = None, api
         for line in skipped:
             session.progress.note(f"skipped: {line}")
         outcome = generate(session, ds, config, units)
-    _write(out, ds, config, outcome, session)
+    _write(out, ds, config, outcome, session, audit)
     return outcome, session
 
 
@@ -466,7 +470,7 @@ def _connection(model: str, api_base: str | None, acompletion: Any) -> Iterator[
         yield conn
 
 
-def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session: Session) -> None:
+def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session: Session, audit: Callable[..., Any] | None) -> None:
     for stage, records in session.records.items():
         write_jsonl(out / "stages" / f"{stage}.jsonl", sorted(records, key=lambda r: (r["unit"], r["keys"])))
     write_jsonl(out / "notes.jsonl", outcome.notes)
@@ -479,8 +483,9 @@ def _write(out: Path, ds: Dataset, config: GenConfig, outcome: Outcome, session:
         redrafted = {it.item_id: it for it in outcome.items}
         kept = [redrafted.get(it.item_id, it) for it in ds.speech if it.game_id in chosen]
         before = [it for it in ds.speech if it.game_id in chosen]
-        write_json(out / "audit.before.json", audit_items(ds, before, name=ds.manifest.name).to_dict())
-        write_json(out / "audit.after.json", audit_items(ds, kept, name=name).to_dict())
+        if audit is not None:
+            write_json(out / "audit.before.json", audit(ds, before, name=ds.manifest.name).to_dict())
+            write_json(out / "audit.after.json", audit(ds, kept, name=name).to_dict())
         items = {**ds.items_to_copy(chosen), kind_of_model(SpeechItem): kept}
     else:
         items = {kind_of_model(SpeechItem): outcome.items}

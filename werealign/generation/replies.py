@@ -108,7 +108,7 @@ def parse_osr(reply: str | None) -> dict[str, str]:
 # Only constructs llama.cpp's converter supports are used (const, enum, prefixItems, min/maxLength,
 # pattern with classes and {m,n}); each schema accepts only replies its parser above accepts.
 
-_CHAR = r'[^ \t\n\r"\\.。!！?？;；]'  # one visible character that audit.text_length counts (no sentence mark)
+_CHAR = r'[^ \t\n\r"\\.。!！?？;；]'  # one visible character that shortcuts.text.text_length counts (no sentence mark)
 _MARK = "[.。!！?？]"
 # After the first character no capital letter (A-Z): a small model under a grammar otherwise drifts
 # into shouted runs ("REAL SIGNIFICANTLY MISSING"), which generation/echoes.py then drops as placeholders.
@@ -116,7 +116,7 @@ _LATER = r'[^ \t\n\r"\\.。!！?？;；A-Z]'
 
 
 def option_pattern(low: int, high: int, mark: bool) -> str:
-    """Text of `low`..`high` visible characters (as audit.text_length counts them), single spaces
+    """Text of `low`..`high` visible characters (as shortcuts.text.text_length counts them), single spaces
     between, ending with a sentence mark or not (the key's form); only the first may be a capital A-Z."""
     low, high = max(1, low), max(1, low, high)
     return f"^{_CHAR}( ?{_LATER}){{{low - 1},{high - 1}}}{_MARK if mark else ''}$"

@@ -76,7 +76,7 @@ def parse_neutral(reply: str | None, item: SpeechItem, names: dict | None = None
 
 def keys_found(items: Sequence[SpeechItem]) -> set[str]:
     """Items whose key the audit's options-only attack (trained on other games only) picks."""
-    from werealign.audit.attacks import cross_fitted_probs, top1_hits
+    from werealign.shortcuts.attacks import cross_fitted_probs, top1_hits
 
     return {it.item_id for it, hit in zip(items, top1_hits(items, cross_fitted_probs(items))) if hit}
 

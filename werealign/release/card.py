@@ -208,7 +208,7 @@ def filtering_lines(ds: WereDataset) -> list[str]:
                                           + ", ".join(f"{a} {n}" for a, n in by.items()) + " (an item can fall to several)" if by else "") + "."]
     attacks = {**((note.get("independent_attack") or {}).get("attacks") or {}),
                **{f"context-{a}": v for a, v in ((note.get("independent_attack") or {}).get("context") or {}).items()}}
-    if attacks:  # the attacks the filter did not use, on the kept items (werealign.audit.filtering.verify)
+    if attacks:  # the attacks the filter did not use, on the kept items (werealign.shortcuts.filtering.verify)
         out.append("Attacks the filter did not use, top-1 on the kept items (chance 11.1%): "
                    + ", ".join(f"{a} {v:.1%}" for a, v in attacks.items()) + ".")
     if 0 < kept < 100:

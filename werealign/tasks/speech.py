@@ -153,7 +153,7 @@ def check(item: SpeechItem, out) -> None:
 
 def check_refs(item: SpeechItem, idx, out) -> None:
     """The stem a prompt shows (the sanitised one when the item has it) must not tell the viewpoint what it
-    could not know at the cut-off: one implementation with `werealign audit` (werealign.audit.stem_leaks)."""
+    could not know at the cut-off: one implementation with `werealign audit` (werealign.shortcuts.leaks.stem_leaks)."""
     if item.viewpoint_seat is not None and item.viewpoint_seat not in idx.seats:
         return  # a seat the common checks report
     field = "question_short" if item.question_short else "question"
@@ -171,8 +171,8 @@ def same_question(item: SpeechItem) -> tuple:
 
 
 def truth_floors(asked: Sequence[tuple[GameLog, SpeechItem]], metric: str) -> dict[str, float | None]:
-    """The best context attack (werealign.audit.context): options and game read, no move weighed."""
-    from werealign.audit.context import context_floor
+    """The best context attack (werealign.shortcuts.context): options and game read, no move weighed."""
+    from werealign.shortcuts.context import context_floor
 
     return context_floor(asked, metric)
 

@@ -1,6 +1,6 @@
 """Seat numbers a turn names in digits ("2号", "seat 2"): what the own-call shortcuts read, the built-in
 `own-last-call` baseline (werealign.baselines) and the decision kinds' `last-named` floor (werealign.tasks.decision_floors)
-alike, so the two floors of one shortcut read a turn the same way. The audit's reader (werealign.audit.seats) also
+alike, so the two floors of one shortcut read a turn the same way. The audit's reader (werealign.shortcuts.seats) also
 reads Chinese numerals and other seat forms; this one stays the narrow form both floors were defined with."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ class GameIndex:
     seats: dict[int, str] = field(default_factory=dict)  # seat -> faction (first entry wins on duplicates)
     phases: dict[str, Phase] = field(default_factory=dict)  # phase id -> phase (first wins)
     segment_utterance: dict[int, int] = field(default_factory=dict)  # segment id -> position in utterances (first wins)
-    hidden_text: dict | None = None  # werealign.audit.hidden_text_index of the game, built on first use
+    hidden_text: dict | None = None  # werealign.shortcuts.leaks.hidden_text_index of the game, built on first use
 
     @classmethod
     def build(cls, game: GameLog) -> GameIndex:
@@ -28,9 +28,9 @@ class GameIndex:
         return idx
 
     def stem_leaks(self, item, stem: str) -> list[str]:
-        """What `stem` tells the item's viewpoint that it could not know at the cut-off (werealign.audit.stem_leaks:
+        """What `stem` tells the item's viewpoint that it could not know at the cut-off (werealign.shortcuts.leaks.stem_leaks:
         one implementation with `werealign audit`); the game's hidden text is indexed once, on first use."""
-        from werealign.audit import hidden_text_index, stem_leaks
+        from werealign.shortcuts.leaks import hidden_text_index, stem_leaks
 
         if self.hidden_text is None:
             self.hidden_text = hidden_text_index(self.game)

@@ -21,7 +21,7 @@ has transcript speaker labels) only one turn is allowed once out, in the exit's 
 last words (and a shot's declaration, a badge's passing) may come in the phase of the exit and the next one,
 never later. A turn heard by nobody but its speaker (audience: the actor; or a player's turn in a night phase
 without an audience) is not speech at the table: an importer keeps a dead player's aside, or a turn under a dead
-seat's label no source attributes, that way (werealign.importers.werebench.dead_speech).
+seat's label no source attributes, that way (werealign.importers.toolkit.dead_speech).
 """
 
 from __future__ import annotations

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
-from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.toolkit.phases import day_phase
+from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.werebench.source import RawMetadata, RawUtterance
 from werealign.importers.werebench.timeline import phase_at
-from werealign.importers.werebench.text import host_exit_quotes, phase_key, phase_sort_key, seat_of_label
+from werealign.importers.toolkit.exits import host_exit_quotes
+from werealign.importers.werebench.text import phase_key, phase_sort_key, seat_of_label
 from werealign.schema import Event, Evidence, Mvp, MvpVote, Phase, Utterance
 from werealign.schema.models import EVERYONE
 
@@ -16,17 +18,6 @@ from werealign.schema.models import EVERYONE
 # one found in a night (a turn running on past the night's start, a timestamp set a little early) belongs
 # to the day it ended. Exits that may also follow a dawn announcement (a shot, a death) keep their phase.
 _DAY_ACTS = frozenset({"self_destruct", "voted_out"})
-
-
-def day_phase(phases: list[Phase], phase: str) -> str:
-    """`phase`, or when it is a night, the latest phase before it that is not one (the day it ended)."""
-    ids = [p.id for p in phases]
-    if phase not in ids:
-        return phase
-    i = ids.index(phase)
-    while i > 0 and phases[i].kind == "night":
-        i -= 1
-    return phases[i].id if phases[i].kind != "night" else phase
 
 
 def sheriff_events(utts: list[RawUtterance], utterances: list[Utterance], phases: list[Phase], n_seats: int, ctx: Ctx) -> list[Event]:

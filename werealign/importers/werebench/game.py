@@ -10,7 +10,7 @@ Rules (each repair or drop goes into the import report with file, game and field
   whose timestamp is empty or out of game order is re-derived (day-1 starts at the first turn
   that carries the elected sheriff) or dropped; when the timeline was repaired, every turn's
   phase is recomputed from its start time (the release computed `status` the same way);
-- eliminations are read from the host's formulaic announcements (see `host_exits`) and
+- eliminations are read from the host's formulaic announcements (see `toolkit.exits.host_exits`) and
   anchored to the last segment of the announcing turn, so they are known from then on;
 - sheriff events come from the per-turn `sheriff` field: the first seat seen is the election,
   every later change a badge transfer, anchored to the first segment of the turn showing it;
@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from werealign.files import describe_validation_error
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.ctx import Ctx, GameDropped
+from werealign.importers.toolkit.ctx import Ctx, GameDropped
 from werealign.importers.werebench.events import eliminations, read_mvp, sheriff_events
 from werealign.importers.corrections import check_quotes
 from werealign.importers.werebench.night_facts import read_night_facts

@@ -25,7 +25,7 @@ keeps the release's own label (`original_label`), which is how MVP vote keys fin
 
 from __future__ import annotations
 
-from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.toolkit.ctx import Ctx
 import re
 
 from werealign.importers.werebench.events import DAWN, DAWN_NEWS, NIGHTFALL, host_turn_text, nightfall_opens

@@ -23,7 +23,8 @@ from werealign.files import describe_validation_error
 from werealign.game.derive import derive_decision_items as derive
 from werealign.importers.report import ImportReport
 from werealign.importers.werebench.source import ITEMS_FILE, RawQuestion, unknown_fields
-from werealign.importers.werebench.text import seat_of_label, seats_mentioned
+from werealign.importers.toolkit.exits import seats_mentioned
+from werealign.importers.werebench.text import seat_of_label
 from werealign.schema import OPTION_KEYS, GameLog, ItemProvenance, OpponentItem, Option, SpeechItem, VoteItem
 
 CATEGORY_DIMENSION = {

@@ -26,7 +26,7 @@ from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
 from werealign.schema.roles import catalogue_for
 
-# How the host announces a death of the night (werealign.importers.werebench.text.host_exits): "昨天晚上死亡的是…",
+# How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
 _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 

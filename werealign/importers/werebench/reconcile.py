@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from werealign.importers.werebench.ctx import Ctx
+from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.werebench.night_words import SPEECH
 from werealign.importers.werebench.seats import roles_named
-from werealign.importers.werebench.text import RELEASE_ROLES, seats_mentioned
+from werealign.importers.toolkit.exits import seats_mentioned
+from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.schema import SeatInfo
 
 _SEATS = r"((?:\d{1,2}\s*号\s*[、和及与]?\s*)*\d{1,2}\s*号)"

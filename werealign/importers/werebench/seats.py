@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from werealign.importers.werebench.ctx import Ctx, GameDropped
+from werealign.importers.toolkit.ctx import Ctx, GameDropped
 from werealign.importers.werebench.source import RawMetadata
 from werealign.importers.werebench.text import RELEASE_ROLES, seat_of_label
 from werealign.schema import SeatInfo, is_host_label

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from werealign.importers.werebench.ctx import Ctx, GameDropped
+from werealign.importers.toolkit.ctx import Ctx, GameDropped
 from werealign.importers.werebench.source import RawUtterance
 from werealign.importers.werebench.text import END_KEY, parse_time, phase_key, phase_sort_key, seat_of_label
 from werealign.schema import Phase, SeatInfo, Utterance, is_host_label

@@ -31,7 +31,7 @@ from werealign.schema import GameLog, Utterance
 from werealign.schema.models import ACTOR
 
 # A turn this short (characters, spaces left out) is a fragment: by a seat still in the game it does not end another
-# seat's last words (werebench.crosscheck); under a seat out it is never a turn of its own.
+# seat's last words (toolkit.crosscheck); under a seat out it is never a turn of its own.
 FRAGMENT = 6
 # At most this many characters, a turn kept off the table is reported as an aside rather than an unattributed turn.
 ASIDE = 20

@@ -1,12 +1,12 @@
 """Is the key exchangeable with its distractors? Three checks that need no fitted model:
 
-- `key-rank`: for every per-option statistic (werealign.audit.ensemble.STATS: length, clauses, punctuation,
+- `key-rank`: for every per-option statistic (werealign.shortcuts.ensemble.STATS: length, clauses, punctuation,
   seats and roles named, likeness to the transcript, to its last turns, to the viewpoint's own words and to
   the other options, ...) and for the length's distance from the item's median, the key's rank among the
   nine options. Under exchangeability each rank 1..9 is equally likely: a chi-square test against uniform
   per statistic (ties broken by a draw seeded with the item id, so a statistic the options share says
   nothing either way). The verdict reads the smallest p-value, Bonferroni-corrected over the statistics.
-- `ensemble`: the learned ensemble (werealign.audit.ensemble), cross-fitted with whole games held out; its
+- `ensemble`: the learned ensemble (werealign.shortcuts.ensemble), cross-fitted with whole games held out; its
   accuracy with a 95% Wilson interval, and each member's.
 - `future-option`: a distractor cut from the item's own game after the cut-off (its source turn, when the
   item says where it came from), or sharing a LEAK_NGRAM-word run with a turn of its game said after the
@@ -20,10 +20,10 @@ import random
 from functools import lru_cache
 from collections.abc import Sequence
 
-from werealign.audit.ensemble import STATS, picks_key
-from werealign.audit.leaks import leak_grams
-from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
-from werealign.audit.text import text_length
+from werealign.shortcuts.ensemble import STATS, picks_key
+from werealign.shortcuts.leaks import leak_grams
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem
 
 RANKED = (*STATS, "length-from-median")

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
-from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
-from werealign.audit.text import normalise, text_length
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.shortcuts.text import normalise, text_length
 from werealign.schema import Option, SpeechItem
 from werealign.schema.models import OPTION_KEYS
 from werealign.text.similarity import tfidf_cosines

@@ -1,5 +1,5 @@
 """Which roles, sides and night actions a text attaches to which seats, and which of them a viewpoint
-could know at a cut-off. The leak checks (werealign.audit.leaks) build on this.
+could know at a cut-off. The leak checks (werealign.shortcuts.leaks) build on this.
 
 Role words come from the role catalogue (every language's names, plus a game's declared roles), so
 a new role or language needs no code. A role word names a seat's side when it is the first role of
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from werealign.audit.text import normalise
+from werealign.shortcuts.text import normalise
 from werealign.game.visibility import Context
 from werealign.text.zh_numbers import chinese_number  # '十二' -> 12: transcribed speech writes seats in words
 from werealign.schema import Event, GameLog

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from werealign.audit.context import Shown
-from werealign.audit.seats import mentions
-from werealign.audit.text import roles_named, text_length
+from werealign.shortcuts.context import Shown
+from werealign.shortcuts.seats import mentions
+from werealign.shortcuts.text import roles_named, text_length
 from werealign.schema import SpeechItem
 from werealign.text.similarity import char_wb_ngrams, tfidf_cosines, tfidf_cosines_counted
 
@@ -91,7 +91,7 @@ def relational(rows: list[list[float]]):
 def _char_counts(texts: Sequence[str]):
     from sklearn.feature_extraction.text import HashingVectorizer
 
-    from werealign.audit.text import normalise
+    from werealign.shortcuts.text import normalise
 
     return HashingVectorizer(n_features=2**16, analyzer="char", ngram_range=(2, 4), alternate_sign=False, norm=None).transform(
         [normalise(t) for t in texts])
@@ -165,8 +165,8 @@ def picks_key(item: SpeechItem, probs: dict[str, list[float]]) -> bool:
 
 
 def fold_models(items: Sequence[SpeechItem], stats: Sequence[list[list[float]]], *, folds: int = 5, seed: int = 0) -> tuple[dict[str, int], dict[int, Ensemble]]:
-    """Games dealt to folds (werealign.audit.attacks), and per fold an ensemble fitted on the other folds' items."""
-    from werealign.audit.attacks import _fold_of
+    """Games dealt to folds (werealign.shortcuts.attacks), and per fold an ensemble fitted on the other folds' items."""
+    from werealign.shortcuts.attacks import _fold_of
 
     fold, k = _fold_of(items, folds, seed) if len(items) >= 2 else ([0] * len(items), 1)
     game_fold = {it.game_id: f for it, f in zip(items, fold)}

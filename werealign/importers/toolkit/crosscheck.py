@@ -7,7 +7,7 @@ Any other table turn under the seat's speaker label contradicts the exit. The re
 source wins:
 - the annotator log or the recap states the seat's exit of the same kind ("8 号自爆", "投票 4 号出局", "毒 1 号",
   "11、12 号死亡"): the exit stands and the later turns cannot be the seat's (a speaker-label slip of the
-  transcript, or a player out chatting off the table). Each is settled by werebench.dead_speech: re-attributed
+  transcript, or a player out chatting off the table). Each is settled by toolkit.dead_speech: re-attributed
   to the seat the host's call, the turn itself or the turn order establishes, else kept off the table;
 - only a few characters under the label ("爆了"): a label slip, the same;
 - no source has the seat leave the game at all, and it plays on: the announcement was misread ("10 2 号玩家请离场"
@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass, field
 
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.dead_speech import FRAGMENT, settle_dead_turns
-from werealign.importers.werebench.dead_speech import heard_at_table as _visible
-from werealign.importers.werebench.dead_speech import size as _size
-from werealign.importers.werebench.events import day_phase
+from werealign.importers.toolkit.dead_speech import FRAGMENT, settle_dead_turns
+from werealign.importers.toolkit.dead_speech import heard_at_table as _visible
+from werealign.importers.toolkit.dead_speech import size as _size
+from werealign.importers.toolkit.phases import day_phase
 from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Event, Evidence, GameLog, Utterance
 from werealign.schema.models import EVERYONE
@@ -127,7 +127,7 @@ def contradicting_turns(game: GameLog) -> list[tuple[int, int, str, list[Utteran
 
 
 def cross_check_exits(game: GameLog, report: ImportReport, source_file: str) -> CrossCheck:
-    """The game with the turns that contradict a confirmed exit settled (werebench.dead_speech: re-attributed or
+    """The game with the turns that contradict a confirmed exit settled (toolkit.dead_speech: re-attributed or
     kept off the table); the exits no source settles (module docstring)."""
     game = self_destructs_from_sources(exile_by_tally(game, report, source_file), report, source_file)
     settle: dict[int, str] = {}  # utterance index -> why it cannot be the labelled seat's

@@ -1,7 +1,7 @@
 """Items that tell more than the viewpoint knew at the cut-off.
 
 - a stem that attaches a role, side or night action to a seat, when that is the seat's hidden truth
-  and the viewpoint could not know it at the cut-off (werealign.audit.knowledge says what it could:
+  and the viewpoint could not know it at the cut-off (werealign.shortcuts.knowledge says what it could:
   its own seat, wolf teammates, its own skills' results, public events, anything said at the table
   about that very seat). A role word elsewhere in the context does not excuse it;
 - an option that labels a seat with its hidden true role ("witch seat 5", "女巫5号") on the same terms
@@ -21,8 +21,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from werealign.audit.knowledge import attachments, known_at_cutoff, reveals_truth, action_pattern, skill_verb
-from werealign.audit.text import is_cjk, normalise, tokens
+from werealign.shortcuts.knowledge import attachments, known_at_cutoff, reveals_truth, action_pattern, skill_verb
+from werealign.shortcuts.text import is_cjk, normalise, tokens
 from werealign.game.visibility import Context, build_context
 from werealign.render.lines import rules_for_prompt
 from werealign.schema import GameLog, SpeechItem

@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
-from werealign.audit.text import normalise, text_length, tokens
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.shortcuts.text import normalise, text_length, tokens
 from werealign.schema import SpeechItem
 
 FAMILIES = ("words", "chars", "lengths")

@@ -1,7 +1,7 @@
 """Adversarial filtering of speech items, in the manner of AFLite (Sakaguchi et al., WinoGrande) and
 Le Bras et al. 2020: keep only the items an ensemble of options-only attacks cannot answer.
 
-Each round, every attack in `attacks` (a feature family and a learner, werealign.audit.attacks) is
+Each round, every attack in `attacks` (a feature family and a learner, werealign.shortcuts.attacks) is
 cross-fitted `partitions` times (games dealt to folds differently by the seed each time), so every
 item is scored `len(attacks) x partitions` times by models that never saw its game, once with the
 attacks trained on the whole dataset and once refitted on the current pool. An item's
@@ -9,8 +9,8 @@ predictability is the highest probability any of those scorings gives its key (n
 top-1 hits: a key an attack ranks a close second is answerable too). The most predictable items (at
 most `slice_share` of the pool per round, and only those at or above `threshold`) are removed and
 the pool's attacks are refitted on the rest, until no item reaches the threshold. Items that leak
-(werealign.audit.leaks) are removed first: a filter cannot make them fair. Attacks that read the game
-count too (werealign.audit.context): an item whose key the learned context attack, cross-fitted over the
+(werealign.shortcuts.leaks) are removed first: a filter cannot make them fair. Attacks that read the game
+count too (werealign.shortcuts.context): an item whose key the learned context attack, cross-fitted over the
 whole dataset with games held out, gives at least the threshold is as answerable. The split is then
 measured with attacks the filter did not use (`verify`), and with every context attack, the single
 ones the filter never read among them.
@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from werealign.audit.attacks import cross_fitted_probs, key_probs, top1_hits
-from werealign.audit.checks import key_longest_rate
+from werealign.shortcuts.attacks import cross_fitted_probs, key_probs, top1_hits
+from werealign.shortcuts.checks import key_longest_rate
 from werealign.schema import SpeechItem
 
 METHOD = "aflite"
@@ -69,7 +69,7 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
     """`items`: every speech item of the dataset (all of them train the release-wide attacks);
     `leaks`: item id -> leak reasons (the audit's: leaks and hidden roles alike), None when the item could
     not be checked; `context`: item id -> the learned context attack's probability of its key; `learned`:
-    item id -> the learned ensemble's (werealign.audit.ensemble, the highest of its members')."""
+    item id -> the learned ensemble's (werealign.shortcuts.ensemble, the highest of its members')."""
     removed: dict[str, str] = {}
     pool = []
     for it in items:
@@ -134,7 +134,7 @@ def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem], games: dict 
     out = {"items": len(kept), "top1": max(attacks.values()), "key_longest": round(key_longest_rate(kept), 4), "attacks": attacks,
            "by_dimension": dict(sorted(dims.items()))}
     if games is not None:
-        from werealign.audit.context import context_attacks
+        from werealign.shortcuts.context import context_attacks
 
         ctx = context_attacks(items, games)
         keep = [i for i, it in enumerate(items) if it.item_id in ids]

@@ -7,7 +7,7 @@ is cut the way keys are cut. Each feature below is one such attack; `learned` co
 
 Per option (`FEATURES`):
 - `dead-seat`: names a seat that is out at the cut-off or not in the game, in any seat form
-  (werealign.audit.seats: digits, Chinese numerals, 号/号位, "seat N");
+  (werealign.shortcuts.seats: digits, Chinese numerals, 号/号位, "seat N");
 - `transcript`, `last-turns`, `own-words`: character TF-IDF cosine with the shown transcript, its last
   LAST_TURNS turns, and the viewpoint's own shown turns;
 - `style`: how common the option's seat forms are in the game's transcript ("7 号" against "7号" against
@@ -16,7 +16,7 @@ Per option (`FEATURES`):
   cut at the first clause that reaches a length is shaped unlike a whole turn);
 - `length`: visible characters.
 
-Every attack is cross-fitted with whole games held out (the folds of werealign.audit.attacks): a
+Every attack is cross-fitted with whole games held out (the folds of werealign.shortcuts.attacks): a
 single feature's direction (is more overlap the key or a distractor?) and the learned combination's
 weights come from the other games only. `learned` is a logistic regression on every feature,
 standardised within the item, with each feature's within-item rank; its probability of the key is an
@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from werealign.audit.attacks import FOLDS, _fold_of
-from werealign.audit.report import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
-from werealign.audit.seats import mentions
-from werealign.audit.text import text_length
+from werealign.shortcuts.attacks import FOLDS, _fold_of
+from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
+from werealign.shortcuts.seats import mentions
+from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem
 from werealign.text.similarity import JoinedCounts, tfidf_cosines, tfidf_cosines_counted
 
@@ -168,7 +168,7 @@ class ContextAttacks:
     held_out: str  # "games" or "items" (one game only)
 
     def hits(self, items: Sequence[SpeechItem], attack: str) -> list[bool]:
-        from werealign.audit.attacks import top1_hits
+        from werealign.shortcuts.attacks import top1_hits
 
         return top1_hits(items, self.probs[attack])
 

@@ -1,4 +1,4 @@
-"""What every step of converting one WereBench game shares: where report entries go, and how a game is dropped."""
+"""What every step of converting one game shares: where report entries go, and how a game is dropped."""
 
 from __future__ import annotations
 

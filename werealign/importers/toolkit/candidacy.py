@@ -7,7 +7,7 @@ candidate, anchored to the segment that says it. A list is kept only without dou
 - where the host states the count ("共 N 名"), it equals the seats named (a transcript that drops or merges a seat
   fails here);
 - the candidates the host later names as still running ("X 号、Y 号仍在警上", read with the tally wording of
-  werebench.tallies) are all in it.
+  toolkit.tallies) are all in it.
 Otherwise no event (an election without one is no decision item) and the report says why.
 
 A candidate who withdraws ("退水") stood all the same: the host's list is made at the call, before anyone withdraws
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from werealign.game.derive import alive_at
 from werealign.importers.report import ImportReport
-from werealign.importers.werebench.tallies import WORDINGS as TALLY_WORDINGS
-from werealign.importers.werebench.tallies import _segment_at
-from werealign.schema import Event, Evidence, GameLog, Utterance
+from werealign.importers.toolkit.tallies import WORDINGS as TALLY_WORDINGS
+from werealign.importers.toolkit.evidence import quoted, segment_at
+from werealign.schema import Event, GameLog, Utterance
 from werealign.schema.models import EVERYONE, WITHDREW
 from werealign.text.zh_numbers import chinese_number
 
@@ -106,7 +106,7 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
     count = m.groupdict().get("count")
     if count and (chinese_number(count) if not count.isdigit() else int(count)) != len(named):
         return f"it says {count} candidates but names {len(named)} ({named}): a seat is lost or merged in the transcript"
-    segment = _segment_at(u, m.start("seats"))  # the first seat named: a cut-off before it shows none of the list
+    segment = segment_at(u, m.start("seats"))  # the first seat named: a cut-off before it shows none of the list
     alive = set(alive_at(game, segment))
     if not set(named) <= alive:
         return f"seats {sorted(set(named) - alive)} are out of the game there"
@@ -120,7 +120,7 @@ def _checked(game: GameLog, u: Utterance, m: re.Match, wording: Wording, turns: 
             if not still <= set(named):
                 return f"the host later names seats {sorted(still - set(named))} still running, which the list leaves out"
             if stage is None:  # and what the turn says after it (a tally, the outcome)
-                stage = (_segment_at(later, s.start()), still, {int(d) for d in _NAMED.findall(later.text[s.end():])}, s.group(0))
+                stage = (segment_at(later, s.start()), still, {int(d) for d in _NAMED.findall(later.text[s.end():])}, s.group(0))
     withdrew = sorted(set(named) - stage[1]) if stage else []
     if stage and set(withdrew) & stage[2]:
         withdrew = []  # a seat left out of "still running" gets a ballot or the badge: the list lost it, nobody is known to withdraw
@@ -136,11 +136,11 @@ def candidacy_events(game: GameLog, report: ImportReport | None = None) -> GameL
             report.add("dropped", "candidacy_unread", source_file=game.provenance.original_file or "", game=game.game_id, field=None,
                        what=what, why=f"no sheriff_run events (who ran is unknown): {why}")
     events = [Event(kind="sheriff_run", phase=c.phase, segment_id=c.segment, audience=EVERYONE, actor=s, note="read from the host's list of candidates",
-                    evidence=[Evidence(source="utterance", segment_id=c.segment, quote=c.quote)] if c.quote.strip() else [])
+                    evidence=quoted(c.segment, c.quote))
               for c in found if c.phase not in has for s in c.seats]
     events += [Event(kind="sheriff_run", phase=c.phase, segment_id=c.withdrew_segment, audience=EVERYONE, actor=s, result=WITHDREW,
                      note="a candidate the host no longer names still running",
-                     evidence=[Evidence(source="utterance", segment_id=c.withdrew_segment, quote=c.withdrew_quote)] if c.withdrew_quote.strip() else [])
+                     evidence=quoted(c.withdrew_segment, c.withdrew_quote))
                for c in found if c.phase not in has and c.withdrew_segment is not None for s in c.withdrew]
     if not events:
         return game

@@ -5,7 +5,7 @@ A tally follows the host's call to vote (`Wording.call`) in a host turn of a day
 a run of clauses: seats then "votes for" and a seat; seats then "abstain"; "the rest" then either. "The rest" are
 the eligible voters the tally has not named: the seats alive at the tally, but the candidates on the stage in a
 sheriff election ("X号、Y号仍在警上"), every seat that stood for sheriff where the host calls on those who did not
-("没有上警的玩家请投票"; its `sheriff_run` events, werebench.candidacy: a candidate who withdrew does not vote either) and
+("没有上警的玩家请投票"; its `sheriff_run` events, toolkit.candidacy: a candidate who withdrew does not vote either) and
 the seats a re-vote leaves out ("除X号、Y号以外的玩家请投票").
 
 Transcription makes tallies ambiguous: the host's countdown ("3、2、1") runs into the first seat ("3216号" is the
@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from werealign.game.derive import alive_at
 from werealign.importers.report import ImportReport
-from werealign.schema import Event, Evidence, GameLog, Utterance
+from werealign.importers.toolkit.evidence import quoted, segment_at
+from werealign.schema import Event, GameLog, Utterance
 from werealign.schema.models import EVERYONE, VOTE_PHASE_KINDS
 
 
@@ -116,7 +117,7 @@ def read_tallies(game: GameLog) -> tuple[list[Tally], list[TallyNote]]:
             continue
         for call in wording.call.finditer(u.text):
             rounds[u.phase] += 1
-            segment = _segment_at(u, call.end())
+            segment = segment_at(u, call.end())
             read = _read(game, u, call, wording, segment, rounds[u.phase])
             if isinstance(read, Tally):
                 tallies.append(read)
@@ -125,16 +126,12 @@ def read_tallies(game: GameLog) -> tuple[list[Tally], list[TallyNote]]:
     return tallies, notes
 
 
-def _evidence(game: GameLog, t: Tally) -> list[Evidence]:
-    return [Evidence(source="utterance", segment_id=t.segment, quote=t.quote)] if t.quote.strip() else []
-
-
 def tally_events(game: GameLog, report: ImportReport | None = None) -> GameLog:
     """`game` with the ballots of its readable tallies as vote events; a phase that already has vote events is kept as it is."""
     has_votes = {e.phase for e in game.events if e.kind == "vote"}
     tallies, notes = read_tallies(game)
     events = [Event(kind="vote", phase=t.phase, segment_id=t.segment, audience=EVERYONE, actor=voter, target=target, round=t.round,
-                    note="read from the host's tally", evidence=_evidence(game, t))
+                    note="read from the host's tally", evidence=quoted(t.segment, t.quote))
               for t in tallies if t.phase not in has_votes for voter, target in sorted(t.ballots.items())]
     if report is not None:
         mvp = {(v.phase, v.round or 1): v.target for v in (game.mvp.votes if game.mvp else [])}
@@ -153,18 +150,6 @@ def tally_events(game: GameLog, report: ImportReport | None = None) -> GameLog:
 
 
 # --------------------------------------------------------------------------- reading one tally
-
-
-def _segment_at(u: Utterance, pos: int) -> int:
-    """The segment of a turn holding character `pos` of its merged text (cues joined with one space)."""
-    if not u.segments:
-        return u.segment_ids[0]
-    at = 0
-    for seg in u.segments:
-        at += len(seg.text.strip()) + 1
-        if pos < at:
-            return seg.id
-    return u.segments[-1].id
 
 
 def _seats_in(text: str, wording: Wording) -> set[int]:

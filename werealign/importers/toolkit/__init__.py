@@ -1,0 +1,33 @@
+"""Steps any importer of human games needs, below the importers that use them (the WereBench importer is one).
+
+An importer reads its source's own layout and fields into a `GameLog` per game (that part is its own: the
+WereBench importer's source, config, seats, timeline, events, segments and items modules), then runs these steps on
+each game, in this order, and writes nothing the validator rejects. Every step reports each repair and drop into an
+`ImportReport` (werealign.importers.report) with file, game and field, and anchors each fact it adds to the segment
+that says it, with the quoted words as its evidence. Nothing here knows a release: none of it imports
+werealign.importers.werebench (tests/test_import_graph.py).
+
+| step | module | takes | returns |
+| --- | --- | --- | --- |
+| report entries of one game | `ctx` | `Ctx(report, rel, game_id)`; `.add(kind, code, field, what, why)` | raise `GameDropped(reason)` to drop the game |
+| where a fact is said | `evidence` | a turn and a character offset; a segment and the words read | `segment_at(turn, pos)`: the segment id; `quoted(segment, quote)`: the event's `evidence` list |
+| the day a night act ended | `phases` | the game's phases, a phase id | `day_phase(phases, phase)`: that phase, or the day before it when it is a night |
+| the host's exit announcements | `exits` | one host turn's text, the number of seats | `host_exit_quotes(text, n)`: `(seat, how, quote)` per player announced leaving; `seats_mentioned(text, n)` |
+| the exit cross-check | `crosscheck` | a converted game, the report, its source file | `cross_check_exits(...)`: `CrossCheck(game, unresolved)`, the game with exits settled against later speech, the annotator log and the recap; `withhold_after_unresolved(items, unresolved, report, source_of)`: the items cut off before every unresolved exit |
+| turns under a dead seat's label | `dead_speech` | a game, the confirmed exits, the turns two or more phases after them | `settle_dead_turns(...)`: each turn re-attributed to the seat every rule that names one agrees on (the host's call, the turn's own words, the talk around it, the seat order), else kept in the log heard by nobody; each reported |
+| who stood for sheriff, who withdrew | `candidacy` | a game (host turns of its sheriff-election phases) | `candidacy_events(game, report)`: the game with a `sheriff_run` event per candidate and per withdrawal (result `withdrew`) read without doubt |
+| the host's vote tallies | `tallies` | a game whose candidates are known | `tally_events(game, report)`: the game with the ballots of every tally read without doubt as vote events |
+| the gate | `gate` | each game, then the items by kind with their games | `gate_game(game, report, source_file)`: the game with rejected entries removed, or None (dropped); `gate_items(items, games, report, source_of)`: the items validate accepts, and how many it rejected per kind |
+
+The host's wordings of tallies and candidacies are data by game language (`WORDINGS`: Chinese and English); a
+language without one reads nothing. The exit announcements and the cross-check's log and recap phrases are Chinese
+only (patterns in code): in a game in another language `exits` reads no exit, and `crosscheck` finds no source
+stating one, so an exit that later speech (more than a fragment) contradicts is dropped as misread (`exit_misread`).
+An importer of such games needs those phrases made data by language first. Beside this package, werealign.importers holds the rest of the kit: `report` (the import
+report), `corrections` (per-game correction files: loading, checking their quotes, applying them) and
+`python_literal` (reading annotators' Python-literal config files safely).
+
+Not here yet: the night-fact readers (a seer's check reported at the table, claims, the witch's and guard's
+reports, settling night actions against the host's announcements, the badge convention, recap nicknames) are
+written for any Chinese-language game but still live in importers/werebench/ beside its log and recap readers.
+"""
