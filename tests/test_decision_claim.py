@@ -177,7 +177,7 @@ def test_claim_floors():
     # none on 4 (a tie, broken to none: wrong), seer on 7 (2 to 1: wrong). last-claimed: none on 1 (wrong), seer on
     # 6 (wrong), 4 (right) and 7 (wrong). own-role: seer on 1 (right), villager on 6 and 7, werewolf on 4 (wrong).
     # learned: one game, nothing to hold out: not computed.
-    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25, "own-role": 0.25, "learned": None}
+    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25, "own-role": 0.25, "learned": None, "learned-hgb": None}
 
 
 def test_derive_eval_leaderboard_and_release_carry_claim_and_sheriff_run(tmp_path):
