@@ -125,29 +125,29 @@ LEXICONS: dict[str, Lexicon] = {
         not_before=r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|倾向|怀疑|当成|当作|像|位置|立场|角度|视角|逻辑|穿"
                    r"|就算(?!了)|即使|哪怕|以前|上一?(?:期|把|局|盘|集)|想的是|本来想|奔着|但凡"
                    r"|比如|想不到|猜到|认定"
-                   r"|(?:打|推|讲|喊|骂|理解|咬|踩|怼|当|认|给|信|(?<![这那])把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|盘|看|猜)$",
+                   r"|(?:打|推|讲|喊|骂|定义|理解|咬|踩|怼|当|认|给|信|(?<![这那])把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|盘|看|猜)$",
         # within the few characters before, across a clause: another's words ("他说，我是预言家")
         report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)(?:跟我|对我|和我)?(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
-               r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$|告诉[^，,。]{0,4}[，,：:]\s*$",
+               r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$|告诉[^，,。]{0,4}[，,：:]\s*$|(?<!我)上来就(?:是|说)[，,：:]?\s*$",
         # a hypothesis, another's shoes ("我在 1 号这个位置，我是个狼人牌…"), a quote going on ("说 4 号好人，我 6 号是个狼")
-        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)|^\s*说|(?:他|她|你)说|要(?:觉得|认为)",
+        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)|^\s*说|(?:他|她|你)说|要(?:觉得|认为)|(?<!我)打\s*$",
         # another game, unless this one is named since ("上一期…我拿了个预言家"; "上一把我是狼，这把我是预言家" claims)
         elsewhere=r"上一?(?:期|把|局|盘|集)|以前|之前那(?:把|局|盘)", here=r"这(?:一)?(?:把|局|盘)|今天|现在|本局",
         not_in_clause=r"不是|是不是|并非",
         clause=r"[，,。.!！?？；;]|\s(?!\s*\d)",  # a space before a seat number is the transcript's spacing, no clause end
-        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我早就|我可能|我没有必要|我还会|怎么会|会不会)|^也(?:一定|会|要|不)|^如果|^.{0,4}?我也不可能|^[^。.!！?？]{0,30}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么",
+        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我早就|我可能|我没有必要|我还会|怎么会|会不会)|^也(?:一定|会|要|不)|^如果|^.{0,4}?我也不可能|^[^。.!！?？]{0,30}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么|^[^。.!！?？]{0,30}?(?:这句话|这种话|这番话)",  # words quoted: "…我是个平民，这种话都来了"
         # "名"/"明" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌"); "强民": a villager
         aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)"),
                  "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",), "guard": (r"护卫",),
                  "nine_tailed_fox": (r"狐狸(?!精)",)},
         acts={
             "seer": (r"(?:是|就是)我" + _ZH_WHEN + r"的?[，,]?\s*(?:翻牌)?(?:金水|查杀)", r"我的(?:金水|查杀)(?:是|为|就是)",
-                     r"我" + _ZH_WHEN + r"(?:验了|验的|查验了|验过)",
+                     r"我" + _ZH_WHEN + _ZH_WILL + r"(?:验了|验的|查验了|验过)",
                      r"我" + _ZH_WHEN + _ZH_WILL + r"(?:去)?验(?:一下|一手|一张)?\s*" + _ZH_NUM),  # "我先验 11", "今晚我会验一下 9 号"
             "witch": (r"(?:是|就是)我" + _ZH_WHEN + r"的?银水", r"我的银水",
                       r"我" + _ZH_WHEN + _ZH_WILL + r"(?:救了|救的|开了?解药|用了?解药|毒了|毒的|开毒|开了毒|撒毒)",
                       r"我" + _ZH_WHEN + _ZH_WILL + r"把\s*\d{1,2}\s*号?\s*(?:直接|给)?毒(?:掉|死|走|了)"),
-            "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守)",),
+            "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守)", r"我" + _ZH_WILL + r"(?:不能|没法|没办法)(?:再)?守(?:了|人)"),
             # the gun is the speaker's, not watched ("我就想看他开枪")
             "hunter": (r"我(?!们)(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
                        r"我(?:(?![看让等叫逼他她你])[^，,。.!！?？]){0,8}?把\s*\d{1,2}\s*号?[^，,。.!！?？]{0,6}?带走"),
@@ -247,7 +247,8 @@ class ClaimReader:
     def _own_subject(lex: Lexicon, before: str, speaker: int) -> bool:
         """Whether the nearest subject named before a subjectless claim, in its sentence, is the speaker."""
         sentence = re.split(_SENTENCE, before[-_CARRY * 2:])[-1]
-        subjects = list(re.finditer(lex.subject, sentence))
+        # a sentence naming no subject continues the one before ("我要验…  可惜不是，就是张村民牌")
+        subjects = list(re.finditer(lex.subject, sentence)) or list(re.finditer(lex.subject, before[-_CARRY * 2:]))
         if not subjects:
             return False
         last = subjects[-1].groupdict()
