@@ -127,10 +127,10 @@ LEXICONS: dict[str, Lexicon] = {
                    r"|比如|想不到|猜到|认定"
                    r"|(?:打|推|讲|喊|骂|定义|理解|咬|踩|怼|当|认|给|信|(?<![这那])把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|盘|看|猜)$",
         # within the few characters before, across a clause: another's words ("他说，我是预言家")
-        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)(?:跟我|对我|和我)?(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
+        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|(?:他|她|你|有人|都)们?(?:跟我|对我|和我)?(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
                r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$|告诉[^，,。]{0,4}[，,：:]\s*$|(?<!我)上来就(?:是|说)[，,：:]?\s*$",
         # a hypothesis, another's shoes ("我在 1 号这个位置，我是个狼人牌…"), a quote going on ("说 4 号好人，我 6 号是个狼")
-        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)|^\s*说|(?:他|她|你)说|要(?:觉得|认为)|(?<!我)打\s*$",
+        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)|^\s*说|(?:他|她|你)们?说|要(?:觉得|认为)|(?:他|她|你)们?(?:觉得|认为|以为)|(?<!我)打\s*$",
         # another game, unless this one is named since ("上一期…我拿了个预言家"; "上一把我是狼，这把我是预言家" claims)
         elsewhere=r"上一?(?:期|把|局|盘|集)|以前|之前那(?:把|局|盘)", here=r"这(?:一)?(?:把|局|盘)|今天|现在|本局",
         not_in_clause=r"不是|是不是|并非",
@@ -141,7 +141,9 @@ LEXICONS: dict[str, Lexicon] = {
                  "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",), "guard": (r"护卫",),
                  "nine_tailed_fox": (r"狐狸(?!精)",)},
         acts={
-            "seer": (r"(?:是|就是)我" + _ZH_WHEN + r"的?[，,]?\s*(?:翻牌)?(?:金水|查杀)", r"我的(?:金水|查杀)(?:是|为|就是)",
+            # a turn opening on a check, the speaker's own seat or none before it ("预言家昨天晚上查杀…", "那个查杀 6 号…")
+            "seer": (r"^\W{0,3}(?:(?P<seat>\d{1,2})\s*号(?:玩家)?(?:发言)?[，,]?\s*)?(?:那个|好|嗯|那)?(?:预言家)?(?:昨天|昨晚|首夜|第一晚)?(?:晚上)?(?:查杀|金水)",
+                     r"(?:是|就是)我" + _ZH_WHEN + r"的?[，,]?\s*(?:翻牌)?(?:金水|查杀)", r"我的(?:金水|查杀)(?:是|为|就是)",
                      r"我" + _ZH_WHEN + _ZH_WILL + r"(?:验了|验的|查验了|验过)",
                      r"我" + _ZH_WHEN + _ZH_WILL + r"(?:去)?验(?:一下|一手|一张)?\s*" + _ZH_NUM),  # "我先验 11", "今晚我会验一下 9 号"
             "witch": (r"(?:是|就是)我" + _ZH_WHEN + r"的?银水", r"我的银水",
@@ -267,7 +269,8 @@ class ClaimReader:
             lex = p.lexicon
             for m in p.regex.finditer(text):
                 before = text[max(0, m.start() - _WINDOW):m.start()]
-                clause = re.split(lex.clause, before)[-1]
+                # split with the claim's first character: a space before a seat number is no clause end
+                clause = re.split(lex.clause, text[max(0, m.start() - _WINDOW):m.start() + 1])[-1][:-1]
                 previous = re.split(r"[，,]", re.split(_SENTENCE, text[max(0, m.start() - _CARRY):m.start()])[-1])[-2:-1]
                 if (re.search(lex.hypothesis if p.kind == "owned" else lex.not_before, clause) or re.search(lex.report, before)
                         or re.search(lex.not_in_clause, clause) or (previous and re.search(lex.carry, previous[0]))
