@@ -62,6 +62,7 @@ class Lexicon:
       女巫牌" still claims it), so it is judged against `hypothesis` (and reports) only;
     - `bare`: a claim without a subject at a clause start ("…我这里没有身份，是一张平民牌"): the speaker's only when the
       nearest subject `subject` names before it in its sentence is the speaker (group `me`, or group `seat` its own seat);
+    - `quote`: direct speech opened earlier in the claim's sentence, running to its end ("他说，嘿，你们…，我是一张守卫牌");
     - `unsaid`: what after a claim takes it back in the same sentence, `{role}` the role's names ("我作为一个狼人牌，…所以我
       肯定不是狼": a reductio, no claim).
     """
@@ -88,6 +89,7 @@ class Lexicon:
     bare: str | None = None
     subject: str = r"(?!)"
     unsaid: str = r"(?!)"
+    quote: str = r"(?!)"
 
 
 _ZH_SEAT = r"(?P<seat>\d{1,2}|[一二两三四五六七八九十]{1,3})"
@@ -115,6 +117,7 @@ LEXICONS: dict[str, Lexicon] = {
         hypothesis=r"如果|假如|要是|若|万一|假设|假装|想象|就算(?!了)|即使|哪怕|以前|上一?(?:期|把|局|盘|集)",
         bare=r"(?:^|(?<=[，,。.!！?？；;]))\s*(?:就|也|只|只是|其实|确实)?是(?:一张|一个|张|个)",
         subject=r"(?P<me>我(?!们))|[他她你]|别人|大家|(?<!\d)(?P<seat>\d{1,2})(?!\d)|(?P<zh>[一二两三四五六七八九十]{1,3})\s*号",
+        quote=r"(?<!我)(?:说|讲|问)(?:的是)?[，,：:]\s*(?:嘿|哎呦|哎|诶|喂)[，,]",
         unsaid=r"^[^。.!！?？]{0,40}?我(?:肯定|绝对|并|也|都|真的)?(?:不是|不可能是)(?:一?[张个只匹名])?(?:{role})",
         lead=r"(?:^|(?<=[，,。.!！?？；;\s]))(?<!我\s)\W{0,3}(?:那|那么|反正|所以|我是|好|嗯)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:(?:底牌|身份)\s*[，,]?)?\s*(?:真的|就|也|才)?(?:是|就是)?" + _ZH_KIND,
         # a turn closing on a role, the seat's own ("好吧，一张猎人牌过了")
@@ -275,6 +278,7 @@ class ClaimReader:
                 if (re.search(lex.hypothesis if p.kind == "owned" else lex.not_before, clause) or re.search(lex.report, before)
                         or re.search(lex.not_in_clause, clause) or (previous and re.search(lex.carry, previous[0]))
                         or re.search(lex.then, text[m.end():m.end() + _AFTER])
+                        or re.search(lex.quote, re.split(_SENTENCE, text[max(0, m.start() - _CARRY * 2):m.start()])[-1])
                         or _later(lex.elsewhere, lex.here, text[max(0, m.start() - _CARRY):m.start()])):
                     continue
                 seat = m.groupdict().get("seat")
