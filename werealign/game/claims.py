@@ -223,6 +223,7 @@ class ClaimReader:
         self.patterns: list[_Pattern] = []
         self.short: list[_Pattern] = []
         self._unsaid: dict[tuple[int, str], re.Pattern] = {}
+        self._read: dict[tuple[str, int], str | None] = {}
         for lex in LEXICONS.values():
             fragments = [re.escape(n) for n in sorted(self.names, key=len, reverse=True)]
             fragments += [a for role in self.roles for a in lex.aliases.get(role, ())]
@@ -266,8 +267,10 @@ class ClaimReader:
 
     def claim(self, text: str, speaker: int) -> str | None:
         """The role `speaker`'s turn `text` claims first (a role id of the board), or None."""
-        first = self.first_claim(text, speaker)
-        return first[1] if first else None
+        if (text, speaker) not in self._read:  # the floors ask every shown turn again at each later item of the game
+            first = self.first_claim(text, speaker)
+            self._read[(text, speaker)] = first[1] if first else None
+        return self._read[(text, speaker)]
 
     def first_claim(self, text: str, speaker: int) -> tuple[int, str] | None:
         """(where in `text`, role id) of the turn's first claim, or None."""

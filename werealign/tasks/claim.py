@@ -101,11 +101,9 @@ def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str,
     for game, item in asked:
         if game.game_id not in turns:
             turns[game.game_id] = claim_turns(game)
-            by_role: dict[str, list[str]] = {}
-            for name, role in ClaimReader(game).names.items():
-                by_role.setdefault(role, []).append(re.escape(name))
-            pattern = {role: re.compile("|".join(sorted(ns, key=len, reverse=True)), re.I) for role, ns in by_role.items()}
-            words[game.game_id] = {u.index: Counter({role: len(p.findall(u.text)) for role, p in pattern.items()}) for u, _ in turns[game.game_id]}
+            names = ClaimReader(game).names
+            pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
+            words[game.game_id] = {u.index: Counter(names[m.group(0).lower()] for m in pattern.finditer(u.text)) for u, _ in turns[game.game_id]}
         shown = [(u, role) for u, role in turns[game.game_id] if u.segment_ids[-1] <= item.cutoff_segment]
         before = [role for _, role in shown]
         key = gold(item)
