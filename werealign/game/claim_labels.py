@@ -22,6 +22,9 @@ from werealign.schema import GameLog
 from werealign.schema.roles import canonical_role, catalogue_for
 
 
+FIELD = "claim"  # the labels file's field holding the claimed role (its format), not the item kind of that name
+
+
 class LabelError(ValueError):
     """A label that does not point at a turn of the games given."""
 
@@ -50,7 +53,7 @@ def load_labels(path: Path) -> list[dict]:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise LabelError(f"{path}: not a labels file with a 'labels' list ({exc})") from exc
     for i, row in enumerate(labels):
-        missing = [k for k in ("game", "utterance", "seat", "claim", "set") if not isinstance(row, dict) or k not in row]
+        missing = [k for k in ("game", "utterance", "seat", FIELD, "set") if not isinstance(row, dict) or k not in row]
         if missing:
             raise LabelError(f"{path}: label {i} lacks {', '.join(missing)}")
     return labels
@@ -71,7 +74,7 @@ def score_labels(labels: Iterable[dict], games: Mapping[str, GameLog], sets: Ite
         reader = readers.setdefault(game.game_id, ClaimReader(game))
         got = reader.claim(turn.text, turn.speaker)
         # a label made while the role was unknown is its raw name; a catalogue that learns the role reads it by id
-        claimed = row["claim"] and (canonical_role(row["claim"], catalogue_for(game.rules.declared_roles)) or row["claim"])
+        claimed = row[FIELD] and (canonical_role(row[FIELD], catalogue_for(game.rules.declared_roles)) or row[FIELD])
         out.turns += 1
         out.claims += claimed is not None
         out.read += got is not None
