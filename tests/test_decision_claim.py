@@ -15,12 +15,12 @@ from test_decisions import invented_game
 
 from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
+from werealign.game.claim_labels import load_labels, score_labels
 from werealign.game.claims import ClaimReader, board_roles
 from werealign.game.decisions import derive_decisions
 from werealign.importers.toolkit.candidacy import candidacy_events
 from werealign.schema import Segment
 from werealign.schema.models import RoleDeclaration
-from werealign.schema.roles import canonical_role, catalogue_for
 from werealign.tasks import TASKS, parse_reply
 
 
@@ -135,6 +135,58 @@ def test_no_claims_as_the_table_hears_them(text, speaker, extra):
     assert ClaimReader(_board(*extra)).claim(text, speaker) is None
 
 
+@pytest.mark.parametrize("text, speaker, role, extra", [
+    # issue 42, fourth round (tuned on sets A-D; set E held out by another labeller): each rule on invented text
+    ("你们打我这张女巫牌没有道理", 3, "witch", ()),  # the card named as the speaker's own, whatever verb before it
+    ("谁都认我这张守卫牌", 2, "guard", ()),
+    ("像我这种普通村民就听发言", 6, "villager", ()),
+    ("我这边没什么信息，是一张平民牌", 6, "villager", ()),  # subjectless, after the speaker's own subject
+    ("7 号说两句，其实是张村民牌", 7, "villager", ()),
+    ("我想好了要跳 可惜不是，就是张平民牌", 6, "villager", ()),  # a sentence without a subject continues the one before
+    ("预言家查杀 5 号，警徽流先 3 后 7", 1, "seer", ()),  # a turn opening on a check: a self-introduction
+    ("1 号发言，金水 6 号，留 3 号和 8 号", 1, "seer", ()),
+    ("我是那个什么守卫，昨晚守了自己", 2, "guard", ()),
+    ("我是一个小村民，过", 7, "villager", ()),
+    ("我一杆枪，谁出我谁走", 7, "hunter", ("hunter",)),  # the gun's measure word: a hunter
+    ("我是一张狐狸牌", 7, "nine_tailed_fox", ("nine_tailed_fox",)),
+    ("我选择验了 8 号，是个好人", 1, "seer", ()),
+    ("5 号是我禁言的", 4, "silencer_elder", ("silencer_elder",)),
+    ("上一把我是狼，这把我是一个平民", 6, "villager", ()),  # "这把" (this game) is no object marker
+    ("3 号是我的，金水", 1, "seer", ()),  # the transcript's comma inside "是我的金水"
+    ("我也不能守人了，你们看着办", 2, "guard", ()),
+    ("好6 号是一张村民牌", 6, "villager", ()),
+    ("你们多看看 5 号的发言，我就是个村民", 6, "villager", ()),  # another's speech pointed at, not quoted
+    ("2 号是不是村民我不知道，我是一张平民牌", 6, "villager", ()),  # "是不是" (a question) takes nothing back
+])
+def test_claims_of_the_fourth_round(text, speaker, role, extra):
+    assert ClaimReader(_board(*extra)).claim(text, speaker) == role
+
+
+@pytest.mark.parametrize("text, speaker", [
+    ("我更倾向于 7 号是真的预言家", 7),  # a belief, the speaker's own seat named
+    ("你跟我说我跳了一个村民，谁信", 6),  # another's words
+    ("他说，哎，你们别急，我是一张守卫牌，结果呢", 2),  # direct speech running to the sentence end
+    ("你定义我是一张村民，我不认", 6),
+    ("你们全都要打，我是狼牌", 5),  # others' accusation carried into the next clause
+    ("你又说他是好人，我是狼人牌", 5),
+    ("大家觉得我不像好人，我是个狼", 5),
+    ("上来就是我是预言家，一点都不藏", 3),
+    ("我是个平民，你这种话都说得出来", 6),  # words quoted
+    ("我作为一个狼人牌，这么踩同伴就太过分了，所以我肯定不是狼", 6),  # a reductio, taken back in the sentence
+    ("6 号真预言家，查杀 5 号 开个玩笑啊兄弟", 6),  # a joke taken back further on
+    ("我觉得 5 号，是一张平民牌", 6),  # subjectless after another seat
+    ("你发言挺好，是张村民牌", 6),  # subjectless after another player
+    ("如果我这张女巫牌还在，我就救了", 3),  # the owned card in a hypothesis
+    ("金水 5 号的发言我不认", 1),  # a check named as another's, not reported
+    ("我觉得人家挺勇敢，是个狼", 6),  # subjectless after a belief: about the one believed in
+    ("我认为 4 号没有骗我，是个预言家", 7),  # "我" the object, 4 the subject
+    ("3 号的发言是我的查杀是 5 号", 1),  # another's speech quoted
+    ("比如我跳了，我是不是坐实一张真的守卫牌", 2),  # a question, no modifier
+])
+def test_no_claims_of_the_fourth_round(text, speaker):
+    assert ClaimReader(_board()).claim(text, speaker) is None
+
+
 def test_the_answer_space_is_the_boards_roles_and_a_declared_role_is_read_by_its_name():
     assert board_roles(ZH) == ["villager", "seer", "witch", "guard", "werewolf"]  # catalogue order, each once
     declared = ZH.model_copy(update={"rules": ZH.rules.model_copy(update={"declared_roles": [
@@ -177,7 +229,7 @@ def test_claim_floors():
     # none on 4 (a tie, broken to none: wrong), seer on 7 (2 to 1: wrong). last-claimed: none on 1 (wrong), seer on
     # 6 (wrong), 4 (right) and 7 (wrong). own-role: seer on 1 (right), villager on 6 and 7, werewolf on 4 (wrong).
     # learned: one game, nothing to hold out: not computed.
-    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25, "own-role": 0.25, "learned": None}
+    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25, "own-role": 0.25, "learned": None, "learned-hgb": None}
 
 
 def test_derive_eval_leaderboard_and_release_carry_claim_and_sheriff_run(tmp_path):
@@ -255,23 +307,15 @@ def test_a_language_is_a_lexicon(monkeypatch):
 @pytest.mark.werebench
 def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
     """Issue 42: the reader against 600 hand-labelled turns of the release (tests/data, structured labels only: game,
-    turn index, seat, claimed role). The reader was tuned on sets A and B; C and D were never tuned on (D labelled
-    before the third round began, C before the second reader was frozen). The floors are the measured figures
-    (BENCHMARKS.md), so a change that reads claims worse fails here."""
-    labels = json.loads((Path(__file__).parent / "data" / "claim_labels_werebench.json").read_text(encoding="utf-8"))["labels"]
-    ds = load_dataset(werebench_import.path)
-    for name, recall_floor, precision_floor in (("A", 0.90, 0.88), ("B", 0.90, 0.89), ("C", 0.76, 0.80), ("D", 0.69, 0.80)):
-        rows = [r for r in labels if r["set"] == name]
-        assert len(rows) >= 150 and sum(r["claim"] is not None for r in rows) >= 50
-        right = said = 0
-        for r in rows:
-            game = ds.games[r["game"]]
-            turn = next(u for u in game.utterances if u.index == r["utterance"])
-            assert turn.speaker == r["seat"], r  # the labels still point at the turns they were made on
-            got = ClaimReader(game).claim(turn.text, turn.speaker)
-            said += got is not None
-            # a label made while the role was unknown is its raw name; a catalogue that learns the role reads it by id
-            claimed = r["claim"] and (canonical_role(r["claim"], catalogue_for(game.rules.declared_roles)) or r["claim"])
-            right += got is not None and got == claimed
-        recall, precision = right / sum(r["claim"] is not None for r in rows), right / said
-        assert recall >= recall_floor and precision >= precision_floor, (name, round(recall, 3), round(precision, 3))
+    turn index, seat, claimed role), scored as `scripts/claim_labels.py` scores them. The reader was tuned on all four
+    sets A-D (fourth round), so this is a regression floor, not a held-out measurement: that is set E, labelled by
+    another hand and never seen here (BENCHMARKS.md). Each set alone keeps the floor of what it measured."""
+    labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
+    games = load_dataset(werebench_import.path).games
+    union = score_labels(labels, games, ["A", "B", "C", "D"])
+    assert union.turns == 600 and union.claims >= 200
+    assert union.recall >= 0.90 and union.precision >= 0.90, (round(union.recall, 3), round(union.precision, 3), union.misses)
+    for name, recall_floor, precision_floor in (("A", 0.90, 0.88), ("B", 0.90, 0.90), ("C", 0.84, 0.86), ("D", 0.86, 0.90)):
+        one = score_labels(labels, games, [name])
+        assert one.turns >= 150 and one.claims >= 50
+        assert one.recall >= recall_floor and one.precision >= precision_floor, (name, round(one.recall, 3), round(one.precision, 3))

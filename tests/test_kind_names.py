@@ -27,6 +27,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "game/decisions.py": (11, "derives the decision kinds' items from a game: which move each kind asks"),
     "game/claims.py": (1, "reads the claims the claim kind asks about"),
     "game/derive.py": (2, "derives VA and OI items; their item-id tags"),
+    "game/claim_labels.py": (1, "the claim labels file's field naming the claimed role (a file format)"),
     # The game's vocabulary that is not an event's kind or skill compared in place.
     "schema/models.py": (4, GAME_WORDS),
     "game/knowledge.py": (4, GAME_WORDS),

@@ -21,6 +21,7 @@ from werealign.render.lines import phase_label
 from werealign.render.phrases import role_name
 from werealign.schema import OPTION_KEYS, GameLog
 from werealign.schema.decisions import MVP_MARK, ClaimItem
+from werealign.schema.models import WITHDREW
 from werealign.schema.roles import catalogue_for
 from werealign.tasks import vote
 from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
@@ -84,20 +85,26 @@ def cutoff_phase(item: ClaimItem, idx, out) -> str | None:
 
 def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str, float | None]:
     """The floors, each a policy over the turns the prompt shows (earlier turns of the game, read by the claim reader),
-    and the learned shallow floor (werealign.tasks.learned_floor) over each option's features: the viewpoint's own
-    role (the prompt tells it), what earlier turns claimed, the phase, the day, the turn's place in it."""
-    from werealign.game.claims import claim_turns
-    from werealign.tasks.learned_floor import OptionRows, learned_floor
+    and the learned shallow floors (werealign.tasks.learned_floor) over each option's features: the viewpoint's own
+    role and side (the prompt tells them), what earlier turns claimed, how often the shown turns (its own, the last
+    three, all) name the role, whether it stood for sheriff, the phase, the day, the turn's place in it."""
+    import re
 
-    names = ("never", "majority-so-far", "last-claimed", "own-role", "learned")
+    from werealign.game.claims import ClaimReader, claim_turns
+    from werealign.tasks.learned_floor import LEARNERS, OptionRows, learned_floors
+
+    names = ("never", "majority-so-far", "last-claimed", "own-role", *LEARNERS)
     if not asked:
         return {name: None for name in names}
-    turns = {}
-    values: dict[str, list[float]] = {name: [] for name in names[:-1]}
+    turns, words = {}, {}
+    values: dict[str, list[float]] = {name: [] for name in names[:-len(LEARNERS)]}
     rows: list[OptionRows] = []
     for game, item in asked:
         if game.game_id not in turns:
             turns[game.game_id] = claim_turns(game)
+            names = ClaimReader(game).names
+            pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
+            words[game.game_id] = {u.index: Counter(names[m.group(0).lower()] for m in pattern.finditer(u.text)) for u, _ in turns[game.game_id]}
         shown = [(u, role) for u, role in turns[game.game_id] if u.segment_ids[-1] <= item.cutoff_segment]
         before = [role for _, role in shown]
         key = gold(item)
@@ -113,12 +120,20 @@ def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str,
         kind = next((p.kind for p in game.phases if p.id == item.phase), "")
         day = next((p.day for p in game.phases if p.id == item.phase), 0)
         opts = _keys(item)
+        wolf = float(catalogue_for(game.rules.declared_roles).faction(own) == "wolf") if own else 0.0
+        ran = float(any(e.kind == "sheriff_run" and e.actor == item.viewpoint_seat and e.result != WITHDREW and e.audience.kind == "everyone"
+                        and e.segment_id is not None and e.segment_id <= item.cutoff_segment for e in game.events))
+        said = words[game.game_id]
+        named = [sum((said[u.index] for u, _ in ts), Counter())
+                 for ts in ([t for t in shown if t[0].speaker == item.viewpoint_seat], shown[-3:], shown)]
         rows.append(OptionRows(game.game_id, [[
             float(o == NONE), float(o == own), float(o == "seer"), float(claimed.get(o, 0)), float(o == last), float(o == majority),
             float(o == NONE) * mine, float(o == NONE) * in_phase, float(o == NONE and kind == "sheriff_election"), float(o == NONE) * day,
             float(o == own) * mine, float(o == own and kind == "sheriff_election"), float(o == "seer" and sum(claimed.values()) == 0),
+            *(float(n[o]) for n in named), float(o == own) * ran, float(o == NONE) * ran, float(o == "seer") * wolf, float(o == NONE) * wolf,
+            float(o == NONE) * sum(claimed.values()),
         ] for o in opts], opts.index(key)))
-    return {**{name: rounded(fmean(v)) for name, v in values.items()}, "learned": learned_floor(rows)}
+    return {**{name: rounded(fmean(v)) for name, v in values.items()}, **learned_floors(rows)}
 
 
 TASK = Task(

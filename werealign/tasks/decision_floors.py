@@ -22,8 +22,9 @@ Rules over what the prompt shows:
 Learned from the other games:
 - `majority`: the kind's most frequent key class ("none", the viewpoint's own seat, else a seat number) among the
   items of the other games (cross-fitted: games held out);
-- `learned`: a logistic regression over each option's shallow features (every rule above as a feature, the counts
-  behind them, the option's position, the night), cross-fitted with games held out (werealign.tasks.learned_floor).
+- `learned` and `learned-hgb`: a logistic regression and shallow boosted trees over each option's shallow features
+  (every rule above as a feature, the counts behind them, the option's position, the night), cross-fitted with games
+  held out (werealign.tasks.learned_floor).
 
 Each is scored as the share of items it answers correctly; where a policy names no legal seat (no ballot yet,
 nothing named), the item counts at chance (a uniform legal move), so every floor is at least comparable to chance.
@@ -42,7 +43,7 @@ from werealign.game.visibility import Context, build_context
 from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
 from werealign.tasks.common import rounded
-from werealign.tasks.learned_floor import OptionRows, learned_floor
+from werealign.tasks.learned_floor import LEARNERS, OptionRows, learned_floors
 
 NONE = "none"  # a policy's pick of not acting (None: the policy names no move, scored at chance)
 Policy = Callable[[Context, DecisionItem], int | str | None]
@@ -169,7 +170,7 @@ def is_yes_no(item: DecisionItem) -> bool:
 
 YES_NO_FLOORS: dict[str, Policy] = {"always": lambda ctx, item: item.candidates[0] if is_yes_no(item) else None,
                                     "never": lambda ctx, item: NONE if is_yes_no(item) else None}
-NAMED = (*FLOORS, "seer-claimant", "majority", "learned")
+NAMED = (*FLOORS, "seer-claimant", "majority", *LEARNERS)
 
 
 def _key(item: DecisionItem) -> int | str:
@@ -206,7 +207,7 @@ def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: 
         rows.append(OptionRows(game.game_id, option_features(ctx, item, picks, reader), options(item).index(_key(item))))
     values["majority"] = _majority(asked)
     out = {name: rounded(fmean(v)) if v else None for name, v in values.items()}
-    out["learned"] = learned_floor(rows)
+    out.update(learned_floors(rows))
     return out
 
 
