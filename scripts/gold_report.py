@@ -175,9 +175,9 @@ def render(table: dict[tuple[int, str], Counter]) -> str:
 
 def miss_reasons(gold: list[dict], read: dict, games) -> Counter:
     """(kind, reason) -> how many stated facts are missed: what the importer's readers found at that night and left out
-    (werealign.importers.werebench.night_facts.findings: disputed / contradicted / refused, with the rule's class), or
+    (werealign.importers.toolkit.nights.night_facts.findings: disputed / contradicted / refused, with the rule's class), or
     "never read". Counts only: no game, night, seat or words, so it may be run on the held-out games."""
-    from werealign.importers.werebench.night_facts import findings, read_night_facts
+    from werealign.importers.toolkit.nights.night_facts import findings, read_night_facts
 
     by_file = {g.provenance.original_file: g for g in games if g.provenance}
     found: dict[str, dict] = {}

@@ -5,7 +5,7 @@
 DATASET_DIR is a werealign dataset (e.g. the output of `werealign import werebench`). The import report
 carries the same table per game (`night_knowledge`). `--gaps` adds every missing fact (of the facts named; all
 when none are) with the evidence each source gives (werealign.game.knowledge_gaps), classified by the importer's own
-readers (werealign.importers.werebench.night_facts: what they found and left out, and why), and a count per season and kind."""
+readers (werealign.importers.toolkit.nights.night_facts: what they found and left out, and why), and a count per season and kind."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from werealign.dataset import load_dataset
 from werealign.game.knowledge import coverage
 from werealign.game.knowledge_gaps import gaps
-from werealign.importers.werebench.night_facts import findings, read_night_facts
+from werealign.importers.toolkit.nights.night_facts import findings, read_night_facts
 
 
 def _season(g) -> str:

@@ -7,11 +7,11 @@ import pytest
 from test_import_nights import PHASES, SEATS
 from test_knowledge import _zh_game
 
-from werealign.importers.werebench.check_talk import check_reports
-from werealign.importers.werebench.claims import read_log_claims, read_statements, statement_events
-from werealign.importers.werebench.night_facts import read_night_facts
-from werealign.importers.werebench.night_truth import settle_night_actions
-from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.toolkit.nights.check_talk import check_reports
+from werealign.importers.toolkit.nights.claims import read_log_claims, read_statements, statement_events
+from werealign.importers.toolkit.nights.night_facts import read_night_facts
+from werealign.importers.toolkit.nights.night_truth import settle_night_actions
+from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import EVERYONE
 from werealign.schema.roles import catalogue_for
@@ -237,7 +237,7 @@ def test_the_guards_own_words_and_a_protection_told_from_the_protected_seat():
 
 
 def test_the_badge_convention_needs_the_plan_the_badge_move_and_the_table_calling_it_gold():
-    from werealign.importers.werebench.badge_checks import badge_checks
+    from werealign.importers.toolkit.nights.badge_checks import badge_checks
     from werealign.schema import Utterance
 
     seats, phases, _ = _zh_game([])  # seat 3 is the seer; 2 and 6 villagers
@@ -352,7 +352,7 @@ def test_the_witchs_own_words_naming_the_night_outrank_the_logs_numbering_of_her
 
 
 def test_targets_named_by_the_nicknames_the_recaps_opening_maps_to_seats():
-    from werealign.importers.werebench.nicknames import recap_nicknames
+    from werealign.importers.toolkit.nights.nicknames import recap_nicknames
 
     opening = "本局里 4 号阿豆、6 号Tom 和二号小葵是三张牌，5 号木头是村民，7 号阿豆是禁言长老 第一晚狼人刀了 5 号"
     # "阿豆" names two seats: no seat; "二号小葵" is seat 2

@@ -175,6 +175,7 @@ def test_the_importer_toolkit_never_imports_an_importer():
     """Issue 46 must-have 2: the steps any human-game importer needs sit below the WereBench importer, which uses them."""
     graph = import_graph()
     toolkit = {m: ts for m, ts in graph.items() if m.startswith("werealign.importers.toolkit")}
-    assert {"werealign.importers.toolkit.tallies", "werealign.importers.toolkit.gate", "werealign.importers.toolkit.crosscheck"} <= set(toolkit)
+    assert {"werealign.importers.toolkit.tallies", "werealign.importers.toolkit.gate", "werealign.importers.toolkit.crosscheck",
+            "werealign.importers.toolkit.nights.night_facts", "werealign.importers.toolkit.role_words"} <= set(toolkit)
     assert {(m, t) for m, ts in toolkit.items() for t in ts if t.startswith("werealign.importers.werebench")} == set()
     assert any(t.startswith("werealign.importers.toolkit") for t in graph["werealign.importers.werebench.importer"])

@@ -4,8 +4,8 @@ that knew them. Invented seats, nights and log sentences only."""
 from __future__ import annotations
 
 from test_import_nights import PHASES, SEATS
-from werealign.importers.werebench.night_truth import settle_night_actions
-from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.toolkit.nights.night_truth import settle_night_actions
+from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event
 from werealign.schema.models import EVERYONE
 
@@ -87,7 +87,7 @@ def test_the_wolves_kill_is_read_in_other_words_and_never_from_a_claim_or_an_amb
     assert kills("2 号是预言家，发言称第一晚狼人刀 5 号") == []  # what a seat said
     assert kills("第二晚狼人杀死 5 号和 2 号") == []  # which of the two the wolves killed is not said
     # no night number: no night is read from the words; the host's dawn places it, or nothing does (test_night_story)
-    from werealign.importers.werebench.night_record import UNPLACED_NOTE
+    from werealign.importers.toolkit.nights.night_record import UNPLACED_NOTE
 
     assert [r.event.note for r in read_night_actions("5 号是村民，后夜间被狼人刀死", SEATS, PHASES, "zh") if r.event] == [UNPLACED_NOTE]
 

@@ -1,10 +1,10 @@
 """Own night actions read from the WereBench annotator log (issue 13 item 5): each rule of
-werealign.importers.werebench.nights pinned on an invented game and invented log sentences."""
+werealign.importers.toolkit.nights.nights pinned on an invented game and invented log sentences."""
 
 from __future__ import annotations
 
 from werealign.game.visibility import build_context
-from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Phase, SeatInfo
 
 SEATS = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good", original_role_label=label)

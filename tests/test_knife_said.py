@@ -1,13 +1,13 @@
 """Issue 41: a lone dawn death that a killing role could explain is the wolves' kill when the log or the recap says the
-seat met the knife (werebench.knife_said). Invented seats, nights and sentences only."""
+seat met the knife (toolkit.nights.knife_said). Invented seats, nights and sentences only."""
 
 from __future__ import annotations
 
 import pytest
 
-from werealign.importers.werebench.knife_said import knife_evidence, knife_statements
-from werealign.importers.werebench.night_facts import read_night_facts
-from werealign.importers.werebench.night_truth import settle_night_actions
+from werealign.importers.toolkit.nights.knife_said import knife_evidence, knife_statements
+from werealign.importers.toolkit.nights.night_facts import read_night_facts
+from werealign.importers.toolkit.nights.night_truth import settle_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE
 

@@ -12,9 +12,9 @@ from werealign.dataset import load_dataset, write_dataset
 from werealign.eval.prompts import render_messages
 from werealign.splits import apply_split
 from werealign.game.knowledge import coverage, missing_knowledge, owed_and_missing
-from werealign.importers.werebench.claims import read_statements, statement_events
-from werealign.importers.werebench.night_truth import settle_night_actions
-from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.toolkit.nights.claims import read_statements, statement_events
+from werealign.importers.toolkit.nights.night_truth import settle_night_actions
+from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, GameLog, Phase, SeatInfo, Segment, Utterance
 from werealign.schema.models import ACTOR, Audience, MissingFact
 from werealign.schema.roles import RoleDeclaration, catalogue_for
@@ -251,7 +251,7 @@ def test_arena_games_hold_every_night_fact_the_rules_require(tmp_path):
 
 
 def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
-    from werealign.importers.werebench.night_truth import unexplained_dawns
+    from werealign.importers.toolkit.nights.night_truth import unexplained_dawns
 
     seats, phases, _ = _zh_game([])
     kill = Event(kind="skill_use", phase="night-2", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
@@ -304,7 +304,7 @@ def test_issue30_each_gap_carries_the_evidence_of_every_source_and_absence_is_on
 
 def test_issue41_gaps_are_classified_by_what_the_importers_own_readers_found_and_left_out():
     from werealign.game.knowledge_gaps import gaps
-    from werealign.importers.werebench.night_facts import findings, read_night_facts
+    from werealign.importers.toolkit.nights.night_facts import findings, read_night_facts
 
     kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
     g = _three_nights([_check("night-1", 3, 2), kill1])
@@ -334,7 +334,7 @@ def test_issue30_a_check_whose_night_is_not_said_is_placed_only_where_no_other_n
 
 
 def test_issue30_an_empty_knife_is_a_fact_every_wolf_and_the_witch_hold_and_no_antidote_can_name_a_victim_from_it():
-    from werealign.importers.werebench.nights import read_night_actions as read
+    from werealign.importers.toolkit.nights.nights import read_night_actions as read
 
     g = _three_nights([])
     readings = read("第二晚狼队空刀，女巫 5 号用解药", g.seats, g.phases, "zh")

@@ -1,4 +1,4 @@
-"""Issue 41: the wolves' kill told where the text names no night (werebench.night_story), and the smaller readers
+"""Issue 41: the wolves' kill told where the text names no night (toolkit.nights.night_story), and the smaller readers
 added with it. Every sentence here is invented for these tests (no WereBench text); the wordings differ from the
 release's on purpose, and the negative cases (plans, denials, talk, a dawn that says otherwise) must stay unread."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from werealign.importers.werebench.night_facts import read_night_facts
-from werealign.importers.werebench.night_record import DERIVED_NOTE
-from werealign.importers.werebench.nights import read_night_actions
+from werealign.importers.toolkit.nights.night_facts import read_night_facts
+from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE
+from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import EVERYONE
 
@@ -133,7 +133,7 @@ def test_the_logs_unnumbered_night_run_after_a_named_day_is_that_days_nightfall(
     assert not [e for e in nf.kept if e.skill == "guard_protect"]
 
 
-# --------------------------------------------------------------------------- a magician's swaps (werebench.swaps)
+# --------------------------------------------------------------------------- a magician's swaps (toolkit.nights.swaps)
 
 MAGIC = [s if s.seat != 5 else SeatInfo(seat=5, role="magician", faction="good", original_role_label="魔术师") for s in SEATS]
 
@@ -145,7 +145,7 @@ MAGIC = [s if s.seat != 5 else SeatInfo(seat=5, role="magician", faction="good",
     ("5 号选择交换猎人、3 号和村民 7 号的号码牌", {3, 7}),
 ])
 def test_a_magicians_swap_is_read_as_the_pair_it_names(text, pair):
-    from werealign.importers.werebench.swaps import stated_swaps
+    from werealign.importers.toolkit.nights.swaps import stated_swaps
 
     assert stated_swaps([text], MAGIC) == ({frozenset(pair)} if pair else set())
 
@@ -157,7 +157,7 @@ def test_a_magicians_swap_is_read_as_the_pair_it_names(text, pair):
     "魔术师 5 号想交换 2 号和 3 号",  # a plan
 ])
 def test_a_swap_denied_claimed_planned_or_by_no_magician_is_not_read(text):
-    from werealign.importers.werebench.swaps import stated_swaps
+    from werealign.importers.toolkit.nights.swaps import stated_swaps
 
     assert stated_swaps([text], MAGIC) == set()
 
@@ -271,7 +271,7 @@ def test_a_death_the_log_tells_stands_for_a_dawn_the_host_never_tells():
 
 
 def test_a_guard_correcting_himself_is_read_as_corrected():
-    from werealign.importers.werebench.claims import statements_in
+    from werealign.importers.toolkit.nights.claims import statements_in
 
     def guards(text):
         return [(st.night, st.target) for st in statements_in(text, 8, "guard", 3)]

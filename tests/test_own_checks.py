@@ -1,4 +1,4 @@
-"""Issue 41: a true seer's report with its result unsaid, or the idiom after her night (werebench.own_checks). Every
+"""Issue 41: a true seer's report with its result unsaid, or the idiom after her night (toolkit.nights.own_checks). Every
 sentence is invented for these tests (no WereBench text), with the plans, conditions, negations, questions and
 other players' words that must not be read."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_knowledge import _zh_game
 
-from werealign.importers.werebench.own_checks import own_checks
+from werealign.importers.toolkit.nights.own_checks import own_checks
 from werealign.schema.roles import catalogue_for
 
 # test_knowledge _zh_game: 1 and 4 werewolves, 2 and 6 villagers, 3 seer, 5 witch, 7 guard; nights 1-3.
@@ -21,7 +21,7 @@ def _read(text: str, speaker: int = 3, phase: str = "day-2") -> list[tuple]:
 @pytest.mark.parametrize("text, want", [
     ("大家好，我昨晚验的 6 号，后面再说", (6, 2, "金水")),  # her night named: that night; the result: the seat's side
     ("昨天晚上我查验了四号这张牌，我们今天出他", (4, 2, "查杀")),
-    ("我验了 2 号，听他怎么说", (2, None, "金水")),  # no night named: werebench.claims places it
+    ("我验了 2 号，听他怎么说", (2, None, "金水")),  # no night named: toolkit.nights.claims places it
     ("第一晚我摸的是 7 号", (7, 1, "金水")),
     ("昨晚的金水 6 号，我保他", (6, 2, "金水")),  # the idiom after her night, its result said
     ("第一晚查杀的是 1 号", (1, 1, "查杀")),

@@ -1,4 +1,4 @@
-"""Issue 41: the true seer's checks as the host's recap tells them (werebench.recap_checks). Every sentence is
+"""Issue 41: the true seer's checks as the host's recap tells them (toolkit.nights.recap_checks). Every sentence is
 invented for these tests (no WereBench text): the structure (the recap's night and day parts, actor / verb or idiom /
 target / result in one sub-clause, in either order) is tested on wordings it was not written from, with the bluffs,
 plans, negations and other seats' checks that must not be read."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from test_knowledge import _zh_game
 
-from werealign.importers.werebench.claims import statement_events
-from werealign.importers.werebench.recap_checks import recap_checks
+from werealign.importers.toolkit.nights.claims import statement_events
+from werealign.importers.toolkit.nights.recap_checks import recap_checks
 from werealign.schema.roles import catalogue_for
 
 # test_knowledge _zh_game: 1 and 4 werewolves, 2 and 6 villagers, 3 seer, 5 witch, 7 guard; nights 1-3.
@@ -22,7 +22,7 @@ def _read(recap: str) -> list[tuple]:
 
 
 def _kept(recap: str) -> set[tuple]:
-    """What the import keeps of them: placed, checked against the true roles (werebench.claims)."""
+    """What the import keeps of them: placed, checked against the true roles (toolkit.nights.claims)."""
     seats, phases, _ = _zh_game([])
     events, _, _ = statement_events(recap_checks(OPENING + recap, seats, phases, catalogue_for(())), seats, phases, [], catalogue_for(()), True)
     return {(e.phase, e.target, e.result) for e in events}

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from test_knowledge import _zh_game
 
-from werealign.importers.werebench.badge_checks import badge_checks
-from werealign.importers.werebench.check_talk import check_reports
+from werealign.importers.toolkit.nights.badge_checks import badge_checks
+from werealign.importers.toolkit.nights.check_talk import check_reports
 from werealign.schema import Event, Utterance
 from werealign.schema.models import EVERYONE
 
@@ -121,7 +121,7 @@ def test_anothers_check_a_judgment_or_a_plan_is_not_her_report(text):
 # --------------------------------------------------------------------------- a recount in one turn, in order
 
 def _night_checks(turns) -> set[tuple]:
-    from werealign.importers.werebench.night_facts import read_night_facts
+    from werealign.importers.toolkit.nights.night_facts import read_night_facts
 
     seats, phases, utts = _zh_game(turns)
     return {(e.phase, e.target, e.result) for e in read_night_facts(None, None, utts, seats, phases, "zh", []).kept if e.skill == "seer_check"}
@@ -153,7 +153,7 @@ def test_no_recount_when_the_checks_told_do_not_fit_her_free_nights(told):
 
 
 def _facts_with(log: str | None, turns, recap: str | None = None):
-    from werealign.importers.werebench.night_facts import read_night_facts
+    from werealign.importers.toolkit.nights.night_facts import read_night_facts
 
     seats, phases, utts = _zh_game(turns)
     nf = read_night_facts(log, recap, utts, seats, phases, "zh", [])
@@ -183,7 +183,7 @@ def test_no_bound_from_a_report_the_truth_contradicts_or_from_anyone_but_the_see
 
 
 def test_the_recaps_check_named_by_its_night_with_a_nickname_for_the_seat():
-    from werealign.importers.werebench.nights import read_night_actions
+    from werealign.importers.toolkit.nights.nights import read_night_actions
     from test_import_nights import PHASES, SEATS  # 2 seer, 5 villager, 4 and 6 werewolves; nights 1-2
 
     opening = "本局里 6 号Tom 和 4 号阿豆是狼人，5 号木头是村民，2 号小葵是预言家 第一晚狼人刀了 5 号"

@@ -6,7 +6,7 @@ For every fact `werealign.game.knowledge` finds owed and not held, one `Gap` rec
 - the dawn: how many deaths the host announced after the night (a peaceful dawn names no victim: the wolves'
   target was saved or guarded, and only a source that states it can give it);
 - what the importer's readers found there and did not keep (`found`, given by the caller: the readers live with the
-  importer, e.g. werealign.importers.werebench.night_facts.findings): a night fact two sources dispute, one the
+  importer, e.g. werealign.importers.toolkit.nights.night_facts.findings): a night fact two sources dispute, one the
   dawns contradict, a report whose night is not said. The same readers that fill the facts classify the gaps, so
   "absent" means no reader finds the fact in any source, and "found, not kept" names why it was left out.
 Nothing here decides a fact: this is the account of what is not there.

@@ -18,6 +18,14 @@ werealign.importers.werebench (tests/test_import_graph.py).
 | who stood for sheriff, who withdrew | `candidacy` | a game (host turns of its sheriff-election phases) | `candidacy_events(game, report)`: the game with a `sheriff_run` event per candidate and per withdrawal (result `withdrew`) read without doubt |
 | the host's vote tallies | `tallies` | a game whose candidates are known | `tally_events(game, report)`: the game with the ballots of every tally read without doubt as vote events |
 | the gate | `gate` | each game, then the items by kind with their games | `gate_game(game, report, source_file)`: the game with rejected entries removed, or None (dropped); `gate_items(items, games, report, source_of)`: the items validate accepts, and how many it rejected per kind |
+| the role words of Chinese text | `role_words` | — | `ROLE_WORDS`: the role catalogue with the slips annotators write for a role name (`SLIP_DECLARATIONS`) |
+| night actions the log and the recap state | `nights.nights` (wording `nights.night_words`, clause readers `nights.night_clauses`, checks `nights.night_record`, the night count where the text names none `nights.night_story`, recap nicknames `nights.nicknames`) | a log or recap text, the seats, the phases, the language | `read_night_actions(text, seats, phases, language, transcribed=)`: a `Reading` per clause read or refused |
+| a seer's check reported at the table | `nights.check_talk`, `nights.claims`, `nights.own_checks`, `nights.recounts`, `nights.report_days` | one turn's (or the log's) text; the game's turns, seats and phases | `check_reports(text)`; `read_statements(...)`, `read_log_claims(log, ...)`, `own_checks(...)`: `Statement`s; `place_recounts(...)`, `drop_checks_after_their_report(...)`: placed on nights; `statement_events(...)`: the events the truth bears out |
+| the recap's account of the seer's checks | `nights.recap_checks` | a recap text, seats, phases, a role catalogue | `recap_checks(...)`: `Statement`s |
+| the badge convention | `nights.badge_checks` | the game's turns, seats, phases, exits | `badge_checks(...)`: the seer's last check, as events |
+| a magician's swaps; a knife a text states | `nights.swaps`, `nights.knife_said` | log and recap texts, seats | `stated_swaps(texts, seats)`: seat pairs; `knife_evidence(log, recap, seats, placed)`: who met the knife, with the words |
+| settling night actions against the host | `nights.night_truth` | the night facts read, exits, seats, phases | `settle_night_actions(...)`: (kept, dropped with why), each kept fact given to the seats that knew it |
+| all of the night facts of a game | `nights.night_facts` | log and recap texts, turns, seats, phases, language, exits, corrections | `read_night_facts(...)`: `NightFacts` (kept, unread, refused, disputed, dropped, corrected); `findings(...)`: the account by rule |
 
 The host's wordings of tallies and candidacies are data by game language (`WORDINGS`: Chinese and English); a
 language without one reads nothing. The exit announcements and the cross-check's log and recap phrases are Chinese
@@ -27,7 +35,8 @@ An importer of such games needs those phrases made data by language first. Besid
 report), `corrections` (per-game correction files: loading, checking their quotes, applying them) and
 `python_literal` (reading annotators' Python-literal config files safely).
 
-Not here yet: the night-fact readers (a seer's check reported at the table, claims, the witch's and guard's
-reports, settling night actions against the host's announcements, the badge convention, recap nicknames) are
-written for any Chinese-language game but still live in importers/werebench/ beside its log and recap readers.
+The night-fact readers (`nights`) match Chinese wordings (patterns in code); on games in another language they are
+not measured. Still in importers/werebench/ because they read the release's own fields:
+`hidden_nights` (nights the release's config lacks, reported on `metadata.game_status`, with the release's host
+phrases in werebench.events) and `reconcile` (the true roles against `metadata.real_role`, with werebench.seats).
 """

@@ -1,7 +1,7 @@
 """Convert one WereBench game log into our GameLog, repairing what is sound and reporting the rest.
 
 The steps live in werebench.seats (seats, roles, winner), werebench.timeline (phases, turns),
-werebench.hidden_nights (nights the recording skips), werebench.events (sheriff, eliminations, MVP votes) and werebench.nights (night actions).
+werebench.hidden_nights (nights the recording skips), werebench.events (sheriff, eliminations, MVP votes) and toolkit.nights.nights (night actions).
 
 Rules (each repair or drop goes into the import report with file, game and field):
 - seats come from `user_aliases` (speaker label -> "N号" or "host"); true roles from `real_role`,
@@ -31,8 +31,8 @@ from werealign.importers.report import ImportReport
 from werealign.importers.toolkit.ctx import Ctx, GameDropped
 from werealign.importers.werebench.events import eliminations, read_mvp, sheriff_events
 from werealign.importers.corrections import check_quotes
-from werealign.importers.werebench.night_facts import read_night_facts
-from werealign.importers.werebench.night_truth import unexplained_dawns
+from werealign.importers.toolkit.nights.night_facts import read_night_facts
+from werealign.importers.toolkit.nights.night_truth import unexplained_dawns
 from werealign.importers.werebench.reconcile import SeatTruth, reconcile_roles
 from werealign.importers.werebench.hidden_nights import add_final_night, add_hidden_nights, split_turn_nights
 from werealign.importers.werebench.seats import read_seats, read_winner
@@ -187,7 +187,7 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
                    language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None) -> list[Event]:
-    """The night facts of every source and reader, settled (werebench.night_facts), with the import report's account."""
+    """The night facts of every source and reader, settled (toolkit.nights.night_facts), with the import report's account."""
     if corrections is not None:
         check_quotes(corrections, {p.id for p in phases}, {s.seat for s in seats}, utterances, logs, recap, corrections.file or f"{corrections.game_id}.json")
     nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else ())

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from werealign.importers.toolkit.ctx import Ctx
-from werealign.importers.werebench.night_words import SPEECH
+from werealign.importers.toolkit.nights.night_words import SPEECH
 from werealign.importers.werebench.seats import roles_named
 from werealign.importers.toolkit.exits import seats_mentioned
 from werealign.importers.werebench.text import RELEASE_ROLES

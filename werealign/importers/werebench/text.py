@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from werealign.schema.roles import RoleDeclaration, catalogue_for
+from werealign.importers.toolkit.role_words import ROLE_WORDS, SLIP_DECLARATIONS
+from werealign.schema.roles import RoleDeclaration
 from werealign.text.zh_numbers import chinese_number  # noqa: F401 - the log reader and its tests use it from here
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -71,10 +72,9 @@ def seat_of_label(label: object) -> int | None:
     return None
 
 
-# The release's own slips, declared the way any dataset declares roles: a typo becomes a name of
-# the role it stands for (the original label is kept beside the canonical id as always).
-RELEASE_DECLARATIONS = [RoleDeclaration(id="hunter", names={"zh": ["阔人"]})]  # 猎 misread as 阔 (one game)
-RELEASE_ROLES = catalogue_for(RELEASE_DECLARATIONS)
+# The release's own slips (werealign.importers.toolkit.role_words, where the night-fact readers find them too).
+RELEASE_DECLARATIONS = SLIP_DECLARATIONS
+RELEASE_ROLES = ROLE_WORDS
 
 
 def declarations_used(labels: list[str]) -> list[RoleDeclaration]:

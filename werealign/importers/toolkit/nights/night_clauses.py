@@ -1,4 +1,4 @@
-"""The clause readers of the annotator log and the recap (werebench.nights says what each reads and refuses): a seat's
+"""The clause readers of the annotator log and the recap (nights.nights says what each reads and refuses): a seat's
 own clause, actions whose actor is named under a night, a seer's check or the wolves' kill named by its night
 anywhere, targets named by a nickname the recap maps to a seat. Each writes what it read to a NightRecord."""
 
@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
-from werealign.importers.werebench import night_words as w
-from werealign.importers.werebench.night_record import NightRecord, Reading, check_result
-from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
+from werealign.importers.toolkit.nights import night_words as w
+from werealign.importers.toolkit.nights.night_record import NightRecord, Reading, check_result
+from werealign.importers.toolkit.role_words import ROLE_WORDS
+from werealign.text.zh_numbers import chinese_number
 from werealign.schema import SeatInfo
 
 
@@ -44,7 +45,7 @@ def named_kills(rec: NightRecord, night: int, text: str, whole: str) -> None:
         if rec.role_agrees(m) and not w.NEGATED.search(text[m.start():m.start("seat")]):
             rec.kill(night, int(m.group("seat")), whole)
     for m in w.KILL_ROLE.finditer(text):
-        role = RELEASE_ROLES.canonical(m.group("role"))
+        role = ROLE_WORDS.canonical(m.group("role"))
         holders = [s.seat for s in rec.by_seat.values() if s.role == role]
         if len(holders) == 1:
             rec.kill(night, holders[0], whole)
@@ -156,12 +157,12 @@ def nth_night_checks(rec: NightRecord, text: str) -> None:
 
 def nicknamed(rec: NightRecord, night: int | None, text: str) -> None:
     """Acts whose target the recap names by a nickname it maps to a seat: under `night`, the kill and the poison;
-    with `night` None, a check named by its night (werebench.nicknames)."""
+    with `night` None, a check named by its night (nights.nicknames)."""
     for what, pattern in rec.nick_patterns:
         for m in pattern.finditer(text) if (what == "check") == (night is None) else ():
             target = rec.by_seat[rec.nicks[m.group("nick")]]
             role = m.groupdict().get("trole")
-            if role and RELEASE_ROLES.canonical(role) not in (target.role, "werewolf" if target.faction == "wolf" else None):
+            if role and ROLE_WORDS.canonical(role) not in (target.role, "werewolf" if target.faction == "wolf" else None):
                 continue
             if what == "kill" and night is not None and not w.NEGATED.search(m.group(0)):
                 rec.kill(night, target.seat, m.group(0))

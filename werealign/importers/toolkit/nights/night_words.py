@@ -1,13 +1,13 @@
 """The wording of night actions in the annotator log and the host's recap: every pattern the night readers match
-(werebench.nights walks the clauses, werebench.night_clauses reads them, werebench.night_record keeps what they read).
+(nights.nights walks the clauses, nights.night_clauses reads them, nights.night_record keeps what they read).
 
-What each pattern reads, and what it refuses, is said beside it; werebench.nights' docstring says the whole."""
+What each pattern reads, and what it refuses, is said beside it; nights.nights' docstring says the whole."""
 
 from __future__ import annotations
 
 import re
 
-from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.importers.toolkit.role_words import ROLE_WORDS
 
 ORDINAL = r"[一二三四五六七八九十\d]{1,2}"
 # A night at the start of a sub-clause: "第二晚", "首夜", "夜间第一晚", "夜间行动：第一晚" ("首页": a recap's transcript of 首夜).
@@ -53,12 +53,12 @@ PACK = r"(?:狼人团队|狼团队|狼队|狼人|狼)"
 # killing ("刀", "杀", "咬", "袭击", in any compound: "落刀", "首刀", "刀杀", "选择击杀"), then the target, maybe
 # after its role ("落刀村民 8 号"). "狼人杀死 1 号和 5 号" (one of them the witch's poison): which one the wolves
 # killed is not said, so none is read.
-WOLF_NAMES = sorted({n for r in RELEASE_ROLES.roles.values() if r.faction == "wolf" for n in r.names.get("zh", ())} | {"狼人团队", "狼团队", "狼队"},
+WOLF_NAMES = sorted({n for r in ROLE_WORDS.roles.values() if r.faction == "wolf" for n in r.names.get("zh", ())} | {"狼人团队", "狼团队", "狼队"},
                      key=len, reverse=True)
 KILLER = r"(?:" + "|".join(map(re.escape, WOLF_NAMES)) + r")(?:\s*\d{1,2}\s*号)?"
 # "刀中 / 刀到 N 号" (the knife landed on N) is the same kill.
 KILL_VERB = r"(?:选择|决定)?\s*[落首]?(?:刀杀|刀死|刀中|刀到|刀|杀死|击杀|杀害|杀了|杀|袭击|咬死|咬)了?"
-ANY_ROLE = r"(?:" + "|".join(map(re.escape, sorted({n for r in RELEASE_ROLES.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True))) + r")?"
+ANY_ROLE = r"(?:" + "|".join(map(re.escape, sorted({n for r in ROLE_WORDS.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True))) + r")?"
 # A second seat joined to the target is a second victim ("狼人杀死 1 号和 5 号": not read), unless it starts its own
 # action ("狼人首刀 11 号、12 号用解药").
 SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:号\s*)?(?:玩家)?\s*(?:用|使用|开|救|毒|撒|守|验|查|自|禁|暗杀|是)))"
@@ -142,7 +142,7 @@ KILL_BY_WOLF_SEAT = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:选择|决
 # 刀死村民 6 号"): a few words may come first, not a passive (被), a seat, or a plan ("准备刀 2 号").
 KILL_UNSAID = re.compile(r"^(?:(?!想|要|准备|打算|计划|如果|可能|应该|会)[^\d，。；,;被]){0,6}?(?:刀死|刀杀|刀中|刀了|刀)\s*" + TARGET_ROLE + SEAT + SECOND_VICTIM)
 # Seats the text has die in the night it tells ("第二晚 1 号、7 号死亡", "再次天黑 8 号死亡"): the log's own account of a
-# dawn, used only where the host never tells that dawn (werebench.night_truth).
+# dawn, used only where the host never tells that dawn (nights.night_truth).
 DEATHS = re.compile(r"(?P<seats>(?:(?<!\d)\d{1,2}\s*号\s*[、和与及]?\s*)+)(?:死亡|身亡)")
 # A seat's clause that has it killed by the wolves without naming the night ("最终被狼人刀死", "夜间被狼刀死亡", "后被
 # 9 号狼人杀死"): a death, not a knife that may have been saved ("被狼人刀了" is not read).

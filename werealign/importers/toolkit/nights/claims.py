@@ -4,11 +4,11 @@ The release's logs state few night actions, but the true seer reports her checks
 金水", "12 号是我的查杀"), the witch her save or poison ("我昨晚毒了 9 号", "银水是 8 号"), the guard his
 protection ("我守了 10 号", "第二天晚上守的 11 号", "第一晚空守"). Only the turns of the seat whose TRUE role has
 the skill are read (a bluffing wolf's report is never its own night), only by day, and only as that seat's own
-first-person report (issue 41): a seer's check in the strict forms of werebench.check_talk, never a plan, a
+first-person report (issue 41): a seer's check in the strict forms of nights.check_talk, never a plan, a
 hypothesis, a vote, another game, a quote or a rival's check; at the table "the guard / the witch did" is about a
 role, not the speaker's night. A statement is kept only when the truth bears it out: a check whose stated result
 agrees with the target's true side as the seer sees it (`seen_by_seer`), not of herself; a save, poison or
-protection settled like every night fact (werebench.night_truth).
+protection settled like every night fact (nights.night_truth).
 Night: the one the statement names ("第一晚", "首夜", "昨晚" = the night before this day); a check or a protection
 without one takes the night before its day only when every earlier night is known (a seer naming an old check
 again, or a reader that missed one, would put it a night off); an antidote without one only on day 1 (on a later
@@ -26,8 +26,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from werealign.importers.werebench.check_talk import check_report_spans, result_side
-from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.importers.toolkit.nights.check_talk import check_report_spans, result_side
+from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
 from werealign.schema.roles import RoleCatalogue
@@ -76,9 +76,9 @@ class Statement:
     text: str  # the words read, verbatim: the fact's evidence
     source: str = "utterance"  # or "annotator_log" (what the log says the seat stated)
     segment_id: int | None = None  # source utterance: the segment holding the words
-    turn: int | None = None  # source utterance: the turn's index (a recount is one turn: werebench.recounts)
+    turn: int | None = None  # source utterance: the turn's index (a recount is one turn: nights.recounts)
     placed: str = ""  # how its night was found when the words do not name it
-    span: tuple[int, int] | None = None  # where in the turn's text a seer's report was read (werebench.recounts)
+    span: tuple[int, int] | None = None  # where in the turn's text a seer's report was read (nights.recounts)
 
 
 def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
@@ -139,7 +139,7 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
 
 
 def _role_names(role: str) -> tuple[str, ...]:
-    known = RELEASE_ROLES.get(role)
+    known = ROLE_WORDS.get(role)
     return tuple(n for n in (known.names.get("zh", ()) if known else ()) if n)
 
 
@@ -287,7 +287,7 @@ def statement_events(statements: Sequence[Statement], seats: Sequence[SeatInfo],
                 continue
             # The annotator log numbers nights its own way; the witch says which seat she used her one potion on, on
             # which night: her word is taken, the log's (and the kill it paired with her save) is not. The dawns
-            # still settle hers (werebench.night_truth).
+            # still settle hers (nights.night_truth).
             why = f"seat {st.seat} says '{st.text}' of {nights[night]}; the written source: seat {w.target} on {w.phase}"
             outranked[(w.actor, w.skill, w.phase)] = why
             if st.skill == "witch_save":

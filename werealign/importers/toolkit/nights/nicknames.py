@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import SeatInfo
 from werealign.text.zh_numbers import chinese_number
 
-_ROLE_WORDS = {n for r in RELEASE_ROLES.roles.values() for n in r.names.get("zh", ())}
+_ROLE_WORDS = {n for r in ROLE_WORDS.roles.values() for n in r.names.get("zh", ())}
 # "7 号lucky、", "十号大宝是", "5 号 JY 是", "4 号宋君和": a seat, then a name, then a list mark or 是.
 _INTRO = re.compile(r"(?<![\d一二三四五六七八九十])(?P<seat>\d{1,2}|[一二三四五六七八九十]{1,3})\s*号\s*"
                     r"(?P<nick>[A-Za-z][A-Za-z ]{0,12}[A-Za-z]|[^\x00-\x7f\d\s，。、,；;和是号的]{2,4}?)\s*(?=[、，,和]|是)")

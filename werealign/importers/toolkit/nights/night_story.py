@@ -11,7 +11,7 @@ the days and nights they name, and the events that end a day:
 - a nightfall said of the day ("当天晚上", "进入黑夜", "天黑", "夜间行动"): the night after the day named (or after
   the night told, when a day word comes between); said while a night is told ("当晚"), that night, derived.
 A night the clock derives (not named) is marked `derived`: what is read under it is only the wolves' kill, and
-werebench.night_facts keeps it only when the host's dawn bears it out (the seat announced dead at that night's dawn,
+nights.night_facts keeps it only when the host's dawn bears it out (the seat announced dead at that night's dawn,
 or the night ends the recording and the seat is announced out nowhere).
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from werealign.importers.werebench import night_words as w
+from werealign.importers.toolkit.nights import night_words as w
 from werealign.text.zh_numbers import chinese_number
 
 NIGHT_OF_DAY = re.compile(r"第(?P<n>" + w.ORDINAL + r")天\s*(?:的)?\s*(?:黑夜|晚上|夜里|夜晚|夜间|天黑|入夜)")

@@ -14,7 +14,7 @@ say "I checked X, result R", nothing else:
 A statement is refused when the words just before it make it a plan, a hypothesis, a vote, another game or someone
 else's ("先验", "如果", "投票", "上一局", "他说", "你的", "他验了", "12 号验的"; a judgment only right before it, a
 condition or an example over its whole sentence; her own seat and the audience she tells are not someone else). Its night is the one it names ("昨晚", "第二晚", "首验"),
-or none (werebench.claims places it). What is read is the seat's claim; the importer still checks it against the
+or none (nights.claims places it). What is read is the seat's claim; the importer still checks it against the
 true roles, the other sources and the seer's other checks (one a night, a living seat, not herself, none twice).
 """
 
@@ -108,7 +108,7 @@ def _anothers(window: str, speaker: int | None) -> bool:
 
 
 def check_report_spans(text: str, *, log: bool = False, speaker: int | None = None) -> list[tuple[int, int, str, str, int]]:
-    """check_reports, each with the end of the words read (a list of reports told in a run: werebench.recounts)."""
+    """check_reports, each with the end of the words read (a list of reports told in a run: nights.recounts)."""
     found: list[tuple[int, int, str, str, int]] = []
     spans: list[tuple[int, int]] = []
     for form in _LOG_FORMS if log else [*_FORMS, _BARE, _CLASSED]:  # the stricter forms first: a span read once

@@ -14,15 +14,15 @@ structured facts (actor, night, skill, target, result), each with the words it w
 Issue 41 adds: a seer's check named by its night anywhere ("11 号第一晚的金水9 号"), a witch's antidote by nickname
 or seat alone ("女巫风情云选择使用解药"), a protection told from the protected seat ("6 号被守卫5 号成功守护"), the
 guard's own night in the recap ("4 号选择守自己", "守卫 3 号空手"), a knife ending a sub-clause and its victim opening
-the next ("狼队选择落刀，村民1 号"), targets by the nicknames the recap maps to seats (werebench.nicknames).
+the next ("狼队选择落刀，村民1 号"), targets by the nicknames the recap maps to seats (nights.nicknames).
 Never read: a sub-clause with a word of speech ("称", "跳", "说", "认", "遗言", …: a claim is what a bluffing wolf
 makes; a "悍跳狼" description is none), a passive protection ("被 5 号守护"), an action without a seat or a night.
 Refused, and reported: a night the game does not have, a target that is no seat, a seer result that contradicts
 the true roles, both potions on one night, two targets for one skill on one night. A seer check takes the result
 stated ("是狼", "金水", "查杀"), else the target's true side for the plain roles.
 
-The wording lives in werebench.night_words, the clause readers in werebench.night_clauses, the checks of each reading
-against the game in werebench.night_record; this module walks the text clause by clause.
+The wording lives in nights.night_words, the clause readers in nights.night_clauses, the checks of each reading
+against the game in nights.night_record; this module walks the text clause by clause.
 """
 
 from __future__ import annotations
@@ -30,12 +30,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.importers.werebench import night_words as w
-from werealign.importers.werebench.night_clauses import named, named_actions, named_kills, nicknamed, nth_night_checks, nth_night_kills, own, unsaid_killer
-from werealign.importers.werebench.night_record import NightRecord, Reading, drop_conflicts
-from werealign.importers.werebench.night_story import Clock
-from werealign.importers.werebench.nicknames import nickname_patterns, recap_nicknames
-from werealign.importers.werebench.text import RELEASE_ROLES, chinese_number
+from werealign.importers.toolkit.nights import night_words as w
+from werealign.importers.toolkit.nights.night_clauses import named, named_actions, named_kills, nicknamed, nth_night_checks, nth_night_kills, own, unsaid_killer
+from werealign.importers.toolkit.nights.night_record import NightRecord, Reading, drop_conflicts
+from werealign.importers.toolkit.nights.night_story import Clock
+from werealign.importers.toolkit.nights.nicknames import nickname_patterns, recap_nicknames
+from werealign.importers.toolkit.role_words import ROLE_WORDS
+from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Evidence, Phase, SeatInfo
 
 
@@ -45,7 +46,7 @@ _DAWN_CHECKED = frozenset({"witch_poison"})  # skills read under a derived night
 
 
 def _states_role(label: str, seat: SeatInfo) -> bool:
-    role = RELEASE_ROLES.get(seat.role)
+    role = ROLE_WORDS.get(seat.role)
     names = [*(role.names.get("zh", ()) if role else ()), seat.original_role_label or ""]
     return any(name and name in label for name in names)
 
@@ -92,7 +93,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     reader = NightRecord(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
     nth_night_checks(reader, logs)  # on the words as written: it needs no sentence, and its quote is verbatim
     nth_night_kills(reader, logs)
-    if transcribed:  # the recap's nicknames, as its opening maps them to seats (werebench.nicknames)
+    if transcribed:  # the recap's nicknames, as its opening maps them to seats (nights.nicknames)
         reader.nicks = recap_nicknames(logs, seats)
         reader.nick_patterns = nickname_patterns(reader.nicks, w.KILLER, w.KILL_VERB, w.ORDINAL)
         nicknamed(reader, None, logs)
@@ -127,7 +128,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
         if not part:
             continue
         if w.SPEECH.search(w.DESCRIPTORS.sub("", w.DESCRIBED_TARGET.sub("", part))):
-            # talk at the table: nothing in it is read (werebench.night_story: the clock still moves)
+            # talk at the table: nothing in it is read (nights.night_story: the clock still moves)
             clock.talk(part)
             continue
         start = w.NIGHT_START.match(part)
@@ -140,7 +141,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             reader.found(current, _night_of(m), "seer_check", m, part)
         elif current is not None and clock.night is None and (k := w.KILLED_NIGHT_UNSAID.match(part)) and (
                 k.group("by") is None or getattr(by_seat.get(int(k.group("by"))), "faction", None) == "wolf"):
-            reader.kill_unplaced(current, part)  # "最终被狼人刀死": the host's dawn places it (werebench.night_facts)
+            reader.kill_unplaced(current, part)  # "最终被狼人刀死": the host's dawn places it (nights.night_facts)
         elif current is not None and clock.night is None and (k := w.POISONED_NIGHT_UNSAID.match(part)) and (
                 witch := reader.one_of("witch", k.group("by"))) is not None:
             reader.kill_unplaced(current, part, witch)  # "夜间被女巫毒死": likewise
@@ -159,7 +160,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
                 named(reader, n, piece, part)
             elif n is not None:
                 # a night the text does not name: only what the host's dawn can bear out, the wolves' kill (checked in
-                # werebench.night_facts) and a poison (its seat must die at that dawn: werebench.night_truth)
+                # nights.night_facts) and a poison (its seat must die at that dawn: nights.night_truth)
                 reader.derived = True
                 named_kills(reader, n, piece, part)
                 unsaid_killer(reader, n, piece, piece_before, part)

@@ -1,4 +1,4 @@
-"""A true seer's report of her check in the forms werebench.check_talk leaves out: the result unsaid, or the idiom first.
+"""A true seer's report of her check in the forms nights.check_talk leaves out: the result unsaid, or the idiom first.
 
 check_talk reads "I checked X, result R" and the idiom owned; a seer also says, on the day after her night:
 - the check done, with no result in the words ("我昨晚验的 5 号", "昨天晚上我查验了八号", "我验了 3 号"): the verb
@@ -8,9 +8,9 @@ check_talk reads "I checked X, result R" and the idiom owned; a seer also says, 
   "昨晚" / "第N晚" / "首夜" right before 金水 / 查杀, then the seat. Without her night ("我的金水 6 号") it is not read
   here: on the held-out games that form gave a seat no source states she checked (check_talk reads "我的金水是 2 号").
 Refused as in check_talk (its own refusal words: a plan, a condition, a judgment, another's words or check), and a
-negation or a question right around it ("没验", "验了 5 号吗"). Only her day turns are read (werebench.claims); each
+negation or a question right around it ("没验", "验了 5 号吗"). Only her day turns are read (nights.claims); each
 report is a `Statement` of hers, so the truth, her one check list, the day she first reported the seat and every
-other source settle it (werebench.night_facts).
+other source settle it (nights.night_facts).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.importers.werebench.check_talk import _BEFORE, _CONDITION, _JUDGED, _NEAR, _NOT_HERS, _SENTENCE_END, _anothers, _seat_of
-from werealign.importers.werebench.claims import Statement, _night_named, _segment_of, seen_by_seer
+from werealign.importers.toolkit.nights.check_talk import _BEFORE, _CONDITION, _JUDGED, _NEAR, _NOT_HERS, _SENTENCE_END, _anothers, _seat_of
+from werealign.importers.toolkit.nights.claims import Statement, _night_named, _segment_of, seen_by_seer
 from werealign.schema import Phase, SeatInfo, Utterance
 from werealign.schema.roles import RoleCatalogue
 

@@ -8,14 +8,14 @@ one sub-clause (no comma or stop between them), in either order:
   is refused after a bluff word ("悍跳预言家": a wolf's fake check is no seer check);
 - a verb or the table's idiom: 验 / 首验 / 验出 / 查验 / 查到 / 查杀 ("预言家 7 号查杀了 5 号"), or giving a result word
   (发 / 爆出 / 给 … 金水 / 查杀), or her result by possession ("预言家 4 号的金水 3 号");
-- the target: a seat or a nickname the recap's opening maps to one seat (werebench.nicknames), maybe after a role word
+- the target: a seat or a nickname the recap's opening maps to one seat (nights.nicknames), maybe after a role word
   the seat must hold and a short description ending in 的;
 - the result, when said ("是狼人身份", "金水", "查杀"); not said, the target's side as the seer sees it when it is one.
 Also the passive: "3 号被预言家（2 号）查杀 / 验出是狼人".
 Refused: words of a plan, a condition, a guess or a negation between the actor and the verb ("准备验", "如果",
 "没有爆出"); a gap that holds another seat (the verb is that seat's); anything in the opening (the board, no night yet).
 Night: in a night's part of the recap, that night (the recap tells the check where it happened); "首验" is night 1,
-"第N验" night N, "当晚" the night of its part; in a day's part, none (the day's report: werebench.claims places it on
+"第N验" night N, "当晚" the night of its part; in a day's part, none (the day's report: nights.claims places it on
 the one free night before the day, or not at all). Each check is a `Statement` of the seer (source "recap", the words
 read as its evidence), so one truth check (the true roles), one check list and one dispute rule hold for every source.
 """
@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.importers.werebench.claims import Statement, seen_by_seer
-from werealign.importers.werebench.nicknames import recap_nicknames
-from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.importers.toolkit.nights.claims import Statement, seen_by_seer
+from werealign.importers.toolkit.nights.nicknames import recap_nicknames
+from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Phase, SeatInfo
 from werealign.schema.roles import RoleCatalogue
 from werealign.text.zh_numbers import chinese_number
@@ -46,7 +46,7 @@ _WOLF_RESULTS = {"查杀", "狼人", "狼"}
 _NOT_HERS = re.compile(r"准备|打算|计划|要|想|会|警徽流|如果|假如|若|万一|认为|觉得|怀疑|猜|可能|应该|没|未|不|并非|\d|号")
 # Right before the role word alone: a claim ("悍跳预言家", "发言跳预言家") or a fake one: a seat's bluff, not the seer.
 _BLUFF = re.compile(r"跳\s*$|[假冒]\s*$|狼人?\s*$")
-_ROLE_WORDS = sorted({n for r in RELEASE_ROLES.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True)
+_ROLE_WORDS = sorted({n for r in ROLE_WORDS.roles.values() for n in r.names.get("zh", ())}, key=len, reverse=True)
 
 
 def recap_checks(recap: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], catalogue: RoleCatalogue) -> list[Statement]:
@@ -126,7 +126,7 @@ class _Grammar:
         self.owned = re.compile(role + target + r"\s*(?:是|成为了?|作为|为|拿到了?|获得了?|吃到了?|得到了?)" + seer_named
                                 + r"(?:给|发)?\s*的\s*(?P<said0>金水|查杀)")
         # her check by the night it was made: "当晚的金水 5 号", "首夜的查杀狼人 9 号" (the named nights "第N晚的金水" are
-        # werebench.nights'; read here too, one statement list takes each once)
+        # nights.nights'; read here too, one statement list takes each once)
         self.that_night = re.compile(r"(?:当晚|首夜|首晚|第(?P<n>" + _ORD + r")(?:晚|夜))\s*(?:验)?\s*的\s*(?P<said>金水|查杀)\s*" + role + target)
 
     def _is_seer(self, m: re.Match[str], before: str) -> bool:
@@ -176,5 +176,5 @@ class _Grammar:
         """A role word before the target: the seat must hold it (a plain wolf's name fits any wolf-side seat)."""
         if m.group("trole") is None:
             return True
-        role, holder = RELEASE_ROLES.canonical(m.group("trole")), self.by_seat.get(self._target(m) or 0)
+        role, holder = ROLE_WORDS.canonical(m.group("trole")), self.by_seat.get(self._target(m) or 0)
         return holder is not None and (role == holder.role or (role == "werewolf" and holder.faction == "wolf"))

@@ -2,12 +2,12 @@
 
 The host's dawn tells who died and when; it does not tell why. When a role that kills by its own skill (the witch's
 poison, the stalker's assassination: night_truth._KILLERS) is alive and its act that night unknown, a lone dawn
-death may be its doing (werebench.night_truth). A written source that says the seat was knifed settles the cause, and
+death may be its doing (nights.night_truth). A written source that says the seat was knifed settles the cause, and
 the dawn gives the night: "村民 5 号被狼人刀死", "5 号遭遇首刀", "狼人刀了 5 号", in any clause, whether or not it names
 the night. Not read: a clause with a word of speech or a guess ("称", "认为", "如果": night_words.SPEECH), a clause
 that names a poison, an assassination, a shot, a vote or a save ("被毒", "暗杀", "带走", "救"), a knife on a night
 the clause names other than the one asked about, and "刀" as a plan ("想刀", "要刀"). A seat said both knifed and
-poisoned is read as neither (werebench.night_truth asks for a knife and no poison).
+poisoned is read as neither (nights.night_truth asks for a knife and no poison).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from werealign.importers.werebench import night_words as w
-from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.importers.toolkit.nights import night_words as w
+from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Evidence, SeatInfo
 from werealign.text.zh_numbers import chinese_number
 
@@ -74,7 +74,7 @@ def knife_statements(texts: list[tuple[str, str | None]], n_seats: int) -> list[
             seats = {int(m.group("seat")) for m in [*met, *named]}
             for seat in sorted(s for s in seats if 1 <= s <= n_seats):
                 out.append(KnifeSaid(seat, night, source, clause.strip()))
-            roles = {RELEASE_ROLES.canonical(m.group("role")) if m.group("role") != "民" else "villager" for m in by_role}
+            roles = {ROLE_WORDS.canonical(m.group("role")) if m.group("role") != "民" else "villager" for m in by_role}
             if len(roles) == 1 and None not in roles:
                 out.append(KnifeSaid(None, night, source, clause.strip(), roles.pop()))
     return out
@@ -104,7 +104,7 @@ def knifed_on(statements: list[KnifeSaid], texts: list[tuple[str, str | None]], 
 
 def knife_evidence(logs: str | None, recap: str | None, seats: Sequence[SeatInfo], placed: Sequence[tuple[int | None, str]] = ()):
     """(seat, night) -> the Evidence of every clause of the log or the recap putting the seat under the wolves' knife
-    that night (knifed_on); what werebench.night_truth asks of a lone dawn death. `placed`: (seat, night phase) of
+    that night (knifed_on); what nights.night_truth asks of a lone dawn death. `placed`: (seat, night phase) of
     every kill a night reader put somewhere, kept or dropped: a clause naming no night is not taken for a seat a reader
     put under the knife on another night (the run it stands in may name that night: "第一天白天 4 号自爆，狼人刀死 7 号")."""
     texts = [("annotator_log", logs), ("recap", recap)]

@@ -2,7 +2,7 @@
 
 A seer who speaks late (her last words, the last turn of a game) often goes through her nights in order without naming
 them: "第一晚验的 4 号查杀 … 那我验了 3 号是个好人 … 我就验了 5 号是个金水 … 那就把 7 验了，7 是个查杀". Each report
-alone names no night, and werebench.claims places an unnamed report only when one night is free. A recount is placed
+alone names no night, and nights.claims places an unnamed report only when one night is free. A recount is placed
 only when everything fits (issue 41: a check is one per night, of a seat not checked before, agreeing with every
 source; a false fact is worse than a missing one):
 - the turn's unnamed reports of checks not known from another source or a named report are all told with the check
@@ -12,7 +12,7 @@ source; a false fact is worse than a missing one):
 - they are as many as her nights before the turn's day that no source or named report fills, and they take those
   nights in the order she tells them.
 Anything else (a bare report of a seat not known among them, one report too many or too few) places none of them:
-werebench.claims then refuses them as it would any unnamed report. The truth checks still follow (the result against
+nights.claims then refuses them as it would any unnamed report. The truth checks still follow (the result against
 the seat's true role; a seat on two nights is disputed).
 """
 
@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from werealign.importers.werebench.claims import Statement
+from werealign.importers.toolkit.nights.claims import Statement
 from werealign.schema import Event, Phase
 
 _RUN_GAP = 6  # characters between two reports of one list ("，", "，然后", "、还有")

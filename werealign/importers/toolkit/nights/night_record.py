@@ -1,6 +1,6 @@
 """What the night readers found, kept as events: each reading checked against the game (a night it has, a seat it has,
 the role it names), and the conflicts between readings (both potions on one night, two targets for one action)
-refused. The clause readers (werebench.night_clauses) and the walk over the text (werebench.nights) write here."""
+refused. The clause readers (nights.night_clauses) and the walk over the text (nights.nights) write here."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
-from werealign.importers.werebench import night_words as w
-from werealign.importers.werebench.text import RELEASE_ROLES
+from werealign.importers.toolkit.nights import night_words as w
+from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience
 
@@ -17,7 +17,7 @@ WOLVES = Audience(kind="team", team="wolf")
 DERIVED_NOTE = "read from the sources' account of a night they do not name (after a self-destruct or a nightfall), borne out by the host's dawn"
 TOLD_DEATH_NOTE = "a death in the night, as the annotator log or the recap tells it (the host never tells that dawn)"
 # A seat's clause has it killed by the wolves or poisoned and names no night ("最终被狼人刀死", "夜间被女巫毒死"): placed
-# by the host's dawns (werebench.night_facts); its phase until then is the game's last night.
+# by the host's dawns (nights.night_facts); its phase until then is the game's last night.
 UNPLACED_NOTE = "read from a seat's clause that has it killed by the wolves or poisoned on a night it does not name, placed by the host's dawn"
 
 
@@ -46,13 +46,13 @@ def check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | No
 
 
 class NightRecord:
-    """Where the clause readers (werebench.night_clauses) put what they read: each reading is checked against the game
+    """Where the clause readers (nights.night_clauses) put what they read: each reading is checked against the game
     (its night, its seats, the roles named) and becomes an event, or a refusal with why."""
 
     def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool):
         self.by_seat, self.nights, self.zh = by_seat, nights, zh
         self.readings: list[Reading] = []
-        self.derived = False  # reading under a night the text does not name (werebench.night_story)
+        self.derived = False  # reading under a night the text does not name (nights.night_story)
         self.nicks: dict[str, int] = {}
         self.nick_patterns: list[tuple[str, re.Pattern]] = []
 
@@ -70,7 +70,7 @@ class NightRecord:
         seat = self.by_seat.get(int(m.group("seat")))
         if m.group("trole") is None:
             return True
-        role = RELEASE_ROLES.canonical(m.group("trole"))
+        role = ROLE_WORDS.canonical(m.group("trole"))
         # a plain wolf's name ("狼人 3 号") fits any wolf-side seat
         return seat is not None and (role == seat.role or (role == "werewolf" and seat.faction == "wolf"))
 
@@ -90,8 +90,8 @@ class NightRecord:
     def kill(self, night: int, target: int | None, text: str) -> None:
         """The wolves' kill of `night` (seen by the whole pack; the witch's share is added later); target None: the
         pack stated to have knifed nobody (a board that allows it), a fact like a stated empty guard. Read while
-        `derived` (a night the text does not name, werebench.night_story), it carries DERIVED_NOTE: kept only where
-        the host's dawn bears it out (werebench.night_facts)."""
+        `derived` (a night the text does not name, nights.night_story), it carries DERIVED_NOTE: kept only where
+        the host's dawn bears it out (nights.night_facts)."""
         phase = phase_id("night", night)
         if phase not in self.nights or (target is not None and target not in self.by_seat):
             self.readings.append(Reading(target or 0, text, None, f"the game has no {phase} or no seat {target}"))
@@ -163,7 +163,7 @@ class NightRecord:
 
 def drop_conflicts(readings: list[Reading]) -> list[Reading]:
     """Against the rules or ambiguous: both potions of a witch on one night, two targets for one skill on one night.
-    (A kill whose night is not yet placed, UNPLACED_NOTE, is on no night yet: werebench.night_facts settles it.)"""
+    (A kill whose night is not yet placed, UNPLACED_NOTE, is on no night yet: nights.night_facts settles it.)"""
     events = [r.event for r in readings if r.event is not None and r.event.note != UNPLACED_NOTE and r.event.kind == "skill_use"]
     bad: set[tuple[object, str]] = set()
     for e in events:

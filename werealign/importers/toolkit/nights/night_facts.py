@@ -2,15 +2,15 @@
 
 One pipeline for the import (werebench.game) and for the account of what is missing (scripts/knowledge_coverage.py
 --gaps), so a gap is classified by the very readers that would have filled it (issue 41):
-1. the annotator log and the host's recap, read as written facts (werebench.nights), and a seer's last check the
-   table's badge convention states (werebench.badge_checks); where two of them put different targets on one seat's
+1. the annotator log and the host's recap, read as written facts (nights.nights), and a seer's last check the
+   table's badge convention states (nights.badge_checks); where two of them put different targets on one seat's
    action of a night, neither is kept (disputed);
-2. the true role holders' own reports at the table and the log's account of them (werebench.claims; a seer's check
-   done with its result unsaid: werebench.own_checks), the recap's account of the true seer's checks
-   (werebench.recap_checks; it settles no dispute the recap's written readings are party to), placed on
-   their nights (a seer's recount of her checks in one turn, in the order told: werebench.recounts); one check list per seer
-   (a check placed after the day she first reported the seat is dropped there: werebench.report_days), checked against the written facts (disputed when they disagree);
-3. all of it settled against the host's dawns and exits, and given to the seats that knew it (werebench.night_truth).
+2. the true role holders' own reports at the table and the log's account of them (nights.claims; a seer's check
+   done with its result unsaid: nights.own_checks), the recap's account of the true seer's checks
+   (nights.recap_checks; it settles no dispute the recap's written readings are party to), placed on
+   their nights (a seer's recount of her checks in one turn, in the order told: nights.recounts); one check list per seer
+   (a check placed after the day she first reported the seat is dropped there: nights.report_days), checked against the written facts (disputed when they disagree);
+3. all of it settled against the host's dawns and exits, and given to the seats that knew it (nights.night_truth).
 """
 
 from __future__ import annotations
@@ -19,18 +19,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from werealign.importers.corrections import apply_corrections
-from werealign.importers.werebench.badge_checks import badge_checks
-from werealign.importers.werebench.claims import Statement, read_log_claims, read_statements, statement_events
-from werealign.importers.werebench.knife_said import knife_evidence
-from werealign.importers.werebench.night_truth import settle_night_actions, untold_dawn
+from werealign.importers.toolkit.nights.badge_checks import badge_checks
+from werealign.importers.toolkit.nights.claims import Statement, read_log_claims, read_statements, statement_events
+from werealign.importers.toolkit.nights.knife_said import knife_evidence
+from werealign.importers.toolkit.nights.night_truth import settle_night_actions, untold_dawn
 from werealign.game.knowledge import dawn_window
-from werealign.importers.werebench.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
-from werealign.importers.werebench.nights import Reading, read_night_actions
-from werealign.importers.werebench.own_checks import own_checks
-from werealign.importers.werebench.recap_checks import recap_checks
-from werealign.importers.werebench.recounts import place_recounts
-from werealign.importers.werebench.report_days import drop_checks_after_their_report
-from werealign.importers.werebench.swaps import stated_swaps
+from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
+from werealign.importers.toolkit.nights.nights import Reading, read_night_actions
+from werealign.importers.toolkit.nights.own_checks import own_checks
+from werealign.importers.toolkit.nights.recap_checks import recap_checks
+from werealign.importers.toolkit.nights.recounts import place_recounts
+from werealign.importers.toolkit.nights.report_days import drop_checks_after_their_report
+from werealign.importers.toolkit.nights.swaps import stated_swaps
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
 from werealign.schema.models import ACTOR, EVERYONE
@@ -56,14 +56,14 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
     readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]
     said = read_statements(utterances, seats, phases) + own_checks(utterances, seats, phases, catalogue_for(()))
-    # a check placed after the day the seer first reported the seat is wrong there (werebench.report_days)
+    # a check placed after the day the seer first reported the seat is wrong there (nights.report_days)
     found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
                                                                            said, seats, phases, catalogue_for(()))
     written, disputed = one_per_action(found)
     statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases) + recap_checks(recap, seats, phases, catalogue_for(()))
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
     refused = [*late_said, *refused]
-    # the recap's account of a check (werebench.recap_checks) settles no dispute the written readings of the recap are party to
+    # the recap's account of a check (nights.recap_checks) settles no dispute the written readings of the recap are party to
     stated = [e for e in stated if (e.actor, e.skill, e.phase) not in disputed or e.evidence[0].source != "recap"]
     disputed.update(disputed_talk)
     written = [e for e in written if (e.actor, e.skill, e.phase) not in disputed]
@@ -82,7 +82,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
 
 
 def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
-    """A kill read under a night the text does not name (werebench.night_story) stands only where the host bears it
+    """A kill read under a night the text does not name (nights.night_story) stands only where the host bears it
     out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn),
     the seat is announced out nowhere and the log and the recap both tell that kill on that night. Else it is dropped (the dawn contradicts it) and reported. A kill or a
     poison whose night no word names is placed by the dawns (_place_by_dawns). (the readings kept, the events dropped

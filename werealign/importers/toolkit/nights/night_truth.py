@@ -1,4 +1,4 @@
-"""The night actions read from the annotator log (werebench.nights), settled against each other and against the
+"""The night actions read from the annotator log (nights.nights), settled against each other and against the
 host's announcements, and given to the seats that knew them.
 
 - The wolves' kill of a night is known to every wolf (audience: the wolf team), whether or not the witch saved
@@ -37,7 +37,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
     given as the earliest it can be): the witch is told no victim after them either. `swaps`: pairs of seats a
-    magician is stated to have swapped (werebench.swaps): a kill and a save naming the two seats of one pair on a night
+    magician is stated to have swapped (nights.swaps): a kill and a save naming the two seats of one pair on a night
     are both kept (the knife landed on the other seat: the witch is told that night's victim by neither), and a
     poison whose seat lived while the other seat of its pair died at that dawn is kept. `told_deaths`: seats the log or
     the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells."""
@@ -165,7 +165,7 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     of the count), or its once-a-game kill is stated on another night. Otherwise None: not known. `told`: the deaths the
     log or the recap gives for a night whose dawn the host never tells (they stand for it). A seat whose role kills by
     its own skill (_KILLERS: the witch's poison, the stalker's knife) and no other way cannot
-    explain a death a written source says met the wolves' knife (`knifed`: werebench.knife_said); a role that moves or
+    explain a death a written source says met the wolves' knife (`knifed`: nights.knife_said); a role that moves or
     blocks a kill (a magician, a dreamweaver) still can. (the victim or None, the knife's evidence used)"""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None

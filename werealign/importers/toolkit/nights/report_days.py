@@ -1,21 +1,21 @@
 """A seer reports a check only after she made it: the first day she names a seat's result bounds its night (issue 41).
 
-A seer's checks form one list, and where two sources put one seat on two nights werebench.claims leaves both out,
+A seer's checks form one list, and where two sources put one seat on two nights nights.claims leaves both out,
 since which is right is not known. Often it is known: a seat she reported on day d was checked on a night no later
 than d, so a source that puts it on a later night (the annotator log's own numbering, a recap's slip, the badge
 convention reading an old 金水, her own words misnumbering a night) is wrong there, and the night her earlier words
 allow is not in dispute. Only her own words at the table count as the bound (their day is the turn's; the annotator
 log's account of a day may be loose), and only those the truth bears out (the seat is not herself, and its true
 side as the seer sees it agrees with the result she states); the later placement is dropped with its reason, and the
-settling that follows (werebench.claims) sees one list.
+settling that follows (nights.claims) sees one list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from werealign.importers.werebench.check_talk import result_side
-from werealign.importers.werebench.claims import Statement, seen_by_seer
+from werealign.importers.toolkit.nights.check_talk import result_side
+from werealign.importers.toolkit.nights.claims import Statement, seen_by_seer
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.roles import RoleCatalogue
 

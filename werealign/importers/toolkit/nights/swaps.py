@@ -5,7 +5,7 @@ aimed at one land on the other. The sources say so in passing: "魔术师 2 号�
 4 号号码", "2 号当晚交换了村民 1 号和自己的号码牌", "交换了猎人、8 号和村民 7 号的号码牌". Read are the pairs a magician
 seat (its true role; or the word 魔术师 with the board's one magician) is said to have swapped, never one denied ("没有
 选择交换"), planned ("想交换") or told in talk ("表示自己和 6 号交换了号码": a claim, which a wolf bluffing a magician makes). The night is
-not read: a pair explains only what it exactly fits (werebench.night_truth: the wolves' kill and the witch's save naming
+not read: a pair explains only what it exactly fits (nights.night_truth: the wolves' kill and the witch's save naming
 the two seats of a pair on one night; a poison whose seat lived while the other seat of its pair died at that dawn).
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.importers.werebench import night_words as w
+from werealign.importers.toolkit.nights import night_words as w
 from werealign.schema import SeatInfo
 
 
