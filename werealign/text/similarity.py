@@ -90,7 +90,7 @@ def _tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = Fa
 SHORT = 2000  # characters: an option or a turn, counted once and kept; a transcript is counted each time (it is large)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # the release's 537 items have 4,833 options; a counter of a short text is a few kB
 def _short_counts(text: str) -> Counter[str]:
     # An item's options are compared with each other leave-one-out (the audit's centroid: nine sets of eight), and
     # again by every decode and floor: each text's grams are counted once. Read only: the counter is shared.
@@ -142,8 +142,7 @@ class _Options:
     # squared weight without, squared weight with)
 
 
-@lru_cache(maxsize=4096)  # a run's floors read each item's options three times (two shortcut models, the context attack);
-# the audit's centroid makes nine leave-one-out sets per item
+@lru_cache(maxsize=256)  # a run's floors read each item's options three times (two shortcut models, the context attack)
 def _options(others: tuple[str, ...], sublinear_tf: bool) -> _Options:
     o_counts = [_short_counts(t) if len(t) <= SHORT else Counter(char_wb_ngrams(t)) for t in others]
     docs = 1 + len(o_counts)
