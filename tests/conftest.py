@@ -57,6 +57,24 @@ def werebench_validated(werebench_import):
     return run_cli("validate", werebench_import.path, "--format", "json")
 
 
+@dataclass(frozen=True)
+class AuditedWerebench:
+    split: Path  # the filtered split written by `werealign audit --filtered-out`
+    result: object  # the command's subprocess.CompletedProcess-like result (returncode, stdout, stderr)
+
+
+@pytest.fixture(scope="session")
+def werebench_audit(werebench_import, tmp_path_factory) -> AuditedWerebench:
+    """`werealign audit RELEASE --filtered-out SPLIT --format json --strict` of the shared import, run once: the audit
+    of the real release takes tens of seconds of CPU, and --filtered-out prints the same audit (and exits 1 under
+    --strict) after writing its split, so the audit's test and the split's test read one run."""
+    from cli_inproc import run_cli
+
+    split = tmp_path_factory.mktemp("werebench-audit") / "split"
+    return AuditedWerebench(split, run_cli("audit", werebench_import.path, "--filtered-out", split, "--format", "json",
+                                           "--strict"))
+
+
 @pytest.fixture(scope="session")
 def derived_caches(tmp_path_factory) -> Path:
     """One folder per worker for what eval derives from a dataset and its prompts alone: the floors (the shortcut
@@ -109,11 +127,17 @@ def chromium():
         browser.close()
 
 
+WEREBENCH_FIXTURES = {"werebench_import", "werebench_validated", "werebench_audit"}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (`-n`, `--dist loadgroup`): a test file stays on one worker (its module fixtures are built
-    once) and every test on the shared WereBench import shares one worker (the import is made once)."""
+    """Under pytest-xdist (`--dist loadgroup`): every test on the shared WereBench import shares one worker (the import,
+    its validation and its audit are made once, not once per worker); any other test stays with its file (xdist's
+    default scope, so its module fixtures are built once). tryfirst: xdist reads the groups in its own
+    pytest_collection_modifyitems, which runs before a conftest's, so a marker added after it would place nothing."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
-        group = "werebench-import" if {"werebench_import", "werebench_validated"} & set(item.fixturenames) else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        if WEREBENCH_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.xdist_group("werebench-import"))

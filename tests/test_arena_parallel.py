@@ -164,6 +164,7 @@ def test_kill_9_in_a_parallel_run_then_resume_writes_the_same_bytes(tmp_path, bo
     import time
     from pathlib import Path
 
+    from cli_inproc import run_cli
     from test_resume import ok_rows
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -187,11 +188,13 @@ def test_kill_9_in_a_parallel_run_then_resume_writes_the_same_bytes(tmp_path, bo
         assert not (tmp_path / "killed" / "dataset.json").exists(), "killed before the end: nothing but the store"
         stored = ok_rows(tmp_path / "killed" / "responses.sqlite")
         before = mock_server.stats(base)["ok"]
-        done = subprocess.run([sys.executable, "-c", code, *args(tmp_path / "killed")], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+        # the rerun and the whole run in this process (the kill needed a process of its own; these do not, and a
+        # fresh interpreter importing litellm costs seconds of CPU each)
+        done = run_cli(*args(tmp_path / "killed"), env={"OPENAI_API_KEY": "sk-unused"})
         assert done.returncode == 0, done.stderr
         resumed = mock_server.stats(base)["ok"] - before
         before = mock_server.stats(base)["ok"]
-        whole = subprocess.run([sys.executable, "-c", code, *args(tmp_path / "whole")], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+        whole = run_cli(*args(tmp_path / "whole"), env={"OPENAI_API_KEY": "sk-unused"})
         assert whole.returncode == 0, whole.stderr
         total = mock_server.stats(base)["ok"] - before
     assert tree(tmp_path / "killed") == tree(tmp_path / "whole")

@@ -69,12 +69,21 @@ def invented_game(n: int, seats: int = 9, turns: int = 14, language: str = "xx",
     )
 
 
-@pytest.fixture()
-def corpus(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """Eight invented games, written once for the file: every test only reads them."""
     games = [invented_game(n) for n in range(8)]
-    root = tmp_path / "corpus"
+    root = tmp_path_factory.mktemp("human") / "corpus"
     write_dataset(root, name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
     return root
+
+
+@pytest.fixture(scope="module")
+def generated(corpus, tmp_path_factory):
+    """`generate --negatives human` of the corpus with the defaults, run once for the tests that only read its output
+    (each run builds the pool of every game's turns: seconds)."""
+    out = tmp_path_factory.mktemp("human-run") / "h"
+    return run_human(HumanConfig(dataset=str(corpus)), out), out
 
 
 def _items(out: Path) -> list[SpeechItem]:
@@ -85,11 +94,11 @@ def _key_turn(ds, it):
     return ds.games[it.game_id].utterances[int(it.provenance.source_ref["key_turn"])]
 
 
-def test_items_valid_cut_alike_and_provenanced(corpus, tmp_path):
-    outcome = run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
-    items = _items(tmp_path / "h")
+def test_items_valid_cut_alike_and_provenanced(corpus, generated):
+    outcome, out = generated
+    items = _items(out)
     assert len(items) >= 12 and len(items) == len(outcome.items)
-    errors, _ = count(check_paths([tmp_path / "h" / "dataset"]).findings)
+    errors, _ = count(check_paths([out / "dataset"]).findings)
     assert errors == 0
     ds = load_dataset(corpus)
     filler = ht.find_filler({g: [u for u in ds.games[g].utterances if isinstance(u.speaker, int)] for g in ds.games})
@@ -114,12 +123,11 @@ def test_items_valid_cut_alike_and_provenanced(corpus, tmp_path):
         assert float(it.provenance.source_ref["predictability"]) < 1
 
 
-def test_distractors_never_from_the_items_game_nor_what_is_shown(corpus, tmp_path):
-    run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
+def test_distractors_never_from_the_items_game_nor_what_is_shown(corpus, generated):
     ds = load_dataset(corpus)
     from werealign.shortcuts.exchange import future_options
 
-    for it in _items(tmp_path / "h"):
+    for it in _items(generated[1]):
         n = it.game_id.split("-")[1]
         game = ds.games[it.game_id]
         assert future_options(it, game) == []  # the audit's check: nothing cut from, or repeating, a later turn
@@ -172,11 +180,10 @@ def test_every_seat_form_is_renumbered_in_its_own_form():
     assert "号位" in out and out.count("号") == 3
 
 
-def test_seats_remapped_onto_the_games_seats_dead_at_the_keys_rate(corpus, tmp_path):
-    run_human(HumanConfig(dataset=str(corpus)), tmp_path / "h")
+def test_seats_remapped_onto_the_games_seats_dead_at_the_keys_rate(corpus, generated):
     ds = load_dataset(corpus)
     named = 0
-    for it in _items(tmp_path / "h"):
+    for it in _items(generated[1]):
         seats = {s.seat for s in ds.games[it.game_id].seats}
         for o in it.options:
             if o.key != it.answer:
@@ -212,11 +219,13 @@ def test_filler_is_found_in_the_corpus_not_listed():
     assert ht.clauses(turns["g0"][0], filler) == ["unique clause number 0"]
 
 
-def test_deterministic_and_seeded(corpus, tmp_path):
+def test_deterministic_and_seeded(corpus, generated, tmp_path):
+    # the file's run (the default seed, 0), then that seed again and another
     trees = []
-    for name, seed in (("a", 1), ("b", 1), ("c", 2)):
-        run_human(HumanConfig(dataset=str(corpus), seed=seed), tmp_path / name)
-        trees.append({p.relative_to(tmp_path / name).as_posix(): p.read_bytes() for p in sorted((tmp_path / name).rglob("*")) if p.is_file()})
+    for root, seed in ((generated[1], None), (tmp_path / "b", 0), (tmp_path / "c", 1)):
+        if seed is not None:
+            run_human(HumanConfig(dataset=str(corpus), seed=seed), root)
+        trees.append({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()})
     assert trees[0] == trees[1] and trees[0] != trees[2]
 
 

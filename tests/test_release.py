@@ -31,6 +31,15 @@ def offline(monkeypatch, tmp_path):
     return datasets
 
 
+@pytest.fixture(scope="module")
+def sample_release(tmp_path_factory) -> Path:
+    """The bundled sample's release, built once for the tests that only read its files (each build audits the sample
+    for its card: seconds). A test that loads it through `datasets` builds its own: that may write beside it."""
+    folder = tmp_path_factory.mktemp("sample-release") / "release"
+    build_release(None, folder)
+    return folder
+
+
 def card_header(folder: Path) -> dict:
     text = (folder / "README.md").read_text(encoding="utf-8")
     assert text.startswith("---\n")
@@ -70,9 +79,8 @@ def test_sample_round_trips_through_load_dataset_offline(offline, tmp_path):
     assert isinstance(games[0]["utterances"][0]["segment_ids"], list)
 
 
-def test_card_header_describes_every_config(tmp_path):
-    folder = tmp_path / "release"
-    build_release(None, folder)
+def test_card_header_describes_every_config(sample_release):
+    folder = sample_release
     head = card_header(folder)
     assert head["license"] == "apache-2.0" and head["language"] == ["en"] and head["size_categories"] == ["n<1K"]
     assert {"multiple-choice"} <= set(head["task_categories"])
@@ -89,27 +97,25 @@ def test_card_header_describes_every_config(tmp_path):
 
 
 
-def test_card_artifacts_are_the_audit_checks(tmp_path):
+def test_card_artifacts_are_the_audit_checks(sample_release):
     """The card reports `werealign audit`'s own checks and verdicts, not a second measurement of its own."""
     from werealign.audit import audit_items
     from werealign.dataset import load_dataset
 
-    folder = tmp_path / "release"
-    build_release(None, folder)
-    body = (folder / "README.md").read_text()
+    body = (sample_release / "README.md").read_text()
     report = audit_items(load_dataset(None))
     assert report.checks
     for check in report.checks:
         assert (f"{check.verdict}: {check.detail}" if check.verdict != "skip" else "| skip |") in body, check
     assert f"Overall audit verdict: **{report.verdict}**" in body
 
-def test_release_is_byte_identical_on_rerun(tmp_path):
-    build_release(None, tmp_path / "a")
+def test_release_is_byte_identical_on_rerun(sample_release, tmp_path):
+    a = sample_release  # the file's build; then one more
     build_release(None, tmp_path / "b")
-    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
     for f in files:
-        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+        assert (a / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
 
 
 def test_a_dataset_without_some_item_kinds_ships_only_what_it_has(offline, tmp_path):
@@ -133,7 +139,7 @@ def test_bad_input_leaves_no_output(tmp_path):
     assert [p.name for p in (tmp_path / "full").iterdir()] == ["keep"]
 
 
-def test_push_uploads_the_folder_with_the_environment_token(tmp_path, monkeypatch):
+def test_push_uploads_the_folder_with_the_environment_token(sample_release, monkeypatch):
     from huggingface_hub import HfApi
 
     from werealign.release.push import push_release
@@ -153,8 +159,7 @@ def test_push_uploads_the_folder_with_the_environment_token(tmp_path, monkeypatc
 
     monkeypatch.setattr(HfApi, "create_repo", fake_create)
     monkeypatch.setattr(HfApi, "upload_folder", fake_upload)
-    folder = tmp_path / "release"
-    build_release(None, folder)
+    folder = sample_release
     url = push_release(folder, "org/werealign-sample")
     assert url.endswith("/commit/abc")
     assert calls[0][0] == "create_repo" and calls[0][1] == "org/werealign-sample" and calls[0][2]["repo_type"] == "dataset"

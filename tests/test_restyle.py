@@ -47,13 +47,15 @@ class Refuse:
         raise AssertionError("a resumed run must not send anything")
 
 
-@pytest.fixture()
-def human_items(tmp_path) -> Path:
-    """Human-voiced items of invented games (enough of them for a cross-fitted attack to learn from)."""
+@pytest.fixture(scope="module")
+def human_items(tmp_path_factory) -> Path:
+    """Human-voiced items of invented games (enough of them for a cross-fitted attack to learn from). Made once for
+    the file (generating them takes seconds); every test only reads them and writes elsewhere."""
+    root = tmp_path_factory.mktemp("restyle-input")
     games = [invented_game(n, turns=40, highlights=tuple(range(20, 400, 30))) for n in range(10)]
-    write_dataset(tmp_path / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
-    run_human(HumanConfig(dataset=str(tmp_path / "c")), tmp_path / "h")
-    return tmp_path / "h" / "dataset"
+    write_dataset(root / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
+    run_human(HumanConfig(dataset=str(root / "c")), root / "h")
+    return root / "h" / "dataset"
 
 
 def test_restyle_end_to_end_with_the_attack_in_the_loop(human_items, tmp_path):

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_inproc import run_cli
 from plugin_site import plugin_site
 
 from werealign.dataset import load_dataset, write_dataset
@@ -56,7 +57,12 @@ def dataset(derived) -> Path:
     return root
 
 
-def _cli(site: Path, *args) -> subprocess.CompletedProcess:
+def _cli(site: Path, *args, process: bool = False) -> subprocess.CompletedProcess:
+    """`werealign ARGS` with the kind's package on the path: in this process (the site fixture put it on sys.path and
+    read the entry points again), or with `process=True` in a fresh interpreter that finds the kind by its entry point
+    alone (one test does: an interpreter that imports litellm for an eval costs seconds of CPU)."""
+    if not process:
+        return run_cli(*args, env={"WEREALIGN_CACHE": "off"})
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(TESTS), os.environ.get("PYTHONPATH", "")]),
            "WEREALIGN_CACHE": "off"}
     return subprocess.run([sys.executable, "-m", "werealign.cli", *map(str, args)], capture_output=True, text=True, env=env,
@@ -106,7 +112,7 @@ def test_the_dataset_writes_loads_and_counts_it(dataset) -> None:
 
 
 def test_validate_checks_it_and_reports_its_own_errors(site, dataset, tmp_path) -> None:
-    r = _cli(site, "validate", dataset)
+    r = _cli(site, "validate", dataset, process=True)
     assert r.returncode == 0, r.stdout + r.stderr
     broken = tmp_path / "exile.jsonl"  # an items file is told by its name
     row = json.loads((dataset / "items" / "exile.jsonl").read_text().splitlines()[0])

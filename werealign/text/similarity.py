@@ -83,7 +83,18 @@ def _cosines(query: str, others: tuple[str, ...], sublinear_tf: bool) -> tuple[f
 
 
 def _tfidf_cosines(query: str, others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
-    return _tfidf_from_counts(Counter(char_wb_ngrams(query)), others, sublinear_tf=sublinear_tf)
+    counts = _short_counts(query) if len(query) <= SHORT else Counter(char_wb_ngrams(query))
+    return _tfidf_from_counts(counts, others, sublinear_tf=sublinear_tf)
+
+
+SHORT = 2000  # characters: an option or a turn, counted once and kept; a transcript is counted each time (it is large)
+
+
+@lru_cache(maxsize=8192)  # the release's 537 items have 4,833 options; a counter of a short text is a few kB
+def _short_counts(text: str) -> Counter[str]:
+    # An item's options are compared with each other leave-one-out (the audit's centroid: nine sets of eight), and
+    # again by every decode and floor: each text's grams are counted once. Read only: the counter is shared.
+    return Counter(char_wb_ngrams(text))
 
 
 def _tfidf_from_counts(q_counts: Counter[str], others: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
@@ -101,8 +112,9 @@ def _tfidf_from_counts(q_counts: Counter[str], others: Sequence[str], *, subline
     cosines = []
     for terms in o.terms:
         # an option's gram weighs idf(df + 1) when the query has it too (one document more), idf(df) when not
-        norm = math.sqrt(sum(sq_in if g in q_counts else sq_out for g, _, sq_out, sq_in in terms))
-        dot = sum(x_in * q[g] for g, x_in, _, _ in terms if g in q)
+        # lists, not generators: the same additions in the same order, with less of Python's per-item overhead
+        norm = math.sqrt(sum([sq_in if g in q_counts else sq_out for g, _, sq_out, sq_in in terms]))
+        dot = sum([x_in * q[g] for g, x_in, _, _ in terms if g in q])
         cosines.append(dot / (norm * q_norm) if norm and q_norm else 0.0)
     return cosines
 
@@ -132,7 +144,7 @@ class _Options:
 
 @lru_cache(maxsize=256)  # a run's floors read each item's options three times (two shortcut models, the context attack)
 def _options(others: tuple[str, ...], sublinear_tf: bool) -> _Options:
-    o_counts = [Counter(char_wb_ngrams(t)) for t in others]
+    o_counts = [_short_counts(t) if len(t) <= SHORT else Counter(char_wb_ngrams(t)) for t in others]
     docs = 1 + len(o_counts)
     df = Counter(g for c in o_counts for g in c)
     idf = [math.log((1 + docs) / (1 + d)) + 1.0 for d in range(docs + 1)]
