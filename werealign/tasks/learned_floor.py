@@ -6,7 +6,7 @@ rules read (who named which option how often, the last call, claims so far, the 
 finds their best mix. Two learners, because each misses what the other finds:
 - `learned`: a logistic regression (standardised features): any weighted vote of the rules;
 - `learned-hgb`: shallow gradient-boosted trees (scikit-learn's HistGradientBoosting) over each feature raw and
-  beside its place among the item's options (z-score, rank, distance from the median: werealign.audit.ensemble's
+  beside its place among the item's options (z-score, rank, distance from the median: werealign.shortcuts.ensemble's
   `relational`), so interactions ("the own role, but only in the election, only when nobody claimed yet") and
   comparisons between options count. The red team's boosted learner beat the logistic floor on `claim` (67.5 against
   65.3 on the release): a floor that is not at least every trivial learner overstates skill.
@@ -61,7 +61,7 @@ def learned_floors(items: Sequence[OptionRows], seed: int = 0) -> dict[str, floa
     import numpy as np
     from threadpoolctl import threadpool_limits
 
-    from werealign.audit.ensemble import relational
+    from werealign.shortcuts.ensemble import relational
 
     games = sorted({it.game_id for it in items})
     if len(games) < MIN_GAMES or not items:
