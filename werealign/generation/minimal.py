@@ -56,8 +56,10 @@ OPTIONS = DISTRACTORS + 1
 # Grid shapes (values of the first slot x of the second): 3x3 and 9x1 have nine cells; the others drop the
 # cells beyond nine at random among the non-key ones.
 SHAPES = ((3, 3), (9, 1), (5, 2), (2, 5), (4, 3), (3, 4))
+PAIRED = (OPTIONS, 0)  # the shape of a design whose nine seats each take a role of their own
+BIND_PRIOR = 0.1  # a role the talk never binds to a seat is drawn for it this many times as rarely as one bound once
 CANDIDATES = 96  # grids weighed per moment
-MAX_GAP = 1000  # a kept grid's key at most this many ranks (summed over the statistics) from its target
+MAX_GAP = 40  # a kept grid's key at most this many ranks (summed over the statistics) from its target
 # A check result or a side, and its opposite: the flip of a report ("gold water" against "checked kill").
 FLIPS = (("金水", "查杀"), ("好人", "狼人"), ("good", "wolf"))
 
@@ -166,6 +168,8 @@ def _designs(found: Sequence[Slot]) -> list[tuple[tuple[Slot, ...], tuple[int, .
                 if sizes[0] + sizes[1] - 2 > len(set(pair[0].choices) | set(pair[1].choices)):
                     continue
             out.append((pair, sizes))
+    # a seat and a role changed together: nine seats, each said to hold a role (drawn the way the talk binds it)
+    out += [((a, b), PAIRED) for a in found for b in found if a.kind == "seat" and b.kind == "role" and len(a.choices) >= DISTRACTORS]
     return out
 
 
@@ -197,6 +201,8 @@ def _grid(key: str, game: GameLog, design: tuple[tuple[Slot, ...], tuple[int, ..
     `talk`, seats are drawn as often as the talk names them and roles as often as it binds them to the grid's
     seats: the other cells then bind seats to roles the way the talk does, as the key's does."""
     pair, sizes = design
+    if sizes == PAIRED:
+        return _paired(key, game, pair, rng, talk)
     values: dict[Slot, list[int | str]] = {}
     taken: set = set()
     for s, n in sorted(zip(pair, sizes), key=lambda sn: sn[0].kind != "seat"):  # seats first: roles are drawn for them
@@ -208,7 +214,7 @@ def _grid(key: str, game: GameLog, design: tuple[tuple[Slot, ...], tuple[int, ..
             weight = lambda seat: 1.0 + talk.seats[seat]  # noqa: E731
         elif talk is not None and s.kind == "role":
             seats = [v for slot, vs in values.items() if slot.kind == "seat" for v in vs]
-            weight = lambda label, seats=seats: 1.0 + sum(talk.bound[(seat, r)] for seat in seats for r in roles_named(str(label)))  # noqa: E731
+            weight = lambda label, seats=seats: BIND_PRIOR + sum(talk.bound[(seat, r)] for seat in seats for r in roles_named(str(label)))  # noqa: E731
         picked = _draw(pool, n - 1, weight, rng)
         taken.update(picked)
         values[s] = [s.value, *picked]
@@ -223,6 +229,19 @@ def _grid(key: str, game: GameLog, design: tuple[tuple[Slot, ...], tuple[int, ..
     if len({t for t, _, _ in out}) < OPTIONS:
         return None
     return out
+
+
+def _paired(key: str, game: GameLog, pair: tuple[Slot, ...], rng: random.Random, talk: Talk | None) -> list[tuple[str, str, str]] | None:
+    seat, role = pair
+    seats = _draw(seat.choices, DISTRACTORS, (lambda s: 1.0 + talk.seats[s]) if talk else None, rng)
+    labels = [role.value, *role.choices]
+    out = [(key, "ground_truth", "")]
+    for s in seats:
+        weight = [BIND_PRIOR + (sum(talk.bound[(s, r)] for r in roles_named(str(lab))) if talk else 1.0) for lab in labels]
+        assignment = {seat: s, role: rng.choices(labels, weight)[0]}
+        what, origin = _change(assignment)
+        out.append((fill(key, assignment, game), origin, what))
+    return out if len({t for t, _, _ in out}) == OPTIONS else None
 
 
 def key_role_rates(keys: Iterable[str]) -> dict[str, float]:

@@ -116,7 +116,8 @@ def _tfidf_from_counts(q_counts: Counter[str], others: Sequence[str], *, subline
     # document frequency 1, so its weight depends only on its count, and the query's norm sums those by count; the
     # query's vector is needed only where an option shares a gram. (The same cosines up to the last bits of a float;
     # the query's norm divides every option's alike, so their order is the plain formula's.)
-    o = _options(tuple(others), sublinear_tf)
+    # a long list (minimal pairs read a few hundred candidate texts at once) is not kept: 256 of them held a gigabyte
+    o = _options(tuple(others), sublinear_tf) if len(others) <= CACHED_OPTIONS else _options.__wrapped__(tuple(others), sublinear_tf)
     shared = {g: q_counts[g] for g in o.df if g in q_counts}
     q = {g: o.weight[tf] * o.idf[o.df[g] + 1] for g, tf in shared.items()}
     only_query = Counter(q_counts.values())
@@ -153,6 +154,9 @@ class _Options:
     weight: _Weights
     terms: list[list[tuple[str, float, float, float]]]  # per option, per gram: (gram, weight with the query having it,
     # squared weight without, squared weight with)
+
+
+CACHED_OPTIONS = 32
 
 
 @lru_cache(maxsize=256)  # a run's floors read each item's options three times (two shortcut models, the context attack)
