@@ -86,6 +86,8 @@ def _population(build) -> tuple[list[SpeechItem], list, list[GameLog]]:
         key = _key(n, seat, role)
         shown = shown_to(game, ME, CUTOFF)
         distractors = build(n, key, game, shown)
+        if distractors is None:  # no grid places this key like a drawn option: no item
+            continue
         item = _item(n, key, distractors)
         items.append(item)
         stats.append(option_stats(item, shown))
@@ -94,9 +96,8 @@ def _population(build) -> tuple[list[SpeechItem], list, list[GameLog]]:
 
 
 def _grid(n, key, game, shown):
-    sets, why = minimal.drafts(key, game, ME, shown, f"s{n}", role_rates={"seer": 0.3, "wolf": 0.4}, candidates=24)
-    assert why is None, why
-    return [t for t, _, _ in sets[0]]
+    sets, why = minimal.drafts(key, game, ME, shown, f"s{n}", 4, role_rates={"seer": 0.3, "wolf": 0.4}, candidates=24)
+    return None if why else [t for t, _, _ in sets[0]]
 
 
 def _seats_only(n, key, game, shown):

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from werealign.audit.context import Shown
 from werealign.audit.ensemble import STATS, band_shares, text_stats
-from werealign.audit.exchange import ranked_values
+from werealign.audit.exchange import RANKED, ranked_values
 from werealign.audit.seats import mentions, renumber
 from werealign.audit.text import roles_named
 from werealign.schema import GameLog
@@ -299,7 +299,7 @@ def drafts(key: str, game: GameLog, me: int, shown: Shown, seed: str, n: int = 1
     for _ in range(4 * candidates):
         if len(grids) >= candidates:
             break
-        grid = _grid(key, game, rng.choice(designs), rng, talk if rng.random() < 0.5 else None)
+        grid = _grid(key, game, rng.choice(designs), rng, talk)
         if grid is None or frozenset(t for t, _, _ in grid) in seen or (ok is not None and not all(ok(t) for t, _, _ in grid[1:])):
             continue
         seen.add(frozenset(t for t, _, _ in grid))
@@ -307,6 +307,11 @@ def drafts(key: str, game: GameLog, me: int, shown: Shown, seed: str, n: int = 1
     if not grids:
         return [], "no grid of nine distinct options (every drawn grid repeats an option or a later turn)"
     ranges = _ranges([[t for t, _, _ in g] for g in grids], shown, role_rates)
+    # a key above (or below) every other option on one statistic in every grid is given away by that statistic
+    names = [*RANKED, "role-prior"]
+    ends = [names[s] for s in range(len(ranges[0][0])) if all(r[0][s][0] == OPTIONS - 1 for r in ranges) or all(r[0][s][1] == 0 for r in ranges)]
+    if ends:
+        return [], f"the key is above or below every other option in every candidate grid on {', '.join(ends)}"
     kept = [keep(ranges, rng) for _ in range(n)]
     sets = [grids[g][1:] for g, gap in kept if gap <= max_gap]
     if not sets:
@@ -316,7 +321,7 @@ def drafts(key: str, game: GameLog, me: int, shown: Shown, seed: str, n: int = 1
 
 
 def variants(key: str, game: GameLog, me: int, shown: Shown, seed: str, *, role_rates: Mapping[str, float] | None = None,
-             ok: Callable[[str], bool] | None = None) -> tuple[list[tuple[str, str, str]], str | None]:
+             ok: Callable[[str], bool] | None = None, max_gap: int = MAX_GAP) -> tuple[list[tuple[str, str, str]], str | None]:
     """One set of eight (text, origin, change) distractors (`drafts`), or the reason there is none."""
-    sets, why = drafts(key, game, me, shown, seed, role_rates=role_rates, ok=ok)
+    sets, why = drafts(key, game, me, shown, seed, role_rates=role_rates, ok=ok, max_gap=max_gap)
     return (sets[0] if sets else []), why
