@@ -25,6 +25,8 @@ kept. The target is a real option's ranks, so each statistic's target rank is un
 keep the joint shape real options have (independent targets would pull the key to the middle of
 correlated ones). With `role_rates` (the share of keys naming each role), how common the option's role is
 among keys is one more statistic: a distractor role drawn off the board is rarer among keys than the key's.
+A key above (or below) every other option of every candidate grid on one statistic gives no item (that statistic
+would answer it), nor one no grid brings within MAX_GAP rank steps of its target.
 
 An item needs a grid: a key with too few seats and roles to change gives none (said in dropped.jsonl).
 Distractor origins: `m1_faction_inversion` when a check result is flipped, else `m1_role_perturbation`;
