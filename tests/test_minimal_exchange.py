@@ -152,6 +152,7 @@ def test_a_grid_is_nine_distinct_edits_of_the_keys_slots():
     assert {s.kind for s in found} == {"seat", "role"}
     sets, why = minimal.drafts(key, game, ME, shown, "s", 3, candidates=16, max_gap=10**6)
     assert why is None and len(sets) == 3
+    assert minimal.drafts(key, game, ME, shown, "s", 3, candidates=16, max_gap=10**6) == (sets, why)  # seeded: the same sets
     for distractors in sets:
         texts = [t for t, _, _ in distractors]
         assert len(set(texts)) == 8 and key not in texts
