@@ -13,7 +13,7 @@ from werealign.shortcuts.seats import mentions
 from werealign.dataset import Dataset
 from werealign.game.derive import alive_at
 from werealign.generation import minimal
-from werealign.schema import DatasetCounts, DatasetManifest, Option, SpeechItem
+from werealign.schema import DatasetCounts, DatasetManifest, Option, RoleCount, SpeechItem
 from werealign.tasks import TASKS
 
 GAMES = 8
@@ -95,72 +95,58 @@ def test_features_read_only_what_the_prompt_shows():
     assert rows[0][col] <= max(r[col] for r in rows[1:]) + 0.2
 
 
+def _shown(game, talk: str, dead=(DEAD,)):
+    from werealign.shortcuts.context import Shown
+
+    return Shown(talk, talk, "", frozenset(dead), {}, turns=(talk,))
+
+
+ANY_GAP = 10**6  # the structure of a set, whatever the key's ranks
+
+
 def test_minimal_pairs_change_only_the_move():
-    game = invented_game(3)
-    live, dead = tuple(alive_at(game, CUTOFF)), (DEAD,)
+    game = invented_game(3, seats=12)
     key = "I vote seat 7 out, seat 7 is a wolf"
-    found, why = minimal.variants(key, game, 4, live, dead, ("seat 7 seat 7 seat 5",), "s")
+    found, why = minimal.variants(key, game, 4, _shown(game, "seat 5 seat 9"), "s", max_gap=ANY_GAP)
     assert why is None and len(found) == 8 and len({t for t, _, _ in found}) == 8 and key not in {t for t, _, _ in found}
     for text, origin, change in found:
         assert origin.startswith("m1_")
         (seat,) = {m.seat for m in mentions(text)}  # both mentions of the target changed together
-        assert seat in live and seat != 4  # a living seat, never the viewpoint's
+        assert seat != 4  # never the viewpoint's
         if "role" not in change and "result" not in change:
             assert seat != 7 and text.replace(f"seat {seat}", "seat 7") == key  # only the seat changed
         else:
             assert "wolf" not in text and text.split(" is a ")[0] == key.split(" is a ")[0].replace("seat 7", f"seat {seat}")
-    # the key is one cell of a seats x roles grid: every seat and every role in as many options as the key's
+    # every seat form of the target is renumbered in its own form
+    zh, _ = minimal.variants("我投七号，7 号位是狼", game, 4, _shown(game, ""), "s", max_gap=ANY_GAP)
+    assert zh and all(len({m.seat for m in mentions(t)}) == 1 and "号位" in t for t, _, _ in zh)
+    assert minimal.variants("amber lantern river meadow", game, 4, _shown(game, ""), "s", max_gap=ANY_GAP)[1]  # no move to change: none
+    # a key naming two seats: every seat form of each changed seat is renumbered alike
+    zh, _ = minimal.variants("我投七号，7 号位是狼，相信六号", game, 4, _shown(game, "五号 九号"), "s", max_gap=ANY_GAP)
+    assert zh and all(len({m.seat for m in mentions(t)}) == 2 and "号位" in t for t, _, _ in zh)
+
+
+def test_minimal_pairs_are_cells_of_a_grid_with_the_key_one_cell():
+    """The options are the cells of a grid over the key's slots (here seat x role label), the cells beyond nine dropped
+    at random among the non-key ones: the key's seat and label are not shared by more options than another's."""
     from collections import Counter
 
-    seats = Counter(t.split(", ")[0] for t, _, _ in found) + Counter([key.split(", ")[0]])
-    roles = Counter(t.split(" is a ")[1] for t, _, _ in found) + Counter([key.split(" is a ")[1]])
-    assert len(set(seats.values())) == 1 and len(set(roles.values())) == 1
-    # every seat form of the target is renumbered in its own form
-    zh, _ = minimal.variants("我投七号，7 号位是狼", game, 4, live, dead, ("",), "s")
-    assert zh and all(len({m.seat for m in mentions(t)}) == 1 and "号位" in t for t, _, _ in zh)
-    assert minimal.variants("amber lantern river meadow", game, 4, live, dead, ("",), "s")[1]  # no move to change: none
-
-
-def test_minimal_pairs_bracket_the_keys_likeness_to_the_game():
-    """The seat the key aims at is the one the table talks about: swapped seats come from both sides of
-    the key's likeness to the shown words, nearest first, so the key is not the option most like them."""
-    from werealign.text.similarity import tfidf_cosines
-
-    game = invented_game(5)
-    live, dead = tuple(alive_at(game, CUTOFF)), (DEAD,)
-    key = "I vote seat 7 out, a wolf"
-    # the table talks about seat 5 most, then 7 (the key's), then 8
-    talk = "seat 5 out seat 5 out seat 5 out seat 7 out seat 7 seat 8 out seat 9"
-    target, order = minimal.seat_swaps(key, game, 4, live, dead, (talk,), "s")
-    alive = [s for s in live if s not in (4, 7)]
-    assert target == 7 and sorted(order[:len(alive)]) == alive and order[len(alive):] == [DEAD]  # rate 0: live seats first
-    sims = dict(zip([7, *order], tfidf_cosines(talk, [key, *(f"I vote seat {s} out, a wolf" for s in order)], sublinear_tf=True)))
-    first_two = sorted(sims[s] > sims[7] for s in order[:2])
-    assert first_two == [False, True] and set(order[:2]) <= {5, 8, 9}  # one either side, the nearest
-    found, why = minimal.variants(key, game, 4, live, dead, (talk,), "s")
-    assert why is None and any(f"seat {s} " in t for t, _, _ in found for s in order[:2])
-    # a key naming two seats: the one whose swaps can sit on both sides of the key is swapped
-    two = "seat 7 is a wolf, I trust seat 6"
-    target, order = minimal.seat_swaps(two, game, 4, live, dead, ("seat 7 wolf seat 7 wolf seat 7 wolf seat 7 seat 5",), "s")
-    assert target == 6 and 7 not in order
-    # every seat form of the swapped seat is renumbered alike
-    zh, _ = minimal.variants("我投七号，7 号位是狼，相信六号", game, 4, live, dead, ("七号 七号 六号",), "s")
-    assert all(len({m.seat for m in mentions(t)}) == 2 and "号位" in t for t, _, _ in zh)
-
-
-def test_minimal_pairs_swap_in_seats_out_at_the_keys_own_rate():
-    game = invented_game(6, seats=12)
-    dead = (2, 3, 10, 11, 12)
-    live = tuple(s for s in range(1, 13) if s not in dead)
-    key = "I vote seat 7 out, amber lantern"
-
-    def dead_share(rate: float) -> float:
-        swapped = [s for n in range(60) for s in minimal.seat_swaps(key, game, 4, live, dead, ("seat 7 seat 5",), f"s{n}", rate)[1][:4]]
-        return sum(s in dead for s in swapped) / len(swapped)
-
-    assert dead_share(0.0) == 0.0
-    assert 0.2 < dead_share(0.35) < 0.5
-    assert dead_share(1.0) == 1.0  # four dead seats to draw from first: no live seat among the first four
+    game = invented_game(5, seats=12)
+    game = game.model_copy(update={"rules": game.rules.model_copy(update={"composition": [
+        *game.rules.composition, RoleCount(role="seer", faction="good", count=1), RoleCount(role="witch", faction="good", count=1)]})})
+    key = "seat 7 is the seer, I vote seat 7 out"
+    mates = {"key": 0, "other": 0, "n": 0}
+    for n in range(40):
+        found, why = minimal.variants(key, game, 4, _shown(game, "seat 7 seer seat 5 witch seat 8"), f"s{n}", max_gap=ANY_GAP)
+        assert why is None
+        texts = [key, *(t for t, _, _ in found)]
+        seat = Counter(t.split(" is ")[0] for t in texts)
+        role = Counter(t.split(" the ")[1].split(",")[0] for t in texts)
+        for i, t in enumerate(texts):
+            shared = seat[t.split(" is ")[0]] + role[t.split(" the ")[1].split(",")[0]] - 2
+            mates["key" if i == 0 else "other"] += shared * (8 if i == 0 else 1)
+        mates["n"] += 1
+    assert abs(mates["key"] - mates["other"]) / mates["other"] < 0.25  # the key is no centre of its options
 
 
 def test_the_filtered_split_drops_what_a_context_attack_answers():

@@ -389,6 +389,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     dead_rate = sum(d for d, _ in shares) / max(1, sum(n for _, n in shares))
     with_out = [names_seat_out(key, shown) for _, key, shown in keyed if shown.dead]
     out_rate = sum(with_out) / max(1, len(with_out))
+    role_rates = minimal.key_role_rates(key for _, key, _ in keyed) if config.minimal else None
     draws = max(1, config.draws)
     picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws + REDRAWS)
     # several candidate distractor sets per moment; the learned ensemble, fitted on other games, keeps one
@@ -397,11 +398,9 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
         game = ds.games[m.game_id]
         uid = item_id_of(m).replace("-hum-", "-min-") if config.minimal else item_id_of(m)
         group, reasons = [], []
-        for d in range(draws):
-            if config.minimal:
-                negatives, why = _minimal(game, m, key, shown, f"{config.seed}:{uid}" + (f":{d}" if d else ""), dead_rate)
-            else:
-                negatives, why = picker.pick(game, m, uid, key, shown, d)
+        sets = (_minimal(game, m, key, shown, f"{config.seed}:{uid}", role_rates, draws) if config.minimal
+                else [picker.pick(game, m, uid, key, shown, d) for d in range(draws)])
+        for negatives, why in sets:
             if why is not None:
                 reasons.append(why)
                 continue
@@ -453,15 +452,16 @@ def _item(game: GameLog, m: Moment, uid: str, key: str, negatives: list[dict[str
                                                  source="werealign generate --negatives human", source_ref=ref))
 
 
-def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, dead_rate: float) -> tuple[list[dict[str, str]], str | None]:
+def _minimal(game: GameLog, m: Moment, key: str, shown: Shown, seed: str, role_rates: dict[str, float] | None,
+             draws: int) -> list[tuple[list[dict[str, str]], str | None]]:
     from werealign.shortcuts.context import shown_to
 
-    prompt = shown_to(game, m.seat, m.cutoff)
-    found, why = minimal.variants(key, game, m.seat, shown.live, shown.dead, (prompt.transcript, prompt.last_turns, prompt.own),
-                                  seed, dead_rate)
-    if any(repeats_later(text, shown) for text, _, _ in found):  # a changed move can be what another seat says later
-        return [], "a changed move repeats a later turn of the game"
-    return [{"origin": origin, "text": text, "source": change} for text, origin, change in found], why
+    # a changed move can be what another seat says later: such a grid is not drawn
+    sets, why = minimal.drafts(key, game, m.seat, shown_to(game, m.seat, m.cutoff), seed, draws, role_rates=role_rates,
+                               ok=lambda text: not repeats_later(text, shown))
+    if why is not None:
+        return [([], why)]
+    return [([{"origin": origin, "text": text, "source": change} for text, origin, change in found], None) for found in sets]
 
 
 def run_human(config: HumanConfig, out: Path) -> Outcome:

@@ -28,7 +28,7 @@ from werealign.shortcuts.context import Shown
 from werealign.shortcuts.seats import mentions
 from werealign.shortcuts.text import roles_named, text_length
 from werealign.schema import SpeechItem
-from werealign.text.similarity import char_wb_ngrams, tfidf_cosines, tfidf_cosines_counted
+from werealign.text.similarity import char_wb_ngrams, mean_cosines, tfidf_cosines_counted
 
 STATS = ("length", "clauses", "prefix", "punctuation", "seats", "roles", "first-person", "band-share", "transcript", "last-turns",
          "own-words", "centroid", "dead-seat", "seat-talk", "binding")
@@ -53,25 +53,39 @@ def _counts(text: str) -> Counter[str]:
 
 def option_stats(item: SpeechItem, shown: Shown) -> list[list[float]]:
     """One row of STATS per option (raw values)."""
-    texts = [o.text for o in item.options]
+    return text_stats([o.text for o in item.options], shown)
+
+
+def text_stats(texts: Sequence[str], shown: Shown) -> list[list[float]]:
+    """One row of STATS per text, the texts read as one item's options (minimal pairs weigh candidate sets by them)."""
     lengths = [text_length(t) for t in texts]
     refs = {name: (tfidf_cosines_counted(_counts(ref), texts, sublinear_tf=True) if ref.strip() else [0.0] * len(texts))
             for name, ref in (("transcript", shown.transcript), ("last-turns", shown.last_turns), ("own-words", shown.own))}
     turns = [_seats_roles(t) for t in shown.turns]
+    # cosines to 12 places: options equal but for float rounding (a minimal pair's seats) tie, and a tie ranks at random
+    refs = {name: [round(x, 12) for x in v] for name, v in refs.items()}
+    centroids = [round(x, 12) for x in mean_cosines(texts)]
+    bands = band_shares(lengths)
     rows = []
     for i, t in enumerate(texts):
         seats, roles = _seats_roles(t)
         clauses = [c for c in _CLAUSE.split(t) if c.strip()]
-        others = [lengths[j] for j in range(len(texts)) if j != i]
-        band = sum(lengths[i] / LENGTH_BAND <= x <= lengths[i] * LENGTH_BAND for x in others) / max(1, len(others))
-        centroid = sum(tfidf_cosines(t, [u for j, u in enumerate(texts) if j != i])) / max(1, len(texts) - 1)
         talk = sum(s in ts for ts, _ in turns for s in seats)
         binding = sum(s in ts and r in rs for ts, rs in turns for s in seats for r in roles)
         rows.append([float(lengths[i]), float(len(clauses)), float(text_length("".join(clauses[:-1]))), float(len(_PUNCT.findall(t))),
-                     float(len(seats)), float(len(roles)), float(_FIRST.search(t) is not None), band, refs["transcript"][i],
-                     refs["last-turns"][i], refs["own-words"][i], centroid, float(any(s in shown.dead for s in seats)), float(talk),
+                     float(len(seats)), float(len(roles)), float(_FIRST.search(t) is not None), bands[i], refs["transcript"][i],
+                     refs["last-turns"][i], refs["own-words"][i], centroids[i], float(any(s in shown.dead for s in seats)), float(talk),
                      float(binding)])
     return rows
+
+
+def band_shares(lengths: Sequence[float]) -> list[float]:
+    """Per option, the share of the other options within LENGTH_BAND of its length."""
+    out = []
+    for i, n in enumerate(lengths):
+        others = [x for j, x in enumerate(lengths) if j != i]
+        out.append(sum(n / LENGTH_BAND <= x <= n * LENGTH_BAND for x in others) / max(1, len(others)))
+    return out
 
 
 def relational(rows: list[list[float]]):

@@ -30,6 +30,11 @@ RANKED = (*STATS, "length-from-median")
 
 
 def _ranked_values(item: SpeechItem, rows: list[list[float]]) -> dict[str, list[float]]:
+    return ranked_values(rows)
+
+
+def ranked_values(rows: list[list[float]]) -> dict[str, list[float]]:
+    """Statistic of RANKED -> each option's value, from the options' STATS rows."""
     cols = {name: [r[c] for r in rows] for c, name in enumerate(STATS)}
     lengths = sorted(cols["length"])
     median = lengths[len(lengths) // 2]

@@ -51,6 +51,31 @@ def tfidf_cosines_counted(query_counts: Counter[str], others: Sequence[str], *, 
     return [by_text[t] for t in others]
 
 
+def mean_cosines(texts: Sequence[str], *, sublinear_tf: bool = False) -> list[float]:
+    """Per text, its mean cosine with the other texts, idf fitted on all of them: the numbers of
+    `sum(tfidf_cosines(t, others)) / len(others)` per text (up to the last bits of a float), from one matrix instead
+    of one fit per text."""
+    import numpy as np
+
+    counts = [Counter(char_wb_ngrams(t)) for t in texts]
+    n = len(texts)
+    if n < 2:
+        return [0.0] * n
+    df = Counter(g for c in counts for g in c)
+    column = {g: j for j, g in enumerate(df)}
+    idf = np.asarray([math.log((1 + n) / (1 + d)) + 1.0 for d in df.values()])
+    weight = _Weights(sublinear_tf)
+    m = np.zeros((n, len(column)))
+    for i, c in enumerate(counts):
+        for g, tf in c.items():
+            m[i, column[g]] = weight[tf]
+    m *= idf
+    norms = np.linalg.norm(m, axis=1)
+    m = m / np.where(norms > 0, norms, 1.0)[:, None]
+    cos = m @ m.T
+    return ((cos.sum(axis=1) - np.diag(cos)) / (n - 1)).tolist()
+
+
 class JoinedCounts:
     """`Counter(char_wb_ngrams(" ".join(parts)))` for lists of parts that extend one another.
 
@@ -102,7 +127,8 @@ def _tfidf_from_counts(q_counts: Counter[str], others: Sequence[str], *, subline
     # document frequency 1, so its weight depends only on its count, and the query's norm sums those by count; the
     # query's vector is needed only where an option shares a gram. (The same cosines up to the last bits of a float;
     # the query's norm divides every option's alike, so their order is the plain formula's.)
-    o = _options(tuple(others), sublinear_tf)
+    # a long list (minimal pairs read a few hundred candidate texts at once) is not kept: 256 of them held a gigabyte
+    o = _options(tuple(others), sublinear_tf) if len(others) <= CACHED_OPTIONS else _options.__wrapped__(tuple(others), sublinear_tf)
     shared = {g: q_counts[g] for g in o.df if g in q_counts}
     q = {g: o.weight[tf] * o.idf[o.df[g] + 1] for g, tf in shared.items()}
     only_query = Counter(q_counts.values())
@@ -140,6 +166,9 @@ class _Options:
     weight: _Weights
     terms: list[list[tuple[str, float, float, float]]]  # per option, per gram: (gram, weight with the query having it,
     # squared weight without, squared weight with)
+
+
+CACHED_OPTIONS = 32
 
 
 @lru_cache(maxsize=256)  # a run's floors read each item's options three times (two shortcut models, the context attack)
