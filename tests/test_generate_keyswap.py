@@ -32,12 +32,17 @@ def _items(games: int, per_game: int, seed: int = 0) -> list[SpeechItem]:
     for g in range(games):
         for n in range(per_game):
             dim = DIMS[n % len(DIMS)]
-            key = f"Seat {rng.randint(3, 9)} is the {rng.choice(['wolf', 'villager'])} because {' '.join(rng.sample(WORDS, 4))}."
+            # a question names two of its dimension's three topic words and its key one of the three (the distractors of
+            # the original items none): answers to like questions echo it as often, so each rank is realisable
+            words = WORDS[3 * DIMS.index(dim):3 * DIMS.index(dim) + 3]
+            topic = rng.sample(words, 2)
+            said = [rng.choice(words), *rng.sample([w for w in WORDS if w not in words], 3)]
+            key = f"Seat {rng.randint(3, 9)} is the {rng.choice(['wolf', 'villager'])} because {' '.join(said)}."
             others = [f"Seat {rng.randint(3, 9)} {' '.join(rng.sample(WORDS, 5))}." for _ in range(8)]
             at = rng.randrange(9)
             texts = others[:at] + [key] + others[at:]
             out.append(SpeechItem(item_id=f"invented-{g}-{n}", game_id=f"invented-{g}", language="xx", dimension=dim, viewpoint_seat=4,
-                                  cutoff_segment=100, question=f"{dim} question {n}: what about seat {rng.randint(3, 9)}?",
+                                  cutoff_segment=100, question=f"{dim} question {n}: what about {topic[0]} {topic[1]}?",
                                   options=[Option(key=k, text=t, origin="ground_truth" if i == at else "imported")
                                            for i, (k, t) in enumerate(zip("ABCDEFGHI", texts))], answer="ABCDEFGHI"[at]))
     return out
@@ -58,7 +63,7 @@ def test_distractors_are_other_games_keys_of_the_same_dimension_renumbered(tmp_p
     before = {it.item_id: it for it in load_dataset(root).speech}
     made = load_dataset(out / "dataset").speech
     recipients = {it.provenance.source_ref["from_item"] for it in made}
-    assert 35 <= len(made) <= round(120 * (1 - DONORS_PER_ITEM / 9)) + 1  # the donors' items are not released
+    assert 10 <= len(made) <= round(120 * (1 - DONORS_PER_ITEM / 9)) + 1  # the donors' items are not released; some ranks unrealisable
     game = invented_game(0)
     seats = {s.seat for s in game.seats}
     for it in made:
@@ -98,3 +103,28 @@ def test_a_dataset_without_speech_items_is_refused(tmp_path: Path):
     result = CliRunner().invoke(app, ["generate", str(root), "--negatives", "keys", "--out", str(tmp_path / "o")])
     assert result.exit_code != 0 and "no speech items" in result.output + str(result.exception)
     assert not (tmp_path / "o").exists()
+
+
+def test_the_keys_rank_by_likeness_to_its_question_is_the_drawn_target(tmp_path: Path):
+    # each drawn set puts the key at its item's target rank (a seeded uniform draw), or is not drawn at all
+    from types import SimpleNamespace
+
+    from werealign.generation.human_shown import shown_for
+    from werealign.generation.keyswap import Drawer, _likeness, key_text
+
+    ds = load_dataset(_dataset(tmp_path))
+    drawn = 0
+    for it in ds.speech:
+        drawer = Drawer(ds, 0, 0.3, 0.0)  # fresh: every key unused, so the likeness is fitted as draw() fits it
+        if it.item_id in drawer.donors:
+            continue
+        picked, why = drawer.draw(it, shown_for(ds.games[it.game_id], SimpleNamespace(seat=it.viewpoint_seat, cutoff=it.cutoff_segment)), 0)
+        if not picked:
+            assert why
+            continue
+        drawn += 1
+        like = _likeness(it.question, [key_text(it), *(s.text for s in drawer.eligible(it))])
+        key = like(key_text(it))
+        target = random.Random(f"0:{it.item_id}:question-rank").randrange(9)
+        assert sum(like(t) <= key for t, _ in picked) == target
+    assert drawn >= 5

@@ -158,34 +158,71 @@ class Drawer:
         dead = [s for s in shown.dead if s != me]
         rng = random.Random(f"{self.seed}:{item.item_id}:{draw}")
         ranked = [s for s in self.eligible(item) if self.used[draw][s.item_id] < USES]
-        # each draw a seeded shuffle of the SHORTLIST nearest of each kind (so draws differ), then the rest in order
+        # each draw a seeded shuffle of the SHORTLIST nearest of each kind (so draws differ), the least used first (so
+        # every text ends near the same count: a key used less often than its distractors would be the rarest text),
+        # then the rest in order
         order = []
         for donor in (True, False):
             part = [s for s in ranked if (s.item_id in self.donors) == donor]
             head = part[:SHORTLIST]
             rng.shuffle(head)
+            head.sort(key=lambda s: self.used[draw][s.item_id])
             order.append(head + part[SHORTLIST:])
         want = {True: DONORS_PER_ITEM, False: 8 - DONORS_PER_ITEM}
         key = key_text(item)
+        # The key answers its own question and echoes its words more than answers to other questions do: the key's rank
+        # by likeness to the question is made a uniform draw. Per item (the same for every draw, so the ensemble's
+        # choice among draws cannot bend it) a target rank t of nine; the set holds t distractors less like the question
+        # than the key and 8 - t more like it. A set that cannot realise it is not drawn (filling from the other side
+        # left the key the most like its question in 17 of 59 invented items: uniformity needs the drop).
+        like = _likeness(item.question, [key, *(s.text for s in ranked)])
+        key_like = like(key)
+        # an item enters only when each of the nine ranks is realisable (eight candidates on each side): dropping the
+        # sets whose own drawn rank fails would keep the ranks the pool allows, not a uniform draw
+        sides = Counter(like(s.text) > key_like for s in ranked)
+        if min(sides[True], sides[False]) < 8:
+            return [], (f"not every rank by likeness to the question is realisable ({sides[True]} keys more like it, "
+                        f"{sides[False]} less like it; eight of each needed)")
+        target = random.Random(f"{self.seed}:{item.item_id}:question-rank").randrange(9)
+        room = {False: target, True: 8 - target}  # side (more like the question than the key) -> distractors still wanted
         chosen: list[tuple[str, Source]] = []
         texts = [key]
         for src in order[0] + order[1]:
-            if want[src.item_id in self.donors] == 0:
+            if want[src.item_id in self.donors] == 0 or any(src is c for _, c in chosen):
                 continue
             text = ht.remap(src.text, src, me, weights, f"{self.seed}:{item.item_id}:{src.item_id}:{draw}", dead=dead,
                             dead_rate=self.dead_rate, to_names=shown.names)
             if text is None or foreign_roles(text, shown) or repeats_transcript(text, shown) or repeats_later(text, shown):
+                continue
+            side = like(text) > key_like
+            if room[side] == 0:
                 continue
             if _duplicates([*texts, text]):
                 continue
             chosen.append((text, src))
             texts.append(text)
             want[src.item_id in self.donors] -= 1
+            room[side] -= 1
             if len(chosen) == 8:
-                self.used[draw].update(s.item_id for _, s in chosen)
+                self.used[draw].update(c.item_id for _, c in chosen)
                 return chosen, None
+        if room[True] or room[False]:
+            return [], (f"the key's drawn rank by likeness to the question ({target + 1} of 9) is not realised: "
+                        f"{room[True]} more like it and {room[False]} less like it wanted")
         return [], (f"fewer than {DONORS_PER_ITEM} donors' and {8 - DONORS_PER_ITEM} other items' usable keys of dimension "
                     f"{item.dimension} in other games ({len(ranked)} eligible)")
+
+
+def _likeness(question: str, texts: list[str]):
+    """text -> its character TF-IDF cosine with the question (idf fitted on the question and `texts`, as the
+    ensemble's `question` statistic measures it on an item's nine options)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from werealign.text.similarity import char_wb_ngrams
+
+    vec = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=False).fit([question, *texts])
+    q = vec.transform([question])
+    return lambda text: float((vec.transform([text]) @ q.T).toarray()[0, 0])
 
 
 def _duplicates(texts: list[str]) -> bool:
