@@ -146,7 +146,6 @@ class Drawer:
 
     def draw(self, item: SpeechItem, shown: Shown, draw: int) -> tuple[list[tuple[str, Source]], str | None]:
         """Eight (renumbered text, source), or why there are not eight."""
-        game = self.ds.games[item.game_id]
         me = item.viewpoint_seat if item.viewpoint_seat is not None else -1
         live = [s for s in shown.live if s != me]
         asked = {s for s in ht.seats_named(item.question, shown.names) if s in live}
@@ -275,7 +274,7 @@ def build_keyswap(ds: Dataset, game_ids: set[str] | None, seed: int, draws: int,
     chosen = choose([g for _, g in groups], shown_at, seed=seed, max_reuse=USES,
                     key_turns=[f"{it.game_id}#{it.item_id}" for it, _ in groups])
     items = []
-    for (it, group), c in zip(groups, chosen):
+    for (it, _group), c in zip(groups, chosen):
         if c.item is None:
             dropped.append({"unit": it.item_id, "game_id": it.game_id, "reason": c.why, "predictability": c.predictability})
             continue
