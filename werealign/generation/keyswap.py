@@ -19,7 +19,9 @@ What a renumbered key could still tell, and how each is matched to the keys' own
 - a role the board lacks, the shown transcript repeated, a later turn of the game repeated (the future-option
   check): such a distractor is passed over.
 
-`draws` candidate sets are drawn per item (seeded) from the eligible keys; the learned ensemble
+Half the eight (DONORS_PER_ITEM) are keys of donor items, which are not released (a text that is a key nowhere
+else would otherwise be the key), and the key's rank by likeness to its question is a uniform draw (Drawer.draw).
+`draws` candidate sets (6) are drawn per item (seeded) from the eligible keys; the learned ensemble
 (werealign.audit.ensemble), fitted on the other games' candidates only, keeps the least predictable set it does
 not answer (werealign.generation.choose); an item whose every set it answers is dropped (dropped.jsonl).
 """
@@ -287,7 +289,7 @@ def dimension_counts(items: list[SpeechItem]) -> dict[str, int]:
     return dict(sorted(Counter(it.dimension for it in items).items()))
 
 
-def run_keyswap(dataset: str | None, out, *, games: tuple[str, ...] = (), seed: int = 0, draws: int = 8, limit: int | None = None) -> tuple[list[SpeechItem], list[dict]]:
+def run_keyswap(dataset: str | None, out, *, games: tuple[str, ...] = (), seed: int = 0, draws: int = 6, limit: int | None = None) -> tuple[list[SpeechItem], list[dict]]:
     """Writes OUT/generation.json, OUT/dropped.jsonl and OUT/dataset (the games, the new speech items)."""
     from pathlib import Path
 
