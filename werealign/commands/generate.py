@@ -21,7 +21,7 @@ def generate_command(
     model: str | None = typer.Option(None, "--model", help="Any litellm model string, or local/smollm2 (offline)."),
     out: Path = typer.Option(..., "--out", help="Generation directory; rerunning the same command resumes it and pays only for what is missing."),
     games: str | None = typer.Option(None, "--games", help="Comma-separated game ids (default: every game)."),
-    negatives: str = typer.Option("model", "--negatives", help="model: drafted by --model; human: real utterances (the key the move the viewpoint's next turn makes, distractors from the same day, then other games of the same source); minimal: that key with its move changed (seat swapped, claim or check flipped); no model for either."),
+    negatives: str = typer.Option("model", "--negatives", help="model: drafted by --model; human: real utterances (the key the move the viewpoint's next turn makes, distractors from the same day, then other games of the same source); minimal: that key with its move changed (seat swapped, claim or check flipped); keys: the dataset's own items, every dimension, with the keys of other games' items as distractors; no model for these three."),
     dimensions: str = typer.Option("RI,SJ,DR,PS,CT", "--dimensions", help="Comma-separated dimensions."),
     redraft: bool = typer.Option(False, "--redraft", help="Rewrite the distractors of the dataset's existing items (question and key kept); writes the audit before and after."),
     extras_only: bool = typer.Option(False, "--extras-only", help="Keep the dataset's items as they are; fill in only what they lack: explanation, RR rule reminder, OSR rewrites."),
@@ -47,12 +47,15 @@ def generate_command(
     from werealign.llm.builtin_models import answers_in_process
     from werealign.schema.models import DIMENSIONS
 
-    if negatives not in ("model", "human", "minimal"):
-        raise UserError(f"--negatives: {negatives!r} is not one of model, human, minimal")
-    if negatives in ("human", "minimal"):
+    if negatives not in ("model", "human", "minimal", "keys"):
+        raise UserError(f"--negatives: {negatives!r} is not one of model, human, minimal, keys")
+    if negatives in ("human", "minimal", "keys"):
         if redraft or extras_only or dry_run:
             raise UserError(f"--negatives {negatives}: --redraft, --extras-only and --dry-run need a model; leave them out")
-        _human(dataset, out, model, games, limit, seed, minimal=negatives == "minimal")
+        if negatives == "keys":
+            _keys(dataset, out, model, games, limit, seed)
+        else:
+            _human(dataset, out, model, games, limit, seed, minimal=negatives == "minimal")
         return
     if model is None:
         raise UserError("--model: required (or --negatives human, which needs no model)")
@@ -102,6 +105,19 @@ def generate_command(
     print(f"wrote {out / 'dataset'}" + ("" if too_many else f"; next: werealign review {out}"))
     if too_many:
         raise UserError(f"{too_many} (first: {spend.first_error}); fix the cause and rerun the same command to resume")
+
+
+def _keys(dataset: Path, out: Path, model: str | None, games: str | None, limit: int | None, seed: int) -> None:
+    from werealign.generation.keyswap import dimension_counts, run_keyswap
+
+    if model is not None:
+        raise UserError("--negatives keys: takes no --model (every option is one of the dataset's keys)")
+    if limit is not None and limit < 1:
+        raise UserError("--limit: must be at least 1")
+    items, dropped = run_keyswap(str(dataset) if dataset is not None else None, out, games=_csv(games), seed=seed, limit=limit)
+    print(f"{len(items)} items with other games' keys as distractors {dimension_counts(items)}; {len(dropped)} items gave none")
+    print(f"reasons: {out / 'dropped.jsonl'}")
+    print(f"wrote {out / 'dataset'}")
 
 
 def _human(dataset: Path, out: Path, model: str | None, games: str | None, limit: int | None, seed: int, *, minimal: bool = False) -> None:

@@ -7,7 +7,7 @@ without the last clause, punctuation, seats and roles named, the first person, t
 within LENGTH_BAND of its length (the band that holds all others), character TF-IDF likeness to the
 transcript, its last turns, the viewpoint's own words and the other eight options, a seat named that is out,
 how often the transcript names its seats, and how often the transcript binds its seats to its role words
-(one turn naming both). Each enters relative to its item (`relational`): raw, z-score, rank, and distance
+(one turn naming both), and its likeness to the item's question. Each enters relative to its item (`relational`): raw, z-score, rank, and distance
 from the item's median, so an attack learns "the one whose length is the median", not a length.
 
 Members (`MEMBERS`): `gbm`, gradient boosting over the relational statistics; `chars-nb`, complement naive
@@ -28,10 +28,10 @@ from werealign.shortcuts.context import Shown
 from werealign.shortcuts.seats import mentions
 from werealign.shortcuts.text import roles_named, text_length
 from werealign.schema import SpeechItem
-from werealign.text.similarity import char_wb_ngrams, mean_cosines, tfidf_cosines_counted
+from werealign.text.similarity import char_wb_ngrams, mean_cosines, tfidf_cosines, tfidf_cosines_counted
 
 STATS = ("length", "clauses", "prefix", "punctuation", "seats", "roles", "first-person", "band-share", "transcript", "last-turns",
-         "own-words", "centroid", "dead-seat", "seat-talk", "binding")
+         "own-words", "centroid", "dead-seat", "seat-talk", "binding", "question")
 MEMBERS = ("gbm", "chars-nb")
 LENGTH_BAND = 1.25
 _CLAUSE = re.compile(r"[,，.。;；!！?？:：、…]+")
@@ -53,11 +53,12 @@ def _counts(text: str) -> Counter[str]:
 
 def option_stats(item: SpeechItem, shown: Shown) -> list[list[float]]:
     """One row of STATS per option (raw values)."""
-    return text_stats([o.text for o in item.options], shown)
+    return text_stats([o.text for o in item.options], shown, item.question)
 
 
-def text_stats(texts: Sequence[str], shown: Shown) -> list[list[float]]:
-    """One row of STATS per text, the texts read as one item's options (minimal pairs weigh candidate sets by them)."""
+def text_stats(texts: Sequence[str], shown: Shown, question: str = "") -> list[list[float]]:
+    """One row of STATS per text, the texts read as one item's options (minimal pairs weigh candidate sets by them;
+    without a question, its statistic is 0 for every text: a tie)."""
     lengths = [text_length(t) for t in texts]
     refs = {name: (tfidf_cosines_counted(_counts(ref), texts, sublinear_tf=True) if ref.strip() else [0.0] * len(texts))
             for name, ref in (("transcript", shown.transcript), ("last-turns", shown.last_turns), ("own-words", shown.own))}
@@ -66,6 +67,9 @@ def text_stats(texts: Sequence[str], shown: Shown) -> list[list[float]]:
     refs = {name: [round(x, 12) for x in v] for name, v in refs.items()}
     centroids = [round(x, 12) for x in mean_cosines(texts)]
     bands = band_shares(lengths)
+    # a key answers its own question: an item whose distractors answer other questions (werealign.generation.keyswap)
+    # would give it away by echoing the question's words
+    asked = [round(x, 12) for x in tfidf_cosines(question, texts)] if question.strip() else [0.0] * len(texts)
     rows = []
     for i, t in enumerate(texts):
         seats, roles = _seats_roles(t)
@@ -75,7 +79,7 @@ def text_stats(texts: Sequence[str], shown: Shown) -> list[list[float]]:
         rows.append([float(lengths[i]), float(len(clauses)), float(text_length("".join(clauses[:-1]))), float(len(_PUNCT.findall(t))),
                      float(len(seats)), float(len(roles)), float(_FIRST.search(t) is not None), bands[i], refs["transcript"][i],
                      refs["last-turns"][i], refs["own-words"][i], centroids[i], float(any(s in shown.dead for s in seats)), float(talk),
-                     float(binding)])
+                     float(binding), asked[i]])
     return rows
 
 
