@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from werealign.shortcuts.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
 from werealign.shortcuts.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
-from werealign.shortcuts.context import LEARNED, check_context, check_dead_seat, context_attacks, features, shown_at
+from werealign.shortcuts.context import FEATURES, LEARNED, check_context, check_dead_seat, context_attacks, features, shown_at
 from werealign.shortcuts.ensemble import cross_fitted as ensemble_cross_fitted
-from werealign.shortcuts.ensemble import key_probability, option_stats, picks_key
+from werealign.shortcuts.ensemble import REFS, key_probability, option_stats, picks_key
 from werealign.shortcuts.exchange import check_ensemble, check_future, check_key_rank, future_options
 from werealign.audit.explain import separating_ngrams
 from werealign.shortcuts.leaks import item_leaks
@@ -68,7 +68,10 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
     context = context_attacks(items, ds.games, rows=rows)
     index = {it.item_id: i for i, it in enumerate(items)}
     # per-option statistics: the key's rank on each (exchangeability) and the learned ensemble, games held out
-    stats = [option_stats(it, shown_at(ds.games.get(it.game_id), it)) for it in items]
+    # (the cosines with the transcript, last turns and own words are the context features' own: read from `rows`)
+    cols = [FEATURES.index(name) for name in REFS]
+    stats = [option_stats(it, shown_at(ds.games.get(it.game_id), it), {name: [r[c] for r in rows[i]] for name, c in zip(REFS, cols)})
+             for i, it in enumerate(items)]
     ensemble = ensemble_cross_fitted(items, stats) if items else []
     future = {it.item_id: future_options(it, ds.games.get(it.game_id)) for it in items}
     checks: list[Check] = []
@@ -96,4 +99,5 @@ def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: st
               for it, p, c, b, e in zip(items, key_probs(items, probs), key_probs(items, context.probs[LEARNED]),
                                         key_probs(items, context.probs[best]), ensemble)}
     artifacts = {scope: separating_ngrams(group) for scope, group in scopes}
-    return AuditReport(dataset=name or (ds.manifest.name if ds.manifest else ""), items=len(items), checks=checks, artifacts=artifacts, item_scores=scores)
+    return AuditReport(dataset=name or (ds.manifest.name if ds.manifest else ""), items=len(items), checks=checks, artifacts=artifacts, item_scores=scores,
+                       context=context)

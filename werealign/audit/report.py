@@ -23,6 +23,9 @@ class AuditReport:
     # context attack picks it), "context_best_score": P(the strongest context attack picks it), "ensemble_score": the
     # learned ensemble's highest member probability of the key, "ensemble_hit": its pick is the key, "leaks", "future"}
     item_scores: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the context attacks the checks read (werealign.shortcuts.context.ContextAttacks), over the audited items: the
+    # filtered split's verify reads them instead of fitting them again (not part of the report's JSON)
+    context: Any = field(default=None, repr=False, compare=False)
 
     @property
     def verdict(self) -> str:

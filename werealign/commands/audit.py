@@ -61,7 +61,7 @@ def audit_command(
         # the ensemble removes what it answers (its pick is the key), as generation does (werealign.generation.choose)
         learned = {i: float(s["ensemble_hit"]) for i, s in report.item_scores.items()}
         result = adversarial_filter(ds.speech, leaks, seed=seed, threshold=threshold, context=context, learned=learned)
-        independent = verify(result.kept, ds.speech, ds.games)
+        independent = verify(result.kept, ds.speech, ds.games, report.context)  # the audit's items are ds.speech
         note = filter_note(result, seed=seed, attacks=ATTACKS, partitions=PARTITIONS, threshold=threshold,
                            slice_share=SLICE_SHARE, total=len(ds.speech), independent=independent)
         write_split(ds, filtered_out, result, note, overwrite=overwrite, command=COMMAND)

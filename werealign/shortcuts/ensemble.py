@@ -51,17 +51,23 @@ def _counts(text: str) -> Counter[str]:
     return Counter(char_wb_ngrams(text))
 
 
-def option_stats(item: SpeechItem, shown: Shown) -> list[list[float]]:
-    """One row of STATS per option (raw values)."""
-    return text_stats([o.text for o in item.options], shown, item.question)
+REFS = ("transcript", "last-turns", "own-words")
 
 
-def text_stats(texts: Sequence[str], shown: Shown, question: str = "") -> list[list[float]]:
+def option_stats(item: SpeechItem, shown: Shown, refs: dict[str, list[float]] | None = None) -> list[list[float]]:
+    """One row of STATS per option (raw values). `refs`: see text_stats."""
+    return text_stats([o.text for o in item.options], shown, item.question, refs)
+
+
+def text_stats(texts: Sequence[str], shown: Shown, question: str = "", refs: dict[str, list[float]] | None = None) -> list[list[float]]:
     """One row of STATS per text, the texts read as one item's options (minimal pairs weigh candidate sets by them;
-    without a question, its statistic is 0 for every text: a tie)."""
+    without a question, its statistic is 0 for every text: a tie). `refs`: each of REFS -> the texts' cosines with it,
+    when already computed (werealign.shortcuts.context.item_features computes the same numbers: the audit reads
+    them from there instead of counting every transcript again)."""
     lengths = [text_length(t) for t in texts]
-    refs = {name: (tfidf_cosines_counted(_counts(ref), texts, sublinear_tf=True) if ref.strip() else [0.0] * len(texts))
-            for name, ref in (("transcript", shown.transcript), ("last-turns", shown.last_turns), ("own-words", shown.own))}
+    if refs is None:
+        refs = {name: (tfidf_cosines_counted(_counts(ref), texts, sublinear_tf=True) if ref.strip() else [0.0] * len(texts))
+                for name, ref in zip(REFS, (shown.transcript, shown.last_turns, shown.own))}
     turns = [_seats_roles(t) for t in shown.turns]
     # cosines to 12 places: options equal but for float rounding (a minimal pair's seats) tie, and a tie ranks at random
     refs = {name: [round(x, 12) for x in v] for name, v in refs.items()}

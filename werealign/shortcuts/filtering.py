@@ -117,10 +117,11 @@ def adversarial_filter(items: Sequence[SpeechItem], leaks: dict[str, list[str] |
 INDEPENDENT = (("words", "lr"), ("words", "nb"))
 
 
-def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem], games: dict | None = None) -> dict[str, Any]:
+def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem], games: dict | None = None, context: Any = None) -> dict[str, Any]:
     """Top-1 accuracy on the kept items of each independent attack (the headline `top1` is the
     strongest), the kept items' key-longest rate, the kept items per dimension, and (with `games`)
-    every context attack's accuracy on them (`context_top1` the strongest)."""
+    every context attack's accuracy on them (`context_top1` the strongest). `context`: the context attacks
+    already fitted on `items` with `games` (the audit's, werealign.audit.AuditReport.context), else fitted here."""
     if not kept:
         return {"items": 0, "top1": None, "key_longest": None, "attacks": {}, "by_dimension": {}}
     ids = {it.item_id for it in kept}
@@ -136,7 +137,7 @@ def verify(kept: Sequence[SpeechItem], items: Sequence[SpeechItem], games: dict 
     if games is not None:
         from werealign.shortcuts.context import context_attacks
 
-        ctx = context_attacks(items, games)
+        ctx = context_attacks(items, games) if context is None else context
         keep = [i for i, it in enumerate(items) if it.item_id in ids]
         accs = {a: round(sum(ctx.hits(items, a)[i] for i in keep) / len(keep), 4) for a in ctx.probs}
         out["context"] = accs
