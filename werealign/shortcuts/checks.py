@@ -75,6 +75,9 @@ def duplicate_option_pairs(options: Sequence[Option]) -> tuple[list[tuple[str, s
 
 
 def _similar(a: str, b: str) -> bool:
+    # real_quick_ratio's bound from the lengths alone, before SequenceMatcher indexes b (most pairs stop here)
+    if (a or b) and 2.0 * min(len(a), len(b)) / (len(a) + len(b)) < NEAR_DUPLICATE:  # difflib's own formula
+        return False
     m = SequenceMatcher(None, a, b, autojunk=False)
     return m.real_quick_ratio() >= NEAR_DUPLICATE and m.quick_ratio() >= NEAR_DUPLICATE and m.ratio() >= NEAR_DUPLICATE
 
