@@ -11,8 +11,11 @@ import functools
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "werealign"
 MAX_LINES = 500
+pytestmark = pytest.mark.xdist_group("import-graph")  # one worker parses the package (cached below)
 
 
 def _modules() -> dict[str, Path]:
