@@ -133,11 +133,19 @@ WEREBENCH_FIXTURES = {"werebench_import", "werebench_validated", "werebench_audi
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (`--dist loadgroup`): every test on the shared WereBench import shares one worker (the import,
-    its validation and its audit are made once, not once per worker); any other test stays with its file (xdist's
-    default scope, so its module fixtures are built once). tryfirst: xdist reads the groups in its own
+    its validation and its audit are made once, not once per worker); a test that uses a module fixture shares one
+    worker with its file's others (loadgroup sends an unmarked test on its own, so such a fixture was built once per
+    worker: test_restyle's items twice, 9 s each); any other test goes wherever a worker is free. tryfirst: xdist reads the groups in its own
     pytest_collection_modifyitems, which runs before a conftest's, so a marker added after it would place nothing."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         if WEREBENCH_FIXTURES & set(item.fixturenames):
             item.add_marker(pytest.mark.xdist_group("werebench-import"))
+        elif item.get_closest_marker("xdist_group") is None and _uses_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(f"module:{item.path.name}"))
+
+
+def _uses_a_module_fixture(item: pytest.Item) -> bool:
+    defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    return any(d.scope == "module" for fixturedefs in defs.values() for d in fixturedefs)

@@ -7,11 +7,15 @@ from below it."""
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "werealign"
 MAX_LINES = 500
+pytestmark = pytest.mark.xdist_group("import-graph")  # one worker parses the package (cached below)
 
 
 def _modules() -> dict[str, Path]:
@@ -32,7 +36,13 @@ def _type_checking_only(tree: ast.AST) -> set[int]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """module -> the werealign modules it imports, anywhere in its body."""
+    """module -> the werealign modules it imports, anywhere in its body. A fresh copy each call (a test may index
+    the defaultdict); the parse itself is done once per session, as the package does not change under the tests."""
+    return defaultdict(set, {m: set(ts) for m, ts in _parsed_graph().items()})
+
+
+@functools.lru_cache(maxsize=1)
+def _parsed_graph() -> dict[str, frozenset[str]]:
     modules = _modules()
     graph: dict[str, set[str]] = defaultdict(set)
     for name, path in modules.items():
@@ -47,7 +57,7 @@ def import_graph() -> dict[str, set[str]]:
                     graph[name].add(sub if sub in modules else node.module)
             elif isinstance(node, ast.Import):
                 graph[name] |= {a.name for a in node.names if a.name.split(".")[0] == "werealign"}
-    return graph
+    return {m: frozenset(ts) for m, ts in graph.items()}
 
 
 def package_of(module: str) -> str:

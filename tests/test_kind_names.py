@@ -17,7 +17,10 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "werealign"
+pytestmark = pytest.mark.xdist_group("kind-names")  # one worker scans the package (scan() is cached)
 GAME_FIELDS = {"kind", "skill", "fact", "decision"}  # fields whose values are the game's vocabulary
 
 GAME_WORDS = "the game's own words (event kinds, skill ids, moves and their phrasing), not item kinds"

@@ -27,6 +27,7 @@ BOARD = (("werewolf", "wolf", 4), ("villager", "good", 4), ("seer", "good", 1), 
 OPENINGS = ("I am sure that", "honestly I think", "listen, everyone:", "my read is that", "after last night")
 ME = 1
 CUTOFF = 1000
+pytestmark = pytest.mark.xdist_group("minimal-exchange")  # one worker builds the cached grid population
 
 
 def _game(n: int) -> tuple[GameLog, int, str]:
