@@ -190,3 +190,14 @@ def test_the_real_release_imports_with_no_dead_seat_speech(werebench_import, wer
     counts = report["counts"]
     assert counts["dead_turns_reattributed"] + counts["dead_turns_off_table"] == len(settled)
     assert counts["games_converted"] == counts["games_in_source"] and counts["exits_contradicted_by_speech"] == 0
+
+
+def test_a_self_destruct_with_no_elimination_after_it_is_an_exit_for_the_importer_as_for_validate():
+    """Another source may log a wolf's self-destruct alone: its turns two phases later are settled by the importer
+    (not left for the gate to drop the game), because validate reads the self-destruct as the exit."""
+    g = game_with([*OPENING, ("day-2", "host", "天亮了，平安夜"), ("day-2", 6, LONG), ("day-2", 7, LONG)], exits=())
+    g = g.model_copy(update={"events": [Event(kind="self_destruct", phase="day-1", segment_id=2, audience=EVERYONE, actor=3)]})
+    g = g.model_copy(update={"utterances": [*g.utterances[:5], g.utterances[5].model_copy(update={"speaker": 3})]})
+    assert dead_speech_errors(g) and set(late_turns(g)) == {5}
+    settled, _ = settle(g)
+    assert dead_speech_errors(settled) == []

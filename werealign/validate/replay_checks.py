@@ -36,6 +36,9 @@ from werealign.validate.findings import Sink, path
 SHERIFF_WEIGHTS = (1.0, 1.5)  # one vote, or the usual one and a half: a finding must hold for both
 GOOD_RESULTS = {"good", "villager", "好人", "金水"}
 WOLF_RESULTS = {"wolf", "werewolf", "bad", "狼人", "查杀"}
+# In a transcribed game, the phases after its exit's in which a seat out may still be heard (its last words: the exit
+# happens or is announced, then the next phase opens with them); the importer settles later turns by the same window.
+LAST_WORDS_PHASES = 1
 
 
 def check_replay(game: GameLog, out: Sink) -> None:
@@ -69,7 +72,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
     def gone(seat: object) -> tuple[int, str] | None:
         return out_since.get(seat) if isinstance(seat, int) else None
 
-    def too_late(seat: object, phase: str, grace: int = 1) -> bool:
+    def too_late(seat: object, phase: str, grace: int = LAST_WORDS_PHASES) -> bool:
         """Whether `seat` is out and `phase` is later than `grace` phases after its exit."""
         exit_ = gone(seat)
         return exit_ is not None and phase_order.get(phase, -1) > phase_order.get(exit_[1], -1) + grace
@@ -101,7 +104,7 @@ def check_replay(game: GameLog, out: Sink) -> None:
                            f"vote {who} seat {seat} in {e.phase}, who left the game at events[{gone(seat)[0]}]")
             if isinstance(e.actor, int) and e.target is not None:
                 ballots[e.phase][e.round or 1][e.actor] = (e.target, sheriff)
-        elif e.kind == "skill_use" and too_late(e.actor, e.phase, 0 if direct else 1):
+        elif e.kind == "skill_use" and too_late(e.actor, e.phase, 0 if direct else LAST_WORDS_PHASES):
             out.error("skill-after-elimination", path(where, "actor"),
                         f"seat {e.actor} uses {e.skill or 'a skill'} in {e.phase}, after leaving the game in {gone(e.actor)[1]}")
         elif e.kind == "skill_use" and e.skill == "seer_check" and e.target in faction and e.result and e.target not in hidden \

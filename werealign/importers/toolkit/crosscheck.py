@@ -32,6 +32,7 @@ from werealign.importers.toolkit.phases import day_phase
 from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Event, Evidence, GameLog, Utterance
 from werealign.schema.models import EVERYONE
+from werealign.validate.replay_checks import LAST_WORDS_PHASES
 
 # The host declaring the result: what follows is post-game talk.
 _GAME_OVER = re.compile(r"阵营(?:胜利|获胜)|游戏结束")
@@ -169,14 +170,15 @@ def late_turns(game: GameLog) -> dict[int, str]:
     transcribed game): no last words come that late, whatever the sources say of the exit."""
     order = {p.id: i for i, p in enumerate(game.phases)}
     exits: dict[int, tuple[int, str, str]] = {}
-    for e in game.events:
-        if e.kind == "elimination" and isinstance(e.target, int) and e.segment_id is not None:
-            exits.setdefault(e.target, (e.segment_id, e.phase, e.result or "left_table"))
+    for e in game.events:  # a self-destruct is an exit too, whether or not an elimination follows it (as validate reads it)
+        seat = e.target if e.kind == "elimination" else e.actor if e.kind == "self_destruct" else None
+        if isinstance(seat, int) and e.segment_id is not None:
+            exits.setdefault(seat, (e.segment_id, e.phase, "self_destruct" if e.kind == "self_destruct" else e.result or "left_table"))
     out = {}
     for u in game.utterances:
         if isinstance(u.speaker, int) and u.speaker in exits and _visible(u):
             anchor, phase, how = exits[u.speaker]
-            if u.segment_ids[0] > anchor and order.get(u.phase, -1) > order.get(phase, -1) + 1:
+            if u.segment_ids[0] > anchor and order.get(u.phase, -1) > order.get(phase, -1) + LAST_WORDS_PHASES:
                 out[u.index] = f"in {u.phase}, two phases or more after its exit ({how} at segment {anchor} in {phase})"
     return out
 
