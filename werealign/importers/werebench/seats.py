@@ -7,7 +7,8 @@ import re
 
 from werealign.importers.toolkit.ctx import Ctx, GameDropped
 from werealign.importers.werebench.source import RawMetadata
-from werealign.importers.werebench.text import RELEASE_ROLES, seat_of_label
+from werealign.importers.toolkit.role_words import ROLE_WORDS
+from werealign.importers.werebench.text import seat_of_label
 from werealign.schema import SeatInfo, is_host_label
 from werealign.schema.roles import Faction
 
@@ -74,10 +75,10 @@ _TYPOS = {"阔人": "typo of 猎人 (hunter)"}
 def _seat_role(label: str, seat: int, field: str, ctx: Ctx) -> tuple[str, Faction]:
     """(role, faction) for a true-role label. An unknown label keeps its game: the label itself is
     the role; the faction comes from the roles the label names ('狼人（白狼王）'), else `unknown`."""
-    role = RELEASE_ROLES.canonical(label)
+    role = ROLE_WORDS.canonical(label)
     if role is not None:
-        return role, RELEASE_ROLES.faction(role)
-    named = {RELEASE_ROLES.faction(r) for r in roles_named(label)} - {"variable"}
+        return role, ROLE_WORDS.faction(role)
+    named = {ROLE_WORDS.faction(r) for r in roles_named(label)} - {"variable"}
     if len(named) == 1:
         faction = named.pop()
         ctx.add("warning", "unknown_role_label", field, f"'{label}' (seat {seat}) is not in the role catalogue",
@@ -125,7 +126,7 @@ def roles_named(text: str) -> list[str]:
     i = 0
     while i < len(text):
         for n in range(min(5, len(text) - i), 0, -1):
-            role = RELEASE_ROLES.canonical(text[i : i + n]) if not text[i : i + n].isascii() else None
+            role = ROLE_WORDS.canonical(text[i : i + n]) if not text[i : i + n].isascii() else None
             if role:
                 if role not in found:
                     found.append(role)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from werealign.importers.toolkit.role_words import ROLE_WORDS, SLIP_DECLARATIONS
+from werealign.importers.toolkit.role_words import SLIP_DECLARATIONS
 from werealign.schema.roles import RoleDeclaration
 from werealign.text.zh_numbers import chinese_number  # noqa: F401 - the log reader and its tests use it from here
 
@@ -72,12 +72,11 @@ def seat_of_label(label: object) -> int | None:
     return None
 
 
-# The release's own slips (werealign.importers.toolkit.role_words, where the night-fact readers find them too).
-RELEASE_DECLARATIONS = SLIP_DECLARATIONS
-RELEASE_ROLES = ROLE_WORDS
+# The release's own slips and the role words read with them live in werealign.importers.toolkit.role_words, where
+# the night-fact readers find them too.
 
 
 def declarations_used(labels: list[str]) -> list[RoleDeclaration]:
     """The release declarations that some of `labels` need (to write them into a converted config)."""
     wanted = {label.strip() for label in labels}
-    return [d for d in RELEASE_DECLARATIONS if wanted & {n for names in d.names.values() for n in names}]
+    return [d for d in SLIP_DECLARATIONS if wanted & {n for names in d.names.values() for n in names}]
