@@ -133,3 +133,36 @@ def test_a_day_without_a_night_before_it_after_a_dropped_night_phase_is_not_a_hi
     blew = Event(kind="self_destruct", phase="day-1", segment_id=None, audience=EVERYONE, actor=4)
     ctx = Ctx(ImportReport(source="invented"), "f.json", "g")
     assert add_hidden_nights(phases, [], [blew], ctx)[0] == phases
+
+
+def _host_turn(phase: str, start: float, parts: list[str]):
+    from werealign.schema import Utterance
+    from werealign.schema.models import Segment
+    segs = [Segment(id=40 + i, start=start + 10 * i, end=start + 10 * i + 9, text=t) for i, t in enumerate(parts)]
+    return Utterance(index=0, segment_ids=[s.id for s in segs], start=start, end=segs[-1].end, phase=phase, speaker="host",
+                     text="".join(parts), segments=segs)
+
+
+def _twelve_seat_phases():
+    from werealign.schema import Phase
+    spans = [("night-1", "night", 1, 0, 50), ("day-1", "day", 1, 50, 200), ("night-2", "night", 2, 200, 260),
+             ("day-2", "day", 2, 260, 260), ("night-3", "night", 3, 260, 300), ("day-3", "day", 3, 300, 500)]
+    return [Phase(id=i, kind=k, day=d, start=s, end=e) for i, k, d, s, e in spans]
+
+
+def test_a_self_destruct_after_the_dawn_in_a_turn_across_the_night_is_the_next_days():
+    """Issue 41: one host turn ends day 1 with a self-destruct, runs through the night and the next dawn, and says a
+    second self-destruct there (before the sheriff election, say): the second is day 2's, not day 1's. A seat number
+    inside a longer one is not the quote's place (seat 2 is not found inside "12 号")."""
+    from werealign.importers.werebench.events import _announcements
+    phases = _twelve_seat_phases()
+    turn = _host_turn("night-2", 200, ["12 号玩家自爆，游戏继续，天黑请闭眼，天亮了，现在开始竞选", "2 号玩家自爆，本局没有警长"])
+    got = {(seat, how): phase for seat, how, _seg, phase, _ev in _announcements(turn, phases, 12)}
+    assert got == {(12, "self_destruct"): "day-1", (2, "self_destruct"): "day-2"}
+    # the same with a dawn's death before it: the death and the self-destruct after the dawn are both the next day's
+    turn = _host_turn("night-3", 260, ["天黑请闭眼，狼人请闭眼，天亮了", "昨天晚上死亡的是 11 号玩家，1 号玩家自爆，游戏继续，天黑请闭眼"])
+    got = {(seat, how): phase for seat, how, _seg, phase, _ev in _announcements(turn, phases, 12)}
+    assert got == {(11, "night_death"): "day-3", (1, "self_destruct"): "day-3"}
+    # negative: a self-destruct before the nightfall stays the day's, with no dawn in the turn at all
+    turn = _host_turn("night-2", 200, ["1 号玩家自爆，游戏继续，天黑请闭眼"])
+    assert [(s, p) for s, _h, _g, p, _e in _announcements(turn, phases, 12)] == [(1, "day-1")]

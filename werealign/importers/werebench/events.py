@@ -109,6 +109,14 @@ def _two_dawns_one_night(u: Utterance, phases: list[Phase]) -> bool:
     return _night_opened(u, phases, text, fall)[0] is None
 
 
+def _find(text: str, quote: str, start: int = 0) -> int:
+    """Where `quote` stands in `text` from `start`, -1 if nowhere: a quote opening with a seat number is not found
+    inside a longer number ("2 号玩家自爆" is not in "12 号玩家自爆")."""
+    lead = r"(?<!\d)" if quote[:1].isdigit() else ""
+    m = re.compile(lead + re.escape(quote)).search(text, start)
+    return m.start() if m else -1
+
+
 def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
     """A host turn that runs on across a nightfall and the next dawn ("5 号玩家自爆，游戏继续，天黑请闭眼，天亮了，昨天
     晚上死亡的是 12 号") announces two moments (issue 41): what it says before the nightfall ends the day before the
@@ -123,7 +131,7 @@ def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
         kinds = {p.id: p.kind for p in phases}
         first_dawn = _DAWN.search(text)
         out = [(seat, how, seg, day_phase(phases, phase) if kinds.get(phase) == "night" and how in _DAY_DEATHS
-                and 0 <= text.find(ev.quote) < fall.start() and (first_dawn is None or first_dawn.start() > text.find(ev.quote)) else phase, ev)
+                and 0 <= _find(text, ev.quote) < fall.start() and (first_dawn is None or first_dawn.start() > _find(text, ev.quote)) else phase, ev)
                for seat, how, seg, phase, ev in out]
     dawn = _DAWN.search(text, fall.end()) if fall else None
     if fall is None or dawn is None or not out:
@@ -137,11 +145,11 @@ def _across_nightfall(u: Utterance, phases: list[Phase], out: list) -> list:
     before = next((p.id for p in reversed(phases[:i]) if p.kind != "night"), None)
     placed, cursor = [], 0
     for seat, how, seg, phase, ev in out:
-        at = text.find(ev.quote, cursor)
-        at = text.find(ev.quote) if at < 0 else at
+        at = _find(text, ev.quote, cursor)
+        at = _find(text, ev.quote) if at < 0 else at
         cursor = max(cursor, at)
-        if at > dawn.start() and after is not None and how not in _DAY_ACTS:
-            phase = after
+        if at > dawn.start() and after is not None:
+            phase = after  # the night's deaths, and a day act said after the dawn (the next day's self-destruct)
         elif 0 <= at < fall.start() and before is not None and (how in _DAY_ACTS or opened_here):
             phase = before  # the day's acts, and (a turn that opens the night) the previous dawn's news
         placed.append((seat, how, seg, phase, ev))
