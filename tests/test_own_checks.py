@@ -29,7 +29,9 @@ def _read(text: str, speaker: int = 3, phase: str = "day-2") -> list[tuple]:
     ("我昨天验出来的就是这张 4 号", (4, 2, "查杀")),
     ("昨晚我发的金水是 6 号", (6, 2, "金水")),  # a few words between her night and the idiom
     ("昨天晚上呢我验了一，是查杀", (1, 2, "查杀")),
-    ("我昨晚验了一下发言最差的 4 号", (4, 2, "查杀")),  # a description before the seat  # a filler; a bare numeral with its result right after it
+    ("我昨晚验了一下发言最差的 4 号", (4, 2, "查杀")),
+    ("你们问我，我昨晚验的其实是 4 号", (4, 2, "查杀")),  # an adverb of assurance before the copula
+    ("第一晚我验的真的是六号牌", (6, 1, "金水")),  # a description before the seat  # a filler; a bare numeral with its result right after it
 ])
 def test_her_report_without_a_result_or_with_the_idiom_first(text, want):
     assert _read(text) == [want]
@@ -51,6 +53,9 @@ def test_her_report_without_a_result_or_with_the_idiom_first(text, want):
     ("我验 6 号", 3),  # the verb not done: maybe a plan
     ("我昨晚查了 6 号的发言", 3),  # 查 alone is looking into, not her check
     ("昨晚你发的金水是 6 号", 3),  # another's idiom
+    ("我昨晚验的确实不是 6 号", 3),  # the assurance with a negation
+    ("他昨晚验的确实是 6 号", 3),  # another's check, assured
+    ("我昨晚验的其实是 6 号吗", 3),
 ])
 def test_what_is_not_her_report(text, speaker):
     assert _read(text, speaker) == []

@@ -27,7 +27,7 @@ _NIGHT = r"(?:昨晚|昨天晚上|昨天夜里|昨天|第[一二三四五六七�
 _SEAT = (r"(?P<seat>(?<!\d)\d{1,2}(?!\d)|[一二三四五六七八九十]{1,3})\s*(?P<hao>号)?\s*(?:玩家|这张牌|牌)?")
 # The check done, the seat right after it: "(我)(昨晚)验的 5 号", "昨天晚上我查验了八号", "我验的人是 2 号"; her night or
 # "我" before the verb, and the verb done; a description of the seat may stand before it ("验了后置位的 5 号") (了 / 过 / 出 / 到 / 的 right after it: "我验 5 号" alone may be a plan).
-_DONE = re.compile(r"(?P<who>我|" + _NIGHT + r")\s*(?:" + _NIGHT + r")?\s*(?:我)?\s*(?:[呢啊呀吧嘛]\s*)?(?:我)?\s*(?:选择)?\s*(?:查验|验|摸)\s*(?:了|过|出来?|到|的)\s*(?:的)?\s*(?:人|牌)?\s*(?:是|就是)?\s*(?:一下)?\s*(?:[^\d号他她你谁，。,；;？?！!]{0,8}?的)?\s*(?:这个|那个|这张|那张)?\s*"
+_DONE = re.compile(r"(?P<who>我|" + _NIGHT + r")\s*(?:" + _NIGHT + r")?\s*(?:我)?\s*(?:[呢啊呀吧嘛]\s*)?(?:我)?\s*(?:选择)?\s*(?:查验|验|摸)\s*(?:了|过|出来?|到|的)\s*(?:的)?\s*(?:人|牌)?\s*(?:确实|其实|真的)?\s*(?:是|就是)?\s*(?:一下)?\s*(?:[^\d号他她你谁，。,；;？?！!]{0,8}?的)?\s*(?:这个|那个|这张|那张)?\s*"
                    + _SEAT)
 # The idiom after her night, a few words between ("昨晚我发的金水是 6 号", "昨天查杀的是 4 号"; not "你的金水", "3 号的查杀").
 _IDIOM_FIRST = re.compile(r"(?P<who>" + _NIGHT + r"\s*(?:我)?[^\d号他她你谁，。,；;？?！!]{0,4}?\s*的?)\s*(?P<said>金水|查杀)\s*(?:的)?\s*(?:是|就是|给了?|发给了?)?\s*" + _SEAT)
