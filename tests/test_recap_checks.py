@@ -40,6 +40,9 @@ def _kept(recap: str) -> set[tuple]:
     ("第一晚无事 第一天白天，大毛被预言家查杀", (4, None, "查杀")),  # the passive
     ("第二晚狼人刀了 3 号 3 号死后把警徽给了当晚的金水 6 号", (6, 2, "金水")),  # 当晚: the night of its part
     ("第一晚无事 竞选环节，3 号前置位发言直接查杀 4 号", (4, None, "查杀")),  # 发言 (speaking) is no giving
+    # her night named between her and the verb, told in a day's part: that night (the mark splits no part)
+    ("第一晚无事 竞选环节，真预言家小满第一晚验了大毛是一个查杀，于是反水", (4, 1, "查杀")),
+    ("第一晚无事 第二晚无事 第二天白天，预言家阿珍第二晚就验了 6 号", (6, 2, "金水")),
 ])
 def test_the_seers_check_in_the_recaps_structure(recap, want):
     assert _read(recap) == ([want] if want else [])
@@ -56,6 +59,9 @@ def test_the_seers_check_in_the_recaps_structure(recap, want):
     "第一晚无事 第一天白天，预言家 3 号发了 6 号",  # giving, with no result word: no report of a check
     "3 号预言家验 4 号是狼人",  # in the opening: no night yet
     "第一晚无事 第一天白天，预言家 3 号验出女巫 6 号是好人",  # the role named is not the seat's
+    "第一晚无事 竞选环节，预言家小满第一晚没有验人",  # her night named, then a negation: no check
+    "第一晚无事 竞选环节，悍跳预言家阿青第一晚验了 6 号是狼人",  # a bluff before the role word, her night named
+    "第一晚无事 竞选环节，预言家小满第一晚准备验 4 号",  # her night named, then a plan
 ])
 def test_what_the_recap_reader_refuses(recap):
     assert _read(recap) == []

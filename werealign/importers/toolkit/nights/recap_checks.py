@@ -83,7 +83,8 @@ def recap_checks(recap: str | None, seats: Sequence[SeatInfo], phases: Sequence[
 def _parts(recap: str) -> list[tuple[str, tuple[str, int] | None]]:
     """The recap cut at every night or day mark, each part with where the recap is: ("night", N), ("day", N), or None
     before the first night. A day with no number follows the last night told."""
-    marks = sorted([*_NIGHT_MARK.finditer(recap), *_DAY_MARK.finditer(recap)], key=lambda m: m.start())
+    marks = sorted([*(m for m in _NIGHT_MARK.finditer(recap) if not _names_her_night(recap, m)), *_DAY_MARK.finditer(recap)],
+                   key=lambda m: m.start())
     out: list[tuple[str, tuple[str, int] | None]] = []
     where: tuple[str, int] | None = None
     pos = 0
@@ -97,6 +98,16 @@ def _parts(recap: str) -> list[tuple[str, tuple[str, int] | None]]:
             where = ("day", n or where[1])
     out.append((recap[pos:], where))
     return out
+
+
+# The seer's role word (and a name) right before a night mark, her check verb right after it: the clause says which
+# night she checked ("真预言家阿满第一晚验了大毛是狼人"), inside a part telling another moment; the mark is no boundary.
+_ACTOR_BEFORE = re.compile(r"(?:真)?预言家[^\d" + _BREAK + r"]{0,6}$")
+_VERB_AFTER = re.compile(r"\s*(?:就|便|则|先)?\s*(?:首验|查验|验|查到|查出)")
+
+
+def _names_her_night(recap: str, m: re.Match[str]) -> bool:
+    return bool(_ACTOR_BEFORE.search(recap[max(0, m.start() - 12):m.start()]) and _VERB_AFTER.match(recap, m.end()))
 
 
 class _Grammar:
@@ -154,7 +165,7 @@ class _Grammar:
             said = said or ("查杀" if m.group("verb").startswith("查杀") else None)
             if not self._role_agrees(m):
                 continue
-            night = 1 if m.group("verb") == "首验" else (chinese_number(m.group("k")) if m.group("k") else None)
+            night = 1 if m.group("verb") == "首验" else (chinese_number(m.group("k")) if m.group("k") else _gap_night(m.group("gap")))
             if (t := self._target(m)) is not None and m.end() not in ends:  # "预言家 2 号…" is tried at 2 too
                 ends.add(m.end())
                 out.append((m, night, t, said))
@@ -178,3 +189,9 @@ class _Grammar:
             return True
         role, holder = ROLE_WORDS.canonical(m.group("trole")), self.by_seat.get(self._target(m) or 0)
         return holder is not None and (role == holder.role or (role == "werewolf" and holder.faction == "wolf"))
+
+
+def _gap_night(gap: str) -> int | None:
+    """The night named between the actor and her verb ("预言家阿满第二晚验了…": 2), or None."""
+    m = _NIGHT_MARK.search(gap)
+    return None if m is None else 1 if m.group("first") else chinese_number(m.group("n"))
