@@ -38,7 +38,8 @@ SEAT = r"(?P<seat>" + _NUM + r")\s*号(?:位|玩家|这张牌|牌)?"
 # A seer's report: a result word ("金水", "查杀", "是个狼", "好人") with a seat next to it (nothing but a few
 # characters between, no other seat or result word), and a check verb or the first person close by.
 # A guard's night: "昨晚", "第二晚", "第二天晚上", "第一个晚上", "首夜" (said by day, "第二天" alone is the night before it).
-_GUARD_NIGHT = r"(?:昨晚|昨天晚上|第.(?:个)?(?:天)?(?:晚上?|夜)|第.天|首夜|首晚)"
+# "昨天" alone said by day before his verb ("昨天我是守的 12 号") is last night too: a guard protects only at night.
+_GUARD_NIGHT = r"(?:昨晚|昨天晚上|昨天(?=\s*(?:我)?\s*(?:是)?\s*守)|第.(?:个)?(?:天)?(?:晚上?|夜)|第.天|首夜|首晚)"
 # Her own words, first person or her night first: "第一夜救的是 4 号", "我救的是 8 号", "我昨晚毒的是这张 9 号牌".
 # ("晚上" alone names no night, but it is her report still: read, so that two reports that disagree are seen.)
 _OWN_POTION = r"(?:我\s*(?:" + _GUARD_NIGHT + r"|晚上)?|(?:" + _GUARD_NIGHT + r"|晚上)\s*我?)\s*"
@@ -48,9 +49,10 @@ _SAVES = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首�
 _POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*(?:把)?\s*(?:撒毒|用毒|开毒|毒)了?\s*" + SEAT),
             re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|首夜|首晚)?\s*把\s*" + SEAT + r"\s*(?:给)?毒(?:了|死|掉)"),
             re.compile(_OWN_POTION + r"(?:撒毒|开毒)?\s*毒的\s*(?:是|就是)?\s*(?:这张|那张)?\s*" + SEAT)]
-_GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|守的是|守护了|守的|守)\s*" + SEAT),
+# "是" may stand before the verb done ("我是守的 4 号", "第一天晚上我是守的 4 号": the copula of a report, not a plan).
+_GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|(?:是)?\s*守的是|守护了|(?:是)?\s*守的|守)\s*" + SEAT),
            # the night first, the guard implied by whose words these are: "第二天晚上守的 11 号"
-           re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|守的是|守护了|守的)\s*" + SEAT),
+           re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|(?:是)?\s*守的是|守护了|(?:是)?\s*守的)\s*" + SEAT),
            # himself: "昨晚我守的还是我自己", "第一晚我守了自己" (no seat: the target is the speaker)
            re.compile(r"(?:我|" + _GUARD_NIGHT + r"\s*我)\s*" + _GUARD_NIGHT + r"?\s*(?:是)?\s*(?:选择)?\s*(?:守了|守的是|守的还是|守的|守护了|守护的是)\s*(?:我)?\s*自己")]
 _EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:是)?\s*(?:空守|空手|没守|谁也没守)")
@@ -59,7 +61,11 @@ _RETRACTED = re.compile(r"记错了|说错了|口误|搞错了|说反了")
 # Words that make a nearby statement a plan, a hypothesis or someone else's: not a result of this seat.
 _NOT_A_RESULT = re.compile(r"警徽流|先验|再验|要验|会验|去验|想验|准备验|打算验|验谁|明天|今晚|今天晚上|想|觉得|认为|感觉|像|可能|应该|下一?晚|下一轮|如果|假如|要是|万一|假设|的话|他说|她说|他报|她报|他发|她发|他的|她的|你的|你发|你报|发的|报的|报了?\s*" + _NUM + r"\s*号")
 # "昨天验了 9" said by day: yesterday's check is last night's (a seer checks only at night).
-_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:验|查))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:个)?(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
+_NIGHT_WORD = re.compile(r"(?P<yesterday>昨晚|昨天晚上|昨天(?=\s*(?:我\s*)?(?:是\s*)?(?:验|查|守))|上一轮|上一晚|上轮)|第(?P<n>[一二三四五六七八九十\d]{1,2})(?:个)?(?:[晚夜天]|轮)|(?P<first>首夜|首晚|首验)")
+# A potion or a protection with its night first and no "我": a subject right before it makes it another's act; a
+# question right after it asks, it does not report.
+_ANOTHER_BEFORE = re.compile(r"(?:[你他她](?!们)|\d\s*号)\s*$")
+_ASKED = re.compile(r"\s*(?:吗|么|？|\?)")
 _WINDOW = 8  # characters before a statement searched for plan words and its night
 
 
@@ -121,9 +127,12 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
     day = last_day
     for sentence in re.split(r"[；;。\n]", log):
         clause_owner: int | None = None
+        speaking = False  # a word of speech holds the parts after it in its sentence ("称自己是守卫，第一天空守，第二天守了 10 号")
         for part in re.split(r"[，,]", sentence):
             part = part.strip()
             lead = re.match(r"^" + SEAT, part)
+            if lead is not None:
+                speaking = False  # another seat's clause: what it says needs its own word of speech
             if lead is not None and (seat := chinese_number(lead.group("seat"))) in role_of:
                 rest = part[lead.end():].lstrip()
                 if re.match(r"(?:是|[（(])", rest) or any(rest.startswith(n) for n in _role_names(role_of[seat])):
@@ -133,7 +142,8 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
             if (d := _LOG_DAY.search(part)) is not None:
                 day = 1 if d.group("election") else (chinese_number(d.group("n") or "") or day)
             who = clause_owner if clause_owner is not None else owner
-            if who is not None and _CLAIM.search(part):
+            speaking = speaking or bool(_CLAIM.search(part))
+            if who is not None and speaking:
                 out += [replace(st, source="annotator_log") for st in statements_in(part, who, role_of.get(who, ""), day, log=True)]
     return out
 
@@ -168,6 +178,8 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
         for m in pattern.finditer(text):
             if not log and m.group(0).startswith(("守卫", "女巫")):
                 continue  # at the table "the guard / the witch did" is about a role, not the speaker's own night
+            if not m.group(0).startswith("我") and _ANOTHER_BEFORE.search(text[max(0, m.start() - 3):m.start()]) or _ASKED.match(text, m.end()):
+                continue  # "你昨天守的 6 号" is another's act; "…6 号吗" a question
             target = chinese_number(m.group("seat")) if "seat" in m.groupdict() else seat  # "守了自己": himself
             before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
             if target is not None and not _NOT_A_RESULT.search(before):

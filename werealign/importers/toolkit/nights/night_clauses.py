@@ -95,9 +95,10 @@ def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
             rec.found(guard, night, m=m, text=whole, skill="guard_protect")
     nicknamed(rec, night, text)
     for m in w.GUARD_SELF.finditer(text):
-        guard = rec.by_seat.get(int(m.group("actor")))
-        if guard is not None and guard.role == "guard" and not w.NEGATED.search(m.group(0)):
-            rec.act(guard, night, target=guard.seat, text=whole, skill="guard_protect")
+        if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]):
+            guard = rec.one_of("guard", m.group("actor"))
+            if guard is not None:
+                rec.act(guard, night, target=guard.seat, text=whole, skill="guard_protect")
     for m in w.GUARD_EMPTY.finditer(text):
         if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]):
             guard = rec.one_of("guard", m.group("actor"))

@@ -77,7 +77,10 @@ KILL_NIGHT_AFTER = re.compile(KILLER + r"\s*(?:在|于)\s*第(?P<n>" + ORDINAL +
 POISON_OWN = re.compile(r"^被\s*(?:女巫|(?P<by>\d{1,2})\s*号\s*(?:女巫)?)\s*(?:用毒药?|撒毒)?\s*盲?毒(?:死|杀|中|倒)")
 # The guard's night told by the recap or the log: "4 号选择守自己", "守卫 3 号空手", "5 号守卫选择了空守" (the seat
 # named must be the guard; with the role word alone, the board's one guard).
-GUARD_SELF = re.compile(r"(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*" + CHOOSING + r"(?:守护|守)了?\s*(?:自己|自身)")
+# "自守" is the table's word for guarding oneself ("守卫 6 号自守", "守卫阿满选择自守": the role word alone, a name
+# after it, is the board's one guard, as for the empty guard below).
+GUARD_SELF = re.compile(r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号]{1,4}?)?\s*)?(?:(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?" + CHOOSING
+                        + r"(?:(?:守护|守)了?\s*(?:自己|自身)|自守)")
 GUARD_EMPTY = re.compile(r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号]{1,4}?)?\s*)?(?:(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?" + CHOOSING + r"(?:空手|空守)")
 # A seat's description that holds a word of speech but reports none: "悍跳狼" (a wolf that claimed a role).
 DESCRIPTORS = re.compile(r"[悍焊汉]跳狼")
