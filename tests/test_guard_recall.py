@@ -55,3 +55,19 @@ def test_the_logs_account_of_his_words_runs_on_past_its_word_of_speech():
     assert got("7 号是守卫，第二天守了 6 号") == []
     # another seat's clause ends his account: its words need their own word of speech
     assert got("7 号是守卫，称第一天空守，6 号第二天守了 2 号") == [(7, 1, None)]
+
+
+def test_the_guard_named_by_the_nickname_the_recaps_opening_gives_him():
+    facts = lambda text: {(e.phase, e.actor, e.target) for e in _read(text, transcribed=True) if e.skill == "guard_protect"}  # noqa: E731
+    opening = "本局 3 号阿强是守卫，5 号小山是村民，4 号大林、6 号二木是狼人 "
+    assert facts(opening + "第一晚狼人刀中阿强，在阿强选择空手的情况下，女巫救了他") == {("night-1", 3, None)}
+    assert facts(opening + "第一晚无事 第二晚阿强自守，狼队刀了 5 号") == {("night-2", 3, 3)}
+    assert facts(opening + "第二晚小山选择空手") == set()  # a villager's nickname: no guard
+    assert facts(opening + "第二晚阿强没有空手") == set()  # denied
+    assert facts("本局 3 号是守卫 第二晚阿强自守") == set()  # a name the opening never maps
+
+
+def test_the_guard_asking_his_night_then_answering_it():
+    assert _placed([("day-3", 7, "第二天晚上我守的是谁呢？我守的是 6 号")])[0] == {("night-2", "guard_protect", 6)}
+    assert _placed([("day-3", 7, "第二天晚上你守的是谁呢？我不知道")])[0] == set()  # asked of another, no answer
+    assert _placed([("day-3", 7, "第二天晚上我守的是谁呢？你猜")])[0] == set()  # no seat given

@@ -53,6 +53,8 @@ _POISONS = [re.compile(r"(?:我|女巫)\s*(?:昨晚|昨天晚上|第.[晚夜]|�
 _GUARDS = [re.compile(r"(?:我|守卫)\s*" + _GUARD_NIGHT + r"?\s*(?:守了|(?:是)?\s*守的是|守护了|(?:是)?\s*守的|守)\s*" + SEAT),
            # the night first, the guard implied by whose words these are: "第二天晚上守的 11 号"
            re.compile(_GUARD_NIGHT + r"\s*我?\s*(?:守了|(?:是)?\s*守的是|守护了|(?:是)?\s*守的)\s*" + SEAT),
+           # his night asked, then answered: "第二天晚上我守的是谁呢？我守的是 1 号" (the question names the night)
+           re.compile(_GUARD_NIGHT + r"\s*我?\s*守的(?:是)?谁\s*(?:呢|啊|呀)?[\s，,？?]*(?:我)?\s*(?:守的是|守的|守了)\s*" + SEAT),
            # himself: "昨晚我守的还是我自己", "第一晚我守了自己" (no seat: the target is the speaker)
            re.compile(r"(?:我|" + _GUARD_NIGHT + r"\s*我)\s*" + _GUARD_NIGHT + r"?\s*(?:是)?\s*(?:选择)?\s*(?:守了|守的是|守的还是|守的|守护了|守护的是)\s*(?:我)?\s*自己")]
 _EMPTY_GUARD = re.compile(r"(?:(?:我|守卫)\s*" + _GUARD_NIGHT + r"?|" + _GUARD_NIGHT + r"\s*我?)\s*(?:是)?\s*(?:空守|空手|没守|谁也没守)")

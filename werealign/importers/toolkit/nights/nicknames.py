@@ -8,7 +8,8 @@ never ties to a seat (the villagers it does not list) stays unread. The acts rea
   (which the seat must hold);
 - the witch's poison under a night: the witch (her seat or her nickname may follow), then a verb of poisoning, a few
   words of description, the nickname;
-- a seer's check named by its night: "第二晚…验出<nickname>是狼人 / 金水 / 好人", "第二晚的金水<nickname>".
+- a seer's check named by its night: "第二晚…验出<nickname>是狼人 / 金水 / 好人", "第二晚的金水<nickname>";
+- the guard's empty night or his own protection under a night, the guard named by nickname ("小五选择空手", "阿强自守").
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ def nickname_patterns(nicks: dict[str, int], killer: str, kill_verb: str, ordina
                                     r"\s*[^\d，。；,;]{0,6}?" + alt)),
         ("check", re.compile(r"第(?P<n>" + ordinal + r")(?:晚|夜)[^\d，。；,;]{0,8}?(?:验出|验到)了?\s*" + alt
                                   + r"\s*(?:是|为)\s*(?:一张|一个|个)?\s*(?P<said>金水|查杀|好人|狼人|狼)")),
+        # the guard named by his nickname, guarding nobody or himself: "小五选择空手", "阿强自守" (the seat must be the guard)
+        ("guard_empty", re.compile(alt + r"\s*(?:选择了?|决定)?\s*(?:空手|空守)")),
+        ("guard_self", re.compile(alt + r"\s*(?:选择了?|决定)?\s*(?:(?:守护|守)了?\s*(?:自己|自身)|自守)")),
         # "第二晚的金水小葵", "将警徽给了第一晚的查杀狼人阿花"
         ("check", re.compile(r"第(?P<n>" + ordinal + r")(?:晚|夜)\s*的\s*(?P<said>金水|查杀)\s*(?:是)?\s*" + role + alt)),
     ]

@@ -157,8 +157,8 @@ def nth_night_checks(rec: NightRecord, text: str) -> None:
 
 
 def nicknamed(rec: NightRecord, night: int | None, text: str) -> None:
-    """Acts whose target the recap names by a nickname it maps to a seat: under `night`, the kill and the poison;
-    with `night` None, a check named by its night (nights.nicknames)."""
+    """Acts whose target the recap names by a nickname it maps to a seat: under `night`, the kill and the poison (and
+    the guard named by his, guarding nobody or himself); with `night` None, a check named by its night (nights.nicknames)."""
     for what, pattern in rec.nick_patterns:
         for m in pattern.finditer(text) if (what == "check") == (night is None) else ():
             target = rec.by_seat[rec.nicks[m.group("nick")]]
@@ -169,6 +169,9 @@ def nicknamed(rec: NightRecord, night: int | None, text: str) -> None:
                 rec.kill(night, target.seat, m.group(0))
             elif what == "poison" and night is not None and (witch := rec.one_of("witch", m.group("actor"))) is not None:
                 rec.act(witch, night, target=target.seat, text=m.group(0), skill="witch_poison")
+            elif what in ("guard_empty", "guard_self") and night is not None and target.role == "guard" \
+                    and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]):
+                rec.act(target, night, target=target.seat if what == "guard_self" else None, text=m.group(0), skill="guard_protect")
             elif what == "check" and (seer := rec.one_of("seer", None)) is not None and not w.BLUFF.search(text[max(0, m.start() - 12):m.start()]):
                 result, why = check_result(m, target, rec.zh)
                 if result is not None:
