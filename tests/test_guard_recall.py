@@ -71,3 +71,13 @@ def test_the_guard_asking_his_night_then_answering_it():
     assert _placed([("day-3", 7, "第二天晚上我守的是谁呢？我守的是 6 号")])[0] == {("night-2", "guard_protect", 6)}
     assert _placed([("day-3", 7, "第二天晚上你守的是谁呢？我不知道")])[0] == set()  # asked of another, no answer
     assert _placed([("day-3", 7, "第二天晚上我守的是谁呢？你猜")])[0] == set()  # no seat given
+
+
+def test_the_guard_ending_one_sub_clause_and_his_act_opening_the_next():
+    facts = lambda text: {(e.phase, e.actor, e.target) for e in _read(text) if e.skill == "guard_protect"}  # noqa: E731
+    assert facts("第二晚狼人刀了 5 号，由于守卫 3 号，当晚选择守自己，5 号死亡") == {("night-2", 3, 3)}
+    assert facts("第一晚狼人刀了 3 号，其身份是守卫，选择了空手") == {("night-1", 3, None)}  # the role word alone: the one guard
+    assert facts("第二晚狼人刀了 5 号，由于守卫 3 号，前一晚选择守自己") == set()  # another night than the clause's
+    assert facts("第二晚狼人刀了 5 号，由于守卫 5 号，当晚选择守自己") == set()  # seat 5 is no guard
+    assert facts("第二晚狼人刀了 5 号，守卫 3 号，当晚没有空手") == set()  # denied
+    assert facts("第三晚守卫前一晚空手，狼人刀了 5 号") == set()  # a night word between the role word and the act

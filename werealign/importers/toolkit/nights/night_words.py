@@ -79,9 +79,12 @@ POISON_OWN = re.compile(r"^被\s*(?:女巫|(?P<by>\d{1,2})\s*号\s*(?:女巫)?)\
 # named must be the guard; with the role word alone, the board's one guard).
 # "自守" is the table's word for guarding oneself ("守卫 6 号自守", "守卫阿满选择自守": the role word alone, a name
 # after it, is the board's one guard, as for the empty guard below).
-GUARD_SELF = re.compile(r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号]{1,4}?)?\s*)?(?:(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?" + CHOOSING
-                        + r"(?:(?:守护|守)了?\s*(?:自己|自身)|自守)")
-GUARD_EMPTY = re.compile(r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号]{1,4}?)?\s*)?(?:(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?" + CHOOSING + r"(?:空手|空守)")
+# Between the role word and the act, a name (no night word: "守卫前一晚空手" names another night than the clause's);
+# after the seat, "当晚" (the clause's own night) may follow; split by a comma, see GUARD_LAST.
+_GUARD_WHO = (r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号晚夜天]{1,4}?)?\s*)?(?:(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?"
+              r"(?:当晚\s*)?")
+GUARD_SELF = re.compile(_GUARD_WHO + CHOOSING + r"(?:(?:守护|守)了?\s*(?:自己|自身)|自守)")
+GUARD_EMPTY = re.compile(_GUARD_WHO + CHOOSING + r"(?:空手|空守)")
 # A seat's description that holds a word of speech but reports none: "悍跳狼" (a wolf that claimed a role).
 DESCRIPTORS = re.compile(r"[悍焊汉]跳狼")
 # The description of a knife's target ("刀了白天说自己是神的 8 号") says who the target is, not what anyone did.
@@ -134,6 +137,10 @@ VICTIM_FIRST = re.compile(r"^(?P<trole>" + ANY_ROLE[3:-2] + r")?\s*、?\s*" + SE
 # breaks there at a space): her save, whatever talk the rest of the run-on sub-clause holds.
 ANTIDOTE_FIRST = re.compile(r"^(?:选择了?|决定)?\s*(?:(?:使用|用|开)了?解药|开药)")
 WITCH_LAST = re.compile(r"女巫\s*(?:(?P<actor>\d{1,2})\s*号)?\s*$")
+# The guard ends a sub-clause and his act opens the next: "由于守卫 5 号，当晚选择守自己" (only "当晚", the night the
+# clause is told under, may open it: "前一晚选择守自己" is another night).
+GUARD_LAST = re.compile(r"守卫\s*(?:(?P<actor>\d{1,2})\s*号)?\s*$")
+GUARD_ACT_FIRST = re.compile(r"^(?:当晚)?\s*" + CHOOSING + r"(?:(?P<self>(?:守护|守)了?\s*(?:自己|自身)|自守)|空手|空守)")
 SAVE_OWN = re.compile(r"^(?:(?P<self>自救)|(?:(?:使用|用|开)了?解药|开药(?:解救|救人))(?!\s*(?:救\s*)?\d{1,2}\s*号))")
 WOLF_WORDS = {"狼", "狼人", "查杀"}
 GOOD_WORDS = {"好人", "金水"}

@@ -116,6 +116,11 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             witch = by_seat.get(int(wm.group("actor"))) if wm.group("actor") else (witches[0] if len(witches) == 1 else None)
             if witch is not None and witch.role == "witch":
                 reader.implicit_save(witch, night, False, before[wm.start():] + part[:w.ANTIDOTE_FIRST.match(part).end()])
+        if night is not None and not clock.derived and (ga := w.GUARD_ACT_FIRST.match(part)) and (gm := w.GUARD_LAST.search(before)):
+            guard = reader.one_of("guard", gm.group("actor"))  # "由于守卫 5 号，当晚选择守自己"
+            if guard is not None:
+                reader.act(guard, night, target=guard.seat if ga.group("self") else None, text=before[gm.start():] + "，" + ga.group(0),
+                           skill="guard_protect")
         clause = w.SEAT_CLAUSE.match(part)
         if clause:
             # A seat's clause starts when the role it states is the seat's true one (else it is no clause of the
