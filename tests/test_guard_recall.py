@@ -81,3 +81,13 @@ def test_the_guard_ending_one_sub_clause_and_his_act_opening_the_next():
     assert facts("第二晚狼人刀了 5 号，由于守卫 5 号，当晚选择守自己") == set()  # seat 5 is no guard
     assert facts("第二晚狼人刀了 5 号，守卫 3 号，当晚没有空手") == set()  # denied
     assert facts("第三晚守卫前一晚空手，狼人刀了 5 号") == set()  # a night word between the role word and the act
+
+
+def test_an_appearance_staged_is_no_act():
+    """"想要造成女巫撒毒 5 号的假象": the wolves staged a poisoning; the clause reports no poison (nor anything else)."""
+    got = lambda text: {(e.phase, e.skill, e.target) for e in _read(text)}  # noqa: E731
+    assert got("第二晚女巫 1 号毒了 4 号，狼人刀了 5 号，想要造成女巫毒了 5 号的假象") == {
+        ("night-2", "wolf_kill", 5), ("night-2", "witch_poison", 4)}
+    assert got("第二晚，狼人伪装成女巫毒了 5 号的样子") == set()
+    # without the staging word the same poison is read
+    assert ("night-2", "witch_poison", 5) in got("第二晚狼人刀了 6 号，女巫 1 号毒了 5 号")

@@ -36,8 +36,9 @@ NTH_CHECK = re.compile(r"^(?:第(?P<k>" + ORDINAL + r")验|(?P<first>首)验)" +
 # Anywhere, with the actor named by seat and/or role, under a night: "女巫 8 号毒 1 号", "3 号救 8 号", "预言家验 8 号金水".
 # "守卫 8 号选择守护 2 号": a word of choosing may stand between the actor and the verb.
 CHOOSING = r"(?:选择了?|决定)?\s*"
-# Words of speech: a sub-clause with one reports what a seat said, not what it did.
-SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若")
+# Words of speech: a sub-clause with one reports what a seat said, not what it did; an appearance made is not an act
+# either ("想要造成女巫撒毒 5 号的假象": the wolves staged it).
+SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若|假象|伪装|误以为")
 DAY = re.compile(r"白天|天亮|次日|当天|第" + ORDINAL + r"天|投票|归票|出局|警长")
 # A seat's clause: "1 号是女巫", "1 号玩家是女巫", "5 号（女巫）…".
 SEAT_CLAUSE = re.compile(r"^\s*(?P<seat>\d{1,2})\s*号(?:玩家)?(?:是(?P<label>.*)$|[（(](?P<plabel>[^）)]*)[）)])")
