@@ -68,8 +68,21 @@ SECOND_VICTIM = r"(?!\s*(?:和|、|与|及|跟)\s*\d{1,2}(?!\d)\s*号?(?!\s*(?:�
 TARGET_ROLE = r"(?:[^\d\s，。；,;、号]{0,2}?(?P<trole>" + ANY_ROLE[3:-2] + r")[^\d\s，。；,;、号]{0,2})?"
 # A short description of the target may stand between ("刀了白天发言像神的 8 号"): it ends in 的 and names no seat.
 DESCRIBED = r"(?:[^\d，。；,;、]{1,12}?的)?"
+# A poison's target described with another seat in it ("毒死了为 11 号说话的狼人 12 号"): the description ends in 的 and
+# a role word then the seat follow at once (the head of the phrase is the last seat); a particle may stand after the
+# actor ("2 号则盲毒了村民 1 号").
+_SEATED_DESCRIPTION = r"(?:[^，。；,;、]{1,12}?的(?=\s*" + ANY_ROLE[3:-2] + r"\s*\d{1,2}\s*号))?"
+_PARTICLE = r"(?:则|也|便|就)?\s*"
 NAMED = {skill: re.compile(r"(?P<role_a>" + ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + ROLE_WORD + r")?\s*"
-                            + CHOOSING + verb + TARGET_ROLE + SEAT + RESULT) for skill, (_, _, verb) in SKILLS.items()}
+                            + (_PARTICLE if skill == "witch_poison" else "") + CHOOSING + verb
+                            + (_SEATED_DESCRIPTION if skill == "witch_poison" else "") + TARGET_ROLE + SEAT + RESULT)
+         for skill, (_, _, verb) in SKILLS.items()}
+# The poisoner ends a sub-clause (a transcript's break after "女巫 7 号"), the poison opens the next: "选择撒毒狼人 4 号";
+# or the verb ends one and the target alone is the next ("1 号盲毒了，村民 10 号").
+POISON_FIRST = re.compile(r"^" + CHOOSING + SKILLS["witch_poison"][2] + TARGET_ROLE + SEAT + r"(?!\s*[和、与及跟]\s*\d)")
+POISONER_VERB_LAST = re.compile(r"(?:女巫\s*(?:(?P<actor>\d{1,2})\s*号)?|(?<!\d)(?P<seat_actor>\d{1,2})\s*号)\s*" + _PARTICLE + CHOOSING
+                                + r"(?:盲毒|开毒|撒毒|用毒|毒)了?\s*$")
+TARGET_ALONE = re.compile(r"^" + TARGET_ROLE + SEAT + r"\s*$")
 KILL_NAMED = re.compile(KILLER + r"[^\d，。；,;]{0,6}?" + KILL_VERB + r"\s*、?\s*" + DESCRIBED + TARGET_ROLE + SEAT + SECOND_VICTIM)
 # The pack, then its night, then the kill, anywhere: "狼队在第三晚杀死了 1 号" (the night follows the killer).
 KILL_NIGHT_AFTER = re.compile(KILLER + r"\s*(?:在|于)\s*第(?P<n>" + ORDINAL + r")(?:晚|夜)\s*(?:里|中)?\s*" + KILL_VERB + r"\s*、?\s*"

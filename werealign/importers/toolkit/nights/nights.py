@@ -35,6 +35,7 @@ from werealign.importers.toolkit.nights.night_clauses import named, named_action
 from werealign.importers.toolkit.nights.night_record import NightRecord, Reading, drop_conflicts
 from werealign.importers.toolkit.nights.night_story import Clock
 from werealign.importers.toolkit.nights.nicknames import nickname_patterns, recap_nicknames
+from werealign.importers.toolkit.nights.split_acts import split_acts
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Evidence, Phase, SeatInfo
@@ -97,6 +98,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
         reader.nicks = recap_nicknames(logs, seats)
         reader.nick_patterns = nickname_patterns(reader.nicks, w.KILLER, w.KILL_VERB, w.ORDINAL)
         nicknamed(reader, None, logs)
+    source_text = logs
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
         logs = re.sub(r"(?<=[^\d\s])\s+(?!" + w.KNIFE_MET + r")(?=[^\d\s号])", _sentence_break, logs)
     current: SeatInfo | None = None  # the seat whose clause this is
@@ -116,11 +118,8 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             witch = by_seat.get(int(wm.group("actor"))) if wm.group("actor") else (witches[0] if len(witches) == 1 else None)
             if witch is not None and witch.role == "witch":
                 reader.implicit_save(witch, night, False, before[wm.start():] + part[:w.ANTIDOTE_FIRST.match(part).end()])
-        if night is not None and not clock.derived and (ga := w.GUARD_ACT_FIRST.match(part)) and (gm := w.GUARD_LAST.search(before)):
-            guard = reader.one_of("guard", gm.group("actor"))  # "由于守卫 5 号，当晚选择守自己"
-            if guard is not None:
-                reader.act(guard, night, target=guard.seat if ga.group("self") else None, text=before[gm.start():] + "，" + ga.group(0),
-                           skill="guard_protect")
+        if night is not None and not clock.derived:
+            split_acts(reader, night, before, part, source_text)  # "由于守卫 5 号，当晚选择守自己" (nights.split_acts)
         clause = w.SEAT_CLAUSE.match(part)
         if clause:
             # A seat's clause starts when the role it states is the seat's true one (else it is no clause of the
