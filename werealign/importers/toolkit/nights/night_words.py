@@ -18,10 +18,11 @@ OTHER_NIGHT = re.compile(r"晚|夜")
 SEAT = r"\s*(?P<seat>\d{1,2})\s*号"
 RESULT = r"(?:\s*是)?\s*(?P<said>狼人?|好人|金水|查杀)?"
 
+POISON_VERB = r"(?:(?:使用|用|开|泼|撒)了?毒药?(?:盲?毒(?:死|杀|中|掉)?)?|盲?毒(?:死|杀|中|掉)?)了?"
 # skill -> (the role that has it, its name in the log, the verb phrase before the target seat).
 SKILLS: dict[str, tuple[str, str, str]] = {
     "witch_save": ("witch", "女巫", r"(?:(?:使用|用|开)了?解药(?:解救|救起|救活|救)?|(?:开药|用药|解药)?(?:解救|救起|救活|救))了?"),
-    "witch_poison": ("witch", "女巫", r"(?:(?:使用|用|开|泼|撒)了?毒药?(?:盲?毒(?:死|杀|中|掉)?)?|盲?毒(?:死|杀|中|掉)?)了?"),
+    "witch_poison": ("witch", "女巫", POISON_VERB),
     "seer_check": ("seer", "预言家", r"(?P<verb>首验|查验|验|查杀)了?"),
     "guard_protect": ("guard", "守卫", r"(?:守(?:护|卫)?|保护)了?"),
     "silence": ("silencer_elder", "禁言长老", r"禁言?了?"),
@@ -74,12 +75,13 @@ DESCRIBED = r"(?:[^\d，。；,;、]{1,12}?的)?"
 _SEATED_DESCRIPTION = r"(?:[^，。；,;、]{1,12}?的(?=\s*" + ANY_ROLE[3:-2] + r"\s*\d{1,2}\s*号))?"
 _PARTICLE = r"(?:则|也|便|就)?\s*"
 NAMED = {skill: re.compile(r"(?P<role_a>" + ROLE_WORD + r")?\s*(?:(?P<actor>\d{1,2})\s*号\s*(?:玩家)?)?\s*(?P<role_b>" + ROLE_WORD + r")?\s*"
-                            + (_PARTICLE if skill == "witch_poison" else "") + CHOOSING + verb
-                            + (_SEATED_DESCRIPTION if skill == "witch_poison" else "") + TARGET_ROLE + SEAT + RESULT)
+                            + (_PARTICLE if verb is POISON_VERB else "") + CHOOSING + verb
+                            + (_SEATED_DESCRIPTION if verb is POISON_VERB else "") + TARGET_ROLE + SEAT + RESULT)
          for skill, (_, _, verb) in SKILLS.items()}
+POISONING = frozenset(skill for skill, (_, _, verb) in SKILLS.items() if verb is POISON_VERB)  # the poison's skill id
 # The poisoner ends a sub-clause (a transcript's break after "女巫 7 号"), the poison opens the next: "选择撒毒狼人 4 号";
 # or the verb ends one and the target alone is the next ("1 号盲毒了，村民 10 号").
-POISON_FIRST = re.compile(r"^" + CHOOSING + SKILLS["witch_poison"][2] + TARGET_ROLE + SEAT + r"(?!\s*[和、与及跟]\s*\d)")
+POISON_FIRST = re.compile(r"^" + CHOOSING + POISON_VERB + TARGET_ROLE + SEAT + r"(?!\s*[和、与及跟]\s*\d)")
 POISONER_VERB_LAST = re.compile(r"(?:女巫\s*(?:(?P<actor>\d{1,2})\s*号)?|(?<!\d)(?P<seat_actor>\d{1,2})\s*号)\s*" + _PARTICLE + CHOOSING
                                 + r"(?:盲毒|开毒|撒毒|用毒|毒)了?\s*$")
 TARGET_ALONE = re.compile(r"^" + TARGET_ROLE + SEAT + r"\s*$")

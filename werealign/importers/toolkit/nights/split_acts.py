@@ -38,7 +38,7 @@ def split_acts(reader: NightRecord, night: int, before: str, part: str, source: 
                        skill="guard_protect")
     if (pm := w.POISON_FIRST.match(part)) and (wm := w.WITCH_LAST.search(before)):
         joined = before[wm.start():] + pm.group(0)
-        named_actions(reader, night, joined, quote_across(source, before[wm.start():], pm.group(0)), frozenset({"witch_poison"}))
+        named_actions(reader, night, joined, quote_across(source, before[wm.start():], pm.group(0)), w.POISONING)
     if (tm := w.TARGET_ALONE.match(part)) and (vm := w.POISONER_VERB_LAST.search(before)):
         joined = before[vm.start():] + tm.group(0)
-        named_actions(reader, night, joined, quote_across(source, before[vm.start():], tm.group(0)), frozenset({"witch_poison"}))
+        named_actions(reader, night, joined, quote_across(source, before[vm.start():], tm.group(0)), w.POISONING)
