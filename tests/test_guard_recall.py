@@ -44,6 +44,8 @@ def test_the_tables_word_for_guarding_oneself_in_the_recap_or_the_log():
     assert facts("第二晚守卫没有自守，狼队刀了 5 号") == set()  # denied
     assert facts("第二晚 5 号自守") == set()  # seat 5 is no guard
     assert facts("第二晚狼队刀了 5 号，3 号担心被刀所以想自守") == set()  # a wish under no act word the reader knows
+    assert facts("第二晚守卫可以自守，狼队刀了 5 号") == set()  # a rule, not his act
+    assert facts("第二晚守卫 3 号想空守，狼队刀了 5 号") == set()  # a wish
 
 
 def test_the_logs_account_of_his_words_runs_on_past_its_word_of_speech():

@@ -95,12 +95,12 @@ def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
             rec.found(guard, night, m=m, text=whole, skill="guard_protect")
     nicknamed(rec, night, text)
     for m in w.GUARD_SELF.finditer(text):
-        if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]):
+        if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]) and not w.GUARD_MODAL.search(m.group(0)):
             guard = rec.one_of("guard", m.group("actor"))
             if guard is not None:
                 rec.act(guard, night, target=guard.seat, text=whole, skill="guard_protect")
     for m in w.GUARD_EMPTY.finditer(text):
-        if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]):
+        if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]) and not w.GUARD_MODAL.search(m.group(0)):
             guard = rec.one_of("guard", m.group("actor"))
             if guard is not None:
                 rec.act(guard, night, target=None, text=whole, skill="guard_protect")

@@ -99,6 +99,8 @@ POISON_OWN = re.compile(r"^被\s*(?:女巫|(?P<by>\d{1,2})\s*号\s*(?:女巫)?)\
 # after the seat, "当晚" (the clause's own night) may follow; split by a comma, see GUARD_LAST.
 _GUARD_WHO = (r"(?:(?P<role>守卫)\s*(?:[^\d\s，。；,;、号晚夜天]{1,4}?)?\s*)?(?:(?<!\d)(?P<actor>\d{1,2})\s*号\s*(?:守卫)?\s*)?"
               r"(?:当晚\s*)?")
+# A guard's night told as a rule, a wish or a plan ("守卫可以自守", "守卫想空守") is no act.
+GUARD_MODAL = re.compile(r"可以|能|会|要|想|应该|打算|准备|无法|允许")
 GUARD_SELF = re.compile(_GUARD_WHO + CHOOSING + r"(?:(?:守护|守)了?\s*(?:自己|自身)|自守)")
 GUARD_EMPTY = re.compile(_GUARD_WHO + CHOOSING + r"(?:空手|空守)")
 # A seat's description that holds a word of speech but reports none: "悍跳狼" (a wolf that claimed a role).
