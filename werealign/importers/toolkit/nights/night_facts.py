@@ -37,6 +37,11 @@ from werealign.schema.models import ACTOR, EVERYONE
 from werealign.schema.roles import catalogue_for
 
 
+# A seat's own night kill, placed on the dawn its target died at (the wolves' kill needs that dawn's every death
+# accounted for: _place_by_dawns).
+_OWN_KILLS = frozenset({"witch_poison", "stalker_assassinate"})
+
+
 @dataclass
 class NightFacts:
     kept: list[Event]
@@ -115,8 +120,8 @@ def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Seq
     """Seats' clauses that have a seat killed by the wolves or poisoned on a night they do not name (UNPLACED_NOTE),
     placed by the host's dawns. Annotators write "被狼人刀死" of a seat the witch poisoned too (DEV game s3-05's log),
     so a kill is placed only where the sources account for every death of a dawn with two or more, one cause each and
-    one of them the wolves' ("6 号…夜间被女巫毒死", "7 号…夜间被狼刀死亡"); a poison is placed on the dawn its seat died
-    at. A seat announced out nowhere whose last night's dawn the recording never tells: a kill is a death in that
+    one of them the wolves' ("6 号…夜间被女巫毒死", "7 号…夜间被狼刀死亡", "11 号…夜间被潜行者暗杀"); a poison or an
+    assassination is placed on the dawn its seat died at. A seat announced out nowhere whose last night's dawn the recording never tells: a kill is a death in that
     night (TOLD_DEATH_NOTE: the host's lone-death rule and the role catalogue settle it), a poison that night's.
     (readings placed, the events not placed with why)"""
     order = {p.id: i for i, p in enumerate(phases)}
@@ -138,7 +143,7 @@ def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Seq
         for seat in sorted(died & set(by_seat)):
             placed.add(seat)
             e = cause[seat]
-            if e is not None and (e.skill == "witch_poison" or (e.skill == "wolf_kill" and complete)):
+            if e is not None and (e.skill in _OWN_KILLS or (e.skill == "wolf_kill" and complete)):
                 out += [Reading(r.seat, r.text, r.event.model_copy(update={"phase": night}), r.why) for r in by_seat[seat]]
             else:
                 dropped += [(r.event, f"seat {seat} dies at the dawn after {night} with {sorted(died)}: the sources' accounts of that dawn, "

@@ -145,13 +145,16 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
         elif current is not None and clock.night is None and (k := w.POISONED_NIGHT_UNSAID.match(part)) and (
                 witch := reader.one_of("witch", k.group("by"))) is not None:
             reader.kill_unplaced(current, part, witch)  # "夜间被女巫毒死": likewise
+        elif current is not None and clock.night is None and (k := w.ASSASSINATED_NIGHT_UNSAID.match(part)) and (
+                stalker := reader.one_of("stalker", k.group("by"))) is not None:
+            reader.kill_unplaced(current, part, stalker, "stalker_assassinate")  # "后夜间被潜行者暗杀": likewise
         elif w.DAY.search(part) or w.OTHER_NIGHT.search(part.replace("平安夜", "")):
             clock.other(part)  # day again, a night of a day, a nightfall, or a night the log does not number
         elif current is not None and clock.night is not None and not clock.derived and (c := _GOES_ON.match(part)):
             # the seat's own clause goes on about the night it named: "第二晚死亡，同时毒了 11 号"
             own(reader, current, clock.night, part[c.end():], part)
         piece_before = before
-        for piece, n, derived in clock.pieces(part[start.end():] if start else part):
+        for piece, n, derived in clock.pieces(part[start.end():] if start else part, named=start is not None):
             if n is not None:
                 for d in w.DEATHS.finditer(piece):
                     if not w.NEGATED.search(piece[max(0, d.start() - 2):d.end()]):

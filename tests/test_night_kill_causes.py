@@ -1,0 +1,70 @@
+"""Issue 41 (branch k41): a dawn's deaths each given one cause by the seats' own clauses, the stalker's assassination
+among them; and a self-destruct told right after the night it led into. Every sentence is invented for these tests
+(no WereBench text), in wordings the release does not use, with the negative cases beside them."""
+
+from __future__ import annotations
+
+from werealign.importers.toolkit.nights.night_facts import read_night_facts
+from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE
+from werealign.importers.toolkit.nights.nights import read_night_actions
+from werealign.schema import Event, Phase, SeatInfo
+from werealign.schema.models import EVERYONE
+
+# 1 witch, 2 seer, 3 stalker, 4 and 6 werewolves, 5 and 7 villagers, 8 hunter; nights 1-4, the recording ends on night 4.
+SEATS = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good", original_role_label=label)
+         for s, r, label in [(1, "witch", "女巫"), (2, "seer", "预言家"), (3, "stalker", "潜行者"), (4, "werewolf", "狼人"),
+                             (5, "villager", "村民"), (6, "werewolf", "狼人"), (7, "villager", "村民"), (8, "hunter", "猎人")]]
+PHASES = [Phase(id=f"{kind}-{n}", kind=kind, day=n, start=20 * n + (10 if kind == "day" else 0), end=20 * n + (19 if kind == "day" else 9))
+          for n in (1, 2, 3) for kind in ("night", "day")] + [Phase(id="night-4", kind="night", day=4, start=80, end=89)]
+
+
+def _exit(seat: int, phase: str, how: str = "night_death") -> Event:
+    return Event(kind="elimination", phase=phase, segment_id=None, audience=EVERYONE, target=seat, result=how)
+
+
+# the host: seats 5 and 7 dead at the dawn after night 3; seat 2 at night 2's
+EXITS = [_exit(2, "day-2"), _exit(5, "day-3"), _exit(7, "day-3")]
+
+
+def _night3(log: str, seats=SEATS) -> set[tuple]:
+    nf = read_night_facts(log, None, [], seats, PHASES, "zh", EXITS)
+    return {(e.skill, e.actor, e.target) for e in nf.kept if e.phase == "night-3" and e.audience.kind != "seats"}
+
+
+def test_a_stalkers_assassination_is_one_cause_of_a_dawn_and_the_knife_the_other():
+    log = "5 号是村民，白天投了 6 号，后来在夜里被潜行者刺杀；7 号是村民，夜间被狼人刀死"
+    assert _night3(log) == {("stalker_assassinate", 3, 5), ("wolf_kill", None, 7)}
+    # the stalker named by its seat
+    assert _night3("5 号是村民，夜间被 3 号暗杀身亡；7 号是村民，最终被狼刀死亡") == {("stalker_assassinate", 3, 5), ("wolf_kill", None, 7)}
+
+
+def test_an_assassination_by_no_stalker_or_only_said_or_one_death_left_unaccounted_places_no_kill():
+    # seat 2 is no stalker: 5's cause is not known, so which death is the knife's is not either
+    assert _night3("5 号是村民，夜间被 2 号暗杀；7 号是村民，夜间被狼人刀死") == set()
+    # talk is not a deed
+    assert _night3("5 号是村民，称自己会被潜行者暗杀；7 号是村民，夜间被狼人刀死") == set()
+    # a board with no stalker: the role word alone names nobody
+    no_stalker = [s if s.seat != 3 else SeatInfo(seat=3, role="villager", faction="good", original_role_label="村民") for s in SEATS]
+    assert _night3("5 号是村民，夜间被潜行者暗杀；7 号是村民，夜间被狼人刀死", no_stalker) == set()
+    # both seats "assassinated": no seat's clause gives the knife
+    assert not {k for k in _night3("5 号是村民，夜间被潜行者暗杀；7 号是村民，夜间被潜行者暗杀") if k[0] == "wolf_kill"}
+
+
+def _read(text: str) -> list[tuple]:
+    return [(r.event.phase, r.event.target, r.event.note == DERIVED_NOTE) for r in read_night_actions(text, SEATS, PHASES, "zh")
+            if r.event is not None and r.event.skill == "wolf_kill"]
+
+
+def test_a_self_destruct_told_first_under_a_named_night_led_into_that_night():
+    # "night 3: seat 6 blew up, then the last wolf knifed 7": the self-destruct is the day's end before night 3
+    assert _read("第三晚 6 号当即自爆，剩下的狼 4 号刀死 7 号") == [("night-3", 7, True)]
+    # a deed of the night before the self-destruct: the night told comes first, the kill after it is the next night's
+    assert _read("第二晚狼人刀 2 号，6 号随即自爆，狼人刀死 7 号") == [("night-2", 2, False), ("night-3", 7, True)]
+
+
+def test_the_self_destruct_that_opened_a_named_night_stands_only_where_the_dawn_bears_the_kill_out():
+    nf = read_night_facts("第三晚 6 号当即自爆，剩下的狼 4 号刀死 7 号", None, [], SEATS, PHASES, "zh", EXITS)
+    assert {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} == {("night-3", 7)}
+    # seat 2 died at night 2's dawn, not night 3's: nothing is kept
+    nf = read_night_facts("第三晚 6 号当即自爆，剩下的狼 4 号刀死 2 号", None, [], SEATS, PHASES, "zh", EXITS)
+    assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"]
