@@ -188,10 +188,9 @@ def test_at_least_98_percent_of_the_facts_read_are_true(scored) -> None:
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason="issue 41 (2026-11-27, merged main): the kill is read right for 184 of the 209 nights that "
-                                        "require it (88%; DEV 101/109, HELD OUT 83/100): two or more deaths at a dawn with the poison "
-                                        "untold, nights missing from the timeline, nicknames, magician nights whose swap is not stated")
 def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -> None:
+    # met (issue 41, k41): 189 of 209 (90.4%), 0 false; the merged main had 184 (88%). A bare pass: the hidden release
+    # games are the held-out test, and no split of ../shared is held out any more.
     c = scored[0]["wolf_kill"]
     assert c["right"] / c["required"] >= 0.90, (c["right"], c["required"])
 

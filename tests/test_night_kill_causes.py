@@ -68,3 +68,14 @@ def test_the_self_destruct_that_opened_a_named_night_stands_only_where_the_dawn_
     # seat 2 died at night 2's dawn, not night 3's: nothing is kept
     nf = read_night_facts("第三晚 6 号当即自爆，剩下的狼 4 号刀死 2 号", None, [], SEATS, PHASES, "zh", EXITS)
     assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"]
+
+
+def test_a_knife_told_right_after_a_self_destruct_is_the_packs_whoever_blew_up():
+    # the wolf that blew up is named by a nickname, not a seat: the self-destruct alone says a wolf acted
+    assert _read("第二天白天，小花选择自爆，随后刀死 7 号") == [("night-3", 7, True)]
+    nf = read_night_facts(None, "第二天白天 小花选择自爆 随后刀死 7 号", [], SEATS, PHASES, "zh", EXITS)
+    assert {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} == {("night-3", 7)}
+    # no self-destruct (an exile), a self-destruct denied or planned: the knife after it has no subject
+    assert _read("第二天白天，小花被投票出局，随后刀死 7 号") == []
+    assert _read("第二天白天，小花没有自爆，随后刀死 7 号") == []
+    assert _read("第二天白天，小花准备自爆，随后刀死 7 号") == []

@@ -37,11 +37,6 @@ from werealign.schema.models import ACTOR, EVERYONE
 from werealign.schema.roles import catalogue_for
 
 
-# A seat's own night kill, placed on the dawn its target died at (the wolves' kill needs that dawn's every death
-# accounted for: _place_by_dawns).
-_OWN_KILLS = frozenset({"witch_poison", "stalker_assassinate"})
-
-
 @dataclass
 class NightFacts:
     kept: list[Event]
@@ -143,7 +138,8 @@ def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Seq
         for seat in sorted(died & set(by_seat)):
             placed.add(seat)
             e = cause[seat]
-            if e is not None and (e.skill in _OWN_KILLS or (e.skill == "wolf_kill" and complete)):
+            # a seat's own kill (a poison, an assassination) is placed on its target's dawn; the wolves' needs the dawn complete
+            if e is not None and (e.skill in ("witch_poison", "stalker_assassinate") or (e.skill == "wolf_kill" and complete)):
                 out += [Reading(r.seat, r.text, r.event.model_copy(update={"phase": night}), r.why) for r in by_seat[seat]]
             else:
                 dropped += [(r.event, f"seat {seat} dies at the dawn after {night} with {sorted(died)}: the sources' accounts of that dawn, "

@@ -144,10 +144,10 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             reader.kill_unplaced(current, part)  # "最终被狼人刀死": the host's dawn places it (nights.night_facts)
         elif current is not None and clock.night is None and (k := w.POISONED_NIGHT_UNSAID.match(part)) and (
                 witch := reader.one_of("witch", k.group("by"))) is not None:
-            reader.kill_unplaced(current, part, witch)  # "夜间被女巫毒死": likewise
+            reader.kill_unplaced(current, part, witch, skill="witch_poison")  # "夜间被女巫毒死": likewise
         elif current is not None and clock.night is None and (k := w.ASSASSINATED_NIGHT_UNSAID.match(part)) and (
                 stalker := reader.one_of("stalker", k.group("by"))) is not None:
-            reader.kill_unplaced(current, part, stalker, "stalker_assassinate")  # "后夜间被潜行者暗杀": likewise
+            reader.kill_unplaced(current, part, stalker, skill="stalker_assassinate")  # "后夜间被潜行者暗杀": likewise
         elif w.DAY.search(part) or w.OTHER_NIGHT.search(part.replace("平安夜", "")):
             clock.other(part)  # day again, a night of a day, a nightfall, or a night the log does not number
         elif current is not None and clock.night is not None and not clock.derived and (c := _GOES_ON.match(part)):
