@@ -79,3 +79,31 @@ def test_a_knife_told_right_after_a_self_destruct_is_the_packs_whoever_blew_up()
     assert _read("第二天白天，小花被投票出局，随后刀死 7 号") == []
     assert _read("第二天白天，小花没有自爆，随后刀死 7 号") == []
     assert _read("第二天白天，小花准备自爆，随后刀死 7 号") == []
+
+
+def test_a_days_exile_told_by_role_and_nickname_maps_the_nickname_to_the_seat_the_host_exiled():
+    from werealign.importers.toolkit.nights.nicknames import recap_nicknames
+
+    exits = [*EXITS, _exit(5, "day-2", "voted_out")]
+    recap = "第一晚狼人首刀村民阿木 女巫开药救人 第二天白天，大家成功扛推了村民阿木 第三晚…"
+    assert recap_nicknames(recap, SEATS, exits) == {"阿木": 5}
+    # the other wording: the nickname first, then its exile
+    assert recap_nicknames("第二天白天 村民阿木被投票出局", SEATS, exits) == {"阿木": 5}
+    # so the first night's knife on that nickname is read, with the witch's save
+    nf = read_night_facts(None, recap, [], SEATS, PHASES, "zh", exits)
+    assert {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} >= {("night-1", 5)}
+
+
+def test_no_nickname_is_mapped_without_a_role_the_seat_holds_one_exile_that_day_and_a_name():
+    exits = [*EXITS, _exit(5, "day-2", "voted_out")]
+    from werealign.importers.toolkit.nights.nicknames import recap_nicknames
+
+    # no role word; a role the exiled seat does not hold; a day with no exile; a night named between the day and the exile
+    assert recap_nicknames("第二天白天，大家成功扛推了阿木", SEATS, exits) == {}
+    assert recap_nicknames("第二天白天，大家成功扛推了女巫阿木", SEATS, exits) == {}
+    assert recap_nicknames("第三天白天，大家成功扛推了村民阿木", SEATS, exits) == {}
+    assert recap_nicknames("第二天白天过去，第三晚大家扛推了村民阿木", SEATS, exits) == {}
+    # two exiles that day: which is meant is not known
+    assert recap_nicknames("第二天白天，大家成功扛推了村民阿木", SEATS, [*exits, _exit(7, "day-2", "voted_out")]) == {}
+    # words of time or of the game where a name would stand are no name
+    assert recap_nicknames("第二天白天，大家成功扛推了村民出局后", SEATS, exits) == {}

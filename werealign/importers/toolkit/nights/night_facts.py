@@ -50,8 +50,8 @@ class NightFacts:
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
                      phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
-    readings, undawned = _dawn_bears_out(read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True),
-                                         exits, phases)
+    read = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits)
+    readings, undawned = _dawn_bears_out(read, exits, phases)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
     told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
     readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]

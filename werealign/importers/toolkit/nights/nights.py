@@ -37,7 +37,7 @@ from werealign.importers.toolkit.nights.night_story import Clock
 from werealign.importers.toolkit.nights.nicknames import nickname_patterns, recap_nicknames
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.text.zh_numbers import chinese_number
-from werealign.schema import Evidence, Phase, SeatInfo
+from werealign.schema import Event, Evidence, Phase, SeatInfo
 
 
 # A sub-clause that goes on about the night its seat's clause named ("第二晚死亡，同时毒了 11 号").
@@ -84,9 +84,10 @@ def _subclauses(text: str) -> list[str]:
 
 
 def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str, *,
-                       transcribed: bool = False) -> list[Reading]:
+                       transcribed: bool = False, exits: Sequence[Event] = ()) -> list[Reading]:
     """Every recognisable night action of the log (module docstring), in log order. `transcribed`: the text is a
-    transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop."""
+    transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop.
+    `exits`: the host's eliminations (a day's exile the recap tells by nickname maps it: nights.nicknames)."""
     if not logs:
         return []
     by_seat = {s.seat: s for s in seats}
@@ -94,7 +95,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     nth_night_checks(reader, logs)  # on the words as written: it needs no sentence, and its quote is verbatim
     nth_night_kills(reader, logs)
     if transcribed:  # the recap's nicknames, as its opening maps them to seats (nights.nicknames)
-        reader.nicks = recap_nicknames(logs, seats)
+        reader.nicks = recap_nicknames(logs, seats, exits)
         reader.nick_patterns = nickname_patterns(reader.nicks, w.KILLER, w.KILL_VERB, w.ORDINAL)
         nicknamed(reader, None, logs)
     if transcribed:  # a space between two words (not beside a number: "女巫 7 号") ends a sentence
