@@ -107,3 +107,44 @@ def test_no_nickname_is_mapped_without_a_role_the_seat_holds_one_exile_that_day_
     assert recap_nicknames("第二天白天，大家成功扛推了村民阿木", SEATS, [*exits, _exit(7, "day-2", "voted_out")]) == {}
     # words of time or of the game where a name would stand are no name
     assert recap_nicknames("第二天白天，大家成功扛推了村民出局后", SEATS, exits) == {}
+
+
+def test_a_stalker_who_never_voted_for_the_dead_seat_by_day_cannot_explain_a_lone_dawn_death():
+    from test_knife_said import PHASES as KS_PHASES, _dawn, _kills, _seats
+
+    from werealign.importers.toolkit.nights.night_truth import settle_night_actions
+
+    seats = _seats("stalker")  # seat 2 is the stalker; seat 3 dies alone at the dawn after night 2
+
+    def settle(voted):
+        kept, _ = settle_night_actions([], [_dawn(3, 2)], seats, KS_PHASES, voted=voted)
+        return _kills(kept)
+    assert settle(lambda seat, night: {5, 7} if seat == 2 else set()) == {("night-2", 3)}
+    # he voted for seat 3 on a day before: his assassination may be the death
+    assert settle(lambda seat, night: {3} if seat == 2 else set()) == set()
+    # his ballots are not known (a tally unread): nothing is inferred
+    assert settle(lambda seat, night: None) == set()
+    # a witch on the board is not bound by votes
+    kept, _ = settle_night_actions([], [_dawn(3, 2)], _seats("witch"), KS_PHASES, voted=lambda seat, night: set())
+    assert _kills(kept) == set()
+
+
+def test_the_day_ballots_before_a_night_come_from_the_hosts_tallies_or_are_not_known():
+    from test_tallies import game_with
+
+    from werealign.importers.toolkit.tallies import day_ballots
+
+    g = game_with([("day-1", "发言结束，全体请投票 3212号、5号投给7号，8号弃票，其余玩家投给1号，1号玩家出局")])
+    g = g.model_copy(update={"phases": [*g.phases, Phase(id="night-2", kind="night", day=2, start=1, end=1)],
+                             "events": [*g.events, Event(kind="elimination", phase="day-1", segment_id=11, audience=EVERYONE, target=1,
+                                                         result="voted_out")]})
+    voted = day_ballots(g)
+    assert voted(2, "night-2") == {7} and voted(3, "night-2") == {1} and voted(8, "night-2") == set()
+    assert voted(2, "day-1") == set()  # nothing before the first day
+    # the day's exile with no tally read: its ballots are not known
+    unread = g.model_copy(update={"utterances": g.utterances[:1]})
+    assert day_ballots(unread)(2, "night-2") is None
+    # a call to vote whose tally cannot be read
+    garbled = game_with([("day-1", "发言结束，全体请投票 ，，，")])
+    garbled = garbled.model_copy(update={"phases": [*garbled.phases, Phase(id="night-2", kind="night", day=2, start=1, end=1)]})
+    assert day_ballots(garbled)(2, "night-2") is None

@@ -48,8 +48,10 @@ class NightFacts:
 
 
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
-                     phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
-    """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
+                     phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = (),
+                     voted=lambda seat, night: None) -> NightFacts:
+    """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling.
+    `voted`: (seat, night) -> the seats it voted for by day before that night, None when not known (toolkit.tallies.day_ballots)."""
     read = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits)
     readings, undawned = _dawn_bears_out(read, exits, phases)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
@@ -72,7 +74,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     facts, corrected = apply_corrections(facts, corrections)
     knives = [(e.target, e.phase) for e in [*(r.event for r in readings if r.event is not None), *(e for e, _ in undawned)] if e.skill == "wolf_kill"]
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
-                                         told_deaths, knife_evidence(logs, recap, seats, knives))
+                                         told_deaths, knife_evidence(logs, recap, seats, knives), voted)
     dropped = [*late_written, *dropped]
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
