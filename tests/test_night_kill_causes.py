@@ -60,6 +60,8 @@ def test_a_self_destruct_told_first_under_a_named_night_led_into_that_night():
     assert _read("第三晚 6 号当即自爆，剩下的狼 4 号刀死 7 号") == [("night-3", 7, True)]
     # a deed of the night before the self-destruct: the night told comes first, the kill after it is the next night's
     assert _read("第二晚狼人刀 2 号，6 号随即自爆，狼人刀死 7 号") == [("night-2", 2, False), ("night-3", 7, True)]
+    # a quiet night told before the self-destruct: that night is over, the kill after it is the next night's
+    assert _read("第二晚平安夜 6 号随即自爆，狼人刀死 7 号") == [("night-3", 7, True)]
 
 
 def test_the_self_destruct_that_opened_a_named_night_stands_only_where_the_dawn_bears_the_kill_out():

@@ -29,8 +29,8 @@ SELF_DESTRUCT = re.compile(r"(?:(?<!\d)\d{1,2}\s*号|选择|决定|直接|果断
 _NIGHTFALL = re.compile(r"当天晚上|当天夜里|当晚|当夜|进入黑夜|进入夜晚|天黑|入夜|夜间行动|夜晚行动|夜间阶段")
 # Words that make what follows someone's report or guess: a self-destruct after one is not told as done.
 _REPORTED = re.compile(r"说|称|报|表示|认为|觉得|猜|建议|号召|如果|若|可能|应该|假如|要是")
-# A night action told (a knife, a potion, a check, a protection, a silence...): what a night holds, not a day.
-_NIGHT_DEED = re.compile(r"刀|杀|咬|毒|救|解药|守|验|查|禁|魅惑|交换")
+# A night told (a knife, a potion, a check, a protection, a silence, a quiet night, a death...): what a night holds.
+_NIGHT_DEED = re.compile(r"刀|杀|咬|毒|救|解药|守|验|查|禁|魅惑|交换|平安|死|出局")
 _DENIED = re.compile(r"未|没|不|想|要|准备|打算|如果|若")
 
 
