@@ -8,8 +8,9 @@ witch potion and every guard protection some source states, each as structured l
 actor, target, result) plus where it is stated (field, offset, length, sha256 prefix of the words) and never the
 words themselves (the release's licence forbids copying its text). `--source` checks every recorded location
 still holds words with that hash; `--list` prints every fact the importer reads falsely and every stated fact it
-misses. `--games odd` keeps the odd-numbered game files (the DEV games, whose misses may be read to improve the
-readers), `--games even` the even-numbered ones (HELD OUT: scored, never listed or read; `--list` refuses them).
+misses. `--games odd` keeps the odd-numbered game files, `--games even` the even-numbered ones. Earlier rounds tuned
+on the odd files only and held the even ones out; the even files' misses have since been read too (issue 41, branch
+k41), so no split of ../shared is held out any more: the release games ../shared does not hold are the held-out test.
 
 A gold fact is `stated` (some source says it), `absent` (owed by the rules, said by no source) or `undecided`
 (sources disagree, or name the seat only by a nickname the game never maps): undecided facts are left out of every
@@ -50,7 +51,7 @@ def game_number(game_file: str) -> int:
 
 
 def select_games(facts: list[dict], games: str) -> list[dict]:
-    """The gold facts of the odd-numbered (DEV), the even-numbered (HELD OUT) or all game files."""
+    """The gold facts of the odd-numbered, the even-numbered or all game files (no longer a DEV / HELD OUT split)."""
     if games == "all":
         return facts
     parity = {"odd": 1, "even": 0}[games]
@@ -178,6 +179,7 @@ def miss_reasons(gold: list[dict], read: dict, games) -> Counter:
     (werealign.importers.toolkit.nights.night_facts.findings: disputed / contradicted / refused, with the rule's class), or
     "never read". Counts only: no game, night, seat or words, so it may be run on the held-out games."""
     from werealign.importers.toolkit.nights.night_facts import findings, read_night_facts
+    from werealign.importers.toolkit.tallies import day_ballots
 
     by_file = {g.provenance.original_file: g for g in games if g.provenance}
     found: dict[str, dict] = {}
@@ -189,7 +191,7 @@ def miss_reasons(gold: list[dict], read: dict, games) -> Counter:
         if f["game"] not in found:
             g = by_file[f["game"]]
             exits = [e for e in g.events if e.kind in ("elimination", "self_destruct", "badge_transfer")]
-            found[f["game"]] = findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits), g.phases)
+            found[f["game"]] = findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits, voted=day_ballots(g)), g.phases)
         actor = None if f["fact"] == "wolf_kill" else f.get("actor")
         whys = found[f["game"]].get((f"night-{f['night']}", f["fact"], actor), [])
         out[(f["fact"], "; ".join(sorted({_reason_class(w) for w in whys})) or "never read")] += 1
@@ -215,15 +217,9 @@ def main() -> None:
     ap.add_argument("--list", action="store_true", help="list every false and every missed fact")
     ap.add_argument("--why", action="store_true", help="count the missed stated facts per kind by what the importer's readers "
                     "did with them (read then left out, and by which rule, or never read): counts only, so any games")
-    ap.add_argument("--held-out-spent", dest="spent", action="store_true",
-                    help="let --list name the even games' misses too: from then on their figures are DEV figures, not held out "
-                         "(issue 41 round s41c listed them: earlier rounds had already tuned on their aggregates)")
     ap.add_argument("--games", choices=("odd", "even", "all"), default="all",
-                    help="odd-numbered game files (DEV), even-numbered (HELD OUT: never listed), or all")
+                    help="odd-numbered game files, even-numbered, or all (no split is held out: see the docstring)")
     args = ap.parse_args()
-    if args.list and args.games != "odd" and not args.spent:
-        ap.error("--list names the misses of the games it scores: only the DEV games (--games odd) may be listed, "
-                 "unless --held-out-spent says the even games are no longer held out")
     gold = select_games(load_gold(args.gold), args.games)
     if args.source:
         problems = evidence_problems(gold, args.source)

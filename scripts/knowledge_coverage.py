@@ -17,6 +17,7 @@ from werealign.dataset import load_dataset
 from werealign.game.knowledge import coverage
 from werealign.game.knowledge_gaps import gaps
 from werealign.importers.toolkit.nights.night_facts import findings, read_night_facts
+from werealign.importers.toolkit.tallies import day_ballots
 
 
 def _season(g) -> str:
@@ -25,9 +26,10 @@ def _season(g) -> str:
 
 def reader_findings(g):
     """What the importer's readers find in the game's sources and do not keep (the same readers the import ran)."""
-    # the public events the import gave the readers: the exits, and the badge moves the badge convention reads
+    # the public events the import gave the readers: the exits, and the badge moves the badge convention reads; the
+    # day ballots of the host's tallies (a stalker kills only a seat he voted for)
     exits = [e for e in g.events if e.kind in ("elimination", "self_destruct", "badge_transfer")]
-    return findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits), g.phases)
+    return findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits, voted=day_ballots(g)), g.phases)
 
 
 def table(games) -> dict[str, Counter]:

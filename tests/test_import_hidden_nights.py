@@ -133,3 +133,19 @@ def test_a_nightfall_then_a_dawn_in_a_later_turn_of_the_same_day_is_a_night_cut_
             _u(2, "day-1", 13, "host", "天亮了，昨天晚上死亡的是 5 号")]
     assert [u.phase for u in split_turn_nights(PH, fell, _ctx())[1]] == ["day-1", "day-1", "day-1"]
     assert [p.id for p in split_turn_nights(PH, fell, _ctx())[0]] == ["night-1", "day-1", "night-2", "day-2", "night-3", "day-3"]
+
+
+def test_a_final_call_to_the_wolves_is_a_nightfall_and_an_empty_closing_day_is_no_day():
+    """(issue 41, k41) After a self-destruct the host may call the wolves at once, with no "天黑请闭眼"; and the release
+    may close its timeline with a zero-length day after the night the last turn lies in: that night is the last."""
+    called = [_u(0, "day-2", 35, "host", "8 号玩家自爆，游戏继续，狼人请睁眼，请选择要杀的人")]
+    assert [p.id for p in add_final_night(PH, called, _ctx())][-1] == "night-3"
+    assert add_final_night(PH, [_u(0, "day-2", 35, "host", "8 号玩家自爆，游戏继续")], _ctx()) == PH  # no call to the night
+    closed = [*PH[:3], Phase(id="night-2", kind="night", day=2, start=20, end=30)][:3] + [Phase(id="day-2", kind="day", day=2, start=30, end=30)]
+    in_night = [_u(0, "night-2", 21, "host", "4 号玩家自爆，游戏继续，天黑请闭眼，狼人请杀人")]
+    assert add_final_night(closed, in_night, _ctx()) == closed
+    # a dawn in that turn before its last nightfall: the nightfall opens the next night, which the timeline lacks
+    dawn_first = [_u(0, "night-2", 21, "host", "天亮了，昨天晚上死亡的是 3 号，4 号玩家自爆，游戏继续，天黑请闭眼")]
+    assert [p.id for p in add_final_night(closed, dawn_first, _ctx())][-1] == "night-3"
+    # a closing day with length is a day that happened: its nightfall opens a night
+    assert [p.id for p in add_final_night(PH, [_u(0, "night-2", 21, "host", "天黑请闭眼")], _ctx())][-1] == "night-3"

@@ -145,7 +145,7 @@ def test_the_score_counts_right_missed_false_and_unchecked_on_invented_games() -
     assert "| all | all | 6 | 5 | 5 | 2 | 4 | 1 | 40% | 33% |" in report.render(table)
 
 
-def test_the_dev_and_held_out_games_split_by_the_game_files_number_and_only_dev_is_listed(tmp_path) -> None:
+def test_the_games_split_by_the_game_files_number_and_any_split_is_listed(tmp_path) -> None:
     facts = [{"game": f"data/Season_{s}/{n:02d}.json", "night": 1} for s in (2, 7) for n in (1, 2, 10, 13)]
     assert [report.game_number(f["game"]) for f in facts[:4]] == [1, 2, 10, 13]
     assert {f["game"] for f in report.select_games(facts, "odd")} == {"data/Season_2/01.json", "data/Season_2/13.json",
@@ -155,15 +155,11 @@ def test_the_dev_and_held_out_games_split_by_the_game_files_number_and_only_dev_
     import subprocess
     import sys
 
-    for games in ("even", "all"):  # the misses of a held-out game are never printed
-        run = subprocess.run([sys.executable, str(REPO / "scripts" / "gold_report.py"), str(tmp_path), "--list", "--games", games],
-                             capture_output=True, text=True, timeout=60)
-        assert run.returncode != 0 and "--games odd" in run.stderr
-        # unless the user says the even games are no longer held out (issue 41, round s41c): then the flag is accepted
-        # (the run fails later here, as tmp_path holds no dataset, but not on the flag)
-        run = subprocess.run([sys.executable, str(REPO / "scripts" / "gold_report.py"), str(tmp_path), "--list", "--games", games,
-                              "--held-out-spent"], capture_output=True, text=True, timeout=60)
-        assert "--games odd" not in run.stderr
+    # no split of ../shared is held out any more (issue 41, k41): --list is accepted on every split; an empty
+    # dataset folder fails on loading, not on the argument check
+    run = subprocess.run([sys.executable, str(REPO / "scripts" / "gold_report.py"), str(tmp_path), "--list", "--games", "even"],
+                         capture_output=True, text=True, timeout=60)
+    assert "--games odd" not in run.stderr
 
 
 # --- the importer against the gold set (the release imported once per session) ---
@@ -192,10 +188,9 @@ def test_at_least_98_percent_of_the_facts_read_are_true(scored) -> None:
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason="issue 41 (2026-11-27, s41c): the kill is read right for 185 of the 209 nights that "
-                                        "require it (89%; odd 101/109, even 84/100): two or more deaths at a dawn with the poison "
-                                        "untold, nights missing from the timeline, nicknames, magician nights whose swap is not stated")
 def test_the_kill_is_read_for_90_percent_of_the_nights_that_require_it(scored) -> None:
+    # met (issue 41, k41): 189 of 209 (90.4%), 0 false; the merged main had 184 (88%). A bare pass: the hidden release
+    # games are the held-out test, and no split of ../shared is held out any more.
     c = scored[0]["wolf_kill"]
     assert c["right"] / c["required"] >= 0.90, (c["right"], c["required"])
 

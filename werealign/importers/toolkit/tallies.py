@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from werealign.game.derive import alive_at
@@ -124,6 +125,24 @@ def read_tallies(game: GameLog) -> tuple[list[Tally], list[TallyNote]]:
             else:
                 notes.append(TallyNote(u.phase, segment, f"the host's tally in turn {u.index} ({u.phase}, round {rounds[u.phase]})", read))
     return tallies, notes
+
+
+def day_ballots(game: GameLog) -> Callable[[int, str], set[int] | None]:
+    """(seat, phase) -> every seat `seat` voted for in the day ballots before `phase`, from the host's tallies; None when
+    a ballot before it is not known (a day whose call to vote gives no tally read, or whose exile has none). What a
+    stalker may assassinate (a seat he voted for by day: nights.night_truth) asks it before the game's votes exist."""
+    order = {p.id: i for i, p in enumerate(game.phases)}
+    days = [p.id for p in game.phases if p.kind == "day"]
+    tallies, notes = read_tallies(game)
+    read = {t.phase for t in tallies}
+    unknown = {n.phase for n in notes} | ({e.phase for e in game.events if e.kind == "elimination" and e.result == "voted_out"} - read)
+
+    def voted(seat: int, phase: str) -> set[int] | None:
+        before = [d for d in days if order[d] < order.get(phase, -1)]
+        if any(d in unknown for d in before):
+            return None
+        return {t.ballots.get(seat) for t in tallies if t.phase in before} - {None}
+    return voted
 
 
 def tally_events(game: GameLog, report: ImportReport | None = None) -> GameLog:

@@ -39,6 +39,7 @@ from werealign.importers.werebench.seats import read_seats, read_winner
 from werealign.importers.werebench.segments import Transcripts, attach_segments
 from werealign.importers.werebench.source import RawMetadata, SourceGame, unknown_fields
 from werealign.importers.toolkit.role_words import ROLE_WORDS
+from werealign.importers.toolkit.tallies import day_ballots
 from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
 from werealign.schema.corrections import GameCorrections
@@ -97,7 +98,11 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     truth[sg.game_id] = reconciled = reconcile_roles(seats, meta.logs, meta.summary, ctx, blew_up)
     seats = reconciled.seats
     language = _language(meta.language, ctx)
-    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections)
+    rules = _rules(meta, seats, phases, ctx)
+    # the day ballots the host's tallies give, before the game's vote events exist (a stalker kills only a seat he voted for)
+    ballots = day_ballots(GameLog.model_construct(game_id=sg.game_id, language=language, rules=rules, seats=seats, phases=phases,
+                                                  utterances=utterances, events=events, mvp=None))
+    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections, ballots)
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
     season, episode = _provenance_numbers(sg, meta.source, ctx)
@@ -112,7 +117,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
             original_file=sg.rel,
             original_game_id=str(meta.game_id),
         ),
-        rules=_rules(meta, seats, phases, ctx),
+        rules=rules,
         seats=seats,
         host_labels=host_labels,
         phases=phases,
@@ -186,11 +191,11 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
-                   language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None) -> list[Event]:
+                   language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None, ballots=lambda seat, night: None) -> list[Event]:
     """The night facts of every source and reader, settled (toolkit.nights.night_facts), with the import report's account."""
     if corrections is not None:
         check_quotes(corrections, {p.id for p in phases}, {s.seat for s in seats}, utterances, logs, recap, corrections.file or f"{corrections.game_id}.json")
-    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else ())
+    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else (), ballots)
     for line in nf.corrected:
         ctx.add("repaired", "night_fact_corrected", "corrections", line, "applied from the game's corrections file (its quote is the fact's evidence)")
     for r in nf.unread:

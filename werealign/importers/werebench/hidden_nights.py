@@ -133,17 +133,28 @@ def _time_at(u: Utterance, pos: int) -> float:
     return u.end
 
 
+# The host's call to the night: "天黑请闭眼", or, after a self-destruct, straight to the wolves ("游戏继续，狼人请睁眼，
+# 狼人请杀人"): only a night opens with the wolves called to kill.
+_NIGHT_CALL = re.compile(NIGHTFALL.pattern + r"|狼人请睁眼|狼人请杀人")
+
+
 def add_final_night(phases: list[Phase], utterances: list[Utterance], ctx: Ctx) -> list[Phase]:
     """The recording's last turn is the host's and ends with a nightfall after its last dawn ("... 游戏继续，天黑请闭眼"),
     and the timeline ends with a day: the game went on into that night (its actions are told by the log and the
     recap). It is added at the end (zero length; no dawn closes it, so nothing checks its deaths). A last phase that
-    is itself a night is the timeline's own."""
+    is itself a night is the timeline's own; so is the night the turn lies in, when no dawn in the turn comes before
+    its nightfall and every phase after it has zero length (the release closes its timeline with an empty day at the
+    recording's end: that day never began)."""
     if not utterances or utterances[-1].speaker != "host" or not phases or phases[-1].kind == "night":
         return phases
     u = utterances[-1]
     text = host_turn_text(u)
-    falls = list(NIGHTFALL.finditer(text))
+    falls = list(_NIGHT_CALL.finditer(text))
     if not falls or DAWN.search(text, falls[-1].end()) is not None:
+        return phases
+    at = next((i for i, p in enumerate(phases) if p.id == u.phase), None)
+    if (at is not None and phases[at].kind == "night" and DAWN.search(text, 0, falls[-1].start()) is None
+            and all(p.end <= p.start for p in phases[at + 1:])):
         return phases
     last = phases[-1]
     night = Phase(id=f"night-{last.day + 1}", kind="night", day=last.day + 1, start=last.end, end=last.end)

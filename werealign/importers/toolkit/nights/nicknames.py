@@ -2,8 +2,9 @@
 
 A recap opens with the board ("4 号阿花、7 号lucky 和十号大宝是三张狼人牌，2 号小五是预言家…") and later names players
 by nickname only ("狼人落刀小五", "女巫毒死了悍跳狼阿花", "第二晚他已验出大宝是狼人"). Only the opening (before its
-first night) is read for the map, and only a nickname that one seat alone carries there is kept: a name the recap
-never ties to a seat (the villagers it does not list) stays unread. The acts read with a nickname for the target:
+first night) is read for the map; so is a day's exile the recap tells by role and nickname ("第三天白天…扛推了村民小五"),
+which the host's one exile of that day ties to a seat whose true role is that role. Only a nickname that one seat
+alone carries is kept: a name the recap never ties to a seat stays unread. The acts read with a nickname for the target:
 - the wolves' kill under a night: the pack (or a wolf) and a verb of killing, then the nickname, maybe after its role
   (which the seat must hold);
 - the witch's poison under a night: the witch (her seat or her nickname may follow), then a verb of poisoning, a few
@@ -18,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from werealign.importers.toolkit.role_words import ROLE_WORDS
-from werealign.schema import SeatInfo
+from werealign.schema import Event, SeatInfo
 from werealign.text.zh_numbers import chinese_number
 
 _ROLE_WORDS = {n for r in ROLE_WORDS.roles.values() for n in r.names.get("zh", ())}
@@ -29,8 +30,9 @@ _INTRO = re.compile(r"(?<![\d一二三四五六七八九十])(?P<seat>\d{1,2}|[�
 _FIRST_NIGHT = re.compile(r"第一[晚夜]|首[晚夜页]")
 
 
-def recap_nicknames(recap: str | None, seats: Sequence[SeatInfo]) -> dict[str, int]:
-    """Nickname -> seat, from the recap's opening; a name given to two seats, a role word or a seat of no seat: left out."""
+def recap_nicknames(recap: str | None, seats: Sequence[SeatInfo], exits: Sequence[Event] = ()) -> dict[str, int]:
+    """Nickname -> seat, from the recap's opening and its days' exiles (`exits`: the host's eliminations); a name given
+    to two seats, a role word or a seat of no seat: left out."""
     if not recap:
         return {}
     opening = recap[:m.start()] if (m := _FIRST_NIGHT.search(recap)) else ""
@@ -39,8 +41,47 @@ def recap_nicknames(recap: str | None, seats: Sequence[SeatInfo]) -> dict[str, i
         nick, seat = m.group("nick").strip(), chinese_number(m.group("seat"))
         if seat is not None and nick not in _ROLE_WORDS and not any(w in nick for w in ("玩家", "牌")):
             found.setdefault(nick, set()).add(seat)
+    for nick, seat in _exiled_nicknames(recap, seats, exits):
+        found.setdefault(nick, set()).add(seat)
     valid = {s.seat for s in seats}
     return {n: next(iter(s)) for n, s in found.items() if len(s) == 1 and s <= valid}
+
+
+# A day's exile told with the player's role and nickname ("第三天白天，…成功扛推了村民小五", "狼人阿花被投票出局"): the
+# host's one exile of that day is the seat. The role word is required (it is checked against the seat's true role),
+# and the nickname stands last in its clause (a transcript's space, a stop or 出局 ends it).
+_NICK = r"(?P<nick>[A-Za-z][A-Za-z ]{0,12}[A-Za-z]|[^\x00-\x7f\d\s，。、,；;和是号的了被]{2,3})"
+_ROLE = "(?P<trole>" + "|".join(map(re.escape, sorted(_ROLE_WORDS, key=len, reverse=True))) + r")\s*"
+_EXILED = (re.compile(r"(?:扛推|抗推|票出|推出|归出|放逐)了?\s*" + _ROLE + _NICK + r"\s*(?:出局)?(?=[，。；,;\s]|$)"),
+           re.compile(_ROLE + _NICK + r"\s*被\s*(?:投票|票|扛推|抗推|放逐|归票)\s*出局"))
+# Not a name: words of the game's time and events that can stand where a name does.
+_NOT_A_NAME = re.compile(r"晚|夜|天|局|票|刀|毒|警|狼|神|民|牌|玩家|发言|最终|之后|后")
+_DAY = re.compile(r"第(?P<n>[一二三四五六七八九十\d]{1,2})(?:天|日)")
+_NIGHT = re.compile(r"晚|夜")
+
+
+def _exiled_nicknames(recap: str, seats: Sequence[SeatInfo], exits: Sequence[Event]) -> list[tuple[str, int]]:
+    """(nickname, seat) for each exile the recap tells by nickname under a day it names ("第N天", no night named
+    between): the host exiled exactly one seat that day (the phase day-N), and the role word before the nickname is
+    that seat's true role (a wolf's "狼人" any wolf-side role)."""
+    by_seat = {s.seat: s for s in seats}
+    out = []
+    for pattern in _EXILED:
+        for m in pattern.finditer(recap):
+            day = None
+            for d in _DAY.finditer(recap, 0, m.start()):
+                day = d
+            if day is None or _NIGHT.search(recap, day.end(), m.start()) or (n := chinese_number(day.group("n"))) is None:
+                continue
+            exiled = {e.target for e in exits if e.kind == "elimination" and e.result == "voted_out" and e.phase == f"day-{n}"}
+            seat = by_seat.get(next(iter(exiled))) if len(exiled) == 1 else None
+            nick, role = m.group("nick").strip(), m.group("trole")
+            if seat is None or nick in _ROLE_WORDS or _NOT_A_NAME.search(nick):
+                continue
+            if ROLE_WORDS.canonical(role) not in (seat.role, "werewolf" if seat.faction == "wolf" else None):
+                continue
+            out.append((nick, seat.seat))
+    return out
 
 
 def nickname_patterns(nicks: dict[str, int], killer: str, kill_verb: str, ordinal: str) -> list[tuple[str, re.Pattern]]:

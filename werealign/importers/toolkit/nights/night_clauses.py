@@ -8,6 +8,7 @@ import re
 
 from werealign.importers.toolkit.nights import night_words as w
 from werealign.importers.toolkit.nights.night_record import NightRecord, Reading, check_result
+from werealign.importers.toolkit.nights.night_story import Clock
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.text.zh_numbers import chinese_number
 from werealign.schema import SeatInfo
@@ -74,11 +75,13 @@ def unsaid_killer(rec: NightRecord, night: int, text: str, before: str, whole: s
 
 
 def _wolf_named(rec: NightRecord, text: str) -> bool:
-    """`text` has a wolf for its subject: the pack or a wolf-side role named, or a seat that truly is a wolf blowing
-    itself up ("4 号直接选择自爆") or told to knife ("让 9 号"): a seat merely mentioned ("4 号出局") is no subject of
-    the knife after it."""
+    """`text` has a wolf for its subject: the pack or a wolf-side role named, a self-destruct told as done (a wolf's
+    deed, whoever is named: "4 号直接选择自爆", "小仓选择自爆"), or a seat that truly is a wolf told to knife ("让 9 号"):
+    a seat merely mentioned ("4 号出局") is no subject of the knife after it."""
     if re.search(w.KILLER, text):
         return True
+    if Clock.self_destructs(text):
+        return True  # "小仓选择自爆，随后刀 9 号": only a wolf blows itself up, so the knife told next is the pack's
     # "让 9 号 | 刀死 4 号" (a transcript's space split them): the wolf the sub-clause ends on is told to knife
     m = re.search(r"(?:让|由|安排)\s*(?<!\d)(\d{1,2})\s*号\s*$", text) or re.search(r"(?<!\d)(\d{1,2})\s*号[^\d，。；,;]{0,8}?自爆", text)
     seat = rec.by_seat.get(int(m.group(1))) if m else None

@@ -48,10 +48,12 @@ class NightFacts:
 
 
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
-                     phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = ()) -> NightFacts:
-    """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling."""
-    readings, undawned = _dawn_bears_out(read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True),
-                                         exits, phases)
+                     phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = (),
+                     voted=lambda seat, night: None) -> NightFacts:
+    """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling.
+    `voted`: (seat, night) -> the seats it voted for by day before that night, None when not known (toolkit.tallies.day_ballots)."""
+    read = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits)
+    readings, undawned = _dawn_bears_out(read, exits, phases)
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
     told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
     readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]
@@ -72,7 +74,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     facts, corrected = apply_corrections(facts, corrections)
     knives = [(e.target, e.phase) for e in [*(r.event for r in readings if r.event is not None), *(e for e, _ in undawned)] if e.skill == "wolf_kill"]
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
-                                         told_deaths, knife_evidence(logs, recap, seats, knives))
+                                         told_deaths, knife_evidence(logs, recap, seats, knives), voted)
     dropped = [*late_written, *dropped]
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
@@ -115,8 +117,8 @@ def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Seq
     """Seats' clauses that have a seat killed by the wolves or poisoned on a night they do not name (UNPLACED_NOTE),
     placed by the host's dawns. Annotators write "被狼人刀死" of a seat the witch poisoned too (DEV game s3-05's log),
     so a kill is placed only where the sources account for every death of a dawn with two or more, one cause each and
-    one of them the wolves' ("6 号…夜间被女巫毒死", "7 号…夜间被狼刀死亡"); a poison is placed on the dawn its seat died
-    at. A seat announced out nowhere whose last night's dawn the recording never tells: a kill is a death in that
+    one of them the wolves' ("6 号…夜间被女巫毒死", "7 号…夜间被狼刀死亡", "11 号…夜间被潜行者暗杀"); a poison or an
+    assassination is placed on the dawn its seat died at. A seat announced out nowhere whose last night's dawn the recording never tells: a kill is a death in that
     night (TOLD_DEATH_NOTE: the host's lone-death rule and the role catalogue settle it), a poison that night's.
     (readings placed, the events not placed with why)"""
     order = {p.id: i for i, p in enumerate(phases)}
@@ -138,7 +140,8 @@ def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Seq
         for seat in sorted(died & set(by_seat)):
             placed.add(seat)
             e = cause[seat]
-            if e is not None and (e.skill == "witch_poison" or (e.skill == "wolf_kill" and complete)):
+            # a seat's own kill (a poison, an assassination) is placed on its target's dawn; the wolves' needs the dawn complete
+            if e is not None and (e.skill in ("witch_poison", "stalker_assassinate") or (e.skill == "wolf_kill" and complete)):
                 out += [Reading(r.seat, r.text, r.event.model_copy(update={"phase": night}), r.why) for r in by_seat[seat]]
             else:
                 dropped += [(r.event, f"seat {seat} dies at the dawn after {night} with {sorted(died)}: the sources' accounts of that dawn, "

@@ -109,15 +109,16 @@ class NightRecord:
                               note=TOLD_DEATH_NOTE)
                 self.readings.append(Reading(seat, text, event, "read"))
 
-    def kill_unplaced(self, seat: SeatInfo, text: str, witch: SeatInfo | None = None) -> None:
-        """The wolves killed `seat` (or `witch` poisoned it) on a night the text does not name (UNPLACED_NOTE)."""
+    def kill_unplaced(self, seat: SeatInfo, text: str, killer: SeatInfo | None = None, skill: str | None = None) -> None:
+        """The wolves killed `seat` (or `killer` did by its own `skill`: the witch's poison, the stalker's
+        assassination) on a night the text does not name (UNPLACED_NOTE)."""
         nights = sorted(self.nights, key=lambda pid: int(pid.rsplit("-", 1)[-1]) if pid.rsplit("-", 1)[-1].isdigit() else 0)
         if not nights:
             return
-        if witch is None:
+        if killer is None or skill is None:
             event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=WOLVES, target=seat.seat, skill="wolf_kill", note=UNPLACED_NOTE)
         else:
-            event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=ACTOR, actor=witch.seat, target=seat.seat, skill="witch_poison",
+            event = Event(kind="skill_use", phase=nights[-1], segment_id=None, audience=ACTOR, actor=killer.seat, target=seat.seat, skill=skill,
                           note=UNPLACED_NOTE)
         self.readings.append(Reading(seat.seat, text, event, "read"))
 

@@ -29,6 +29,8 @@ SELF_DESTRUCT = re.compile(r"(?:(?<!\d)\d{1,2}\s*号|选择|决定|直接|果断
 _NIGHTFALL = re.compile(r"当天晚上|当天夜里|当晚|当夜|进入黑夜|进入夜晚|天黑|入夜|夜间行动|夜晚行动|夜间阶段")
 # Words that make what follows someone's report or guess: a self-destruct after one is not told as done.
 _REPORTED = re.compile(r"说|称|报|表示|认为|觉得|猜|建议|号召|如果|若|可能|应该|假如|要是")
+# A night told (a knife, a potion, a check, a protection, a silence, a quiet night, a death...): what a night holds.
+_NIGHT_DEED = re.compile(r"刀|杀|咬|毒|救|解药|守|验|查|禁|魅惑|交换|平安|死|出局")
 _DENIED = re.compile(r"未|没|不|想|要|准备|打算|如果|若")
 
 
@@ -78,12 +80,18 @@ class Clock:
         if sd is not None and not _REPORTED.search(part[:sd.start()]):  # "5 号说 4 号自爆了" reports; "被怀疑…自爆" does not
             self.pieces(part)
 
-    def pieces(self, part: str) -> list[tuple[str, int | None, bool]]:
-        """(piece, its night, derived) for `part` cut after each self-destruct: what follows one is the next night."""
+    def pieces(self, part: str, named: bool = False) -> list[tuple[str, int | None, bool]]:
+        """(piece, its night, derived) for `part` cut after each self-destruct: what follows one is the next night.
+        `named`: `part` is what follows a night named at its start; a self-destruct told first, with no night action
+        before it ("第四晚狼 9 号自爆，最后一狼 5 号刀 2 号"), is the day's end that led into that night (a self-destruct
+        is a day's deed): what follows is that night, derived (the dawn decides)."""
         out = []
-        for piece in re.split(r"(?<=自爆)", part):
+        for i, piece in enumerate(re.split(r"(?<=自爆)", part)):
             if piece:
                 out.append((piece, self.night, self.derived))
+            if i == 0 and named and self.night is not None and self.self_destructs(piece) and not _NIGHT_DEED.search(piece):
+                self.derived = True
+                continue
             if self.self_destructs(piece):
                 base = self.night if self.night is not None else self.day
                 if base is not None:

@@ -33,14 +33,15 @@ _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
                          antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = (),
-                         knifed=lambda seat, night: []) -> tuple[list[Event], list[tuple[Event, str]]]:
+                         knifed=lambda seat, night: [], voted=lambda seat, night: None) -> tuple[list[Event], list[tuple[Event, str]]]:
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
     given as the earliest it can be): the witch is told no victim after them either. `swaps`: pairs of seats a
     magician is stated to have swapped (nights.swaps): a kill and a save naming the two seats of one pair on a night
     are both kept (the knife landed on the other seat: the witch is told that night's victim by neither), and a
     poison whose seat lived while the other seat of its pair died at that dawn is kept. `told_deaths`: seats the log or
-    the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells."""
+    the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells.
+    `voted`: (seat, night) -> the seats it voted for by day before that night (None: not known; toolkit.tallies)."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -85,7 +86,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
             kills.pop(night)
     for night in nights:
         told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
-        victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed)
+        victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed, voted)
         if victim is not None and any(k.target == victim and not _lived_through(k, actions) for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
@@ -131,6 +132,9 @@ def untold_dawn(night: str, phases: Sequence[Phase], exits: Sequence[Event]) -> 
 # Roles whose only way to change the night's deaths is a kill of their own, once a game (the witch's poison, the
 # stalker's assassination; not a swap, a dream, a charm).
 _KILLERS = frozenset({"witch", "stalker"})
+# Roles whose night kill may fall only on a seat they voted for by day (the catalogue's rule for the stalker: "once per
+# game may assassinate a player they voted for who was not eliminated"; the exile ballot, not the sheriff's).
+_VOTED_TARGETS_ONLY = frozenset({"stalker"})
 
 # Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
 _dawn = dawn_window
@@ -157,7 +161,8 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
-                     dawn, out_before, told: Sequence[Event] = (), knifed=lambda seat, night: []) -> tuple[int | None, list]:
+                     dawn, out_before, told: Sequence[Event] = (), knifed=lambda seat, night: [], voted=lambda seat, night: None
+                     ) -> tuple[int | None, list]:
     """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
     caused it (issue 41: the role catalogue decides, `alters_night_deaths`): every seat whose role can kill or
     redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role the
@@ -166,7 +171,9 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     log or the recap gives for a night whose dawn the host never tells (they stand for it). A seat whose role kills by
     its own skill (_KILLERS: the witch's poison, the stalker's knife) and no other way cannot
     explain a death a written source says met the wolves' knife (`knifed`: nights.knife_said); a role that moves or
-    blocks a kill (a magician, a dreamweaver) still can. (the victim or None, the knife's evidence used)"""
+    blocks a kill (a magician, a dreamweaver) still can. A role that kills only a seat it voted for by day
+    (_VOTED_TARGETS_ONLY: the stalker) cannot explain a death of a seat it never voted for, when the host's tallies
+    give all its day ballots before the night (`voted`). (the victim or None, the knife's evidence used)"""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi] or [e.target for e in told]
@@ -186,6 +193,8 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
             continue
         if any(a.actor == s.seat and a.skill in ("witch_poison", "stalker_assassinate") and a.phase != night for a in actions):
             continue
+        if role is not None and role.id in _VOTED_TARGETS_ONLY and (targets := voted(s.seat, night)) is not None and died[0] not in targets:
+            continue  # he may assassinate only a seat he voted for by day, and he never voted for this one
         if said and role is not None and role.id in _KILLERS:
             used = said
             continue  # a killer by its own skill, but the sources say the knife killed the seat

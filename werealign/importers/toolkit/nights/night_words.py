@@ -177,5 +177,8 @@ DEATHS = re.compile(r"(?P<seats>(?:(?<!\d)\d{1,2}\s*号\s*[、和与及]?\s*)+)(
 # The same, poisoned ("夜间被女巫毒死", "后被 3 号女巫毒死亡").
 POISONED_NIGHT_UNSAID = re.compile(r"^(?:最终|最后|后来|之后|然后|随后|后)?\s*(?:在)?\s*(?:夜间|晚上|夜里)?\s*被\s*(?:女巫|(?P<by>\d{1,2})\s*号\s*(?:女巫)?)"
                                    r"\s*(?:用毒药?|撒毒)?\s*盲?毒(?:死|杀)")
+# The same, assassinated by the stalker ("后夜间被潜行者暗杀", "夜间被 10 号暗杀"): a third cause of a dawn's death.
+ASSASSINATED_NIGHT_UNSAID = re.compile(r"^(?:最终|最后|后来|之后|然后|随后|后)?\s*(?:在)?\s*(?:夜间|晚上|夜里)?\s*被\s*(?:潜行者|(?P<by>\d{1,2})\s*号\s*(?:潜行者)?)"
+                                       r"\s*(?:暗杀|刺杀)(?:死亡|身亡|出局|掉|死)?\s*$")
 KILLED_NIGHT_UNSAID = re.compile(r"^(?:最终|最后|后来|之后|然后|随后|后)?\s*(?:在)?\s*(?:夜间|晚上|夜里)?\s*被\s*(?:" + PACK
                                  + r"|(?P<by>\d{1,2})\s*号\s*(?:狼人?)?)\s*(?:刀死|杀死|击杀|刀杀|(?:首刀|刀)\s*(?:死亡|出局|身亡))")

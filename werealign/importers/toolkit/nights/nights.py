@@ -38,7 +38,7 @@ from werealign.importers.toolkit.nights.nicknames import nickname_patterns, reca
 from werealign.importers.toolkit.nights.split_acts import split_acts
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.text.zh_numbers import chinese_number
-from werealign.schema import Evidence, Phase, SeatInfo
+from werealign.schema import Event, Evidence, Phase, SeatInfo
 
 
 # A sub-clause that goes on about the night its seat's clause named ("第二晚死亡，同时毒了 11 号").
@@ -85,9 +85,10 @@ def _subclauses(text: str) -> list[str]:
 
 
 def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str, *,
-                       transcribed: bool = False) -> list[Reading]:
+                       transcribed: bool = False, exits: Sequence[Event] = ()) -> list[Reading]:
     """Every recognisable night action of the log (module docstring), in log order. `transcribed`: the text is a
-    transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop."""
+    transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop.
+    `exits`: the host's eliminations (a day's exile the recap tells by nickname maps it: nights.nicknames)."""
     if not logs:
         return []
     by_seat = {s.seat: s for s in seats}
@@ -95,7 +96,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
     nth_night_checks(reader, logs)  # on the words as written: it needs no sentence, and its quote is verbatim
     nth_night_kills(reader, logs)
     if transcribed:  # the recap's nicknames, as its opening maps them to seats (nights.nicknames)
-        reader.nicks = recap_nicknames(logs, seats)
+        reader.nicks = recap_nicknames(logs, seats, exits)
         reader.nick_patterns = nickname_patterns(reader.nicks, w.KILLER, w.KILL_VERB, w.ORDINAL)
         nicknamed(reader, None, logs)
     source_text = logs
@@ -148,14 +149,17 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             reader.kill_unplaced(current, part)  # "最终被狼人刀死": the host's dawn places it (nights.night_facts)
         elif current is not None and clock.night is None and (k := w.POISONED_NIGHT_UNSAID.match(part)) and (
                 witch := reader.one_of("witch", k.group("by"))) is not None:
-            reader.kill_unplaced(current, part, witch)  # "夜间被女巫毒死": likewise
+            reader.kill_unplaced(current, part, witch, skill="witch_poison")  # "夜间被女巫毒死": likewise
+        elif current is not None and clock.night is None and (k := w.ASSASSINATED_NIGHT_UNSAID.match(part)) and (
+                stalker := reader.one_of("stalker", k.group("by"))) is not None:
+            reader.kill_unplaced(current, part, stalker, skill="stalker_assassinate")  # "后夜间被潜行者暗杀": likewise
         elif w.DAY.search(part) or w.OTHER_NIGHT.search(part.replace("平安夜", "")):
             clock.other(part)  # day again, a night of a day, a nightfall, or a night the log does not number
         elif current is not None and clock.night is not None and not clock.derived and (c := _GOES_ON.match(part)):
             # the seat's own clause goes on about the night it named: "第二晚死亡，同时毒了 11 号"
             own(reader, current, clock.night, part[c.end():], part)
         piece_before = before
-        for piece, n, derived in clock.pieces(part[start.end():] if start else part):
+        for piece, n, derived in clock.pieces(part[start.end():] if start else part, named=start is not None):
             if n is not None:
                 for d in w.DEATHS.finditer(piece):
                     if not w.NEGATED.search(piece[max(0, d.start() - 2):d.end()]):
