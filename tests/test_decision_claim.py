@@ -308,17 +308,17 @@ def test_a_language_is_a_lexicon(monkeypatch):
 def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
     """Issue 42: the reader against 750 hand-labelled turns of the release (tests/data, structured labels only: game,
     turn index, seat, claimed role), scored as `scripts/claim_labels.py` scores them. The reader was tuned on all four
-    sets A-D (fourth round), so their union is a regression floor, not a held-out measurement: that is set E,
-    labelled by another hand while A-D were tuned on, scored once after (BENCHMARKS.md). Each set alone keeps the floor of what it measured."""
+    sets A-D (fourth round) and on E's misses (fifth round), so every set here is a regression floor, not a held-out
+    measurement: E measured the fourth round held out (69.6% / 85.7%), and a set F labelled blind, never in this
+    file, measures the fifth (BENCHMARKS.md). Each set alone keeps the floor of what it measured."""
     labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
     games = load_dataset(werebench_import.path).games
     union = score_labels(labels, games, ["A", "B", "C", "D"])
     assert union.turns == 600 and union.claims >= 200
     assert union.recall >= 0.90 and union.precision >= 0.90, (round(union.recall, 3), round(union.precision, 3), union.misses)
-    # E: the held-out measurement (labelled blind while A-D were tuned on, scored once the reader was frozen): its
-    # measured figures, 69.6% / 85.7%, short of the issue's 90/90 (BENCHMARKS.md lists the misses)
-    for name, recall_floor, precision_floor in (("A", 0.90, 0.88), ("B", 0.90, 0.90), ("C", 0.84, 0.86), ("D", 0.86, 0.90),
-                                                ("E", 0.69, 0.85)):
+    # E was the fourth round's held-out set (69.6% / 85.7%); the fifth round read its misses, so its floor is a fit now
+    for name, recall_floor, precision_floor in (("A", 0.93, 0.90), ("B", 0.93, 0.92), ("C", 0.86, 0.86), ("D", 0.87, 0.91),
+                                                ("E", 0.91, 0.93)):
         one = score_labels(labels, games, [name])
         assert one.turns >= 150 and one.claims >= 50
         assert one.recall >= recall_floor and one.precision >= precision_floor, (name, round(one.recall, 3), round(one.precision, 3))

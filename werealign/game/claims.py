@@ -22,7 +22,13 @@ BENCHMARKS.md (recall and precision, with the misses listed): the fourth round w
 labelled by another hand and never read here measures it (`python scripts/claim_labels.py DATASET LABELS SET`). The
 fourth round reads the structure of a turn more than phrasings: the card as the speaker's own ("我这张女巫牌"), a
 subjectless claim after the speaker's own subject, a turn opening on a check, others' words and beliefs carried over a
-clause, direct speech to the sentence end, a claim the speaker takes back in the same sentence.
+clause, direct speech to the sentence end, a claim the speaker takes back in the same sentence. The fifth round (read
+on set E's misses, so E measures it no more) adds structure, each rule tested on invented sentences both ways: the
+speaker in apposition with a role ("我作为村民的话…", "从我一个村民的角度…"), the badge's check order as the seer's own
+("我的警徽流"), a move with words between the speaker and the verb but no other subject, request or belief ("我最后还是
+验过了"), the witch's potions, the wolves' "we" (the side, yielding to a wolf card the turn names), direct speech and
+another's words read across the transcript's spaces, a condition's "的话" told from a topic's ("昨天的话我救了…").
+`ClaimReader.readings` gives every candidate with the reason it is, or is not, a claim.
 """
 
 from __future__ import annotations
@@ -67,6 +73,14 @@ class Lexicon:
     - `bare`: a claim without a subject at a clause start ("…我这里没有身份，是一张平民牌"): the speaker's only when the
       nearest subject `subject` names before it in its sentence is the speaker (group `me`, or group `seat` its own seat);
     - `quote`: direct speech opened earlier in the claim's sentence, running to its end ("他说，嘿，你们…，我是一张守卫牌");
+    - `as_frames`: the speaker in apposition with the role ("我作为村民", "从我一个村民的角度"): the role may
+      carry the speaker's own view (`as_after` replaces `after`: "…的视角", "…的话"), and `conditional` (what right after
+      a claim makes it the premise of a condition: "我是预言家的话") does not apply;
+    - `interjected`: direct speech opened before the claim across the transcript's spaces (ASR spaces are no clause ends
+      here): a speech verb then an interjection ("她说得很急 哇，我是…"), another's sentence ("光看 4 号的一句话，我…");
+    - `said`: another's words or belief opened in the claim's clause ("他讲的那套警徽流跟我的警徽流一样");
+    - `voiced`: the first person with a seat (group `seat`): "我 8 号…" said by another seat voices seat 8, so a claim
+      later in that sentence is seat 8's words;
     - `unsaid`: what after a claim takes it back in the same sentence, `{role}` the role's names ("我作为一个狼人牌，…所以我
       肯定不是狼": a reductio, no claim).
     """
@@ -94,6 +108,12 @@ class Lexicon:
     subject: str = r"(?!)"
     unsaid: str = r"(?!)"
     quote: str = r"(?!)"
+    conditional: str = r"(?!)"
+    as_frames: tuple[str, ...] = ()
+    as_after: str = r"(?!)"
+    interjected: str = r"(?!)"
+    said: str = r"(?!)"
+    voiced: str = r"(?!)"
 
 
 _ZH_SEAT = r"(?P<seat>\d{1,2}|[一二两三四五六七八九十]{1,3})"
@@ -102,8 +122,11 @@ _ZH_WHEN = r"(?:昨天|昨晚|前天|第一晚|第二晚|第三晚|首夜|今天
 _ZH_WILL = r"(?:会|要|就|先|再|还|也|一定|可能|直接|肯定|必须|选择)*"  # "我今晚一定要撒毒", "我可能就会把 5 号直接毒掉"
 # a modifier before the role ("一个光明磊落的禁言长老"); never the eyes of others ("你们眼里的狼", "所谓的预言家")
 _ZH_MOD = r"(?:[^\s，,。.!！?？；;的我你他她们眼心口谓为说认觉想不]{1,8}的)?"  # never a negation: "我是不是坐实一张真的…"
-_ZH_KIND = (r"(?:一|这)?(?:张|个|名|位|枚|杆)?(?:那个|这个)?(?:什么)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的|大|小)?" + _ZH_MOD)
+_ZH_KIND = (r"(?:一|这)?(?:张|个|名|位|枚|杆)?(?:那个|这个)?(?:什么)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的|大|小小|小)?" + _ZH_MOD)
 _ZH_OWN = r"(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|小)?"
+# what may stand between the speaker and a move of its own ("我最后还是验过了", "我之前就打算验 7 号"):
+# never another subject, a request or a belief ("我希望预言家验他", "我让他验", "我觉得你验"), nor a condition
+_ZH_GAP = r"(?:(?!要是|如果|觉得|认为|希望|建议|请|让|叫|被|给|替|帮|跟|和|你|他|她|们|预言家|女巫|守卫|猎人|不|没|为什么|怎么|明白|知道|理解)[^\s，,。.!！?？；;的]){0,6}?"
 _ZH_NUM = r"(?:\d{1,2}|[一二三四五六七八九十]{1,3}(?![个下手张些点样]))"  # a seat, not "一下", "一个"
 LEXICONS: dict[str, Lexicon] = {
     "zh": Lexicon(
@@ -111,20 +134,26 @@ LEXICONS: dict[str, Lexicon] = {
             _ZH_ME + r"(?:这把|这局|这盘)?(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这张|也|必|一定|绝对|当然|真|只)?(?:就是|才是|是)" + _ZH_KIND,
             r"我(?:来|要|直接|先|这边|现在)?(?:起跳|跳|拍|报)(?:了)?(?:身份)?(?:一?张|个)?",  # not 认: "我认预言家" accepts another's claim
             r"我(?:的)?\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家)?)?\s*(?:底牌|身份|牌)\s*[，,]?\s*(?:是|就是)?\s*(?:一?张|一?个)?",
-            r"我(?:作为|身为)" + _ZH_KIND,
             r"我(?:这把|这局|这盘)?(?:拿(?:了|到)?|摸(?:了|到)?)(?:的是)?(?:一?张|个)?",
             r"(?:这把|这局|这盘)[^，,。.!！?？\s他她你]{0,6}?(?:拿|摸)(?:了|到)(?:的是)?(?:一?张|个)?",  # "这盘很不幸又摸了个平民"
-            _ZH_ME + r"(?:就|也|只是|确实)?(?:一张|一个|个|就|一?杆)?",  # "我一张平民牌", "我就平民", "我只是个平民", "我女巫…"
+            _ZH_ME + r"(?:就|也|只是|确实|自己)?(?:一张|一个|个|就|一?杆)?(?:小小|小)?",  # "我一张平民牌", "我就平民", "我只是个平民", "我女巫…"
         ),
         # "我这张女巫牌", "我这个单身村民牌" (a card: "这次我这个真预言家…" may be another's words), "像我这种强民"
-        owned=((r"我(?:的)?这(?:一)?(?:个|张)" + _ZH_OWN, r"(?<=牌)"), r"我这(?:种|样的?)" + _ZH_OWN),
+        owned=((r"我(?:的)?这(?:一)?(?:个|张)" + _ZH_OWN, r"(?<=牌)"), r"我这(?:种|样的?)" + _ZH_MOD + _ZH_OWN),
+        # "我作为村民的话", "从我一个村民的角度看", "别为难我小小平民"
+        as_frames=(r"我(?:作为|身为)" + _ZH_KIND, r"(?:在|从|以)我(?:这)?(?:一个|一张|个|张)" + _ZH_OWN,
+                   r"(?<![对给跟和把被让叫帮打踩投验查你他她在从以])我(?:这)?(?:一个|一张)" + _ZH_OWN),  # "我一个村民的眼里"
+        as_after=r"(?:的(?=视角|角度|立场|话|身份|位置|眼中|眼里))?(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|加|或|衣服|杀|同伴|刀|警徽|[？?])",
+        interjected=r"(?:说|讲|一句话)[^。！？!?]{0,12}?\s(?:嘿|哎呦|哎|诶|喂|哇)[，,]\s*$|(?<!我)的一句话[，,：:]\s*$",
+        voiced=r"(?<![对给跟和把被让叫帮打踩投验查])我\s*(?P<seat>\d{1,2})\s*号(?!\s*(?:\d|跟|和|、))",  # not "我 6 号跟 12 号"
+        said=r"(?:他|她|你|别人|有人|人家|(?<!\d)\d{1,2}\s*号?)们?[^，,。.!！?？我]{0,4}(?:说|讲|以为|觉得|认为|发言(?:是|就是)|意思(?:是|就是))",
         hypothesis=r"如果|假如|要是|若|万一|假设|假装|想象|就算(?!了)|即使|哪怕|以前|上一?(?:期|把|局|盘|集)",
         bare=r"(?:^|(?<=[，,。.!！?？；;]))\s*(?:就|也|只|只是|其实|确实)?是(?:一张|一个|张|个)",
         # the nearest subject: "我" as an object ("骗我") or believing ("我觉得 X，…") is not the speaker as the subject
         subject=r"我(?:觉得|认为|感觉|怀疑|相信|看)|(?P<me>(?<![骗给打踩让叫把被跟和对帮保信认投问诉说])我(?!们))|[他她你]|别人|大家|人家|对方|这个人|(?<!\d)(?P<seat>\d{1,2})(?!\d)|(?P<zh>[一二两三四五六七八九十]{1,3})\s*号",
         quote=r"(?<!我)(?:说|讲|问)(?:的是)?[，,：:]\s*(?:嘿|哎呦|哎|诶|喂)[，,]",
         unsaid=r"^[^。.!！?？]{0,40}?我(?:肯定|绝对|并|也|都|真的)?(?:不是|不可能是)(?:一?[张个只匹名])?(?:{role})",
-        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))(?<!我\s)\W{0,3}(?:那|那么|反正|所以|我是|好|嗯)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:(?:底牌|身份)\s*[，,]?)?\s*(?:真的|就|也|才)?(?:是|就是)?" + _ZH_KIND,
+        lead=r"(?:^|(?<=[，,。.!！?？；;\s]))(?<!我\s)\W{0,3}(?:那|那么|反正|所以|我是|好|嗯)?" + _ZH_SEAT + r"\s*号(?:玩家|牌)?\s*(?:发言)?(?:[，,]\s*(?=一[个张]))?\s*(?:(?:底牌|身份)\s*[，,]?)?\s*(?:真的|就|也|才)?(?:是|就是)?(?:摸了|拿了|拿到|摸到)?" + _ZH_KIND,
         # a turn closing on a role, the seat's own ("好吧，一张猎人牌过了")
         closing=r"(?:^|(?<=[，,。.!！?？；;\s]))(?:我是)?(?:一张|是张|是一张)(?P<role>{role})牌?\s*(?:过了|过)\s*$",
         card=r"(?:牌)?",
@@ -135,17 +164,19 @@ LEXICONS: dict[str, Lexicon] = {
                    r"|比如|想不到|猜到|认定"
                    r"|(?:打|推|讲|喊|骂|定义|理解|咬|踩|怼|当|认|给|信|(?<![这那])把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|盘|看|猜)$",
         # within the few characters before, across a clause: another's words ("他说，我是预言家")
-        report=r"如果|假如|要是|假设|万一|的话[，,]?\s*$|的发言(?:是|就是)?\s*$|(?:他|她|你|有人|都)们?(?:跟我|对我|和我)?(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
+        report=r"如果|假如|要是|假设|万一|(?<![轮天晚夜把局盘场上下里边这那])的话[，,]?\s*$|的发言(?:是|就是)?\s*$|(?:他|她|你|有人|都)们?(?:跟我|对我|和我)?(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
                r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$|告诉[^，,。]{0,4}[，,：:]\s*$|(?<!我)上来就(?:是|说)[，,：:]?\s*$",
         # a hypothesis, another's shoes ("我在 1 号这个位置，我是个狼人牌…"), a quote going on ("说 4 号好人，我 6 号是个狼")
-        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)|^\s*说|要(?:觉得|认为)|(?:他|她|你|别人|大家)们?(?:又|也|都|还|就)?(?:说|觉得|认为|以为)|(?<!我)打\s*$",
+        carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)(?:上|来看|来说|来讲|看)?\s*$|(?:情况下|的时候|(?<![轮天晚夜把局盘场上下里边这那])的话)\s*$|(?:他|她|你|别人|大家)们?[^，,我]{0,6}?(?:盘|怀疑|踩|咬)\s*$|^\s*说|要(?:觉得|认为)|(?:他|她|你|别人|大家)们?(?:又|也|都|还|就)?(?:说|觉得|认为|以为)|(?<!我)打\s*$",
         # another game, unless this one is named since ("上一期…我拿了个预言家"; "上一把我是狼，这把我是预言家" claims)
         elsewhere=r"上一?(?:期|把|局|盘|集)|以前|之前那(?:把|局|盘)", here=r"这(?:一)?(?:把|局|盘)|今天|现在|本局",
         not_in_clause=r"不是|是不是|并非",
         clause=r"[，,。.!！?？；;]|\s(?!\s*\d)",  # a space before a seat number is the transcript's spacing, no clause end
-        then=r"^(?:的话|的时候)|^.{0,3}?(?:我就(?!是)|我早就|我可能|我没有必要|我还会|怎么会|会不会)|^也(?:一定|会|要|不)|^如果|^.{0,4}?我也不可能|^[^。.!！?？]{0,30}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么|^[^。.!！?？]{0,30}?(?:这句话|这种话|这番话|原话)",  # words quoted: "…我是个平民，这种话都来了"
+        conditional=r"^\s*(?:号|号牌)?(?:的话|的时候)",
+        then=r"^.{0,3}?(?:我就(?:会|能|可以|直接|不会|不可能|肯定|一定|早|没有?必要|不用|不需要)|我[^，,。！？\s]{1,4}就(?!是)|我早就|我可能|我没有必要|我还会|怎么会|会不会)|^也(?:一定|会|要|不)|^如果|^.{0,4}?我也不可能|^[^。.!！?？]{0,30}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么|^[^。.!！?？]{0,30}?(?:这句话|这种话|这番话|原话)",  # words quoted: "…我是个平民，这种话都来了"
         # "名"/"明" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌"); "强民": a villager
-        aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)"),
+        aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)",
+                              r"闭眼(?:玩家)?牌"),  # a card ("我就一张闭眼牌"); "闭眼玩家" alone says what one knows
                  "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",), "guard": (r"护卫",),
                  "nine_tailed_fox": (r"狐狸(?!精)",)},
         acts={
@@ -153,10 +184,19 @@ LEXICONS: dict[str, Lexicon] = {
             "seer": (r"^\W{0,3}(?:(?P<seat>\d{1,2})\s*号(?:玩家)?(?:发言)?[，,]?\s*)?(?:那个|好|嗯|那)?(?:预言家)?(?:昨天|昨晚|首夜|第一晚)?(?:晚上)?(?:查杀|金水)(?!\s*\d{1,2}\s*号?\s*的)",
                      r"(?:是|就是)我" + _ZH_WHEN + r"的?[，,]?\s*(?:翻牌)?(?:金水|查杀)", r"我的(?:金水|查杀)(?:是|为|就是)",
                      r"我" + _ZH_WHEN + _ZH_WILL + r"(?:验了|验的|查验了|验过)",
-                     r"我" + _ZH_WHEN + _ZH_WILL + r"(?:去)?验(?:一下|一手|一张)?\s*" + _ZH_NUM),  # "我先验 11", "今晚我会验一下 9 号"
+                     r"我" + _ZH_WHEN + _ZH_WILL + r"(?:去)?验(?:一下|一手|一张)?\s*" + _ZH_NUM,  # "我先验 11", "今晚我会验一下 9 号"
+                     r"我" + _ZH_GAP + r"验(?:了|过|的|出|到)?(?:一下|一手)?\s*(?:这个|这张|一下)?\s*" + _ZH_NUM,
+                     r"我" + _ZH_GAP + r"验(?:了一下|过了|出来?|到了)",
+                     # the badge's check order is the seer's own (“我的警徽流留…”, a turn opening “5 号发言，交代下警徽流”)
+                     r"(?<![你他她])我的警徽流",
+                     r"^\W{0,3}(?:过了)?\s*(?:(?P<seat>\d{1,2})\s*号(?:玩家)?(?:发言)?[，,]?\s*)?(?:我|预言家)?(?:(?![你他她])[^，,。.!！?？\s]){0,4}?(?:报|交代|说|留|给)(?:一?下|一下)?(?:我的)?警徽流"),
             "witch": (r"(?:是|就是)我" + _ZH_WHEN + r"的?银水", r"我的银水",
                       r"我" + _ZH_WHEN + _ZH_WILL + r"(?:救了|救的|开了?解药|用了?解药|毒了|毒的|开毒|开了毒|撒毒)",
-                      r"我" + _ZH_WHEN + _ZH_WILL + r"把\s*\d{1,2}\s*号?\s*(?:直接|给)?毒(?:掉|死|走|了)"),
+                      r"我" + _ZH_WHEN + _ZH_WILL + r"把\s*\d{1,2}\s*号?\s*(?:直接|给)?毒(?:掉|死|走|了)",
+                      # the potions are the witch's alone: "骗了我的药", "我的解药还在", "我开药救他"
+                      r"(?<![给让叫帮你他她])我的?(?:一瓶)?(?:解药|毒药|药水|药)(?!物|店|方)的?",  # "骗了我药的人"
+                      r"我" + _ZH_GAP + r"开(?:了)?(?:解)?药",
+                      r"(?<![让叫给被帮替跟对你他她])我" + _ZH_GAP + r"毒(?:掉|死|走|了|的|这个|这张)?\s*\d"),  # "我当时想毒掉 8 号" (not 救: votes save too)
             "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守)", r"我" + _ZH_WILL + r"(?:不能|没法|没办法)(?:再)?守(?:了|人)"),
             # the gun is the speaker's, not watched ("我就想看他开枪")
             "hunter": (r"我(?!们)(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
@@ -164,7 +204,11 @@ LEXICONS: dict[str, Lexicon] = {
             "silencer_elder": (r"(?:是|就是)我" + _ZH_WHEN + r"禁(?:言)?的", r"我" + _ZH_WHEN + _ZH_WILL + r"禁(?:了|的|言了)"),
             "stalker": (r"我" + _ZH_WILL + r"(?:直接)?带走", r"我" + _ZH_WHEN + _ZH_WILL + r"标记(?:了|的)?\s*\d"),  # the stalker's mark and take
             "werewolf": (r"我\s*(?:\d{1,2}\s*号(?:玩家)?)?\s*(?:直接|现在|就|选择|要|马上|马上就要)?自爆", r"我们?(?:狼队)?交牌",
-                         r"(?<![你他她])我的狼(?:人)?(?:同伴|队友)"),  # "向我的狼队友抱歉"
+                         r"(?<![你他她])我的狼(?:人)?(?:同伴|队友)",  # "向我的狼队友抱歉"
+                         # the wolves' "we": "我们狼队", "我们三张狼", "我们第一晚刀的是 3 号" (a kill is the wolves' move)
+                         r"我们(?:[三四两几]?(?:个|张|只)?(?:狼队|狼人(?!杀)|狼(?:同伴|队友|坑|牌)))",
+                         r"我们(?:(?![你他她狼让被怕不别没好想要是如果])[^\s，,。.!！?？；;]){0,5}?(?<![追吃挡扛抗被拍])刀(?!法|口|型)(?:了|的|掉)?"),
+            "villager": (r"我们(?:这些)?(?:平民|村民|民(?=[\s，,。.!！?？]|$))",),
         },
         # a turn of a few words holding only a move is the speaker's last word ("带走 10 号", "交牌了")
         short_acts={"hunter": (r"(?:^|(?<=[，,。\s]))(?:开枪)?带走\s*\d",), "werewolf": (r"^[\W了过好吧]*(?:交牌|自爆)",)},
@@ -204,7 +248,9 @@ class _Pattern:
     lexicon: Lexicon
     regex: re.Pattern
     role: str | None  # an act's role; None: the role is the name matched (group "role")
-    kind: str = "frame"  # "owned": judged against hypotheses only; "bare": the speaker's only after its own subject
+    kind: str = "frame"  # "owned": judged against hypotheses only; "bare": the speaker's only after its own subject;
+    # "as": the speaker in apposition with the role (`Lexicon.as_frames`); "side": a wolf's move ("我们刀了女巫",
+    # "我自爆"), which names the side (read as "werewolf", or the board's first wolf role), not the card
 
 
 class ClaimReader:
@@ -215,6 +261,7 @@ class ClaimReader:
         catalogue: RoleCatalogue = catalogue_for(game.rules.declared_roles)
         self.roles = board_roles(game)
         wolf_roles = [r for r in self.roles if catalogue.faction(r) == "wolf"]
+        self._wolf_roles = set(wolf_roles)
         self.names: dict[str, str] = {}
         for role in self.roles:
             r = catalogue.get(role)
@@ -233,10 +280,11 @@ class ClaimReader:
             alternation = "(?>" + "|".join(fragments) + ")"  # atomic: "狼人的" never falls back to "狼" + "人的"
             role = r"(?P<role>" + alternation + r")"
             framed = [(f, "frame") for f in (*lex.frames, *([lex.lead] if lex.lead else []))] + [(f, "owned") for f in lex.owned]
-            for frame, kind in framed + ([(lex.bare, "bare")] if lex.bare else []):
+            for frame, kind in framed + ([(lex.bare, "bare")] if lex.bare else []) + [(f, "as") for f in lex.as_frames]:
                 frame, tail = (frame, "") if isinstance(frame, str) else frame
                 # the card atomic too: "狼牌的" is not "狼" + "牌的"
-                self.patterns.append(_Pattern(lex, re.compile(frame + "(?>" + role + lex.card + ")" + tail + lex.after), None, kind))
+                after = lex.as_after if kind == "as" else lex.after
+                self.patterns.append(_Pattern(lex, re.compile(frame + "(?>" + role + lex.card + ")" + tail + after), None, kind))
             for r in self.roles:
                 said = [re.escape(n) for n, of in self.names.items() if of == r] + list(lex.aliases.get(r, ()))
                 self._unsaid[(id(lex), r)] = re.compile(lex.unsaid.replace("{role}", "|".join(said))) if said else re.compile(r"(?!)")
@@ -246,7 +294,8 @@ class ClaimReader:
                 for act_role, acts in acts_of.items():
                     target = act_role if act_role in self.roles else (wolf_roles[0] if act_role == "werewolf" and wolf_roles else None)
                     for act in acts if target else ():
-                        bucket.append(_Pattern(lex, re.compile(act + lex.after), target))
+                        kind = "side" if act_role == "werewolf" else "frame"  # a wolf's move names the side, not the card
+                        bucket.append(_Pattern(lex, re.compile(act + lex.after), target, kind))
 
     def _role_named(self, name: str) -> str | None:
         role = self.names.get(name.lower())
@@ -274,30 +323,61 @@ class ClaimReader:
         return self._read[(text, speaker)]
 
     def first_claim(self, text: str, speaker: int) -> tuple[int, str] | None:
-        """(where in `text`, role id) of the turn's first claim, or None."""
-        found: list[tuple[int, str]] = []
+        """(where in `text`, role id) of the turn's first claim, or None. A move of the wolves' "we" ("我们刀了女巫")
+        names the side: a wolf role the turn names as the speaker's is its card ("我们狼人输得不冤…我是白狼王")."""
+        found = sorted(((at, role, p) for at, role, p, why in self.readings(text, speaker) if why is None and role is not None),
+                       key=lambda f: f[0])
+        if not found:
+            return None
+        at, role, p = found[0]
+        if p.kind == "side":
+            role = next((r for _, r, q in found if q.kind != "side" and r in self._wolf_roles), role)
+        return at, role
+
+    def readings(self, text: str, speaker: int):
+        """Every candidate claim in `text`: (where, role, the pattern, None or why it is no claim) — the reader's
+        reasons, for checking a reading by hand."""
         for p in self.patterns + (self.short if len(text) <= _SHORT else []):
-            lex = p.lexicon
             for m in p.regex.finditer(text):
-                before = text[max(0, m.start() - _WINDOW):m.start()]
-                # split with the claim's first character: a space before a seat number is no clause end
-                clause = re.split(lex.clause, text[max(0, m.start() - _WINDOW):m.start() + 1])[-1][:-1]
-                previous = re.split(r"[，,]", re.split(_SENTENCE, text[max(0, m.start() - _CARRY):m.start()])[-1])[-2:-1]
-                if (re.search(lex.hypothesis if p.kind == "owned" else lex.not_before, clause) or re.search(lex.report, before)
-                        or re.search(lex.not_in_clause, clause) or (previous and re.search(lex.carry, previous[0]))
-                        or re.search(lex.then, text[m.end():m.end() + _AFTER])
-                        or re.search(lex.quote, re.split(_SENTENCE, text[max(0, m.start() - _CARRY * 2):m.start()])[-1])
-                        or _later(lex.elsewhere, lex.here, text[max(0, m.start() - _CARRY):m.start()])):
-                    continue
-                seat = m.groupdict().get("seat")
-                if seat is not None and lex.number(seat) != speaker:
-                    continue  # a turn opening on another seat and a role talks about that seat
-                if p.kind == "bare" and not self._own_subject(lex, text[:m.start()], speaker):
-                    continue
                 role = p.role or self._role_named(m.group("role"))
-                if role is not None and not self._unsaid[(id(lex), role)].search(text[m.end():m.end() + _AFTER * 2]):
-                    found.append((m.start(), role))
-        return min(found) if found else None
+                yield m.start(), role, p, self._rejected(p, m, text, speaker, role)
+
+    def _rejected(self, p: _Pattern, m: re.Match, text: str, speaker: int, role: str | None) -> str | None:
+        """Why the match `m` of `p` is no claim of `speaker` (None: it is one)."""
+        lex = p.lexicon
+        before = text[max(0, m.start() - _WINDOW):m.start()]
+        # split with the claim's first character: a space before a seat number is no clause end
+        clause = re.split(lex.clause, text[max(0, m.start() - _WINDOW):m.start() + 1])[-1][:-1]
+        previous = re.split(r"[，,]", re.split(_SENTENCE, text[max(0, m.start() - _CARRY):m.start()])[-1])[-2:-1]
+        checks = (
+            ("hypothesis", lambda: re.search(lex.hypothesis if p.kind == "owned" else lex.not_before, clause)),
+            ("report", lambda: re.search(lex.report, before)),
+            ("denial", lambda: re.search(lex.not_in_clause, clause)),
+            ("carry", lambda: previous and re.search(lex.carry, previous[0])),
+            ("then", lambda: re.search(lex.then, text[m.end():m.end() + _AFTER])),
+            ("conditional", lambda: p.kind != "as" and re.search(lex.conditional, text[m.end():m.end() + _AFTER])),
+            ("interjected", lambda: re.search(lex.interjected, text[max(0, m.start() - _CARRY * 2):m.start()])),
+            # a space beside a seat number is the transcript's spacing, not a clause end ("还有 9 发言是我今晚验…")
+            ("said", lambda: re.search(lex.said, re.split(r"[，,。.!！?？；;]|(?<!\d)\s(?!\s*\d)", text[max(0, m.start() - _CARRY):m.start() + 1])[-1])),
+            ("quote", lambda: re.search(lex.quote, re.split(_SENTENCE, text[max(0, m.start() - _CARRY * 2):m.start()])[-1])),
+            ("elsewhere", lambda: _later(lex.elsewhere, lex.here, text[max(0, m.start() - _CARRY):m.start()])),
+        )
+        for name, check in checks:
+            if check():
+                return name
+        voiced = list(re.finditer(lex.voiced, re.split(_SENTENCE, text[max(0, m.start() - _CARRY * 2):m.start()])[-1]))
+        if voiced and lex.number(voiced[-1].group("seat")) != speaker:
+            return "voiced"  # the speaker voices another seat ("我 8 号敢…，我今天就验…")
+        seat = m.groupdict().get("seat")
+        if seat is not None and lex.number(seat) != speaker:
+            return "other seat"  # a turn opening on another seat and a role talks about that seat
+        if p.kind == "bare" and not self._own_subject(lex, text[:m.start()], speaker):
+            return "not own subject"
+        if role is None:
+            return "no role"
+        if self._unsaid[(id(lex), role)].search(text[m.end():m.end() + _AFTER * 2]):
+            return "unsaid"
+        return None
 
 
 def _later(first: str, second: str, text: str) -> bool:
