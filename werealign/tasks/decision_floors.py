@@ -19,12 +19,15 @@ Rules over what the prompt shows:
 - `night-1-save`: on a yes/no decision asked at night (the witch's save), act on the first night, never later;
 - on a yes/no decision (one candidate, or "none": the witch's save, running for sheriff): `always` (act: save, run)
   and `never` (do not), reported only where every item asked is one.
+Per kind, the rules a player would use at that decision (werealign.tasks.player_rules: `checked-wolf`, `gave-me-gold`,
+`save-claimed-god`, `last-seer-claimant`, `last-gold`, ...), reported for items of that kind only.
 Learned from the other games:
 - `majority`: the kind's most frequent key class ("none", the viewpoint's own seat, else a seat number) among the
   items of the other games (cross-fitted: games held out);
-- `learned` and `learned-hgb`: a logistic regression and shallow boosted trees over each option's shallow features
-  (every rule above as a feature, the counts behind them, the option's position, the night), cross-fitted with games
-  held out (werealign.tasks.learned_floor).
+- `learned`, `learned-hgb` and `learned-mix`: a logistic regression, shallow boosted trees and their mean over each
+  option's shallow features (every rule above as a feature, the counts behind them: who named, accused, cleared which
+  seat, claims, a seer claimant's checks, badge orders; the option's position, the night), cross-fitted with games
+  held out and averaged over fold draws (werealign.tasks.learned_floor).
 
 Each is scored as the share of items it answers correctly; where a policy names no legal seat (no ballot yet,
 nothing named), the item counts at chance (a uniform legal move), so every floor is at least comparable to chance.
