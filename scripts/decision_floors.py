@@ -72,7 +72,7 @@ def redteam(root: Path, kinds: set[str], seeds: list[int]) -> dict[int, dict[str
 def markdown(report: dict[str, dict], red: dict[int, dict[str, dict]]) -> tuple[str, bool]:
     pct = lambda x: f"{100 * x:.1f}"  # noqa: E731
     head = "| kind | n (games) | chance | majority | best rule | " + " | ".join(f"{k} (95%; single draws)" for k in LEARNERS) + \
-           " | best printed floor | " + " | ".join(f"red team seed {s}" for s in red) + " |"
+           " | best printed floor |" + "".join(f" red team seed {s} |" for s in red)
     lines = [head, "|---" * (head.count("|") - 1) + "|"]
     beaten = False
     for name, r in report.items():
@@ -94,7 +94,7 @@ def markdown(report: dict[str, dict], red: dict[int, dict[str, dict]]) -> tuple[
             reds.append("-" if a is None else f"{'**' if above else ''}{a['best']} {pct(a['accuracy'])}{'**' if above else ''}")
         majority = pct(f["majority"]) if "majority" in f else f"never {pct(f['never'])}" if "never" in f else "-"
         lines.append(f"| {name} | {r['n']} ({r['games']}) | {pct(r['chance'])} | {majority} | {rule} {pct(rules[rule])} | "
-                     + " | ".join(cells) + f" | {r['best']} {pct(r['best_score'])} | " + " | ".join(reds) + " |")
+                     + " | ".join(cells) + f" | {r['best']} {pct(r['best_score'])} |" + "".join(f" {c} |" for c in reds))
     lines.append("")
     for name, r in report.items():
         lines.append(f"- {name}: " + ", ".join(f"{k} {pct(v)}" for k, v in r["floors"].items()))
