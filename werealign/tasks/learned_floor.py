@@ -91,7 +91,7 @@ def _draw(items: Sequence[OptionRows], wide: dict, seed: int) -> dict[str, list]
             rows = (lambda it: wide[id(it)]) if relative else (lambda it: np.array(it.features, dtype=float))
             # one thread: on a shared machine the boosting's OpenMP threads spin on busy cores (10x slower)
             with threadpool_limits(1):
-                model = make(seed).fit(np.vstack([rows(it) for it in train]), y)
+                model = make(0).fit(np.vstack([rows(it) for it in train]), y)
                 p = model.predict_proba(np.vstack([rows(items[i]) for i in test]))[:, 1]  # one call per fold: rows stacked
             at = 0
             for i in test:
@@ -113,7 +113,15 @@ def _draws(items: Sequence[OptionRows], seeds: Sequence[int]) -> list[dict[str, 
     if len({it.game_id for it in items}) < MIN_GAMES or not items:
         return None
     wide = {id(it): relational(it.features) for it in items}
-    draws = [_draw(items, wide, seed) for seed in seeds]
+    # a draw's models depend on its partition of the games only (the learners are deterministic): with no more games
+    # than folds every draw is the same partition (a game per fold), fitted once
+    done: dict[tuple, dict[str, list]] = {}
+    draws = []
+    games = {it.game_id for it in items}
+    for seed in seeds:
+        folds = fold_of(games, seed)
+        key = tuple(sorted(tuple(sorted(g for g in folds if folds[g] == f)) for f in set(folds.values())))
+        draws.append(done[key] if key in done else done.setdefault(key, _draw(items, wide, seed)))
     for d in draws:  # the mix: the two learners' scores of an item averaged (None where either had nothing to learn)
         d["learned-mix"] = [None if a is None or b is None else (a + b) / 2 for a, b in zip(d["learned"], d["learned-hgb"])]
     return draws
