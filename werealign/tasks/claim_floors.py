@@ -68,7 +68,9 @@ def claim_floors(asked: Sequence[tuple[GameLog, Any]], keys: Callable[[Any], lis
     values: dict[str, list[float]] = {name: [] for name in RULES}
     rows: list[OptionRows] = []
     for game, item in asked:
-        g = games.setdefault(game.game_id, _Game(game))
+        if game.game_id not in games:
+            games[game.game_id] = _Game(game)
+        g = games[game.game_id]
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **context_kwargs(game, item, None))
         talk = read_talk(ctx, g.reader, g.said)
         shown = [(u, role) for u, role in g.turns if u.segment_ids[-1] <= item.cutoff_segment]

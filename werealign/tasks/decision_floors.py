@@ -202,7 +202,9 @@ def floor_parts(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: C
     for game, item in asked:
         kw = context_kwargs(game, item, None)
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **kw)
-        reader, said = readers.setdefault(game.game_id, (ClaimReader(game), {}))
+        if game.game_id not in readers:  # one claim reader (and its readings) per game
+            readers[game.game_id] = (ClaimReader(game), {})
+        reader, said = readers[game.game_id]
         talk = read_talk(ctx, reader, said)
         chance = 1 / len(options(item))
         picks = {name: policy(ctx, item) for name, policy in floors.items()}
