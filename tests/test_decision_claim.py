@@ -22,6 +22,7 @@ from werealign.importers.toolkit.candidacy import candidacy_events
 from werealign.schema import Segment
 from werealign.schema.models import RoleDeclaration
 from werealign.tasks import TASKS, parse_reply
+from werealign.tasks.learned_floor import LEARNERS
 
 
 def _said(game, texts: dict[int, str], language: str | None = None):
@@ -229,7 +230,13 @@ def test_claim_floors():
     # none on 4 (a tie, broken to none: wrong), seer on 7 (2 to 1: wrong). last-claimed: none on 1 (wrong), seer on
     # 6 (wrong), 4 (right) and 7 (wrong). own-role: seer on 1 (right), villager on 6 and 7, werewolf on 4 (wrong).
     # learned: one game, nothing to hold out: not computed.
-    assert floors == {"never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25, "own-role": 0.25, "learned": None, "learned-hgb": None}
+    assert {k: floors[k] for k in ("never", "majority-so-far", "last-claimed", "own-role")} == {
+        "never": 0.5, "majority-so-far": 0.0, "last-claimed": 0.25, "own-role": 0.25}
+    assert {k: floors[k] for k in LEARNERS} == dict.fromkeys(LEARNERS)
+    # repeat-own: a seat's items stop at its first claim, so it never claimed before: none, right on 6 and 7.
+    # counter-claim: no seat's own role was claimed by another before its turn (4's seer claim comes after 1's turn):
+    # none throughout, right on 6 and 7.
+    assert floors["repeat-own"] == 0.5 and floors["counter-claim"] == 0.5
 
 
 def test_derive_eval_leaderboard_and_release_carry_claim_and_sheriff_run(tmp_path):

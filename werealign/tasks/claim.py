@@ -4,24 +4,20 @@ order: a fixed order, no permutation); the key is what the turn claimed (wereali
 exact match, with the first leg alone (`claimed_accuracy`: claim or not, whatever the role) and the MVP's turns as
 their own slices.
 
-Floors (`truth_floors`): `never` (no claim), `majority-so-far` (the move most earlier turns of the game made),
-`last-claimed` (the role the game's last claim before the turn named; none before any claim), `own-role` (claim
-one's own role, which the prompt tells) and `learned` (issue 42: a classifier over shallow features of the shown
-turns, games held out). Chance: a uniform option.
+Floors (`truth_floors`, werealign.tasks.claim_floors): `never` (no claim), `majority-so-far`, `last-claimed`,
+`own-role`, the rules a player would use (issue 42: `repeat-own`, `said-of-me`, `own-if-accused`, ...) and the
+learned floors (classifiers over shallow features of the shown turns, games held out). Chance: a uniform option.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from statistics import fmean
 from typing import Any
 
 from werealign.render.lines import phase_label
 from werealign.render.phrases import role_name
 from werealign.schema import OPTION_KEYS, GameLog
 from werealign.schema.decisions import MVP_MARK, ClaimItem
-from werealign.schema.models import WITHDREW
 from werealign.schema.roles import catalogue_for
 from werealign.tasks import vote
 from werealign.tasks.base import ItemChecks, Parsed, Sample, Scorer, Task
@@ -84,56 +80,10 @@ def cutoff_phase(item: ClaimItem, idx, out) -> str | None:
 
 
 def truth_floors(asked: Sequence[tuple[GameLog, Any]], metric: str) -> dict[str, float | None]:
-    """The floors, each a policy over the turns the prompt shows (earlier turns of the game, read by the claim reader),
-    and the learned shallow floors (werealign.tasks.learned_floor) over each option's features: the viewpoint's own
-    role and side (the prompt tells them), what earlier turns claimed, how often the shown turns (its own, the last
-    three, all) name the role, whether it stood for sheriff, the phase, the day, the turn's place in it."""
-    import re
+    """The rules over the shown turns and the learned shallow floors (werealign.tasks.claim_floors)."""
+    from werealign.tasks.claim_floors import truth_floors as floors  # builds contexts: loaded when floors are computed
 
-    from werealign.game.claims import ClaimReader, claim_turns
-    from werealign.tasks.learned_floor import LEARNERS, OptionRows, learned_floors
-
-    names = ("never", "majority-so-far", "last-claimed", "own-role", *LEARNERS)
-    if not asked:
-        return {name: None for name in names}
-    turns, words = {}, {}
-    values: dict[str, list[float]] = {name: [] for name in names[:-len(LEARNERS)]}
-    rows: list[OptionRows] = []
-    for game, item in asked:
-        if game.game_id not in turns:
-            turns[game.game_id] = claim_turns(game)
-            names = ClaimReader(game).names
-            pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
-            words[game.game_id] = {u.index: Counter(names[m.group(0).lower()] for m in pattern.finditer(u.text)) for u, _ in turns[game.game_id]}
-        shown = [(u, role) for u, role in turns[game.game_id] if u.segment_ids[-1] <= item.cutoff_segment]
-        before = [role for _, role in shown]
-        key = gold(item)
-        moves = Counter(role or NONE for role in before)
-        majority = max(sorted(moves), key=lambda m: (moves[m], m == NONE)) if moves else NONE  # ties: no claim
-        last = next((role for role in reversed(before) if role is not None), None) or NONE
-        own = next((s.role for s in game.seats if s.seat == item.viewpoint_seat), None)
-        for name, pick in (("never", NONE), ("majority-so-far", majority), ("last-claimed", last), ("own-role", own if own in item.candidates else NONE)):
-            values[name].append(float(pick == key))
-        claimed = Counter(role for role in before if role is not None)
-        mine = sum(1 for u, _ in shown if u.speaker == item.viewpoint_seat)
-        in_phase = sum(1 for u, _ in shown if u.phase == item.phase)
-        kind = next((p.kind for p in game.phases if p.id == item.phase), "")
-        day = next((p.day for p in game.phases if p.id == item.phase), 0)
-        opts = _keys(item)
-        wolf = float(catalogue_for(game.rules.declared_roles).faction(own) == "wolf") if own else 0.0
-        ran = float(any(e.kind == "sheriff_run" and e.actor == item.viewpoint_seat and e.result != WITHDREW and e.audience.kind == "everyone"
-                        and e.segment_id is not None and e.segment_id <= item.cutoff_segment for e in game.events))
-        said = words[game.game_id]
-        named = [sum((said[u.index] for u, _ in ts), Counter())
-                 for ts in ([t for t in shown if t[0].speaker == item.viewpoint_seat], shown[-3:], shown)]
-        rows.append(OptionRows(game.game_id, [[
-            float(o == NONE), float(o == own), float(o == "seer"), float(claimed.get(o, 0)), float(o == last), float(o == majority),
-            float(o == NONE) * mine, float(o == NONE) * in_phase, float(o == NONE and kind == "sheriff_election"), float(o == NONE) * day,
-            float(o == own) * mine, float(o == own and kind == "sheriff_election"), float(o == "seer" and sum(claimed.values()) == 0),
-            *(float(n[o]) for n in named), float(o == own) * ran, float(o == NONE) * ran, float(o == "seer") * wolf, float(o == NONE) * wolf,
-            float(o == NONE) * sum(claimed.values()),
-        ] for o in opts], opts.index(key)))
-    return {**{name: rounded(fmean(v)) for name, v in values.items()}, **learned_floors(rows)}
+    return floors(asked, _keys, gold, TASK.context_kwargs)
 
 
 TASK = Task(

@@ -19,12 +19,15 @@ Rules over what the prompt shows:
 - `night-1-save`: on a yes/no decision asked at night (the witch's save), act on the first night, never later;
 - on a yes/no decision (one candidate, or "none": the witch's save, running for sheriff): `always` (act: save, run)
   and `never` (do not), reported only where every item asked is one.
+Per kind, the rules a player would use at that decision (werealign.tasks.player_rules: `checked-wolf`, `gave-me-gold`,
+`save-claimed-god`, `last-seer-claimant`, `last-gold`, ...), reported for items of that kind only.
 Learned from the other games:
 - `majority`: the kind's most frequent key class ("none", the viewpoint's own seat, else a seat number) among the
   items of the other games (cross-fitted: games held out);
-- `learned` and `learned-hgb`: a logistic regression and shallow boosted trees over each option's shallow features
-  (every rule above as a feature, the counts behind them, the option's position, the night), cross-fitted with games
-  held out (werealign.tasks.learned_floor).
+- `learned`, `learned-hgb` and `learned-mix`: a logistic regression, shallow boosted trees and their mean over each
+  option's shallow features (every rule above as a feature, the counts behind them: who named, accused, cleared which
+  seat, claims, a seer claimant's checks, badge orders; the option's position, the night), cross-fitted with games
+  held out and averaged over fold draws (werealign.tasks.learned_floor).
 
 Each is scored as the share of items it answers correctly; where a policy names no legal seat (no ballot yet,
 nothing named), the item counts at chance (a uniform legal move), so every floor is at least comparable to chance.
@@ -44,6 +47,8 @@ from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
 from werealign.tasks.common import rounded
 from werealign.tasks.learned_floor import LEARNERS, OptionRows, learned_floors
+from werealign.tasks.player_rules import KIND_RULES, rule_names
+from werealign.tasks.table_talk import Talk, read_talk
 
 NONE = "none"  # a policy's pick of not acting (None: the policy names no move, scored at chance)
 Policy = Callable[[Context, DecisionItem], int | str | None]
@@ -186,29 +191,47 @@ def options(item: DecisionItem) -> list[int | str]:
     return [*item.candidates, *([NONE] if item.none_allowed else [])]
 
 
-def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: Callable[..., dict]) -> dict[str, float | None]:
-    """Each floor's mean score; `context_kwargs` is the decision task's (the view its prompts are built from)."""
-    if not asked:
-        return {name: None for name in NAMED}
+def floor_parts(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: Callable[..., dict]) -> tuple[dict[str, list[float]], list[OptionRows]]:
+    """Per rule, each item's score (1, 0, or chance where the rule names no move), and each item's option rows for the
+    learned floors; `context_kwargs` is the decision task's (the view its prompts are built from)."""
     floors = {**FLOORS, **(YES_NO_FLOORS if all(is_yes_no(item) for _, item in asked) else {})}
-    values: dict[str, list[float]] = {name: [] for name in [*floors, "seer-claimant", "majority"]}
-    readers: dict[str, ClaimReader] = {}
+    kind_rules = rule_names({item.decision for _, item in asked})
+    values: dict[str, list[float]] = {name: [] for name in [*floors, "seer-claimant", *kind_rules, "majority"]}
+    readers: dict[str, tuple[ClaimReader, dict]] = {}
     rows: list[OptionRows] = []
     for game, item in asked:
         kw = context_kwargs(game, item, None)
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **kw)
-        reader = readers.setdefault(game.game_id, ClaimReader(game))
+        if game.game_id not in readers:  # one claim reader (and its readings) per game
+            readers[game.game_id] = (ClaimReader(game), {})
+        reader, said = readers[game.game_id]
+        talk = read_talk(ctx, reader, said)
         chance = 1 / len(options(item))
         picks = {name: policy(ctx, item) for name, policy in floors.items()}
-        seers = [u.speaker for u in ctx.utterances if u.speaker in item.candidates and reader.claim(u.text, u.speaker) == "seer"]
-        picks["seer-claimant"] = seers[0] if seers else None
+        picks["seer-claimant"] = _first_seer(talk, item)
+        mine = KIND_RULES.get(item.decision, {})
+        picks.update({name: mine[name](ctx, item, talk) if name in mine else None for name in kind_rules})
         for name, pick in picks.items():
             values[name].append(chance if pick is None else float(pick == _key(item)))
-        rows.append(OptionRows(game.game_id, option_features(ctx, item, picks, reader), options(item).index(_key(item))))
+        rows.append(OptionRows(game.game_id, option_features(ctx, item, picks, talk), options(item).index(_key(item))))
     values["majority"] = _majority(asked)
+    return values, rows
+
+
+def floor_scores(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: Callable[..., dict]) -> dict[str, float | None]:
+    """Each floor's mean score; `context_kwargs` is the decision task's (the view its prompts are built from)."""
+    if not asked:
+        return {name: None for name in NAMED}
+    values, rows = floor_parts(asked, context_kwargs)
     out = {name: rounded(fmean(v)) if v else None for name, v in values.items()}
     out.update(learned_floors(rows))
     return out
+
+
+def _first_seer(talk: Talk, item: DecisionItem) -> int | None:
+    """The first legal seat that claimed the seer."""
+    seers = [s for s, role in talk.claims if role == "seer" and s in item.candidates]
+    return seers[0] if seers else None
 
 
 def _majority(asked: Sequence[tuple[GameLog, DecisionItem]]) -> list[float]:
@@ -230,16 +253,21 @@ def _majority(asked: Sequence[tuple[GameLog, DecisionItem]]) -> list[float]:
     return out
 
 
-def option_features(ctx: Context, item: DecisionItem, picks: dict, reader: ClaimReader) -> list[list[float]]:
-    """Each option's shallow features: what the rules read (each rule's pick as a flag), the counts behind them,
-    the option's position and kind, the night."""
-    named_all = Counter(s for u in ctx.utterances if u.speaker != "host" and not u.is_self for s in ctx.seat_reader().seats(u.text))
-    named_today = Counter(s for u in _today(ctx) if u.speaker != "host" and not u.is_self for s in ctx.seat_reader().seats(u.text))
-    named_self = Counter(s for u in ctx.utterances if u.is_self for s in ctx.seat_reader().seats(u.text))
+def option_features(ctx: Context, item: DecisionItem, picks: dict, talk: Talk) -> list[list[float]]:
+    """Each option's shallow features: what the rules read (each rule's pick as a flag), the counts behind them (who
+    named, accused, cleared which seat how often; claims; a seer claimant's reported checks; badge orders), the
+    option's position and kind, the night."""
+    read = ctx.seat_reader()
+    named_all = Counter(s for (sp, _, named) in talk.turns if sp != item.viewpoint_seat for s in named)
+    named_today = Counter(s for i, (sp, _, named) in enumerate(talk.turns) if i in talk.today and sp != item.viewpoint_seat for s in named)
+    named_self = Counter(s for u in ctx.utterances if u.is_self for s in read.seats(u.text))
     voted = Counter(e.target for e in ctx.public_events if e.kind == "vote" and e.target is not None)
     called = Counter(calls(ctx))
-    claimed = {u.speaker: reader.claim(u.text, u.speaker) for u in ctx.utterances if isinstance(u.speaker, int)}
-    claimed = {s: r for s, r in claimed.items() if r}
+    accused, recent, today, cleared = talk.accused_in(), talk.accused_in(last=5), talk.accused_in(today=True), talk.cleared_all()
+    wolf_checks = Counter(s for _, s, r in talk.checks if r == "wolf")
+    good_checks = Counter(s for _, s, r in talk.checks if r == "good")
+    badge_named = Counter(s for _, s in talk.badge_named)
+    claimed = dict(talk.claims)  # each seat's latest claim
     night = night_number(ctx, item) or 0
     opts = options(item)
     top = max([*named_all.values(), 1])
@@ -251,7 +279,10 @@ def option_features(ctx: Context, item: DecisionItem, picks: dict, reader: Claim
             named_all.get(seat, 0) / top, float(named_today.get(seat, 0)), float(named_self.get(seat, 0)), float(voted.get(seat, 0)),
             float(called.get(seat, 0)), float(seat == item.viewpoint_seat), float(seat is not None and seat in ctx.allies),
             float(claimed.get(seat) == "seer"), float(seat in claimed), float(seat is not None and seat == item.about),
-            float(o == NONE) * night, float(o == NONE and night == 1), float(seat is not None and seat == sheriff(ctx)),
+            float(o == NONE) * night, float(o == NONE and night == 1), float(seat is not None and seat == talk.sheriff),
+            float(accused.get(seat, 0)), float(recent.get(seat, 0)), float(today.get(seat, 0)), float(cleared.get(seat, 0)),
+            float(wolf_checks.get(seat, 0)), float(good_checks.get(seat, 0)), float(claimed.get(seat) in talk.gods),
+            float(talk.badge_order.get(seat, 0)), float(badge_named.get(seat, 0)),
             *[float(pick is not None and pick == o) for pick in picks.values()],
         ])
     return out
