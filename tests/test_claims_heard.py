@@ -76,3 +76,77 @@ def test_each_reading_says_why_it_is_no_claim():
     reasons = {why for _, _, _, why in reader.readings("如果我是预言家，他说我是女巫，反正我自己清楚，我是一张平民牌", 6)}
     assert {"hypothesis", "report", None} <= reasons
     assert reader.first_claim("如果我是预言家，他说我是女巫，反正我自己清楚，我是一张平民牌", 6)[1] == "villager"
+
+
+# Issue 42, sixth round: forms a player hears as a claim that no earlier rule read, by role (the catalogue's names,
+# the moves only that role makes), each with the negatives it must refuse. Invented sentences only.
+SIXTH = ("hunter", "magician", "knight", "nine_tailed_fox", "white_wolf_king")
+
+
+@pytest.mark.parametrize("text, speaker, role", [
+    ("行吧，自爆", 5, "werewolf"),  # a self-destruct as a whole clause, no subject named before it
+    ("好，我 5 号，自爆", 5, "werewolf"),
+    ("开枪带走 3 号，好人加油", 7, "hunter"),  # a shot as a whole clause: the speaker's own
+    ("开枪", 7, "hunter"),  # a last word of one move
+    ("我手里有枪，别乱投", 7, "hunter"),  # the gun held
+    ("我手上还有一瓶药，今晚看情况", 3, "witch"),  # the potions held
+    ("我昨晚换了 2 号和 5 号", 8, "magician"),  # the magician's swap
+    ("我把 2 和 5 换了", 8, "magician"),
+    ("今晚我会跟 9 交换，狼别动 9", 8, "magician"),
+    ("我要跟 3 号决斗", 9, "knight"),  # the knight's duel
+    ("今晚我守 3 号，女巫别毒他", 2, "guard"),  # a guard's protection to come
+    ("我的身份牌是守卫", 2, "guard"),
+    ("我这张牌其实是预言家", 1, "seer"),  # the card named before the copula
+    ("本人预言家，3 号查杀", 1, "seer"),  # 本人: the first person
+    ("真预言家是我，3 号查杀", 1, "seer"),  # the inverted claim
+    ("真预言家在这里，3 号查杀", 1, "seer"),
+    ("我给 7 号发了金水", 1, "seer"),  # a check given to a seat
+    ("6 号压轴，先想查杀一下 2 号", 6, "seer"),  # a subjectless check after the speaker's own seat
+    ("这盘我才是真预言家，别信他", 1, "seer"),  # "这盘" (this game) is no "盘" (to analyse)
+    ("我这里是张守卫牌，不多说", 2, "guard"),
+    ("我这个九尾妖狐今天不躲了", 4, "nine_tailed_fox"),  # the card before its own verb
+    ("我是九尾狐，过", 4, "nine_tailed_fox"),  # the table's short name
+    ("谁也抢不走我这身女巫的衣服", 3, "witch"),  # the card as clothes the speaker owns
+    ("谁让你抢我猎人的衣服，出你没商量", 7, "hunter"),
+    ("我就是一个大白板，什么都不知道", 6, "villager"),  # a blank card: the villager
+    ("从我们一个民的视角，5 号不对劲", 6, "villager"),
+    ("这又成了我一个平民的锅", 6, "villager"),
+    ("我就一平民，过", 6, "villager"),
+    ("9 号就是我饮水", 3, "witch"),  # 饮水: the transcripts' homophone of 银水
+    ("6 号发言，底牌平民，过", 6, "villager"),  # the card without a subject after the speaker's own seat
+    ("1 号发言，昨晚验了 3 号，好人", 1, "seer"),  # a night move without a subject
+    ("好，昨晚守的 4 号", 2, "guard"),
+])
+def test_sixth_round_claims(text, speaker, role):
+    assert ClaimReader(_board(*SIXTH)).claim(text, speaker) == role
+
+
+@pytest.mark.parametrize("text, speaker", [
+    ("我觉得他应该自爆，", 5),  # advice, another's move
+    ("狼人要是想赢就自爆吧", 5),
+    ("狼人赶紧自爆算了", 5),  # not a whole clause: a plan for others
+    ("他如果是猎人，开枪带走 3 号", 7),  # a hypothesis
+    ("我没有枪", 7),
+    ("如果我有枪，早开了", 7),
+    ("你把 2 和 5 换了", 8),  # another's swap
+    ("我觉得魔术师换了 2 号和 5 号", 8),
+    ("我想和 8 号换一下身份", 8),  # a swap of identities is a story, not the magician's move
+    ("我希望守卫守 3 号", 2),  # a request
+    ("他本人是预言家", 1),
+    ("真预言家在这两个里面", 1),
+    ("如果预言家是我，我就验 3", 1),
+    ("你说预言家是我？", 1),
+    ("你给 7 号发查杀", 1),
+    ("他说我这个预言家是假的", 1),  # another's words
+    ("我觉得，先查杀 2 号", 6),  # the nearest subject is a belief, not the speaker
+    ("我穿猎人的衣服", 7),  # wearing a card's clothes is a counter-claim told, not one's own card
+    ("大家别看我 九尾狐先藏着", 4),  # the transcript's space ends the sentence after 我
+    ("刚才那局我是预言家，这盘不说", 1),  # an earlier game
+    ("我一验就知道", 6),
+    ("他底牌是平民", 6),
+    ("3 号，底牌是平民", 6),  # another seat's card
+    ("5 号说，昨晚验了 3 号", 1),  # another's words
+    ("我觉得 5 号好，救了 5 号也没用", 3),
+])
+def test_sixth_round_refusals(text, speaker):
+    assert ClaimReader(_board(*SIXTH)).claim(text, speaker) is None

@@ -313,19 +313,22 @@ def test_a_language_is_a_lexicon(monkeypatch):
 
 @pytest.mark.werebench
 def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
-    """Issue 42: the reader against 750 hand-labelled turns of the release (tests/data, structured labels only: game,
+    """Issue 42: the reader against 900 hand-labelled turns of the release (tests/data, structured labels only: game,
     turn index, seat, claimed role), scored as `scripts/claim_labels.py` scores them. The reader was tuned on all four
-    sets A-D (fourth round) and on E's misses (fifth round), so every set here is a regression floor, not a held-out
-    measurement: E measured the fourth round held out (69.6% / 85.7%), and a set F labelled blind, never in this
-    file, measures the fifth (BENCHMARKS.md). Each set alone keeps the floor of what it measured."""
+    sets A-D (fourth round), on E's misses (fifth round) and on F's (sixth), so every set here is a regression floor,
+    not a held-out measurement: E measured the fourth round held out (69.6% / 85.7%), F the fifth (labelled blind; the sixth round
+    read F's misses), and a set G labelled blind, never in this file, measures the sixth (BENCHMARKS.md). Each set
+    alone keeps the floor of what it measured."""
     labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
     games = load_dataset(werebench_import.path).games
     union = score_labels(labels, games, ["A", "B", "C", "D"])
     assert union.turns == 600 and union.claims >= 200
     assert union.recall >= 0.90 and union.precision >= 0.90, (round(union.recall, 3), round(union.precision, 3), union.misses)
-    # E was the fourth round's held-out set (69.6% / 85.7%); the fifth round read its misses, so its floor is a fit now
-    for name, recall_floor, precision_floor in (("A", 0.93, 0.90), ("B", 0.93, 0.92), ("C", 0.86, 0.86), ("D", 0.87, 0.91),
-                                                ("E", 0.91, 0.93)):
+    # E was the fourth round's held-out set (69.6% / 85.7%); the fifth round read its misses, so its floor is a fit now.
+    # F measured the fifth round blind (70.4% / 89.3%) and the sixth's first step (71.8% / 89.5%); the sixth round then
+    # read F's misses, so F too is a regression floor here
+    for name, recall_floor, precision_floor in (("A", 0.93, 0.90), ("B", 0.94, 0.92), ("C", 0.88, 0.86), ("D", 0.87, 0.91),
+                                                ("E", 0.92, 0.94), ("F", 0.84, 0.92)):
         one = score_labels(labels, games, [name])
         assert one.turns >= 150 and one.claims >= 50
         assert one.recall >= recall_floor and one.precision >= precision_floor, (name, round(one.recall, 3), round(one.precision, 3))

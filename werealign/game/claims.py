@@ -28,7 +28,12 @@ speaker in apposition with a role ("我作为村民的话…", "从我一个村�
 ("我的警徽流"), a move with words between the speaker and the verb but no other subject, request or belief ("我最后还是
 验过了"), the witch's potions, the wolves' "we" (the side, yielding to a wolf card the turn names), direct speech and
 another's words read across the transcript's spaces, a condition's "的话" told from a topic's ("昨天的话我救了…").
-`ClaimReader.readings` gives every candidate with the reason it is, or is not, a claim.
+`ClaimReader.readings` gives every candidate with the reason it is, or is not, a claim. The sixth round (read on set
+F's misses after a first step scored it once) adds the forms no rule read, by role: a move said without a subject as a
+whole clause after the speaker's own subject ("行吧，自爆", "开枪带走 3 号"), what only the role holds or does (the gun
+or the potions held, the magician's swap, the knight's duel, a guard's seat to protect, a check given to a seat), the
+inverted claim ("真预言家是我"), "本人" as the first person, the card before the copula or before its own verb ("我这张牌
+是预言家", "我这个骑士今天就…"), the card as clothes the speaker owns ("抢我猎人的衣服").
 """
 
 from __future__ import annotations
@@ -114,36 +119,47 @@ class Lexicon:
     interjected: str = r"(?!)"
     said: str = r"(?!)"
     voiced: str = r"(?!)"
+    subjectless: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    subjectless_frames: tuple[str, ...] = ()
 
 
 _ZH_SEAT = r"(?P<seat>\d{1,2}|[一二两三四五六七八九十]{1,3})"
-_ZH_ME = r"我\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家|牌)?)?\s*"  # "我 4 号", "我 6 底牌", "我 8 号玩家": the speaker naming its own seat
+_ZH_ME = r"(?:我|(?<![他她你])本人)\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家|牌)?)?\s*"  # "我 4 号", "我 6 底牌", "我 8 号玩家": the speaker naming its own seat
+_ZH_ME_TIGHT = r"(?:我|(?<![他她你])本人)(?:\s*(?P<seat>\d{1,2})\s*号?\s*(?:玩家|牌)?\s*|(?!\s))"
 _ZH_WHEN = r"(?:昨天|昨晚|前天|第一晚|第二晚|第三晚|首夜|今天|今晚|晚上|昨天晚上|当晚)?\s*(?:晚上)?\s*"
 _ZH_WILL = r"(?:会|要|就|先|再|还|也|一定|可能|直接|肯定|必须|选择)*"  # "我今晚一定要撒毒", "我可能就会把 5 号直接毒掉"
 # a modifier before the role ("一个光明磊落的禁言长老"); never the eyes of others ("你们眼里的狼", "所谓的预言家")
 _ZH_MOD = r"(?:[^\s，,。.!！?？；;的我你他她们眼心口谓为说认觉想不]{1,8}的)?"  # never a negation: "我是不是坐实一张真的…"
-_ZH_KIND = (r"(?:一|这)?(?:张|个|名|位|枚|杆)?(?:那个|这个)?(?:什么)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的|大|小小|小)?" + _ZH_MOD)
+_ZH_KIND = (r"(?:一把|(?:一|这)?(?:张|个|名|位|枚|杆)?)(?:那个|这个)?(?:什么)?(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|铁的|大|小小|小)?" + _ZH_MOD)
 _ZH_OWN = r"(?:真正的?|真的?|唯一的?|单身的?|普通的?|纯的?|小)?"
 # what may stand between the speaker and a move of its own ("我最后还是验过了", "我之前就打算验 7 号"):
 # never another subject, a request or a belief ("我希望预言家验他", "我让他验", "我觉得你验"), nor a condition
 _ZH_GAP = r"(?:(?!要是|如果|觉得|认为|希望|建议|请|让|叫|被|给|替|帮|跟|和|你|他|她|们|预言家|女巫|守卫|猎人|不|没|为什么|怎么|明白|知道|理解)[^\s，,。.!！?？；;的]){0,6}?"
+_ZH_START = r"(?:^|(?<=[，,。.!！?？；;\s]))\W{0,3}"  # a clause's start (ASR spaces included)
 _ZH_NUM = r"(?:\d{1,2}|[一二三四五六七八九十]{1,3}(?![个下手张些点样]))"  # a seat, not "一下", "一个"
 LEXICONS: dict[str, Lexicon] = {
     "zh": Lexicon(
         frames=(
-            _ZH_ME + r"(?:这把|这局|这盘)?(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这张|也|必|一定|绝对|当然|真|只)?(?:就是|才是|是)" + _ZH_KIND,
+            _ZH_ME + r"(?:这把|这局|这盘)?(?:这(?:一)?(?:张|个)(?:底)?牌)?(?:就|真的|才|确实|本身|肯定|自己|其实|本来|这边|这里|这张|也|必|一定|绝对|当然|真|只)?(?:就是|才是|是)" + _ZH_KIND,
             r"我(?:来|要|直接|先|这边|现在)?(?:起跳|跳|拍|报)(?:了)?(?:身份)?(?:一?张|个)?",  # not 认: "我认预言家" accepts another's claim
-            r"我(?:的)?\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家)?)?\s*(?:底牌|身份|牌)\s*[，,]?\s*(?:是|就是)?\s*(?:一?张|一?个)?",
-            r"我(?:这把|这局|这盘)?(?:拿(?:了|到)?|摸(?:了|到)?)(?:的是)?(?:一?张|个)?",
+            r"我(?:的)?\s*(?:(?P<seat>\d{1,2})\s*号?\s*(?:玩家)?)?\s*(?:底牌|身份牌|身份|牌)\s*[，,]?\s*(?:是|就是)?\s*(?:一?张|一?个)?",
+            r"我(?:这把|这局|这盘)?(?:拿(?:了|到)?|摸(?:了|到)?)(?:一次|一把)?(?:的是)?(?:一?张|个)?",
+            # the table's "the true seer is here" at a clause start ("真预言家在这里，…")
+            (_ZH_START + r"(?:真正的?|真的?)", r"在(?:这里|这儿|这)(?=[\s，,。.!！?？；;]|$)"),
+            (_ZH_START + r"(?:真正的?|真的?)?", r"(?:就|才|肯定|一定)?是我(?:\s*\d{1,2}\s*号)?(?=[\s，,。.!！?？；;啊]|$)"),  # "真预言家是我"
             r"(?:这把|这局|这盘)[^，,。.!！?？\s他她你]{0,6}?(?:拿|摸)(?:了|到)(?:的是)?(?:一?张|个)?",  # "这盘很不幸又摸了个平民"
-            _ZH_ME + r"(?:就|也|只是|确实|自己)?(?:一张|一个|个|就|一?杆)?(?:小小|小)?",  # "我一张平民牌", "我就平民", "我只是个平民", "我女巫…"
+            # no space right after 我 (the transcript's sentence break: "…看我 九尾狐先藏")
+            _ZH_ME_TIGHT + r"(?:就|也|只是|确实|自己)?(?:一张|一个|一|个|就|一?杆)?(?:小小|小)?",  # "我一张平民牌", "我就平民", "我只是个平民", "我女巫…"
         ),
         # "我这张女巫牌", "我这个单身村民牌" (a card: "这次我这个真预言家…" may be another's words), "像我这种强民"
-        owned=((r"我(?:的)?这(?:一)?(?:个|张)" + _ZH_OWN, r"(?<=牌)"), r"我这(?:种|样的?)" + _ZH_MOD + _ZH_OWN),
+        owned=((r"我(?:的)?这(?:一)?(?:个|张)" + _ZH_OWN, r"(?<=牌)"), (r"(?<![你他她])我(?:的)?(?:这(?:一)?(?:个|张|件|身))?" + _ZH_OWN, r"的?衣服"),  # "抢我猎人的衣服"
+               # "我这个骑士今天就要决斗": the role then the speaker's own verb
+               (r"我(?:的)?这(?:一)?(?:个|张)" + _ZH_OWN, r"(?=\s*(?:是|就|也|已经|肯定|一定|绝对|还|都|会|能|要|今天|昨晚|昨天|真的))"),
+               r"我这(?:种|样的?)" + _ZH_MOD + _ZH_OWN),
         # "我作为村民的话", "从我一个村民的角度看", "别为难我小小平民"
-        as_frames=(r"我(?:作为|身为)" + _ZH_KIND, r"(?:在|从|以)我(?:这)?(?:一个|一张|个|张)" + _ZH_OWN,
+        as_frames=(r"我们?(?:作为|身为)" + _ZH_KIND, r"(?:在|从|以)我们?(?:这)?(?:一个|一张|个|张)" + _ZH_OWN,
                    r"(?<![对给跟和把被让叫帮打踩投验查你他她在从以])我(?:这)?(?:一个|一张)" + _ZH_OWN),  # "我一个村民的眼里"
-        as_after=r"(?:的(?=视角|角度|立场|话|身份|位置|眼中|眼里))?(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|加|或|衣服|杀|同伴|刀|警徽|[？?])",
+        as_after=r"(?:的(?=视角|角度|立场|话|身份|位置|眼中|眼里|锅))?(?!的|救|毒|验|查|守|给|发|说|要|吗|么|嘛|坑|队|阵营|加|或|衣服|杀|同伴|刀|警徽|[？?])",
         interjected=r"(?:说|讲|一句话)[^。！？!?]{0,12}?\s(?:嘿|哎呦|哎|诶|喂|哇)[，,]\s*$|(?<!我)的一句话[，,：:]\s*$",
         voiced=r"(?<![对给跟和把被让叫帮打踩投验查])我\s*(?P<seat>\d{1,2})\s*号(?!\s*(?:\d|跟|和|、))",  # not "我 6 号跟 12 号"
         said=r"(?:他|她|你|别人|有人|人家|(?<!\d)\d{1,2}\s*号?)们?[^，,。.!！?？我]{0,4}(?:说|讲|以为|觉得|认为|发言(?:是|就是)|意思(?:是|就是))",
@@ -162,44 +178,57 @@ LEXICONS: dict[str, Lexicon] = {
         not_before=r"如果|假如|要是|若|万一|假设|假装|想象|可能|希望|不管|无论|就跟|以为|认为|觉得|倾向|怀疑|当成|当作|像|位置|立场|角度|视角|逻辑|穿"
                    r"|就算(?!了)|即使|哪怕|以前|上一?(?:期|把|局|盘|集)|想的是|本来想|奔着|但凡"
                    r"|比如|想不到|猜到|认定"
-                   r"|(?:打|推|讲|喊|骂|定义|理解|咬|踩|怼|当|认|给|信|(?<![这那])把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|盘|看|猜)$",
+                   r"|(?:打|推|讲|喊|骂|定义|理解|咬|踩|怼|当|认|给|信|(?<![这那])把|被|帮|还是|让|叫|逼|告诉|问|跟|和|对|在|点|(?<![这那上下本一每])盘|看|猜)$",
         # within the few characters before, across a clause: another's words ("他说，我是预言家")
         report=r"如果|假如|要是|假设|万一|(?<![轮天晚夜把局盘场上下里边这那])的话[，,]?\s*$|的发言(?:是|就是)?\s*$|(?:他|她|你|有人|都)们?(?:跟我|对我|和我)?(?:说|问)|(?<!我)(?<!我先)(?<!我都)(?<!我就)(?<!实话实)说了?[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊|那|其实)?[，,]?\s*$"
                r"|就是[，,：:]?\s*(?:哎呦|哎|哦|嗯|啊)[，,]?\s*$|告诉[^，,。]{0,4}[，,：:]\s*$|(?<!我)上来就(?:是|说)[，,：:]?\s*$",
         # a hypothesis, another's shoes ("我在 1 号这个位置，我是个狼人牌…"), a quote going on ("说 4 号好人，我 6 号是个狼")
         carry=r"如果|假如|要是|假设|万一|就算(?!了)|即使|哪怕|想想|想一想|试想|(?<!我的)(?<!我)(?:位置|角度|视角|立场)(?:上|来看|来说|来讲|看)?\s*$|(?:情况下|的时候|(?<![轮天晚夜把局盘场上下里边这那])的话)\s*$|(?:他|她|你|别人|大家)们?[^，,我]{0,6}?(?:盘|怀疑|踩|咬)\s*$|^\s*说|要(?:觉得|认为)|(?:他|她|你|别人|大家)们?(?:又|也|都|还|就)?(?:说|觉得|认为|以为)|(?<!我)打\s*$",
         # another game, unless this one is named since ("上一期…我拿了个预言家"; "上一把我是狼，这把我是预言家" claims)
-        elsewhere=r"上一?(?:期|把|局|盘|集)|以前|之前那(?:把|局|盘)", here=r"这(?:一)?(?:把|局|盘)|今天|现在|本局",
+        elsewhere=r"上一?(?:期|把|局|盘|集)|以前|(?:之前|刚才|上次)那(?:一)?(?:把|局|盘)", here=r"这(?:一)?(?:把|局|盘)|今天|现在|本局",
         not_in_clause=r"不是|是不是|并非",
         clause=r"[，,。.!！?？；;]|\s(?!\s*\d)",  # a space before a seat number is the transcript's spacing, no clause end
         conditional=r"^\s*(?:号|号牌)?(?:的话|的时候)",
         then=r"^.{0,3}?(?:我就(?:会|能|可以|直接|不会|不可能|肯定|一定|早|没有?必要|不用|不需要)|我[^，,。！？\s]{1,4}就(?!是)|我早就|我可能|我没有必要|我还会|怎么会|会不会)|^也(?:一定|会|要|不)|^如果|^.{0,4}?我也不可能|^[^。.!！?？]{0,30}?(?:开玩笑|开个玩笑|逗你)|^.{0,4}?多么|^[^。.!！?？]{0,30}?(?:这句话|这种话|这番话|原话)",  # words quoted: "…我是个平民，这种话都来了"
         # "名"/"明" for 民: the transcripts' homophones (ASR), only as a whole word or a card ("名牌"); "强民": a villager
-        aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)",
-                              r"闭眼(?:玩家)?牌"),  # a card ("我就一张闭眼牌"); "闭眼玩家" alone says what one knows
+        aliases={"villager": (r"普村", r"强民", r"[民名明](?=[\s，,。.!！?？]|$)", r"[民名](?=牌)", r"民(?=的(?:角度|视角|立场|眼))",
+                              # a card ("我就一张闭眼牌"; "闭眼玩家" alone says what one knows: labelled none twice of
+                              # three), a blank card ("我一个大白板")
+                              r"闭眼(?:玩家)?牌", r"白板(?:牌)?"),
                  "hunter": (r"枪(?=牌|[\s，,。.!！?？]|$)",), "guard": (r"护卫",),
-                 "nine_tailed_fox": (r"狐狸(?!精)",)},
+                 "nine_tailed_fox": (r"狐狸(?!精)", r"九尾狐")},
         acts={
             # a turn opening on a check, the speaker's own seat or none before it ("预言家昨天晚上查杀…", "那个查杀 6 号…")
-            "seer": (r"^\W{0,3}(?:(?P<seat>\d{1,2})\s*号(?:玩家)?(?:发言)?[，,]?\s*)?(?:那个|好|嗯|那)?(?:预言家)?(?:昨天|昨晚|首夜|第一晚)?(?:晚上)?(?:查杀|金水)(?!\s*\d{1,2}\s*号?\s*的)",
+            "seer": (r"我" + _ZH_WHEN + _ZH_WILL + r"(?:给|对)\s*" + _ZH_NUM + r"\s*号?(?:玩家)?\s*发(?:了|的是|的)?(?:一?张|个)?(?:查杀|金水)",
+                     r"^\W{0,3}(?:(?P<seat>\d{1,2})\s*号(?:玩家)?(?:发言)?[，,]?\s*)?(?:那个|好|嗯|那)?(?:预言家)?(?:昨天|昨晚|首夜|第一晚)?(?:晚上)?(?:查杀|金水)(?!\s*\d{1,2}\s*号?\s*的)",
                      r"(?:是|就是)我" + _ZH_WHEN + r"的?[，,]?\s*(?:翻牌)?(?:金水|查杀)", r"我的(?:金水|查杀)(?:是|为|就是)",
-                     r"我" + _ZH_WHEN + _ZH_WILL + r"(?:验了|验的|查验了|验过)",
+                     r"我" + _ZH_WHEN + _ZH_WILL + r"(?:验了|验的|查验了|验过|验的?人(?:是|就是))",
                      r"我" + _ZH_WHEN + _ZH_WILL + r"(?:去)?验(?:一下|一手|一张)?\s*" + _ZH_NUM,  # "我先验 11", "今晚我会验一下 9 号"
                      r"我" + _ZH_GAP + r"验(?:了|过|的|出|到)?(?:一下|一手)?\s*(?:这个|这张|一下)?\s*" + _ZH_NUM,
                      r"我" + _ZH_GAP + r"验(?:了一下|过了|出来?|到了)",
                      # the badge's check order is the seer's own (“我的警徽流留…”, a turn opening “5 号发言，交代下警徽流”)
                      r"(?<![你他她])我的警徽流",
                      r"^\W{0,3}(?:过了)?\s*(?:(?P<seat>\d{1,2})\s*号(?:玩家)?(?:发言)?[，,]?\s*)?(?:我|预言家)?(?:(?![你他她])[^，,。.!！?？\s]){0,4}?(?:报|交代|说|留|给)(?:一?下|一下)?(?:我的)?警徽流"),
-            "witch": (r"(?:是|就是)我" + _ZH_WHEN + r"的?银水", r"我的银水",
+            "witch": (r"我(?:手里|手上|这里|这边)?(?:还)?有(?:一瓶|两瓶|瓶)?(?:毒药|解药|药水|双药)|我(?:手里|手上)?(?:还)?有(?:一瓶|两瓶|瓶)(?:毒|药)|我(?:的)?两瓶药",
+                      r"(?:是|就是)我" + _ZH_WHEN + r"的?[银饮]水", r"我的[银饮]水",  # 饮: an ASR homophone
                       r"我" + _ZH_WHEN + _ZH_WILL + r"(?:救了|救的|开了?解药|用了?解药|毒了|毒的|开毒|开了毒|撒毒)",
                       r"我" + _ZH_WHEN + _ZH_WILL + r"把\s*\d{1,2}\s*号?\s*(?:直接|给)?毒(?:掉|死|走|了)",
                       # the potions are the witch's alone: "骗了我的药", "我的解药还在", "我开药救他"
                       r"(?<![给让叫帮你他她])我的?(?:一瓶)?(?:解药|毒药|药水|药)(?!物|店|方)的?",  # "骗了我药的人"
                       r"我" + _ZH_GAP + r"开(?:了)?(?:解)?药",
                       r"(?<![让叫给被帮替跟对你他她])我" + _ZH_GAP + r"毒(?:掉|死|走|了|的|这个|这张)?\s*\d"),  # "我当时想毒掉 8 号" (not 救: votes save too)
-            "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守)", r"我" + _ZH_WILL + r"(?:不能|没法|没办法)(?:再)?守(?:了|人)"),
+            # the magician's swap of two seats ("我昨晚换了 2 号和 5 号", "我把 2 和 5 换了")
+            # the knight's duel ("我要跟 5 号决斗", "我直接决斗 5 号")
+            "knight": (r"我" + _ZH_WHEN + _ZH_WILL + r"(?:跟|和)\s*" + _ZH_NUM + r"\s*号?\s*决斗", r"我" + _ZH_GAP + r"决斗(?:了)?\s*" + _ZH_NUM),
+            "magician": (r"我" + _ZH_WHEN + _ZH_WILL + r"(?:可能|想)?(?:跟|和)\s*" + _ZH_NUM + r"\s*号?\s*(?:交)?换(?![位票边])(?!(?:一下)?身份)",
+                         r"我" + _ZH_WHEN + _ZH_GAP + r"(?:交)?换(?:了|的是|的)?(?:一下)?\s*" + _ZH_NUM + r"\s*号?\s*(?:和|跟|与|、)\s*" + _ZH_NUM,
+                         r"我" + _ZH_WHEN + _ZH_GAP + r"把\s*" + _ZH_NUM + r"\s*号?\s*(?:和|跟|与|、)\s*" + _ZH_NUM + r"\s*号?\s*(?:给)?(?:交)?换"),
+            "guard": (r"我" + _ZH_WHEN + r"(?:守了|守的|空守|自守|守护了|守护的)",
+                      r"我" + _ZH_WHEN + _ZH_WILL + r"(?:去)?守(?:一下|护)?\s*" + _ZH_NUM + r"\s*号",  # "今晚我守 3 号"
+                      r"我" + _ZH_WILL + r"(?:不能|没法|没办法)(?:再)?守(?:了|人)"),
             # the gun is the speaker's, not watched ("我就想看他开枪")
-            "hunter": (r"我(?!们)(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
+            "hunter": (r"我(?:手里|手上|这里|这边)?(?:还)?(?:有|带|拿着?)(?:一把|一杆|把)?枪(?!手|口|法)",  # the gun held: "我手里有枪"
+                       r"我(?!们)(?:(?![看让等叫逼他她你])[^，,。.!！?？\s]){0,5}?开(?:了)?枪", r"我" + _ZH_WILL + r"(?:开枪)?带走",
                        r"我(?:(?![看让等叫逼他她你])[^，,。.!！?？]){0,8}?把\s*\d{1,2}\s*号?[^，,。.!！?？]{0,6}?带走"),
             "silencer_elder": (r"(?:是|就是)我" + _ZH_WHEN + r"禁(?:言)?的", r"我" + _ZH_WHEN + _ZH_WILL + r"禁(?:了|的|言了)"),
             "stalker": (r"我" + _ZH_WILL + r"(?:直接)?带走", r"我" + _ZH_WHEN + _ZH_WILL + r"标记(?:了|的)?\s*\d"),  # the stalker's mark and take
@@ -211,7 +240,18 @@ LEXICONS: dict[str, Lexicon] = {
             "villager": (r"我们(?:这些)?(?:平民|村民|民(?=[\s，,。.!！?？]|$))",),
         },
         # a turn of a few words holding only a move is the speaker's last word ("带走 10 号", "交牌了")
-        short_acts={"hunter": (r"(?:^|(?<=[，,。\s]))(?:开枪)?带走\s*\d",), "werewolf": (r"^[\W了过好吧]*(?:交牌|自爆)",)},
+        # a move said without a subject as a whole clause ("开枪带走 5 号", "行，自爆"): the speaker's when the nearest
+        # subject before it is the speaker, or none is named (the turn opens on it); never advice ("你就自爆吧")
+        # the card named without a subject at a clause start ("底牌是平民，过"), judged as `subjectless` moves are
+        subjectless_frames=(_ZH_START + r"(?:那|好|嗯)?(?:底牌|身份)(?:牌)?\s*[，,]?\s*(?:是|就是)?" + _ZH_KIND,),
+        subjectless={"seer": (_ZH_START + _ZH_WHEN + r"(?:验了|验的是|验的)\s*" + _ZH_NUM,
+                              r"(?<=[，,。.!！?？；;\s就想要先再])(?:就|想|要|先|再|直接)*查杀(?:了|一下)?\s*" + _ZH_NUM + r"\s*号",),
+                     "witch": (_ZH_START + _ZH_WHEN + r"(?:救了|救的是|救的|毒了|毒的是|毒的)\s*" + _ZH_NUM,),
+                     "guard": (_ZH_START + _ZH_WHEN + r"(?:守了|守的是|守的)\s*" + _ZH_NUM,),
+                     "hunter": (_ZH_START + r"(?:那|好|行|那就|直接)?\s*开枪\s*(?:带走|打|崩)\s*" + _ZH_NUM,),
+                     "werewolf": (_ZH_START + r"(?:那|好|好吧|行|行吧|那就|直接)?\s*(?:直接)?自爆(?:了)?\s*(?=[，,。.!！?？；;]|$)",)},
+        short_acts={"hunter": (r"(?:^|(?<=[，,。\s]))(?:开枪)?带走\s*\d", r"^[\W了过好吧那]*(?:我)?开枪"),
+                    "werewolf": (r"^[\W了过好吧]*(?:交牌|自爆)", r"(?:^|(?<=[\s，,。.!！?？；;了]))自爆(?:了)?(?=[\s，,。.!！?？；;哈]|$)")},
         number=lambda t: int(t) if t.isdigit() else chinese_number(t),
     ),
     # English wording is data (claim_lexicon.json, issue 45): "im bystander" is a claim, "im not mafia" is not
@@ -251,6 +291,7 @@ class _Pattern:
     kind: str = "frame"  # "owned": judged against hypotheses only; "bare": the speaker's only after its own subject;
     # "as": the speaker in apposition with the role (`Lexicon.as_frames`); "side": a wolf's move ("我们刀了女巫",
     # "我自爆"), which names the side (read as "werewolf", or the board's first wolf role), not the card
+    subjectless: bool = False  # a move without a subject (`Lexicon.subjectless`): the speaker's own subject or none
 
 
 class ClaimReader:
@@ -280,22 +321,25 @@ class ClaimReader:
             alternation = "(?>" + "|".join(fragments) + ")"  # atomic: "狼人的" never falls back to "狼" + "人的"
             role = r"(?P<role>" + alternation + r")"
             framed = [(f, "frame") for f in (*lex.frames, *([lex.lead] if lex.lead else []))] + [(f, "owned") for f in lex.owned]
-            for frame, kind in framed + ([(lex.bare, "bare")] if lex.bare else []) + [(f, "as") for f in lex.as_frames]:
+            for frame, kind in (framed + ([(lex.bare, "bare")] if lex.bare else []) + [(f, "as") for f in lex.as_frames]
+                                + [(f, "subjectless") for f in lex.subjectless_frames]):
                 frame, tail = (frame, "") if isinstance(frame, str) else frame
                 # the card atomic too: "狼牌的" is not "狼" + "牌的"
                 after = lex.as_after if kind == "as" else lex.after
-                self.patterns.append(_Pattern(lex, re.compile(frame + "(?>" + role + lex.card + ")" + tail + after), None, kind))
+                self.patterns.append(_Pattern(lex, re.compile(frame + "(?>" + role + lex.card + ")" + tail + after), None,
+                                              "frame" if kind == "subjectless" else kind, subjectless=kind == "subjectless"))
             for r in self.roles:
                 said = [re.escape(n) for n, of in self.names.items() if of == r] + list(lex.aliases.get(r, ()))
                 self._unsaid[(id(lex), r)] = re.compile(lex.unsaid.replace("{role}", "|".join(said))) if said else re.compile(r"(?!)")
             if lex.closing:
                 self.patterns.append(_Pattern(lex, re.compile(lex.closing.replace("{role}", alternation)), None))
-            for bucket, acts_of in ((self.patterns, lex.acts), (self.short, lex.short_acts)):
+            for bucket, acts_of, bare in ((self.patterns, lex.acts, False), (self.short, lex.short_acts, False),
+                                          (self.patterns, lex.subjectless, True)):
                 for act_role, acts in acts_of.items():
                     target = act_role if act_role in self.roles else (wolf_roles[0] if act_role == "werewolf" and wolf_roles else None)
                     for act in acts if target else ():
                         kind = "side" if act_role == "werewolf" else "frame"  # a wolf's move names the side, not the card
-                        bucket.append(_Pattern(lex, re.compile(act + lex.after), target, kind))
+                        bucket.append(_Pattern(lex, re.compile(act + lex.after), target, kind, subjectless=bare))
 
     def _role_named(self, name: str) -> str | None:
         role = self.names.get(name.lower())
@@ -304,13 +348,14 @@ class ClaimReader:
         return next((r for a, r in self._aliases.items() if re.fullmatch(a, name)), None)
 
     @staticmethod
-    def _own_subject(lex: Lexicon, before: str, speaker: int) -> bool:
-        """Whether the nearest subject named before a subjectless claim, in its sentence, is the speaker."""
+    def _own_subject(lex: Lexicon, before: str, speaker: int, opening: bool = False) -> bool:
+        """Whether the nearest subject named before a subjectless claim, in its sentence, is the speaker (`opening`:
+        or no subject is named before it in the turn at all: the turn opens on the claim)."""
         sentence = re.split(_SENTENCE, before[-_CARRY * 2:])[-1]
         # a sentence naming no subject continues the one before ("我要验…  可惜不是，就是张村民牌")
         subjects = list(re.finditer(lex.subject, sentence)) or list(re.finditer(lex.subject, before[-_CARRY * 2:]))
         if not subjects:
-            return False
+            return opening and not re.search(lex.subject, before)
         last = subjects[-1].groupdict()
         seat = last.get("seat") or last.get("zh")
         return bool(last.get("me")) or (seat is not None and lex.number(seat) == speaker)
@@ -371,6 +416,8 @@ class ClaimReader:
         seat = m.groupdict().get("seat")
         if seat is not None and lex.number(seat) != speaker:
             return "other seat"  # a turn opening on another seat and a role talks about that seat
+        if p.subjectless and not self._own_subject(lex, text[:m.start()], speaker, opening=True):
+            return "not own subject"
         if p.kind == "bare" and not self._own_subject(lex, text[:m.start()], speaker):
             return "not own subject"
         if role is None:
