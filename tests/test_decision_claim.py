@@ -317,8 +317,8 @@ def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
     turn index, seat, claimed role), scored as `scripts/claim_labels.py` scores them. The reader was tuned on all four
     sets A-D (fourth round), on E's misses (fifth round) and on F's (sixth), so every set here is a regression floor,
     not a held-out measurement: E measured the fourth round held out (69.6% / 85.7%), F the fifth (labelled blind; the sixth round
-    read F's misses), and a set G labelled blind, never in this file, measures the sixth (BENCHMARKS.md). Each set
-    alone keeps the floor of what it measured."""
+    read F's misses), and G, labelled blind and added after the sixth round froze, measures the sixth (69.7% / 85.5%).
+    Each set alone keeps the floor of what it measured."""
     labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
     games = load_dataset(werebench_import.path).games
     union = score_labels(labels, games, ["A", "B", "C", "D"])
@@ -326,9 +326,19 @@ def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
     assert union.recall >= 0.90 and union.precision >= 0.90, (round(union.recall, 3), round(union.precision, 3), union.misses)
     # E was the fourth round's held-out set (69.6% / 85.7%); the fifth round read its misses, so its floor is a fit now.
     # F measured the fifth round blind (70.4% / 89.3%) and the sixth's first step (71.8% / 89.5%); the sixth round then
-    # read F's misses, so F too is a regression floor here
+    # read F's misses, so F too is a regression floor here; G is the sixth round's held-out measurement
     for name, recall_floor, precision_floor in (("A", 0.93, 0.90), ("B", 0.94, 0.92), ("C", 0.88, 0.86), ("D", 0.87, 0.91),
-                                                ("E", 0.92, 0.94), ("F", 0.84, 0.92)):
+                                                ("E", 0.92, 0.94), ("F", 0.84, 0.92), ("G", 0.69, 0.85)):
         one = score_labels(labels, games, [name])
         assert one.turns >= 150 and one.claims >= 50
         assert one.recall >= recall_floor and one.precision >= precision_floor, (name, round(one.recall, 3), round(one.precision, 3))
+
+
+@pytest.mark.werebench
+@pytest.mark.xfail(strict=False, reason="issue 42 must-have 4 not met (2026-11-27): the sixth round reads 69.7% of set G's claims, "
+                                        "85.5% of its readings right; G was labelled blind and never tuned on")
+def test_claims_are_read_at_90_percent_on_the_set_the_reader_was_not_tuned_on(werebench_import):
+    """Issue 42 must-have 4: recall and precision >= 90% on a hand-labelled set the reader was not tuned on (G)."""
+    labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
+    held_out = score_labels(labels, load_dataset(werebench_import.path).games, ["G"])
+    assert held_out.recall >= 0.90 and held_out.precision >= 0.90, (round(held_out.recall, 3), round(held_out.precision, 3))
