@@ -19,7 +19,9 @@ Fixed rules (per option a score; the top one is the pick):
 - on shallow context: `viewpoint-last` (character-bigram Jaccard with the viewpoint's last shown turn), `own-turn-max`
   (the best such Jaccard over the viewpoint's turns, one by one), `sheriff-last` (with the sheriff's last turn),
   `accused-top` (names the seat most accused so far), `accused-sum` (accusations of the option's seats so far),
-  `last-turn-seats` (seats shared with the last shown turn), `speaker-seats` (seats the last speaker named).
+  `last-turn-seats` (seats shared with the last shown turn), `speaker-seats` (seats the last speaker named),
+  `spoke-seats` (share of the option's seats that took a shown turn), `game-names` (the game's player names it holds);
+  and on the options, `shared-roles` (role words shared with the other options, summed over them).
 Learners: `hgb-ranked` / `lr-ranked` (the features above as within-item ranks only, no raw value), `pair-ranker`
 (logistic regression on key-minus-distractor differences of raw and ranked features: a pairwise ranker),
 `oddone-char` (logistic regression on an option's character 1-3-gram TF-IDF minus the mean of its item's other
@@ -43,11 +45,11 @@ from bench.redteam_core import ACCUSE, CLAUSE, Case, role_words, seats  # noqa: 
 RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
          "rare-first", "rare-last", "rare-opening", "question-roles", "sentences-most", "sentences-fewest", "digits-most",
          "digits-fewest", "own-seat", "order-anchor", "viewpoint-last", "own-turn-max", "sheriff-last", "accused-top",
-         "accused-sum", "last-turn-seats", "speaker-seats")
+         "accused-sum", "last-turn-seats", "speaker-seats", "shared-roles", "spoke-seats", "game-names")
 # Learner features: the rules' raw scores (each rule's direction is the learner's to find; a pair of opposite rules is one column).
 FEATURES = ("edit", "shingle", "shared-seats", "first-count", "last-count", "opening-count", "question-roles", "sentences",
             "digits", "own-seat", "order-anchor", "viewpoint-last", "own-turn-max", "sheriff-last", "accused-top",
-            "accused-sum", "last-turn-seats", "speaker-seats", "position")
+            "accused-sum", "last-turn-seats", "speaker-seats", "shared-roles", "spoke-seats", "game-names", "position")
 SENTENCE = re.compile(r"[。！？!?…]+|\.(?:\s|$)")
 NUMERAL = re.compile(r"[0-9一二两三四五六七八九十]")
 
@@ -59,6 +61,7 @@ class View:
     viewpoint: int | None = None
     sheriff: int | None = None
     role_words: dict = field(default_factory=dict)  # role id -> compiled pattern
+    names: tuple[str, ...] = ()  # the game's player names and nicknames (public at the table)
 
 
 def _bigrams(text: str) -> set[str]:
@@ -137,6 +140,12 @@ def unseen_case(item_id: str, group: str, texts: list[str], key: set[int], quest
     speaker = view.turns[-1][0] if view.turns else None
     spoken = Counter(s for sp, t in view.turns if sp == speaker for s in seats(t)) if speaker is not None else Counter()
     speaker_seats = [float(sum(spoken[s] for s in set(ns))) for ns in named]
+    roles_in = [{rid for rid, pat in view.role_words.items() if pat.search(t)} for t in texts]
+    shared_roles = [float(sum(len(roles_in[i] & roles_in[j]) for j in range(n) if j != i)) for i in range(n)]
+    speakers = {sp for sp, _ in view.turns}
+    spoke = [sum(s in speakers for s in set(ns)) / len(set(ns)) if ns else 0.0 for ns in named]
+    names = [nm for nm in view.names if len(nm) >= 2]
+    game_names = [float(sum(t.count(nm) for nm in names)) for t in texts]
     has_own = bool(own_turns)
     rules = {
         "edit-prototype": edit, "edit-outlier": [-x for x in edit],
@@ -152,9 +161,11 @@ def unseen_case(item_id: str, group: str, texts: list[str], key: set[int], quest
         "sheriff-last": sheriff_last if sheriff_turns else None,
         "accused-top": accused_top if top else None, "accused-sum": accused_sum if accused else None,
         "last-turn-seats": last_turn if last_seats else None, "speaker-seats": speaker_seats if spoken else None,
+        "shared-roles": shared_roles, "spoke-seats": spoke if speakers else None, "game-names": game_names if names else None,
     }
     cols = (edit, shingle, shared, first_count, last_count, opening_count, question_roles, sentences, digits, own_seat, anchor,
-            vp_last, own_max, sheriff_last, accused_top, accused_sum, last_turn, speaker_seats, [float(i) for i in range(n)])
+            vp_last, own_max, sheriff_last, accused_top, accused_sum, last_turn, speaker_seats, shared_roles, spoke, game_names,
+            [float(i) for i in range(n)])
     rows = [[float(c[i]) for c in cols] for i in range(n)]
     return Case(item_id, group, list(range(n)), set(key), rules, rows, list(texts))
 
@@ -173,7 +184,8 @@ def view_of(game, item) -> View:
         if e.kind in ("sheriff_election", "badge_transfer") and e.target is not None:
             sheriff = e.target
     turns = [(u.speaker, u.text) for u in ctx.utterances if isinstance(u.speaker, int)]
-    return View(turns=turns, viewpoint=item.viewpoint_seat, sheriff=sheriff, role_words=words)
+    names = tuple(sorted({nm for s in game.seats for nm in (s.name, *s.aliases) if nm}))
+    return View(turns=turns, viewpoint=item.viewpoint_seat, sheriff=sheriff, role_words=words, names=names)
 
 
 def dataset_cases(items, games) -> tuple[list[Case], dict[str, str], list[str]]:

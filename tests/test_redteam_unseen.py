@@ -65,8 +65,12 @@ def test_rules_read_what_they_say():
     assert len(case.rows) == 9 and len(case.rows[0]) == len(FEATURES)
     r = ranked(case.rows)
     assert all(0.0 <= x <= 1.0 for row in r for x in row)
+    assert top["spoke-seats"] == {7, 8}  # seats 2 and 4 took a turn; seat 3 did not
+    named = unseen_case("z", "g", ["Ben is right."] + texts[1:], {0}, "q", View(turns=view.turns, names=("Ben", "X")))
+    assert named.rules["game-names"] == [1.0] + [0.0] * 8  # a one-letter name is too short to read
     bare = unseen_case("y", "g", texts, {0}, "q", View())  # no context: context rules read nothing (chance)
     assert bare.rules["sheriff-last"] is None and bare.rules["viewpoint-last"] is None and bare.rules["own-seat"] is None
+    assert bare.rules["game-names"] is None and bare.rules["spoke-seats"] is None
 
 
 def test_a_planted_rare_ending_is_found_by_the_rule_and_the_learners():
