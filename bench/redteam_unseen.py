@@ -217,16 +217,21 @@ def ranked(rows: list[list[float]]) -> list[list[float]]:
     return ((np.apply_along_axis(rankdata, 0, a) - 1) / max(1, len(rows) - 1)).tolist()
 
 
-def _ranked_learner(make):
+def _ranked_cases(cache: dict):
+    """Each case as a copy whose rows are its ranked rows, computed once per case (the folds reuse them)."""
+    def swap(cs: list[Case]) -> list[Case]:
+        for c in cs:
+            if id(c) not in cache:
+                cache[id(c)] = (c, Case(c.item_id, c.group, c.options, c.key, {}, ranked(c.rows), c.texts))
+        return [cache[id(c)][1] for c in cs]
+    return swap
+
+
+def _ranked_learner(make, swap):
     from bench.redteam_core import row_learner
 
     inner = row_learner(make)
-
-    def fitter(train, test, seed):
-        def swap(cs):
-            return [Case(c.item_id, c.group, c.options, c.key, {}, ranked(c.rows), c.texts) for c in cs]
-        return inner(swap(train), swap(test), seed)
-    return fitter
+    return lambda train, test, seed: inner(swap(train), swap(test), seed)
 
 
 def _hgb(seed: int):
@@ -244,7 +249,7 @@ def _lr(seed: int):
     return make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=3000))
 
 
-def pair_ranker(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
+def pair_ranker(train: list[Case], test: list[Case], seed: int, swap=None) -> list[list[float] | None]:
     """Pairwise ranker: logistic regression without intercept on (key - distractor) and (distractor - key) differences
     of raw and ranked rows; an option's score is w . x (higher: more key-like)."""
     import numpy as np
@@ -252,7 +257,8 @@ def pair_ranker(train: list[Case], test: list[Case], seed: int) -> list[list[flo
     from sklearn.preprocessing import StandardScaler
 
     def full(c: Case):
-        return np.hstack([np.asarray(c.rows, dtype=float), np.asarray(ranked(c.rows))])
+        r = swap([c])[0].rows if swap is not None else ranked(c.rows)
+        return np.hstack([np.asarray(c.rows, dtype=float), np.asarray(r)])
 
     diffs, y = [], []
     for c in train:
@@ -323,7 +329,9 @@ def position_prior(train: list[Case], test: list[Case], seed: int) -> list[list[
 
 def learners(contexts: dict[str, str]) -> dict:
     """Every learner; `contexts` maps an item id to its last three shown turns (ctx-ngram reads it)."""
-    return {"hgb-ranked": _ranked_learner(_hgb), "lr-ranked": _ranked_learner(_lr), "pair-ranker": pair_ranker,
+    swap = _ranked_cases({})  # keyed by id(case), holding the case so its id stays its own
+    return {"hgb-ranked": _ranked_learner(_hgb, swap), "lr-ranked": _ranked_learner(_lr, swap),
+            "pair-ranker": lambda tr, te, seed: pair_ranker(tr, te, seed, swap),
             "oddone-char": oddone_char, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
             "position-prior": position_prior}
 

@@ -32,7 +32,7 @@ def _view(rng: random.Random, viewpoint: int) -> View:
     return View(turns=turns, viewpoint=viewpoint, sheriff=speakers[0], role_words=ROLES)
 
 
-def _cases(plant: str | None, n_items: int = 180, games: int = 30, seed: int = 7):
+def _cases(plant: str | None, n_items: int = 90, games: int = 15, seed: int = 7):
     rng = random.Random(seed)
     cases, contexts = [], {}
     for i in range(n_items):
@@ -90,7 +90,7 @@ def test_a_planted_seat_count_is_found_by_ranked_and_pairwise_learners():
 
 
 def test_every_attack_is_near_chance_without_a_shortcut():
-    cases, contexts = _cases(None)
+    cases, contexts = _cases(None, n_items=162, games=27)  # enough items that chance's interval sits under 20%
     res = redteam.attack(cases, RULES, learners(contexts), 0)
     assert set(res) == set(RULES) | {"best-rule-cv"} | set(learners(contexts))
     for name, r in res.items():
