@@ -26,7 +26,10 @@ Learners: `hgb-ranked` / `lr-ranked` (the features above as within-item ranks on
 (logistic regression on key-minus-distractor differences of raw and ranked features: a pairwise ranker),
 `oddone-char` (logistic regression on an option's character 1-3-gram TF-IDF minus the mean of its item's other
 eight: which n-grams make an option the odd one), `ctx-ngram` (logistic regression on the option's character 2-3-grams
-that the last three shown turns also hold), `position-prior` (the letter keys most often sit at on the other games).
+that the last three shown turns also hold), `position-prior` (the letter keys most often sit at on the other games),
+`seen-key` (an option whose text, seats aside, is another game's key is taken for a distractor; the rest tie), and
+`oddone-char-signed` / `char-lr-signed` (oddone-char, or the earlier red team's lr-char, or their negation when an
+inner split of the training games finds the key ranked last more often than first).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.redteam_core import ACCUSE, CLAUSE, Case, role_words, seats  # noqa: E402
+from bench.redteam_speech import char_lr  # noqa: E402
 
 RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
          "rare-first", "rare-last", "rare-opening", "question-roles", "sentences-most", "sentences-fewest", "digits-most",
@@ -322,6 +326,35 @@ def ctx_ngram(train: list[Case], test: list[Case], seed: int, ctx: dict[str, str
     return [model.decision_function(shared(c)).round(9).tolist() for c in test]
 
 
+SEAT_FORM = re.compile(r"\d+|[一二两三四五六七八九十]+(?=号)|号位|号|seat|player|\s+", re.I)
+
+
+def _skeleton(text: str) -> str:
+    """A text without its seat numbers and spaces: a key renumbered into another game reads the same."""
+    return SEAT_FORM.sub("", text)
+
+
+def seen_key(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
+    """Elimination by labels of other games: an option whose text (seats aside) is the key of an item of the other games
+    is taken for a distractor here (a text reused across items keeps its role nowhere); the rest tie."""
+    keys = {_skeleton(c.texts[k]) for c in train for k in c.key}
+    return [[-float(_skeleton(t) in keys) for t in c.texts] for c in test]
+
+
+def signed_by_inner_folds(fitter):
+    """A learner whose direction (its scores, or their negation) is chosen on the training games by an inner split by
+    game: a learner that reliably ranks the key last is as informative as one that ranks it first."""
+    from bench.redteam_core import credit, cross_fit
+
+    def fit(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
+        inner = cross_fit(train, fitter, seed + 1)
+        plus = sum(credit(c, s, seed) for c, s in zip(train, inner))
+        minus = sum(credit(c, [-x for x in s] if s is not None else None, seed) for c, s in zip(train, inner))
+        out = fitter(train, test, seed)
+        return out if plus >= minus else [[-x for x in s] if s is not None else None for s in out]
+    return fit
+
+
 def position_prior(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
     counts = Counter(k for c in train for k in c.key)
     return [[float(counts[i]) for i in range(len(c.options))] for c in test]
@@ -333,7 +366,8 @@ def learners(contexts: dict[str, str]) -> dict:
     return {"hgb-ranked": _ranked_learner(_hgb, swap), "lr-ranked": _ranked_learner(_lr, swap),
             "pair-ranker": lambda tr, te, seed: pair_ranker(tr, te, seed, swap),
             "oddone-char": oddone_char, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
-            "position-prior": position_prior}
+            "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(oddone_char),
+            "char-lr-signed": signed_by_inner_folds(char_lr)}
 
 
 def attack_items(items, games, seed: int) -> tuple[dict | None, list[str]]:

@@ -12,7 +12,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench import redteam  # noqa: E402
-from bench.redteam_unseen import FEATURES, RULES, View, learners, ranked, unseen_case  # noqa: E402
+from bench.redteam_unseen import FEATURES, RULES, View, learners, ranked, seen_key, signed_by_inner_folds, unseen_case  # noqa: E402
 
 WORDS = ("we", "should", "listen", "to", "the", "table", "today", "and", "vote", "carefully", "I", "think", "nobody",
          "knows", "yet", "maybe", "tomorrow", "watch", "who", "talks", "more", "quietly", "than", "before")
@@ -96,3 +96,29 @@ def test_every_attack_is_near_chance_without_a_shortcut():
     for name, r in res.items():
         lo, hi = r["ci95"]
         assert r["accuracy"] < 0.2 and lo < 1 / 9, (name, r)
+
+
+def test_a_learner_that_ranks_the_key_last_is_turned_round_on_the_training_games():
+    cases, _ = _cases("digits")
+    col = FEATURES.index("digits")
+
+    def backwards(train, test, seed):  # the planted shortcut read the wrong way round
+        return [[-r[col] for r in c.rows] for c in test]
+
+    res = redteam.attack(cases, ("digits-most",), {"backwards": backwards, "signed": signed_by_inner_folds(backwards)}, 0)
+    assert res["backwards"]["accuracy"] < 0.05 and res["signed"]["accuracy"] > 0.8
+
+
+def test_seen_key_eliminates_other_games_keys_and_reads_nothing_without_reuse():
+    rng = random.Random(3)
+    keys = [f"Seat {rng.randint(1, 12)} " + _sentence(rng, seats=False) for _ in range(60)]
+    cases = []
+    for i, k in enumerate(keys):  # distractors: keys of items of other games, renumbered
+        others = rng.sample([j for j in range(60) if j % 12 != i % 12], 8)
+        texts = [re.sub(r"\d+", str(rng.randint(1, 12)), keys[j]) for j in others]
+        texts.insert(i % 9, k)
+        cases.append(unseen_case(f"t{i}", f"g{i % 12}", texts, {i % 9}, "q", View()))
+    res = redteam.attack(cases, ("rare-last",), {"seen-key": seen_key}, 0)
+    assert res["seen-key"]["accuracy"] > 0.5
+    plain, _ = _cases(None)
+    assert redteam.attack(plain, ("rare-last",), {"seen-key": seen_key}, 0)["seen-key"]["read"] == 0
