@@ -1,0 +1,421 @@
+"""Attacks on 9-way speech items that neither the item builders nor the earlier red team (bench/redteam_speech.py) used
+(issue 43): fixed rules nothing is fitted for, and learners fitted with whole games held out.
+
+    python bench/redteam_unseen.py NAME=DATASET_DIR [NAME=DIR ...] [--seed 0] [--json OUT.json]
+
+from the checkout's root. Written from the item format and the README only, never from the filters' or generators'
+code: an attack tuned against a filter proves little. Scoring, folds and intervals are bench/redteam_core's (ties split,
+a rule that reads nothing scores chance, learners fitted on the other folds' games only), the table is bench/redteam.py's.
+
+Fixed rules (per option a score; the top one is the pick):
+- on the options alone: `edit-prototype` / `edit-outlier` (mean normalised edit similarity to the other eight, highest /
+  lowest), `shingle-prototype` / `shingle-outlier` (mean Jaccard of character 4-gram sets), `shared-seats` /
+  `unshared-seats` (seat numbers shared with the other options, summed over them), `rare-first` / `rare-last` (the
+  option whose first / last character the fewest options share), `rare-opening` (first two characters),
+  `question-roles` (role words shared with the question), `sentences-most` / `sentences-fewest`, `digits-most` /
+  `digits-fewest` (digits and numerals), `own-seat` (mentions of the viewpoint's own seat), `order-anchor` (the option
+  from which the others, in letter order, are best sorted by closeness of their likeness to the viewpoint's words: the
+  README says distractors are ordered that way);
+- on shallow context: `viewpoint-last` (character-bigram Jaccard with the viewpoint's last shown turn), `own-turn-max`
+  (the best such Jaccard over the viewpoint's turns, one by one), `sheriff-last` (with the sheriff's last turn),
+  `accused-top` (names the seat most accused so far), `accused-sum` (accusations of the option's seats so far),
+  `last-turn-seats` (seats shared with the last shown turn), `speaker-seats` (seats the last speaker named),
+  `spoke-seats` (share of the option's seats that took a shown turn), `game-names` (the game's player names it holds);
+  and on the options, `shared-roles` (role words shared with the other options, summed over them).
+Learners: `hgb-ranked` / `lr-ranked` (the features above as within-item ranks only, no raw value), `pair-ranker`
+(logistic regression on key-minus-distractor differences of raw and ranked features: a pairwise ranker),
+`oddone-char` (logistic regression on an option's character 1-3-gram TF-IDF minus the mean of its item's other
+eight: which n-grams make an option the odd one), `ctx-ngram` (logistic regression on the option's character 2-3-grams
+that the last three shown turns also hold), `position-prior` (the letter keys most often sit at on the other games),
+`seen-key` (an option whose text, seats aside, is another game's key is taken for a distractor; the rest tie), and
+`oddone-char-signed` / `char-lr-signed` (oddone-char, or the earlier red team's lr-char, or their negation when an
+inner split of the training games finds the key ranked last more often than first).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.getcwd())
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from bench.redteam_core import ACCUSE, CLAUSE, Case, role_words, seats  # noqa: E402
+from bench.redteam_speech import char_lr  # noqa: E402
+
+RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
+         "rare-first", "rare-last", "rare-opening", "question-roles", "sentences-most", "sentences-fewest", "digits-most",
+         "digits-fewest", "own-seat", "order-anchor", "viewpoint-last", "own-turn-max", "sheriff-last", "accused-top",
+         "accused-sum", "last-turn-seats", "speaker-seats", "shared-roles", "spoke-seats", "game-names")
+# Learner features: the rules' raw scores (each rule's direction is the learner's to find; a pair of opposite rules is one column).
+FEATURES = ("edit", "shingle", "shared-seats", "first-count", "last-count", "opening-count", "question-roles", "sentences",
+            "digits", "own-seat", "order-anchor", "viewpoint-last", "own-turn-max", "sheriff-last", "accused-top",
+            "accused-sum", "last-turn-seats", "speaker-seats", "shared-roles", "spoke-seats", "game-names", "position")
+SENTENCE = re.compile(r"[。！？!?…]+|\.(?:\s|$)")
+NUMERAL = re.compile(r"[0-9一二两三四五六七八九十]")
+
+
+@dataclass
+class View:
+    """What an attacker reads of an item's game at its cut-off (invented in tests, read from a game log otherwise)."""
+    turns: list[tuple[object, str]] = field(default_factory=list)  # (speaker, text) of the shown seat turns, in order
+    viewpoint: int | None = None
+    sheriff: int | None = None
+    role_words: dict = field(default_factory=dict)  # role id -> compiled pattern
+    names: tuple[str, ...] = ()  # the game's player names and nicknames (public at the table)
+
+
+def _bigrams(text: str) -> set[str]:
+    t = re.sub(r"\s+", "", text)
+    return {t[i:i + 2] for i in range(len(t) - 1)}
+
+
+def _jaccard(a: set, b: set) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _shingles(text: str, n: int = 4) -> set[str]:
+    t = re.sub(r"\s+", "", text)
+    return {t[i:i + n] for i in range(max(1, len(t) - n + 1))} if t else set()
+
+
+def _mean_others(m: list[list[float]]) -> list[float]:
+    n = len(m)
+    return [sum(m[i][j] for j in range(n) if j != i) / max(1, n - 1) for i in range(n)]
+
+
+def _rank_fit(xs: list[float], ys: list[float]) -> float:
+    """Spearman correlation of two equal-length lists (0 when either is constant)."""
+    from scipy.stats import spearmanr
+
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return 0.0
+    r = spearmanr(xs, ys).statistic
+    return 0.0 if r != r else float(r)
+
+
+def _order_anchor(likeness: list[float]) -> list[float]:
+    """Per option i: how well the other options, in letter order, are sorted by |likeness - likeness of i| (ascending)."""
+    out = []
+    for i, li in enumerate(likeness):
+        others = [j for j in range(len(likeness)) if j != i]
+        out.append(_rank_fit(list(range(len(others))), [abs(likeness[j] - li) for j in others]))
+    return out
+
+
+def unseen_case(item_id: str, group: str, texts: list[str], key: set[int], question: str, view: View) -> Case:
+    """A Case of one item: every rule's per-option scores and a raw feature row per option."""
+    from rapidfuzz.distance import Levenshtein  # installed with jiwer (pinned)
+
+    n = len(texts)
+    edit = _mean_others([[Levenshtein.normalized_similarity(a, b) for b in texts] for a in texts])
+    sh = [_shingles(t) for t in texts]
+    shingle = _mean_others([[_jaccard(a, b) for b in sh] for a in sh])
+    named = [seats(t) for t in texts]
+    shared = [float(sum(len(set(named[i]) & set(named[j])) for j in range(n) if j != i)) for i in range(n)]
+    stripped = [re.sub(r"\s+", "", t) for t in texts]
+    firsts, lasts, openings = Counter(s[:1] for s in stripped), Counter(s[-1:] for s in stripped), Counter(s[:2] for s in stripped)
+    first_count = [float(firsts[s[:1]]) for s in stripped]
+    last_count = [float(lasts[s[-1:]]) for s in stripped]
+    opening_count = [float(openings[s[:2]]) for s in stripped]
+    q_roles = {rid for rid, pat in view.role_words.items() if pat.search(question)}
+    question_roles = [float(sum(1 for rid in q_roles if view.role_words[rid].search(t))) for t in texts]
+    sentences = [float(len([p for p in SENTENCE.split(t) if p.strip()])) for t in texts]
+    digits = [float(len(NUMERAL.findall(t))) for t in texts]
+    own_seat = [float(ns.count(view.viewpoint)) if view.viewpoint is not None else 0.0 for ns in named]
+    own_turns = [t for s, t in view.turns if s == view.viewpoint and view.viewpoint is not None]
+    grams = [_bigrams(t) for t in texts]
+    own_all = _bigrams(" ".join(own_turns))
+    likeness = [_jaccard(g, own_all) for g in grams]
+    anchor = _order_anchor(likeness) if own_turns else [0.0] * n
+    vp_last = [_jaccard(g, _bigrams(own_turns[-1])) for g in grams] if own_turns else [0.0] * n
+    own_max = [max((_jaccard(g, _bigrams(t)) for t in own_turns), default=0.0) for g in grams]
+    sheriff_turns = [t for s, t in view.turns if view.sheriff is not None and s == view.sheriff]
+    sheriff_last = [_jaccard(g, _bigrams(sheriff_turns[-1])) for g in grams] if sheriff_turns else [0.0] * n
+    accused = Counter(s for _, t in view.turns for clause in CLAUSE.split(t) if ACCUSE.search(clause) for s in set(seats(clause)))
+    top = {s for s, c in accused.items() if c == max(accused.values())} if accused else set()
+    accused_top = [float(bool(set(ns) & top)) for ns in named]
+    accused_sum = [float(sum(accused[s] for s in set(ns))) for ns in named]
+    last_seats = set(seats(view.turns[-1][1])) if view.turns else set()
+    last_turn = [float(len(set(ns) & last_seats)) for ns in named]
+    speaker = view.turns[-1][0] if view.turns else None
+    spoken = Counter(s for sp, t in view.turns if sp == speaker for s in seats(t)) if speaker is not None else Counter()
+    speaker_seats = [float(sum(spoken[s] for s in set(ns))) for ns in named]
+    roles_in = [{rid for rid, pat in view.role_words.items() if pat.search(t)} for t in texts]
+    shared_roles = [float(sum(len(roles_in[i] & roles_in[j]) for j in range(n) if j != i)) for i in range(n)]
+    speakers = {sp for sp, _ in view.turns}
+    spoke = [sum(s in speakers for s in set(ns)) / len(set(ns)) if ns else 0.0 for ns in named]
+    names = [nm for nm in view.names if len(nm) >= 2]
+    game_names = [float(sum(t.count(nm) for nm in names)) for t in texts]
+    has_own = bool(own_turns)
+    rules = {
+        "edit-prototype": edit, "edit-outlier": [-x for x in edit],
+        "shingle-prototype": shingle, "shingle-outlier": [-x for x in shingle],
+        "shared-seats": shared, "unshared-seats": [-x for x in shared],
+        "rare-first": [-x for x in first_count], "rare-last": [-x for x in last_count], "rare-opening": [-x for x in opening_count],
+        "question-roles": question_roles if q_roles else None,
+        "sentences-most": sentences, "sentences-fewest": [-x for x in sentences],
+        "digits-most": digits, "digits-fewest": [-x for x in digits],
+        "own-seat": own_seat if view.viewpoint is not None else None,
+        "order-anchor": anchor if has_own else None,
+        "viewpoint-last": vp_last if has_own else None, "own-turn-max": own_max if has_own else None,
+        "sheriff-last": sheriff_last if sheriff_turns else None,
+        "accused-top": accused_top if top else None, "accused-sum": accused_sum if accused else None,
+        "last-turn-seats": last_turn if last_seats else None, "speaker-seats": speaker_seats if spoken else None,
+        "shared-roles": shared_roles, "spoke-seats": spoke if speakers else None, "game-names": game_names if names else None,
+    }
+    cols = (edit, shingle, shared, first_count, last_count, opening_count, question_roles, sentences, digits, own_seat, anchor,
+            vp_last, own_max, sheriff_last, accused_top, accused_sum, last_turn, speaker_seats, shared_roles, spoke, game_names,
+            [float(i) for i in range(n)])
+    rows = [[float(c[i]) for c in cols] for i in range(n)]
+    return Case(item_id, group, list(range(n)), set(key), rules, rows, list(texts))
+
+
+def view_of(game, item) -> View:
+    """The item's game as its prompt shows it, through the project's one context builder (build_context)."""
+    from werealign.game.visibility import build_context
+    from werealign.schema.roles import catalogue_for
+
+    words = role_words(catalogue_for(game.rules.declared_roles if game is not None else ()))
+    if game is None:
+        return View(role_words=words, viewpoint=item.viewpoint_seat)
+    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
+    sheriff = None
+    for e in ctx.public_events:  # in game order: the last election or badge move before the cut-off names the holder
+        if e.kind in ("sheriff_election", "badge_transfer") and e.target is not None:
+            sheriff = e.target
+    turns = [(u.speaker, u.text) for u in ctx.utterances if isinstance(u.speaker, int)]
+    names = tuple(sorted({nm for s in game.seats for nm in (s.name, *s.aliases) if nm}))
+    return View(turns=turns, viewpoint=item.viewpoint_seat, sheriff=sheriff, role_words=words, names=names)
+
+
+def dataset_cases(items, games) -> tuple[list[Case], dict[str, str], list[str]]:
+    """Cases of every item, each item's last three shown turns (by item id), and notes on what could not be read."""
+    notes = []
+    missing = sorted({it.game_id for it in items if it.game_id not in games})
+    if missing:
+        notes.append(f"speech: {len(missing)} game(s) not in the dataset ({', '.join(missing[:3])}): their context rules read nothing")
+    cases, contexts = [], {}
+    for it in items:
+        texts = [o.text for o in it.options]
+        key = {i for i, o in enumerate(it.options) if o.key == it.answer}
+        view = view_of(games.get(it.game_id), it)
+        cases.append(unseen_case(it.item_id, it.game_id, texts, key, it.question, view))
+        contexts[it.item_id] = " ".join(t for _, t in view.turns[-3:])
+    return cases, contexts, notes
+
+
+# --------------------------------------------------------------------------- learners
+
+
+def ranked(rows: list[list[float]]) -> list[list[float]]:
+    """Each column as its within-item rank (0..1, ties averaged): only how an option compares with its siblings."""
+    from scipy.stats import rankdata
+
+    import numpy as np
+
+    a = np.nan_to_num(np.asarray(rows, dtype=float))
+    return ((np.apply_along_axis(rankdata, 0, a) - 1) / max(1, len(rows) - 1)).tolist()
+
+
+def _ranked_cases(cache: dict):
+    """Each case as a copy whose rows are its ranked rows, computed once per case (the folds reuse them)."""
+    def swap(cs: list[Case]) -> list[Case]:
+        for c in cs:
+            if id(c) not in cache:
+                cache[id(c)] = (c, Case(c.item_id, c.group, c.options, c.key, {}, ranked(c.rows), c.texts))
+        return [cache[id(c)][1] for c in cs]
+    return swap
+
+
+def _ranked_learner(make, swap):
+    from bench.redteam_core import row_learner
+
+    inner = row_learner(make)
+    return lambda train, test, seed: inner(swap(train), swap(test), seed)
+
+
+def _hgb(seed: int):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    return HistGradientBoostingClassifier(max_iter=150, learning_rate=0.05, max_leaf_nodes=15, max_bins=64,
+                                          l2_regularization=1.0, random_state=seed)
+
+
+def _lr(seed: int):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    return make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=3000))
+
+
+def pair_ranker(train: list[Case], test: list[Case], seed: int, swap=None) -> list[list[float] | None]:
+    """Pairwise ranker: logistic regression without intercept on (key - distractor) and (distractor - key) differences
+    of raw and ranked rows; an option's score is w . x (higher: more key-like)."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    def full(c: Case):
+        r = swap([c])[0].rows if swap is not None else ranked(c.rows)
+        return np.hstack([np.asarray(c.rows, dtype=float), np.asarray(r)])
+
+    diffs, y = [], []
+    for c in train:
+        if len(c.key) != 1:
+            continue
+        x = full(c)
+        k = next(iter(c.key))
+        for j in range(len(x)):
+            if j != k:
+                diffs += [x[k] - x[j], x[j] - x[k]]
+                y += [1, 0]
+    if not diffs:
+        return [None] * len(test)
+    scaler = StandardScaler(with_mean=False).fit(np.nan_to_num(np.asarray(diffs)))
+    model = LogisticRegression(C=0.5, fit_intercept=False, max_iter=3000).fit(scaler.transform(np.nan_to_num(np.asarray(diffs))), y)
+    return [(scaler.transform(np.nan_to_num(full(c))) @ model.coef_[0]).round(9).tolist() for c in test]
+
+
+def oddone_char(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
+    """Which n-grams make an option the odd one of its item: character 1-3-gram TF-IDF minus its siblings' mean."""
+    import numpy as np
+    import scipy.sparse as sp
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    vec = TfidfVectorizer(analyzer="char", ngram_range=(1, 3), sublinear_tf=True, min_df=2, max_features=100_000)
+    vec.fit([t for c in train for t in c.texts])
+
+    def odd(c: Case):
+        m = vec.transform(c.texts)
+        n = m.shape[0]
+        mean_others = (sp.csr_matrix(np.ones((n, 1))) @ sp.csr_matrix(m.sum(axis=0)) - m) / max(1, n - 1)
+        return sp.csr_matrix(m - mean_others)
+
+    y = [int(i in c.key) for c in train for i in range(len(c.texts))]
+    if len(set(y)) < 2:
+        return [None] * len(test)
+    model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced").fit(sp.vstack([odd(c) for c in train]), y)
+    return [model.decision_function(odd(c)).round(9).tolist() for c in test]
+
+
+def ctx_ngram(train: list[Case], test: list[Case], seed: int, ctx: dict[str, str]) -> list[list[float] | None]:
+    """Logistic regression on the option's character 2-3-grams that the item's context (item id -> its last three shown
+    turns) also holds."""
+    import scipy.sparse as sp
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    vec = CountVectorizer(analyzer="char", ngram_range=(2, 3), min_df=2, max_features=100_000, binary=True)
+    vec.fit([t for c in train for t in c.texts])
+
+    def shared(c: Case):
+        m = vec.transform(c.texts)
+        present = vec.transform([ctx.get(c.item_id, "")])
+        return sp.csr_matrix(m.multiply(present))
+
+    y = [int(i in c.key) for c in train for i in range(len(c.texts))]
+    if len(set(y)) < 2:
+        return [None] * len(test)
+    model = LogisticRegression(C=0.5, max_iter=2000, class_weight="balanced").fit(sp.vstack([shared(c) for c in train]), y)
+    return [model.decision_function(shared(c)).round(9).tolist() for c in test]
+
+
+SEAT_FORM = re.compile(r"\d+|[一二两三四五六七八九十]+(?=号)|号位|号|seat|player|\s+", re.I)
+
+
+def _skeleton(text: str) -> str:
+    """A text without its seat numbers and spaces: a key renumbered into another game reads the same."""
+    return SEAT_FORM.sub("", text)
+
+
+def seen_key(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
+    """Elimination by labels of other games: an option whose text (seats aside) is the key of an item of the other games
+    is taken for a distractor here (a text reused across items keeps its role nowhere); the rest tie."""
+    keys = {_skeleton(c.texts[k]) for c in train for k in c.key}
+    return [[-float(_skeleton(t) in keys) for t in c.texts] for c in test]
+
+
+def signed_by_inner_folds(fitter):
+    """A learner whose direction (its scores, or their negation) is chosen on the training games by an inner split by
+    game: a learner that reliably ranks the key last is as informative as one that ranks it first."""
+    from bench.redteam_core import credit, cross_fit
+
+    def fit(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
+        inner = cross_fit(train, fitter, seed + 1)
+        plus = sum(credit(c, s, seed) for c, s in zip(train, inner))
+        minus = sum(credit(c, [-x for x in s] if s is not None else None, seed) for c, s in zip(train, inner))
+        out = fitter(train, test, seed)
+        return out if plus >= minus else [[-x for x in s] if s is not None else None for s in out]
+    return fit
+
+
+def position_prior(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
+    counts = Counter(k for c in train for k in c.key)
+    return [[float(counts[i]) for i in range(len(c.options))] for c in test]
+
+
+def learners(contexts: dict[str, str]) -> dict:
+    """Every learner; `contexts` maps an item id to its last three shown turns (ctx-ngram reads it)."""
+    swap = _ranked_cases({})  # keyed by id(case), holding the case so its id stays its own
+    return {"hgb-ranked": _ranked_learner(_hgb, swap), "lr-ranked": _ranked_learner(_lr, swap),
+            "pair-ranker": lambda tr, te, seed: pair_ranker(tr, te, seed, swap),
+            "oddone-char": oddone_char, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
+            "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(oddone_char),
+            "char-lr-signed": signed_by_inner_folds(char_lr)}
+
+
+def attack_items(items, games, seed: int) -> tuple[dict | None, list[str]]:
+    """Every unseen attack on a list of speech items: bench/redteam.py's summary (n, games, chance, attacks, best)."""
+    from bench.redteam import attack, summary
+
+    cases, contexts, notes = dataset_cases(items, games)
+    if not cases:
+        return None, notes
+    return summary(cases, attack(cases, RULES, learners(contexts), seed)), notes
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import json
+    import time
+    from pathlib import Path
+
+    from bench.redteam import markdown
+    from werealign.dataset import load_dataset
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sets", nargs="+", help="NAME=DATASET_DIR (its speech items are attacked)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+    report: dict = {"seed": args.seed, "sets": {}}
+    for spec in args.sets:
+        name, sep, path = spec.partition("=")
+        root = Path(path)
+        if not sep or not name or not (root / "dataset.json").is_file():
+            print(f"error: {spec!r}: expected NAME=DATASET_DIR holding a dataset.json", file=sys.stderr)
+            return 2
+        t0 = time.monotonic()
+        ds = load_dataset(root)
+        items = ds.items.get("speech") or []
+        found, notes = attack_items(items, ds.games, args.seed) if items else (None, [f"speech: no items in {root}"])
+        report["sets"][name] = {"path": str(root), "kinds": {"speech": found} if found else {}, "notes": notes}
+        print(f"[{name}: {len(items)} speech items in {time.monotonic() - t0:.0f} s]", file=sys.stderr, flush=True)
+    print(markdown(report))
+    for name, block in report["sets"].items():
+        for kind, s in block["kinds"].items():
+            over = [f"{a} {100 * r['accuracy']:.1f}" for a, r in sorted(s["attacks"].items()) if r["accuracy"] > 0.20]
+            print(f"- {name} {kind}: over 20%: {', '.join(over) or 'none'}")
+    if args.json:
+        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
