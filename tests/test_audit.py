@@ -171,7 +171,11 @@ def test_cli_text_json_and_strict(tmp_path):
     assert {c["name"] for c in doc["checks"]} == {"key-position", "key-longest", "key-shortest", "options-only", "duplicate-options", "explanation-key", "context", "dead-seat", "stem-leak",
                                                   "key-rank", "ensemble", "future-option"}
     assert runner.invoke(app, ["audit", str(root), "--strict"]).exit_code == 1
-    # deterministic: the same dataset gives the same report (each audit fits a classifier: one more run is enough)
+    # deterministic: the same dataset gives the same report (each audit fits a classifier: one more run is enough),
+    # audited again, not answered from the process's memo of its last reports
+    from werealign.audit import core
+
+    core._MEMO.clear()
     assert runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout == first
 
 
