@@ -55,7 +55,7 @@ def check_decision_results(ds: Dataset) -> Check | None:
 # for its card after `werealign audit` did in the same session (the Python API, a test session), and a release audit
 # costs tens of CPU seconds. Copies go in and out, so a caller that changes its report never changes another's.
 _MEMO: OrderedDict[str, AuditReport] = OrderedDict()
-_MEMO_SIZE = 2
+_MEMO_SIZE = 4  # a release's report with its context attacks is about 0.5 MB
 
 
 def _memo_key(ds: Dataset, items: Sequence[SpeechItem] | None, name: str | None) -> str | None:
