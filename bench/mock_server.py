@@ -10,8 +10,8 @@ Faults are drawn per request from a seeded generator, so a retried request may s
 
 On start it prints one line `listening http://127.0.0.1:PORT` (flushed) so a parent process can read the
 port. `GET /stats` returns request counts and the fingerprint of every request that got a 200 reply;
-`POST /reset` clears them. A request's fingerprint is `fingerprint(body)` below: sha256 of the messages
-and the seed, which is what tests compare against the stored requests.
+`POST /reset` clears them; `POST /latency?ms=N` sets the latency from then on. A request's fingerprint is
+`fingerprint(body)` below: sha256 of the messages and the seed, which is what tests compare against the stored requests.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def make_app(
     prompt_cache: bool = False,
 ) -> web.Application:
     rng = random.Random(seed)
+    delay = {"ms": latency_ms}  # POST /latency changes it: a test slows the requests it must catch in flight, not the rest
     seen_prefixes: set[str] = set()  # --prompt-cache: hashes of every prompt prefix served, in 256-character blocks
     stats: dict = {"requests": 0, "ok": 0, "faults": Counter(), "served": Counter(), "auth_headers": Counter(), "t_first": None, "t_last": None}
 
@@ -70,8 +71,8 @@ def make_app(
             body = await request.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
             return web.json_response({"error": {"message": "bad json", "type": "invalid_request_error"}}, status=400)
-        if latency_ms:
-            await asyncio.sleep(latency_ms / 1000.0)
+        if delay["ms"]:
+            await asyncio.sleep(delay["ms"] / 1000.0)
         r = rng.random()
         edge = 0.0
         for kind, rate in (("429", rate_429), ("500", rate_500), ("timeout", rate_timeout), ("garbage", rate_garbage), ("400", rate_400), ("401", rate_401)):
@@ -142,6 +143,10 @@ def make_app(
             stats[k].clear()
         return web.json_response({"reset": True})
 
+    async def set_latency(request: web.Request) -> web.Response:
+        delay["ms"] = float(request.query["ms"])
+        return web.json_response({"latency_ms": delay["ms"]})
+
     async def models(request: web.Request) -> web.Response:
         return web.json_response({"object": "list", "data": [{"id": "mock", "object": "model"}]})
 
@@ -151,6 +156,7 @@ def make_app(
     app.router.add_get("/v1/models", models)
     app.router.add_get("/stats", get_stats)
     app.router.add_post("/reset", reset)
+    app.router.add_post("/latency", set_latency)
     return app
 
 
@@ -256,6 +262,13 @@ def stats(base_url: str) -> dict:
 
     with urllib.request.urlopen(base_url + "/stats", timeout=10) as r:
         return json.load(r)
+
+
+def set_latency(base_url: str, ms: float) -> None:
+    import urllib.request
+
+    with urllib.request.urlopen(urllib.request.Request(f"{base_url}/latency?ms={ms}", method="POST"), timeout=10) as r:
+        r.read()
 
 
 def main(argv: list[str] | None = None) -> None:

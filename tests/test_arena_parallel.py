@@ -188,6 +188,7 @@ def test_kill_9_in_a_parallel_run_then_resume_writes_the_same_bytes(tmp_path, bo
         assert not (tmp_path / "killed" / "dataset.json").exists(), "killed before the end: nothing but the store"
         stored = ok_rows(tmp_path / "killed" / "responses.sqlite")
         before = mock_server.stats(base)["ok"]
+        mock_server.set_latency(base, 0)  # only the kill needed requests in flight; the two runs after it need not wait
         # the rerun and the whole run in this process (the kill needed a process of its own; these do not, and a
         # fresh interpreter importing litellm costs seconds of CPU each)
         done = run_cli(*args(tmp_path / "killed"), env={"OPENAI_API_KEY": "sk-unused"})

@@ -68,6 +68,33 @@ def test_matched_options_pass_and_per_dimension_scopes_exist():
     assert small.find("key-position", "PS").verdict == "skip" and small.find("key-position").verdict != "skip"
 
 
+def test_the_same_content_is_audited_once_per_process_and_its_report_is_a_copy(monkeypatch):
+    """audit_items remembers its last reports by the content it reads (werealign.audit.core._MEMO): an equal dataset
+    (another object) is answered without auditing again, with an equal report no caller can spoil; changing any one
+    thing the audit reads (an option, the game, the name, the items passed) audits anew."""
+    from werealign.audit import core
+
+    monkeypatch.setattr(core, "_MEMO", type(core._MEMO)())
+    runs = []
+    real = core._audit_items
+    monkeypatch.setattr(core, "_audit_items", lambda *a: runs.append(1) or real(*a))
+    items = _population(random.Random(3), 27, key_extra=4)
+    first = audit_items(_dataset(items))
+    first.checks.clear(), first.item_scores.clear()  # a caller that changes its report
+    again = audit_items(_dataset([it.model_copy(deep=True) for it in items]))
+    assert len(runs) == 1 and again.checks and len(again.item_scores) == 27
+    core._MEMO.clear()
+    assert audit_items(_dataset(items)).to_dict() == again.to_dict()  # what the memo gave is what an audit gives
+    assert len(runs) == 2
+    changed = [items[0].model_copy(update={"options": [o.model_copy(update={"text": o.text + " x"}) for o in items[0].options]}), *items[1:]]
+    game = crafted_game().model_copy(update={"annotator_log": "an invented note the prompts never show"})
+    other_game = Dataset(manifest=_dataset(items).manifest, games={"crafted-1": game}, items={"speech": items})
+    keys = {core._memo_key(ds, subset, name) for ds, subset, name in (
+        (_dataset(items), None, None), (_dataset(changed), None, None), (other_game, None, None),
+        (_dataset(items), None, "renamed"), (_dataset(items), items[:18], None), (_dataset(items), items, None))}
+    assert len(keys) == 6 and None not in keys  # the items passed are not "the dataset's own" (no decision check)
+
+
 def test_answer_always_in_one_position_fails():
     report = audit_items(_dataset(_population(random.Random(3), 45, key_extra=1, answers="C")))
     check = report.find("key-position")
@@ -144,7 +171,11 @@ def test_cli_text_json_and_strict(tmp_path):
     assert {c["name"] for c in doc["checks"]} == {"key-position", "key-longest", "key-shortest", "options-only", "duplicate-options", "explanation-key", "context", "dead-seat", "stem-leak",
                                                   "key-rank", "ensemble", "future-option"}
     assert runner.invoke(app, ["audit", str(root), "--strict"]).exit_code == 1
-    # deterministic: the same dataset gives the same report (each audit fits a classifier: one more run is enough)
+    # deterministic: the same dataset gives the same report (each audit fits a classifier: one more run is enough),
+    # audited again, not answered from the process's memo of its last reports
+    from werealign.audit import core
+
+    core._MEMO.clear()
     assert runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout == first
 
 

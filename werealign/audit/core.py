@@ -3,9 +3,11 @@ each item's artifact score and leaks."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+import copy
+import hashlib
+from collections import OrderedDict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from werealign.shortcuts.attacks import check_options_only, cross_fitted_probs, key_probs, top1_hits
 from werealign.shortcuts.checks import check_duplicates, check_explanations, check_key_extreme, check_key_position, duplicate_pairs, explanation_favours
@@ -49,8 +51,45 @@ def check_decision_results(ds: Dataset) -> Check | None:
                  f"{len(told)} decision items whose shown text announces the result (the dawn, the new sheriff, the tally)", told[:5])
 
 
+# The last reports made in this process, by the content they read (_memo_key): `werealign release` audits the dataset
+# for its card after `werealign audit` did in the same session (the Python API, a test session), and a release audit
+# costs tens of CPU seconds. Copies go in and out, so a caller that changes its report never changes another's.
+_MEMO: OrderedDict[str, AuditReport] = OrderedDict()
+_MEMO_SIZE = 4  # a release's report with its context attacks is about 0.5 MB
+
+
+def _memo_key(ds: Dataset, items: Sequence[SpeechItem] | None, name: str | None) -> str | None:
+    """sha256 of everything audit_items reads: the audited items in order, every kind's items when the dataset's own
+    are audited (the decision check reads them), the games, the name. None (no memo) for an object it cannot dump."""
+    h = hashlib.sha256(repr((name, ds.manifest.name if ds.manifest else None, items is None)).encode())
+    rows: list[tuple[str, object]] = [("audited", it) for it in ds.speech] if items is None else [("audited", it) for it in items]
+    if items is None:
+        rows += [(kind, it) for kind, kind_items in ds.items.items() for it in kind_items]
+    rows += list(ds.games.items())
+    for label, obj in rows:
+        dump = getattr(obj, "model_dump_json", None)
+        if dump is None:
+            return None
+        h.update(f"{label}\0".encode() + dump().encode() + b"\0")
+    return h.hexdigest()
+
+
 def audit_items(ds: Dataset, items: Sequence[SpeechItem] | None = None, name: str | None = None) -> AuditReport:
-    """Every check over all items and per dimension (dimensions the schema does not list are audited too)."""
+    """Every check over all items and per dimension (dimensions the schema does not list are audited too); the same
+    content audited again in this process is answered from _MEMO."""
+    key = _memo_key(ds, items, name)
+    if key is not None and key in _MEMO:
+        _MEMO.move_to_end(key)
+        return copy.deepcopy(_MEMO[key])
+    report = _audit_items(ds, items, name)
+    if key is not None:
+        _MEMO[key] = copy.deepcopy(report)
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return report
+
+
+def _audit_items(ds: Dataset, items: Sequence[SpeechItem] | None, name: str | None) -> AuditReport:
     whole = items is None  # the dataset's own items: its decision items are audited too
     items = list(ds.speech if items is None else items)
     scopes: list[tuple[str, list[SpeechItem]]] = [("all", items)]
