@@ -22,7 +22,7 @@ from werealign.shortcuts.exchange import RANKED, rank_tests
 
 pytestmark = pytest.mark.xdist_group("human-exchange")  # one worker builds the cached population
 
-GAMES = 36
+GAMES = 24
 SEATS = 9
 TURNS = 24
 WORDS = ("amber lantern river copper meadow violet thunder marble orchid falcon pepper walnut cobalt tundra harbor "
@@ -56,12 +56,12 @@ def _game(n: int) -> GameLog:
 
 
 def _population() -> tuple[list, list, int]:
-    """Items, their option statistics and the number of moments: one moment per turn after the first eight of every
+    """Items, their option statistics and the number of moments: one moment per turn after the first twelve of every
     game, each asked before the turn it keys."""
     games = {g.game_id: g for g in (_game(n) for n in range(GAMES))}
     ds = type("D", (), {"games": games})()
     pool = build_pool(ds, frozenset())
-    moments = [Moment(g.game_id, u.speaker, u, min(u.segment_ids) - 1, "test") for g in games.values() for u in g.utterances[8:]
+    moments = [Moment(g.game_id, u.speaker, u, min(u.segment_ids) - 1, "test") for g in games.values() for u in g.utterances[12:]
                if isinstance(u.speaker, int)]
     keyed = [(m, key_opening(m.turn, frozenset(), "0")) for m in moments]
     keyed = [(m, k) for m, k in keyed if k is not None]

@@ -11,8 +11,11 @@ shown, and those after it can carry what happens later (a death, an exile, a cla
 announced). No length is asked for: keys and distractors come from the same procedure, so the key's length
 rank is uniform (a +-25% band around the key once made the key the one option whose band holds the other eight).
 
-Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
-how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
+Distractors (werealign.generation.human_pick): the first POOL candidates of the SHORTLIST spans most similar to the
+key by character TF-IDF (ordered by how close their likeness to the viewpoint's own words is to the key's) that pass
+every filter; each draw weighs SUBSETS sets of eight of them on every statistic the audit ranks and keeps the one
+whose key sits where a drawn option sits (werealign.generation.rankmatch), so the key's rank on each is a random
+option's; a key at an end of every set on one statistic gives no item. Every seat renumbered in every form
 (werealign.shortcuts.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
 game, a seat already out at the keys' own rate (`dead_rate`), else a live seat weighted towards those the
 viewpoint has talked about. Whether a distractor names a seat out at the cut-off at all is drawn per option
@@ -21,7 +24,7 @@ at the keys' own rate (`out_rate`, among moments with a seat out), so naming one
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, repeats the shown
 transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.shortcuts.exchange): a key
 already said before the cut-off drops the moment, as does a viewpoint silenced for the day. Only turns the
-whole table heard serve. `draws` candidate distractor sets are drawn per moment; the learned ensemble
+whole table heard serve. `draws` candidate distractor sets are kept per moment so; the learned ensemble
 (werealign.shortcuts.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
 does not answer, within MAX_REUSE items per source turn (werealign.generation.choose); a moment whose every
 set it answers gives no item (dropped.jsonl says so).
@@ -60,7 +63,7 @@ from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
 from werealign.tasks import kind_of_model
 from werealign.text.seat_names import names_of_seats
 
-METHOD = "human-voiced/2"
+METHOD = "human-voiced/3"
 DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive statements
 MIN_KEY = 20  # visible characters of the key's span (fewer says nothing to choose from)
 MAX_OPENING = 100

@@ -38,7 +38,7 @@ STANCE_WEIGHT = 0.1
 SEAT_TALK_WEIGHT = 3  # extra draws of a live seat per time the viewpoint named it before the cut-off
 POOL = 24  # candidate distractors per moment that sets of eight are drawn from
 SUBSETS = 64  # sets of eight weighed per draw
-MAX_GAP = 40  # a kept set's key at most this many rank steps (summed over the statistics) from its target
+MAX_GAP = 80  # a kept set's key at most this many rank steps (summed over the 17 statistics) from its target (40 kept 100 of 281)
 
 
 def at_table(u: Utterance, kinds: dict[str, str]) -> bool:
