@@ -270,7 +270,8 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
         return out
 
     chosen = choose([g for _, g in drawn], shown_at, seed=config.seed, max_reuse=None if config.minimal else MAX_REUSE,
-                    key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed], redraw=None if config.minimal else redraw)
+                    key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed], redraw=None if config.minimal else redraw,
+                    least_predictable=config.minimal)
     for (m, group), c in zip(drawn, chosen):
         if c.item is None:
             out.dropped.append({"unit": group[0].item_id, "game_id": m.game_id, "reason": c.why, "predictability": c.predictability})
