@@ -97,8 +97,7 @@ def _key_turn(ds, it):
 def test_items_valid_cut_alike_and_provenanced(corpus, generated):
     outcome, out = generated
     items = _items(out)
-    # (8 invented games: a moment whose key is at an end of every candidate set on one statistic gives none)
-    assert len(items) >= 6 and len(items) == len(outcome.items)
+    assert len(items) >= 12 and len(items) == len(outcome.items)
     errors, _ = count(check_paths([out / "dataset"]).findings)
     assert errors == 0
     ds = load_dataset(corpus)

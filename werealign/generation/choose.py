@@ -35,15 +35,11 @@ def sources(item: SpeechItem) -> list[str]:
 
 
 def choose(candidates: Sequence[Sequence[SpeechItem]], shown: Sequence[Shown], *, seed: int = 0, max_reuse: int | None = None,
-           key_turns: Sequence[str] = (), redraw: Callable[[int, Counter], list[SpeechItem]] | None = None,
-           least_predictable: bool = True) -> list[Chosen]:
+           key_turns: Sequence[str] = (), redraw: Callable[[int, Counter], list[SpeechItem]] | None = None) -> list[Chosen]:
     """`candidates[m]`: the candidate items of moment m (the same key, other distractors); `shown[m]`: what its
     prompt shows; `key_turns`: "game#turn" of every key (each has served once); `redraw(m, used)`: more
     candidates for moment m drawn from turns `used` fewer than max_reuse times (when every candidate would
-    reuse a turn too often), judged by the same fold's ensemble. `least_predictable` False: the first candidate
-    (in the order drawn) the ensemble does not answer, for candidates whose key was already placed at a drawn
-    option's ranks (werealign.generation.rankmatch): keeping the least predictable of them moved the key away from
-    where the ensemble looks for it, off uniform the other way."""
+    reuse a turn too often), judged by the same fold's ensemble."""
     flat = [(m, it) for m, group in enumerate(candidates) for it in group]
     items = [it for _, it in flat]
     stats = [option_stats(it, shown[m]) for m, it in flat]
@@ -68,11 +64,11 @@ def choose(candidates: Sequence[Sequence[SpeechItem]], shown: Sequence[Shown], *
         if not group:
             out.append(Chosen(None, None, "no candidate distractor set"))
             continue
-        fits = _fits(group, used, max_reuse, least_predictable)
+        fits = _fits(group, used, max_reuse)
         if not fits and redraw is not None and any(not hit for _, hit, _ in group):
             more = redraw(m, used)
             group = group + judge(m, more, [option_stats(it, shown[m]) for it in more])
-            fits = _fits(group, used, max_reuse, least_predictable)
+            fits = _fits(group, used, max_reuse)
         if not fits:
             lowest = min(p for p, _, _ in group)
             reusing = [p for p, hit, it in group if not hit and max_reuse is not None and not _within(it, used, max_reuse)]
@@ -87,11 +83,10 @@ def choose(candidates: Sequence[Sequence[SpeechItem]], shown: Sequence[Shown], *
     return out
 
 
-def _fits(group: list[tuple[float, bool, SpeechItem]], used: Counter, max_reuse: int | None,
-          least_predictable: bool = True) -> list[tuple[float, SpeechItem]]:
-    """The unanswered candidates that keep every source turn within max_reuse, least predictable first (else as drawn)."""
+def _fits(group: list[tuple[float, bool, SpeechItem]], used: Counter, max_reuse: int | None) -> list[tuple[float, SpeechItem]]:
+    """The unanswered candidates that keep every source turn within max_reuse, least predictable first."""
     ok = [(p, n, it) for n, (p, hit, it) in enumerate(group) if not hit and (max_reuse is None or _within(it, used, max_reuse))]
-    return [(p, it) for p, _, it in sorted(ok, key=lambda t: (t[0], t[1]) if least_predictable else t[1])]
+    return [(p, it) for p, _, it in sorted(ok, key=lambda t: (t[0], t[1]))]
 
 
 def _within(item: SpeechItem, used: Counter, max_reuse: int) -> bool:

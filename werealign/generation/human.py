@@ -11,11 +11,8 @@ shown, and those after it can carry what happens later (a death, an exile, a cla
 announced). No length is asked for: keys and distractors come from the same procedure, so the key's length
 rank is uniform (a +-25% band around the key once made the key the one option whose band holds the other eight).
 
-Distractors (werealign.generation.human_pick): the first POOL candidates of the SHORTLIST spans most similar to the
-key by character TF-IDF (ordered by how close their likeness to the viewpoint's own words is to the key's) that pass
-every filter; each draw weighs SUBSETS sets of eight of them on every statistic the audit ranks and keeps the one
-whose key sits where a drawn option sits (werealign.generation.rankmatch), so the key's rank on each is a random
-option's; a key at an end of every set on one statistic gives no item. Every seat renumbered in every form
+Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
+how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
 (werealign.shortcuts.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
 game, a seat already out at the keys' own rate (`dead_rate`), else a live seat weighted towards those the
 viewpoint has talked about. Whether a distractor names a seat out at the cut-off at all is drawn per option
@@ -24,7 +21,7 @@ at the keys' own rate (`out_rate`, among moments with a seat out), so naming one
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, repeats the shown
 transcript or a later turn of the item's game (LEAK_NGRAM words in common; werealign.shortcuts.exchange): a key
 already said before the cut-off drops the moment, as does a viewpoint silenced for the day. Only turns the
-whole table heard serve. `draws` candidate distractor sets are kept per moment so; the learned ensemble
+whole table heard serve. `draws` candidate distractor sets are drawn per moment; the learned ensemble
 (werealign.shortcuts.ensemble), fitted on the other games' candidates only, keeps the least predictable set it
 does not answer, within MAX_REUSE items per source turn (werealign.generation.choose); a moment whose every
 set it answers gives no item (dropped.jsonl says so).
@@ -46,14 +43,14 @@ from pathlib import Path
 from typing import Any
 
 from werealign.version import __version__
+from werealign.shortcuts.checks import duplicate_option_pairs
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
 from werealign.generation import human_text as ht
 from werealign.generation import minimal
 from werealign.generation.human_text import remap
-from werealign.generation.human_pick import MAX_REUSE, Picker, at_table, phase_kinds, style_of
-from werealign.generation.human_shown import Shown, dead_share, names_seat_out, repeats_later, repeats_transcript, shown_for
+from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_later, repeats_transcript, shown_for
 from werealign.generation.moments import find_moments
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
 from werealign.files.output_dir import claim_directory
@@ -62,12 +59,18 @@ from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
 from werealign.tasks import kind_of_model
 from werealign.text.seat_names import names_of_seats
+from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
-METHOD = "human-voiced/3"
+METHOD = "human-voiced/2"
+ORIGIN = "human_utterance"
 DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive statements
 MIN_KEY = 20  # visible characters of the key's span (fewer says nothing to choose from)
 MAX_OPENING = 100
+MAX_REUSE = 3  # a turn in at most this many items (key included): more, and a recurrence attack reads the keys
 REDRAWS = 2  # candidate sets drawn again, from turns not used up, for a moment whose every set would reuse one
+SHORTLIST = 400  # hard negatives: drawn (seeded) from the 400 most similar; 40 made the key the centroid (bench/human_items.py)
+STANCE_WEIGHT = 0.1
+SEAT_TALK_WEIGHT = 3  # extra draws of a live seat per time the viewpoint named it before the cut-off
 SILENCE = re.compile(r"silen|mute|禁言", re.IGNORECASE)
 
 
@@ -116,16 +119,32 @@ class Outcome:
 # --------------------------------------------------------------------------- moments and spans
 
 
+def at_table(u: Utterance, kinds: dict[str, str]) -> bool:
+    """A player's turn the whole table heard: not a team's chat, not off-table talk in a night phase
+    (werealign.schema Utterance.audience). Only such turns are asked about or used as distractors."""
+    if not isinstance(u.speaker, int):
+        return False
+    return u.audience.kind == "everyone" if u.audience is not None else kinds.get(u.phase) != "night"
+
+
+def _next_turn(game: GameLog, seat: int, after: int) -> Utterance | None:
+    return next((u for u in game.utterances if u.speaker == seat and min(u.segment_ids) > after), None)
+
+
+def style_of(game: GameLog) -> str:
+    """The source's transcription style: its show and season (the file it came from when neither is known)."""
+    p = game.provenance
+    if p.show is not None or p.season is not None:
+        return f"{p.show}/{p.season}"
+    return p.source or game.game_id
+
+
 def silenced(game: GameLog, seat: int, turn: Utterance) -> bool:
     """A silence skill used on the seat in the night before the turn's day (it may not speak that day)."""
     day_of = {p.id: p.day for p in game.phases}
     day = day_of.get(turn.phase)
     return any(e.kind == "skill_use" and e.target == seat and SILENCE.search(e.skill or "") and day_of.get(e.phase) == day
                for e in game.events)
-
-
-def _next_turn(game: GameLog, seat: int, after: int) -> Utterance | None:
-    return next((u for u in game.utterances if u.speaker == seat and min(u.segment_ids) > after), None)
 
 
 def find_human_moments(ds: Dataset, games: list[GameLog]) -> tuple[list[Moment], list[str]]:
@@ -141,7 +160,7 @@ def find_human_moments(ds: Dataset, games: list[GameLog]) -> tuple[list[Moment],
         asked += [(it.viewpoint_seat, it.cutoff_segment, f"item {it.item_id}") for it in ds.speech
                   if it.game_id == game.game_id and it.viewpoint_seat is not None]
         # and every other turn the MVP took at the table: the player the benchmark aligns with
-        kinds = phase_kinds(game)
+        kinds = _phase_kinds(game)
         if game.mvp is not None and game.mvp.seat is not None:
             asked += [(game.mvp.seat, min(u.segment_ids) - 1, "mvp turn") for u in game.utterances
                       if u.speaker == game.mvp.seat and at_table(u, kinds)]
@@ -149,13 +168,17 @@ def find_human_moments(ds: Dataset, games: list[GameLog]) -> tuple[list[Moment],
         for seat, cutoff, source in asked:
             turn = _next_turn(game, seat, cutoff)
             before = [s for s in segments if turn is not None and s < min(turn.segment_ids)]
-            if turn is None or not before or not at_table(turn, phase_kinds(game)) or silenced(game, seat, turn):
+            if turn is None or not before or not at_table(turn, _phase_kinds(game)) or silenced(game, seat, turn):
                 why = ("says nothing after" if turn is None else "opens the game at" if not before
-                       else "speaks off the table after" if not at_table(turn, phase_kinds(game)) else "is silenced for the day after")
+                       else "speaks off the table after" if not at_table(turn, _phase_kinds(game)) else "is silenced for the day after")
                 skipped.append(f"game {game.game_id}: {source}: seat {seat} {why} segment {cutoff}")
                 continue
             moments.setdefault((game.game_id, seat, turn.index), Moment(game.game_id, seat, turn, before[-1], source))
     return list(moments.values()), skipped
+
+
+def _phase_kinds(game: GameLog) -> dict[str, str]:
+    return {p.id: p.kind for p in game.phases}
 
 
 def move_spans(turn: Utterance, filler: frozenset[str], names: dict | None = None) -> dict[int, str]:
@@ -175,7 +198,7 @@ def build_pool(ds: Dataset, filler: frozenset[str]) -> list[Span]:
     pool = []
     for game_id in sorted(ds.games):
         game = ds.games[game_id]
-        kinds = phase_kinds(game)
+        kinds = _phase_kinds(game)
         day_of = {p.id: p.day for p in game.phases}
         names = names_of_seats(game.seats)
         for u in game.utterances:
@@ -196,6 +219,140 @@ def key_opening(turn: Utterance, filler: frozenset[str], seed: str = "", names: 
     if not first:
         return None
     return first[random.Random(f"{seed}:{turn.index}:key").choice(sorted(first))]
+
+
+# --------------------------------------------------------------------------- distractors
+
+
+class Picker:
+    """Distractors for every item of a run, with the pool's TF-IDF fitted once and reuse counted per draw."""
+
+    def __init__(self, pool: list[Span], seed: int, keys: set[tuple[str, int]] = frozenset(), dead_rate: float = 0.0,  # type: ignore[assignment]
+                 out_rate: float | None = None, draws: int = 1):
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self.pool = pool
+        self.seed = seed
+        self.dead_rate = dead_rate
+        # the share of keys that name a seat out at the cut-off, among keys at moments with a seat out: each
+        # distractor of such a moment does so with this chance, drawn per option (none before anyone is
+        # out), so whether an option names one is independent of its being the key
+        self.out_rate = out_rate
+        # a key's turn has served once already: every turn, key or not, appears in at most MAX_REUSE items of
+        # one draw (and of the released set: werealign.generation.choose keeps to it across draws)
+        self.keys = keys
+        self.used = [[int((s.game_id, s.turn_index) in keys) for s in pool] for _ in range(draws)]
+        # the same analyzer and weighting as the lexical built-ins (werealign.text.similarity)
+        self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
+        self.matrix = self.vectorizer.fit_transform([s.text for s in pool]) if pool else None
+
+    def candidates(self, game: GameLog, moment: Moment, key: str, draw: int = 0) -> list[int]:
+        """Spans of other games of the same source style, a seeded shuffle of the SHORTLIST most like the key
+        (character TF-IDF, and the roles it names) first. Never the item's own game: its turns before the
+        cut-off are shown, and those after it can carry what happened later (a death, an exile, a claim or a
+        check not yet announced), which no check can rule out in free text. Each `draw` shuffles the shortlist
+        and keeps a different half of it, so draws are different sets of the same kind."""
+        spaceless = ht.is_spaceless(key)
+        used = self.used[draw]
+        style = style_of(game)
+        other = [i for i, s in enumerate(self.pool) if s.game_id != game.game_id and s.language == game.language
+                 and s.spaceless == spaceless and used[i] < MAX_REUSE]
+        # the same transcription style when the dataset has it; else any other game of the language
+        eligible = [i for i in other if self.pool[i].style == style] or other
+        # spans naming as many roles as the key, when there are enough: keys named a role less often than
+        # distractors drawn by likeness alone (no role in 30% of keys, 19% of distractors; key-rank p=0.0002)
+        roles = ht.roles_named(key)
+        matched = [i for i in eligible if len(self.pool[i].roles) == len(roles)]
+        eligible = matched if len(matched) >= SHORTLIST // 2 else eligible
+        if not eligible:
+            return []
+        sims = (self.matrix[eligible] @ self.vectorizer.transform([key]).T).toarray().ravel()
+        score = [float(sims[n]) + STANCE_WEIGHT * _jaccard(roles, self.pool[i].roles) for n, i in enumerate(eligible)]
+        ranked = [eligible[n] for n in sorted(range(len(eligible)), key=lambda n: (-score[n], n))]
+        head = ranked[:SHORTLIST]
+        rng = random.Random(f"{self.seed}:{moment.game_id}:{moment.turn.index}:shortlist" + (f":{draw}" if draw else ""))
+        rng.shuffle(head)
+        if draw:
+            head = head[: max(1, len(head) // 2)]
+        kinds = _phase_kinds(game)
+        before = [u for u in game.utterances if max(u.segment_ids) <= moment.cutoff and at_table(u, kinds)]
+        # the viewpoint's own words only: matching the whole transcript too made the key the one option
+        # unlike it (the transcript attack rose from 20% to 24% on the release) and took 4x longer
+        refs = (" ".join(u.text for u in before if u.speaker == moment.seat),)
+        return self._like_key(refs, key, head) + ranked[SHORTLIST:]
+
+    def _like_key(self, refs: tuple[str, ...], key: str, idx: list[int]) -> list[int]:
+        """`idx` ordered by how close each span's likeness to each reference (the viewpoint's own earlier
+        words; character TF-IDF cosine, as the audit's context attacks measure it) is to the key's: a key
+        that stands out by sounding like its speaker measures nothing. Ties keep the given order."""
+        refs = tuple(r for r in refs if r.strip())
+        if not idx or not refs:
+            return idx
+        texts = [key, *(self.pool[i].text for i in idx)]
+        gap = [0.0] * len(idx)
+        for ref in refs:
+            sims = tfidf_cosines(ref, texts, sublinear_tf=True)
+            gap = [g + abs(sims[n + 1] - sims[0]) for n, g in enumerate(gap)]
+        return [idx[n] for n in sorted(range(len(idx)), key=lambda n: (round(gap[n], 2), n))]
+
+    def pick(self, game: GameLog, moment: Moment, item_id: str, key: str, shown: Shown | None = None,
+             draw: int = 0) -> tuple[list[dict[str, str]], str | None]:
+        """Eight distractors (origin, text, source), or the reason there are not eight. No length is asked
+        for: every option is cut by the same procedure (move_spans), so the key's length is one more draw
+        from the lengths its distractors come from, and its rank among the nine uniform."""
+        shown = shown_for(game, moment) if shown is None else shown
+        ranked = self.candidates(game, moment, key, draw)
+        live = [s for s in shown.live if s != moment.seat]
+        # seats the viewpoint has been talking about are drawn more often: otherwise the key alone would
+        # name them, and matching options to the viewpoint's own turns (werealign/own-style) would find it
+        named = Counter(s for u in game.utterances if u.speaker == moment.seat and max(u.segment_ids) <= moment.cutoff
+                        for s in ht.seats_named(u.text, shown.names) if s in live)
+        weights = {s: 1 + SEAT_TALK_WEIGHT * named[s] for s in live}
+        chosen: list[dict[str, str]] = []
+        taken: set[int] = set()
+        draw_out = random.Random(f"{self.seed}:{item_id}:out" + (f":{draw}" if draw else ""))
+        for _ in range(8):
+            out = None if self.out_rate is None else bool(shown.dead) and draw_out.random() < self.out_rate
+            # the drawn standing first; any, only when no candidate of it is left
+            hit = self._first_fit(ranked, taken, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown, out)
+            if hit is None and out is not None:
+                hit = self._first_fit(ranked, taken, weights, moment, item_id, [key, *(c["text"] for c in chosen)], shown, None)
+            if hit is None:
+                return [], f"fewer than eight distractors among {len(ranked)} candidates"
+            taken.add(hit[0])
+            chosen.append(hit[1])
+        for i in taken:
+            self.used[draw][i] += 1
+        return chosen, None
+
+    def _first_fit(self, ranked: list[int], taken: set[int], live: dict[int, int], moment: Moment, item_id: str, so_far: list[str],
+                   shown: Shown, names_out: bool | None = None) -> tuple[int, dict[str, str]] | None:
+        from werealign.schema import Option
+
+        for i in ranked:
+            if i in taken:
+                continue
+            span = self.pool[i]
+            seed, dead = f"{self.seed}:{item_id}:{span.game_id}:{span.turn_index}", [s for s in shown.dead if s != moment.seat]
+            # a distractor drawn to name no seat out gets live seats only; one drawn to name one gets seats
+            # out at the keys' rate, and at least one when that drew none
+            text = remap(span.text, span, moment.seat, live, seed, dead=dead, dead_rate=0.0 if names_out is False else self.dead_rate, to_names=shown.names)
+            if names_out and text is not None and not names_seat_out(text, shown):
+                text = remap(span.text, span, moment.seat, live, seed, dead=dead, dead_rate=1.0, to_names=shown.names)
+            if text is None or (names_out is not None and names_seat_out(text, shown) != names_out):
+                continue
+            if foreign_roles(text, shown) or repeats_transcript(text, shown) or repeats_later(text, shown):
+                continue
+            options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
+            exact, near = duplicate_option_pairs(options)
+            if exact or near:
+                continue
+            return i, {"origin": ORIGIN, "text": text, "source": f"{span.game_id}#{span.turn_index}"}
+        return None
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
 
 
 # --------------------------------------------------------------------------- items and the run
@@ -270,8 +427,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
         return out
 
     chosen = choose([g for _, g in drawn], shown_at, seed=config.seed, max_reuse=None if config.minimal else MAX_REUSE,
-                    key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed], redraw=None if config.minimal else redraw,
-                    least_predictable=config.minimal)
+                    key_turns=[f"{m.game_id}#{m.turn.index}" for m, _, _ in keyed], redraw=None if config.minimal else redraw)
     for (m, group), c in zip(drawn, chosen):
         if c.item is None:
             out.dropped.append({"unit": group[0].item_id, "game_id": m.game_id, "reason": c.why, "predictability": c.predictability})
