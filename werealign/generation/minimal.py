@@ -19,7 +19,7 @@ Which seats and roles fill the grid decides where the key sits on every per-opti
 how often the talk names a seat or binds it to a role word, a seat out, the length...): the seat the
 viewpoint names is often the one the table talks about, and the role the key binds it to is the one the
 talk binds it to. So CANDIDATES grids are drawn, and the one kept puts the key where a random option of a
-random grid sits (`keep`): one candidate grid and one of its cells are drawn, that cell's rank range on
+random grid sits (werealign.generation.rankmatch): one candidate grid and one of its cells are drawn, that cell's rank range on
 every statistic is the target, and the grid whose key comes nearest to it on all of them together is
 kept. The target is a real option's ranks, so each statistic's target rank is uniform and the statistics
 keep the joint shape real options have (independent targets would pull the key to the middle of
@@ -43,14 +43,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from werealign.shortcuts.context import Shown
-from werealign.shortcuts.ensemble import STATS, band_shares, text_stats
-from werealign.shortcuts.exchange import RANKED, ranked_values
+from werealign.generation import rankmatch
+from werealign.shortcuts.exchange import RANKED
 from werealign.shortcuts.seats import mentions, renumber
 from werealign.shortcuts.text import roles_named
 from werealign.schema import GameLog
 from werealign.schema.roles import ROLE_LABELS
 from werealign.text.seat_names import names_of_seats
-from werealign.text.similarity import mean_cosines
 
 METHOD = "minimal-pair/2"
 DISTRACTORS = 8
@@ -253,35 +252,6 @@ def key_role_rates(keys: Iterable[str]) -> dict[str, float]:
     return {r: n / max(1, len(keys)) for r, n in sorted(counts.items())}
 
 
-def _ranges(grids: Sequence[Sequence[str]], shown: Shown, role_rates: Mapping[str, float] | None) -> list[list[list[tuple[int, int]]]]:
-    """Per grid, per option, per statistic: (options strictly below it, options at or below it but itself), its rank
-    range. The statistics of a text alone are read once over every grid's texts (the likeness to the talk with idf
-    over them all: near the audit's, which fits it on one item's nine); those of a set (length band, centroid) per grid."""
-    universe = sorted({t for g in grids for t in g})
-    row = dict(zip(universe, text_stats(universe, shown)))
-    band, centroid = STATS.index("band-share"), STATS.index("centroid")
-    out = []
-    for texts in grids:
-        rows = [list(row[t]) for t in texts]
-        for r, b, c in zip(rows, band_shares([r[0] for r in rows]), mean_cosines(texts)):
-            r[band], r[centroid] = b, round(c, 12)
-        cols = list(ranked_values(rows).values())
-        if role_rates is not None:
-            cols.append([sum(role_rates.get(r, 0.0) for r in roles_named(t)) for t in texts])
-        out.append([[(sum(v < c[i] for v in c), sum(v <= c[i] for v in c) - 1) for c in cols] for i in range(len(texts))])
-    return out
-
-
-def keep(candidates: Sequence[list[list[tuple[int, int]]]], rng: random.Random) -> tuple[int, int]:
-    """(the candidate whose key, option 0, sits nearest, on every statistic together, to where one drawn cell of one
-    drawn candidate sits; how far it is): `candidates[g][option][statistic]` is a rank range."""
-    ref = rng.choice(candidates)
-    target = ref[rng.randrange(len(ref))]
-    gaps = [sum(abs(a - x) + abs(b - y) for (a, b), (x, y) in zip(g[0], target)) for g in candidates]
-    best = min(gaps)
-    return rng.choice([n for n, gap in enumerate(gaps) if gap == best]), best
-
-
 def drafts(key: str, game: GameLog, me: int, shown: Shown, seed: str, n: int = 1, *, role_rates: Mapping[str, float] | None = None,
            ok: Callable[[str], bool] | None = None, candidates: int = CANDIDATES,
            max_gap: int = MAX_GAP) -> tuple[list[list[tuple[str, str, str]]], str | None]:
@@ -308,13 +278,13 @@ def drafts(key: str, game: GameLog, me: int, shown: Shown, seed: str, n: int = 1
         grids.append(grid)
     if not grids:
         return [], "no grid of nine distinct options (every drawn grid repeats an option or a later turn)"
-    ranges = _ranges([[t for t, _, _ in g] for g in grids], shown, role_rates)
+    prior = None if role_rates is None else (lambda texts: [sum(role_rates.get(r, 0.0) for r in roles_named(t)) for t in texts])
+    ranked = rankmatch.ranges([[t for t, _, _ in g] for g in grids], shown, extra=prior)
     # a key above (or below) every other option on one statistic in every grid is given away by that statistic
-    names = [*RANKED, "role-prior"]
-    ends = [names[s] for s in range(len(ranges[0][0])) if all(r[0][s][0] == OPTIONS - 1 for r in ranges) or all(r[0][s][1] == 0 for r in ranges)]
-    if ends:
-        return [], f"the key is above or below every other option in every candidate grid on {', '.join(ends)}"
-    kept = [keep(ranges, rng) for _ in range(n)]
+    at_end = rankmatch.ends(ranked, [*RANKED, "role-prior"])
+    if at_end:
+        return [], f"the key is above or below every other option in every candidate grid on {', '.join(at_end)}"
+    kept = [rankmatch.keep(ranked, rng) for _ in range(n)]
     sets = [grids[g][1:] for g, gap in kept if gap <= max_gap]
     if not sets:
         return [], (f"no grid puts the key where a drawn option sits (nearest {min(gap for _, gap in kept)} ranks off, "
