@@ -52,7 +52,7 @@ def test_the_logs_account_of_his_words_runs_on_past_its_word_of_speech():
     seats, phases, _ = _zh_game([])
     got = lambda log: [(c.seat, c.night, c.target) for c in read_log_claims(log, seats, phases) if c.skill == "guard_protect"]  # noqa: E731
     # "称" opens his account; the parts after it in the sentence are still his words
-    assert got("7 号是守卫，出局后留遗言，称自己是守卫，第一天空守，第二天守了 6 号，认为 1 号是狼") == [(7, 1, None), (7, 2, 6)]
+    assert got("7 号身为守卫，临走前称第一天空守，第二天守了 6 号，怀疑 1 号") == [(7, 1, None), (7, 2, 6)]
     # a part with no word of speech before it in the sentence is the annotator's own account: not his report
     assert got("7 号是守卫，第二天守了 6 号") == []
     # another seat's clause ends his account: its words need their own word of speech
@@ -77,16 +77,16 @@ def test_the_guard_asking_his_night_then_answering_it():
 
 def test_the_guard_ending_one_sub_clause_and_his_act_opening_the_next():
     facts = lambda text: {(e.phase, e.actor, e.target) for e in _read(text) if e.skill == "guard_protect"}  # noqa: E731
-    assert facts("第二晚狼人刀了 5 号，由于守卫 3 号，当晚选择守自己，5 号死亡") == {("night-2", 3, 3)}
-    assert facts("第一晚狼人刀了 3 号，其身份是守卫，选择了空手") == {("night-1", 3, None)}  # the role word alone: the one guard
-    assert facts("第二晚狼人刀了 5 号，由于守卫 3 号，前一晚选择守自己") == set()  # another night than the clause's
-    assert facts("第二晚狼人刀了 5 号，由于守卫 5 号，当晚选择守自己") == set()  # seat 5 is no guard
+    assert facts("第二晚狼人刀了 5 号，而守卫 3 号，当晚选择守自己，5 号死亡") == {("night-2", 3, 3)}
+    assert facts("第一晚狼人刀了 3 号，此人是守卫，选择了空手") == {("night-1", 3, None)}  # the role word alone: the one guard
+    assert facts("第二晚狼人刀了 5 号，而守卫 3 号，前一晚选择守自己") == set()  # another night than the clause's
+    assert facts("第二晚狼人刀了 5 号，而守卫 5 号，当晚选择守自己") == set()  # seat 5 is no guard
     assert facts("第二晚狼人刀了 5 号，守卫 3 号，当晚没有空手") == set()  # denied
     assert facts("第三晚守卫前一晚空手，狼人刀了 5 号") == set()  # a night word between the role word and the act
 
 
 def test_an_appearance_staged_is_no_act():
-    """"想要造成女巫撒毒 5 号的假象": the wolves staged a poisoning; the clause reports no poison (nor anything else)."""
+    """"企图造成女巫毒了 8 号的假象": the wolves staged a poisoning; the clause reports no poison (nor anything else)."""
     got = lambda text: {(e.phase, e.skill, e.target) for e in _read(text)}  # noqa: E731
     assert got("第二晚女巫 1 号毒了 4 号，狼人刀了 5 号，想要造成女巫毒了 5 号的假象") == {
         ("night-2", "wolf_kill", 5), ("night-2", "witch_poison", 4)}

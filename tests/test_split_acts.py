@@ -39,5 +39,5 @@ def test_a_poisons_target_described_by_another_seat_and_a_particle_after_the_wit
 
 
 def test_a_quote_across_two_sub_clauses_keeps_the_sources_separator():
-    assert quote_across("由于守卫 5 号，当晚选择守自己", "守卫 5 号", "当晚选择守自己") == "守卫 5 号，当晚选择守自己"
+    assert quote_across("而守卫 9 号，当晚选择守自己", "守卫 9 号", "当晚选择守自己") == "守卫 9 号，当晚选择守自己"
     assert quote_across("女巫 7 号 选择撒毒", "女巫 7 号", "选择撒毒") == "女巫 7 号选择撒毒"  # a space is no separator

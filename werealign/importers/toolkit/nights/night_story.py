@@ -83,7 +83,7 @@ class Clock:
     def pieces(self, part: str, named: bool = False) -> list[tuple[str, int | None, bool]]:
         """(piece, its night, derived) for `part` cut after each self-destruct: what follows one is the next night.
         `named`: `part` is what follows a night named at its start; a self-destruct told first, with no night action
-        before it ("第四晚狼 9 号自爆，最后一狼 5 号刀 2 号"), is the day's end that led into that night (a self-destruct
+        before it ("第三晚狼 4 号自爆，剩下的狼 8 号刀 6 号"), is the day's end that led into that night (a self-destruct
         is a day's deed): what follows is that night, derived (the dawn decides)."""
         out = []
         for i, piece in enumerate(re.split(r"(?<=自爆)", part)):

@@ -38,7 +38,7 @@ NTH_CHECK = re.compile(r"^(?:第(?P<k>" + ORDINAL + r")验|(?P<first>首)验)" +
 # "守卫 8 号选择守护 2 号": a word of choosing may stand between the actor and the verb.
 CHOOSING = r"(?:选择了?|决定)?\s*"
 # Words of speech: a sub-clause with one reports what a seat said, not what it did; an appearance made is not an act
-# either ("想要造成女巫撒毒 5 号的假象": the wolves staged it).
+# either ("企图造成女巫毒了 8 号的假象": the wolves staged it).
 SPEECH = re.compile(r"称|跳|说|报|遗言|发言|认为|建议|号召|表示|质疑|怀疑|分析|猜|可能|应该|假装|谎|认|觉得|如果|若|假象|伪装|误以为")
 DAY = re.compile(r"白天|天亮|次日|当天|第" + ORDINAL + r"天|投票|归票|出局|警长")
 # A seat's clause: "1 号是女巫", "1 号玩家是女巫", "5 号（女巫）…".
@@ -155,7 +155,7 @@ VICTIM_FIRST = re.compile(r"^(?P<trole>" + ANY_ROLE[3:-2] + r")?\s*、?\s*" + SE
 # breaks there at a space): her save, whatever talk the rest of the run-on sub-clause holds.
 ANTIDOTE_FIRST = re.compile(r"^(?:选择了?|决定)?\s*(?:(?:使用|用|开)了?解药|开药)")
 WITCH_LAST = re.compile(r"女巫\s*(?:(?P<actor>\d{1,2})\s*号)?\s*$")
-# The guard ends a sub-clause and his act opens the next: "由于守卫 5 号，当晚选择守自己" (only "当晚", the night the
+# The guard ends a sub-clause and his act opens the next: "而守卫 9 号，当晚选择守自己" (only "当晚", the night the
 # clause is told under, may open it: "前一晚选择守自己" is another night).
 GUARD_LAST = re.compile(r"守卫\s*(?:(?P<actor>\d{1,2})\s*号)?\s*$")
 GUARD_ACT_FIRST = re.compile(r"^(?:当晚)?\s*" + CHOOSING + r"(?:(?P<self>(?:守护|守)了?\s*(?:自己|自身)|自守)|空手|空守)")

@@ -120,7 +120,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             if witch is not None and witch.role == "witch":
                 reader.implicit_save(witch, night, False, before[wm.start():] + part[:w.ANTIDOTE_FIRST.match(part).end()])
         if night is not None and not clock.derived:
-            split_acts(reader, night, before, part, source_text)  # "由于守卫 5 号，当晚选择守自己" (nights.split_acts)
+            split_acts(reader, night, before, part, source_text)  # "而守卫 9 号，当晚选择守自己" (nights.split_acts)
         clause = w.SEAT_CLAUSE.match(part)
         if clause:
             # A seat's clause starts when the role it states is the seat's true one (else it is no clause of the

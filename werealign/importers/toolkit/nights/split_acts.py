@@ -1,6 +1,6 @@
 """A night act split across two sub-clauses of the log or the recap (issue 41): the actor ends one, the act opens the
 next. Recaps are transcripts whose spaces become sentence breaks (nights.nights), and writers put commas where a
-reader does not: "由于守卫 5 号，当晚选择守自己", "女巫 7 号 选择撒毒狼人 4 号", "1 号盲毒了，村民 10 号".
+reader does not: "而守卫 9 号，当晚选择守自己", "女巫 7 号 选择撒毒狼人 4 号", "1 号盲毒了，村民 10 号".
 
 Read only under a night the text names (not one derived from the host's dawns), only with the actor's seat or role
 word right at the end of the first sub-clause, and only with the act at the very start of the next (its night "当晚" at
