@@ -342,3 +342,28 @@ def test_claims_are_read_at_90_percent_on_the_set_the_reader_was_not_tuned_on(we
     labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
     held_out = score_labels(labels, load_dataset(werebench_import.path).games, ["G"])
     assert held_out.recall >= 0.90 and held_out.precision >= 0.90, (round(held_out.recall, 3), round(held_out.precision, 3))
+
+
+def test_claim_turns_read_with_a_reader_of_the_games_own_board_and_lexicons(monkeypatch):
+    """claim_turns keeps one reader per board (a derive asks every game once per `deciders`): what it reads is what a
+    reader built for the game reads, and a changed board, declaration or lexicon gets a reader of its own."""
+    from werealign.game import claims
+
+    game = invented_game()
+    said = "Bon, je suis la voyante, le 4 est loup."
+    game = game.model_copy(update={"utterances": [u.model_copy(update={"text": said}) if u.speaker == 1 else u for u in game.utterances]})
+    fresh = ClaimReader(game)
+    assert [role for _, role in claims.claim_turns(game)] == [fresh.claim(u.text, u.speaker) for u, _ in claims.claim_turns(game)]
+    first = claims._reader_for(game)
+    assert claims._reader_for(game.model_copy()) is first  # another game object on the same board: the same reader
+    wolf_king = RoleDeclaration(id="wolf_king", faction="wolf", names={"en": ["wolf king"]})
+    other = game.model_copy(update={"rules": game.rules.model_copy(update={"declared_roles": [wolf_king], "public_cards": ["wolf_king"]})})
+    assert claims._reader_for(other) is not first and "wolf_king" in claims._reader_for(other).roles
+    before = [role for _, role in claims.claim_turns(game)]
+    toy = claims.Lexicon(frames=(r"\bje suis (?:le |la )?",), lead=None, card="", after=r"(?!\w)", not_before=r"(?i)\bsi\b",
+                         not_in_clause=r"(?i)\bpas\b", clause=r"[,.;!?]", then=r"(?!)", aliases={"seer": (r"voyante",)})
+    monkeypatch.setitem(claims.LEXICONS, "fr", toy)
+    after = [role for _, role in claims.claim_turns(game)]
+    assert "seer" in after and "seer" not in before, "a lexicon added later is read, not a reader kept from before"
+    monkeypatch.undo()
+    assert [role for _, role in claims.claim_turns(game)] == before

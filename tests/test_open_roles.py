@@ -74,6 +74,25 @@ def test_declarations_add_roles_override_fields_and_win_labels():
         catalogue_for([RoleDeclaration(id="star_gazer", names={"en": ["Star Gazer"]})])
 
 
+def test_equal_declarations_share_one_catalogue_and_any_change_builds_another():
+    """catalogue_for keeps what it built (an arena game asks for its catalogue at every view and move): equal
+    declarations, even as other objects, get the same catalogue; a changed field, name or order gets its own."""
+    def decls(**seer):
+        return [RoleDeclaration(id="moon_child", faction="good", names={"en": ["Moon Child"]}), RoleDeclaration(id="seer", **seer)]
+
+    first = catalogue_for(decls(names={"fr": ["voyante"]}))
+    assert catalogue_for(decls(names={"fr": ["voyante"]})) is first
+    assert first.canonical("voyante") == "seer"
+    for other in (decls(names={"fr": ["devin"]}), decls(names={"fr": ["voyante"]}, team="village"), decls(names={"fr": ["voyante"]})[::-1]):
+        assert catalogue_for(other) is not first
+    assert catalogue_for(decls(names={"fr": ["devin"]})).canonical("voyante") is None
+    assert catalogue_for(decls(names={"fr": ["voyante"]}, team="village")).get("seer").team == "village"
+    assert first.get("seer").team == "gods"  # the catalogue built first is not changed by a later one
+    for _ in range(2):  # a bad declaration is refused every time: no failure is kept
+        with pytest.raises(ValueError, match="needs a faction"):
+            catalogue_for([RoleDeclaration(id="star_gazer", names={"en": ["Star Gazer"]})])
+
+
 def test_invented_role_declared_in_config_builds_validates_derives_and_evaluates(tmp_path):
     game = build_from_files(SRT, _config(tmp_path, {1: "Moon Child"}, MOON_CHILD)).game
     seat1 = next(s for s in game.seats if s.seat == 1)

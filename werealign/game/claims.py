@@ -434,10 +434,29 @@ def _later(first: str, second: str, text: str) -> bool:
     return bool(a) and (not b or a[-1] > b[-1])
 
 
+# Readers kept by what a ClaimReader is built from (the lexicons, the declarations, the board's roles): a derive asks
+# every game once per `deciders`, and games of one board share their readers' patterns and cache of read turns.
+# The lexicons are held in the value, so their ids in the key stay theirs while kept.
+_READERS: dict[tuple, tuple[tuple, ClaimReader]] = {}
+_READERS_MAX = 64
+
+
+def _reader_for(game: GameLog) -> ClaimReader:
+    lexicons = tuple(LEXICONS.items())
+    key = (tuple((name, id(lex)) for name, lex in lexicons), tuple(d.model_dump_json() for d in game.rules.declared_roles),
+           tuple(board_roles(game)))
+    kept = _READERS.get(key)
+    if kept is None:
+        if len(_READERS) >= _READERS_MAX:
+            _READERS.clear()  # bounded: readers hold every turn they read
+        kept = _READERS[key] = (lexicons, ClaimReader(game))
+    return kept[1]
+
+
 def claim_turns(game: GameLog) -> list[tuple[Utterance, str | None]]:
     """Every table turn of a seat by day (a sheriff election's included), with the role it claims (None: no claim)."""
     kinds = {p.id: p.kind for p in game.phases}
-    reader = ClaimReader(game)
+    reader = _reader_for(game)
     return [(u, reader.claim(u.text, u.speaker)) for u in game.utterances
             if isinstance(u.speaker, int) and u.audience is None and kinds.get(u.phase) in VOTE_PHASE_KINDS]
 

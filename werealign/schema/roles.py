@@ -158,9 +158,25 @@ def builtin_catalogue() -> RoleCatalogue:
     )
 
 
+# Catalogues built for declarations, by their JSON: every view, prompt and check of a game asks for its game's
+# catalogue again (an arena game thousands of times), and building one normalises every label of the catalogue.
+# Nothing mutates a RoleCatalogue after it is built, so one object serves every caller (as builtin_catalogue does).
+_EXTENDED: dict[tuple[str, ...], RoleCatalogue] = {}
+_EXTENDED_MAX = 1024
+
+
 def catalogue_for(declarations: Iterable[RoleDeclaration] = ()) -> RoleCatalogue:
     declarations = list(declarations)
-    return builtin_catalogue().extended(declarations) if declarations else builtin_catalogue()
+    if not declarations:
+        return builtin_catalogue()
+    key = tuple(d.model_dump_json() for d in declarations)
+    catalogue = _EXTENDED.get(key)
+    if catalogue is None:
+        catalogue = builtin_catalogue().extended(declarations)  # a bad declaration raises here, and is not kept
+        if len(_EXTENDED) >= _EXTENDED_MAX:
+            _EXTENDED.clear()  # bounded: a long import of many games' own declarations does not grow it forever
+        _EXTENDED[key] = catalogue
+    return catalogue
 
 
 CATALOGUE = builtin_catalogue()
