@@ -183,4 +183,9 @@ def char_lr(train: list[Case], test: list[Case], seed: int) -> list[list[float] 
         return [None] * len(test)
     vec = TfidfVectorizer(analyzer="char", ngram_range=(1, 4), sublinear_tf=True, min_df=2, max_features=200_000)
     model = LogisticRegression(C=2.0, max_iter=2000, class_weight="balanced").fit(vec.fit_transform(texts), y)
-    return [model.predict_proba(vec.transform(c.texts))[:, 1].round(9).tolist() for c in test]
+    # every test option in one transform, sliced per item (rows are independent: same bits, far less overhead)
+    proba = model.predict_proba(vec.transform([t for c in test for t in c.texts]))[:, 1].round(9).tolist()
+    starts = [0]
+    for c in test:
+        starts.append(starts[-1] + len(c.texts))
+    return [proba[a:b] for a, b in zip(starts, starts[1:])]
