@@ -44,7 +44,7 @@ sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.redteam_core import ACCUSE, CLAUSE, Case, role_words, seats  # noqa: E402
-from bench.redteam_speech import char_lr  # noqa: E402
+from bench.redteam_speech import char_lr, char_vectorizer  # noqa: E402
 
 RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
          "rare-first", "rare-last", "rare-opening", "question-roles", "sentences-most", "sentences-fewest", "digits-most",
@@ -281,14 +281,14 @@ def pair_ranker(train: list[Case], test: list[Case], seed: int, swap=None) -> li
     return [(scaler.transform(np.nan_to_num(full(c))) @ model.coef_[0]).round(9).tolist() for c in test]
 
 
-def oddone_char(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
-    """Which n-grams make an option the odd one of its item: character 1-3-gram TF-IDF minus its siblings' mean."""
+def oddone_char(train: list[Case], test: list[Case], seed: int, grams: dict | None = None) -> list[list[float] | None]:
+    """Which n-grams make an option the odd one of its item: character 1-3-gram TF-IDF minus its siblings' mean
+    (`grams` shares the texts' n-gram analysis across fits: same vectors)."""
     import numpy as np
     import scipy.sparse as sp
-    from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    vec = TfidfVectorizer(analyzer="char", ngram_range=(1, 3), sublinear_tf=True, min_df=2, max_features=100_000)
+    vec = char_vectorizer((1, 3), 100_000, grams)
     texts = [t for c in train for t in c.texts]
     vec.fit(texts)
     # one transform over every option, sliced per item: rows are transformed independently (same bits as one call
@@ -368,11 +368,18 @@ def position_prior(train: list[Case], test: list[Case], seed: int) -> list[list[
 def learners(contexts: dict[str, str]) -> dict:
     """Every learner; `contexts` maps an item id to its last three shown turns (ctx-ngram reads it)."""
     swap = _ranked_cases({})  # keyed by id(case), holding the case so its id stays its own
+    grams: dict = {}  # each text's character n-grams, analysed once for every fit of this attack
+
+    def odd(tr, te, seed):
+        return oddone_char(tr, te, seed, grams)
+
+    def lr(tr, te, seed):
+        return char_lr(tr, te, seed, grams)
     return {"hgb-ranked": _ranked_learner(_hgb, swap), "lr-ranked": _ranked_learner(_lr, swap),
             "pair-ranker": lambda tr, te, seed: pair_ranker(tr, te, seed, swap),
-            "oddone-char": oddone_char, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
-            "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(oddone_char),
-            "char-lr-signed": signed_by_inner_folds(char_lr)}
+            "oddone-char": odd, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
+            "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(odd),
+            "char-lr-signed": signed_by_inner_folds(lr)}
 
 
 def attack_items(items, games, seed: int) -> tuple[dict | None, list[str]]:
