@@ -369,9 +369,13 @@ def learners(contexts: dict[str, str]) -> dict:
     """Every learner; `contexts` maps an item id to its last three shown turns (ctx-ngram reads it)."""
     swap = _ranked_cases({})  # keyed by id(case), holding the case so its id stays its own
     grams: dict = {}  # each text's character n-grams, analysed once for every fit of this attack
+    fits: dict = {}  # oddone-char's fits by (train, test, seed): its signed twin refits each outer fold it already fitted
 
     def odd(tr, te, seed):
-        return oddone_char(tr, te, seed, grams)
+        key = (tuple(map(id, tr)), tuple(map(id, te)), seed)
+        if key not in fits:  # the cases are held with their scores, so their ids stay their own
+            fits[key] = (tr, te, oddone_char(tr, te, seed, grams))
+        return fits[key][2]
 
     def lr(tr, te, seed):
         return char_lr(tr, te, seed, grams)
