@@ -172,15 +172,45 @@ def speech_cases(items, games) -> tuple[list[Case], list[str]]:
     return cases, notes
 
 
-def char_lr(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
-    """Logistic regression on character 1-4-gram TF-IDF of the options alone (vectoriser fitted on training options)."""
+def char_grams(ngram_range: tuple[int, int], cache: dict):
+    """The `analyzer` argument of a character n-gram TfidfVectorizer: sklearn's own "char" analysis (lowercased,
+    whitespace folded), remembered per text in `cache`. The cross-fitted learners refit on every
+    fold (and inner fold) and re-analyse the same texts each time; that analysis was most of their time."""
     from sklearn.feature_extraction.text import TfidfVectorizer
+
+    plain = TfidfVectorizer(analyzer="char", ngram_range=ngram_range).build_analyzer()
+
+    def analyze(text: str) -> list[str]:
+        key = (ngram_range, text)
+        if key not in cache:
+            cache[key] = plain(text)
+        return cache[key]
+    return analyze
+
+
+def char_vectorizer(ngram_range: tuple[int, int], max_features: int, cache: dict | None):
+    """TF-IDF over character n-grams (sublinear, min_df 2), with the n-gram analysis shared through `cache`."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    if cache is None:
+        return TfidfVectorizer(analyzer="char", ngram_range=ngram_range, sublinear_tf=True, min_df=2, max_features=max_features)
+    return TfidfVectorizer(analyzer=char_grams(ngram_range, cache), sublinear_tf=True, min_df=2, max_features=max_features)
+
+
+def char_lr(train: list[Case], test: list[Case], seed: int, grams: dict | None = None) -> list[list[float] | None]:
+    """Logistic regression on character 1-4-gram TF-IDF of the options alone (vectoriser fitted on training options);
+    `grams` shares the texts' n-gram analysis across fits (same vectors)."""
     from sklearn.linear_model import LogisticRegression
 
     texts = [t for c in train for t in c.texts]
     y = [int(i in c.key) for c in train for i in range(len(c.texts))]
     if len(set(y)) < 2:
         return [None] * len(test)
-    vec = TfidfVectorizer(analyzer="char", ngram_range=(1, 4), sublinear_tf=True, min_df=2, max_features=200_000)
+    vec = char_vectorizer((1, 4), 200_000, grams)
     model = LogisticRegression(C=2.0, max_iter=2000, class_weight="balanced").fit(vec.fit_transform(texts), y)
-    return [model.predict_proba(vec.transform(c.texts))[:, 1].round(9).tolist() for c in test]
+    # every test option in one transform, sliced per item (rows are independent: same bits, far less overhead)
+    proba = model.predict_proba(vec.transform([t for c in test for t in c.texts]))[:, 1].round(9).tolist()
+    starts = [0]
+    for c in test:
+        starts.append(starts[-1] + len(c.texts))
+    return [proba[a:b] for a, b in zip(starts, starts[1:])]

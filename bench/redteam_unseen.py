@@ -44,7 +44,7 @@ sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.redteam_core import ACCUSE, CLAUSE, Case, role_words, seats  # noqa: E402
-from bench.redteam_speech import char_lr  # noqa: E402
+from bench.redteam_speech import char_lr, char_vectorizer  # noqa: E402
 
 RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
          "rare-first", "rare-last", "rare-opening", "question-roles", "sentences-most", "sentences-fewest", "digits-most",
@@ -281,18 +281,23 @@ def pair_ranker(train: list[Case], test: list[Case], seed: int, swap=None) -> li
     return [(scaler.transform(np.nan_to_num(full(c))) @ model.coef_[0]).round(9).tolist() for c in test]
 
 
-def oddone_char(train: list[Case], test: list[Case], seed: int) -> list[list[float] | None]:
-    """Which n-grams make an option the odd one of its item: character 1-3-gram TF-IDF minus its siblings' mean."""
+def oddone_char(train: list[Case], test: list[Case], seed: int, grams: dict | None = None) -> list[list[float] | None]:
+    """Which n-grams make an option the odd one of its item: character 1-3-gram TF-IDF minus its siblings' mean
+    (`grams` shares the texts' n-gram analysis across fits: same vectors)."""
     import numpy as np
     import scipy.sparse as sp
-    from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    vec = TfidfVectorizer(analyzer="char", ngram_range=(1, 3), sublinear_tf=True, min_df=2, max_features=100_000)
-    vec.fit([t for c in train for t in c.texts])
+    vec = char_vectorizer((1, 3), 100_000, grams)
+    texts = [t for c in train for t in c.texts]
+    vec.fit(texts)
+    # one transform over every option, sliced per item: rows are transformed independently (same bits as one call
+    # per item) and the per-call overhead of thousands of small transforms was most of this learner's time
+    every = vec.transform(texts + [t for c in test for t in c.texts])
+    starts = np.cumsum([0] + [len(c.texts) for c in train + test]).tolist()
 
-    def odd(c: Case):
-        m = vec.transform(c.texts)
+    def odd(i: int):
+        m = every[starts[i]:starts[i + 1]]
         n = m.shape[0]
         mean_others = (sp.csr_matrix(np.ones((n, 1))) @ sp.csr_matrix(m.sum(axis=0)) - m) / max(1, n - 1)
         return sp.csr_matrix(m - mean_others)
@@ -300,8 +305,8 @@ def oddone_char(train: list[Case], test: list[Case], seed: int) -> list[list[flo
     y = [int(i in c.key) for c in train for i in range(len(c.texts))]
     if len(set(y)) < 2:
         return [None] * len(test)
-    model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced").fit(sp.vstack([odd(c) for c in train]), y)
-    return [model.decision_function(odd(c)).round(9).tolist() for c in test]
+    model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced").fit(sp.vstack([odd(i) for i in range(len(train))]), y)
+    return [model.decision_function(odd(len(train) + j)).round(9).tolist() for j in range(len(test))]
 
 
 def ctx_ngram(train: list[Case], test: list[Case], seed: int, ctx: dict[str, str]) -> list[list[float] | None]:
@@ -363,11 +368,22 @@ def position_prior(train: list[Case], test: list[Case], seed: int) -> list[list[
 def learners(contexts: dict[str, str]) -> dict:
     """Every learner; `contexts` maps an item id to its last three shown turns (ctx-ngram reads it)."""
     swap = _ranked_cases({})  # keyed by id(case), holding the case so its id stays its own
+    grams: dict = {}  # each text's character n-grams, analysed once for every fit of this attack
+    fits: dict = {}  # oddone-char's fits by (train, test, seed): its signed twin refits each outer fold it already fitted
+
+    def odd(tr, te, seed):
+        key = (tuple(map(id, tr)), tuple(map(id, te)), seed)
+        if key not in fits:  # the cases are held with their scores, so their ids stay their own
+            fits[key] = (tr, te, oddone_char(tr, te, seed, grams))
+        return fits[key][2]
+
+    def lr(tr, te, seed):
+        return char_lr(tr, te, seed, grams)
     return {"hgb-ranked": _ranked_learner(_hgb, swap), "lr-ranked": _ranked_learner(_lr, swap),
             "pair-ranker": lambda tr, te, seed: pair_ranker(tr, te, seed, swap),
-            "oddone-char": oddone_char, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
-            "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(oddone_char),
-            "char-lr-signed": signed_by_inner_folds(char_lr)}
+            "oddone-char": odd, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
+            "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(odd),
+            "char-lr-signed": signed_by_inner_folds(lr)}
 
 
 def attack_items(items, games, seed: int) -> tuple[dict | None, list[str]]:

@@ -14,6 +14,7 @@ naive Bayes on the family's n-gram counts alone (a different model of the same t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,12 +29,17 @@ _PUNCT = re.compile(r"[,，;；:：、]")
 
 
 def _length_rows(item: SpeechItem) -> list[list[float]]:
-    lengths = [text_length(o.text) for o in item.options]
+    return [list(row) for row in _length_rows_of(tuple(o.text for o in item.options))]
+
+
+@lru_cache(maxsize=8192)  # the audit and its filter build an item's rows ~50 times (each attack, each filter round)
+def _length_rows_of(texts: tuple[str, ...]) -> tuple[tuple[float, ...], ...]:
+    lengths = [text_length(t) for t in texts]
     mean = sum(lengths) / len(lengths)
     spread = (sum((x - mean) ** 2 for x in lengths) / len(lengths)) ** 0.5 or 1.0
     ranks = sorted(range(len(lengths)), key=lambda i: lengths[i])
-    return [[(lengths[i] - mean) / spread, ranks.index(i) / (len(lengths) - 1), float(lengths[i] == max(lengths)),
-             float(lengths[i] == min(lengths))] for i in range(len(lengths))]
+    return tuple(((lengths[i] - mean) / spread, ranks.index(i) / (len(lengths) - 1), float(lengths[i] == max(lengths)),
+                  float(lengths[i] == min(lengths))) for i in range(len(lengths)))
 
 
 def option_features(items: Sequence[SpeechItem], family: str = "words", *, counts_only: bool = False) -> tuple[Any, list[int], list[int]]:

@@ -17,11 +17,10 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from collections.abc import Sequence
 
 from werealign.shortcuts.ensemble import STATS, picks_key
-from werealign.shortcuts.leaks import leak_grams
+from werealign.shortcuts.leaks import text_grams
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem
@@ -107,7 +106,7 @@ def check_ensemble(items: Sequence[SpeechItem], scope: str, probs: Sequence[dict
 def repeats_later(text: str, game: GameLog, cutoff: int, viewpoint: int | None) -> bool:
     """Whether `text` shares a LEAK_NGRAM-word run with a turn of `game` said after the cut-off, other than the
     viewpoint's next turn (the key's)."""
-    grams = _grams(text)
+    grams = text_grams(text)
     if not grams:
         return False
     index = _gram_index(game)
@@ -126,17 +125,12 @@ def _gram_index(game: GameLog) -> dict[tuple[str, ...], list[tuple[int, int]]]:
         return hit[1]
     index: dict[tuple[str, ...], list[tuple[int, int]]] = {}
     for u in game.utterances:
-        for g in _grams(u.text):
+        for g in text_grams(u.text):
             index.setdefault(g, []).append((min(u.segment_ids), u.index))
     if len(_INDEX) >= 256:
         _INDEX.clear()
     _INDEX[id(game)] = (game, index)
     return index
-
-
-@lru_cache(maxsize=65536)
-def _grams(text: str) -> frozenset[tuple[str, ...]]:
-    return frozenset(leak_grams(text))
 
 
 def future_options(item: SpeechItem, game: GameLog | None) -> list[str] | None:

@@ -52,8 +52,10 @@ def leak_grams(text: str) -> set[tuple[str, ...]]:
     return grams
 
 
-@lru_cache(maxsize=16384)
-def _text_grams(text: str) -> frozenset[tuple[str, ...]]:
+@lru_cache(maxsize=65536)
+def text_grams(text: str) -> frozenset[tuple[str, ...]]:
+    """leak_grams(text), computed once per text: the leak check and the exchange check (shortcuts/exchange.py) read
+    the runs of the same turns and options (one cache, not two: 2 s of the release's audit was counting them twice)."""
     return frozenset(leak_grams(text))
 
 
@@ -66,7 +68,7 @@ def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
     and the annotator log count as never visible). A gram is hidden text at cut-off c when its value > c."""
     index: dict[tuple[str, ...], float] = {}
     for u in game.utterances:
-        for gram in _text_grams(u.text):
+        for gram in text_grams(u.text):
             index[gram] = max(index.get(gram, -1), min(u.segment_ids))
     for text in (game.recap, game.annotator_log):
         for gram in leak_grams(text or ""):
@@ -129,7 +131,7 @@ def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], fl
     for text in [rules_for_prompt(game), *(u.text for u in ctx.utterances), *(e.result or "" for e in ctx.public_events + ctx.private_events)]:
         if not copied:
             break
-        copied -= _text_grams(text)
+        copied -= text_grams(text)
     if copied:
         reasons.append(f"copies hidden text (after the cut-off, recap or annotator log): '{_show(min(copied))}'")
     return reasons
