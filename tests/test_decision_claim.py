@@ -354,11 +354,11 @@ def test_claim_turns_read_with_a_reader_of_the_games_own_board_and_lexicons(monk
     game = game.model_copy(update={"utterances": [u.model_copy(update={"text": said}) if u.speaker == 1 else u for u in game.utterances]})
     fresh = ClaimReader(game)
     assert [role for _, role in claims.claim_turns(game)] == [fresh.claim(u.text, u.speaker) for u, _ in claims.claim_turns(game)]
-    first = claims._reader_for(game)
-    assert claims._reader_for(game.model_copy()) is first  # another game object on the same board: the same reader
+    first = claims.reader_for(game)
+    assert claims.reader_for(game.model_copy()) is first  # another game object on the same board: the same reader
     wolf_king = RoleDeclaration(id="wolf_king", faction="wolf", names={"en": ["wolf king"]})
     other = game.model_copy(update={"rules": game.rules.model_copy(update={"declared_roles": [wolf_king], "public_cards": ["wolf_king"]})})
-    assert claims._reader_for(other) is not first and "wolf_king" in claims._reader_for(other).roles
+    assert claims.reader_for(other) is not first and "wolf_king" in claims.reader_for(other).roles
     before = [role for _, role in claims.claim_turns(game)]
     toy = claims.Lexicon(frames=(r"\bje suis (?:le |la )?",), lead=None, card="", after=r"(?!\w)", not_before=r"(?i)\bsi\b",
                          not_in_clause=r"(?i)\bpas\b", clause=r"[,.;!?]", then=r"(?!)", aliases={"seer": (r"voyante",)})

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from werealign.game.claims import ClaimReader
+from werealign.game.claims import reader_for
 from werealign.schema import GameLog
 from werealign.schema.roles import canonical_role, catalogue_for
 
@@ -63,7 +63,6 @@ def score_labels(labels: Iterable[dict], games: Mapping[str, GameLog], sets: Ite
     """The reader's score on the labels of `sets` (None: every label), read turn by turn."""
     wanted = None if sets is None else set(sets)
     out = LabelScore()
-    readers: dict[str, ClaimReader] = {}
     for row in labels:
         if wanted is not None and row["set"] not in wanted:
             continue
@@ -71,8 +70,7 @@ def score_labels(labels: Iterable[dict], games: Mapping[str, GameLog], sets: Ite
         turn = next((u for u in game.utterances if u.index == row["utterance"]), None) if game else None
         if turn is None or turn.speaker != row["seat"]:
             raise LabelError(f"label {row}: game {row['game']} has no turn {row['utterance']} by seat {row['seat']}")
-        reader = readers.setdefault(game.game_id, ClaimReader(game))
-        got = reader.claim(turn.text, turn.speaker)
+        got = reader_for(game).claim(turn.text, turn.speaker)
         # a label made while the role was unknown is its raw name; a catalogue that learns the role reads it by id
         claimed = row[FIELD] and (canonical_role(row[FIELD], catalogue_for(game.rules.declared_roles)) or row[FIELD])
         out.turns += 1

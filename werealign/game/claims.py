@@ -441,7 +441,8 @@ _READERS: dict[tuple, tuple[tuple, ClaimReader]] = {}
 _READERS_MAX = 64
 
 
-def _reader_for(game: GameLog) -> ClaimReader:
+def reader_for(game: GameLog) -> ClaimReader:
+    """The game's claim reader, shared with every game of the same board and lexicons (and its turns already read)."""
     lexicons = tuple(LEXICONS.items())
     key = (tuple((name, id(lex)) for name, lex in lexicons), tuple(d.model_dump_json() for d in game.rules.declared_roles),
            tuple(board_roles(game)))
@@ -456,7 +457,7 @@ def _reader_for(game: GameLog) -> ClaimReader:
 def claim_turns(game: GameLog) -> list[tuple[Utterance, str | None]]:
     """Every table turn of a seat by day (a sheriff election's included), with the role it claims (None: no claim)."""
     kinds = {p.id: p.kind for p in game.phases}
-    reader = _reader_for(game)
+    reader = reader_for(game)
     return [(u, reader.claim(u.text, u.speaker)) for u in game.utterances
             if isinstance(u.speaker, int) and u.audience is None and kinds.get(u.phase) in VOTE_PHASE_KINDS]
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from statistics import fmean
 from typing import Any
 
-from werealign.game.claims import ClaimReader, claim_turns
+from werealign.game.claims import claim_turns, reader_for
 from werealign.game.visibility import build_context
 from werealign.schema import GameLog
 from werealign.schema.models import WITHDREW
@@ -44,7 +44,7 @@ class _Game:
 
     def __init__(self, game: GameLog):
         self.turns = claim_turns(game)
-        self.reader = ClaimReader(game)
+        self.reader = reader_for(game)
         names = self.reader.names
         self.pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
         self.words = {u.index: Counter(names[m.group(0).lower()] for m in self.pattern.finditer(u.text)) for u, _ in self.turns}

@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from statistics import fmean
 
-from werealign.game.claims import ClaimReader
+from werealign.game.claims import reader_for
 from werealign.game.visibility import Context, build_context
 from werealign.schema import GameLog
 from werealign.schema.decisions import DecisionItem
@@ -197,15 +197,12 @@ def floor_parts(asked: Sequence[tuple[GameLog, DecisionItem]], context_kwargs: C
     floors = {**FLOORS, **(YES_NO_FLOORS if all(is_yes_no(item) for _, item in asked) else {})}
     kind_rules = rule_names({item.decision for _, item in asked})
     values: dict[str, list[float]] = {name: [] for name in [*floors, "seer-claimant", *kind_rules, "majority"]}
-    readers: dict[str, tuple[ClaimReader, dict]] = {}
+    turns: dict[str, dict] = {}  # per game, its turns' readings (read_talk's cache)
     rows: list[OptionRows] = []
     for game, item in asked:
         kw = context_kwargs(game, item, None)
         ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment, **kw)
-        if game.game_id not in readers:  # one claim reader (and its readings) per game
-            readers[game.game_id] = (ClaimReader(game), {})
-        reader, said = readers[game.game_id]
-        talk = read_talk(ctx, reader, said)
+        talk = read_talk(ctx, reader_for(game), turns.setdefault(game.game_id, {}))
         chance = 1 / len(options(item))
         picks = {name: policy(ctx, item) for name, policy in floors.items()}
         picks["seer-claimant"] = _first_seer(talk, item)

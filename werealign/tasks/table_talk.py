@@ -75,15 +75,43 @@ class Talk:
         return next((r for s, r in reversed(self.claims) if s == seat), None)
 
 
-def _readings(reader: ClaimReader, cache: dict, speaker: int, text: str) -> str | None:
-    key = (speaker, text)
-    if key not in cache:
-        cache[key] = reader.claim(text, speaker)
-    return cache[key]
+@dataclass(frozen=True)
+class _Turn:
+    """What one turn's words say, whoever reads them: a prompt shows the same turn again at every later item."""
+
+    seats: list[int]
+    accused: Counter
+    cleared: Counter
+    checked: list[tuple[int, str]]  # (seat, "wolf" | "good") named beside a check word, counted if the speaker is a seer claimant
+    badge_orders: int
+    badge_named: list[int]
+
+
+def _read_turn(words: Words | None, seat_reader, speaker: int, text: str) -> _Turn:
+    accused, cleared, checked, badge_named, orders = Counter(), Counter(), [], [], 0
+    if words is not None:
+        for clause in re.split(words.clause, text):
+            named = seat_reader.seats(clause)
+            if not named:
+                continue
+            if re.search(words.accuse, clause):
+                accused.update(named)
+            if re.search(words.clear, clause):
+                cleared.update(named)
+            for kind, pattern in (("wolf", words.check_wolf), ("good", words.check_good)):
+                if re.search(pattern, clause):
+                    checked += [(s, kind) for s in named if s != speaker]
+        # a badge order runs past a clause ("警徽流：3 号，5 号"): the seats named from it to the sentence's end
+        for m in re.finditer(words.badge_order, text):
+            orders += 1
+            tail = re.split(words.sentence, text[m.end():], maxsplit=1)[0]
+            badge_named += [s for s in seat_reader.seats(tail) if s != speaker]
+    return _Turn(seat_reader.seats(text), accused, cleared, checked, orders, badge_named)
 
 
 def read_talk(ctx: Context, reader: ClaimReader, cache: dict | None = None) -> Talk:
-    """The readings of the turns `ctx` shows; `cache` (per game) keeps the claim reader's readings across prompts."""
+    """The readings of the turns `ctx` shows; `cache` (per game) keeps each turn's reading across prompts (the claim
+    reader keeps its own)."""
     cache = {} if cache is None else cache
     words = WORDS.get(ctx.language)
     seat_reader = ctx.seat_reader()
@@ -95,32 +123,22 @@ def read_talk(ctx: Context, reader: ClaimReader, cache: dict | None = None) -> T
     for u in ctx.utterances:
         if not isinstance(u.speaker, int):
             continue
+        key = (ctx.language, ctx.names, ctx.aliases, u.speaker, u.text)
+        if key not in cache:
+            cache[key] = _read_turn(words, seat_reader, u.speaker, u.text)
+        turn: _Turn = cache[key]
         i = len(talk.turns)
-        talk.turns.append((u.speaker, u.phase, seat_reader.seats(u.text)))
+        talk.turns.append((u.speaker, u.phase, list(turn.seats)))
         if talk_days and phase_day.get(u.phase) == talk_days[-1]:
             talk.today.add(i)
-        role = _readings(reader, cache, u.speaker, u.text)
+        role = reader.claim(u.text, u.speaker)
         if role is not None:
             talk.claims.append((u.speaker, role))
-        accused, cleared = Counter(), Counter()
-        if words is not None:
-            for clause in re.split(words.clause, u.text):
-                named = seat_reader.seats(clause)
-                if not named:
-                    continue
-                if re.search(words.accuse, clause):
-                    accused.update(named)
-                if re.search(words.clear, clause):
-                    cleared.update(named)
-                if talk.role_claimed(u.speaker) == "seer":
-                    for kind, pattern in (("wolf", words.check_wolf), ("good", words.check_good)):
-                        if re.search(pattern, clause):
-                            talk.checks += [(u.speaker, s, kind) for s in named if s != u.speaker]
-            # a badge order runs past a clause ("警徽流：3 号，5 号"): the seats named from it to the sentence's end
-            for m in re.finditer(words.badge_order, u.text):
-                talk.badge_order[u.speaker] += 1
-                tail = re.split(words.sentence, u.text[m.end():], maxsplit=1)[0]
-                talk.badge_named += [(u.speaker, s) for s in seat_reader.seats(tail) if s != u.speaker]
-        talk.accused.append(accused)
-        talk.cleared.append(cleared)
+        if talk.role_claimed(u.speaker) == "seer":
+            talk.checks += [(u.speaker, s, kind) for s, kind in turn.checked]
+        if turn.badge_orders:
+            talk.badge_order[u.speaker] += turn.badge_orders
+        talk.badge_named += [(u.speaker, s) for s in turn.badge_named]
+        talk.accused.append(Counter(turn.accused))  # copies: the cached reading is shared by every later prompt
+        talk.cleared.append(Counter(turn.cleared))
     return talk
