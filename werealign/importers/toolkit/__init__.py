@@ -10,7 +10,7 @@ werealign.importers.werebench (tests/test_import_graph.py).
 | step | module | takes | returns |
 | --- | --- | --- | --- |
 | report entries of one game | `ctx` | `Ctx(report, rel, game_id)`; `.add(kind, code, field, what, why)` | raise `GameDropped(reason)` to drop the game |
-| where a fact is said | `evidence` | a turn and a character offset; a segment and the words read | `segment_at(turn, pos)`: the segment id; `quoted(segment, quote)`: the event's `evidence` list |
+| where a fact is said | `evidence` | a turn and a character offset; a segment and the words read | `segment_at(turn, pos)`: the segment id; `segment_of_quote(turn, quote)`: the segment holding the words; `quoted(segment, quote)`: the event's `evidence` list |
 | the day a night act ended | `phases` | the game's phases, a phase id | `day_phase(phases, phase)`: that phase, or the day before it when it is a night |
 | the host's exit announcements | `exits` | one host turn's text, the number of seats | `host_exit_quotes(text, n)`: `(seat, how, quote)` per player announced leaving; `seats_mentioned(text, n)` |
 | the exit cross-check | `crosscheck` | a converted game, the report, its source file | `cross_check_exits(...)`: `CrossCheck(game, unresolved)`, the game with exits settled against later speech, the annotator log and the recap; `withhold_after_unresolved(items, unresolved, report, source_of)`: the items cut off before every unresolved exit |
