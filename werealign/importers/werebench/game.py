@@ -38,7 +38,7 @@ from werealign.importers.werebench.hidden_nights import add_final_night, add_hid
 from werealign.importers.werebench.seats import read_seats, read_winner
 from werealign.importers.werebench.segments import Transcripts, attach_segments
 from werealign.importers.werebench.source import RawMetadata, SourceGame, unknown_fields
-from werealign.importers.toolkit.role_words import ROLE_WORDS
+from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.importers.toolkit.tallies import day_ballots
 from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
@@ -145,9 +145,9 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
     faction = {s.role: s.faction for s in seats}
     composition = [
         RoleCount(role=role, faction=faction[role], count=sum(1 for s in seats if s.role == role), original_label="/".join(sorted(by_role[role])))
-        for role in sorted(by_role, key=ROLE_WORDS.order)
+        for role in sorted(by_role, key=RELEASE_ROLES.order)
     ]
-    listed = list(dict.fromkeys(ROLE_WORDS.canonical(r) or r for r in meta.game_roles))
+    listed = list(dict.fromkeys(RELEASE_ROLES.canonical(r) or r for r in meta.game_roles))
     unseated = sorted(r for r in listed if r not in by_role)
     public_cards = None
     if unseated:
@@ -156,7 +156,7 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
         public_cards = listed + [r for r in by_role if r not in listed]
         ctx.add("warning", "listed_role_unseated", "metadata.game_roles", f"roles listed but held by no seat: {unseated}",
                 "composition taken from the true roles of the seats (hidden); rules summaries use the listed cards (rules.public_cards)")
-    variant = variant_id(by_role, ROLE_WORDS)
+    variant = variant_id(by_role, RELEASE_ROLES)
     text = (meta.game_rules or "").strip() or None
     if text is None:
         ctx.add("repaired", "rules_text_missing", "metadata.game_rules", "empty rulebook text", "rules.text null; win condition assumed side_elimination (the show's standard rule)")
