@@ -10,7 +10,7 @@ import pytest
 from werealign.importers.toolkit.nights.night_facts import read_night_facts
 from werealign.importers.toolkit.nights.night_truth import NotKnown, own_kill_skills, settle_night_actions
 from werealign.schema import Event, Phase, SeatInfo
-from werealign.schema.models import ACTOR, EVERYONE
+from werealign.schema.models import ACTOR, EVERYONE, Audience
 from werealign.schema.roles import NightKill, RoleDeclaration, builtin_catalogue, catalogue_for
 
 PHASES = [Phase(id=f"{k}-{d}", kind=k, day=d, start=20 * d + (10 if k == "day" else 0), end=20 * d + (19 if k == "day" else 9))
@@ -84,6 +84,19 @@ def test_a_declared_kill_stated_that_night_is_its_dawns_cause_and_a_knife_said_r
     assert _lone_death("night_ranger", [RANGER], knifed=knifed) == {("night-2", 3)}
     # an archer (no `night_kill`: it may move or block a kill as far as the catalogue says) still may have
     assert _lone_death("night_archer", [ARCHER], knifed=knifed) == set()
+
+
+def test_a_declared_kill_explains_its_dawn_so_a_stated_knife_is_not_taken_for_a_night_off():
+    # the log: the wolves knifed seat 5 on night 1; the host: seat 3 dead after night 1, seat 5 after night 2
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=Audience(kind="team", team="wolf"), target=5, skill="wolf_kill")
+    exits = [_dawn(3, 1), _dawn(5, 2)]
+    cat = catalogue_for([RANGER])
+    # the ranger's stated shot explains seat 3: night 1's count is not off, and the knife stands where the log puts it
+    kept, dropped = settle_night_actions([kill1, _act(2, "ranger_shot", 3, 1)], exits, _seats("night_ranger"), PHASES, catalogue=cat)
+    assert ("night-1", 5) in _kills(kept) and not dropped
+    # nothing explains seat 3: the log's night count is a night off the host's, and the dawns decide
+    kept, dropped = settle_night_actions([kill1], exits, _seats("night_ranger"), PHASES, catalogue=cat)
+    assert ("night-1", 5) not in _kills(kept) and "a night off" in dropped[0][1]
 
 
 def test_a_role_declared_with_a_night_kill_but_not_alters_night_deaths_still_counts_as_a_cause():

@@ -90,7 +90,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
                                  skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)",
                                  evidence=save.evidence)
     for night, kill in list(kills.items()):
-        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn)) is not None:
+        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn, own_kill_skills(catalogue))) is not None:
             dropped.append((kill, why))
             kills.pop(night)
     for night in nights:
@@ -164,24 +164,24 @@ def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
 _dawn = dawn_window
 
 
-def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase]) -> list[str]:
+def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None) -> list[str]:
     """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
-    announced at dawn that is neither the night's known kill nor its known poisoning. It is a misread or a role
+    announced at dawn that is neither the night's known kill nor its known poisoning (nor another stated kill of a
+    seat's own: catalogue `night_kill`). It is a misread or a role
     effect the sources leave unsaid (a charm, lovers). A kill whose victim lived is not reported: a guard's
     protection is rarely stated, so it explains most of them."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
+    kill_skills = own_kill_skills(catalogue or builtin_catalogue())
     out = []
     for night in nights:
         lo, hi = _dawn(night, nights, order, len(phases))
         died = {e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and lo <= order.get(e.phase, -1) <= hi}
         kill = next((e.target for e in kept if e.skill == "wolf_kill" and e.phase == night and e.audience.kind == "team"), None)
-        poisons = {e.target for e in kept if e.skill == "witch_poison" and e.phase == night}
+        poisons = {e.target for e in kept if e.skill in kill_skills and e.phase == night}
         if kill is not None and (extra := sorted(died - {kill} - poisons)) and poisons:
             out.append(f"{night}: seat(s) {extra} announced dead at dawn, neither the wolves' kill (seat {kill}) nor the poison ({sorted(poisons)})")
     return out
-
-
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
@@ -234,11 +234,12 @@ def _lived_through(kill: Event, actions: Sequence[Event]) -> bool:
 
 
 def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits: Sequence[Event], order: dict[str, int], dawn,
-                 died_at_dawn) -> str | None:
+                 died_at_dawn, kill_skills: frozenset[str]) -> str | None:
     """Why a stated kill is one night off the host's dawns, or None. The annotator log counts nights its own way (a
     night after a self-destruct goes uncounted): its "night 4" kill of a seat the host announces dead at the dawn
-    after night 5, while night 4's dawn has a death no stated poison explains and nothing stated saved or guarded the
-    seat, is the next night's kill (issue 41). The host's dawn wins: the kill is dropped, and the dawns decide."""
+    after night 5, while night 4's dawn has a death no stated kill of a seat's own explains (`kill_skills`: a poison, an
+    assassination) and nothing stated saved or guarded the seat, is the next night's kill (issue 41). The host's dawn
+    wins: the kill is dropped, and the dawns decide."""
     target, night = kill.target, kill.phase
     i = nights.index(night)
     if target is None or i + 1 >= len(nights) or died_at_dawn(target, night) or not died_at_dawn(target, nights[i + 1]):
@@ -248,7 +249,7 @@ def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits
     if any(re.search(r"守|救|解药", ev.quote) for ev in kill.evidence):
         return None  # the words that state the kill state a protection too ("刀 6 号被 5 号守护"), which no reader took
     lo, hi = dawn(night)
-    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    poisoned = {a.target for a in actions if a.skill in kill_skills and a.phase == night}
     died = {e.target for e in exits if e.kind == "elimination" and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi} - poisoned
     if not died:
         return None
