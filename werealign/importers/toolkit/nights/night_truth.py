@@ -160,6 +160,7 @@ def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
         return None if role is None else skill in role.survives
     return survives
 
+
 # Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
 _dawn = dawn_window
 
@@ -167,9 +168,8 @@ _dawn = dawn_window
 def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None) -> list[str]:
     """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
     announced at dawn that is neither the night's known kill nor its known poisoning (nor another stated kill of a
-    seat's own: catalogue `night_kill`). It is a misread or a role
-    effect the sources leave unsaid (a charm, lovers). A kill whose victim lived is not reported: a guard's
-    protection is rarely stated, so it explains most of them."""
+    seat's own: catalogue `night_kill`). It is a misread or a role effect the sources leave unsaid (a charm, lovers).
+    A kill whose victim lived is not reported: a guard's protection is rarely stated, so it explains most of them."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     kill_skills = own_kill_skills(catalogue or builtin_catalogue())
