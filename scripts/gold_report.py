@@ -180,6 +180,7 @@ def miss_reasons(gold: list[dict], read: dict, games) -> Counter:
     "never read". Counts only: no game, night, seat or words, so it may be run on the held-out games."""
     from werealign.importers.toolkit.nights.night_facts import findings, read_night_facts
     from werealign.importers.toolkit.tallies import day_ballots
+    from werealign.schema.roles import catalogue_for
 
     by_file = {g.provenance.original_file: g for g in games if g.provenance}
     found: dict[str, dict] = {}
@@ -191,7 +192,8 @@ def miss_reasons(gold: list[dict], read: dict, games) -> Counter:
         if f["game"] not in found:
             g = by_file[f["game"]]
             exits = [e for e in g.events if e.kind in ("elimination", "self_destruct", "badge_transfer")]
-            found[f["game"]] = findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits, voted=day_ballots(g)), g.phases)
+            found[f["game"]] = findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits, voted=day_ballots(g),
+                                                         catalogue=catalogue_for(g.rules.declared_roles)), g.phases)
         actor = None if f["fact"] == "wolf_kill" else f.get("actor")
         whys = found[f["game"]].get((f"night-{f['night']}", f["fact"], actor), [])
         out[(f["fact"], "; ".join(sorted({_reason_class(w) for w in whys})) or "never read")] += 1

@@ -18,6 +18,7 @@ from werealign.game.knowledge import coverage
 from werealign.game.knowledge_gaps import gaps
 from werealign.importers.toolkit.nights.night_facts import findings, read_night_facts
 from werealign.importers.toolkit.tallies import day_ballots
+from werealign.schema.roles import catalogue_for
 
 
 def _season(g) -> str:
@@ -29,7 +30,8 @@ def reader_findings(g):
     # the public events the import gave the readers: the exits, and the badge moves the badge convention reads; the
     # day ballots of the host's tallies (a stalker kills only a seat he voted for)
     exits = [e for e in g.events if e.kind in ("elimination", "self_destruct", "badge_transfer")]
-    return findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits, voted=day_ballots(g)), g.phases)
+    return findings(read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, g.language, exits, voted=day_ballots(g),
+                                     catalogue=catalogue_for(g.rules.declared_roles)), g.phases)
 
 
 def table(games) -> dict[str, Counter]:

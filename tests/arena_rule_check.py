@@ -6,7 +6,8 @@ bench/arena_rules.py (the replay of many games on the human boards, BENCHMARKS.m
 Checked: the game ends when a side has won under the log's win condition, with that side as winner; one death per seat (never eliminated twice, nor self-destructing once out); dead seats never act or
 speak again (last words aside); seer results are true (a card a seer sees as good while another role's holder
 is in, the wolf brothers', as the board declares); the demon's results; a poisoned hunter never shoots; the witch
-never saves and poisons in one night (unless the board allows both) and saves herself only as the board allows;
+never saves and poisons in one night (unless the board allows both) and saves herself only as the board allows; a
+poison does not kill the demon, the witch hunter or the nightmare knight;
 the guard never protects one seat two nights running (unless allowed); the wolf beauty charms as the board allows
 (`charm_target`); the stalker assassinates once, a seat it voted for (that day's vote under `same_day`); a
 silenced seat says nothing; a self-destruct ends the day with no vote after it; a card that may not
@@ -37,6 +38,7 @@ SWAP_SKILLS = {"magician_swap"}
 # who changes side: 'always' the lovers and the witness, 'mixed' the lovers and the card when the lovers' cards differ).
 LINKERS = {"ghost_bride": ("third", "self", True, "always"), "cupid": ("good", "pair", False, "mixed")}
 LINK_SKILLS = {"ghost_bride_link", "cupid_link", "link"}  # 'link': the engine's default id, a user's own card's
+POISON_PROOF = {"demon", "witch_hunter", "nightmare_knight"}  # a witch's poison does not kill them
 FOXES = {"nine_tailed_fox": (9, {"village": 1, "gods": 2})}  # tails at the start; lost per death of a seat of each team  # two events of one night: the two seats whose numbers are swapped for that night
 
 
@@ -118,6 +120,16 @@ def rule_breaks(game: GameLog) -> list[str]:
         if not days & allowed:
             out.append(f"the stalker {e.actor} assassinates seat {e.target}, not voted for {'that day' if len(allowed) == 1 else 'before'}")
     poisoned = {landed[e.phase].get(e.target, e.target) for e in game.events if e.skill == "witch_poison"}
+    knifed = {(e.phase, landed[e.phase].get(e.target, e.target)) for e in game.events if e.skill == "wolf_kill"}
+    nights = [p.id for p in game.phases if p.kind == "night"]
+    for e in game.events:
+        seat = landed[e.phase].get(e.target, e.target)
+        if e.skill != "witch_poison" or role.get(seat) not in POISON_PROOF or (e.phase, seat) in knifed:
+            continue
+        after = nights[nights.index(e.phase) + 1] if nights.index(e.phase) + 1 < len(nights) else None
+        if any(x.kind == "elimination" and x.target == seat and x.result in ("night_death", "poisoned") and order[e.phase] < order[x.phase]
+               and (after is None or order[x.phase] < order[after]) for x in game.events):
+            out.append(f"seat {seat} ({role[seat]}) dies at the dawn after {e.phase} of a poison its role survives")
     out += [f"poisoned hunter {e.actor} shoots" for e in game.events if e.skill == "hunter_shoot" and e.actor in poisoned
             and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
             and role[e.actor] == "hunter"]

@@ -39,6 +39,18 @@ def test_a_hunter_poisoned_the_night_the_wolves_attack_him_has_no_shot():
     assert [e.target for e in game.events if e.skill == "hunter_shoot"] == [4]
 
 
+def test_a_poison_does_not_kill_a_role_the_catalogue_says_survives_it():
+    # the demon (seat 1) poisoned on night 1 lives (catalogue `survives`); the potion is spent all the same
+    demon = ["demon", "witch", "seer", "werewolf", "werewolf", "villager", "villager"]
+    game, asked = table(demon, {4: {("kill", 1): 6}, 5: {("kill", 1): 6}, 2: {("save", 1): None, ("poison", 1): 1}}, max_days=2)
+    assert day_events(game, "skill_use", 1, skill="witch_poison", target=1)
+    assert [e.target for e in day_events(game, "elimination", 1, result="night_death")] == [6]
+    assert not [d for d in asked[2] if d.kind == "poison" and d.day == 2] and rule_breaks(game) == []
+    # a plain wolf poisoned the same way dies at that dawn
+    game, _ = table(SEVEN, {4: {("kill", 1): 6}, 5: {("kill", 1): 6}, 2: {("save", 1): None, ("poison", 1): 4}}, max_days=1)
+    assert sorted(e.target for e in day_events(game, "elimination", 1, result="night_death")) == [4, 6]
+
+
 def test_the_witch_is_told_when_she_is_the_victim_and_cannot_save_herself():
     game, asked = table(SEVEN, {4: {("kill", 1): 2}, 5: {("kill", 1): 2}, 2: {("poison", 1): None}}, max_days=1)
     told = [e for e in game.events if e.skill == "wolf_kill" and e.audience.kind == "seats"]

@@ -279,6 +279,22 @@ def test_issue30_a_death_announced_under_the_next_nights_label_ends_the_seats_du
     assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1", "night-2"]
 
 
+def test_a_poison_the_seats_role_survives_did_not_end_its_duties_at_that_night():
+    # seat 3 holds an invented role that checks each night and survives a poison (declared: catalogue `survives`);
+    # poisoned on night 1, announced dead under night 2's label: it lived through night 1, so night 2 is owed too
+    gazer = RoleDeclaration(id="star_gazer", faction="good", team="gods", knows_each_night=["seer_check"], survives=["witch_poison"])
+    poison1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=5, target=3, skill="witch_poison")
+    dead = Event(kind="elimination", phase="night-2", segment_id=None, audience=EVERYONE, target=3, result="night_death")
+    base = _three_nights([]).seats
+    seats = [s.model_copy(update={"role": "star_gazer"}) if s.seat == 3 else s for s in base]
+    g = _three_nights([_check("night-1", 3, 2), poison1, dead], declared=[gazer], seats=seats)
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1", "night-2"]
+    # declared without `survives`: the poison took it on night 1
+    plain = gazer.model_copy(update={"survives": None})
+    g = _three_nights([_check("night-1", 3, 2), poison1, dead], declared=[plain], seats=seats)
+    assert [f.night for f in owed_and_missing(g, 3, cutoff=71)[0]] == ["night-1"]
+
+
 def test_issue30_each_gap_carries_the_evidence_of_every_source_and_absence_is_only_claimed_when_none_can_hold_it():
     from werealign.game.knowledge_gaps import gaps
 

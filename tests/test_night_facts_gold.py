@@ -228,3 +228,30 @@ def test_the_miss_reasons_count_every_miss_and_name_no_game_night_or_seat(gold, 
         if kind != "all":
             assert sum(n for (k, _), n in reasons.items() if k == kind) == c["stated"] - c["right"], kind
     assert reasons and not any(re.search(r"\d", why) for _, why in reasons)
+
+
+@pytest.mark.werebench
+def test_a_stated_poison_on_a_seat_whose_role_survives_it_is_never_dropped_for_the_missing_death(gold, werebench_import, read_facts) -> None:
+    """The demon survives the witch's poison (role catalogue `survives`): the truth check keeps a stated poison on it
+    though no death follows at dawn. Before cat41 such a poison was dropped as contradicted (one in ../shared); a poison
+    on the demon that no reader reads at all stays missed (a reader's gap, not the truth check's)."""
+    import re
+
+    from werealign.dataset import load_dataset
+    from werealign.schema.roles import catalogue_for
+
+    games = {g.provenance.original_file: g for g in load_dataset(werebench_import.path).games.values() if g.provenance}
+
+    def survivor(g, seat) -> bool:
+        role = catalogue_for(g.rules.declared_roles).get(next((s.role for s in g.seats if s.seat == seat), ""))
+        return role is not None and "witch_poison" in role.survives
+
+    on_survivors = [f for f in gold if f["fact"] == "witch_poison" and f["status"] == "stated" and f["game"] in games
+                    and survivor(games[f["game"]], f["target"])]
+    assert on_survivors
+    assert any(any(report._matches(f, t, r) for t, r in read_facts.get((f["game"], f["night"], f["fact"]), set())) for f in on_survivors)
+    by_id = {g.game_id: g for g in games.values()}
+    imported = json.loads((werebench_import.path / "import_report.json").read_text(encoding="utf-8"))
+    for e in imported["dropped"]:
+        m = re.search(r"witch_poison (\d+)", str(e.get("what"))) if e.get("code") == "night_action_contradicted" else None
+        assert m is None or not survivor(by_id[e["game"]], int(m.group(1))), e

@@ -3,6 +3,8 @@ sheriff candidates and re-vote pairs who do not vote, ties, and tallies that can
 
 from __future__ import annotations
 
+import pytest
+
 from werealign.importers.report import ImportReport
 from werealign.importers.toolkit.tallies import read_tallies, tally_events
 from werealign.schema import Event, GameLog, Mvp, MvpVote, Phase, Provenance, RoleCount, Rules, SeatInfo, Segment, Utterance
@@ -87,3 +89,28 @@ def test_a_phase_with_vote_events_already_is_kept_and_an_unknown_language_reads_
     g = g.model_copy(update={"events": [Event(kind="vote", phase="day-1", segment_id=11, audience=EVERYONE, actor=3, target=4)]})
     assert len([e for e in tally_events(g).events if e.kind == "vote"]) == 1
     assert ballots(game_with([("day-1", "请投票，其余玩家投给2号")], language="fr")) == []
+
+
+@pytest.mark.parametrize("call", ["Please vote.", "Cast your votes now.", "Start voting!", "Time to vote:", "Please vote! "])
+def test_every_english_call_to_vote_the_cut_offs_read_opens_a_tally_here_and_each_round_is_the_same_call(call):
+    """One pattern of the call (game.announcements' vote_call): the round a tally is read under here is the round whose
+    tally a decision's cut-off keeps out of its prompt there. A call the one read and the other did not shifted rounds."""
+    from werealign.game.announcements import Cut, ballot_tally, cut_with_vote_call, shown
+
+    rounds = [("day-1", f"{call} Seats 2 and 5 vote for seat 7, everyone else votes for seat 1. Seats 1 and 7 are a tie."),
+              ("day-1", f"{call} Seat 2 votes for seat 7, everyone else votes for seat 1. Seat 1 is exiled.")]
+    g = game_with(rounds, language="en", seats=8)
+    tallies, notes = read_tallies(g)
+    assert [t.round for t in tallies] == [1, 2] and not notes, notes
+    for t in tallies:
+        hit = ballot_tally(g, Cut(max(s for u in g.utterances for s in u.segment_ids)), 10, t.round)
+        assert hit is not None and hit[0].id == t.segment  # the cut-off finds this round's tally where it was read
+        cut = cut_with_vote_call(g, t.segment)
+        text = shown(g, cut)[-1].text
+        assert text.strip(" .:!") == call.strip(" .:!")  # the call shown, its tally not
+
+
+def test_an_english_call_that_names_who_votes_reads_those_words_as_the_call():
+    g = game_with([("day-1", "Please vote now, everyone except seats 3 and 4: seat 2 votes for seat 7, everyone else votes for seat 1. "
+                             "Seat 1 is exiled.")], language="en", seats=8)
+    assert ballots(g) == [{2: 7, 5: 1, 6: 1, 7: 1, 8: 1}]  # seats 3 and 4 do not vote; seat 1 may not vote for itself

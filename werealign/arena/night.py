@@ -196,7 +196,9 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
             x = t.ask(Decision("poison", s, t.day, cands, none_ok=True)).choice
             if x is not None:
                 poisoned, t.potions["poison"] = sw(x), False
-                t.rec.event("skill_use", ACTOR, actor=s, target=x, skill="witch_poison")
+                potion = t.rec.event("skill_use", ACTOR, actor=s, target=x, skill="witch_poison")
+                if potion.skill in getattr(t.board.catalogue.get(t.roles[poisoned]), "survives", ()):
+                    poisoned = None  # the potion is spent and the seat lives: its role survives a poison (catalogue `survives`: the demon)
     dead: list[tuple[int, bool]] = []
     if victim is not None and ((victim in protected) == (victim == saved) or victim in lone):
         dead.append((victim, victim != poisoned))  # a poisoned seat takes nobody along, whoever else attacked it

@@ -33,7 +33,7 @@ class Lexicon:
     dawn: re.Pattern  # the host opens the day: the night's result follows
     new_sheriff: re.Pattern  # group "seat": the badge's new holder named
     badge_torn: re.Pattern
-    vote_call: re.Pattern  # the host calls a ballot: its tally follows
+    vote_call: re.Pattern  # the host calls a ballot: its tally follows (toolkit.tallies reads the tally after this same call)
     tally: re.Pattern  # a tally or an outcome of a ballot
     run_call: re.Pattern  # the host calls for sheriff candidates: the list of those who stand follows
     run_list: re.Pattern  # the host's list of candidates
@@ -55,7 +55,7 @@ LEXICONS: dict[str, Lexicon] = {
         dawn=re.compile(r"(?i)day breaks|(?:it is|it's) morning|last night(?:,)? (?:seat|player|nobody|no one)|peaceful night"),
         new_sheriff=re.compile(r"(?i)(?:seat|player)\s*(?P<seat>\d{1,2}) (?:is|becomes) (?:the )?(?:new )?sheriff|badge (?:goes |passes )?to (?:seat |player )?(?P<seat2>\d{1,2})"),
         badge_torn=re.compile(r"(?i)tears? up the badge|badge is torn"),
-        vote_call=re.compile(r"(?i)(?:please vote|start voting|cast your votes?)(?: now)?[.!]?"),
+        vote_call=re.compile(r"(?i)\b(?:please vote|start voting|cast your votes?|vote now|time to vote)\b(?: now)?[.!]?"),
         tally=re.compile(r"(?i)votes? for|abstain|is elected|is exiled|is out|a tie"),
         run_call=re.compile(r"(?i)raise your hands? if you (?:want to )?(?:run|stand)(?: for sheriff)?[.!]?"),
         run_list=re.compile(r"(?i)(?:running|standing|candidates?) for sheriff"),

@@ -104,8 +104,11 @@ def _out_at(game: GameLog, seat: int, order: dict[str, int]) -> int:
         return any(e.kind == "skill_use" and e.skill in skills and e.target == seat and e.phase == night for e in game.events)
 
     before = nights[i - 1]
+    # a strike the seat's role survives (catalogue `survives`: a poison on the demon) killed nobody
+    role = catalogue_for(game.rules.declared_roles).get(next((s.role for s in game.seats if s.seat == seat), ""))
+    kills = _NIGHT_KILLS - set(role.survives if role is not None else ())
     # struck the night before, not saved from it, and not struck again in the night of the label: that night's dawn
-    if on(before, _NIGHT_KILLS) and not on(before, _SAVES) and not on(first.phase, _NIGHT_KILLS):
+    if on(before, kills) and not on(before, _SAVES) and not on(first.phase, kills):
         return order[before]
     return at
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -35,6 +35,16 @@ HOST = "host"
 HOST_LABELS = {"host", "hsot", "主持人", "法官", "narrator", "moderator", "gm", "game master"}
 
 RoleId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_]*$", description="Canonical role id: lower-case letters, digits, '_'.")]
+
+
+class NightKill(BaseModel):
+    """A role's own kill at night (RoleDeclaration.night_kill): what the night-fact check may conclude from it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    skill: str = Field(description="The kill's skill id, as events name it ('witch_poison', 'stalker_assassinate').")
+    once: bool = Field(False, description="Once a game: stated on one night, it explains no death of another.")
+    voted_targets_only: bool = Field(False, description="It may fall only on a seat the holder voted for in a day's exile vote (the stalker).")
 
 
 class RoleDeclaration(BaseModel):
@@ -54,6 +64,10 @@ class RoleDeclaration(BaseModel):
     seer_sees_good: bool | None = Field(None, description="A wolf-side role a seer's check may show as good (a hidden wolf).")
     alters_night_deaths: bool | None = Field(None, description="Its night skill can kill or redirect a kill (a poison, an assassination, a swap): "
                                                               "a lone dawn death is the wolves' choice only when no such seat could act.")
+    night_kill: NightKill | None = Field(None, description="Its own kill at night, when a kill is its only way to change the night's deaths "
+                                                          "(the witch's poison, the stalker's assassination; not a swap, a dream, a charm).")
+    survives: list[str] | None = Field(None, description="Night skills, as skill ids, that do not kill the holder when used on it ('witch_poison': "
+                                                         "the demon, the witch hunter): such a use is borne out with no death at dawn.")
     rule: dict[str, str] = Field(default_factory=dict, description="Language code -> one-line rule text for rules summaries.")
 
 
@@ -68,6 +82,8 @@ class Role:
     knows_each_night: tuple[str, ...] = ()  # RoleDeclaration.knows_each_night
     seer_sees_good: bool = False  # RoleDeclaration.seer_sees_good
     alters_night_deaths: bool = False  # RoleDeclaration.alters_night_deaths
+    night_kill: NightKill | None = None  # RoleDeclaration.night_kill
+    survives: tuple[str, ...] = ()  # RoleDeclaration.survives
 
     @property
     def is_god(self) -> bool:
@@ -123,22 +139,7 @@ class RoleCatalogue:
         roles = dict(self.roles)
         declared_labels: dict[str, str] = {}
         for d in declarations:
-            old = roles.get(d.id)
-            if old is None and d.faction is None:
-                raise ValueError(f"declared role {d.id!r} is not in the role catalogue, so it needs a faction")
-            old_names = old.names if old else {}
-            names = {lang: tuple(dict.fromkeys([*old_names.get(lang, ()), *d.names.get(lang, [])])) for lang in sorted({*old_names, *d.names})}
-            roles[d.id] = Role(
-                id=d.id,
-                faction=d.faction or old.faction,
-                team=d.team if d.team is not None else (old.team if old else None),
-                names=names,
-                night_ability=d.night_ability if d.night_ability is not None else (old.night_ability if old else None),
-                rule={**(old.rule if old else {}), **d.rule},
-                knows_each_night=tuple(d.knows_each_night) if d.knows_each_night is not None else (old.knows_each_night if old else ()),
-                seer_sees_good=d.seer_sees_good if d.seer_sees_good is not None else (old.seer_sees_good if old else False),
-                alters_night_deaths=d.alters_night_deaths if d.alters_night_deaths is not None else (old.alters_night_deaths if old else False),
-            )
+            roles[d.id] = _declared(d, roles.get(d.id))
             for label in [n for ns in d.names.values() for n in ns]:
                 declared_labels[normalise_label(label)] = d.id
         extended = RoleCatalogue(roles.values())
@@ -147,15 +148,30 @@ class RoleCatalogue:
         return extended
 
 
+# The fields a declaration replaces when it gives them (names add up and rule texts merge by language instead).
+_REPLACED = ("team", "night_ability", "knows_each_night", "seer_sees_good", "alters_night_deaths", "night_kill", "survives")
+_DEFAULTS = {f.name: f.default for f in fields(Role) if f.default is not MISSING}
+
+
+def _declared(d: RoleDeclaration, old: Role | None) -> Role:
+    """The role `d` declares, over `old` (the catalogue's role of that id, or None): one rule for the catalogue's own
+    entries and every declaration, so a field added to RoleDeclaration cannot be read one way here and another there."""
+    if old is None and d.faction is None:
+        raise ValueError(f"declared role {d.id!r} is not in the role catalogue, so it needs a faction")
+    old_names = old.names if old else {}
+    names = {lang: tuple(dict.fromkeys([*old_names.get(lang, ()), *d.names.get(lang, [])])) for lang in sorted({*old_names, *d.names})}
+    given = {}
+    for name in _REPLACED:
+        value = getattr(d, name)
+        given[name] = (getattr(old, name) if old else _DEFAULTS.get(name)) if value is None else tuple(value) if isinstance(value, list) else value
+    return Role(id=d.id, faction=d.faction or old.faction, names=names, rule={**(old.rule if old else {}), **d.rule}, **given)
+
+
 @lru_cache(maxsize=1)
 def builtin_catalogue() -> RoleCatalogue:
+    """The shipped catalogue; each entry is read as a declaration (a misspelt field or a missing faction fails here)."""
     data = json.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))
-    return RoleCatalogue(
-        Role(id=r["id"], faction=r["faction"], team=r.get("team"), names={k: tuple(v) for k, v in r.get("names", {}).items()},
-             night_ability=r.get("night_ability"), rule=dict(r.get("rule") or {}), knows_each_night=tuple(r.get("knows_each_night") or ()),
-             seer_sees_good=bool(r.get("seer_sees_good")), alters_night_deaths=bool(r.get("alters_night_deaths")))
-        for r in data["roles"]
-    )
+    return RoleCatalogue(_declared(RoleDeclaration.model_validate(r), None) for r in data["roles"])
 
 
 # Catalogues built for declarations, by their JSON: every view, prompt and check of a game asks for its game's

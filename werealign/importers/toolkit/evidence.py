@@ -21,6 +21,13 @@ def segment_at(u: Utterance, pos: int) -> int:
     return u.segments[-1].id
 
 
+def segment_of_quote(u: Utterance, quote: str) -> int:
+    """The segment of a turn that holds `quote` (whitespace aside), else the turn's first: where a statement read by
+    its words, not its offset, is anchored."""
+    words = "".join(quote.split())
+    return next((x.id for x in u.segments or [] if words in "".join(x.text.split())), u.segment_ids[0])
+
+
 def quoted(segment: int | None, quote: str) -> list[Evidence]:
     """The words read at `segment` as an event's evidence; none when nothing was quoted."""
     return [Evidence(source="utterance", segment_id=segment, quote=quote)] if quote.strip() else []

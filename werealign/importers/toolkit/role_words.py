@@ -1,13 +1,14 @@
-"""The role words readers of Chinese game text match: the standard role catalogue plus the slips annotators of human
-games write for a role name, declared the way any dataset declares roles (a typo becomes a name of the role it
-stands for; the original label is kept beside the canonical id as always).
+"""The role words readers of Chinese game text match: the role catalogue's names. A seat's own label is matched
+beside its role's names where a reader asks for that seat (nights.nights), so a label a game spells its own way is
+read as that seat's role in the seat's own clauses.
 
-An importer writes the slips its converted configs need (werealign.importers.werebench.text.declarations_used).
+An importer's slips in role labels (a typo standing for a role) are its own: it declares them into the configs it
+writes and reads its labels with them (werealign.importers.werebench.text.LABEL_SLIPS); they are no role words of
+text, where a typo that happens to be a word ("阔人" is also "a rich man") would name a role wherever it is written.
 """
 
 from __future__ import annotations
 
-from werealign.schema.roles import RoleDeclaration, catalogue_for
+from werealign.schema.roles import builtin_catalogue
 
-SLIP_DECLARATIONS = [RoleDeclaration(id="hunter", names={"zh": ["阔人"]})]  # 猎 misread as 阔 (one WereBench game)
-ROLE_WORDS = catalogue_for(SLIP_DECLARATIONS)
+ROLE_WORDS = builtin_catalogue()

@@ -1,7 +1,9 @@
 """Ballots from the host's tallies (issue 31): the host reads each vote out ("1号、5号投给3号，7号弃票，其余玩家投给
 9号"), and this module turns every tally it can read without doubt into the game's vote events.
 
-A tally follows the host's call to vote (`Wording.call`) in a host turn of a day or sheriff-election phase. It is
+A tally follows the host's call to vote in a host turn of a day or sheriff-election phase. The call is the one
+werealign.game.announcements reads (`Lexicon.vote_call`): a ballot's round counted here is the round whose tally a
+decision's cut-off keeps out of its prompt there, so both must count the same calls. It is
 a run of clauses: seats then "votes for" and a seat; seats then "abstain"; "the rest" then either. "The rest" are
 the eligible voters the tally has not named: the seats alive at the tally, but the candidates on the stage in a
 sheriff election ("X号、Y号仍在警上"), every seat that stood for sheriff where the host calls on those who did not
@@ -25,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from werealign.game.announcements import LEXICONS
 from werealign.game.derive import alive_at
 from werealign.importers.report import ImportReport
 from werealign.importers.toolkit.evidence import quoted, segment_at
@@ -34,7 +37,7 @@ from werealign.schema.models import EVERYONE, VOTE_PHASE_KINDS
 
 @dataclass(frozen=True)
 class Wording:
-    call: re.Pattern  # the host's call to vote; the tally follows it
+    call_rest: re.Pattern  # after the host's call to vote (LEXICONS' vote_call), the rest of its sentence: who votes, not how
     seat: re.Pattern  # one seat token: group 1 the digits
     separator: re.Pattern
     votes_for: re.Pattern
@@ -53,7 +56,7 @@ class Wording:
 _ZH_SEATS = r"((?:\d+\s*号?\s*[、，,和及 ]*\s*)+)"
 WORDINGS: dict[str, Wording] = {
     "zh": Wording(
-        call=re.compile(r"请(?:开始)?投票"),
+        call_rest=re.compile(r""),
         seat=re.compile(r"(\d+)\s*号?(?:玩家)?"),
         separator=re.compile(r"[\s、，,和及]+"),
         votes_for=re.compile(r"投给了?|投了|投"),
@@ -69,7 +72,7 @@ WORDINGS: dict[str, Wording] = {
         countdowns=("321", "32"),
     ),
     "en": Wording(
-        call=re.compile(r"(?i)\b(?:please vote|vote now|time to vote)\b[^.:]*[.:]?"),
+        call_rest=re.compile(r"(?<![.!:])[^.:]*[.:]?"),  # "Please vote, everyone except seats 3 and 5." (not past its stop)
         seat=re.compile(r"(?i)(?:seats?\s+)?(\d+)\b"),
         separator=re.compile(r"(?i)(?:\s|,|;|\band\b)+"),
         votes_for=re.compile(r"(?i)\bvot(?:e|es|ed)\s+(?:for\s+)?(?=(?:seat\s+)?\d)"),
@@ -106,9 +109,9 @@ class TallyNote:
 
 def read_tallies(game: GameLog) -> tuple[list[Tally], list[TallyNote]]:
     """Every tally of the game's host turns read without doubt, and a note for every one that is not."""
-    wording = WORDINGS.get(game.language)
+    wording, lexicon = WORDINGS.get(game.language), LEXICONS.get(game.language)
     kinds = {p.id: p.kind for p in game.phases}
-    if wording is None:
+    if wording is None or lexicon is None:
         return [], []
     tallies: list[Tally] = []
     notes: list[TallyNote] = []
@@ -116,9 +119,11 @@ def read_tallies(game: GameLog) -> tuple[list[Tally], list[TallyNote]]:
     for u in game.utterances:
         if u.speaker != "host" or kinds.get(u.phase) not in VOTE_PHASE_KINDS:
             continue
-        for call in wording.call.finditer(u.text):
+        for m in lexicon.vote_call.finditer(u.text):
+            rest = wording.call_rest.match(u.text, m.end())
+            call = (m.start(), rest.end() if rest else m.end())
             rounds[u.phase] += 1
-            segment = segment_at(u, call.end())
+            segment = segment_at(u, call[1])
             read = _read(game, u, call, wording, segment, rounds[u.phase])
             if isinstance(read, Tally):
                 tallies.append(read)
@@ -175,21 +180,23 @@ def _seats_in(text: str, wording: Wording) -> set[int]:
     return {int(d) for d in wording.seat.findall(text)}
 
 
-def _read(game: GameLog, u: Utterance, call: re.Match, wording: Wording, segment: int, rnd: int) -> Tally | str:
-    before, after = u.text[:call.start()], u.text[call.end():]
+def _read(game: GameLog, u: Utterance, call: tuple[int, int], wording: Wording, segment: int, rnd: int) -> Tally | str:
+    """The tally after the call to vote at `call` (its start and end in the turn's text), or why none is read."""
+    (start, stop), text = call, u.text
+    before, after = text[:start], text[stop:]
     end = wording.end.search(after)
     region = after[:end.start()] if end else after
     seats = {s.seat for s in game.seats}
     alive = set(alive_at(game, segment - 1))
     excluded: set[int] = set()
-    for m in wording.excluded.finditer(before + u.text[call.start():call.end()]):
+    for m in wording.excluded.finditer(text[:stop]):
         excluded |= _seats_in(m.group(1), wording)
     sheriff_vote = any(True for _ in wording.on_stage.finditer(before)) or bool(end and wording.elected.match(after, end.start()))
     for m in wording.on_stage.finditer(before):
         excluded |= _seats_in(m.group(1), wording)
     if sheriff_vote and next((p.kind for p in game.phases if p.id == u.phase), None) != "sheriff_election":
         return "a sheriff vote inside a day phase: its ballots would read as an exile vote"
-    if sheriff_vote and wording.non_runners.search(u.text[max(0, call.start() - 12):call.end()]):
+    if sheriff_vote and wording.non_runners.search(text[max(0, start - 12):stop]):
         # The host calls on those who did not run ("没有上警的玩家请投票"): one who withdrew does not vote. (A re-vote
         # "除X号、Y号以外的玩家请投票" or a later election's call may let them: only this call's wording decides.)
         excluded |= {int(e.actor) for e in game.events if e.kind == "sheriff_run" and e.phase == u.phase and isinstance(e.actor, int)}
@@ -214,7 +221,7 @@ def _read(game: GameLog, u: Utterance, call: re.Match, wording: Wording, segment
         agreeing = [b for b in outcomes if b.get(game.mvp.seat, mvp_vote[0]) == mvp_vote[0]]
         outcomes = agreeing or outcomes
     if len(outcomes) == 1:
-        return Tally(u.phase, rnd, segment, outcomes[0], u.text[call.start():call.end() + len(region)])
+        return Tally(u.phase, rnd, segment, outcomes[0], text[start:stop + len(region)])
     if outcomes:
         return f"{len(outcomes)} readings of the host's countdown and seats fit the game; which is meant cannot be told"
     return "; ".join(dict.fromkeys(problems)) if problems else "nothing after the call reads as a tally"

@@ -21,8 +21,7 @@ from werealign.errors import UserError
 from werealign.files import list_dir, parse_model, read_json
 from werealign.importers.python_literal import read_literal_assignment
 from werealign.importers.werebench.source import RawReleaseConfig
-from werealign.importers.toolkit.role_words import ROLE_WORDS
-from werealign.importers.werebench.text import ORDINALS, declarations_used, phase_key, seat_of_label
+from werealign.importers.werebench.text import ORDINALS, RELEASE_ROLES, declarations_used, phase_key, seat_of_label
 from werealign.schema.annotation import AnnotatorConfig
 from werealign.schema.roles import is_host_label
 
@@ -180,10 +179,10 @@ def convert_release_config(data: dict, path: Path) -> tuple[dict, list[str]]:
         if host_role:
             notes.append(f"metadata.real_role.{label}: alias says seat {who} but role is {role!r}, dropped")
             continue
-        if who in roles and ROLE_WORDS.canonical(roles[who]) != ROLE_WORDS.canonical(role):
+        if who in roles and RELEASE_ROLES.canonical(roles[who]) != RELEASE_ROLES.canonical(role):
             notes.append(f"metadata.real_role.{label}: seat {who} already has role {roles[who]!r}; {role!r} dropped")
             continue
-        if ROLE_WORDS.canonical(str(role)) is None:
+        if RELEASE_ROLES.canonical(str(role)) is None:
             notes.append(f"metadata.real_role.{label}: role label {role!r} is not in the role catalogue: kept, faction unknown")
         roles.setdefault(who, role)
 

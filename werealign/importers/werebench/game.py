@@ -38,13 +38,13 @@ from werealign.importers.werebench.hidden_nights import add_final_night, add_hid
 from werealign.importers.werebench.seats import read_seats, read_winner
 from werealign.importers.werebench.segments import Transcripts, attach_segments
 from werealign.importers.werebench.source import RawMetadata, SourceGame, unknown_fields
-from werealign.importers.toolkit.role_words import ROLE_WORDS
+from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.importers.toolkit.tallies import day_ballots
 from werealign.importers.werebench.timeline import check_segments, read_timeline, read_utterances
 from werealign.schema import Event, GameLog, Phase, Provenance, RoleCount, Rules, SeatInfo, Utterance
 from werealign.schema.corrections import GameCorrections
 from werealign.schema.models import MoveRules
-from werealign.schema.roles import variant_id
+from werealign.schema.roles import RoleCatalogue, catalogue_for, variant_id
 
 SHOW = "Pandakill"
 _EPISODE = re.compile(r"Season\s+(\d+),\s*Episode\s+(\d+)", re.I)
@@ -102,7 +102,8 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     # the day ballots the host's tallies give, before the game's vote events exist (a stalker kills only a seat he voted for)
     ballots = day_ballots(GameLog.model_construct(game_id=sg.game_id, language=language, rules=rules, seats=seats, phases=phases,
                                                   utterances=utterances, events=events, mvp=None))
-    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections, ballots)
+    events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections, ballots,
+                             catalogue_for(rules.declared_roles))
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
     season, episode = _provenance_numbers(sg, meta.source, ctx)
@@ -144,9 +145,9 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
     faction = {s.role: s.faction for s in seats}
     composition = [
         RoleCount(role=role, faction=faction[role], count=sum(1 for s in seats if s.role == role), original_label="/".join(sorted(by_role[role])))
-        for role in sorted(by_role, key=ROLE_WORDS.order)
+        for role in sorted(by_role, key=RELEASE_ROLES.order)
     ]
-    listed = list(dict.fromkeys(ROLE_WORDS.canonical(r) or r for r in meta.game_roles))
+    listed = list(dict.fromkeys(RELEASE_ROLES.canonical(r) or r for r in meta.game_roles))
     unseated = sorted(r for r in listed if r not in by_role)
     public_cards = None
     if unseated:
@@ -155,7 +156,7 @@ def _rules(meta: RawMetadata, seats: list[SeatInfo], phases: list[Phase], ctx: C
         public_cards = listed + [r for r in by_role if r not in listed]
         ctx.add("warning", "listed_role_unseated", "metadata.game_roles", f"roles listed but held by no seat: {unseated}",
                 "composition taken from the true roles of the seats (hidden); rules summaries use the listed cards (rules.public_cards)")
-    variant = variant_id(by_role, ROLE_WORDS)
+    variant = variant_id(by_role, RELEASE_ROLES)
     text = (meta.game_rules or "").strip() or None
     if text is None:
         ctx.add("repaired", "rules_text_missing", "metadata.game_rules", "empty rulebook text", "rules.text null; win condition assumed side_elimination (the show's standard rule)")
@@ -191,11 +192,12 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
-                   language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None, ballots=lambda seat, night: None) -> list[Event]:
+                   language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None, ballots=lambda seat, night: None,
+                   catalogue: RoleCatalogue | None = None) -> list[Event]:
     """The night facts of every source and reader, settled (toolkit.nights.night_facts), with the import report's account."""
     if corrections is not None:
         check_quotes(corrections, {p.id for p in phases}, {s.seat for s in seats}, utterances, logs, recap, corrections.file or f"{corrections.game_id}.json")
-    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else (), ballots)
+    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else (), ballots, catalogue)
     for line in nf.corrected:
         ctx.add("repaired", "night_fact_corrected", "corrections", line, "applied from the game's corrections file (its quote is the fact's evidence)")
     for r in nf.unread:
@@ -209,7 +211,7 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
                 "not imported: the truth or the game's nights do not bear them out")
     for e, why in nf.dropped:
         ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} ({e.note})", f"not shown: {why}")
-    for what in unexplained_dawns(nf.kept, exits, phases):
+    for what in unexplained_dawns(nf.kept, exits, phases, catalogue):
         ctx.add("warning", "dawn_unexplained", "utterances[].text", what, "kept as announced: a misread, or a role effect the sources leave unsaid")
     if nf.kept:
         ctx.add("converted", "night_actions", "metadata.logs",

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.toolkit.nights.night_words import SPEECH
 from werealign.importers.werebench.seats import roles_named
+from werealign.importers.werebench.text import RELEASE_ROLES
 from werealign.importers.toolkit.exits import seats_mentioned
-from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import SeatInfo
 
 _SEATS = r"((?:\d{1,2}\s*号\s*[、和及与]?\s*)*\d{1,2}\s*号)"
@@ -60,7 +60,7 @@ def _role_at(text: str, i: int, labels: dict[str, str]) -> tuple[str, int] | Non
         word = text[i : i + n]
         if word in labels:
             return labels[word], n
-        role = ROLE_WORDS.canonical(word) if n <= 5 and not word.isascii() else None
+        role = RELEASE_ROLES.canonical(word) if n <= 5 and not word.isascii() else None
         if role:
             return role, n
     return None
@@ -140,7 +140,7 @@ class SeatTruth:
 
 
 def _agrees(named: list[str], role: str) -> bool:
-    return role in named or ("werewolf" in named and ROLE_WORDS.faction(role) == "wolf")
+    return role in named or ("werewolf" in named and RELEASE_ROLES.faction(role) == "wolf")
 
 
 def reconcile_roles(seats: list[SeatInfo], logs: str | None, recap: str | None, ctx: Ctx, self_destructed: set[int] = frozenset()) -> SeatTruth:
@@ -148,15 +148,15 @@ def reconcile_roles(seats: list[SeatInfo], logs: str | None, recap: str | None, 
     vote for the wolf side (no role of its own)."""
     n = max((s.seat for s in seats), default=0)
     # The config's own labels of roles the release's table does not know ("天狗"): a source naming one agrees with it.
-    labels = {s.original_role_label: s.role for s in seats if s.original_role_label and ROLE_WORDS.canonical(s.original_role_label) is None}
+    labels = {s.original_role_label: s.role for s in seats if s.original_role_label and RELEASE_ROLES.canonical(s.original_role_label) is None}
     sources = {"annotator log": stated_roles(logs, n, labels), "recap": stated_roles(recap, n, labels)}
     out, disputed, corrected = [], {}, {}
     for s in seats:
         said = {name: found[s.seat] for name, found in sources.items() if s.seat in found}
         wolf_act = s.seat in self_destructed
-        for_real = 1 + sum(_agrees(r, s.role) for r in said.values()) + (wolf_act and ROLE_WORDS.faction(s.role) == "wolf")
+        for_real = 1 + sum(_agrees(r, s.role) for r in said.values()) + (wolf_act and RELEASE_ROLES.faction(s.role) == "wolf")
         against = {k: v for k, v in said.items() if not _agrees(v, s.role)}
-        n_against = len(against) + (wolf_act and ROLE_WORDS.faction(s.role) != "wolf")
+        n_against = len(against) + (wolf_act and RELEASE_ROLES.faction(s.role) != "wolf")
         if n_against == 0 or n_against < for_real:
             out.append(s)
             continue
@@ -164,10 +164,10 @@ def reconcile_roles(seats: list[SeatInfo], logs: str | None, recap: str | None, 
             + ("; the host: self-destructed (a wolf-side act)" if wolf_act else "")
         common = set.intersection(*(set(v) for v in against.values())) if against else set()
         if wolf_act:
-            common = {r for r in common if ROLE_WORDS.faction(r) == "wolf"}
+            common = {r for r in common if RELEASE_ROLES.faction(r) == "wolf"}
         if n_against > for_real and len(common) == 1:
             role = common.pop()
-            faction = ROLE_WORDS.faction(role)
+            faction = RELEASE_ROLES.faction(role)
             corrected[s.seat] = f"{s.role} -> {role}"
             ctx.add("repaired", "role_corrected", "metadata.real_role", f"seat {s.seat}: {readings}",
                     f"the majority of the sources is against real_role: seat {s.seat} is {role} ({faction}); the items that depend on it follow")

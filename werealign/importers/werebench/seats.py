@@ -7,8 +7,7 @@ import re
 
 from werealign.importers.toolkit.ctx import Ctx, GameDropped
 from werealign.importers.werebench.source import RawMetadata
-from werealign.importers.toolkit.role_words import ROLE_WORDS
-from werealign.importers.werebench.text import seat_of_label
+from werealign.importers.werebench.text import LABEL_SLIPS, RELEASE_ROLES, seat_of_label
 from werealign.schema import SeatInfo, is_host_label
 from werealign.schema.roles import Faction
 
@@ -57,8 +56,9 @@ def read_seats(meta: RawMetadata, ctx: Ctx) -> tuple[list[SeatInfo], list[str], 
             raise GameDropped(f"seat {seat}: speaker labels {labels} have different true roles {roles}")
         original = roles[0]
         role, faction = _seat_role(original, seat, f"metadata.real_role.{labels[0]}", ctx)
-        if original.strip() in _TYPOS:
-            ctx.add("repaired", "role_label_typo", f"metadata.real_role.{labels[0]}", f"'{original}' (seat {seat})", f"read as '{role}': {_TYPOS[original.strip()]}")
+        if original.strip() in LABEL_SLIPS:
+            ctx.add("repaired", "role_label_typo", f"metadata.real_role.{labels[0]}", f"'{original}' (seat {seat})",
+                    f"read as '{role}': {LABEL_SLIPS[original.strip()][1]}")
         if len(labels) > 1:
             ctx.add("warning", "seat_has_several_labels", "metadata.user_aliases", f"seat {seat} is spoken by labels {labels} (same true role '{original}')", "kept: all labels map to the seat")
         seats.append(SeatInfo(seat=seat, role=role, faction=faction, original_role_label=original, speaker_labels=labels))
@@ -68,17 +68,13 @@ def read_seats(meta: RawMetadata, ctx: Ctx) -> tuple[list[SeatInfo], list[str], 
     return seats, host_labels, label_to_speaker
 
 
-# Labels the role table reads, but which are typos rather than synonyms: reported as repairs.
-_TYPOS = {"阔人": "typo of 猎人 (hunter)"}
-
-
 def _seat_role(label: str, seat: int, field: str, ctx: Ctx) -> tuple[str, Faction]:
     """(role, faction) for a true-role label. An unknown label keeps its game: the label itself is
     the role; the faction comes from the roles the label names ('狼人（白狼王）'), else `unknown`."""
-    role = ROLE_WORDS.canonical(label)
+    role = RELEASE_ROLES.canonical(label)
     if role is not None:
-        return role, ROLE_WORDS.faction(role)
-    named = {ROLE_WORDS.faction(r) for r in roles_named(label)} - {"variable"}
+        return role, RELEASE_ROLES.faction(role)
+    named = {RELEASE_ROLES.faction(r) for r in roles_named(label)} - {"variable"}
     if len(named) == 1:
         faction = named.pop()
         ctx.add("warning", "unknown_role_label", field, f"'{label}' (seat {seat}) is not in the role catalogue",
@@ -126,7 +122,7 @@ def roles_named(text: str) -> list[str]:
     i = 0
     while i < len(text):
         for n in range(min(5, len(text) - i), 0, -1):
-            role = ROLE_WORDS.canonical(text[i : i + n]) if not text[i : i + n].isascii() else None
+            role = RELEASE_ROLES.canonical(text[i : i + n]) if not text[i : i + n].isascii() else None
             if role:
                 if role not in found:
                     found.append(role)

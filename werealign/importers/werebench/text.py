@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from werealign.importers.toolkit.role_words import SLIP_DECLARATIONS
-from werealign.schema.roles import RoleDeclaration
+from werealign.schema.roles import RoleDeclaration, catalogue_for
 from werealign.text.zh_numbers import chinese_number  # noqa: F401 - the log reader and its tests use it from here
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -72,8 +71,16 @@ def seat_of_label(label: object) -> int | None:
     return None
 
 
-# The release's own slips and the role words read with them live in werealign.importers.toolkit.role_words, where
-# the night-fact readers find them too.
+# The release's slips in role labels: label -> (the role it stands for, the repair's note). They are declared the way
+# any dataset declares roles (the slip becomes a name of its role; the label is kept beside the canonical id, and
+# seats.py reports the repair, `role_label_typo`), into the configs the importer writes too (declarations_used).
+# 阔人 is the true-role label of seat 9 of Season_1/11.json (metadata.real_role, and its turns' role field): the game's
+# own role list names 猎人 and no 阔人, and its recap names seat 9 the hunter. No turn, log or recap of the release
+# writes it, so it is a slip of labels only: the readers of text (werealign.importers.toolkit) match the catalogue's
+# names and each seat's own label, not it.
+LABEL_SLIPS = {"阔人": ("hunter", "typo of 猎人 (hunter)")}
+SLIP_DECLARATIONS = [RoleDeclaration(id=role, names={"zh": [label]}) for label, (role, _) in LABEL_SLIPS.items()]
+RELEASE_ROLES = catalogue_for(SLIP_DECLARATIONS)  # the catalogue the release's labels are read with
 
 
 def declarations_used(labels: list[str]) -> list[RoleDeclaration]:

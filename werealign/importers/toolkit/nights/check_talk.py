@@ -98,7 +98,23 @@ def check_reports(text: str, *, log: bool = False, speaker: int | None = None) -
     return [r[:4] for r in check_report_spans(text, log=log, speaker=speaker)]
 
 
-def _anothers(window: str, speaker: int | None) -> bool:
+def clause_before(text: str, start: int) -> str:
+    """The words before a report read at `start` that may make it something else: at most _BEFORE characters, and a
+    stop ends their hold (only the clause the report is in counts)."""
+    return re.split(r"[。？?！!；;]", text[max(0, start - _BEFORE):start])[-1]
+
+
+def not_a_report(text: str, start: int, words: str) -> bool:
+    """The words before a report read at `start` (`words`: what was read) make it a plan, a hypothesis, a vote, another
+    game or someone else's (over its clause), a judgment (right before it) or an example or condition (over its
+    sentence). Every reader of a seer's own reports refuses these (nights.own_checks too)."""
+    window = clause_before(text, start)
+    near = window[-_NEAR:] if len(window) > _NEAR else window
+    sentence = _SENTENCE_END.split(text[:start])[-1]
+    return bool(_NOT_HERS.search(window + words) or _JUDGED.search(near + words) or _CONDITION.search(sentence))
+
+
+def anothers_subject(window: str, speaker: int | None) -> bool:
     """The words before a report opening with its verb name another as its subject (not "我 12 号", not her own seat)."""
     m = _ANOTHERS.search(window)
     if m is None or re.search(r"我\s*(?:是)?\s*$", window[:m.start()]):
@@ -113,22 +129,18 @@ def check_report_spans(text: str, *, log: bool = False, speaker: int | None = No
     spans: list[tuple[int, int]] = []
     for form in _LOG_FORMS if log else [*_FORMS, _BARE, _CLASSED]:  # the stricter forms first: a span read once
         for m in form.finditer(text):
-            seat = _seat_of(m.group("seat") or m.groupdict().get("seatn") or "")
+            seat = seat_of(m.group("seat") or m.groupdict().get("seatn") or "")
             again = m.groupdict().get("again")
-            if seat is None or (again and _seat_of(again) != seat) or any(a < m.end() and m.start() < b for a, b in spans):
+            if seat is None or (again and seat_of(again) != seat) or any(a < m.end() and m.start() < b for a, b in spans):
                 continue
-            window = text[max(0, m.start() - _BEFORE):m.start()]
-            # a stop ends the preceding words' hold: only the clause the report is in counts
-            window = re.split(r"[。？?！!；;]", window)[-1]
-            near = window[-_NEAR:] if len(window) > _NEAR else window
-            sentence = _SENTENCE_END.split(text[:m.start()])[-1]
-            if _NOT_HERS.search(window + m.group(0)) or _JUDGED.search(near + m.group(0)) or _CONDITION.search(sentence):
+            window = clause_before(text, m.start())
+            if not_a_report(text, m.start(), m.group(0)):
                 continue
             if form in (_BARE, _CLASSED) and _OWNED_BY_ANOTHER.search(window):
                 continue
             # a report opening with its verb ("验了…", "把 7 验了"): the words before are its subject, which must be hers
             opens_with_seat = m.start() in {m.start(g) for g in ("seat", "seatn") if g in m.re.groupindex and m.group(g)}
-            if not log and not opens_with_seat and not m.group(0).startswith(("我", "自己")) and _anothers(window, speaker):
+            if not log and not opens_with_seat and not m.group(0).startswith(("我", "自己")) and anothers_subject(window, speaker):
                 spans.append((m.start(), m.end()))  # another's check: no weaker form reads its words again ("12 号验的 5 号查杀")
                 continue
             spans.append((m.start(), m.end()))
@@ -136,7 +148,7 @@ def check_report_spans(text: str, *, log: bool = False, speaker: int | None = No
     return sorted(found)
 
 
-def _seat_of(word: str) -> int | None:
+def seat_of(word: str) -> int | None:
     """A seat said in digits or a numeral; a numeral said twice over ("五五": a transcript's stammer) is that seat."""
     n = chinese_number(word)
     if n is None and len(word) == 2 and word[0] == word[1]:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from werealign.importers.toolkit.evidence import segment_of_quote
 from werealign.importers.toolkit.nights.check_talk import check_report_spans, result_side
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
@@ -105,14 +106,8 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     out: list[Statement] = []
     for u in utterances:
         if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
-            out += [replace(st, segment_id=_segment_of(u, st.text), turn=u.index) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
+            out += [replace(st, segment_id=segment_of_quote(u, st.text), turn=u.index) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
     return out
-
-
-def _segment_of(u: Utterance, quote: str) -> int:
-    """The segment of the turn that holds the quote (whitespace aside), else the turn's first."""
-    words = "".join(quote.split())
-    return next((x.id for x in u.segments or [] if words in "".join(x.text.split())), u.segment_ids[0])
 
 
 def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
@@ -185,9 +180,9 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             target = chinese_number(m.group("seat")) if "seat" in m.groupdict() else seat  # "守了自己": himself
             before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
             if target is not None and not _NOT_A_RESULT.search(before):
-                found.append((m.start(), Statement(seat, skill, target, None, day, _night_named(before, day), before)))
+                found.append((m.start(), Statement(seat, skill, target, None, day, night_named(before, day), before)))
     if role == "seer":
-        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=_night_named(said, day), text=said,
+        found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=night_named(said, day), text=said,
                                   span=(pos, end)))
                   for pos, target, result, said, end in check_report_spans(text, log=log, speaker=None if log else seat)]
     if role == "guard":
@@ -196,7 +191,7 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             if not (log or not m.group(0).startswith("守卫")):
                 continue
             if not _NOT_A_RESULT.search(before):
-                found.append((m.start(), Statement(seat, skill="guard_protect", target=None, result=None, day=day, night=_night_named(before, day), text=before)))
+                found.append((m.start(), Statement(seat, skill="guard_protect", target=None, result=None, day=day, night=night_named(before, day), text=before)))
     found.sort(key=lambda f: f[0])
     fixes = [m.start() for m in _RETRACTED.finditer(text)]
     # a statement followed by a correction and then by another of the same skill and night is the one corrected
@@ -204,7 +199,7 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             if not any(pos < fix < later and (o.skill, o.night) == (st.skill, st.night) for fix in fixes for later, o in found)]
 
 
-def _night_named(text: str, day: int) -> int | None:
+def night_named(text: str, day: int) -> int | None:
     named = list(_NIGHT_WORD.finditer(text))
     if not named:
         return None

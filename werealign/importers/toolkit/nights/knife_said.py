@@ -1,7 +1,7 @@
 """Which seats the annotator log or the host's recap say met the wolves' knife, wherever they say it (issue 41).
 
 The host's dawn tells who died and when; it does not tell why. When a role that kills by its own skill (the witch's
-poison, the stalker's assassination: night_truth._KILLERS) is alive and its act that night unknown, a lone dawn
+poison, the stalker's assassination: the role catalogue's `night_kill`) is alive and its act that night unknown, a lone dawn
 death may be its doing (nights.night_truth). A written source that says the seat was knifed settles the cause, and
 the dawn gives the night: "村民 5 号被狼人刀死", "5 号遭遇首刀", "狼人刀了 5 号", in any clause, whether or not it names
 the night. Not read: a clause with a word of speech or a guess ("称", "认为", "如果": night_words.SPEECH), a clause

@@ -22,7 +22,7 @@ from werealign.importers.corrections import apply_corrections
 from werealign.importers.toolkit.nights.badge_checks import badge_checks
 from werealign.importers.toolkit.nights.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.toolkit.nights.knife_said import knife_evidence
-from werealign.importers.toolkit.nights.night_truth import settle_night_actions, untold_dawn
+from werealign.importers.toolkit.nights.night_truth import NotKnown, own_kill_skills, settle_night_actions, untold_dawn
 from werealign.game.knowledge import dawn_window
 from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
 from werealign.importers.toolkit.nights.nights import Reading, read_night_actions
@@ -34,7 +34,7 @@ from werealign.importers.toolkit.nights.swaps import stated_swaps
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
 from werealign.schema.models import ACTOR, EVERYONE
-from werealign.schema.roles import catalogue_for
+from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 
 
 @dataclass
@@ -49,21 +49,23 @@ class NightFacts:
 
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
                      phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = (),
-                     voted=lambda seat, night: None) -> NightFacts:
+                     voted=lambda seat, night: None, catalogue: RoleCatalogue | None = None) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling.
-    `voted`: (seat, night) -> the seats it voted for by day before that night, None when not known (toolkit.tallies.day_ballots)."""
+    `voted`: (seat, night) -> the seats it voted for by day before that night, None when not known (toolkit.tallies.day_ballots).
+    `catalogue`: the game's role catalogue (`catalogue_for(game.rules.declared_roles)`; default the built-in one)."""
+    catalogue = catalogue or builtin_catalogue()
     read = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits)
-    readings, undawned = _dawn_bears_out(read, exits, phases)
+    readings, undawned = _dawn_bears_out(read, exits, phases, own_kill_skills(catalogue))
     badge = badge_checks(utterances, seats, phases, exits, language == "zh")
     told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
     readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]
-    said = read_statements(utterances, seats, phases) + own_checks(utterances, seats, phases, catalogue_for(()))
+    said = read_statements(utterances, seats, phases) + own_checks(utterances, seats, phases, catalogue)
     # a check placed after the day the seer first reported the seat is wrong there (nights.report_days)
     found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
-                                                                           said, seats, phases, catalogue_for(()))
+                                                                           said, seats, phases, catalogue)
     written, disputed = one_per_action(found)
-    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases) + recap_checks(recap, seats, phases, catalogue_for(()))
-    stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue_for(()), language == "zh")
+    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases) + recap_checks(recap, seats, phases, catalogue)
+    stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue, language == "zh")
     refused = [*late_said, *refused]
     # the recap's account of a check (nights.recap_checks) settles no dispute the written readings of the recap are party to
     stated = [e for e in stated if (e.actor, e.skill, e.phase) not in disputed or e.evidence[0].source != "recap"]
@@ -74,8 +76,10 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     facts, corrected = apply_corrections(facts, corrections)
     knives = [(e.target, e.phase) for e in [*(r.event for r in readings if r.event is not None), *(e for e, _ in undawned)] if e.skill == "wolf_kill"]
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
-                                         told_deaths, knife_evidence(logs, recap, seats, knives), voted)
-    dropped = [*late_written, *dropped]
+                                         told_deaths, knife_evidence(logs, recap, seats, knives), voted, catalogue)
+    # what the rules cannot settle is no contradiction: named missing, like two sources that disagree
+    disputed.update({(e.actor, e.skill, e.phase): why for e, why in dropped if isinstance(why, NotKnown)})
+    dropped = [*late_written, *(d for d in dropped if not isinstance(d[1], NotKnown))]
     removed = {(c.actor, c.skill, c.night) for c in corrections if c.action == "remove"}
     kept = [e for e in kept if (e.actor, e.skill, e.phase) not in removed]  # nor derived again from the dawn
     for c in corrections:
@@ -83,7 +87,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     return NightFacts(kept, [r for r in readings if r.event is None], refused, disputed, [*undawned, *dropped], corrected)
 
 
-def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
+def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Sequence[Phase], kill_skills: frozenset[str]
+                    ) -> tuple[list[Reading], list[tuple[Event, str]]]:
     """A kill read under a night the text does not name (nights.night_story) stands only where the host bears it
     out: the seat announced dead at that night's dawn, or the recording never tells that dawn (night_truth.untold_dawn),
     the seat is announced out nowhere and the log and the recap both tell that kill on that night. Else it is dropped (the dawn contradicts it) and reported. A kill or a
@@ -91,7 +96,7 @@ def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Seq
     with why)"""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
-    out, dropped = _place_by_dawns([r for r in readings if r.event is not None and r.event.note == UNPLACED_NOTE], exits, phases)
+    out, dropped = _place_by_dawns([r for r in readings if r.event is not None and r.event.note == UNPLACED_NOTE], exits, phases, kill_skills)
     for r in readings:
         e = r.event
         if e is not None and e.note == UNPLACED_NOTE:
@@ -113,7 +118,8 @@ def _dawn_bears_out(readings: list[Reading], exits: Sequence[Event], phases: Seq
     return out, dropped
 
 
-def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Sequence[Phase]) -> tuple[list[Reading], list[tuple[Event, str]]]:
+def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Sequence[Phase], kill_skills: frozenset[str]
+                    ) -> tuple[list[Reading], list[tuple[Event, str]]]:
     """Seats' clauses that have a seat killed by the wolves or poisoned on a night they do not name (UNPLACED_NOTE),
     placed by the host's dawns. Annotators write "被狼人刀死" of a seat the witch poisoned too (DEV game s3-05's log),
     so a kill is placed only where the sources account for every death of a dawn with two or more, one cause each and
@@ -140,8 +146,9 @@ def _place_by_dawns(unplaced: list[Reading], exits: Sequence[Event], phases: Seq
         for seat in sorted(died & set(by_seat)):
             placed.add(seat)
             e = cause[seat]
-            # a seat's own kill (a poison, an assassination) is placed on its target's dawn; the wolves' needs the dawn complete
-            if e is not None and (e.skill in ("witch_poison", "stalker_assassinate") or (e.skill == "wolf_kill" and complete)):
+            # a seat's own kill (a poison, an assassination: catalogue `night_kill`) is placed on its target's dawn; the
+            # wolves' needs the dawn complete
+            if e is not None and (e.skill in kill_skills or (e.skill == "wolf_kill" and complete)):
                 out += [Reading(r.seat, r.text, r.event.model_copy(update={"phase": night}), r.why) for r in by_seat[seat]]
             else:
                 dropped += [(r.event, f"seat {seat} dies at the dawn after {night} with {sorted(died)}: the sources' accounts of that dawn, "

@@ -13,7 +13,12 @@ host's announcements, and given to the seats that knew them.
   protection or a witch's save of a seat announced dead at that night's dawn without the other's protection
   (either alone would have kept it alive); a poison whose target is not announced dead at that dawn (unless a
   stated magician's swap moved it to the seat that died, or the recording never tells that dawn and the seat is
-  announced out nowhere: `untold_dawn`).
+  announced out nowhere: `untold_dawn`), unless the role catalogue says the seat's role survives a poison (the
+  demon: `survives`). Where the catalogue does not know the seat's role, whether the poison should have killed it
+  is not known: the poison is neither kept nor called false (`NotKnown`; nights.night_facts reports it disputed).
+
+What each role's night kill allows is the catalogue's (`night_kill`: the skill, once a game, only a seat voted for
+by day), so a role a game declares with the same rule is settled the same way with no code of its own.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from collections.abc import Sequence
 from werealign.game.knowledge import dawn_window
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
-from werealign.schema.roles import catalogue_for
+from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 
 # How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
@@ -33,7 +38,8 @@ _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
                          antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = (),
-                         knifed=lambda seat, night: [], voted=lambda seat, night: None) -> tuple[list[Event], list[tuple[Event, str]]]:
+                         knifed=lambda seat, night: [], voted=lambda seat, night: None, catalogue: RoleCatalogue | None = None
+                         ) -> tuple[list[Event], list[tuple[Event, str]]]:
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
     given as the earliest it can be): the witch is told no victim after them either. `swaps`: pairs of seats a
@@ -41,7 +47,10 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     are both kept (the knife landed on the other seat: the witch is told that night's victim by neither), and a
     poison whose seat lived while the other seat of its pair died at that dawn is kept. `told_deaths`: seats the log or
     the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells.
-    `voted`: (seat, night) -> the seats it voted for by day before that night (None: not known; toolkit.tallies)."""
+    `voted`: (seat, night) -> the seats it voted for by day before that night (None: not known; toolkit.tallies).
+    `catalogue`: the game's role catalogue (its declared roles; default the built-in one). A drop whose reason is a
+    `NotKnown` is no contradiction: the sources may be right, and the rules as the catalogue gives them cannot tell."""
+    catalogue = catalogue or builtin_catalogue()
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -81,12 +90,13 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
                                  skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)",
                                  evidence=save.evidence)
     for night, kill in list(kills.items()):
-        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn)) is not None:
+        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn, own_kill_skills(catalogue))) is not None:
             dropped.append((kill, why))
             kills.pop(night)
     for night in nights:
         told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
-        victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed, voted)
+        victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed, voted,
+                                                                          catalogue)
         if victim is not None and any(k.target == victim and not _lived_through(k, actions) for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
@@ -109,7 +119,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
                 e = e.model_copy(update={"target": kill.target, "evidence": [*e.evidence, *kill.evidence]})
             # else kept with no target: the antidote is spent that night (so she learns no later victim), on a victim
             # no source names (issue 41)
-        why = _contradiction(e, out_before, died_at_dawn, protected, saved, poison_borne_out)
+        why = _contradiction(e, out_before, died_at_dawn, protected, saved, poison_borne_out, _survivor(seats, catalogue))
         if why:
             dropped.append((e, why))
             continue
@@ -129,73 +139,88 @@ def untold_dawn(night: str, phases: Sequence[Phase], exits: Sequence[Event]) -> 
     return night == last and not any(e.kind == "elimination" and order.get(e.phase, -1) > order[night] for e in exits)
 
 
-# Roles whose only way to change the night's deaths is a kill of their own, once a game (the witch's poison, the
-# stalker's assassination; not a swap, a dream, a charm).
-_KILLERS = frozenset({"witch", "stalker"})
-# Roles whose night kill may fall only on a seat they voted for by day (the catalogue's rule for the stalker: "once per
-# game may assassinate a player they voted for who was not eliminated"; the exile ballot, not the sheriff's).
-_VOTED_TARGETS_ONLY = frozenset({"stalker"})
+class NotKnown(str):
+    """The reason a fact is not kept when no source is shown false: the rules cannot tell (a poison on a seat whose role
+    the catalogue does not know, which lived). A str, so every reader of a drop's reason reads it as one."""
+
+
+def own_kill_skills(catalogue: RoleCatalogue) -> frozenset[str]:
+    """The skill ids of the roles' own night kills (role catalogue `night_kill`: the witch's poison, the stalker's
+    assassination): a stated one is a cause of a death at its night's dawn."""
+    return frozenset(r.night_kill.skill for r in catalogue.roles.values() if r.night_kill is not None)
+
+
+def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
+    """(seat, skill) -> True when the seat's role survives the skill used on it at night (catalogue `survives`), False
+    when its role is known and does not, None when the catalogue does not know the role (nor whether it survives)."""
+    role_of = {s.seat: s.role for s in seats}
+
+    def survives(seat: int | None, skill: str) -> bool | None:
+        role = catalogue.get(role_of.get(seat, "")) if seat is not None else None
+        return None if role is None else skill in role.survives
+    return survives
+
 
 # Where a night's deaths are announced (werealign.game.knowledge.dawn_window: the knowledge count reads the same window).
 _dawn = dawn_window
 
 
-def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase]) -> list[str]:
+def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None) -> list[str]:
     """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
-    announced at dawn that is neither the night's known kill nor its known poisoning. It is a misread or a role
-    effect the sources leave unsaid (a charm, lovers). A kill whose victim lived is not reported: a guard's
-    protection is rarely stated, so it explains most of them."""
+    announced at dawn that is neither the night's known kill nor its known poisoning (nor another stated kill of a
+    seat's own: catalogue `night_kill`). It is a misread or a role effect the sources leave unsaid (a charm, lovers).
+    A kill whose victim lived is not reported: a guard's protection is rarely stated, so it explains most of them."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
+    kill_skills = own_kill_skills(catalogue or builtin_catalogue())
     out = []
     for night in nights:
         lo, hi = _dawn(night, nights, order, len(phases))
         died = {e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and lo <= order.get(e.phase, -1) <= hi}
         kill = next((e.target for e in kept if e.skill == "wolf_kill" and e.phase == night and e.audience.kind == "team"), None)
-        poisons = {e.target for e in kept if e.skill == "witch_poison" and e.phase == night}
+        poisons = {e.target for e in kept if e.skill in kill_skills and e.phase == night}
         if kill is not None and (extra := sorted(died - {kill} - poisons)) and poisons:
             out.append(f"{night}: seat(s) {extra} announced dead at dawn, neither the wolves' kill (seat {kill}) nor the poison ({sorted(poisons)})")
     return out
 
 
-
-
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
-                     dawn, out_before, told: Sequence[Event] = (), knifed=lambda seat, night: [], voted=lambda seat, night: None
-                     ) -> tuple[int | None, list]:
+                     dawn, out_before, told: Sequence[Event], knifed, voted, catalogue: RoleCatalogue) -> tuple[int | None, list]:
     """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
-    caused it (issue 41: the role catalogue decides, `alters_night_deaths`): every seat whose role can kill or
-    redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role the
-    catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat out
-    of the count), or its once-a-game kill is stated on another night. Otherwise None: not known. `told`: the deaths the
-    log or the recap gives for a night whose dawn the host never tells (they stand for it). A seat whose role kills by
-    its own skill (_KILLERS: the witch's poison, the stalker's knife) and no other way cannot
-    explain a death a written source says met the wolves' knife (`knifed`: nights.knife_said); a role that moves or
-    blocks a kill (a magician, a dreamweaver) still can. A role that kills only a seat it voted for by day
-    (_VOTED_TARGETS_ONLY: the stalker) cannot explain a death of a seat it never voted for, when the host's tallies
-    give all its day ballots before the night (`voted`). (the victim or None, the knife's evidence used)"""
+    caused it (issue 41: the role catalogue decides, `alters_night_deaths` or a `night_kill`): every seat whose role can
+    kill or redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role
+    the catalogue does not know, is out before the night, or its act that night is stated (a poisoning takes its seat
+    out of the count), or its once-a-game kill (`night_kill.once`) is stated on another night. Otherwise None: not
+    known. `told`: the deaths the log or the recap gives for a night whose dawn the host never tells (they stand for
+    it). A seat whose role changes the night's deaths only by a kill of its own (`night_kill`: the witch's poison, the
+    stalker's knife) cannot explain a death a written source says met the wolves' knife (`knifed`: nights.knife_said);
+    a role that moves or blocks a kill (a magician, a dreamweaver) still can. A role whose kill falls only on a seat it
+    voted for by day (`night_kill.voted_targets_only`: the stalker) cannot explain a death of a seat it never voted
+    for, when the host's tallies give all its day ballots before the night (`voted`). (the victim or None, the
+    knife's evidence used)"""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi] or [e.target for e in told]
-    # skills a seat uses once a game to kill at night: stated on another night, the seat cannot have caused this death
-    poisoned = {a.target for a in actions if a.skill in ("witch_poison", "stalker_assassinate") and a.phase == night}
+    # a seat's own kill stated that night is its dawn's cause of that seat's death
+    kill_skills = own_kill_skills(catalogue)
+    poisoned = {a.target for a in actions if a.skill in kill_skills and a.phase == night}
     died = [s for s in dict.fromkeys(died) if s not in poisoned]
     if len(died) != 1:
         return None, []
     said = knifed(died[0], int(night.split("-")[1])) if night.split("-")[-1].isdigit() else []
     used = []
-    catalogue = catalogue_for(())
     for s in seats:
         role = catalogue.get(s.role)
-        if role is not None and not role.alters_night_deaths:
+        kill = role.night_kill if role is not None else None
+        if role is not None and not role.alters_night_deaths and kill is None:
             continue
         if out_before(s.seat, night) is not None or any(a.actor == s.seat and a.phase == night for a in actions):
             continue
-        if any(a.actor == s.seat and a.skill in ("witch_poison", "stalker_assassinate") and a.phase != night for a in actions):
-            continue
-        if role is not None and role.id in _VOTED_TARGETS_ONLY and (targets := voted(s.seat, night)) is not None and died[0] not in targets:
-            continue  # he may assassinate only a seat he voted for by day, and he never voted for this one
-        if said and role is not None and role.id in _KILLERS:
+        if kill is not None and kill.once and any(a.actor == s.seat and a.skill == kill.skill and a.phase != night for a in actions):
+            continue  # its once-a-game kill is stated on another night
+        if kill is not None and kill.voted_targets_only and (targets := voted(s.seat, night)) is not None and died[0] not in targets:
+            continue  # it may kill only a seat it voted for by day, and it never voted for this one
+        if said and kill is not None:
             used = said
             continue  # a killer by its own skill, but the sources say the knife killed the seat
         return None, []  # the one death may be this seat's doing, with the wolves' kill saved, guarded or moved
@@ -209,11 +234,12 @@ def _lived_through(kill: Event, actions: Sequence[Event]) -> bool:
 
 
 def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits: Sequence[Event], order: dict[str, int], dawn,
-                 died_at_dawn) -> str | None:
+                 died_at_dawn, kill_skills: frozenset[str]) -> str | None:
     """Why a stated kill is one night off the host's dawns, or None. The annotator log counts nights its own way (a
     night after a self-destruct goes uncounted): its "night 4" kill of a seat the host announces dead at the dawn
-    after night 5, while night 4's dawn has a death no stated poison explains and nothing stated saved or guarded the
-    seat, is the next night's kill (issue 41). The host's dawn wins: the kill is dropped, and the dawns decide."""
+    after night 5, while night 4's dawn has a death no stated kill of a seat's own explains (`kill_skills`: a poison, an
+    assassination) and nothing stated saved or guarded the seat, is the next night's kill (issue 41). The host's dawn
+    wins: the kill is dropped, and the dawns decide."""
     target, night = kill.target, kill.phase
     i = nights.index(night)
     if target is None or i + 1 >= len(nights) or died_at_dawn(target, night) or not died_at_dawn(target, nights[i + 1]):
@@ -223,7 +249,7 @@ def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits
     if any(re.search(r"守|救|解药", ev.quote) for ev in kill.evidence):
         return None  # the words that state the kill state a protection too ("刀 6 号被 5 号守护"), which no reader took
     lo, hi = dawn(night)
-    poisoned = {a.target for a in actions if a.skill == "witch_poison" and a.phase == night}
+    poisoned = {a.target for a in actions if a.skill in kill_skills and a.phase == night}
     died = {e.target for e in exits if e.kind == "elimination" and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi} - poisoned
     if not died:
         return None
@@ -231,7 +257,7 @@ def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits
             f"{sorted(died)} dead: the kill is a night off the host's count")
 
 
-def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set, poison_borne_out) -> str | None:
+def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set, poison_borne_out, survives) -> str | None:
     for who, what in ((e.actor, "acting"), (e.target, "its target")):
         gone = out_before(who, e.phase)
         if gone is not None:
@@ -241,7 +267,12 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
     if e.skill == "witch_save" and died_at_dawn(e.target, e.phase) and (e.phase, e.target) not in protected:
         return f"seat {e.target} is announced dead at the dawn after {e.phase}, which the save would have prevented"
     if e.skill == "witch_poison" and not poison_borne_out(e.target, e.phase):
-        return f"seat {e.target} is not announced dead at the dawn after {e.phase}"
+        lives = survives(e.target, e.skill)
+        if lives is None:
+            return NotKnown(f"seat {e.target} is not announced dead at the dawn after {e.phase}, and the role catalogue does not know "
+                            "its role: whether a poison kills it is not known")
+        if not lives:
+            return f"seat {e.target} is not announced dead at the dawn after {e.phase}"
     return None
 
 

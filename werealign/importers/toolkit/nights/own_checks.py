@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.importers.toolkit.nights.check_talk import _BEFORE, _CONDITION, _JUDGED, _NEAR, _NOT_HERS, _SENTENCE_END, _anothers, _seat_of
-from werealign.importers.toolkit.nights.claims import Statement, _night_named, _segment_of, seen_by_seer
+from werealign.importers.toolkit.evidence import segment_of_quote
+from werealign.importers.toolkit.nights.check_talk import anothers_subject, clause_before, not_a_report, seat_of
+from werealign.importers.toolkit.nights.claims import Statement, night_named, seen_by_seer
 from werealign.schema import Phase, SeatInfo, Utterance
 from werealign.schema.roles import RoleCatalogue
 
@@ -50,7 +51,7 @@ def own_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phase
             continue
         for pattern in (_DONE, _IDIOM_FIRST):
             for m in pattern.finditer(u.text):
-                seat = _seat_of(m.group("seat"))
+                seat = seat_of(m.group("seat"))
                 target = by_seat.get(seat) if seat is not None else None
                 if target is None or target.seat == seer.seat or not _hers(u.text, m, seer.seat):
                     continue
@@ -64,7 +65,7 @@ def own_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phase
                     said = "查杀" if seen == {"wolf"} else "金水"
                 quote = u.text[m.start():m.end()].strip()
                 out.append(Statement(seer.seat, skill="seer_check", target=target.seat, result=said, day=day_of[u.phase],
-                                     night=_night_named(m.group(0), day_of[u.phase]), text=quote, segment_id=_segment_of(u, quote),
+                                     night=night_named(m.group(0), day_of[u.phase]), text=quote, segment_id=segment_of_quote(u, quote),
                                      placed="her report of the check, its result " + ("said" if m.groupdict().get("said") else "the seat's true side")))
     return out
 
@@ -72,11 +73,9 @@ def own_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phase
 def _hers(text: str, m: re.Match[str], speaker: int) -> bool:
     """check_talk's refusals (a plan, a condition, a judgment, another's words or check), a negation right before the
     verb, a question right after the seat."""
-    window = re.split(r"[。？?！!；;]", text[max(0, m.start() - _BEFORE):m.start()])[-1]
-    near = window[-_NEAR:] if len(window) > _NEAR else window
-    sentence = _SENTENCE_END.split(text[:m.start()])[-1]
-    if _NOT_HERS.search(window + m.group(0)) or _JUDGED.search(near + m.group(0)) or _CONDITION.search(sentence):
+    window = clause_before(text, m.start())
+    if not_a_report(text, m.start(), m.group(0)):
         return False
     if _AROUND.search(m.group(0)) or _AROUND.search(window[-2:]) or _QUESTION.match(text, m.end()):
         return False
-    return m.group("who").startswith("我") or not _anothers(window, speaker)
+    return m.group("who").startswith("我") or not anothers_subject(window, speaker)
