@@ -155,25 +155,28 @@ class CharLM:
     def __init__(self, text: str, order: int = 3):
         t = re.sub(r"\s+", "", text)
         self.order = order
-        self.counts = [Counter(zip(*(t[i:] for i in range(n)))) for n in range(1, order + 1)]
-        self.ctx = [Counter(), *(Counter() for _ in range(1, order))]
-        self.types = [Counter(), *(Counter() for _ in range(1, order))]
-        for n in range(2, order + 1):
-            for gram, c in self.counts[n - 1].items():
-                self.ctx[n - 1][gram[:-1]] += c
-                self.types[n - 1][gram[:-1]] += 1
+        # n-grams as strings (one Counter over every order): a lookup per character is what scoring costs
+        self.counts: Counter = Counter()
+        for n in range(1, order + 1):
+            self.counts.update(map("".join, zip(*(t[i:] for i in range(n)))))
+        self.ctx: Counter = Counter()  # history -> how often it is followed by a character
+        self.types: Counter = Counter()  # history -> how many different characters follow it
+        for gram, c in self.counts.items():
+            if len(gram) > 1:
+                self.ctx[gram[:-1]] += c
+                self.types[gram[:-1]] += 1
         self.total = len(t)
-        self.vocab = len(self.counts[0]) + 1
+        self.vocab = sum(1 for g in self.counts if len(g) == 1) + 1
 
     def prob(self, history: str, ch: str) -> float:
-        p = (self.counts[0][(ch,)] + 1) / (self.total + self.vocab)
-        for n in range(2, self.order + 1):
-            h = tuple(history[-(n - 1):])
-            if len(h) < n - 1:
+        p = (self.counts[ch] + 1) / (self.total + self.vocab)
+        for n in range(1, min(self.order - 1, len(history)) + 1):
+            h = history[-n:]
+            c = self.ctx[h]
+            if not c:
                 break
-            c, t = self.ctx[n - 1][h], self.types[n - 1][h]
-            if c:
-                p = (self.counts[n - 1][h + (ch,)] + t * p) / (c + t)
+            t = self.types[h]
+            p = (self.counts[h + ch] + t * p) / (c + t)
         return p
 
     def score(self, text: str) -> float:
@@ -327,9 +330,17 @@ def _within_ranks(scores: list[float] | None, n: int) -> list[float]:
     """Within-item rank (0..1, ties averaged) of one attack's scores; an attack that says nothing gives 0.5 to all."""
     if scores is None or len(set(scores)) <= 1:
         return [0.5] * n
-    from scipy.stats import rankdata
-
-    return ((rankdata(scores) - 1) / max(1, n - 1)).tolist()
+    order = sorted(range(n), key=lambda i: scores[i])
+    out = [0.0] * n
+    i = 0
+    while i < n:  # a run of equal scores shares its mean position
+        j = i
+        while j + 1 < n and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 / max(1, n - 1)
+        i = j + 1
+    return out
 
 
 def stacked(bases: dict, rule_names: tuple[str, ...]):
@@ -363,51 +374,22 @@ def learners(stack_over: tuple[str, ...] = ("hgb-blind", "rf-blind", "knn-blind"
     return {**bases, "stack-blind": stacked({n: bases[n] for n in stack_over}, RULES)}
 
 
-def attack_cases(cases: list[Case], seed: int) -> dict:
-    """Every blind attack on prepared cases (raw rows): bench/redteam.py's summary (n, games, chance, attacks, best)."""
+def attack_items(items, games, seed: int) -> tuple[dict | None, list[str]]:
+    """Every blind attack on a list of speech items: bench/redteam.py's summary (n, games, chance, attacks, best)."""
     from bench.redteam import attack, summary
 
+    cases, notes = dataset_cases(items, games)
+    if not cases:
+        return None, notes
     for c in cases:
         c.rows = relational(c.rows)
-    return summary(cases, attack(cases, RULES, learners(), seed))
+    return summary(cases, attack(cases, RULES, learners(), seed)), notes
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import json
-    import time
-    from pathlib import Path
+    from bench.redteam import speech_sets_main
 
-    from bench.redteam import markdown
-    from werealign.dataset import load_dataset
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sets", nargs="+", help="NAME=DATASET_DIR (its speech items are attacked)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--json", type=Path)
-    args = ap.parse_args(argv)
-    report: dict = {"seed": args.seed, "sets": {}}
-    for spec in args.sets:
-        name, sep, path = spec.partition("=")
-        root = Path(path)
-        if not sep or not name or not (root / "dataset.json").is_file():
-            print(f"error: {spec!r}: expected NAME=DATASET_DIR holding a dataset.json", file=sys.stderr)
-            return 2
-        t0 = time.monotonic()
-        ds = load_dataset(root)
-        items = ds.items.get("speech") or []
-        cases, notes = dataset_cases(items, ds.games) if items else ([], [f"speech: no items in {root}"])
-        found = attack_cases(cases, args.seed) if cases else None
-        report["sets"][name] = {"path": str(root), "kinds": {"speech": found} if found else {}, "notes": notes}
-        print(f"[{name}: {len(items)} speech items in {time.monotonic() - t0:.0f} s]", file=sys.stderr, flush=True)
-    print(markdown(report))
-    for name, block in report["sets"].items():
-        for kind, s in block["kinds"].items():
-            over = [f"{a} {100 * r['accuracy']:.1f}" for a, r in sorted(s["attacks"].items()) if r["accuracy"] > 0.20]
-            print(f"- {name} {kind}: over 20%: {', '.join(over) or 'none'}")
-    if args.json:
-        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
-    return 0
+    return speech_sets_main(argv, __doc__.split("\n\n")[0], attack_items)
 
 
 if __name__ == "__main__":
