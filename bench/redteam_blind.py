@@ -30,7 +30,8 @@ Learners (games held out): `hgb-blind`, `rf-blind`, `knn-blind` (gradient boosti
 neighbours on the features above, each beside its within-item z-score, rank, distance from the median and is-max/is-min;
 plus the item's phase, day and whether the viewpoint is out), and `stack-blind` (logistic regression over the within-item
 ranks of every rule and of the three learners' scores, the learners' scores cross-fitted on an inner split of the
-training games only).
+training games only); `hgb-<family>` (the boosted learner on one family's columns alone: stance, discourse, phase,
+pronoun, time, seats-roles, lm), to say which reading carries a finding.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from bench.redteam_core import ACCUSE, CLAUSE, GOOD, Case, clause_seats_with, cross_fit, relational, row_learner, seats  # noqa: E402
+from bench.redteam_core import (ACCUSE, CLAUSE, GOOD, Case, clause_seats_with, cross_fit, relational,  # noqa: E402
+                                relational_columns, row_learner, seats)
 
 RULES = ("stance-agree", "stance-contradict", "stance-table", "stance-last", "reply-opening", "prev-ref", "last-speaker-first",
          "phase-fit", "phase-misfit", "lastwords-fit", "pronoun-outlier", "pronoun-prototype", "pronoun-own", "addressee-you",
@@ -368,10 +370,23 @@ def stacked(bases: dict, rule_names: tuple[str, ...]):
     return fit
 
 
+FAMILIES = {  # each family's raw columns, for a boosted learner on that family alone (which reading carries a finding)
+    "stance": ("stance-agree", "stance-table", "stance-last"), "discourse": ("reply-opening", "prev-ref", "last-speaker-first"),
+    "phase": ("phase-fit", "sheriff-words", "exile-words", "night-words", "lastwords-fit"),
+    "pronoun": ("i", "we", "you", "all", "third", "pronoun-dist", "pronoun-own"), "time": ("temporal-bad", "temporal-now"),
+    "seats-roles": ("dead-suspect", "alive-share", "off-board-seats", "role-off-board", "role-talked"),
+    "lm": ("lm-table", "lm-own", "lm-lift", "lm-phase"),
+}
+ITEM_COLUMNS = ("is-sheriff-phase", "day", "viewpoint-out")
+
+
 def learners(stack_over: tuple[str, ...] = ("hgb-blind", "rf-blind", "knn-blind")) -> dict:
-    """The three base learners and the stack over `stack_over` of them (a test stacks the cheap ones)."""
+    """The three base learners, the stack over `stack_over` of them (a test stacks the cheap ones), and one boosted
+    learner per family (its columns and the item's phase, day and viewpoint state)."""
     bases = {"hgb-blind": row_learner(_hgb), "rf-blind": row_learner(_rf), "knn-blind": row_learner(_knn)}
-    return {**bases, "stack-blind": stacked({n: bases[n] for n in stack_over}, RULES)}
+    family = {f"hgb-{name}": row_learner(_hgb, relational_columns([FEATURES.index(c) for c in (*cols, *ITEM_COLUMNS)], len(FEATURES)))
+              for name, cols in FAMILIES.items()}
+    return {**bases, "stack-blind": stacked({n: bases[n] for n in stack_over}, RULES), **family}
 
 
 def attack_items(items, games, seed: int) -> tuple[dict | None, list[str]]:

@@ -139,6 +139,8 @@ def test_learners_find_a_plant_and_not_noise():
     planted = _run_learners(_items("dead-seat", n_items=45, games=9), ("hgb-blind", "knn-blind", "stack-blind"))
     assert planted["hgb-blind"]["accuracy"] >= 0.6 and planted["stack-blind"]["accuracy"] >= 0.6, planted
     assert planted["knn-blind"]["accuracy"] >= 0.3, planted
+    family = _run_learners(_items("temporal", n_items=45, games=9), ("hgb-time",))  # one family's columns carry it
+    assert family["hgb-time"]["accuracy"] >= 0.6, family
     noise = _run_learners(_items(None, n_items=72, games=9, seed=11), ("knn-blind", "stack-blind"))
     for name, r in noise.items():
         assert r["accuracy"] <= 0.24, (name, r)
