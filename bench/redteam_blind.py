@@ -19,7 +19,7 @@ Fixed rules (per option a score, nothing fitted; the top one is the pick):
   eight's mean), `pronoun-own` (closeness of that profile to the viewpoint's own turns'), `addressee-you` (second person);
 - time: `temporal-fit` (minus the time words the item's day makes impossible: "yesterday" on day 1, a day or night
   number after today), `temporal-now` (names today's number or "today");
-- seats and roles at the cut-off: `no-dead-suspect` (minus the seats out it accuses), `alive-share` (share of its seats
+- seats and roles at the cut-off: `no-dead-suspect` (minus the seats out, or not on the board, it accuses), `alive-share` (share of its seats
   alive), `role-on-board` (minus the roles it names that the board's composition lacks), `role-talked` (share of the
   roles it names that the shown table already named);
 - character language models (interpolated Witten-Bell trigrams over the game's own shown turns): `lm-table` /
@@ -55,7 +55,7 @@ RULES = ("stance-agree", "stance-contradict", "stance-table", "stance-last", "re
          "lm-table-least", "lm-own", "lm-lift", "lm-phase")
 FEATURES = ("stance-agree", "stance-table", "stance-last", "reply-opening", "prev-ref", "last-speaker-first", "phase-fit",
             "sheriff-words", "exile-words", "night-words", "lastwords-fit", "i", "we", "you", "all", "third", "pronoun-dist",
-            "pronoun-own", "temporal-bad", "temporal-now", "dead-suspect", "alive-share", "off-board-seats", "role-off-board",
+            "pronoun-own", "temporal-bad", "temporal-now", "dead-suspect", "alive-share", "seats-above-alive", "role-off-board",
             "role-talked", "lm-table", "lm-own", "lm-lift", "lm-phase", "is-sheriff-phase", "day", "viewpoint-out")
 
 # Word lists written for this red team from how the game is played (Chinese table talk and English), not from any item.
@@ -237,7 +237,8 @@ def blind_case(item_id: str, group: str, texts: list[str], key: set[int], table:
     named = [seats(t) for t in texts]
     dead_suspect = [float(sum(1 for s in clause_seats_with(t, ACCUSE) if table.alive and s not in table.alive)) for t in texts]
     alive_share = [sum(s in table.alive for s in ns) / len(ns) if ns and table.alive else 0.0 for ns in named]
-    off_seats = [float(sum(1 for s in ns if table.alive and s > max(table.alive, default=0) and s not in table.alive)) for ns in named]
+    # seats named above the highest seat still alive: off the board, or out (the Table does not carry the board's size)
+    above = [float(sum(1 for s in ns if table.alive and s > max(table.alive))) for ns in named]
     named_roles = [roles_named(t, table.role_names) for t in texts]
     talked = set().union(*(roles_named(t, table.role_names) for _, _, t in table.turns)) if table.turns else set()
     off_board = [float(len(r - table.board_roles)) if table.board_roles else 0.0 for r in named_roles]
@@ -268,7 +269,7 @@ def blind_case(item_id: str, group: str, texts: list[str], key: set[int], table:
     item_cols = [float(table.phase_kind == "sheriff_election"), float(table.day or 0), float(vp_out)]
     cols = (agree, agree_table, agree_last, reply, prev, last_first, phase_fit, sheriff_w, exile_w, night_w, lastwords,
             *zip(*raw_pron), pron_dist, pron_own, [b for b, _ in times], [w for _, w in times], dead_suspect, alive_share,
-            off_seats, off_board, role_talked, lm_table, lm_own, lm_lift, lm_phase)
+            above, off_board, role_talked, lm_table, lm_own, lm_lift, lm_phase)
     rows = [[float(c[i]) for c in cols] + item_cols for i in range(n)]
     return Case(item_id, group, list(range(n)), set(key), rules, rows, list(texts))
 
@@ -374,7 +375,7 @@ FAMILIES = {  # each family's raw columns, for a boosted learner on that family 
     "stance": ("stance-agree", "stance-table", "stance-last"), "discourse": ("reply-opening", "prev-ref", "last-speaker-first"),
     "phase": ("phase-fit", "sheriff-words", "exile-words", "night-words", "lastwords-fit"),
     "pronoun": ("i", "we", "you", "all", "third", "pronoun-dist", "pronoun-own"), "time": ("temporal-bad", "temporal-now"),
-    "seats-roles": ("dead-suspect", "alive-share", "off-board-seats", "role-off-board", "role-talked"),
+    "seats-roles": ("dead-suspect", "alive-share", "seats-above-alive", "role-off-board", "role-talked"),
     "lm": ("lm-table", "lm-own", "lm-lift", "lm-phase"),
 }
 ITEM_COLUMNS = ("is-sheriff-phase", "day", "viewpoint-out")
