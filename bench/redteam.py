@@ -160,6 +160,40 @@ def markdown(report: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+def speech_sets_main(argv: list[str] | None, description: str, attack_items) -> int:
+    """The command line of a speech-only red team (bench/redteam_unseen.py, bench/redteam_blind.py): each NAME=DATASET_DIR's
+    speech items through `attack_items(items, games, seed) -> (summary or None, notes)`, printed as the table above, then
+    the attacks over 20% per set (and the full report with --json)."""
+    from werealign.dataset import load_dataset
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("sets", nargs="+", help="NAME=DATASET_DIR (its speech items are attacked)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+    report: dict = {"seed": args.seed, "sets": {}}
+    for spec in args.sets:
+        name, sep, path = spec.partition("=")
+        root = Path(path)
+        if not sep or not name or not (root / "dataset.json").is_file():
+            print(f"error: {spec!r}: expected NAME=DATASET_DIR holding a dataset.json", file=sys.stderr)
+            return 2
+        t0 = time.monotonic()
+        ds = load_dataset(root)
+        items = ds.items.get("speech") or []
+        found, notes = attack_items(items, ds.games, args.seed) if items else (None, [f"speech: no items in {root}"])
+        report["sets"][name] = {"path": str(root), "kinds": {"speech": found} if found else {}, "notes": notes}
+        print(f"[{name}: {len(items)} speech items in {time.monotonic() - t0:.0f} s]", file=sys.stderr, flush=True)
+    print(markdown(report))
+    for name, block in report["sets"].items():
+        for kind, s in block["kinds"].items():
+            over = [f"{a} {100 * r['accuracy']:.1f}" for a, r in sorted(s["attacks"].items()) if r["accuracy"] > 0.20]
+            print(f"- {name} {kind}: over 20%: {', '.join(over) or 'none'}")
+    if args.json:
+        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sets", nargs="+", help="NAME=DATASET_DIR[:KIND,KIND]")

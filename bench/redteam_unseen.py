@@ -397,40 +397,9 @@ def attack_items(items, games, seed: int) -> tuple[dict | None, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import json
-    import time
-    from pathlib import Path
+    from bench.redteam import speech_sets_main
 
-    from bench.redteam import markdown
-    from werealign.dataset import load_dataset
-
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sets", nargs="+", help="NAME=DATASET_DIR (its speech items are attacked)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--json", type=Path)
-    args = ap.parse_args(argv)
-    report: dict = {"seed": args.seed, "sets": {}}
-    for spec in args.sets:
-        name, sep, path = spec.partition("=")
-        root = Path(path)
-        if not sep or not name or not (root / "dataset.json").is_file():
-            print(f"error: {spec!r}: expected NAME=DATASET_DIR holding a dataset.json", file=sys.stderr)
-            return 2
-        t0 = time.monotonic()
-        ds = load_dataset(root)
-        items = ds.items.get("speech") or []
-        found, notes = attack_items(items, ds.games, args.seed) if items else (None, [f"speech: no items in {root}"])
-        report["sets"][name] = {"path": str(root), "kinds": {"speech": found} if found else {}, "notes": notes}
-        print(f"[{name}: {len(items)} speech items in {time.monotonic() - t0:.0f} s]", file=sys.stderr, flush=True)
-    print(markdown(report))
-    for name, block in report["sets"].items():
-        for kind, s in block["kinds"].items():
-            over = [f"{a} {100 * r['accuracy']:.1f}" for a, r in sorted(s["attacks"].items()) if r["accuracy"] > 0.20]
-            print(f"- {name} {kind}: over 20%: {', '.join(over) or 'none'}")
-    if args.json:
-        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
-    return 0
+    return speech_sets_main(argv, __doc__.split("\n\n")[0], attack_items)
 
 
 if __name__ == "__main__":
