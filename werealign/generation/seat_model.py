@@ -12,10 +12,11 @@ moment's key names the seat). Never this item's key, nor any key of its game: a 
 population of keys, not the answer.
 
 Per live seat other than the viewpoint, from the turns the prompt shows at the table:
-- `viewpoint-named`, `named`, `recent`, `accused`: how often (log 1+n) the viewpoint's turns, all turns, the last
-  RECENT turns, and clauses with an accusing word (werealign.tasks.table_talk's words per language; other
-  languages: the move words of werealign.generation.human_text) named it;
-- `spoke`, `last-turn`, `last-speaker`: it took a turn; the last turn named it; it spoke last.
+- `viewpoint-named`, `named`, `recent`, `accused`, `last-speaker-named`: how often (log 1+n) the viewpoint's turns, all
+  turns, the last RECENT turns, clauses with an accusing word (werealign.tasks.table_talk's words per language;
+  other languages: the move words of werealign.generation.human_text), and the last speaker's turns named it;
+- `spoke`, `last-turn`, `last-speaker`, `viewpoint-last`: it took a turn; the last turn named it; it spoke last; the
+  viewpoint's own last turn named it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 
 from werealign.generation import human_text as ht
 
-FEATURES = ("viewpoint-named", "named", "recent", "accused", "spoke", "last-turn", "last-speaker")
+FEATURES = ("viewpoint-named", "named", "recent", "accused", "last-speaker-named", "spoke", "last-turn", "last-speaker", "viewpoint-last")
 FOLDS = 5
 RECENT = 3
 
@@ -61,9 +62,11 @@ def table_of(turns: Sequence[tuple[int, str]], viewpoint: int, live: Sequence[in
     spoke = {sp for sp, _ in turns}
     last_seats = set(said[-1][1]) if said else set()
     last_speaker = said[-1][0] if said else None
+    by_last = Counter(s for sp, ss in said if sp == last_speaker for s in ss)
+    own_last = next((set(ss) for sp, ss in reversed(said) if sp == viewpoint), set())
     seats = tuple(s for s in live if s != viewpoint)
-    rows = tuple((math.log1p(own[s]), math.log1p(named[s]), math.log1p(recent[s]), math.log1p(accused[s]), float(s in spoke),
-                  float(s in last_seats), float(s == last_speaker)) for s in seats)
+    rows = tuple((math.log1p(own[s]), math.log1p(named[s]), math.log1p(recent[s]), math.log1p(accused[s]), math.log1p(by_last[s]),
+                  float(s in spoke), float(s in last_seats), float(s == last_speaker), float(s in own_last)) for s in seats)
     return Table(seats, rows)
 
 
