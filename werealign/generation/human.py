@@ -246,6 +246,7 @@ class Picker:
         # the same analyzer and weighting as the lexical built-ins (werealign.text.similarity)
         self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
         self.matrix = self.vectorizer.fit_transform([s.text for s in pool]) if pool else None
+        self.mentions = [len(ht.seats_named(s.text, dict(s.names))) for s in pool]
 
     def candidates(self, game: GameLog, moment: Moment, key: str, draw: int = 0) -> list[int]:
         """Spans of other games of the same source style, a seeded shuffle of the SHORTLIST most like the key
@@ -264,6 +265,11 @@ class Picker:
         # distractors drawn by likeness alone (no role in 30% of keys, 19% of distractors; key-rank p=0.0002)
         roles = ht.roles_named(key)
         matched = [i for i in eligible if len(self.pool[i].roles) == len(roles)]
+        eligible = matched if len(matched) >= SHORTLIST // 2 else eligible
+        # and as many seat mentions: a shortlist by likeness favoured spans full of seats ("3号...3号"), 1.9 mentions
+        # per distractor against 1.7 per key on the release, and the key was the option with the fewest numerals
+        seats = len(ht.seats_named(key, names_of_seats(game.seats)))
+        matched = [i for i in eligible if self.mentions[i] == seats]
         eligible = matched if len(matched) >= SHORTLIST // 2 else eligible
         if not eligible:
             return []

@@ -12,11 +12,13 @@ moment's key names the seat). Never this item's key, nor any key of its game: a 
 population of keys, not the answer.
 
 Per live seat other than the viewpoint, from the turns the prompt shows at the table:
-- `viewpoint-named`, `named`, `recent`, `accused`, `last-speaker-named`: how often (log 1+n) the viewpoint's turns, all
-  turns, the last RECENT turns, clauses with an accusing word (werealign.tasks.table_talk's words per language;
-  other languages: the move words of werealign.generation.human_text), and the last speaker's turns named it;
+- `viewpoint-named`, `named`, `recent`, `accused`, `cleared`, `last-speaker-named`: how often (log 1+n) the viewpoint's
+  turns, all turns, the last RECENT turns, clauses with an accusing (a clearing) word (werealign.tasks.table_talk's
+  words per language; other languages: the move words of werealign.generation.human_text; none), and the last
+  speaker's turns named it;
 - `spoke`, `last-turn`, `last-speaker`, `viewpoint-last`: it took a turn; the last turn named it; it spoke last; the
-  viewpoint's own last turn named it.
+  viewpoint's own last turn named it;
+- `beside-viewpoint`, `beside-last-speaker`: it sits next to the viewpoint, to the last speaker (the table's round).
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from dataclasses import dataclass
 
 from werealign.generation import human_text as ht
 
-FEATURES = ("viewpoint-named", "named", "recent", "accused", "last-speaker-named", "spoke", "last-turn", "last-speaker", "viewpoint-last")
+FEATURES = ("viewpoint-named", "named", "recent", "accused", "cleared", "last-speaker-named", "spoke", "last-turn", "last-speaker",
+            "viewpoint-last", "beside-viewpoint", "beside-last-speaker")
 FOLDS = 5
 RECENT = 3
 
@@ -42,32 +45,41 @@ class Table:
     rows: tuple[tuple[float, ...], ...]  # FEATURES per seat
 
 
-def _accusing(language: str) -> re.Pattern[str]:
+def _words(language: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    """(accusing, clearing) words of the language."""
     from werealign.tasks.table_talk import WORDS
 
     words = WORDS.get(language)
-    return re.compile(words.accuse) if words is not None else ht.MOVE_WORDS
+    return (re.compile(words.accuse), re.compile(words.clear)) if words is not None else (ht.MOVE_WORDS, None)
+
+
+def _beside(a: int, b: int | None, seats: int) -> float:
+    return float(b is not None and (a - b) % seats in (1, seats - 1))
 
 
 def table_of(turns: Sequence[tuple[int, str]], viewpoint: int, live: Sequence[int], language: str,
-             names: Mapping | None = None) -> Table:
-    """`turns`: (speaker, text) of the player turns the prompt shows, in order."""
-    accuse = _accusing(language)
+             names: Mapping | None = None, seats: int | None = None) -> Table:
+    """`turns`: (speaker, text) of the player turns the prompt shows, in order; `seats`: the table's size (the highest
+    live seat when not given)."""
+    accuse, clear = _words(language)
+    clauses = [(c, ht.seats_named(c, names)) for _, t in turns for c in re.split(r"[,，.。;；!！?？:：、…\n]+", t)]
     said = [(sp, ht.seats_named(t, names)) for sp, t in turns]
     named = Counter(s for _, ss in said for s in ss)
     own = Counter(s for sp, ss in said if sp == viewpoint for s in ss)
     recent = Counter(s for _, ss in said[-RECENT:] for s in ss)
-    accused = Counter(s for _, t in turns for clause in re.split(r"[,，.。;；!！?？:：、…\n]+", t) if accuse.search(clause)
-                      for s in set(ht.seats_named(clause, names)))
+    accused = Counter(s for c, ss in clauses if accuse.search(c) for s in set(ss))
+    cleared = Counter(s for c, ss in clauses if clear is not None and clear.search(c) for s in set(ss))
     spoke = {sp for sp, _ in turns}
     last_seats = set(said[-1][1]) if said else set()
     last_speaker = said[-1][0] if said else None
     by_last = Counter(s for sp, ss in said if sp == last_speaker for s in ss)
     own_last = next((set(ss) for sp, ss in reversed(said) if sp == viewpoint), set())
-    seats = tuple(s for s in live if s != viewpoint)
-    rows = tuple((math.log1p(own[s]), math.log1p(named[s]), math.log1p(recent[s]), math.log1p(accused[s]), math.log1p(by_last[s]),
-                  float(s in spoke), float(s in last_seats), float(s == last_speaker), float(s in own_last)) for s in seats)
-    return Table(seats, rows)
+    size = seats or max([*live, viewpoint])
+    others = tuple(s for s in live if s != viewpoint)
+    rows = tuple((math.log1p(own[s]), math.log1p(named[s]), math.log1p(recent[s]), math.log1p(accused[s]), math.log1p(cleared[s]),
+                  math.log1p(by_last[s]), float(s in spoke), float(s in last_seats), float(s == last_speaker), float(s in own_last),
+                  _beside(s, viewpoint, size), _beside(s, last_speaker, size)) for s in others)
+    return Table(others, rows)
 
 
 class SeatModel:
@@ -107,7 +119,7 @@ def moment_weights(keyed: Sequence[tuple[str, int, int, str, object, str]], seed
     (game id, key turn) -> live seat -> weight, from a SeatModel of every moment's key (each judged by other games')."""
     rows = []
     for game_id, _turn, seat, key, shown, language in keyed:
-        table = table_of(shown.turns, seat, shown.live, language, shown.names)  # type: ignore[attr-defined]
+        table = table_of(shown.turns, seat, shown.live, language, shown.names, len(shown.live) + len(shown.dead))  # type: ignore[attr-defined]
         rows.append((game_id, table, set(ht.seats_named(key, shown.names)) & set(table.seats)))  # type: ignore[attr-defined]
     model = SeatModel(rows, seed)
     return {(g, turn): model.weights(g, table) for (g, turn, *_), (_, table, _) in zip(keyed, rows)}
