@@ -18,7 +18,9 @@ Per live seat other than the viewpoint, from the turns the prompt shows at the t
   speaker's turns named it;
 - `spoke`, `last-turn`, `last-speaker`, `viewpoint-last`: it took a turn; the last turn named it; it spoke last; the
   viewpoint's own last turn named it;
-- `beside-viewpoint`, `beside-last-speaker`: it sits next to the viewpoint, to the last speaker (the table's round).
+- `after-viewpoint`, `before-viewpoint`, `after-last-speaker`, `before-last-speaker`: it sits next after (before) the
+  viewpoint, the last speaker (the order of the table's round: keys named the seat after the viewpoint less often
+  than the one before it).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from werealign.generation import human_text as ht
 
 FEATURES = ("viewpoint-named", "named", "recent", "accused", "cleared", "last-speaker-named", "spoke", "last-turn", "last-speaker",
-            "viewpoint-last", "beside-viewpoint", "beside-last-speaker")
+            "viewpoint-last", "after-viewpoint", "before-viewpoint", "after-last-speaker", "before-last-speaker")
 FOLDS = 5
 RECENT = 3
 
@@ -53,8 +55,9 @@ def _words(language: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
     return (re.compile(words.accuse), re.compile(words.clear)) if words is not None else (ht.MOVE_WORDS, None)
 
 
-def _beside(a: int, b: int | None, seats: int) -> float:
-    return float(b is not None and (a - b) % seats in (1, seats - 1))
+def _after(a: int, b: int | None, seats: int, step: int) -> float:
+    """1.0 when seat `a` sits `step` places after seat `b` round a table of `seats` (step -1: just before)."""
+    return float(b is not None and (a - b) % seats == step % seats)
 
 
 def table_of(turns: Sequence[tuple[int, str]], viewpoint: int, live: Sequence[int], language: str,
@@ -78,7 +81,8 @@ def table_of(turns: Sequence[tuple[int, str]], viewpoint: int, live: Sequence[in
     others = tuple(s for s in live if s != viewpoint)
     rows = tuple((math.log1p(own[s]), math.log1p(named[s]), math.log1p(recent[s]), math.log1p(accused[s]), math.log1p(cleared[s]),
                   math.log1p(by_last[s]), float(s in spoke), float(s in last_seats), float(s == last_speaker), float(s in own_last),
-                  _beside(s, viewpoint, size), _beside(s, last_speaker, size)) for s in others)
+                  _after(s, viewpoint, size, 1), _after(s, viewpoint, size, -1), _after(s, last_speaker, size, 1),
+                  _after(s, last_speaker, size, -1)) for s in others)
     return Table(others, rows)
 
 
