@@ -12,12 +12,15 @@ moment's key names the seat). Never this item's key, nor any key of its game: a 
 population of keys, not the answer.
 
 Per live seat other than the viewpoint, from the turns the prompt shows at the table:
-- `viewpoint-named`, `named`, `recent`, `accused`, `cleared`, `last-speaker-named`: how often (log 1+n) the viewpoint's
-  turns, all turns, the last RECENT turns, clauses with an accusing (a clearing) word (werealign.tasks.table_talk's
+- `viewpoint-named`, `named`, `recent`, `accused`, `recent-accused`, `cleared`, `last-speaker-named`: how often (log 1+n)
+  the viewpoint's turns, all turns, the last RECENT turns, clauses with an accusing word (in all turns, in the last
+  RECENT), clauses with a clearing word (werealign.tasks.table_talk's
   words per language; other languages: the move words of werealign.generation.human_text; none), and the last
   speaker's turns named it;
 - `spoke`, `last-turn`, `last-speaker`, `viewpoint-last`: it took a turn; the last turn named it; it spoke last; the
   viewpoint's own last turn named it;
+- `named-top`, `accused-top`, `named-share`, `accused-share`: it is (one of) the most named, the most accused seat of the
+  table (at least once); the share of the other live seats named (accused) less often: how the table ranks it;
 - `after-viewpoint`, `before-viewpoint`, `after-last-speaker`, `before-last-speaker`: it sits next after (before) the
   viewpoint, the last speaker (the order of the table's round: keys named the seat after the viewpoint less often
   than the one before it).
@@ -34,8 +37,9 @@ from dataclasses import dataclass
 
 from werealign.generation import human_text as ht
 
-FEATURES = ("viewpoint-named", "named", "recent", "accused", "cleared", "last-speaker-named", "spoke", "last-turn", "last-speaker",
-            "viewpoint-last", "after-viewpoint", "before-viewpoint", "after-last-speaker", "before-last-speaker")
+FEATURES = ("viewpoint-named", "named", "recent", "accused", "recent-accused", "cleared", "last-speaker-named", "spoke", "last-turn",
+            "last-speaker", "viewpoint-last", "after-viewpoint", "before-viewpoint", "after-last-speaker", "before-last-speaker",
+            "named-top", "accused-top", "named-share", "accused-share")
 FOLDS = 5
 RECENT = 3
 
@@ -60,18 +64,28 @@ def _after(a: int, b: int | None, seats: int, step: int) -> float:
     return float(b is not None and (a - b) % seats == step % seats)
 
 
+def _top(counts: Counter, seat: int, seats: Sequence[int]) -> float:
+    top = max((counts[s] for s in seats), default=0)
+    return float(top > 0 and counts[seat] == top)
+
+
+def _share(counts: Counter, seat: int, seats: Sequence[int]) -> float:
+    return sum(counts[s] < counts[seat] for s in seats) / max(1, len(seats) - 1)
+
+
 def table_of(turns: Sequence[tuple[int, str]], viewpoint: int, live: Sequence[int], language: str,
              names: Mapping | None = None, seats: int | None = None) -> Table:
     """`turns`: (speaker, text) of the player turns the prompt shows, in order; `seats`: the table's size (the highest
     live seat when not given)."""
     accuse, clear = _words(language)
-    clauses = [(c, ht.seats_named(c, names)) for _, t in turns for c in re.split(r"[,，.。;；!！?？:：、…\n]+", t)]
+    clauses = [(n, c, ht.seats_named(c, names)) for n, (_, t) in enumerate(turns) for c in re.split(r"[,，.。;；!！?？:：、…\n]+", t)]
     said = [(sp, ht.seats_named(t, names)) for sp, t in turns]
     named = Counter(s for _, ss in said for s in ss)
     own = Counter(s for sp, ss in said if sp == viewpoint for s in ss)
     recent = Counter(s for _, ss in said[-RECENT:] for s in ss)
-    accused = Counter(s for c, ss in clauses if accuse.search(c) for s in set(ss))
-    cleared = Counter(s for c, ss in clauses if clear is not None and clear.search(c) for s in set(ss))
+    accused = Counter(s for _, c, ss in clauses if accuse.search(c) for s in set(ss))
+    lately = Counter(s for n, c, ss in clauses if n >= len(turns) - RECENT and accuse.search(c) for s in set(ss))
+    cleared = Counter(s for _, c, ss in clauses if clear is not None and clear.search(c) for s in set(ss))
     spoke = {sp for sp, _ in turns}
     last_seats = set(said[-1][1]) if said else set()
     last_speaker = said[-1][0] if said else None
@@ -79,10 +93,11 @@ def table_of(turns: Sequence[tuple[int, str]], viewpoint: int, live: Sequence[in
     own_last = next((set(ss) for sp, ss in reversed(said) if sp == viewpoint), set())
     size = seats or max([*live, viewpoint])
     others = tuple(s for s in live if s != viewpoint)
-    rows = tuple((math.log1p(own[s]), math.log1p(named[s]), math.log1p(recent[s]), math.log1p(accused[s]), math.log1p(cleared[s]),
-                  math.log1p(by_last[s]), float(s in spoke), float(s in last_seats), float(s == last_speaker), float(s in own_last),
-                  _after(s, viewpoint, size, 1), _after(s, viewpoint, size, -1), _after(s, last_speaker, size, 1),
-                  _after(s, last_speaker, size, -1)) for s in others)
+    rows = tuple((math.log1p(own[s]), math.log1p(named[s]), math.log1p(recent[s]), math.log1p(accused[s]), math.log1p(lately[s]),
+                  math.log1p(cleared[s]), math.log1p(by_last[s]), float(s in spoke), float(s in last_seats), float(s == last_speaker),
+                  float(s in own_last), _after(s, viewpoint, size, 1), _after(s, viewpoint, size, -1), _after(s, last_speaker, size, 1),
+                  _after(s, last_speaker, size, -1), _top(named, s, others), _top(accused, s, others), _share(named, s, others),
+                  _share(accused, s, others)) for s in others)
     return Table(others, rows)
 
 
