@@ -11,7 +11,8 @@ shown, and those after it can carry what happens later (a death, an exile, a cla
 announced). No length is asked for: keys and distractors come from the same procedure, so the key's length
 rank is uniform (a +-25% band around the key once made the key the one option whose band holds the other eight).
 
-Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
+Candidates (spans naming as many roles, and as many seats, as the key when 200+ such spans exist) are drawn (seeded)
+from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
 how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
 (werealign.shortcuts.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
 game, a seat already out at the keys' own rate (`dead_rate`), else a live seat drawn with the weight a real next
