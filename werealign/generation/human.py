@@ -64,7 +64,7 @@ from werealign.tasks import kind_of_model
 from werealign.text.seat_names import names_of_seats
 from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
-METHOD = "human-voiced/2"
+METHOD = "human-voiced/3"  # /3: seats drawn as keys of other games name them (seat_model)
 ORIGIN = "human_utterance"
 DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive statements
 MIN_KEY = 20  # visible characters of the key's span (fewer says nothing to choose from)
