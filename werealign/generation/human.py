@@ -11,11 +11,13 @@ shown, and those after it can carry what happens later (a death, an exile, a cla
 announced). No length is asked for: keys and distractors come from the same procedure, so the key's length
 rank is uniform (a +-25% band around the key once made the key the one option whose band holds the other eight).
 
-Candidates are drawn (seeded) from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
+Candidates (spans naming as many roles, and as many seats, as the key when 200+ such spans exist) are drawn (seeded)
+from the SHORTLIST spans most similar to the key by character TF-IDF, ordered by
 how close their likeness to the viewpoint's own words is to the key's; every seat renumbered in every form
 (werealign.shortcuts.seats): the speaker's seat becomes the viewpoint's, every other seat a distinct seat of this
-game, a seat already out at the keys' own rate (`dead_rate`), else a live seat weighted towards those the
-viewpoint has talked about. Whether a distractor names a seat out at the cut-off at all is drawn per option
+game, a seat already out at the keys' own rate (`dead_rate`), else a live seat drawn with the weight a real next
+turn at such a table gives it (werealign.generation.seat_model: accused, spoke, named lately..., learnt from other
+games' keys), so seats shared among the nine options, and with the talk, say nothing of the key. Whether a distractor names a seat out at the cut-off at all is drawn per option
 at the keys' own rate (`out_rate`, among moments with a seat out), so naming one does not tell the key.
 
 No option names a role the board lacks, holds a post-game remark, opens on a fragment, repeats the shown
@@ -52,6 +54,7 @@ from werealign.generation import minimal
 from werealign.generation.human_text import remap
 from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_later, repeats_transcript, shown_for
 from werealign.generation.moments import find_moments
+from werealign.generation.seat_model import moment_weights
 from werealign.generation.pipeline import CONFIG, Unit, assemble, select_games
 from werealign.files.output_dir import claim_directory
 from werealign.render.lines import seat_label
@@ -61,7 +64,7 @@ from werealign.tasks import kind_of_model
 from werealign.text.seat_names import names_of_seats
 from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
 
-METHOD = "human-voiced/2"
+METHOD = "human-voiced/3"  # /3: seats drawn as keys of other games name them (seat_model)
 ORIGIN = "human_utterance"
 DIMENSION = "PS"  # "what do you say now?" asks for the turn itself: persuasive statements
 MIN_KEY = 20  # visible characters of the key's span (fewer says nothing to choose from)
@@ -70,7 +73,6 @@ MAX_REUSE = 3  # a turn in at most this many items (key included): more, and a r
 REDRAWS = 2  # candidate sets drawn again, from turns not used up, for a moment whose every set would reuse one
 SHORTLIST = 400  # hard negatives: drawn (seeded) from the 400 most similar; 40 made the key the centroid (bench/human_items.py)
 STANCE_WEIGHT = 0.1
-SEAT_TALK_WEIGHT = 3  # extra draws of a live seat per time the viewpoint named it before the cut-off
 SILENCE = re.compile(r"silen|mute|禁言", re.IGNORECASE)
 
 
@@ -245,6 +247,7 @@ class Picker:
         # the same analyzer and weighting as the lexical built-ins (werealign.text.similarity)
         self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
         self.matrix = self.vectorizer.fit_transform([s.text for s in pool]) if pool else None
+        self.mentions = [len(ht.seats_named(s.text, dict(s.names))) for s in pool]
 
     def candidates(self, game: GameLog, moment: Moment, key: str, draw: int = 0) -> list[int]:
         """Spans of other games of the same source style, a seeded shuffle of the SHORTLIST most like the key
@@ -263,6 +266,11 @@ class Picker:
         # distractors drawn by likeness alone (no role in 30% of keys, 19% of distractors; key-rank p=0.0002)
         roles = ht.roles_named(key)
         matched = [i for i in eligible if len(self.pool[i].roles) == len(roles)]
+        eligible = matched if len(matched) >= SHORTLIST // 2 else eligible
+        # and as many seat mentions: a shortlist by likeness favoured spans full of seats ("3号...3号"), 1.9 mentions
+        # per distractor against 1.7 per key on the release, and the key was the option with the fewest numerals
+        seats = len(ht.seats_named(key, names_of_seats(game.seats)))
+        matched = [i for i in eligible if self.mentions[i] == seats]
         eligible = matched if len(matched) >= SHORTLIST // 2 else eligible
         if not eligible:
             return []
@@ -296,18 +304,16 @@ class Picker:
         return [idx[n] for n in sorted(range(len(idx)), key=lambda n: (round(gap[n], 2), n))]
 
     def pick(self, game: GameLog, moment: Moment, item_id: str, key: str, shown: Shown | None = None,
-             draw: int = 0) -> tuple[list[dict[str, str]], str | None]:
+             draw: int = 0, seat_weights: dict[int, float] | None = None) -> tuple[list[dict[str, str]], str | None]:
         """Eight distractors (origin, text, source), or the reason there are not eight. No length is asked
         for: every option is cut by the same procedure (move_spans), so the key's length is one more draw
         from the lengths its distractors come from, and its rank among the nine uniform."""
         shown = shown_for(game, moment) if shown is None else shown
         ranked = self.candidates(game, moment, key, draw)
+        # live seats weighed as a real next turn at this table names them (werealign.generation.seat_model, learnt
+        # from other games' keys): drawn evenly, distractors named seats alike and unlike the key
         live = [s for s in shown.live if s != moment.seat]
-        # seats the viewpoint has been talking about are drawn more often: otherwise the key alone would
-        # name them, and matching options to the viewpoint's own turns (werealign/own-style) would find it
-        named = Counter(s for u in game.utterances if u.speaker == moment.seat and max(u.segment_ids) <= moment.cutoff
-                        for s in ht.seats_named(u.text, shown.names) if s in live)
-        weights = {s: 1 + SEAT_TALK_WEIGHT * named[s] for s in live}
+        weights = {s: (seat_weights or {}).get(s, 1.0) for s in live}
         chosen: list[dict[str, str]] = []
         taken: set[int] = set()
         draw_out = random.Random(f"{self.seed}:{item_id}:out" + (f":{draw}" if draw else ""))
@@ -325,7 +331,7 @@ class Picker:
             self.used[draw][i] += 1
         return chosen, None
 
-    def _first_fit(self, ranked: list[int], taken: set[int], live: dict[int, int], moment: Moment, item_id: str, so_far: list[str],
+    def _first_fit(self, ranked: list[int], taken: set[int], live: dict[int, float], moment: Moment, item_id: str, so_far: list[str],
                    shown: Shown, names_out: bool | None = None) -> tuple[int, dict[str, str]] | None:
         from werealign.schema import Option
 
@@ -392,6 +398,8 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     role_rates = minimal.key_role_rates(key for _, key, _ in keyed) if config.minimal else None
     draws = max(1, config.draws)
     picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws + REDRAWS)
+    seat_weights = moment_weights([(m.game_id, m.turn.index, m.seat, key, shown, ds.games[m.game_id].language) for m, key, shown in keyed],
+                                  config.seed)
     # several candidate distractor sets per moment; the learned ensemble, fitted on other games, keeps one
     drawn: list[tuple[Moment, list[SpeechItem]]] = []
     for m, key, shown in keyed:
@@ -399,7 +407,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
         uid = item_id_of(m).replace("-hum-", "-min-") if config.minimal else item_id_of(m)
         group, reasons = [], []
         sets = (_minimal(game, m, key, shown, f"{config.seed}:{uid}", role_rates, draws) if config.minimal
-                else [picker.pick(game, m, uid, key, shown, d) for d in range(draws)])
+                else [picker.pick(game, m, uid, key, shown, d, seat_weights[(m.game_id, m.turn.index)]) for d in range(draws)])
         for negatives, why in sets:
             if why is not None:
                 reasons.append(why)
@@ -421,7 +429,7 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
         out = []
         for d in range(draws, draws + REDRAWS):
             picker.used[d] = [used[f"{s.game_id}#{s.turn_index}"] for s in picker.pool]
-            negatives, why = picker.pick(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, shown, d)
+            negatives, why = picker.pick(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, shown, d, seat_weights[(m.game_id, m.turn.index)])
             if why is None:
                 out.append(_item(ds.games[m.game_id], m, drawn[n][1][0].item_id, key, negatives, config))
         return out

@@ -25,6 +25,7 @@ class Shown:
     dead: tuple[int, ...]  # seats out at the cut-off
     names: dict = field(default_factory=dict)  # seat -> its name and nicknames (issue 45): a seat named by name is a seat
     later: Callable[[str], bool] = lambda text: False  # repeats a later turn of the game (werealign.shortcuts.exchange.repeats_later)
+    turns: tuple[tuple[int, str], ...] = ()  # (speaker, text) of the player turns shown: how the table talks of each seat
 
 
 def shown_for(game: GameLog, moment: Moment) -> Shown:
@@ -37,7 +38,8 @@ def shown_for(game: GameLog, moment: Moment) -> Shown:
     board = frozenset(r.role for r in game.rules.composition) | frozenset(s.role for s in game.seats if s.role)
     live = tuple(alive_at(game, moment.cutoff))
     return Shown(grams, board, live, tuple(s.seat for s in game.seats if s.seat not in live), names_of_seats(game.seats),
-                 lambda text: later(text, game, moment.cutoff, moment.seat))
+                 lambda text: later(text, game, moment.cutoff, moment.seat),
+                 tuple((u.speaker, u.text) for u in ctx.utterances if isinstance(u.speaker, int)))
 
 
 def repeats_transcript(text: str, shown: Shown) -> bool:
