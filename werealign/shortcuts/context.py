@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -141,18 +142,31 @@ def item_features(item: SpeechItem, shown: Shown, joined: tuple[JoinedCounts, Jo
 _FEATURES_MEMO: OrderedDict[str, list[list[list[float]]]] = OrderedDict()
 _ATTACKS_MEMO: OrderedDict[str, ContextAttacks] = OrderedDict()
 _MEMO_SIZE = 4  # a release's rows or attacks: about 40,000 floats each
+_MEMO_LOCK = threading.Lock()  # callers in threads never see a key evicted between its lookup and its use
 
 
 def clear_memos() -> None:
     """Forget every remembered features and attacks (a test that proves them deterministic computes them twice)."""
-    _FEATURES_MEMO.clear()
-    _ATTACKS_MEMO.clear()
+    with _MEMO_LOCK:
+        _FEATURES_MEMO.clear()
+        _ATTACKS_MEMO.clear()
+
+
+def _recall(memo: OrderedDict, key: str):
+    """The remembered value of `key` (the most recently used from now on), or None."""
+    with _MEMO_LOCK:
+        found = memo.get(key)
+        if found is not None:
+            memo.move_to_end(key)
+        return found
 
 
 def _remember(memo: OrderedDict, key: str, value) -> None:
-    memo[key] = value
-    while len(memo) > _MEMO_SIZE:
-        memo.popitem(last=False)
+    with _MEMO_LOCK:
+        memo[key] = value
+        memo.move_to_end(key)
+        while len(memo) > _MEMO_SIZE:
+            memo.popitem(last=False)
 
 
 def _copy_rows(rows: list[list[list[float]]]) -> list[list[list[float]]]:
@@ -177,9 +191,9 @@ def _features_key(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> str
 def features(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> list[list[list[float]]]:
     """item_features of each item (the same content read again in this process is answered from _FEATURES_MEMO)."""
     key = _features_key(items, games)
-    if key is not None and key in _FEATURES_MEMO:
-        _FEATURES_MEMO.move_to_end(key)
-        return _copy_rows(_FEATURES_MEMO[key])
+    found = _recall(_FEATURES_MEMO, key) if key is not None else None
+    if found is not None:
+        return _copy_rows(found)
     rows = _features(items, games)
     if key is not None:
         _remember(_FEATURES_MEMO, key, _copy_rows(rows))
@@ -243,10 +257,10 @@ def context_attacks(items: Sequence[SpeechItem], games: dict[str, GameLog], *, f
     # all the cross-fit reads: the rows, each item's game (its fold), key and option keys, the folds and the seed
     key = hashlib.sha256(repr((folds, seed, [(it.game_id, it.answer, [o.key for o in it.options]) for it in items],
                                rows)).encode()).hexdigest()
-    if key not in _ATTACKS_MEMO:
-        _remember(_ATTACKS_MEMO, key, _context_attacks(items, rows, folds, seed))
-    _ATTACKS_MEMO.move_to_end(key)
-    found = _ATTACKS_MEMO[key]
+    found = _recall(_ATTACKS_MEMO, key)
+    if found is None:
+        found = _context_attacks(items, rows, folds, seed)
+        _remember(_ATTACKS_MEMO, key, found)
     return ContextAttacks({a: [list(x) for x in p] for a, p in found.probs.items()}, found.held_out)
 
 
