@@ -73,6 +73,7 @@ def test_the_same_content_is_audited_once_per_process_and_its_report_is_a_copy(m
     (another object) is answered without auditing again, with an equal report no caller can spoil; changing any one
     thing the audit reads (an option, the game, the name, the items passed) audits anew."""
     from werealign.audit import core
+    from werealign.shortcuts import context
 
     monkeypatch.setattr(core, "_MEMO", type(core._MEMO)())
     runs = []
@@ -84,6 +85,7 @@ def test_the_same_content_is_audited_once_per_process_and_its_report_is_a_copy(m
     again = audit_items(_dataset([it.model_copy(deep=True) for it in items]))
     assert len(runs) == 1 and again.checks and len(again.item_scores) == 27
     core._MEMO.clear()
+    context.clear_memos()
     assert audit_items(_dataset(items)).to_dict() == again.to_dict()  # what the memo gave is what an audit gives
     assert len(runs) == 2
     changed = [items[0].model_copy(update={"options": [o.model_copy(update={"text": o.text + " x"}) for o in items[0].options]}), *items[1:]]
@@ -174,8 +176,10 @@ def test_cli_text_json_and_strict(tmp_path):
     # deterministic: the same dataset gives the same report (each audit fits a classifier: one more run is enough),
     # audited again, not answered from the process's memo of its last reports
     from werealign.audit import core
+    from werealign.shortcuts import context
 
     core._MEMO.clear()
+    context.clear_memos()  # its features and cross-fits computed again too
     assert runner.invoke(app, ["audit", str(root), "--format", "json"]).stdout == first
 
 

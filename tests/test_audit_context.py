@@ -193,3 +193,49 @@ def test_features_of_many_items_are_each_items_own_to_the_last_bit():
     alone = [item_features(it, shown_at(games.get(it.game_id), it)) for it in items]
     assert [[[x.hex() for x in r] for r in item] for item in rows] == [[[x.hex() for x in r] for r in item] for item in alone]
     assert len({tuple(r[1] for r in item) for item in rows}) > 10  # the transcripts differ: the test compares something
+
+
+def test_features_and_attacks_are_remembered_by_what_they_read_and_handed_out_as_copies(monkeypatch):
+    """The same items of the same games (other objects) are featurised and cross-fitted once per process
+    (werealign.shortcuts.context._FEATURES_MEMO, _ATTACKS_MEMO), with what a fresh computation gives; a caller that
+    changes its copy spoils no other's; changing any one thing either reads computes anew."""
+    from werealign.shortcuts import context
+
+    monkeypatch.setattr(context, "_FEATURES_MEMO", type(context._FEATURES_MEMO)())
+    monkeypatch.setattr(context, "_ATTACKS_MEMO", type(context._ATTACKS_MEMO)())
+    counted = {"features": 0, "attacks": 0}
+    real_features, real_attacks = context._features, context._context_attacks
+
+    def _features(*a):
+        counted["features"] += 1
+        return real_features(*a)
+
+    def _attacks(*a):
+        counted["attacks"] += 1
+        return real_attacks(*a)
+
+    monkeypatch.setattr(context, "_features", _features)
+    monkeypatch.setattr(context, "_context_attacks", _attacks)
+    items, games = _population(lambda game, rng, texts, at, seat: None)
+    first = context_attacks(items, games)
+    rows = features(items, games)
+    first.probs[LEARNED][0][0] = 9.0
+    rows[0][0][0] = 9.0  # callers that change what they got
+    copies = ([it.model_copy(deep=True) for it in items], {g: x.model_copy(deep=True) for g, x in games.items()})
+    again, again_rows = context_attacks(*copies), features(*copies)
+    assert counted == {"features": 1, "attacks": 1}
+    assert 9.0 not in again.probs[LEARNED][0] and again_rows[0][0][0] != 9.0
+    context.clear_memos()
+    assert context_attacks(items, games).probs == again.probs and features(items, games) == again_rows
+    assert counted == {"features": 2, "attacks": 2}
+    # the audit's call (rows given) and a floor's (rows computed) are the same cross-fit
+    context_attacks(items, games, rows=features(items, games))
+    assert counted == {"features": 2, "attacks": 2}
+    moved = [items[0].model_copy(update={"options": [o.model_copy(update={"text": o.text + " x"}) for o in items[0].options]}), *items[1:]]
+    noted = {g: x.model_copy(update={"annotator_log": "an invented note no prompt shows"}) for g, x in games.items()}
+    rekeyed = [items[0].model_copy(update={"answer": "I" if items[0].answer != "I" else "A"}), *items[1:]]
+    # a game changed is read again, though rows that come out equal are the same cross-fit; a key changed is fitted again
+    for args, kw, expected in (((moved, games), {}, (3, 3)), ((items, noted), {}, (4, 3)), ((rekeyed, games), {}, (5, 4)),
+                               ((items, games), {"seed": 3}, (5, 5)), ((items, games), {"folds": 3}, (5, 6))):
+        context_attacks(*args, **kw)
+        assert (counted["features"], counted["attacks"]) == expected, (kw, expected)

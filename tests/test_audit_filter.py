@@ -142,8 +142,10 @@ def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     # --strict as well: the source fails its audit, so a CI gate exits non-zero (after writing the split)
     (out / "filter_report.json").write_text("{}")
     from werealign.audit import core
+    from werealign.shortcuts import context
 
     core._MEMO.clear()  # audited again, not answered from the process's memo of its last reports
+    context.clear_memos()  # its features and cross-fits computed again too
     assert run_cli("audit", src, "--filtered-out", out, "--seed", "7", "--overwrite", "--strict").returncode == 1
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == first
     stranger = tmp_path / "notes"

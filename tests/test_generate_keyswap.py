@@ -19,7 +19,7 @@ from werealign.schema import Option, SpeechItem
 from werealign.text.seat_names import names_of_seats
 from werealign.validate import check_paths, count
 
-from tests.test_generate_human import invented_game
+from test_generate_human import invented_game  # the name pytest imported it under: not a second copy of the module
 
 DIMS = ("RI", "SJ", "DR", "PS", "CT")
 WORDS = "amber lantern river copper meadow violet thunder marble orchid falcon pepper walnut cobalt tundra quartz".split()

@@ -84,6 +84,7 @@ def test_a_solver_run_served_from_the_shared_cache_counts_it(tmp_path: Path) -> 
 
 def test_a_deterministic_builtin_scores_an_items_options_once_not_once_per_decode(tmp_path: Path, monkeypatch) -> None:
     """werealign/lexical's TF-IDF scores of an item's options are computed once for all its shuffled decodes."""
+    from werealign.shortcuts import context
     from werealign.text import similarity as text_similarity
 
     calls: list[int] = []
@@ -98,6 +99,7 @@ def test_a_deterministic_builtin_scores_an_items_options_once_not_once_per_decod
     per_decodes = {}
     for decodes in (1, 5):
         text_similarity._cosines.cache_clear()
+        context.clear_memos()  # the floors' context features, remembered by content, read the same TF-IDF
         calls.clear()
         config = EvalConfig(model="werealign/lexical", decodes=decodes, tasks=("speech",))
         summary = run_eval(config, Execution(), out=tmp_path / str(decodes), cache=False)

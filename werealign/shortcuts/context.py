@@ -25,8 +25,10 @@ item's context score. The best attack is the one with the highest accuracy; its 
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -133,9 +135,74 @@ def item_features(item: SpeechItem, shown: Shown, joined: tuple[JoinedCounts, Jo
     return rows
 
 
+# Features and attacks of the same items, remembered by what they read: in one process the audit and an eval's
+# floors (and evals of other tasks, decodes or limits, whose floors' cache key differs) read the same items of the same
+# games, and the release's features and cross-fits take seconds. Copies go in and out, so a caller that changes what
+# it got changes no other caller's.
+_FEATURES_MEMO: OrderedDict[str, list[list[list[float]]]] = OrderedDict()
+_ATTACKS_MEMO: OrderedDict[str, ContextAttacks] = OrderedDict()
+_MEMO_SIZE = 4  # a release's rows or attacks: about 40,000 floats each
+_MEMO_LOCK = threading.Lock()  # callers in threads never see a key evicted between its lookup and its use
+
+
+def clear_memos() -> None:
+    """Forget every remembered features and attacks (a test that proves them deterministic computes them twice)."""
+    with _MEMO_LOCK:
+        _FEATURES_MEMO.clear()
+        _ATTACKS_MEMO.clear()
+
+
+def _recall(memo: OrderedDict, key: str):
+    """The remembered value of `key` (the most recently used from now on), or None."""
+    with _MEMO_LOCK:
+        found = memo.get(key)
+        if found is not None:
+            memo.move_to_end(key)
+        return found
+
+
+def _remember(memo: OrderedDict, key: str, value) -> None:
+    with _MEMO_LOCK:
+        memo[key] = value
+        memo.move_to_end(key)
+        while len(memo) > _MEMO_SIZE:
+            memo.popitem(last=False)
+
+
+def _copy_rows(rows: list[list[list[float]]]) -> list[list[list[float]]]:
+    return [[list(option) for option in item] for item in rows]
+
+
+def _features_key(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> str | None:
+    """sha256 of everything features() reads: every item whole, in order, and each of their games whole (or its
+    absence). None (no memo) for an object that cannot dump itself."""
+    h = hashlib.sha256()
+    for obj in [*items, *(games.get(g) for g in dict.fromkeys(it.game_id for it in items))]:
+        if obj is None:
+            h.update(b"absent\0")
+            continue
+        dump = getattr(obj, "model_dump_json", None)
+        if dump is None:
+            return None
+        h.update(type(obj).__name__.encode() + b"\0" + dump().encode() + b"\0")
+    return h.hexdigest()
+
+
 def features(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> list[list[list[float]]]:
-    """item_features of each item. A game's items are read in the order of their cut-offs, so each transcript's n-gram
-    counts extend an earlier cut-off's (the TF-IDF of whole transcripts was most of a dataset's first eval)."""
+    """item_features of each item (the same content read again in this process is answered from _FEATURES_MEMO)."""
+    key = _features_key(items, games)
+    found = _recall(_FEATURES_MEMO, key) if key is not None else None
+    if found is not None:
+        return _copy_rows(found)
+    rows = _features(items, games)
+    if key is not None:
+        _remember(_FEATURES_MEMO, key, _copy_rows(rows))
+    return rows
+
+
+def _features(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> list[list[list[float]]]:
+    """A game's items are read in the order of their cut-offs, so each transcript's n-gram counts extend an earlier
+    cut-off's (the TF-IDF of whole transcripts was most of a dataset's first eval)."""
     joined = (JoinedCounts(), JoinedCounts())
     rows: list[list[list[float]]] = [[] for _ in items]
     for i in sorted(range(len(items)), key=lambda i: (items[i].game_id, items[i].cutoff_segment)):
@@ -184,10 +251,22 @@ class ContextAttacks:
 
 def context_attacks(items: Sequence[SpeechItem], games: dict[str, GameLog], *, folds: int = FOLDS, seed: int | None = None,
                     rows: list[list[list[float]]] | None = None) -> ContextAttacks:
-    """Every context attack on `items`, each item scored by what was fitted on other games' items only."""
+    """Every context attack on `items`, each item scored by what was fitted on other games' items only (the same
+    inputs again in this process: from _ATTACKS_MEMO)."""
+    rows = features(items, games) if rows is None else rows
+    # all the cross-fit reads: the rows, each item's game (its fold), key and option keys, the folds and the seed
+    key = hashlib.sha256(repr((folds, seed, [(it.game_id, it.answer, [o.key for o in it.options]) for it in items],
+                               rows)).encode()).hexdigest()
+    found = _recall(_ATTACKS_MEMO, key)
+    if found is None:
+        found = _context_attacks(items, rows, folds, seed)
+        _remember(_ATTACKS_MEMO, key, found)
+    return ContextAttacks({a: [list(x) for x in p] for a, p in found.probs.items()}, found.held_out)
+
+
+def _context_attacks(items: Sequence[SpeechItem], rows: list[list[list[float]]], folds: int, seed: int | None) -> ContextAttacks:
     import numpy as np
 
-    rows = features(items, games) if rows is None else rows
     keys = [[o.key == it.answer for o in it.options] for it in items]
     fold, k = _fold_of(items, folds, seed) if len(items) >= 2 else ([0] * len(items), 1)
     rel = [_relative(r) for r in rows]
