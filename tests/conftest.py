@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+# The suite is run again and again, and its CLI tests start fresh interpreters: where the environment turns Python's
+# bytecode cache off (PYTHONDONTWRITEBYTECODE), every worker and every subprocess recompiled every module, and pytest
+# rewrote every test module's asserts anew. Keep the cache for the suite (git ignores __pycache__).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 REPO = Path(__file__).resolve().parents[1]
 WEREBENCH = REPO.parent / "shared" / "werebench" / "dataset"
