@@ -19,7 +19,7 @@ from werealign.schema.roles import catalogue_for
     ("我摸的身份是女巫的牌，昨晚救了人", 3, "witch", ()),
     ("我刚刚没有毒，留着", 3, "witch", ()),  # the poison kept: the witch's alone
     ("我第一晚的毒没用出去", 3, "witch", ()),
-    ("我晚上把你救起来，你却踩我", 3, "witch", ()),
+    ("我昨晚把你救起来，结果你却怀疑我", 3, "witch", ()),
     ("我当时立刻救了 4 号", 3, "witch", ()),  # words between the speaker and the save
 ])
 def test_acts_read_from_the_catalogue_and_the_witchs_potions(text, speaker, role, extra):
@@ -74,9 +74,9 @@ def test_claims_of_the_seventh_round(text, speaker, role, extra):
     ("他就是那个长老，别怀疑", 4, ("silencer_elder",)),  # another's card
     ("他拿到一张预言家牌，我不信", 6, ()),  # another's draw
     ("好，发动技能带走 8 号", 2, ()),  # no role of the board holds that skill
-    ("我是一个真预言家的情况下，我会先验他", 6, ()),  # a premise, not a claim
-    ("我觉得如果是，我是一个预言家，我第一轮就验出一个金水", 6, ()),  # a hypothesis over its sentence
-    ("我是女巫我也撒了，大家都会撒", 6, ()),  # "I'd have thrown it too": a paratactic condition
+    ("我是一个真女巫的情况下，早就毒他了", 6, ()),  # a premise, not a claim
+    ("我在想如果是，我是一个预言家，那头一晚就查出了金水", 6, ()),  # a hypothesis over its sentence
+    ("我是守卫我也守了，大家都会守", 6, ()),  # "I'd have guarded too": a paratactic condition
     ("他告诉大家，我是预言家，结果呢", 6, ()),  # another telling: his words
 ])
 def test_no_claims_of_the_seventh_round(text, speaker, extra):

@@ -198,7 +198,7 @@ LEXICONS: dict[str, Lexicon] = {
                       r"(?<![给让叫帮你他她])我的?(?:一瓶)?(?:解药|毒药|药水|药)(?!物|店|方)的?",  # "骗了我药的人"
                       r"我" + _ZH_GAP + r"开(?:了)?(?:解)?药",
                       r"(?<![让叫给被帮替跟对你他她])我" + _ZH_GAP + r"毒(?:掉|死|走|了|的|这个|这张)?\s*\d",
-                      # the poison kept ("我刚刚没有毒"), a night's save ("我晚上把你救起来"): the witch's alone
+                      # the poison kept ("我刚刚没有毒"), a night's save ("我昨晚把他救起来"): the witch's alone
                       r"(?<![让叫给被帮你他她])我" + _ZH_GAP + r"没(?:有)?(?:开|撒|用)?毒(?!药|死|奶|性)",
                       # a night's potion as hers ("我第一晚的毒"), a save with words before it, never a vote's ("我投票救了")
                       r"(?<![给让叫帮你他她])我(?:第[一二三]天晚上|第[一二三]夜)?" + _ZH_WHEN + r"的(?:毒|解药|毒药|药)(?!物|店|方|奶|性)",
