@@ -90,6 +90,7 @@ class Lexicon:
     skills: dict[str, str] = field(default_factory=dict)
     skill_acts: tuple[str, ...] = ()
     skill_short: tuple[str, ...] = ()
+    skill_denied: str = r"(?!)"  # what before a skill's word in a rule denies it ("不能自爆": the knight cannot)
     # the speaker's own good side said later in the turn: a wolf claim before it was sarcasm ("对，我是狼，…我是好人")
     good_side: str = r"(?!)"
     # a wolf claim mocked: agreement repeated before it, a concession after it ("对对对，我是狼，行了吧")
@@ -249,6 +250,7 @@ LEXICONS: dict[str, Lexicon] = {
         skill_acts=(r"(?:^|(?<=[，,。.!！?？；;\s]))(?P<seat>\d{1,2})\s*号(?:玩家)?\s*(?:发动技能|发技能|使用技能|直接)?\s*(?:{verb})(?:了|掉)?\s*" + _ZH_NUM + r"(?!\d)",
                     r"(?<![你他她])我(?!们)" + _ZH_WHEN + _ZH_GAP + r"(?:{verb})(?:了|过|的是|的|掉|一下)?\s*" + _ZH_NUM + r"(?!\d)",
                     r"(?<![你他她])我(?!们)的(?:技能|能力)(?:是|就是)?(?:{verb})"),
+        skill_denied=r"(?:不能|不可|无法|不会)",
         skill_short=(r"^[\W了过好吧那行我]*(?:发动技能|发技能|用技能)?(?:{verb})(?:了|吧)?(?:\s*" + _ZH_NUM + r"\s*号?)?[\W了过吧]*$",),
         scope=r"(?:如果|假如|要是|假设|万一|比方说|比如说)(?:说|是[，,]?\s*|[^，,。.!！?？]{0,12}?说[，,：:]?[^，,。.!！?？我]{0,6})?我(?!们)", scope_end=r"但是|可是|但|其实|实际上|事实上|结果|所以|现在|今天|反正|总之|说实话|讲真",
         mocked=r"(?:对对|是是|好好|行行)[对是好行]*[，,\s]*(?:那|那就)?[，,\s]*$", mocked_after=r"^[^。.!！?？]{0,10}?(?:行了吧|满意了吧|可以了吧|开心了吧|够了吧)",

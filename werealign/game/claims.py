@@ -34,10 +34,10 @@ whole clause after the speaker's own subject ("行吧，自爆", "开枪带走 3
 or the potions held, the magician's swap, the knight's duel, a guard's seat to protect, a check given to a seat), the
 inverted claim ("真预言家是我"), "本人" as the first person, the card before the copula or before its own verb ("我这张牌
 是预言家", "我这个骑士今天就…"), the card as clothes the speaker owns ("抢我猎人的衣服"). The seventh round reads
-by the catalogue rather than by phrase: a skill said in the
-first person claims the one board role whose catalogue rule names it (`Lexicon.skills`: "我昨晚魅惑了 3 号"); and
-refusals by structure: a wolf claim mocked or taken back by the speaker's own good side later in the turn, a hypothesis
-about the speaker held over the clauses after it until a contrast.
+by the catalogue rather than by phrase: a skill said in the first person claims the one board role whose catalogue
+rule names it (`Lexicon.skills`: "我昨晚魅惑了 3 号"); and refusals by structure: a wolf claim mocked or taken back by
+the speaker's own good side later in the turn, a hypothesis about the speaker held over the clauses after it until a
+contrast.
 """
 
 from __future__ import annotations
@@ -229,10 +229,12 @@ class ClaimReader:
 
 
 def _rule_names(catalogue: RoleCatalogue, role: str, language: str, word: str) -> bool:
-    """Whether the catalogue's rule of `role` in `language` gives it the skill `word` (not "不能自爆": a skill denied)."""
+    """Whether the catalogue's rule of `role` in `language` gives it the skill `word` (not where the lexicon's
+    `skill_denied` words deny it: "不能自爆")."""
     r = catalogue.get(role)
     rule = (r.rule.get(language) or "") if r else ""
-    return word in rule and not re.search(r"(?:不能|不可|无法|不会)" + re.escape(word), rule)
+    lex = LEXICONS.get(language)
+    return word in rule and not (lex is not None and re.search(lex.skill_denied + re.escape(word), rule))
 
 
 def _later(first: str, second: str, text: str) -> bool:

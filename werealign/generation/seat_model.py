@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from werealign.generation import human_text as ht
+from werealign.generation.human_shown import Shown
 
 FEATURES = ("viewpoint-named", "named", "recent", "accused", "recent-accused", "cleared", "last-speaker-named", "spoke", "last-turn",
             "last-speaker", "viewpoint-last", "after-viewpoint", "before-viewpoint", "after-last-speaker", "before-last-speaker",
@@ -133,12 +134,12 @@ def _fit(train: Sequence[tuple[Table, set[int]]], seed: int):
     return LogisticRegression(C=1.0, max_iter=2000, random_state=seed).fit(X, y)
 
 
-def moment_weights(keyed: Sequence[tuple[str, int, int, str, object, str]], seed: int = 0) -> dict[tuple[str, int], dict[int, float]]:
-    """`keyed`: (game id, key turn, viewpoint, key, its werealign.generation.human_shown.Shown, language) per moment ->
+def moment_weights(keyed: Sequence[tuple[str, int, int, str, Shown, str]], seed: int = 0) -> dict[tuple[str, int], dict[int, float]]:
+    """`keyed`: (game id, key turn, viewpoint, key, what its prompt shows, language) per moment ->
     (game id, key turn) -> live seat -> weight, from a SeatModel of every moment's key (each judged by other games')."""
     rows = []
     for game_id, _turn, seat, key, shown, language in keyed:
-        table = table_of(shown.turns, seat, shown.live, language, shown.names, len(shown.live) + len(shown.dead))  # type: ignore[attr-defined]
-        rows.append((game_id, table, set(ht.seats_named(key, shown.names)) & set(table.seats)))  # type: ignore[attr-defined]
+        table = table_of(shown.turns, seat, shown.live, language, shown.names, len(shown.live) + len(shown.dead))
+        rows.append((game_id, table, set(ht.seats_named(key, shown.names)) & set(table.seats)))
     model = SeatModel(rows, seed)
     return {(g, turn): model.weights(g, table) for (g, turn, *_), (_, table, _) in zip(keyed, rows)}
