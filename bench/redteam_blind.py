@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from bench.redteam_core import (ACCUSE, CLAUSE, GOOD, Case, clause_seats_with, cross_fit, relational,  # noqa: E402
+from bench.redteam_core import (ACCUSE, CLAUSE, GOOD, Case, clause_seats_with, cross_fit, missing_games_notes, relational,  # noqa: E402
                                 relational_columns, row_learner, seats)
 
 RULES = ("stance-agree", "stance-contradict", "stance-table", "stance-last", "reply-opening", "prev-ref", "last-speaker-first",
@@ -293,10 +293,7 @@ def table_of(game, item) -> Table:
 
 
 def dataset_cases(items, games) -> tuple[list[Case], list[str]]:
-    notes = []
-    missing = sorted({it.game_id for it in items if it.game_id not in games})
-    if missing:
-        notes.append(f"speech: {len(missing)} game(s) not in the dataset ({', '.join(missing[:3])}): their context rules read nothing")
+    notes = missing_games_notes(items, games)
     cases = []
     for it in items:
         texts = [o.text for o in it.options]

@@ -34,6 +34,12 @@ class Case:
     set_answer: bool = False
 
 
+def missing_games_notes(items, games) -> list[str]:
+    """The note for items whose game the dataset lacks (their context rules read nothing), or none."""
+    missing = sorted({it.game_id for it in items if it.game_id not in games})
+    return [f"speech: {len(missing)} game(s) not in the dataset ({', '.join(missing[:3])}): their context rules read nothing"] if missing else []
+
+
 def wilson(hits: float, n: int, z: float = Z95) -> tuple[float, float]:
     """95% Wilson interval of a rate (hits may be fractional: ties split evenly)."""
     if n == 0:

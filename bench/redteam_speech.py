@@ -27,7 +27,7 @@ import re
 from collections import Counter
 from statistics import median
 
-from bench.redteam_core import ACCUSE, CLAUSE, GOOD, Case, role_words, seats
+from bench.redteam_core import ACCUSE, CLAUSE, GOOD, Case, missing_games_notes, role_words, seats
 
 PUNCT = re.compile(r"[,，.。;；!！?？:：、…“”\"'‘’()（）—-]")
 RULES = ("longest", "shortest", "median-length", "band-holder", "centroid-most", "centroid-least", "seats-most", "seats-fewest",
@@ -160,10 +160,7 @@ def speech_cases(items, games) -> tuple[list[Case], list[str]]:
     from werealign.shortcuts.context import shown_at
     from werealign.schema.roles import catalogue_for
 
-    notes = []
-    missing = sorted({it.game_id for it in items if it.game_id not in games})
-    if missing:
-        notes.append(f"speech: {len(missing)} game(s) not in the dataset ({', '.join(missing[:3])}...): their items' context rules read nothing")
+    notes = missing_games_notes(items, games)
     cases = []
     for it in items:
         game = games.get(it.game_id)

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from bench.redteam_core import ACCUSE, CLAUSE, Case, role_words, seats  # noqa: E402
+from bench.redteam_core import ACCUSE, CLAUSE, Case, missing_games_notes, role_words, seats  # noqa: E402
 from bench.redteam_speech import char_lr, char_vectorizer  # noqa: E402
 
 RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
@@ -194,10 +194,7 @@ def view_of(game, item) -> View:
 
 def dataset_cases(items, games) -> tuple[list[Case], dict[str, str], list[str]]:
     """Cases of every item, each item's last three shown turns (by item id), and notes on what could not be read."""
-    notes = []
-    missing = sorted({it.game_id for it in items if it.game_id not in games})
-    if missing:
-        notes.append(f"speech: {len(missing)} game(s) not in the dataset ({', '.join(missing[:3])}): their context rules read nothing")
+    notes = missing_games_notes(items, games)
     cases, contexts = [], {}
     for it in items:
         texts = [o.text for o in it.options]
