@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.game.knowledge import dawn_window, duties
+from werealign.game.knowledge import Duty, dawn_window, duties
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
 from werealign.schema.roles import RoleCatalogue, builtin_catalogue
@@ -34,6 +34,8 @@ from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 # How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
 _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
+# The note on the witch's knowledge of the night's victim (the games' wording since issue 41; a plug-in role's says its skill).
+_WITCH_TOLD = "the night's victim, as the game tells the witch while she holds her antidote"
 
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
@@ -320,10 +322,12 @@ def _witch_told(events: list[Event], stated: Sequence[Event], seats: Sequence[Se
     """The night's victim, shown to the one seat whose role learns it until it uses a skill of its own (catalogue
     `knows_each_night` 'wolf_kill until OWN_SKILL': the witch until her antidote) on each night it still holds that
     skill (before every use kept or `stated`, in dispute or not). Two such seats: which one was told is not known."""
-    told_until = [(s.seat, d.until) for s in seats for d in duties(s.role, catalogue) if d.skill == "wolf_kill" and d.until]
+    told_until = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == "wolf_kill" and d.until]
     if len(told_until) != 1:
         return []  # none, or which seat was told is not known
-    witch, until = told_until[0]
+    witch, duty = told_until[0]
+    until = duty.until
+    note = _WITCH_TOLD if duty == Duty.parse("wolf_kill until witch_save") else f"the night's victim, as the game tells the seat until it uses {until}"
     kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
     saved_on = [e.phase for e in [*events, *stated] if e.skill == until and e.actor == witch and e.phase in nights]
     told = []
@@ -332,6 +336,5 @@ def _witch_told(events: list[Event], stated: Sequence[Event], seats: Sequence[Se
             break
         if night in kills:
             told.append(kills[night].model_copy(update={"audience": Audience(kind="seats", seats=[witch]),
-                                                        "note": "the night's victim, as the game tells the witch while she holds her antidote"
-                                                        if until == "witch_save" else f"the night's victim, as the game tells the seat until it uses {until}"}))
+                                                        "note": note}))
     return told
