@@ -73,6 +73,18 @@ def test_a_lone_dawn_death_of_a_seer_who_may_have_checked_the_knight_is_not_the_
     assert ("night-2", 3) in _kills(_settle(GUARDED, lone, [_dawn(3, 2)])[0])
 
 
+def test_a_stated_reflection_explains_its_dawn_so_a_stated_knife_is_not_taken_for_a_night_off():
+    # the log: the wolves knifed seat 5 on night 1; the host: the seer dead after night 1, seat 5 after night 2
+    kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=Audience(kind="team", team="wolf"), target=5, skill="wolf_kill")
+    exits = [_dawn(1, 1), _dawn(5, 2)]
+    roles = GUARDED[:4] + ["villager"] + GUARDED[5:]
+    kept, dropped = _settle(roles, [kill1, _act(1, "seer_check", 4, 1)], exits)
+    assert ("night-1", 5) in _kills(kept) and not dropped
+    # her check stated on another seat: nothing explains her death, the log's count is a night off the host's
+    kept, dropped = _settle(roles, [kill1, _act(1, "seer_check", 3, 1)], exits)
+    assert ("night-1", 5) not in _kills(kept) and "a night off" in dropped[0][1]
+
+
 def test_a_witch_who_may_have_poisoned_the_knight_dies_of_it_and_the_poison_on_him_is_kept():
     # her antidote stated (its target not), her poison not: she may have poisoned the knight, so her lone death is not
     # known to be the wolves'; on a board with no such card the rule is what it was

@@ -6,19 +6,24 @@ host's announcements, and given to the seats that knew them.
   gives the kill when the log states no other; an antidote whose target the log leaves implicit gets the
   night's kill, and is dropped when that is not known.
 - The witch is told the night's victim while she still holds her antidote (no save on an earlier night),
-  as the game tells her before she decides; the event's audience is her seat. An antidote stated without its
+  as the game tells her before she decides; the event's audience is her seat. The catalogue says who is told
+  (`knows_each_night`: 'wolf_kill until witch_save'): a declared role with that rule is told the same way, and on a
+  board with two such seats neither is (which one was told is not known). An antidote stated without its
   target ("女巫…开药") on a night whose kill is not known is kept with no target: it says she spent it there.
 - Never shown (dropped, reported with the reason): an action of a seat the host had already announced out
   before that night, or on such a seat; a kill the witch's save contradicts (another seat); a guard's
   protection or a witch's save of a seat announced dead at that night's dawn without the other's protection
-  (either alone would have kept it alive); a poison whose target is not announced dead at that dawn (unless a
+  (either alone would have kept it alive); a poison (any seat's own kill: `night_kill`, the stalker's
+  assassination too) whose target is not announced dead at that dawn (unless a
   stated magician's swap moved it to the seat that died, or the recording never tells that dawn and the seat is
   announced out nowhere: `untold_dawn`), unless the role catalogue says the seat's role survives a poison (the
   demon: `survives`). Where the catalogue does not know the seat's role, whether the poison should have killed it
   is not known: the poison is neither kept nor called false (`NotKnown`; nights.night_facts reports it disputed).
 
 What each role's night kill allows is the catalogue's (`night_kill`: the skill, once a game, only a seat voted for
-by day), so a role a game declares with the same rule is settled the same way with no code of its own.
+by day), and so are the moves that come back on their maker (`reflects`: a seer who checks the nightmare knight,
+a witch who poisons him, dies at that dawn; a lone dawn death of a seat that may have done so is not the wolves'
+known kill), so a role a game declares with the same rule is settled the same way with no code of its own.
 """
 
 from __future__ import annotations
