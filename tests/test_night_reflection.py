@@ -61,14 +61,19 @@ def test_a_lone_dawn_death_of_a_seer_who_may_have_checked_the_knight_is_not_the_
     lone: list[Event] = []
     assert _kills(_settle(GUARDED_PLAIN, lone, [_dawn(1, 2)])[0]) == {("night-2", 1)}  # no reflecting card: the wolves' (as before)
     assert ("night-2", 1) not in _kills(_settle(GUARDED, lone, [_dawn(1, 2)])[0])  # her check that night is not stated
-    # her check that night stated on another seat: the knight did not reflect it, the death is the wolves'
-    assert ("night-2", 1) in _kills(_settle(GUARDED, [*lone, _act(1, "seer_check", 5, 2)], [_dawn(1, 2)])[0])
+    # her checks of that night and the night before stated on other seats: the knight reflected none, the death is the wolves'
+    checks = [_act(1, "seer_check", 3, 1), _act(1, "seer_check", 5, 2)]
+    assert ("night-2", 1) in _kills(_settle(GUARDED, [*lone, *checks], [_dawn(1, 2)])[0])
+    # her check of the night before not stated, or stated on the knight: boards word the reflection "the next day", which
+    # may mean a dawn late, so her death is not known to be the wolves'
+    assert ("night-2", 1) not in _kills(_settle(GUARDED, [*lone, checks[1]], [_dawn(1, 2)])[0])
+    assert ("night-2", 1) not in _kills(_settle(GUARDED, [*lone, _act(1, "seer_check", 4, 1), checks[1]], [_dawn(1, 2)])[0])
     # stated on the knight: the reflection explains her death, so the other death of that dawn is the wolves'
     kept, _ = _settle(GUARDED, [*lone, _act(1, "seer_check", 4, 2)], [_dawn(1, 2), _dawn(3, 2)])
     assert ("night-2", 1) not in _kills(kept) and ("night-2", 3) in _kills(kept)
-    # the knight out before the night reflects nothing
+    # the knight voted out on day 1 reflects nothing on night 2 (her night-1 check stated on another seat)
     out = Event(kind="elimination", phase="day-1", segment_id=31, audience=EVERYONE, target=4, result="voted_out")
-    assert ("night-2", 1) in _kills(_settle(GUARDED, lone, [out, _dawn(1, 2)])[0])
+    assert ("night-2", 1) in _kills(_settle(GUARDED, [checks[0]], [out, _dawn(1, 2)])[0])
     # a villager holds no reflected skill: her lone death stays the wolves'
     assert ("night-2", 3) in _kills(_settle(GUARDED, lone, [_dawn(3, 2)])[0])
 
@@ -90,8 +95,11 @@ def test_a_witch_who_may_have_poisoned_the_knight_dies_of_it_and_the_poison_on_h
     # known to be the wolves'; on a board with no such card the rule is what it was
     assert ("night-2", 2) not in _kills(_settle(KNIGHT, [_act(2, "witch_save", None, 2)], [_dawn(2, 2)])[0])
     assert ("night-2", 2) in _kills(_settle(PLAIN, [_act(2, "witch_save", None, 2)], [_dawn(2, 2)])[0])
-    # her poison stated on another seat, which died: the knight reflected nothing, her death is the wolves'
+    # her once-a-game poison stated on another seat, which died: the knight reflected nothing, her death is the wolves'
     assert ("night-2", 2) in _kills(_settle(KNIGHT, [_act(2, "witch_poison", 3, 2)], [_dawn(2, 2), _dawn(3, 2)])[0])
+    # spent on night 1 on another seat: her lone death at the dawn after night 2 is the wolves' too
+    kept, _ = _settle(KNIGHT, [_act(2, "witch_poison", 3, 1), _act(2, "witch_save", None, 2)], [_dawn(3, 1), _dawn(2, 2)])
+    assert ("night-2", 2) in _kills(kept)
     # her poison stated on the knight: he lives (`survives`), she dies of it, and the poison stands with no death of his
     kept, dropped = _settle(KNIGHT, [_act(2, "witch_poison", 4, 2)], [_dawn(2, 2)])
     assert [(e.actor, e.target) for e in kept if e.skill == "witch_poison"] == [(2, 4)] and not dropped
@@ -102,7 +110,8 @@ def test_a_declared_card_reflects_the_skills_its_declaration_names_and_no_other(
     roles = ["oracle", "guard", "villager", "mirror_wolf", "werewolf", "villager", "seer"]
     stated: list[Event] = []
     assert ("night-2", 1) not in _kills(_settle(roles, stated, [_dawn(1, 2)])[0])  # the oracle's gaze that night not stated
-    assert ("night-2", 1) in _kills(_settle(roles, [*stated, _act(1, "oracle_gaze", 3, 2)], [_dawn(1, 2)])[0])
+    gazes = [_act(1, "oracle_gaze", 3, 1), _act(1, "oracle_gaze", 3, 2)]
+    assert ("night-2", 1) in _kills(_settle(roles, [*stated, *gazes], [_dawn(1, 2)])[0])
     assert ("night-2", 7) in _kills(_settle(roles, stated, [_dawn(7, 2)])[0])  # it reflects no seer's check
     # without the declaration's `reflects` the oracle's death is the wolves' as on any board
     plain_mirror = MIRROR.model_copy(update={"reflects": None})

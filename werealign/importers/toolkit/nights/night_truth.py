@@ -103,7 +103,7 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     for night in nights:
         told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
         victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed, voted,
-                                                                          catalogue, swaps)
+                                                                          catalogue, swaps, nights[:nights.index(night)][-1:])
         if victim is not None and any(k.target == victim and not _lived_through(k, actions) for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
@@ -193,7 +193,7 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
                      dawn, out_before, told: Sequence[Event], knifed, voted, catalogue: RoleCatalogue,
-                     swaps: set[frozenset[int]] = frozenset()) -> tuple[int | None, list]:
+                     swaps: set[frozenset[int]] = frozenset(), before: Sequence[str] = ()) -> tuple[int | None, list]:
     """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
     caused it (issue 41: the role catalogue decides, `alters_night_deaths` or a `night_kill`): every seat whose role can
     kill or redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role
@@ -205,14 +205,15 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     a role that moves or blocks a kill (a magician, a dreamweaver) still can. A role whose kill falls only on a seat it
     voted for by day (`night_kill.voted_targets_only`: the stalker) cannot explain a death of a seat it never voted
     for, when the host's tallies give all its day ballots before the night (`voted`). A seat that may have used a skill
-    that night on a seat whose role reflects it (`reflects`: a seer's check or a witch's poison on the nightmare knight)
-    may have died of it: its lone death is not known to be the wolves' (`_may_be_reflected`; a stated use on that seat
-    explains the death as a poisoning does). (the victim or None, the knife's evidence used)"""
+    that night, or the night `before` it, on a seat whose role reflects it (`reflects`: a seer's check or a witch's poison
+    on the nightmare knight) may have died of it: its lone death is not known to be the wolves' (`_may_be_reflected`;
+    a stated use that night on that seat explains the death as a poisoning does). (the victim or None, the knife's
+    evidence used)"""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi] or [e.target for e in told]
     died = [s for s in dict.fromkeys(died) if s not in _explained(night, actions, seats, catalogue)]
-    if len(died) != 1 or _may_be_reflected(died[0], night, actions, seats, out_before, catalogue, swaps):
+    if len(died) != 1 or any(_may_be_reflected(died[0], n, actions, seats, out_before, catalogue, swaps) for n in [night, *before]):
         return None, []
     said = knifed(died[0], int(night.split("-")[1])) if night.split("-")[-1].isdigit() else []
     used = []
@@ -256,7 +257,10 @@ def _may_be_reflected(seat: int, night: str, actions: Sequence[Event], seats: Se
     """Whether `seat`'s death at the dawn after `night` may be a reflection (catalogue `reflects`): a seat whose role
     reflects a skill is in that night, and `seat` used that skill on it (or on a seat a magician is stated to have
     swapped with it), or its use of that skill that night is not stated while its role holds the skill (`Role.night_skills`)
-    or is not known. A use stated on another seat rules the reflection out (one use of a skill a night)."""
+    or is not known. A use stated on another seat rules the reflection out (one use of a skill a night), and so does a
+    once-a-game kill (`night_kill.once`) stated on another night. The lone death
+    rule asks it of the night before too: boards word the knight's rule "次日…出局" (the next day, or the next night),
+    so a reflection may land a dawn late; the catalogue's own rule (and the arena) say that night's dawn."""
     role_of = {s.seat: s.role for s in seats}
     mine = catalogue.get(role_of.get(seat, ""))
     for holder in seats:
@@ -266,8 +270,11 @@ def _may_be_reflected(seat: int, night: str, actions: Sequence[Event], seats: Se
         lands = {holder.seat, *(x for pair in swaps if holder.seat in pair for x in pair)}
         for skill in role.reflects:
             used = [a for a in actions if a.actor == seat and a.phase == night and a.skill == skill]
-            if any(a.target in lands for a in used) or (not used and (mine is None or skill in mine.night_skills)):
+            if any(a.target in lands for a in used):
                 return True
+            once = mine is not None and mine.night_kill is not None and mine.night_kill.once and mine.night_kill.skill == skill
+            if not used and (mine is None or skill in mine.night_skills) and not (once and any(a.actor == seat and a.skill == skill for a in actions)):
+                return True  # not stated that night, and not spent on another (a once-a-game kill: the witch's poison)
     return False
 
 
