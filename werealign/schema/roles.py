@@ -70,7 +70,8 @@ class RoleDeclaration(BaseModel):
                                                          "the demon, the witch hunter): such a use is borne out with no death at dawn.")
     reflects: list[str] | None = Field(None, description="Night skills, as skill ids, whose user dies at that night's dawn when it uses one on the "
                                                          "holder ('seer_check', 'witch_poison': the nightmare knight): a lone dawn death of a seat "
-                                                         "that may have used one on the holder that night is not known to be the wolves' kill.")
+                                                         "that may have used one on the holder that night (or, as boards word it 'the next day', the night "
+                                                         "before) is not known to be the wolves' kill.")
     rule: dict[str, str] = Field(default_factory=dict, description="Language code -> one-line rule text for rules summaries.")
 
 
