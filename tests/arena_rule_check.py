@@ -7,7 +7,8 @@ Checked: the game ends when a side has won under the log's win condition, with t
 speak again (last words aside); seer results are true (a card a seer sees as good while another role's holder
 is in, the wolf brothers', as the board declares); the demon's results; a poisoned hunter never shoots; the witch
 never saves and poisons in one night (unless the board allows both) and saves herself only as the board allows; a
-poison does not kill the demon, the witch hunter or the nightmare knight;
+poison does not kill the demon, the witch hunter or the nightmare knight; a seer's check or a witch's poison on the
+nightmare knight (or a move on a declared card that reflects it) kills its maker at that dawn;
 the guard never protects one seat two nights running (unless allowed); the wolf beauty charms as the board allows
 (`charm_target`); the stalker assassinates once, a seat it voted for (that day's vote under `same_day`); a
 silenced seat says nothing; a self-destruct ends the day with no vote after it; a card that may not
@@ -30,7 +31,7 @@ from werealign.schema.roles import catalogue_for
 LAST_WORDS = re.compile(r"last words|遗言")
 # The rules of cards the checker knows by role id (the board's declarations of them are data the engine reads;
 # here they are restated from the rules text of the human boards, independently).
-NO_SELF_DESTRUCT = {"wolf_beauty", "wolf_brother"}
+NO_SELF_DESTRUCT = {"wolf_beauty", "wolf_brother", "nightmare_knight"}
 SEEN_GOOD_WHILE = {"wolf_younger_brother": "wolf_brother"}
 SOLO_AFTER = {"wolf_younger_brother": "wolf_brother"}
 SWAP_SKILLS = {"magician_swap"}
@@ -39,6 +40,9 @@ SWAP_SKILLS = {"magician_swap"}
 LINKERS = {"ghost_bride": ("third", "self", True, "always"), "cupid": ("good", "pair", False, "mixed")}
 LINK_SKILLS = {"ghost_bride_link", "cupid_link", "link"}  # 'link': the engine's default id, a user's own card's
 POISON_PROOF = {"demon", "witch_hunter", "nightmare_knight"}  # a witch's poison does not kill them
+# Moves that come back on their maker, who dies at that dawn: a seer checking the nightmare knight, a witch poisoning him.
+# A card the game declares states its own (`reflects` of its declaration: the rule is the game's, not the catalogue's).
+REFLECTS = {"nightmare_knight": {"seer_check", "witch_poison"}}
 FOXES = {"nine_tailed_fox": (9, {"village": 1, "gods": 2})}  # tails at the start; lost per death of a seat of each team  # two events of one night: the two seats whose numbers are swapped for that night
 
 
@@ -130,6 +134,7 @@ def rule_breaks(game: GameLog) -> list[str]:
         if any(x.kind == "elimination" and x.target == seat and x.result in ("night_death", "poisoned") and order[e.phase] < order[x.phase]
                and (after is None or order[x.phase] < order[after]) for x in game.events):
             out.append(f"seat {seat} ({role[seat]}) dies at the dawn after {e.phase} of a poison its role survives")
+    out += _reflections(game, role, landed, order)
     out += [f"poisoned hunter {e.actor} shoots" for e in game.events if e.skill == "hunter_shoot" and e.actor in poisoned
             and gone.get(e.actor) is not None and any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" for x in game.events)
             and role[e.actor] == "hunter"]
@@ -141,6 +146,22 @@ def rule_breaks(game: GameLog) -> list[str]:
     out += _lone_kills(game, role, gone_phase, order)
     out += _talk(game, gone)
     out += _sheriff(game, moves)
+    return out
+
+
+def _reflections(game: GameLog, role: dict, landed: dict, order: dict) -> list[str]:
+    """A move that lands on a card reflecting it kills its maker at that night's dawn (before the next night)."""
+    reflects = {**REFLECTS, **{d.id: set(d.reflects) for d in game.rules.declared_roles if d.reflects is not None}}
+    nights = [p.id for p in game.phases if p.kind == "night"]
+    out = []
+    for e in game.events:
+        seat = landed[e.phase].get(e.target, e.target)
+        if e.kind != "skill_use" or not isinstance(e.actor, int) or seat == e.actor or e.skill not in reflects.get(role.get(seat), ()):
+            continue
+        after = nights[nights.index(e.phase) + 1] if e.phase in nights and nights.index(e.phase) + 1 < len(nights) else None
+        if not any(x.kind == "elimination" and x.target == e.actor and x.result == "night_death" and order[e.phase] < order[x.phase]
+                   and (after is None or order[x.phase] < order[after]) for x in game.events):
+            out.append(f"seat {e.actor}'s {e.skill} on seat {seat} ({role[seat]}) in {e.phase} does not kill it at that dawn")
     return out
 
 

@@ -7,7 +7,9 @@ out, or kill alone, once, the night after: the wolf brothers). A seat both prote
 standard rule); either alone keeps it alive; a seat the pack and a lone killer both chose dies whatever protects it.
 A swap (the magician's, first thing at night) sends every move aimed at one of two seats to the other that night:
 the log records each move as aimed (what its maker knows), its effect lands on the swapped seat (a check tells
-that seat's side; the witch is told the seat that will die).
+that seat's side; the witch is told the seat that will die). A move that lands on a card reflecting it (catalogue
+`reflects`: a seer's check or a witch's poison on the nightmare knight) kills its maker at dawn; a poison on a card
+that survives it (`survives`) kills nobody.
 """
 
 from __future__ import annotations
@@ -62,6 +64,18 @@ def _seer_result(t: Table, target: int) -> str:
     return "wolf" if t.faction(target) == "wolf" and not hidden else "good"
 
 
+def _reflected(t: Table, moves, sw) -> list[int]:
+    """The seats whose move tonight landed on a card that reflects it (catalogue `reflects`: a seer's check or a
+    witch's poison on the nightmare knight): each dies at dawn, whatever protects it."""
+    out = []
+    for e in moves:
+        landed = sw(e.target) if isinstance(e.target, int) else None
+        holder = t.board.catalogue.get(t.roles[landed]) if landed is not None else None
+        if isinstance(e.actor, int) and holder is not None and e.actor != landed and e.skill in holder.reflects and e.actor not in out:
+            out.append(e.actor)
+    return out
+
+
 def _swallow(t: Table) -> None:
     """Before anyone else wakes, the sky dog swallows another seat (not last night's): its exile tomorrow is void."""
     last = t.swallowed
@@ -97,6 +111,7 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
     link(t)  # night 1: lovers, a witness, a third side (werealign.arena.lovers)
     _swallow(t)
     sw = _swap(t)  # the seat a move aimed at a seat lands on tonight
+    swapped_from = len(t.rec.events)  # every move recorded from here on lands on sw(its target)
     wolves = [s for s in sorted(t.alive) if t.side(s) == "wolf"]
     pack, solo = _pack_and_solo(t)
     prey = tuple(s for s in sorted(t.alive) if moves.wolves_may_kill_wolf or t.side(s) != "wolf")
@@ -208,6 +223,9 @@ def play_night(t: Table) -> list[tuple[int, bool]]:
     for extra in (poisoned, assassinated):  # neither a poisoned nor an assassinated seat takes anyone along
         if extra is not None:
             dead = [(d, ok) for d, ok in dead if d != extra] + [(extra, False)]
+    for s in _reflected(t, t.rec.events[swapped_from:], sw):
+        if s not in [d for d, _ in dead]:
+            dead.append((s, s != poisoned))
     for fox in t.with_action("tails"):  # last of all: the fox learns its tails, tonight's deaths counted
         dying = {d for d, _ in dead}
         if fox in dying:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from werealign.game.audience import cutoff_phase, perceives
 from werealign.schema import GameLog
 from werealign.schema.models import MissingFact
-from werealign.schema.roles import RoleCatalogue, catalogue_for
+from werealign.schema.roles import RoleCatalogue, catalogue_for, night_duty
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,7 @@ class Duty:
 
     @classmethod
     def parse(cls, text: str) -> Duty:
-        skill, _, until = (w.strip() for w in text.partition(" until "))
-        return cls(skill, until or None)
+        return cls(*night_duty(text))
 
 
 def duties(role_id: str, catalogue: RoleCatalogue) -> tuple[Duty, ...]:

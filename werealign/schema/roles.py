@@ -68,6 +68,10 @@ class RoleDeclaration(BaseModel):
                                                           "(the witch's poison, the stalker's assassination; not a swap, a dream, a charm).")
     survives: list[str] | None = Field(None, description="Night skills, as skill ids, that do not kill the holder when used on it ('witch_poison': "
                                                          "the demon, the witch hunter): such a use is borne out with no death at dawn.")
+    reflects: list[str] | None = Field(None, description="Night skills, as skill ids, whose user dies at that night's dawn when it uses one on the "
+                                                         "holder ('seer_check', 'witch_poison': the nightmare knight): a lone dawn death of a seat "
+                                                         "that may have used one on the holder that night (or, as boards word it 'the next day', the night "
+                                                         "before) is not known to be the wolves' kill.")
     rule: dict[str, str] = Field(default_factory=dict, description="Language code -> one-line rule text for rules summaries.")
 
 
@@ -84,10 +88,19 @@ class Role:
     alters_night_deaths: bool = False  # RoleDeclaration.alters_night_deaths
     night_kill: NightKill | None = None  # RoleDeclaration.night_kill
     survives: tuple[str, ...] = ()  # RoleDeclaration.survives
+    reflects: tuple[str, ...] = ()  # RoleDeclaration.reflects
 
     @property
     def is_god(self) -> bool:
         return self.team == "gods"
+
+    @property
+    def night_skills(self) -> frozenset[str]:
+        """The night skills the catalogue says the role holds: its own kill (`night_kill`), each skill it learns every
+        night ('seer_check'; 'wolf_kill' for the pack's) and, in 'SKILL until OWN_SKILL', the own skill that ends it
+        ('witch_save'). A role may hold more than the catalogue states (a swap, a charm): absence proves nothing."""
+        own = {until or skill for skill, until in map(night_duty, self.knows_each_night)}
+        return frozenset(own | ({self.night_kill.skill} if self.night_kill is not None else set()))
 
     def name(self, language: str) -> str:
         """Display name in `language`, else English, else the id in words."""
@@ -95,6 +108,13 @@ class Role:
             if self.names.get(lang):
                 return self.names[lang][0]
         return self.id.replace("_", " ")
+
+
+def night_duty(text: str) -> tuple[str, str | None]:
+    """A `knows_each_night` entry as (the skill learnt, the holder's own skill whose use ends it, or None):
+    'wolf_kill until witch_save' -> ('wolf_kill', 'witch_save')."""
+    skill, _, until = (w.strip() for w in text.partition(" until "))
+    return skill, until or None
 
 
 def normalise_label(label: str) -> str:
@@ -149,7 +169,7 @@ class RoleCatalogue:
 
 
 # The fields a declaration replaces when it gives them (names add up and rule texts merge by language instead).
-_REPLACED = ("team", "night_ability", "knows_each_night", "seer_sees_good", "alters_night_deaths", "night_kill", "survives")
+_REPLACED = ("team", "night_ability", "knows_each_night", "seer_sees_good", "alters_night_deaths", "night_kill", "survives", "reflects")
 _DEFAULTS = {f.name: f.default for f in fields(Role) if f.default is not MISSING}
 
 

@@ -6,19 +6,24 @@ host's announcements, and given to the seats that knew them.
   gives the kill when the log states no other; an antidote whose target the log leaves implicit gets the
   night's kill, and is dropped when that is not known.
 - The witch is told the night's victim while she still holds her antidote (no save on an earlier night),
-  as the game tells her before she decides; the event's audience is her seat. An antidote stated without its
+  as the game tells her before she decides; the event's audience is her seat. The catalogue says who is told
+  (`knows_each_night`: 'wolf_kill until witch_save'): a declared role with that rule is told the same way, and on a
+  board with two such seats neither is (which one was told is not known). An antidote stated without its
   target ("女巫…开药") on a night whose kill is not known is kept with no target: it says she spent it there.
 - Never shown (dropped, reported with the reason): an action of a seat the host had already announced out
   before that night, or on such a seat; a kill the witch's save contradicts (another seat); a guard's
   protection or a witch's save of a seat announced dead at that night's dawn without the other's protection
-  (either alone would have kept it alive); a poison whose target is not announced dead at that dawn (unless a
+  (either alone would have kept it alive); a poison (any seat's own kill: `night_kill`, the stalker's
+  assassination too) whose target is not announced dead at that dawn (unless a
   stated magician's swap moved it to the seat that died, or the recording never tells that dawn and the seat is
   announced out nowhere: `untold_dawn`), unless the role catalogue says the seat's role survives a poison (the
   demon: `survives`). Where the catalogue does not know the seat's role, whether the poison should have killed it
   is not known: the poison is neither kept nor called false (`NotKnown`; nights.night_facts reports it disputed).
 
 What each role's night kill allows is the catalogue's (`night_kill`: the skill, once a game, only a seat voted for
-by day), so a role a game declares with the same rule is settled the same way with no code of its own.
+by day), and so are the moves that come back on their maker (`reflects`: a seer who checks the nightmare knight,
+a witch who poisons him, dies at that dawn; a lone dawn death of a seat that may have done so is not the wolves'
+known kill), so a role a game declares with the same rule is settled the same way with no code of its own.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.game.knowledge import dawn_window
+from werealign.game.knowledge import Duty, dawn_window, duties
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
 from werealign.schema.roles import RoleCatalogue, builtin_catalogue
@@ -34,6 +39,8 @@ from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 # How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
 _NIGHT_DEATHS = frozenset({"night_death", "poisoned", "left_table"})
+# The note on the witch's knowledge of the night's victim (the games' wording since issue 41; a plug-in role's says its skill).
+_WITCH_TOLD = "the night's victim, as the game tells the witch while she holds her antidote"
 
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
@@ -68,9 +75,9 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
         lo, hi = dawn(night)
         return e is not None and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi
 
-    def poison_borne_out(seat: int | None, night: str) -> bool:
-        """A poison's seat died at the night's dawn; or its swap partner did (the potion landed there); or the
-        recording never tells that dawn and the seat is announced out nowhere."""
+    def kill_borne_out(seat: int | None, night: str) -> bool:
+        """A seat's own kill (a poison) is borne out: its seat died at the night's dawn; or its swap partner did (the
+        kill landed there); or the recording never tells that dawn and the seat is announced out nowhere."""
         return (died_at_dawn(seat, night) or any(seat in pair and died_at_dawn(next(iter(pair - {seat})), night) for pair in swaps)
                 or (untold_dawn(night, phases, exits) and seat is not None and seat not in exit_of))
 
@@ -90,13 +97,13 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
                                  skill="wolf_kill", note="the night's victim, from the witch's save of it (the antidote saves only the wolves' target)",
                                  evidence=save.evidence)
     for night, kill in list(kills.items()):
-        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn, own_kill_skills(catalogue))) is not None:
+        if (why := _a_night_off(kill, nights, actions, exits, order, dawn, died_at_dawn, lambda n: _explained(n, actions, seats, catalogue))) is not None:
             dropped.append((kill, why))
             kills.pop(night)
     for night in nights:
         told = [e for e in told_deaths if e.phase == night] if untold_dawn(night, phases, exits) else []
         victim, said = (None, []) if night in kills else _lone_dawn_death(night, actions, exits, seats, order, dawn, out_before, told, knifed, voted,
-                                                                          catalogue)
+                                                                          catalogue, swaps, nights[:nights.index(night)][-1:])
         if victim is not None and any(k.target == victim and not _lived_through(k, actions) for k in kills.values()):
             continue  # another source has the wolves kill that seat on another night: which night is not known
         if victim is not None:
@@ -119,15 +126,15 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
                 e = e.model_copy(update={"target": kill.target, "evidence": [*e.evidence, *kill.evidence]})
             # else kept with no target: the antidote is spent that night (so she learns no later victim), on a victim
             # no source names (issue 41)
-        why = _contradiction(e, out_before, died_at_dawn, protected, saved, poison_borne_out, _survivor(seats, catalogue))
+        why = _contradiction(e, out_before, died_at_dawn, protected, saved, kill_borne_out, _survivor(seats, catalogue), own_kill_skills(catalogue))
         if why:
             dropped.append((e, why))
             continue
         kept.append(e)
     # a save some source states, kept or not (a night or a target in dispute), says the antidote was spent by then: the
     # witch is told no victim after the earliest one (told too little is a missing fact; too much, a false one)
-    kept += _witch_told([e for e in kept if e.phase not in swapped], [*(a for a in actions if a.skill == "witch_save"), *antidote_stated],
-                        seats, nights, out_before)
+    kept += _witch_told([e for e in kept if e.phase not in swapped], [*actions, *antidote_stated],
+                        seats, nights, out_before, catalogue)
     return kept, dropped
 
 
@@ -185,7 +192,8 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
 
 
 def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], order: dict[str, int],
-                     dawn, out_before, told: Sequence[Event], knifed, voted, catalogue: RoleCatalogue) -> tuple[int | None, list]:
+                     dawn, out_before, told: Sequence[Event], knifed, voted, catalogue: RoleCatalogue,
+                     swaps: set[frozenset[int]] = frozenset(), before: Sequence[str] = ()) -> tuple[int | None, list]:
     """The wolves' victim of `night` when the host announces exactly one death at its dawn and no other seat can have
     caused it (issue 41: the role catalogue decides, `alters_night_deaths` or a `night_kill`): every seat whose role can
     kill or redirect a kill at night (a witch's poison, a stalker's knife, a magician's swap), and every seat whose role
@@ -196,16 +204,16 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     stalker's knife) cannot explain a death a written source says met the wolves' knife (`knifed`: nights.knife_said);
     a role that moves or blocks a kill (a magician, a dreamweaver) still can. A role whose kill falls only on a seat it
     voted for by day (`night_kill.voted_targets_only`: the stalker) cannot explain a death of a seat it never voted
-    for, when the host's tallies give all its day ballots before the night (`voted`). (the victim or None, the
-    knife's evidence used)"""
+    for, when the host's tallies give all its day ballots before the night (`voted`). A seat that may have used a skill
+    that night, or the night `before` it, on a seat whose role reflects it (`reflects`: a seer's check or a witch's poison
+    on the nightmare knight) may have died of it: its lone death is not known to be the wolves' (`_may_be_reflected`;
+    a stated use that night on that seat explains the death as a poisoning does). (the victim or None, the knife's
+    evidence used)"""
     lo, hi = dawn(night)
     died = [e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and e.target is not None
             and lo <= order.get(e.phase, -1) <= hi] or [e.target for e in told]
-    # a seat's own kill stated that night is its dawn's cause of that seat's death
-    kill_skills = own_kill_skills(catalogue)
-    poisoned = {a.target for a in actions if a.skill in kill_skills and a.phase == night}
-    died = [s for s in dict.fromkeys(died) if s not in poisoned]
-    if len(died) != 1:
+    died = [s for s in dict.fromkeys(died) if s not in _explained(night, actions, seats, catalogue)]
+    if len(died) != 1 or any(_may_be_reflected(died[0], n, actions, seats, out_before, catalogue, swaps) for n in [night, *before]):
         return None, []
     said = knifed(died[0], int(night.split("-")[1])) if night.split("-")[-1].isdigit() else []
     used = []
@@ -227,6 +235,49 @@ def _lone_dawn_death(night: str, actions: Sequence[Event], exits: Sequence[Event
     return died[0], used
 
 
+def _explained(night: str, actions: Sequence[Event], seats: Sequence[SeatInfo], catalogue: RoleCatalogue) -> set[int]:
+    """The seats whose death at the dawn after `night` a stated act of that night explains: the target of a seat's own
+    kill (catalogue `night_kill`: a poison, an assassination), and the user of a skill on a seat whose role reflects it
+    (catalogue `reflects`: the seer who checked the nightmare knight dies instead)."""
+    kill_skills = own_kill_skills(catalogue)
+    role_of = {s.seat: catalogue.get(s.role) for s in seats}
+    out = set()
+    for a in actions:
+        if a.phase != night:
+            continue
+        if a.skill in kill_skills and a.target is not None:
+            out.add(a.target)
+        if isinstance(a.actor, int) and (holder := role_of.get(a.target)) is not None and a.skill in holder.reflects:
+            out.add(a.actor)
+    return out
+
+
+def _may_be_reflected(seat: int, night: str, actions: Sequence[Event], seats: Sequence[SeatInfo], out_before, catalogue: RoleCatalogue,
+                      swaps: set[frozenset[int]]) -> bool:
+    """Whether `seat`'s death at the dawn after `night` may be a reflection (catalogue `reflects`): a seat whose role
+    reflects a skill is in that night, and `seat` used that skill on it (or on a seat a magician is stated to have
+    swapped with it), or its use of that skill that night is not stated while its role holds the skill (`Role.night_skills`)
+    or is not known. A use stated on another seat rules the reflection out (one use of a skill a night), and so does a
+    once-a-game kill (`night_kill.once`) stated on another night. The lone death
+    rule asks it of the night before too: boards word the knight's rule "次日…出局" (the next day, or the next night),
+    so a reflection may land a dawn late; the catalogue's own rule (and the arena) say that night's dawn."""
+    role_of = {s.seat: s.role for s in seats}
+    mine = catalogue.get(role_of.get(seat, ""))
+    for holder in seats:
+        role = catalogue.get(holder.role)
+        if holder.seat == seat or role is None or not role.reflects or out_before(holder.seat, night) is not None:
+            continue
+        lands = {holder.seat, *(x for pair in swaps if holder.seat in pair for x in pair)}
+        for skill in role.reflects:
+            used = [a for a in actions if a.actor == seat and a.phase == night and a.skill == skill]
+            if any(a.target in lands for a in used):
+                return True
+            once = mine is not None and mine.night_kill is not None and mine.night_kill.once and mine.night_kill.skill == skill
+            if not used and (mine is None or skill in mine.night_skills) and not (once and any(a.actor == seat and a.skill == skill for a in actions)):
+                return True  # not stated that night, and not spent on another (a once-a-game kill: the witch's poison)
+    return False
+
+
 def _lived_through(kill: Event, actions: Sequence[Event]) -> bool:
     """A stated save or protection of the kill's seat on the kill's night: the seat lived through that knife, so the
     wolves may knife it again (a lone dawn death of the seat on a later night is theirs too)."""
@@ -234,12 +285,12 @@ def _lived_through(kill: Event, actions: Sequence[Event]) -> bool:
 
 
 def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits: Sequence[Event], order: dict[str, int], dawn,
-                 died_at_dawn, kill_skills: frozenset[str]) -> str | None:
+                 died_at_dawn, explained) -> str | None:
     """Why a stated kill is one night off the host's dawns, or None. The annotator log counts nights its own way (a
     night after a self-destruct goes uncounted): its "night 4" kill of a seat the host announces dead at the dawn
-    after night 5, while night 4's dawn has a death no stated kill of a seat's own explains (`kill_skills`: a poison, an
-    assassination) and nothing stated saved or guarded the seat, is the next night's kill (issue 41). The host's dawn
-    wins: the kill is dropped, and the dawns decide."""
+    after night 5, while night 4's dawn has a death no stated act explains (`explained(night)`: a poison, an
+    assassination, a reflected check) and nothing stated saved or guarded the seat, is the next night's kill (issue 41).
+    The host's dawn wins: the kill is dropped, and the dawns decide."""
     target, night = kill.target, kill.phase
     i = nights.index(night)
     if target is None or i + 1 >= len(nights) or died_at_dawn(target, night) or not died_at_dawn(target, nights[i + 1]):
@@ -249,15 +300,17 @@ def _a_night_off(kill: Event, nights: list[str], actions: Sequence[Event], exits
     if any(re.search(r"守|救|解药", ev.quote) for ev in kill.evidence):
         return None  # the words that state the kill state a protection too ("刀 6 号被 5 号守护"), which no reader took
     lo, hi = dawn(night)
-    poisoned = {a.target for a in actions if a.skill in kill_skills and a.phase == night}
-    died = {e.target for e in exits if e.kind == "elimination" and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi} - poisoned
+    died = {e.target for e in exits if e.kind == "elimination" and e.result in _NIGHT_DEATHS and lo <= order.get(e.phase, -1) <= hi} - explained(night)
     if not died:
         return None
     return (f"seat {target} is announced dead at the dawn after {nights[i + 1]}, not after {night}, whose dawn announces seat(s) "
             f"{sorted(died)} dead: the kill is a night off the host's count")
 
 
-def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set, poison_borne_out, survives) -> str | None:
+def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: set, kill_borne_out, survives, kill_skills: frozenset[str]) -> str | None:
+    """Why the sources' act `e` cannot be true, or None. A seat's own kill (catalogue `night_kill`, `kill_skills`: the
+    witch's poison, the stalker's assassination, a declared role's kill) needs its seat dead at that dawn, unless the
+    catalogue says the seat's role survives it (`survives`); where the catalogue does not know the role, `NotKnown`."""
     for who, what in ((e.actor, "acting"), (e.target, "its target")):
         gone = out_before(who, e.phase)
         if gone is not None:
@@ -266,29 +319,34 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
         return f"seat {e.target} is announced dead at the dawn after {e.phase}, which the protection would have prevented"
     if e.skill == "witch_save" and died_at_dawn(e.target, e.phase) and (e.phase, e.target) not in protected:
         return f"seat {e.target} is announced dead at the dawn after {e.phase}, which the save would have prevented"
-    if e.skill == "witch_poison" and not poison_borne_out(e.target, e.phase):
+    if e.skill in kill_skills and not kill_borne_out(e.target, e.phase):
         lives = survives(e.target, e.skill)
         if lives is None:
             return NotKnown(f"seat {e.target} is not announced dead at the dawn after {e.phase}, and the role catalogue does not know "
-                            "its role: whether a poison kills it is not known")
+                            f"its role: whether {e.skill} kills it is not known")
         if not lives:
             return f"seat {e.target} is not announced dead at the dawn after {e.phase}"
     return None
 
 
-def _witch_told(events: list[Event], stated_saves: Sequence[Event], seats: Sequence[SeatInfo], nights: list[str], out_before) -> list[Event]:
-    """The night's victim, shown to the witch on each night she still holds her antidote (before every save kept or stated)."""
-    witches = [s.seat for s in seats if s.role == "witch"]
-    if len(witches) != 1:
-        return []  # which witch was told is not known
-    witch = witches[0]
+def _witch_told(events: list[Event], stated: Sequence[Event], seats: Sequence[SeatInfo], nights: list[str], out_before,
+                catalogue: RoleCatalogue) -> list[Event]:
+    """The night's victim, shown to the one seat whose role learns it until it uses a skill of its own (catalogue
+    `knows_each_night` 'wolf_kill until OWN_SKILL': the witch until her antidote) on each night it still holds that
+    skill (before every use kept or `stated`, in dispute or not). Two such seats: which one was told is not known."""
+    told_until = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == "wolf_kill" and d.until]
+    if len(told_until) != 1:
+        return []  # none, or which seat was told is not known
+    witch, duty = told_until[0]
+    until = duty.until
+    note = _WITCH_TOLD if duty == Duty.parse("wolf_kill until witch_save") else f"the night's victim, as the game tells the seat until it uses {until}"
     kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
-    saved_on = [e.phase for e in [*events, *stated_saves] if e.skill == "witch_save" and e.actor == witch and e.phase in nights]
+    saved_on = [e.phase for e in [*events, *stated] if e.skill == until and e.actor == witch and e.phase in nights]
     told = []
     for night in nights:
         if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(witch, night) is not None:
             break
         if night in kills:
             told.append(kills[night].model_copy(update={"audience": Audience(kind="seats", seats=[witch]),
-                                                        "note": "the night's victim, as the game tells the witch while she holds her antidote"}))
+                                                        "note": note}))
     return told
