@@ -12,6 +12,7 @@ from werealign.importers.toolkit.nights import night_words as w
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience
+from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 
 WOLVES = Audience(kind="team", team="wolf")
 DERIVED_NOTE = "read from the sources' account of a night they do not name (after a self-destruct or a nightfall), borne out by the host's dawn"
@@ -49,20 +50,26 @@ class NightRecord:
     """Where the clause readers (nights.night_clauses) put what they read: each reading is checked against the game
     (its night, its seats, the roles named) and becomes an event, or a refusal with why."""
 
-    def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool):
+    def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool, catalogue: RoleCatalogue | None = None):
         self.by_seat, self.nights, self.zh = by_seat, nights, zh
+        self.catalogue = catalogue or builtin_catalogue()  # who holds a skill is the catalogue's rule, not a role id
         self.readings: list[Reading] = []
         self.derived = False  # reading under a night the text does not name (nights.night_story)
         self.nicks: dict[str, int] = {}
         self.nick_patterns: list[tuple[str, re.Pattern]] = []
 
 
-    def one_of(self, role: str, seat: str | None) -> SeatInfo | None:
-        """The seat named (it must hold `role`), else the board's one holder of `role`."""
+    def holds(self, seat: SeatInfo | None, skill: str) -> bool:
+        """The seat's TRUE role holds `skill` by the catalogue (`Role.night_skills`): a declared role with the witch's
+        potions is read as the witch is."""
+        return seat is not None and self.catalogue.holds(seat.role, skill=skill)
+
+    def one_of(self, skill: str, seat: str | None) -> SeatInfo | None:
+        """The seat named (its true role must hold `skill`), else the board's one holder of `skill`."""
         if seat:
             named = self.by_seat.get(int(seat))
-            return named if named is not None and named.role == role else None
-        holders = [s for s in self.by_seat.values() if s.role == role]
+            return named if self.holds(named, skill=skill) else None
+        holders = [s for s in self.by_seat.values() if self.holds(s, skill=skill)]
         return holders[0] if len(holders) == 1 else None
 
     def role_agrees(self, m: re.Match[str]) -> bool:
@@ -75,17 +82,13 @@ class NightRecord:
         return seat is not None and (role == seat.role or (role == "werewolf" and seat.faction == "wolf"))
 
     def actor(self, skill: str, m: re.Match[str]) -> SeatInfo | None:
-        """The seat named (its true role must have the skill, and agree with a role word given), or the only
-        seat whose true role is the role named."""
-        role, word, _ = w.SKILLS[skill]
+        """The seat named (its true role must hold the skill, and agree with a role word given), or the board's one
+        holder of the skill."""
+        _, word, _ = w.SKILLS[skill]
         words = {x for x in (m.group("role_a"), m.group("role_b")) if x}
         if words - {word}:
             return None
-        if m.group("actor"):
-            seat = self.by_seat.get(int(m.group("actor")))
-            return seat if seat is not None and seat.role == role else None
-        holders = [s for s in self.by_seat.values() if s.role == role]
-        return holders[0] if len(holders) == 1 else None
+        return self.one_of(skill=skill, seat=m.group("actor"))
 
     def kill(self, night: int, target: int | None, text: str) -> None:
         """The wolves' kill of `night` (seen by the whole pack; the witch's share is added later); target None: the
