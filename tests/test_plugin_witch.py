@@ -139,3 +139,19 @@ def test_a_death_a_stated_reflection_explains_is_not_reported_unexplained():
     assert line.startswith("night-1: seat(s) [6] announced dead") and "reflected skill's user ([1])" in line
     # without the seats the reflection cannot be seen (the old reading): seat 1 is reported
     assert "[1]" in unexplained_dawns(kept, exits, PHASES, catalogue_for(()))[0]
+
+
+def test_what_a_check_read_from_the_log_can_show_is_the_catalogues_not_the_id_werewolf():
+    """A stated result the target's card cannot show is refused for every wolf-side card the catalogue does not mark
+    `seer_sees_good` (a declared one too), not only for the plain werewolf; an unstated one is the one it can show."""
+    mole = RoleDeclaration(id="mole_wolf", faction="wolf", team="wolves", seer_sees_good=True, names={"en": ["mole wolf"]})
+    brute = RoleDeclaration(id="brute_wolf", faction="wolf", team="wolves", names={"en": ["brute wolf"]})
+    log = "1 号是预言家，第一晚验 4 号金水，第二晚验 4 号。"
+
+    def read(role: str) -> list[str | None]:
+        seats = [SeatInfo(seat=1, role="seer", faction="good"), SeatInfo(seat=2, role="villager", faction="good"),
+                 SeatInfo(seat=3, role="villager", faction="good"), SeatInfo(seat=4, role=role, faction="wolf")]
+        out = read_night_actions(log, seats, PHASES, "zh", catalogue=catalogue_for([mole, brute]))
+        return [r.event.result if r.event is not None else "refused" for r in out]
+    assert read("werewolf") == read("wolf_king") == read("brute_wolf") == ["refused", "狼人"]
+    assert read("mole_wolf") == read("hidden_wolf") == ["好人", None]  # may show either: the stated one, else none

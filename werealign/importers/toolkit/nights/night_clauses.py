@@ -173,7 +173,7 @@ def nicknamed(rec: NightRecord, night: int | None, text: str) -> None:
                     and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]):
                 rec.act(target, night, target=target.seat if what == "guard_self" else None, text=m.group(0), skill="guard_protect")
             elif what == "check" and (seer := rec.one_of(skill="seer_check", seat=None)) is not None and not w.BLUFF.search(text[max(0, m.start() - 12):m.start()]):
-                result, why = check_result(m, target, rec.zh)
+                result, why = check_result(m, target, rec.zh, rec.catalogue)
                 if result is not None:
                     rec.act(seer, chinese_number(m.group("n")) or 0, target=target.seat, text=m.group(0), skill="seer_check", result=result)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
 from werealign.importers.toolkit.nights import night_words as w
+from werealign.importers.toolkit.nights.claims import seen_by_seer
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience
@@ -32,12 +33,15 @@ class Reading:
     why: str
 
 
-def check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | None, str | None]:
-    """(result, None) or (None, why the reading is dropped)."""
+def check_result(m: re.Match[str], target: SeatInfo, zh: bool, catalogue: RoleCatalogue) -> tuple[str | None, str | None]:
+    """(result, None) or (None, why the reading is dropped). What the check can show is the catalogue's rule
+    (`seen_by_seer`: a wolf-side role shows wolf unless `seer_sees_good`), not the id "werewolf": a stated result it
+    cannot show is refused; an unstated one is the one result it can show, else none."""
     said = m.group("said") or ("查杀" if m.groupdict().get("verb") == "查杀" else None)
-    truth = "wolf" if target.role == "werewolf" else ("good" if target.faction == "good" else None)
+    seen = seen_by_seer(target, catalogue)
+    truth = next(iter(seen)) if len(seen) == 1 else None
     stated = "wolf" if said in w.WOLF_WORDS else ("good" if said in w.GOOD_WORDS else None)
-    if stated is not None and truth is not None and stated != truth:
+    if stated is not None and stated not in seen:
         return None, f"the stated result ({said}) contradicts seat {target.seat}'s true role ({target.role})"
     result = stated or truth
     if result is None:
@@ -156,7 +160,7 @@ class NightRecord:
             return
         result = None
         if skill == "seer_check":
-            result, why = check_result(m, target, self.zh)
+            result, why = check_result(m, target, self.zh, self.catalogue)
             if why:
                 self.readings.append(Reading(seat.seat, text, None, why))
                 return
