@@ -6,7 +6,8 @@ Night (from skill-use events, by night phase):
   own included, but last night's seat under the guard's no-repeat rule (only the `guard_protect` skill; when the
   guard's previous night is not recorded the rule cannot be applied and every living seat is offered, the prompt
   naming the missing fact). "None" (an empty guard) where the board lets it skip, else a recorded empty guard is no item.
-- witch_save: a night the witch holds her antidote and the wolves' victim is known (the game tells her); answer
+- witch_save: a night the witch (any seat whose role the catalogue gives both potions, `Role.night_skills`, or the log
+  has use one) holds her antidote and the wolves' victim is known (the game tells her); answer
   the victim or none. A "no save" is kept only where the log proves it (the victim's night death was announced);
   a victim who is the witch herself needs the board's self-save rule (werealign.game.moves).
 - witch_poison: a night the witch holds her poison and, unless the board allows both potions, provably did not
@@ -54,6 +55,7 @@ from werealign.game.moves import Board, alive_before_phase, board_of, protect_ta
 from werealign.schema import OPTION_KEYS, Event, GameLog, ItemProvenance
 from werealign.schema.models import WITHDREW
 from werealign.schema.decisions import DECISION_MODELS, MVP_MARK
+from werealign.schema.roles import catalogue_for
 
 # The notes about every kind of the pass (no seat is asked in this game).
 SHARED_CODES = ("decisions_no_decider",)
@@ -214,7 +216,11 @@ def _night_items(game: GameLog, nights: list[_Night], board: Board, asked: set[i
     last_protected: dict[int, int | None] = {}
     antidote_used: set[int] = set()
     poison_used: set[int] = set()
-    witches = {s for s, r in roles.items() if r == "witch"} | {e.actor for e in game.events if e.skill in ("witch_save", "witch_poison") and isinstance(e.actor, int)}
+    catalogue = catalogue_for(game.rules.declared_roles)
+    # the potion holders: every seat whose role holds both potions (the catalogue's rule, not the id "witch": a declared
+    # role with her potions is asked as she is), and any seat the log has use one
+    witches = {s for s, r in roles.items() if catalogue.holds(r, skill="witch_save") and catalogue.holds(r, skill="witch_poison")} | {
+        e.actor for e in game.events if e.skill in ("witch_save", "witch_poison") and isinstance(e.actor, int)}
     saved_self = {e.actor for e in game.events if e.skill == "witch_save" and e.actor == e.target}
     later_poison = {(e.actor, e.phase) for e in game.events if e.skill == "witch_poison"}
     night_of = {n.phase: n.number for n in nights}

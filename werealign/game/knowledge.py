@@ -103,20 +103,28 @@ def _out_at(game: GameLog, seat: int, order: dict[str, int]) -> int:
         return any(e.kind == "skill_use" and e.skill in skills and e.target == seat and e.phase == night for e in game.events)
 
     before = nights[i - 1]
+    catalogue = catalogue_for(game.rules.declared_roles)
     # a strike the seat's role survives (catalogue `survives`: a poison on the demon) killed nobody
-    role = catalogue_for(game.rules.declared_roles).get(next((s.role for s in game.seats if s.seat == seat), ""))
-    kills = _NIGHT_KILLS - set(role.survives if role is not None else ())
+    role = catalogue.get(next((s.role for s in game.seats if s.seat == seat), ""))
+    kills = night_kills(game, catalogue) - set(role.survives if role is not None else ())
     # struck the night before, not saved from it, and not struck again in the night of the label: that night's dawn
     if on(before, kills) and not on(before, _SAVES) and not on(first.phase, kills):
         return order[before]
     return at
 
 
-# Deaths of a night, and the night skills that cause them (a wolves' kill the witch saved is no death: such a seat is
-# announced dead only when nothing saved it, which the elimination itself says).
+# Deaths of a night (a wolves' kill the witch saved is no death: such a seat is announced dead only when nothing saved
+# it, which the elimination itself says), and the skills that stop the wolves' kill. The catalogue has no field for a
+# protection (the witch's antidote, the guard's): a declared role's own save under another skill id is not counted.
 _NIGHT_DEATHS = frozenset({"night_death", "poisoned"})
-_NIGHT_KILLS = frozenset({"wolf_kill", "witch_poison"})
 _SAVES = frozenset({"witch_save", "guard_protect"})
+
+
+def night_kills(game: GameLog, catalogue: RoleCatalogue) -> frozenset[str]:
+    """The night skills that kill on this board: the wolves' kill, and every seat's own kill the catalogue states
+    (`night_kill`: the witch's poison, the stalker's assassination, a declared role's), whatever its role's id."""
+    own = (catalogue.get(s.role) for s in game.seats)
+    return frozenset({"wolf_kill", *(r.night_kill.skill for r in own if r is not None and r.night_kill is not None)})
 
 
 def missing_knowledge(game: GameLog, seat: int | None, cutoff: int) -> list[MissingFact]:

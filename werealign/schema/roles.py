@@ -145,6 +145,13 @@ class RoleCatalogue:
             return label
         return self._labels.get(normalise_label(label))
 
+    def holds(self, role_id: str, skill: str) -> bool:
+        """Whether the catalogue says `role_id` holds the night skill `skill` (`Role.night_skills`): the rule a role's id
+        would otherwise stand for ('witch_save': the witch, or a declared role with her rules under another id). An
+        unknown role holds nothing the catalogue can vouch for."""
+        role = self.roles.get(role_id)
+        return role is not None and skill in role.night_skills
+
     def faction(self, role_id: str) -> Faction:
         role = self.roles.get(role_id)
         return role.faction if role is not None else "unknown"

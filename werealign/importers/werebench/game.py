@@ -211,7 +211,7 @@ def _night_actions(logs: str | None, recap: str | None, utterances: list[Utteran
                 "not imported: the truth or the game's nights do not bear them out")
     for e, why in nf.dropped:
         ctx.add("dropped", "night_action_contradicted", "metadata.logs", f"{_action(e)} ({e.note})", f"not shown: {why}")
-    for what in unexplained_dawns(nf.kept, exits, phases, catalogue):
+    for what in unexplained_dawns(nf.kept, exits, phases, catalogue, seats):
         ctx.add("warning", "dawn_unexplained", "utterances[].text", what, "kept as announced: a misread, or a role effect the sources leave unsaid")
     if nf.kept:
         ctx.add("converted", "night_actions", "metadata.logs",

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
+from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 from werealign.text.zh_numbers import chinese_number
 
 _SEATS = r"(?P<seat>(?<![\d])\d{1,2}(?!\d)|[一二三四五六七八九十]{1,3})\s*号?"
@@ -62,8 +63,10 @@ def _called_gold(seat: int, seer: int) -> re.Pattern:
 
 
 def badge_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phases: Sequence[Phase], events: Sequence[Event],
-                 zh: bool) -> list[Event]:
-    """The seers' checks the badge convention states (module docstring), as skill_use events seen by the seer."""
+                 zh: bool, catalogue: RoleCatalogue | None = None) -> list[Event]:
+    """The seers' checks the badge convention states (module docstring), as skill_use events seen by the seer (a seat
+    whose role the `catalogue`, default the built-in one, says holds 'seer_check')."""
+    catalogue = catalogue or builtin_catalogue()
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p for p in phases if p.kind == "night"]
     by_seat = {s.seat: s for s in seats}
@@ -72,7 +75,7 @@ def badge_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], pha
     for e in events:
         seer = by_seat.get(e.actor) if isinstance(e.actor, int) else None
         target = by_seat.get(e.target) if e.target is not None else None
-        if e.kind != "badge_transfer" or seer is None or seer.role != "seer" or target is None or target.faction != "good" or e.phase not in order:
+        if e.kind != "badge_transfer" or seer is None or not catalogue.holds(seer.role, skill="seer_check") or target is None or target.faction != "good" or e.phase not in order:
             continue
         night = next((n for n in reversed(nights) if order[n.id] < order[e.phase]), None)
         if night is None or night.day < 2:

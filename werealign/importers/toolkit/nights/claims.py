@@ -31,7 +31,7 @@ from werealign.importers.toolkit.nights.check_talk import check_report_spans, re
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
-from werealign.schema.roles import RoleCatalogue
+from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 from werealign.text.zh_numbers import chinese_number
 
 _NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
@@ -99,18 +99,21 @@ def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
     return {"good"} if target.faction == "good" else {"good", "wolf"}
 
 
-def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
-    """Every night result the holders of the seer's, witch's and guard's skills state in their day turns, in order."""
+def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phases: Sequence[Phase],
+                    catalogue: RoleCatalogue | None = None) -> list[Statement]:
+    """Every night result the holders of the seer's, witch's and guard's skills state in their day turns, in order
+    (who holds a skill: the `catalogue`, default the built-in one)."""
     day_of = {p.id: p.day for p in phases if p.kind != "night"}
     role_of = {s.seat: s.role for s in seats}
     out: list[Statement] = []
     for u in utterances:
         if isinstance(u.speaker, int) and u.phase in day_of and u.audience is None:
-            out += [replace(st, segment_id=segment_of_quote(u, st.text), turn=u.index) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase])]
+            out += [replace(st, segment_id=segment_of_quote(u, st.text), turn=u.index) for st in statements_in(u.text, u.speaker, role_of.get(u.speaker, ""), day_of[u.phase],
+                                                                                                            catalogue=catalogue)]
     return out
 
 
-def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase]) -> list[Statement]:
+def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None) -> list[Statement]:
     """What the annotator log says a seat stated at the table ("12 号称验 1 号为金水", "7 号跳预言家查杀 12 号", a
     guard's last words "第一天空守，第二天守了 10 号"), read like the seat's own words when the seat truly holds the role.
     A sub-clause belongs to the seat it starts with ("N 号…"), else to the seat whose clause it is ("N 号是<role>，…");
@@ -141,7 +144,7 @@ def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence
             who = clause_owner if clause_owner is not None else owner
             speaking = speaking or bool(_CLAIM.search(part))
             if who is not None and speaking:
-                out += [replace(st, source="annotator_log") for st in statements_in(part, who, role_of.get(who, ""), day, log=True)]
+                out += [replace(st, source="annotator_log") for st in statements_in(part, who, role_of.get(who, ""), day, log=True, catalogue=catalogue)]
     return out
 
 
@@ -165,11 +168,17 @@ _LOG_DAY = re.compile(r"(?P<election>警长竞选|警上|上警|竞选警长)|�
 _CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|自曝|自爆身份|验出|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
 
 
-def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False) -> list[Statement]:
+def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False, catalogue: RoleCatalogue | None = None) -> list[Statement]:
     """The night results `seat` (holding `role`) states in `text`, said on `day`, in order. `log`: the text is the
-    annotator's report of what the seat said, so the first person is not required of a seer's check."""
-    patterns = {"witch": [("witch_save", p) for p in _SAVES] + [("witch_poison", p) for p in _POISONS],
-                "guard": [("guard_protect", p) for p in _GUARDS]}.get(role, [])
+    annotator's report of what the seat said, so the first person is not required of a seer's check. Which results
+    a role states is the skills the `catalogue` (default the built-in one) says it holds, not its id: a declared role
+    with the witch's potions states hers."""
+    catalogue = catalogue or builtin_catalogue()
+
+    def holds(skill: str) -> bool:
+        return catalogue.holds(role, skill=skill)
+    patterns = [(name, p) for name, words in (("witch_save", _SAVES), ("witch_poison", _POISONS), ("guard_protect", _GUARDS))
+                if holds(skill=name) for p in words]
     found: list[tuple[int, Statement]] = []
     for skill, pattern in patterns:
         for m in pattern.finditer(text):
@@ -181,11 +190,11 @@ def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = Fals
             before = text[max(0, m.start() - _WINDOW):m.start()] + m.group(0)
             if target is not None and not _NOT_A_RESULT.search(before):
                 found.append((m.start(), Statement(seat, skill, target, None, day, night_named(before, day), before)))
-    if role == "seer":
+    if holds(skill="seer_check"):
         found += [(pos, Statement(seat, skill="seer_check", target=target, result=result, day=day, night=night_named(said, day), text=said,
                                   span=(pos, end)))
                   for pos, target, result, said, end in check_report_spans(text, log=log, speaker=None if log else seat)]
-    if role == "guard":
+    if holds(skill="guard_protect"):
         for m in _EMPTY_GUARD.finditer(text):
             before = text[max(0, m.start() - _WINDOW):m.end()]
             if not (log or not m.group(0).startswith("守卫")):

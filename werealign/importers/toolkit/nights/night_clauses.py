@@ -19,11 +19,11 @@ def own(rec: NightRecord, seat: SeatInfo, night: int, rest: str, text: str) -> N
     wolves ("第二晚被狼人刀死", a wolf's "首晚自刀"), a witch's antidote with its target implicit."""
     for skill, pattern in w.OWN.items():
         m = pattern.match(rest)
-        if m and w.SKILLS[skill][0] == seat.role:
+        if m and rec.holds(seat, skill=skill):
             rec.found(seat, night, skill, m, text)
             return
     if (m := w.POISON_OWN.match(rest)) is not None:
-        witch = rec.one_of("witch", m.group("by"))
+        witch = rec.one_of(skill="witch_poison", seat=m.group("by"))
         if witch is not None:
             rec.act(witch, night, target=seat.seat, text=text, skill="witch_poison")
         return
@@ -33,7 +33,7 @@ def own(rec: NightRecord, seat: SeatInfo, night: int, rest: str, text: str) -> N
         rec.kill(night, seat.seat, text)
     elif seat.faction == "wolf" and (m := w.KILL_BY_OWN_WOLF.match(rest)) and rec.role_agrees(m):
         rec.kill(night, int(m.group("seat")), text)
-    elif seat.role == "witch" and (m := w.SAVE_OWN.match(rest)):
+    elif rec.holds(seat, skill="witch_save") and (m := w.SAVE_OWN.match(rest)):
         rec.implicit_save(seat, night, bool(m.group("self")), text)
 
 
@@ -94,17 +94,17 @@ def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
     named_kills(rec, night, text, whole)
     for m in w.PROTECTED.finditer(text):
         guard = rec.by_seat.get(int(m.group("actor")))
-        if guard is not None and guard.role == "guard" and not w.NEGATED.search(m.group(0)):
+        if rec.holds(guard, skill="guard_protect") and not w.NEGATED.search(m.group(0)):
             rec.found(guard, night, m=m, text=whole, skill="guard_protect")
     nicknamed(rec, night, text)
     for m in w.GUARD_SELF.finditer(text):
         if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]) and not w.GUARD_MODAL.search(m.group(0)):
-            guard = rec.one_of("guard", m.group("actor"))
+            guard = rec.one_of(skill="guard_protect", seat=m.group("actor"))
             if guard is not None:
                 rec.act(guard, night, target=guard.seat, text=whole, skill="guard_protect")
     for m in w.GUARD_EMPTY.finditer(text):
         if (m.group("role") or m.group("actor")) and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]) and not w.GUARD_MODAL.search(m.group(0)):
-            guard = rec.one_of("guard", m.group("actor"))
+            guard = rec.one_of(skill="guard_protect", seat=m.group("actor"))
             if guard is not None:
                 rec.act(guard, night, target=None, text=whole, skill="guard_protect")
     for m in w.SAVE_IMPLICIT.finditer(text):
@@ -112,11 +112,9 @@ def named(rec: NightRecord, night: int, text: str, whole: str) -> None:
             actor = rec.actor("witch_save", m)
             if actor is not None:
                 rec.implicit_save(actor, night, bool(m.group("self")), whole)
-    witches = [s for s in rec.by_seat.values() if s.role == "witch"]
     for m in [*w.SAVE_BY_NICKNAME.finditer(text), *w.SAVE_BY_SEAT.finditer(text)]:
-        named = rec.by_seat.get(int(m.group("actor"))) if m.group("actor") else None
-        witch = named if named is not None else (witches[0] if len(witches) == 1 and not m.group("actor") else None)
-        if witch is not None and witch.role == "witch" and not w.NEGATED.search(m.group(0)):
+        witch = rec.one_of(skill="witch_save", seat=m.group("actor"))
+        if witch is not None and not w.NEGATED.search(m.group(0)):
             rec.implicit_save(witch, night, False, whole)
     named_actions(rec, night, text, whole)
 
@@ -146,14 +144,13 @@ def nth_night_checks(rec: NightRecord, text: str) -> None:
     """A seer's check named by its night anywhere in the text: "11 号第一晚的金水9 号", "第二晚的金水村民1 号",
     "第二晚验出 5 号是金水". The seer is the seat named right before, which must truly be the seer, else the
     game's one seer when the words before name no one (a wolf's bluff is said with its seat or a word of it)."""
-    seers = [s for s in rec.by_seat.values() if s.role == "seer"]
     for pattern in w.NTH_NIGHT_CHECKS:
         for m in pattern.finditer(text):
             before = text[max(0, m.start() - 12):m.start()]
             named = re.search(r"(\d{1,2})\s*号\s*(?:在)?\s*$", before)
             actor = m.groupdict().get("actor") or (named.group(1) if named else None)
-            seer = rec.by_seat.get(int(actor)) if actor else (seers[0] if len(seers) == 1 else None)
-            if seer is None or seer.role != "seer" or (actor is None and w.BLUFF.search(before)):
+            seer = rec.one_of(skill="seer_check", seat=actor)
+            if seer is None or (actor is None and w.BLUFF.search(before)):
                 continue
             rec.found(seer, chinese_number(m.group("n")) or 0, m=m, text=(named.group(0) if named else "") + m.group(0), skill="seer_check")
 
@@ -170,13 +167,13 @@ def nicknamed(rec: NightRecord, night: int | None, text: str) -> None:
                 continue
             if what == "kill" and night is not None and not w.NEGATED.search(m.group(0)):
                 rec.kill(night, target.seat, m.group(0))
-            elif what == "poison" and night is not None and (witch := rec.one_of("witch", m.group("actor"))) is not None:
+            elif what == "poison" and night is not None and (witch := rec.one_of(skill="witch_poison", seat=m.group("actor"))) is not None:
                 rec.act(witch, night, target=target.seat, text=m.group(0), skill="witch_poison")
-            elif what in ("guard_empty", "guard_self") and night is not None and target.role == "guard" \
+            elif what in ("guard_empty", "guard_self") and night is not None and rec.holds(target, skill="guard_protect") \
                     and not w.NEGATED.search(text[max(0, m.start() - 2):m.end()]):
                 rec.act(target, night, target=target.seat if what == "guard_self" else None, text=m.group(0), skill="guard_protect")
-            elif what == "check" and (seer := rec.one_of("seer", None)) is not None and not w.BLUFF.search(text[max(0, m.start() - 12):m.start()]):
-                result, why = check_result(m, target, rec.zh)
+            elif what == "check" and (seer := rec.one_of(skill="seer_check", seat=None)) is not None and not w.BLUFF.search(text[max(0, m.start() - 12):m.start()]):
+                result, why = check_result(m, target, rec.zh, rec.catalogue)
                 if result is not None:
                     rec.act(seer, chinese_number(m.group("n")) or 0, target=target.seat, text=m.group(0), skill="seer_check", result=result)
 

@@ -54,17 +54,18 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     `voted`: (seat, night) -> the seats it voted for by day before that night, None when not known (toolkit.tallies.day_ballots).
     `catalogue`: the game's role catalogue (`catalogue_for(game.rules.declared_roles)`; default the built-in one)."""
     catalogue = catalogue or builtin_catalogue()
-    read = read_night_actions(logs, seats, phases, language) + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits)
+    read = (read_night_actions(logs, seats, phases, language, catalogue=catalogue)
+            + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits, catalogue=catalogue))
     readings, undawned = _dawn_bears_out(read, exits, phases, own_kill_skills(catalogue))
-    badge = badge_checks(utterances, seats, phases, exits, language == "zh")
+    badge = badge_checks(utterances, seats, phases, exits, language == "zh", catalogue)
     told_deaths = [r.event for r in readings if r.event is not None and r.event.kind == "elimination"]
     readings = [r for r in readings if r.event is None or r.event.kind != "elimination"]
-    said = read_statements(utterances, seats, phases) + own_checks(utterances, seats, phases, catalogue)
+    said = read_statements(utterances, seats, phases, catalogue) + own_checks(utterances, seats, phases, catalogue)
     # a check placed after the day the seer first reported the seat is wrong there (nights.report_days)
     found, said, late_written, late_said = drop_checks_after_their_report([*(r.event for r in readings if r.event is not None), *badge],
                                                                            said, seats, phases, catalogue)
     written, disputed = one_per_action(found)
-    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases) + recap_checks(recap, seats, phases, catalogue)
+    statements = place_recounts(said, written, phases) + read_log_claims(logs, seats, phases, catalogue) + recap_checks(recap, seats, phases, catalogue)
     stated, refused, disputed_talk = statement_events(statements, seats, phases, written, catalogue, language == "zh")
     refused = [*late_said, *refused]
     # the recap's account of a check (nights.recap_checks) settles no dispute the written readings of the recap are party to

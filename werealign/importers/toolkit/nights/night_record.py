@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 from werealign.annotate.config import phase_id
 from werealign.importers.toolkit.nights import night_words as w
+from werealign.importers.toolkit.nights.claims import seen_by_seer
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience
+from werealign.schema.roles import RoleCatalogue, builtin_catalogue
 
 WOLVES = Audience(kind="team", team="wolf")
 DERIVED_NOTE = "read from the sources' account of a night they do not name (after a self-destruct or a nightfall), borne out by the host's dawn"
@@ -31,12 +33,15 @@ class Reading:
     why: str
 
 
-def check_result(m: re.Match[str], target: SeatInfo, zh: bool) -> tuple[str | None, str | None]:
-    """(result, None) or (None, why the reading is dropped)."""
+def check_result(m: re.Match[str], target: SeatInfo, zh: bool, catalogue: RoleCatalogue) -> tuple[str | None, str | None]:
+    """(result, None) or (None, why the reading is dropped). What the check can show is the catalogue's rule
+    (`seen_by_seer`: a wolf-side role shows wolf unless `seer_sees_good`), not the id "werewolf": a stated result it
+    cannot show is refused; an unstated one is the one result it can show, else none."""
     said = m.group("said") or ("查杀" if m.groupdict().get("verb") == "查杀" else None)
-    truth = "wolf" if target.role == "werewolf" else ("good" if target.faction == "good" else None)
+    seen = seen_by_seer(target, catalogue)
+    truth = next(iter(seen)) if len(seen) == 1 else None
     stated = "wolf" if said in w.WOLF_WORDS else ("good" if said in w.GOOD_WORDS else None)
-    if stated is not None and truth is not None and stated != truth:
+    if stated is not None and stated not in seen:
         return None, f"the stated result ({said}) contradicts seat {target.seat}'s true role ({target.role})"
     result = stated or truth
     if result is None:
@@ -49,20 +54,26 @@ class NightRecord:
     """Where the clause readers (nights.night_clauses) put what they read: each reading is checked against the game
     (its night, its seats, the roles named) and becomes an event, or a refusal with why."""
 
-    def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool):
+    def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool, catalogue: RoleCatalogue | None = None):
         self.by_seat, self.nights, self.zh = by_seat, nights, zh
+        self.catalogue = catalogue or builtin_catalogue()  # who holds a skill is the catalogue's rule, not a role id
         self.readings: list[Reading] = []
         self.derived = False  # reading under a night the text does not name (nights.night_story)
         self.nicks: dict[str, int] = {}
         self.nick_patterns: list[tuple[str, re.Pattern]] = []
 
 
-    def one_of(self, role: str, seat: str | None) -> SeatInfo | None:
-        """The seat named (it must hold `role`), else the board's one holder of `role`."""
+    def holds(self, seat: SeatInfo | None, skill: str) -> bool:
+        """The seat's TRUE role holds `skill` by the catalogue (`Role.night_skills`): a declared role with the witch's
+        potions is read as the witch is."""
+        return seat is not None and self.catalogue.holds(seat.role, skill=skill)
+
+    def one_of(self, skill: str, seat: str | None) -> SeatInfo | None:
+        """The seat named (its true role must hold `skill`), else the board's one holder of `skill`."""
         if seat:
             named = self.by_seat.get(int(seat))
-            return named if named is not None and named.role == role else None
-        holders = [s for s in self.by_seat.values() if s.role == role]
+            return named if self.holds(named, skill=skill) else None
+        holders = [s for s in self.by_seat.values() if self.holds(s, skill=skill)]
         return holders[0] if len(holders) == 1 else None
 
     def role_agrees(self, m: re.Match[str]) -> bool:
@@ -75,17 +86,13 @@ class NightRecord:
         return seat is not None and (role == seat.role or (role == "werewolf" and seat.faction == "wolf"))
 
     def actor(self, skill: str, m: re.Match[str]) -> SeatInfo | None:
-        """The seat named (its true role must have the skill, and agree with a role word given), or the only
-        seat whose true role is the role named."""
-        role, word, _ = w.SKILLS[skill]
+        """The seat named (its true role must hold the skill, and agree with a role word given), or the board's one
+        holder of the skill."""
+        _, word, _ = w.SKILLS[skill]
         words = {x for x in (m.group("role_a"), m.group("role_b")) if x}
         if words - {word}:
             return None
-        if m.group("actor"):
-            seat = self.by_seat.get(int(m.group("actor")))
-            return seat if seat is not None and seat.role == role else None
-        holders = [s for s in self.by_seat.values() if s.role == role]
-        return holders[0] if len(holders) == 1 else None
+        return self.one_of(skill=skill, seat=m.group("actor"))
 
     def kill(self, night: int, target: int | None, text: str) -> None:
         """The wolves' kill of `night` (seen by the whole pack; the witch's share is added later); target None: the
@@ -153,7 +160,7 @@ class NightRecord:
             return
         result = None
         if skill == "seer_check":
-            result, why = check_result(m, target, self.zh)
+            result, why = check_result(m, target, self.zh, self.catalogue)
             if why:
                 self.readings.append(Reading(seat.seat, text, None, why))
                 return

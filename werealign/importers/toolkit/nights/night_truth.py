@@ -172,22 +172,29 @@ def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
 _dawn = dawn_window
 
 
-def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None) -> list[str]:
+def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None,
+                      seats: Sequence[SeatInfo] = ()) -> list[str]:
     """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
-    announced at dawn that is neither the night's known kill nor its known poisoning (nor another stated kill of a
-    seat's own: catalogue `night_kill`). It is a misread or a role effect the sources leave unsaid (a charm, lovers).
-    A kill whose victim lived is not reported: a guard's protection is rarely stated, so it explains most of them."""
+    announced at dawn that is neither the night's known kill nor a death a stated act of that night explains
+    (`_explained`, the rule the night's settling uses: a seat's own kill, catalogue `night_kill`; the user of a skill on
+    a seat whose role reflects it, catalogue `reflects`, given the `seats`). It is a misread or a role effect the sources
+    leave unsaid (a charm, lovers). Reported on nights with such an act stated. A kill whose victim lived is not
+    reported: a guard's protection is rarely stated, so it explains most of them."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
-    kill_skills = own_kill_skills(catalogue or builtin_catalogue())
+    catalogue = catalogue or builtin_catalogue()
+    kill_skills = own_kill_skills(catalogue)
     out = []
     for night in nights:
         lo, hi = _dawn(night, nights, order, len(phases))
         died = {e.target for e in exits if e.kind == "elimination" and e.result == "night_death" and lo <= order.get(e.phase, -1) <= hi}
         kill = next((e.target for e in kept if e.skill == "wolf_kill" and e.phase == night and e.audience.kind == "team"), None)
+        explained = _explained(night, kept, seats, catalogue)
         poisons = {e.target for e in kept if e.skill in kill_skills and e.phase == night}
-        if kill is not None and (extra := sorted(died - {kill} - poisons)) and poisons:
-            out.append(f"{night}: seat(s) {extra} announced dead at dawn, neither the wolves' kill (seat {kill}) nor the poison ({sorted(poisons)})")
+        if kill is not None and (extra := sorted(died - {kill} - explained)) and explained:
+            reflected = f" nor a reflected skill's user ({sorted(explained - poisons)})" if explained - poisons else ""
+            out.append(f"{night}: seat(s) {extra} announced dead at dawn, neither the wolves' kill (seat {kill}) nor the poison ({sorted(poisons)})"
+                       + reflected)
     return out
 
 

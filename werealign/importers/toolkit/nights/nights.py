@@ -39,6 +39,7 @@ from werealign.importers.toolkit.nights.split_acts import split_acts
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.text.zh_numbers import chinese_number
 from werealign.schema import Event, Evidence, Phase, SeatInfo
+from werealign.schema.roles import RoleCatalogue
 
 
 # A sub-clause that goes on about the night its seat's clause named ("第二晚死亡，同时毒了 11 号").
@@ -85,14 +86,15 @@ def _subclauses(text: str) -> list[str]:
 
 
 def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str, *,
-                       transcribed: bool = False, exits: Sequence[Event] = ()) -> list[Reading]:
+                       transcribed: bool = False, exits: Sequence[Event] = (), catalogue: RoleCatalogue | None = None) -> list[Reading]:
     """Every recognisable night action of the log (module docstring), in log order. `transcribed`: the text is a
     transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop.
-    `exits`: the host's eliminations (a day's exile the recap tells by nickname maps it: nights.nicknames)."""
+    `exits`: the host's eliminations (a day's exile the recap tells by nickname maps it: nights.nicknames). `catalogue`:
+    the game's (default the built-in one): who may act by a skill is its rule (`NightRecord.holds`), not a role id."""
     if not logs:
         return []
     by_seat = {s.seat: s for s in seats}
-    reader = NightRecord(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh")
+    reader = NightRecord(by_seat, {p.id for p in phases if p.kind == "night"}, language == "zh", catalogue)
     nth_night_checks(reader, logs)  # on the words as written: it needs no sentence, and its quote is verbatim
     nth_night_kills(reader, logs)
     if transcribed:  # the recap's nicknames, as its opening maps them to seats (nights.nicknames)
@@ -115,9 +117,7 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             reader.kill(night, int(t.group("seat")), k.group(0) + "，" + t.group(0))
             reader.derived = False
         if night is not None and not clock.derived and w.ANTIDOTE_FIRST.match(part) and (wm := w.WITCH_LAST.search(before)):
-            witches = [s for s in seats if s.role == "witch"]
-            witch = by_seat.get(int(wm.group("actor"))) if wm.group("actor") else (witches[0] if len(witches) == 1 else None)
-            if witch is not None and witch.role == "witch":
+            if (witch := reader.one_of(skill="witch_save", seat=wm.group("actor"))) is not None:
                 reader.implicit_save(witch, night, False, before[wm.start():] + part[:w.ANTIDOTE_FIRST.match(part).end()])
         if night is not None and not clock.derived:
             split_acts(reader, night, before, part, source_text)  # "而守卫 9 号，当晚选择守自己" (nights.split_acts)
@@ -142,16 +142,16 @@ def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequ
             rest = part[start.end():].strip()
             if current is not None:
                 own(reader, current, clock.night, rest, part)
-        elif current is not None and current.role == w.SKILLS["seer_check"][0] and (m := w.NTH_CHECK.match(part)):
+        elif reader.holds(current, skill="seer_check") and (m := w.NTH_CHECK.match(part)):
             reader.found(current, _night_of(m), "seer_check", m, part)
         elif current is not None and clock.night is None and (k := w.KILLED_NIGHT_UNSAID.match(part)) and (
                 k.group("by") is None or getattr(by_seat.get(int(k.group("by"))), "faction", None) == "wolf"):
             reader.kill_unplaced(current, part)  # "最终被狼人刀死": the host's dawn places it (nights.night_facts)
         elif current is not None and clock.night is None and (k := w.POISONED_NIGHT_UNSAID.match(part)) and (
-                witch := reader.one_of("witch", k.group("by"))) is not None:
+                witch := reader.one_of(skill="witch_poison", seat=k.group("by"))) is not None:
             reader.kill_unplaced(current, part, witch, skill="witch_poison")  # "夜间被女巫毒死": likewise
         elif current is not None and clock.night is None and (k := w.ASSASSINATED_NIGHT_UNSAID.match(part)) and (
-                stalker := reader.one_of("stalker", k.group("by"))) is not None:
+                stalker := reader.one_of(skill="stalker_assassinate", seat=k.group("by"))) is not None:
             reader.kill_unplaced(current, part, stalker, skill="stalker_assassinate")  # "后夜间被潜行者暗杀": likewise
         elif w.DAY.search(part) or w.OTHER_NIGHT.search(part.replace("平安夜", "")):
             clock.other(part)  # day again, a night of a day, a nightfall, or a night the log does not number

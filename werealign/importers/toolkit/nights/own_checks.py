@@ -47,7 +47,7 @@ def own_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phase
     out: list[Statement] = []
     for u in utterances:
         seer = by_seat.get(u.speaker) if isinstance(u.speaker, int) else None
-        if seer is None or seer.role != "seer" or u.phase not in day_of or u.audience is not None:
+        if seer is None or not catalogue.holds(seer.role, skill="seer_check") or u.phase not in day_of or u.audience is not None:
             continue
         for pattern in (_DONE, _IDIOM_FIRST):
             for m in pattern.finditer(u.text):

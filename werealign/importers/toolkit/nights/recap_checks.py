@@ -51,7 +51,7 @@ _ROLE_WORDS = sorted({n for r in ROLE_WORDS.roles.values() for n in r.names.get(
 
 def recap_checks(recap: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], catalogue: RoleCatalogue) -> list[Statement]:
     """The true seer's checks the recap tells (module docstring), in recap order, as statements of the seer."""
-    seers = [s for s in seats if s.role == "seer"]
+    seers = [s for s in seats if catalogue.holds(s.role, skill="seer_check")]  # the catalogue's checker, whatever its id
     if not recap or len(seers) != 1:
         return []  # no seer, or two (whose check is whose the role word cannot say)
     seer = seers[0]

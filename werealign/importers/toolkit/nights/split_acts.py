@@ -32,7 +32,7 @@ def quote_across(source: str, first: str, second: str) -> str:
 def split_acts(reader: NightRecord, night: int, before: str, part: str, source: str) -> None:
     """The guard's own night and the witch's poison split across `before` and `part` (module docstring)."""
     if (ga := w.GUARD_ACT_FIRST.match(part)) and (gm := w.GUARD_LAST.search(before)):
-        guard = reader.one_of("guard", gm.group("actor"))
+        guard = reader.one_of(skill="guard_protect", seat=gm.group("actor"))
         if guard is not None:
             reader.act(guard, night, target=guard.seat if ga.group("self") else None, text=quote_across(source, before[gm.start():], ga.group(0)),
                        skill="guard_protect")
