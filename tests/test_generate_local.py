@@ -9,6 +9,8 @@ import json
 import re
 import sqlite3
 import time
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import jsonschema
@@ -19,6 +21,8 @@ from werealign.audit import text_length
 from werealign.dataset import bundled_sample_path, load_dataset
 from werealign.generation import filters, replies
 from werealign.generation.pipeline import GenConfig, run_generation
+from werealign.llm import local_server
+from werealign.llm.loader import import_litellm
 from werealign.validate import check_paths, count
 
 GAME = "sample-en-01"
@@ -98,18 +102,37 @@ needs_local = pytest.mark.skipif(
 
 @pytest.mark.slow
 @needs_local
-def test_smollm2_drafts_schema_valid_items_offline(tmp_path):
-    """The Done-means run, made small: one game, one dimension, the first MVP moment, one judge."""
+def test_smollm2_drafts_schema_valid_items_offline(tmp_path, monkeypatch):
+    """The Done-means run, made small: one game, one dimension, the first MVP moment, one judge. It is also the one
+    test of the served model's litellm path: `connect` starts the server (127.0.0.1, routed as openai/smollm2), every
+    stage goes through litellm, and the server is stopped when the run ends (stopping on error: test_builtin_models)."""
+    served: list[str] = []
+    real_serve = local_server.serve_smollm2
+
+    @contextmanager
+    def recorded(**kwargs):
+        with real_serve(**kwargs) as base:
+            served.append(base)
+            yield base
+
+    monkeypatch.setattr(local_server, "serve_smollm2", recorded)
     config = GenConfig(model="local/smollm2", dataset=str(bundled_sample_path()), games=(GAME,), dimensions=("SJ",), osr=False, judges=1, limit=1)
     started = time.perf_counter()
     outcome, session = run_generation(config, tmp_path / "g", quiet=True, max_tokens=400)
     seconds = time.perf_counter() - started
     print(f"local/smollm2 generate: {seconds:.0f}s, {session.spend.sent} requests, {len(outcome.items)} items, dropped {outcome.dropped}")
+    assert len(served) == 1 and served[0].startswith("http://127.0.0.1:") and session.routed_model == "openai/smollm2"
+    assert session.acompletion is import_litellm().acompletion
+    with pytest.raises(OSError):  # stopped with the run
+        urllib.request.urlopen(served[0].removesuffix("/v1") + "/health", timeout=2)
     ds = load_dataset(tmp_path / "g" / "dataset")
     assert len(ds.speech) >= 1, outcome.dropped
     errors, _ = count(check_paths([tmp_path / "g" / "dataset"]).findings)
     assert errors == 0
     assert all(it.provenance.generator_model == "local/smollm2" and it.provenance.review == "unreviewed" for it in ds.speech)
+    # every stage's reply came back and parsed, the explanation's and the judge's too (no stage left an error)
+    replied = {r["stage"] for records in session.records.values() for r in records if r["error"] is None and r["parsed"] is not None}
+    assert replied == {"question", "negatives", "explain", "judge"}, {s: [r["error"] for r in rs] for s, rs in session.records.items()}
 
 
 def test_the_longest_sample_prompt_fits_the_local_models_context():

@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> None:
     params.model.path = args.model
     params.n_ctx = args.n_ctx
     params.n_parallel = 1
+    # llama.cpp's parameter fitting sizes the context and GPU layers to a device's free memory by trial allocations;
+    # on the CPU with n_ctx given it changes nothing and took a third of the start-up's CPU (0.67 -> 0.47 s, measured).
+    params.fit_params = False
     if args.threads > 0:
         params.cpuparams.n_threads = args.threads
         params.cpuparams_batch.n_threads = args.threads
