@@ -285,13 +285,6 @@ def test_event_lines_say_nothing_twice_and_no_raw_identifiers():
 # --------------------------------------------------------------------------- real data
 
 
-@pytest.fixture(scope="module")
-def werebench_dataset(werebench_import):
-    from werealign.dataset import load_dataset
-
-    return load_dataset(werebench_import.path)  # the session's one import of the real release (conftest)
-
-
 def _chunks(text: str, size: int = 16) -> list[str]:
     """Distinctive pieces of a text: its clauses of at least `size` characters, cut to `size`."""
     parts = re.split(r"[，。！？；,.!?;\n]", text)
