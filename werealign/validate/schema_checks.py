@@ -21,10 +21,17 @@ _MAX_REPR = 60
 
 
 @cache
+def _schema(model: type[BaseModel]) -> dict:
+    return model.model_json_schema()
+
+
+@cache
 def _validator(model: type[BaseModel]):
+    """jsonschema's validator of the model's schema: built (and the schema checked against its metaschema, 0.1 s for
+    a game) only when an object is found invalid and its messages are wanted."""
     from jsonschema import Draft202012Validator  # imported here: keeps `werealign --help` fast
 
-    schema = model.model_json_schema()
+    schema = _schema(model)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
 
@@ -32,7 +39,7 @@ def _validator(model: type[BaseModel]):
 @cache
 def _valid(model: type[BaseModel]):
     """The compiled yes/no check of the model's schema (werealign.validate.schema_fast), or None."""
-    return compile_schema(_validator(model).schema)
+    return compile_schema(_schema(model))
 
 
 def check_schema(kind: str | type[BaseModel], obj: Any, out: Sink) -> BaseModel | None:
