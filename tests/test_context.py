@@ -347,7 +347,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             for seat, info in roles.items():
                 if seat == item.viewpoint_seat or seat in ctx.allies:
                     continue
-                if re.search(rf"(?<!\d){seat}号", line):
+                if f"{seat}号" in line and re.search(rf"(?<!\d){seat}号", line):  # the plain test first: 500,000 lines x seats
                     assert role_name(info.role, "zh") not in line, f"{where}: {line}"
         for m in _ROLE_CLAIM.finditer(prompt):
             seat = int(m.group(1))
