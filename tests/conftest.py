@@ -65,6 +65,35 @@ def werebench_validated(werebench_import):
     return run_cli("validate", werebench_import.path, "--format", "json")
 
 
+def _dataset_digest(ds) -> str:
+    h = hashlib.sha256()
+    for part in (ds.manifest, *ds.games.values(), *(i for kind in sorted(ds.items) for i in ds.items[kind]),
+                 *(r for game_id in sorted(ds.osr) for r in ds.osr[game_id])):
+        h.update(part.model_dump_json().encode() + b"\0")
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="session")
+def werebench_dataset(werebench_import):
+    """`load_dataset` of the shared import, loaded once (0.4 s each, and some twenty tests read it), shared read-only:
+    a test that changes a game or an item must copy it first (`model_copy`); one that did not fails here, at teardown."""
+    from werealign.dataset import load_dataset
+
+    ds = load_dataset(werebench_import.path)
+    digest = _dataset_digest(ds)
+    yield ds
+    assert _dataset_digest(ds) == digest, "a test changed the shared loaded WereBench dataset; model_copy it first"
+
+
+@pytest.fixture(scope="session")
+def werebench_decisions(werebench_dataset) -> dict:
+    """game id -> `derive_decisions(game, "all")` for every game of the shared import, derived once (about 3 s of CPU;
+    several tests read every decider's items of the release). Read-only, like werebench_dataset."""
+    from werealign.game.decisions import derive_decisions
+
+    return {game_id: derive_decisions(game, "all") for game_id, game in werebench_dataset.games.items()}
+
+
 @dataclass(frozen=True)
 class AuditedWerebench:
     split: Path  # the filtered split written by `werealign audit --filtered-out`

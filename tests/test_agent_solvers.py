@@ -111,15 +111,14 @@ def test_no_step_of_any_solver_shows_a_planted_secret(solver, tmp_path):
         assert not leaked, (solver, leaked)
 
 
-def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(werebench_import):
+def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(werebench_import, werebench_dataset):
     """Every step of every solver on real release items: no turn of the item's game that the task's prompt
     leaves out (after the cut-off, the wolves' night chat for a villager, ...) reaches any step."""
-    from werealign.dataset import load_dataset
     from werealign.eval.plan import plan_run
     from werealign.solvers.replay import run_solver
     from werealign.llm.store import StoredResponse
 
-    ds = load_dataset(werebench_import.path)
+    ds = werebench_dataset  # the session's one load of the shared import (conftest)
     config = EvalConfig(model="openai/fake", dataset=str(werebench_import.path), variants=("base",), decodes=1, limit=3)
     plan = plan_run(ds, config)
     for spec in sorted(STEPS):

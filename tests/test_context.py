@@ -285,13 +285,6 @@ def test_event_lines_say_nothing_twice_and_no_raw_identifiers():
 # --------------------------------------------------------------------------- real data
 
 
-@pytest.fixture(scope="module")
-def werebench_dataset(werebench_import):
-    from werealign.dataset import load_dataset
-
-    return load_dataset(werebench_import.path)  # the session's one import of the real release (conftest)
-
-
 def _chunks(text: str, size: int = 16) -> list[str]:
     """Distinctive pieces of a text: its clauses of at least `size` characters, cut to `size`."""
     parts = re.split(r"[，。！？；,.!?;\n]", text)
@@ -354,7 +347,7 @@ def test_real_data_no_leakage_for_every_item(werebench_dataset):
             for seat, info in roles.items():
                 if seat == item.viewpoint_seat or seat in ctx.allies:
                     continue
-                if re.search(rf"(?<!\d){seat}号", line):
+                if f"{seat}号" in line and re.search(rf"(?<!\d){seat}号", line):  # the plain test first: 500,000 lines x seats
                     assert role_name(info.role, "zh") not in line, f"{where}: {line}"
         for m in _ROLE_CLAIM.finditer(prompt):
             seat = int(m.group(1))

@@ -115,9 +115,9 @@ def test_the_byte_bpe_bound_counts_cjk_as_its_bytes_and_never_below_the_word_cou
 
 
 @pytest.mark.werebench
-def test_release_prompts_fit_a_small_budget(werebench_import) -> None:
+def test_release_prompts_fit_a_small_budget(werebench_dataset) -> None:
     """The real release's prompts (about 20k tokens) cut to 6000 as local/smollm2 counts them."""
-    ds = load_dataset(werebench_import.path)
+    ds = werebench_dataset  # the session's one load of the shared import (conftest)
     config = EvalConfig(model="local/smollm2", decodes=1, limit=2, context_budget=6000, max_tokens=256)
     plan = plan_run(ds, config)
     count = prompt_counter("local/smollm2")

@@ -135,16 +135,13 @@ def test_the_check_flags_an_item_whose_cutoff_shows_the_result(mode):
 
 
 @pytest.mark.werebench
-def test_real_release_decisions_are_asked_before_their_result_with_legal_options(werebench_import):
+def test_real_release_decisions_are_asked_before_their_result_with_legal_options(werebench_dataset, werebench_decisions):
     """Issue 42 on the imported release, every decider: no prompt announces its result, no withdrawn candidate is
     offered, no poison item on a night the witch saved, abstaining offered on every ballot (the show lets a player
     abstain), and the guard's protections become items."""
-    from werealign.dataset import load_dataset
-
-    ds = load_dataset(werebench_import.path)
     made: dict[str, list] = {}
-    for game in ds.games.values():
-        for kind, items in derive_decisions(game, "all").items.items():
+    for game in werebench_dataset.games.values():  # loaded and derived once per session (conftest)
+        for kind, items in werebench_decisions[game.game_id].items.items():
             made.setdefault(kind, []).extend((game, i) for i in items)
     assert made["guard_protect"] and made["badge"] and made["sheriff_ballot"]
     told = [i.item_id for kind, pairs in made.items() if kind != "claim" for g, i in pairs if result_shown(g, i)]

@@ -131,13 +131,13 @@ def test_the_arena_records_who_ran_and_its_games_yield_the_item(tmp_path):
 
 
 @pytest.mark.werebench
-def test_real_release_lists_of_candidates(werebench_import):
+def test_real_release_lists_of_candidates(werebench_dataset, werebench_decisions):
     """On the imported release: most elections give their candidates; a prompt never shows the list it asks about."""
-    ds = load_dataset(werebench_import.path)
+    ds = werebench_dataset  # loaded and derived once per session (conftest)
     elections = [g for g in ds.games.values() if any(p.kind == "sheriff_election" for p in g.phases)]
     listed = [g for g in elections if any(e.kind == "sheriff_run" for e in g.events)]
     assert len(listed) >= len(elections) * 2 // 3, (len(listed), len(elections))
-    items = [i for g in listed for i in derive_decisions(g, "all").items["sheriff_run"]]
+    items = [i for g in listed for i in werebench_decisions[g.game_id].items["sheriff_run"]]
     assert items and 0 < sum(i.answer is not None for i in items) < len(items)
     for item in items[::7]:
         game = ds.games[item.game_id]

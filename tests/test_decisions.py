@@ -298,15 +298,15 @@ def test_a_revote_is_between_the_seats_tied_before_and_unknown_without_that_roun
 
 
 @pytest.mark.werebench
-def test_real_release_yields_decision_items_that_hide_their_answer(werebench_import):
+def test_real_release_yields_decision_items_that_hide_their_answer(werebench_dataset, werebench_decisions):
     """On the imported release (the host's tallies read into ballots): enough decision items in enough kinds, every
     key a legal move, and no prompt showing the move asked (sampled: every third item)."""
     from werealign.render.lines import event_line, phase_label
 
-    ds = load_dataset(werebench_import.path)
+    ds = werebench_dataset  # loaded and derived once per session (conftest)
     made: dict[str, list] = {}
     for game in ds.games.values():
-        for kind, items in derive_decisions(game, "all").items.items():
+        for kind, items in werebench_decisions[game.game_id].items.items():
             made.setdefault(kind, []).extend(items)
     assert sum(map(len, made.values())) >= 800 and sum(1 for v in made.values() if v) >= 4, {k: len(v) for k, v in made.items()}
     items = [i for v in made.values() for i in v]

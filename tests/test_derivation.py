@@ -137,8 +137,8 @@ def _all_notes_are_some_kinds(game, options: DeriveOptions) -> None:
 
 
 @pytest.mark.werebench
-def test_on_the_release_no_reason_is_lost(werebench_import):
-    for game in load_dataset(werebench_import.path).games.values():
+def test_on_the_release_no_reason_is_lost(werebench_dataset):
+    for game in werebench_dataset.games.values():
         for deciders in ("winners", "all"):
             _all_notes_are_some_kinds(game, DeriveOptions(deciders))
 

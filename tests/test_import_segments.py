@@ -188,10 +188,10 @@ def test_reimport_is_byte_identical(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def real(werebench_import):
+def real(werebench_import, werebench_dataset):
     """(the import's counts, the dataset, its report) of the session's one import of the real release (conftest)."""
     report = json.loads((werebench_import.path / "import_report.json").read_text(encoding="utf-8"))
-    return report["counts"], load_dataset(werebench_import.path), report
+    return report["counts"], werebench_dataset, report
 
 
 @pytest.mark.werebench

@@ -415,9 +415,9 @@ def _source_questions(src: Path) -> dict[tuple[str, int], dict]:
 
 
 @pytest.mark.werebench
-def test_real_every_game_and_item_accounted_for(real_import, werebench_src):
+def test_real_every_game_and_item_accounted_for(real_import, werebench_src, werebench_dataset):
     report = _report(real_import)
-    ds = load_dataset(real_import)
+    ds = werebench_dataset  # load_dataset(real_import), loaded once per session (conftest)
     source_games = sorted(p.relative_to(werebench_src).as_posix() for p in werebench_src.glob("data/Season_*/*.json"))
     assert len(source_games) == 59
     converted_games = sorted(g.provenance.original_file for g in ds.games.values())
@@ -447,8 +447,8 @@ def test_real_every_game_and_item_accounted_for(real_import, werebench_src):
 
 
 @pytest.mark.werebench
-def test_real_ids_trace_back_to_the_release(real_import, werebench_src):
-    ds = load_dataset(real_import)
+def test_real_ids_trace_back_to_the_release(real_import, werebench_src, werebench_dataset):
+    ds = werebench_dataset
     for game in ds.games.values():
         raw = json.loads((werebench_src / game.provenance.original_file).read_text(encoding="utf-8"))
         assert str(raw["metadata"]["game_id"]) == game.provenance.original_game_id
@@ -463,8 +463,8 @@ def test_real_ids_trace_back_to_the_release(real_import, werebench_src):
 
 
 @pytest.mark.werebench
-def test_real_va_oi_consistent_with_the_log(real_import):
-    ds = load_dataset(real_import)
+def test_real_va_oi_consistent_with_the_log(real_import, werebench_dataset):
+    ds = werebench_dataset
     assert ds.vote and ds.opponent
     for item in ds.vote:
         game = ds.games[item.game_id]
@@ -542,8 +542,8 @@ def _by_status(counts) -> dict[str, int]:
 
 
 @pytest.mark.werebench
-def test_real_own_night_actions_read_from_the_log_are_actor_only_facts(real_import):
-    ds = load_dataset(real_import)
+def test_real_own_night_actions_read_from_the_log_are_actor_only_facts(real_import, werebench_dataset):
+    ds = werebench_dataset
     report = _report(real_import)
     skills = {"witch_save": "witch", "witch_poison": "witch", "seer_check": "seer", "guard_protect": "guard", "silence": "silencer_elder",
               "stalker_assassinate": "stalker", "wolf_beauty_charm": "wolf_beauty", "demon_check": "demon"}

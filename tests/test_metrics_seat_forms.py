@@ -71,18 +71,16 @@ def test_mentions_keep_their_place_for_the_clause_that_follows():
 # --------------------------------------------------------------------------- hand counts on real games
 
 
-def _human(werebench_import, game_id: str):
-    from werealign.dataset import load_dataset
-
-    return load_dataset(werebench_import.path).games[game_id]
+def _human(werebench_dataset, game_id: str):
+    return werebench_dataset.games[game_id]  # the session's one load of the shared import (conftest)
 
 
-def test_hand_count_of_a_human_game_s1_01(werebench_import):
+def test_hand_count_of_a_human_game_s1_01(werebench_dataset):
     """Counted by reading the game: the seer (seat 9) claims on day 1 and calls its one check (seat 2) a wolf
     (1 claim + 1 target = 2 reveals, 1 unmasked wolf, not exiled that day: seat 2 self-destructs). Day 2 and 3
     ballots: 5 of 8 on seat 6, 5 of 6 on seat 4; exiles 6 (good), 4 (wolf). Day 3's five voters who named a
     seat that day (4, 5, 7, 8, 10): 7 and 10 voted for another seat than the one they named last."""
-    gm = game_metrics(_human(werebench_import, "pandakill-s1-01"))
+    gm = game_metrics(_human(werebench_dataset, "pandakill-s1-01"))
     assert {k: gm.seer[k] for k in ("reveals", "target_reveals", "wolf_reveals", "believed", "backfired")} == \
         {"reveals": 2, "target_reveals": 1, "wolf_reveals": 1, "believed": 0, "backfired": 0}
     assert [(r["day"], r["ballots"], r["consensus"]) for r in gm.rounds] == [(2, 8, 5 / 8), (3, 6, 5 / 6)]
@@ -90,11 +88,11 @@ def test_hand_count_of_a_human_game_s1_01(werebench_import):
     assert gm.vote_changes[-5:] == [(4, False), (5, False), (7, True), (8, False), (10, True)]
 
 
-def test_hand_count_of_a_human_game_s1_10(werebench_import):
+def test_hand_count_of_a_human_game_s1_10(werebench_dataset):
     """Counted by reading the game: the seer (seat 6) claims on days 1 and 2; day 1 it names its night-1 check
     (seat 2, good), day 2 its night-2 check (seat 12, a wolf) and seat 2 again: 2 claims + 3 targets = 5 reveals,
     1 unmasked wolf, believed (seat 12 exiled on day 2)."""
-    gm = game_metrics(_human(werebench_import, "pandakill-s1-10"))
+    gm = game_metrics(_human(werebench_dataset, "pandakill-s1-10"))
     assert {k: gm.seer[k] for k in ("reveals", "first_reveal_day", "target_reveals", "wolf_reveals", "believed", "backfired")} == \
         {"reveals": 5, "first_reveal_day": 1, "target_reveals": 3, "wolf_reveals": 1, "believed": 1, "backfired": 0}
     assert [seat for seat, _ in gm.exiles] == [10, 12, 4]

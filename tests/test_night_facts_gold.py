@@ -165,10 +165,8 @@ def test_the_games_split_by_the_game_files_number_and_any_split_is_listed(tmp_pa
 # --- the importer against the gold set (the release imported once per session) ---
 
 @pytest.fixture(scope="module")
-def read_facts(werebench_import):
-    from werealign.dataset import load_dataset
-
-    return report.imported_facts(load_dataset(werebench_import.path).games.values())
+def read_facts(werebench_dataset):
+    return report.imported_facts(werebench_dataset.games.values())
 
 
 @pytest.fixture(scope="module")
@@ -215,14 +213,12 @@ def test_no_false_fact_on_the_dev_or_the_held_out_games(gold, read_facts) -> Non
 
 
 @pytest.mark.werebench
-def test_the_miss_reasons_count_every_miss_and_name_no_game_night_or_seat(gold, werebench_import, read_facts) -> None:
+def test_the_miss_reasons_count_every_miss_and_name_no_game_night_or_seat(gold, werebench_dataset, read_facts) -> None:
     """`--why` (counts only, so it may run on the held-out games): one reason per missed stated fact, and no number in a
     reason (no game, night, seat or words)."""
     import re
 
-    from werealign.dataset import load_dataset
-
-    reasons = report.miss_reasons(gold, read_facts, load_dataset(werebench_import.path).games.values())
+    reasons = report.miss_reasons(gold, read_facts, werebench_dataset.games.values())
     table, _ = report.score(gold, read_facts)
     for kind, c in report.totals(table).items():
         if kind != "all":
@@ -231,16 +227,15 @@ def test_the_miss_reasons_count_every_miss_and_name_no_game_night_or_seat(gold, 
 
 
 @pytest.mark.werebench
-def test_a_stated_poison_on_a_seat_whose_role_survives_it_is_never_dropped_for_the_missing_death(gold, werebench_import, read_facts) -> None:
+def test_a_stated_poison_on_a_seat_whose_role_survives_it_is_never_dropped_for_the_missing_death(gold, werebench_import, werebench_dataset, read_facts) -> None:
     """The demon survives the witch's poison (role catalogue `survives`): the truth check keeps a stated poison on it
     though no death follows at dawn. Before cat41 such a poison was dropped as contradicted (one in ../shared); a poison
     on the demon that no reader reads at all stays missed (a reader's gap, not the truth check's)."""
     import re
 
-    from werealign.dataset import load_dataset
     from werealign.schema.roles import catalogue_for
 
-    games = {g.provenance.original_file: g for g in load_dataset(werebench_import.path).games.values() if g.provenance}
+    games = {g.provenance.original_file: g for g in werebench_dataset.games.values() if g.provenance}
 
     def survivor(g, seat) -> bool:
         role = catalogue_for(g.rules.declared_roles).get(next((s.role for s in g.seats if s.seat == seat), ""))

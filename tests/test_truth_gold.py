@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import pytest
 
-from werealign.dataset import load_dataset
 
 W = None  # the wolves' kill: the pack's decision, no one wolf's
 
@@ -64,8 +63,8 @@ EXIT_GOLD: dict[str, list[tuple[int, str]]] = {
 
 
 @pytest.fixture(scope="module")
-def games(werebench_import):
-    ds = load_dataset(werebench_import.path)
+def games(werebench_dataset):
+    ds = werebench_dataset  # the session's one load of the shared import (conftest)
     return {g.provenance.original_file: g for g in ds.games.values()}
 
 

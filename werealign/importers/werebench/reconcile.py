@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from werealign.importers.toolkit.ctx import Ctx
 from werealign.importers.toolkit.nights.night_words import SPEECH
@@ -57,13 +58,23 @@ def _role_at(text: str, i: int, labels: dict[str, str]) -> tuple[str, int] | Non
     """(role, length) of the role word starting at text[i], longest first: the release's role table or one of
     the game's own labels (a role no catalogue knows, named as the config names it)."""
     for n in range(min(_MAX_ROLE, len(text) - i), 0, -1):
-        word = text[i : i + n]
-        if word in labels:
-            return labels[word], n
-        role = RELEASE_ROLES.canonical(word) if n <= 5 and not word.isascii() else None
-        if role:
+        role = _role_word(text[i : i + n], labels)
+        if role is not None:
             return role, n
     return None
+
+
+def _role_word(word: str, labels: dict[str, str]) -> str | None:
+    """The role `word` names, whole: one of the game's own labels first, else the release's table (up to 5 characters)."""
+    if word in labels:
+        return labels[word]
+    return _release_role(word) if len(word) <= 5 and not word.isascii() else None
+
+
+@lru_cache(maxsize=1 << 16)
+def _release_role(word: str) -> str | None:
+    # The same few thousand substrings are looked up again and again (over 100,000 lookups in an import of the release)
+    return RELEASE_ROLES.canonical(word) or None
 
 
 def stated_roles(text: str | None, n_seats: int, labels: dict[str, str] | None = None) -> dict[int, list[str]]:
@@ -120,15 +131,16 @@ def _labelled(clause: str, n_seats: int, labels: dict[str, str]) -> list[tuple[i
         seat = int(m.group(1))
         if not 1 <= seat <= n_seats:
             continue
-        role = next((r for i in range(max(0, m.start() - _MAX_ROLE), m.start())
-                     if (r := _role_at(clause[: m.start()], i, labels)) is not None and i + r[1] == m.start()), None)
+        # the earliest start whose whole rest up to the seat is a role word (the longest role word ending at the seat)
+        end = m.start()
+        at, role = next(((i, r) for i in range(max(0, end - _MAX_ROLE), end) if (r := _role_word(clause[i:end], labels)) is not None),
+                        (None, None))
         if role is None:
             continue
-        at = m.start() - role[1]
         before = clause[:at]
         if SPEECH.search(before) or _CLAIMED.search(before) or _ENDS_STATEMENT.search(before):
             continue
-        out.append((at, seat, [role[0]]))
+        out.append((at, seat, [role]))
     return out
 
 
