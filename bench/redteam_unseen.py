@@ -44,7 +44,7 @@ sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.redteam_core import ACCUSE, CLAUSE, Case, missing_games_notes, role_words, seats  # noqa: E402
-from bench.redteam_speech import char_lr, char_vectorizer  # noqa: E402
+from bench.redteam_speech import banked_vectorizer, char_lr, char_vectorizer  # noqa: E402
 
 RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
          "rare-first", "rare-last", "rare-opening", "question-roles", "sentences-most", "sentences-fewest", "digits-most",
@@ -306,14 +306,16 @@ def oddone_char(train: list[Case], test: list[Case], seed: int, grams: dict | No
     return [model.decision_function(odd(len(train) + j)).round(9).tolist() for j in range(len(test))]
 
 
-def ctx_ngram(train: list[Case], test: list[Case], seed: int, ctx: dict[str, str]) -> list[list[float] | None]:
+def ctx_ngram(train: list[Case], test: list[Case], seed: int, ctx: dict[str, str], grams: dict | None = None) -> list[list[float] | None]:
     """Logistic regression on the option's character 2-3-grams that the item's context (item id -> its last three shown
-    turns) also holds."""
+    turns) also holds (`grams` shares the texts' n-gram counts across fits: same vectors)."""
     import scipy.sparse as sp
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    vec = CountVectorizer(analyzer="char", ngram_range=(2, 3), min_df=2, max_features=100_000, binary=True)
+    params = {"ngram_range": (2, 3), "min_df": 2, "max_features": 100_000, "binary": True}
+    vec = (CountVectorizer(analyzer="char", **params) if grams is None else
+           banked_vectorizer(CountVectorizer, params.pop("ngram_range"), grams, **params))
     vec.fit([t for c in train for t in c.texts])
 
     def shared(c: Case):
@@ -365,7 +367,7 @@ def position_prior(train: list[Case], test: list[Case], seed: int) -> list[list[
 def learners(contexts: dict[str, str]) -> dict:
     """Every learner; `contexts` maps an item id to its last three shown turns (ctx-ngram reads it)."""
     swap = _ranked_cases({})  # keyed by id(case), holding the case so its id stays its own
-    grams: dict = {}  # each text's character n-grams, analysed once for every fit of this attack
+    grams: dict = {}  # each text's character n-grams, analysed and counted once for every fit of this attack
     fits: dict = {}  # oddone-char's fits by (train, test, seed): its signed twin refits each outer fold it already fitted
 
     def odd(tr, te, seed):
@@ -378,7 +380,7 @@ def learners(contexts: dict[str, str]) -> dict:
         return char_lr(tr, te, seed, grams)
     return {"hgb-ranked": _ranked_learner(_hgb, swap), "lr-ranked": _ranked_learner(_lr, swap),
             "pair-ranker": lambda tr, te, seed: pair_ranker(tr, te, seed, swap),
-            "oddone-char": odd, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
+            "oddone-char": odd, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts, grams),
             "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(odd),
             "char-lr-signed": signed_by_inner_folds(lr)}
 
