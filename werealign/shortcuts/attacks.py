@@ -73,7 +73,7 @@ def option_features(items: Sequence[SpeechItem], family: str = "words", *, count
 # row hashed once is reused: the audit and its filter hash the same few thousand options ~50 times (19 s of a 60 s
 # audit of the release). Bounded: cleared when it holds more than _HASHED_MAX texts.
 _HASHED: dict[tuple[str, str | None], dict[str, tuple[Any, Any]]] = {}
-_HASHED_MAX = 50_000  # a chars row is ~2 kB: at most ~100 MB; the release fills under 20,000 (4,833 options, 4 family-norm pairs)
+_HASHED_MAX = 50_000  # a chars row is ~2 kB: at most ~100 MB; the release fills under 25,000 (4,833 options, 5 family-norm pairs: the ensemble's chars among them)
 
 
 def _hashed(texts: list[str], family: str, norm: str | None, vectorizer) -> Any:
