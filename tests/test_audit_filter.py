@@ -103,7 +103,7 @@ def test_artifact_scores_are_cross_fitted_across_games():
 
 def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     rng = random.Random(4)
-    items = _items(rng, 24, plant_share=0.5)
+    items = _items(rng, 16, plant_share=0.5)  # 129 items: 22 kept (24 per game kept 61 for twice the CPU; BENCHMARKS.md)
     leak = items[-1].model_copy(update={"item_id": "g8-leak", "question": "Seat 4 (wolf)'s last words: why?"})
     items.append(leak)
     src = tmp_path / "src"
