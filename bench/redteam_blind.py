@@ -169,6 +169,7 @@ class CharLM:
                 self.types[gram[:-1]] += 1
         self.total = len(t)
         self.vocab = sum(1 for g in self.counts if len(g) == 1) + 1
+        self.logp: dict[tuple[str, str], float] = {}  # (history, character) -> log prob, filled by score
 
     def prob(self, history: str, ch: str) -> float:
         p = (self.counts[ch] + 1) / (self.total + self.vocab)
@@ -186,7 +187,17 @@ class CharLM:
         t = re.sub(r"\s+", "", text)
         if not t:
             return 0.0
-        return sum(math.log(self.prob(t[max(0, i - self.order + 1):i], ch)) for i, ch in enumerate(t)) / len(t)
+        # each (history, character)'s log-probability computed once per model: options and items repeat the same
+        # trigrams, and this loop was most of the blind red team's time (the same values, summed in the same order)
+        logp = self.logp
+        total = 0.0
+        for i, ch in enumerate(t):
+            key = (t[max(0, i - self.order + 1):i], ch)
+            lp = logp.get(key)
+            if lp is None:
+                lp = logp[key] = math.log(self.prob(*key))
+            total += lp
+        return total / len(t)
 
 
 _LMS: dict[tuple[str, int], CharLM] = {}

@@ -23,6 +23,7 @@ its within-item z-score, rank, distance from the median and is-max/is-min: bench
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from statistics import median
@@ -170,9 +171,9 @@ def speech_cases(items, games) -> tuple[list[Case], list[str]]:
 
 
 def char_grams(ngram_range: tuple[int, int], cache: dict):
-    """The `analyzer` argument of a character n-gram TfidfVectorizer: sklearn's own "char" analysis (lowercased,
-    whitespace folded), remembered per text in `cache`. The cross-fitted learners refit on every
-    fold (and inner fold) and re-analyse the same texts each time; that analysis was most of their time."""
+    """The `analyzer` argument of a character n-gram vectoriser: sklearn's own "char" analysis (lowercased, whitespace
+    folded), remembered per text in `cache`. The cross-fitted learners refit on every fold (and inner fold) and
+    re-analyse the same texts each time; that analysis was most of their time."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     plain = TfidfVectorizer(analyzer="char", ngram_range=ngram_range).build_analyzer()
@@ -185,13 +186,102 @@ def char_grams(ngram_range: tuple[int, int], cache: dict):
     return analyze
 
 
+class _GramBank:
+    """Each text's n-grams counted once, over one vocabulary that grows as texts come (global ids): a fold's
+    document-term matrix is then a relabelling of stacked rows, not a Python loop over every n-gram of every text."""
+
+    def __init__(self, analyze):
+        self.analyze, self.ids, self.names, self.rows = analyze, {}, [], {}
+
+    def row(self, text: str):
+        import numpy as np
+
+        got = self.rows.get(text)
+        if got is None:
+            counts: dict[str, int] = {}
+            for g in self.analyze(text):  # insertion order: the order sklearn's count first meets each n-gram
+                counts[g] = counts.get(g, 0) + 1
+            ids = []
+            for g in counts:
+                j = self.ids.get(g)
+                if j is None:
+                    j = self.ids[g] = len(self.names)
+                    self.names.append(g)
+                ids.append(j)
+            got = self.rows[text] = (np.asarray(ids, dtype=np.int64), np.asarray(list(counts.values()), dtype=np.intc))
+        return got
+
+
+@functools.cache  # one class per base: the same class for every fit
+def _banked(base):
+    """`base` (CountVectorizer or TfidfVectorizer) whose `_count_vocab` reads a _GramBank: the same vocabulary (ids in
+    the order sklearn's loop assigns them: first meeting over the documents in order) and the same matrix, bit for bit
+    (checked against sklearn's own in tests/test_redteam.py); everything after it (sorting, min_df, max_features,
+    TF-IDF) is sklearn's own code."""
+
+    class Banked(base):
+        def _count_vocab(self, raw_documents, fixed_vocab):
+            import numpy as np
+            import scipy.sparse as sp
+            from sklearn.utils._sparse import _align_api_if_sparse
+
+            bank = self._bank
+            rows = [bank.row(doc) for doc in raw_documents]
+            gids = np.concatenate([r[0] for r in rows]) if rows else np.zeros(0, dtype=np.int64)
+            values = np.concatenate([r[1] for r in rows]) if rows else np.zeros(0, dtype=np.intc)
+            doc_of = np.repeat(np.arange(len(rows)), [len(r[0]) for r in rows])
+            if fixed_vocab:
+                vocabulary = self.vocabulary_
+                lookup = getattr(self, "_lookup", None)  # global id -> column, once per fit (ctx-ngram transforms per item)
+                if lookup is None or lookup[1] is not vocabulary:
+                    table = np.full(len(bank.names), -1, dtype=np.int64)
+                    for term, j in vocabulary.items():
+                        table[bank.ids[term]] = j  # every fitted term was banked when fitted
+                    self._lookup = lookup = (table, vocabulary)
+                table = lookup[0]
+                if len(table) < len(bank.names):  # n-grams banked since: none is in the vocabulary
+                    table = np.concatenate([table, np.full(len(bank.names) - len(table), -1, dtype=np.int64)])
+                local = table[gids]
+                keep = local >= 0
+                local, values, doc_of = local[keep], values[keep], doc_of[keep]
+            else:
+                uniq, first = np.unique(gids, return_index=True)
+                order = uniq[np.argsort(first, kind="stable")]  # global ids in the order the documents first use them
+                lookup = np.empty(len(bank.names), dtype=np.int64)
+                lookup[order] = np.arange(len(order))
+                local = lookup[gids]
+                vocabulary = {bank.names[g]: i for i, g in enumerate(order.tolist())}
+                if not vocabulary:
+                    raise ValueError("empty vocabulary; perhaps the documents only contain stop words")
+            indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(doc_of, minlength=len(rows)), out=indptr[1:])
+            dtype = np.int64 if indptr[-1] > np.iinfo(np.int32).max else np.int32
+            X = sp.csr_array((values, local.astype(dtype), indptr.astype(dtype)), shape=(len(rows), len(vocabulary)), dtype=self.dtype)
+            X.sort_indices()
+            return vocabulary, _align_api_if_sparse(X)
+
+    Banked.__name__ = Banked.__qualname__ = f"Banked{base.__name__}"
+    return Banked
+
+
+def banked_vectorizer(base, ngram_range: tuple[int, int], cache: dict, **params):
+    """A character n-gram `base` vectoriser (sklearn's "char" analysis) whose counting reads the texts' n-grams from
+    `cache`, counted once per text for every fit that shares the cache."""
+    bank = cache.get(("bank", ngram_range))
+    if bank is None:
+        bank = cache[("bank", ngram_range)] = _GramBank(char_grams(ngram_range, cache))
+    vec = _banked(base)(analyzer=bank.analyze, **params)
+    vec._bank = bank
+    return vec
+
+
 def char_vectorizer(ngram_range: tuple[int, int], max_features: int, cache: dict | None):
-    """TF-IDF over character n-grams (sublinear, min_df 2), with the n-gram analysis shared through `cache`."""
+    """TF-IDF over character n-grams (sublinear, min_df 2), with the n-gram counts shared through `cache`."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     if cache is None:
         return TfidfVectorizer(analyzer="char", ngram_range=ngram_range, sublinear_tf=True, min_df=2, max_features=max_features)
-    return TfidfVectorizer(analyzer=char_grams(ngram_range, cache), sublinear_tf=True, min_df=2, max_features=max_features)
+    return banked_vectorizer(TfidfVectorizer, ngram_range, cache, sublinear_tf=True, min_df=2, max_features=max_features)
 
 
 def char_lr(train: list[Case], test: list[Case], seed: int, grams: dict | None = None) -> list[list[float] | None]:

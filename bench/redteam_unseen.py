@@ -44,7 +44,7 @@ sys.path.insert(0, os.getcwd())
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.redteam_core import ACCUSE, CLAUSE, Case, missing_games_notes, role_words, seats  # noqa: E402
-from bench.redteam_speech import char_lr, char_vectorizer  # noqa: E402
+from bench.redteam_speech import banked_vectorizer, char_lr, char_vectorizer  # noqa: E402
 
 RULES = ("edit-prototype", "edit-outlier", "shingle-prototype", "shingle-outlier", "shared-seats", "unshared-seats",
          "rare-first", "rare-last", "rare-opening", "question-roles", "sentences-most", "sentences-fewest", "digits-most",
@@ -282,7 +282,6 @@ def oddone_char(train: list[Case], test: list[Case], seed: int, grams: dict | No
     """Which n-grams make an option the odd one of its item: character 1-3-gram TF-IDF minus its siblings' mean
     (`grams` shares the texts' n-gram analysis across fits: same vectors)."""
     import numpy as np
-    import scipy.sparse as sp
     from sklearn.linear_model import LogisticRegression
 
     vec = char_vectorizer((1, 3), 100_000, grams)
@@ -291,29 +290,61 @@ def oddone_char(train: list[Case], test: list[Case], seed: int, grams: dict | No
     # one transform over every option, sliced per item: rows are transformed independently (same bits as one call
     # per item) and the per-call overhead of thousands of small transforms was most of this learner's time
     every = vec.transform(texts + [t for c in test for t in c.texts])
-    starts = np.cumsum([0] + [len(c.texts) for c in train + test]).tolist()
-
-    def odd(i: int):
-        m = every[starts[i]:starts[i + 1]]
-        n = m.shape[0]
-        mean_others = (sp.csr_matrix(np.ones((n, 1))) @ sp.csr_matrix(m.sum(axis=0)) - m) / max(1, n - 1)
-        return sp.csr_matrix(m - mean_others)
-
     y = [int(i in c.key) for c in train for i in range(len(c.texts))]
     if len(set(y)) < 2:
         return [None] * len(test)
-    model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced").fit(sp.vstack([odd(i) for i in range(len(train))]), y)
-    return [model.decision_function(odd(len(train) + j)).round(9).tolist() for j in range(len(test))]
+    odd = odd_rows(every, [len(c.texts) for c in train + test])
+    cut = len(texts)
+    model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced").fit(odd[:cut], y)
+    scores = model.decision_function(odd[cut:]).round(9).tolist()  # a row's score is its own row's alone
+    at = np.cumsum([cut] + [len(c.texts) for c in test]).tolist()
+    return [scores[a - cut:b - cut] for a, b in zip(at, at[1:])]
 
 
-def ctx_ngram(train: list[Case], test: list[Case], seed: int, ctx: dict[str, str]) -> list[list[float] | None]:
+def odd_rows(m, sizes: list[int]):
+    """Each row of `m` (csr, canonical) minus the mean of its item's other rows (items: consecutive runs of `sizes` rows),
+    for every item at once: the per-item sparse expression m - (ones @ m.sum(axis=0) - m) / max(1, n - 1), bit for bit
+    (the same float operations in the same order: column sums added row by row, the difference times 1 / (n - 1), exact
+    zeros dropped), without a dozen small sparse matrices per item (tests/test_redteam_unseen.py checks it)."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    m = sp.csr_matrix(m)
+    m.sort_indices()
+    n_rows, width = m.shape
+    sizes_a = np.asarray(sizes, dtype=np.int64)
+    item_of_row = np.repeat(np.arange(len(sizes_a)), sizes_a)
+    row_of = np.repeat(np.arange(n_rows), np.diff(m.indptr))
+    item_of = item_of_row[row_of]
+    uniq, inv = np.unique(item_of * np.int64(width) + m.indices, return_inverse=True)  # (item, column), sorted
+    sums = np.zeros(len(uniq))
+    np.add.at(sums, inv, m.data)  # in row order per (item, column): what m.sum(axis=0) adds
+    key_item, key_col = uniq // width, uniq % width
+    first = np.searchsorted(key_item, np.arange(len(sizes_a)))
+    union = np.searchsorted(key_item, np.arange(len(sizes_a)), side="right") - first  # columns any row of the item holds
+    row_len = union[item_of_row]
+    row_start = np.concatenate([[0], np.cumsum(row_len)])
+    slot = np.repeat(first[item_of_row], row_len) + (np.arange(row_start[-1]) - np.repeat(row_start[:-1], row_len))
+    own = np.zeros(row_start[-1])
+    own[row_start[row_of] + inv - first[item_of]] = m.data
+    scale = np.repeat((1 / np.maximum(1, sizes_a - 1))[item_of_row], row_len)
+    values = own - (sums[slot] - own) * scale
+    keep = values != 0
+    counts = np.bincount(np.repeat(np.arange(n_rows), row_len)[keep], minlength=n_rows)
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    return sp.csr_matrix((values[keep], key_col[slot][keep], indptr), shape=(n_rows, width))
+
+
+def ctx_ngram(train: list[Case], test: list[Case], seed: int, ctx: dict[str, str], grams: dict | None = None) -> list[list[float] | None]:
     """Logistic regression on the option's character 2-3-grams that the item's context (item id -> its last three shown
-    turns) also holds."""
+    turns) also holds (`grams` shares the texts' n-gram counts across fits: same vectors)."""
     import scipy.sparse as sp
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    vec = CountVectorizer(analyzer="char", ngram_range=(2, 3), min_df=2, max_features=100_000, binary=True)
+    params = {"ngram_range": (2, 3), "min_df": 2, "max_features": 100_000, "binary": True}
+    vec = (CountVectorizer(analyzer="char", **params) if grams is None else
+           banked_vectorizer(CountVectorizer, params.pop("ngram_range"), grams, **params))
     vec.fit([t for c in train for t in c.texts])
 
     def shared(c: Case):
@@ -365,7 +396,7 @@ def position_prior(train: list[Case], test: list[Case], seed: int) -> list[list[
 def learners(contexts: dict[str, str]) -> dict:
     """Every learner; `contexts` maps an item id to its last three shown turns (ctx-ngram reads it)."""
     swap = _ranked_cases({})  # keyed by id(case), holding the case so its id stays its own
-    grams: dict = {}  # each text's character n-grams, analysed once for every fit of this attack
+    grams: dict = {}  # each text's character n-grams, analysed and counted once for every fit of this attack
     fits: dict = {}  # oddone-char's fits by (train, test, seed): its signed twin refits each outer fold it already fitted
 
     def odd(tr, te, seed):
@@ -378,7 +409,7 @@ def learners(contexts: dict[str, str]) -> dict:
         return char_lr(tr, te, seed, grams)
     return {"hgb-ranked": _ranked_learner(_hgb, swap), "lr-ranked": _ranked_learner(_lr, swap),
             "pair-ranker": lambda tr, te, seed: pair_ranker(tr, te, seed, swap),
-            "oddone-char": odd, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts),
+            "oddone-char": odd, "ctx-ngram": lambda tr, te, seed: ctx_ngram(tr, te, seed, contexts, grams),
             "position-prior": position_prior, "seen-key": seen_key, "oddone-char-signed": signed_by_inner_folds(odd),
             "char-lr-signed": signed_by_inner_folds(lr)}
 

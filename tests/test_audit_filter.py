@@ -103,7 +103,7 @@ def test_artifact_scores_are_cross_fitted_across_games():
 
 def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
     rng = random.Random(4)
-    items = _items(rng, 24, plant_share=0.5)
+    items = _items(rng, 16, plant_share=0.5)  # 129 items: 22 kept (24 per game kept 61 for twice the CPU; BENCHMARKS.md)
     leak = items[-1].model_copy(update={"item_id": "g8-leak", "question": "Seat 4 (wolf)'s last words: why?"})
     items.append(leak)
     src = tmp_path / "src"
@@ -159,7 +159,7 @@ def test_filtered_split_is_complete_valid_deterministic_and_holds(tmp_path):
 
 @pytest.mark.werebench
 @pytest.mark.slow
-def test_release_filtered_split_holds_against_independent_attacks(werebench_audit):
+def test_release_filtered_split_holds_against_independent_attacks(werebench_audit, werebench_import):
     # the session's one `werealign audit --filtered-out` of the imported release (conftest); it ran with --strict, which
     # exits 1 after writing the split (the release fails its audit: test_audit)
     out, r = werebench_audit.split, werebench_audit.result
@@ -172,7 +172,10 @@ def test_release_filtered_split_holds_against_independent_attacks(werebench_audi
     assert note["independent_attack"]["top1"] <= 0.2 and note["independent_attack"]["key_longest"] <= 0.15
     assert all(0 <= s["artifact_score"] <= 1 for s in doc["item_scores"].values())
     assert doc["artifacts"]["all"] and {g["side"] for g in doc["artifacts"]["all"]} == {"key", "distractor"}
-    assert run_cli("validate", out).returncode == 0
+    # that a split validates is test_filtered_split_is_complete_valid_deterministic_and_holds's (invented games), that
+    # the release's games and items validate is test_validate's test_real_import_validates_without_errors: the split
+    # is those games and a subset of those items (validating it again cost ~4 CPU s)
+    assert sorted(p.name for p in (out / "games").iterdir()) == sorted(p.name for p in (werebench_import.path / "games").iterdir())
 
 
 def test_the_release_card_says_what_each_filter_removed_and_how_wide_a_small_split_is():

@@ -184,3 +184,40 @@ def test_cli_on_the_bundled_sample(tmp_path, capsys):
     assert {"speech", "vote", "opponent"} <= set(report["kinds"])
     assert "band-holder" in report["kinds"]["speech"]["attacks"] and "| band-holder |" in capsys.readouterr().out
     assert redteam.main(["nonsense"]) == 2
+
+
+def test_banked_vectorizers_are_sklearns_own_to_the_last_bit():
+    """bench.redteam_speech.banked_vectorizer counts each text's n-grams once for every fit sharing a cache: the
+    vocabulary and every matrix (fitted, transformed, pruned by min_df and max_features) are sklearn's, bit for bit,
+    on invented texts mixing words and CJK characters, reused across fits as the cross-fitted learners reuse them."""
+    import random
+
+    import numpy as np
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+    from bench.redteam_speech import banked_vectorizer
+
+    rng = random.Random(5)
+    alphabet = list("abcdefg hij,.!") + list("山水云风雨雪花草")
+
+    def text() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 50)))
+
+    def same(a, b) -> bool:
+        a, b = a.tocsr(), b.tocsr()
+        return (a.dtype == b.dtype and a.shape == b.shape and a.indices.dtype == b.indices.dtype
+                and all(np.array_equal(getattr(a, f), getattr(b, f)) for f in ("indptr", "indices", "data")))
+
+    cache: dict = {}
+    pool = [text() for _ in range(120)]
+    for trial in range(24):
+        train, test = rng.sample(pool, rng.randint(8, 60)), rng.sample(pool, 8) + [text() for _ in range(4)]
+        limit = (None, 30, 100_000)[trial % 3]
+        for base, params in ((TfidfVectorizer, {"sublinear_tf": True, "min_df": 2}), (CountVectorizer, {"min_df": 2, "binary": True})):
+            grams = ((1, 3), (2, 3), (1, 4))[trial % 3]
+            theirs = base(analyzer="char", ngram_range=grams, max_features=limit, **params)
+            ours = banked_vectorizer(base, grams, cache, max_features=limit, **params)
+            assert same(theirs.fit_transform(train), ours.fit_transform(train)), (trial, base)
+            assert theirs.vocabulary_ == ours.vocabulary_
+            assert same(theirs.transform(test), ours.transform(test)) and same(theirs.transform(train), ours.transform(train))
+    assert len(cache) > len(pool)  # the texts were analysed into the shared cache, not apart

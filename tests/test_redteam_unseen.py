@@ -122,3 +122,31 @@ def test_seen_key_eliminates_other_games_keys_and_reads_nothing_without_reuse():
     assert res["seen-key"]["accuracy"] > 0.5
     plain, _ = _cases(None)
     assert redteam.attack(plain, ("rare-last",), {"seen-key": seen_key}, 0)["seen-key"]["read"] == 0
+
+
+def test_odd_rows_are_the_per_item_expression_to_the_last_bit():
+    """bench.redteam_unseen.odd_rows computes every item's "row minus the mean of its siblings" at once; it must be the
+    per-item sparse expression oddone-char was written with, bit for bit: items of one row, columns one row alone
+    holds, rows equal to their siblings' mean (exact zeros, dropped), empty rows."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from bench.redteam_unseen import odd_rows
+
+    rng = np.random.default_rng(11)
+    sizes = [9, 1, 4, 3, 7, 2, 9]  # n - 1 of 3 and 6 too: a division by it is not a product by its inverse
+    dense = rng.random((sum(sizes), 40)) * (rng.random((sum(sizes), 40)) < 0.2)
+    dense[1:4] = dense[0]  # equal rows: some differences are exact zeros
+    dense[9] = 0.0  # an empty row (an item of one)
+    dense[24:26] = 0.25  # an item (two rows) whose rows are all the same: each row is its siblings' mean, nothing kept
+    m = sp.csr_matrix(dense)
+    got = odd_rows(m, sizes)
+    starts = np.cumsum([0] + sizes)
+    for i, n in enumerate(sizes):
+        part = m[starts[i]:starts[i + 1]]
+        mean_others = (sp.csr_matrix(np.ones((n, 1))) @ sp.csr_matrix(part.sum(axis=0)) - part) / max(1, n - 1)
+        want = sp.csr_matrix(part - mean_others)
+        mine = got[starts[i]:starts[i + 1]]
+        for field in ("indptr", "indices", "data"):
+            assert np.array_equal(getattr(mine, field), getattr(want, field)), (i, field)
+    assert got[24:26].nnz == 0 and got.shape == m.shape

@@ -42,6 +42,17 @@ def _length_rows_of(texts: tuple[str, ...]) -> tuple[tuple[float, ...], ...]:
                   float(lengths[i] == min(lengths))) for i in range(len(lengths)))
 
 
+@lru_cache(maxsize=16384)  # per option text: the filter builds every option's row ~50 times (each attack and round)
+def _punct(text: str) -> float:
+    return len(_PUNCT.findall(text)) / 3
+
+
+@lru_cache(maxsize=16384)
+def _read(text: str, words: bool) -> str:
+    """An option as its family's vectoriser reads it: its tokens (words), or its normalised text (chars)."""
+    return " ".join(tokens(text)) if words else normalise(text)
+
+
 def option_features(items: Sequence[SpeechItem], family: str = "words", *, counts_only: bool = False) -> tuple[Any, list[int], list[int]]:
     """One row per option in `family`'s features; labels 1 for the key; groups = the item's index.
     `counts_only`: the n-gram counts alone, unnormalised (for naive Bayes)."""
@@ -51,11 +62,11 @@ def option_features(items: Sequence[SpeechItem], family: str = "words", *, count
     if family not in FAMILIES:
         raise ValueError(f"unknown attack family {family!r}")
     numeric, labels, groups, texts = [], [], [], []
+    words = family == "words"
     for g, it in enumerate(items):
         for o, row in zip(it.options, _length_rows(it)):
-            punct = len(_PUNCT.findall(o.text)) / 3
-            numeric.append(row + [punct] if family == "words" else row)
-            texts.append(" ".join(tokens(o.text)) if family == "words" else normalise(o.text))
+            numeric.append(row + [_punct(o.text)] if words else row)
+            texts.append(_read(o.text, words))
             labels.append(int(o.key == it.answer))
             groups.append(g)
     norm = None if counts_only else "l2"
@@ -73,7 +84,7 @@ def option_features(items: Sequence[SpeechItem], family: str = "words", *, count
 # row hashed once is reused: the audit and its filter hash the same few thousand options ~50 times (19 s of a 60 s
 # audit of the release). Bounded: cleared when it holds more than _HASHED_MAX texts.
 _HASHED: dict[tuple[str, str | None], dict[str, tuple[Any, Any]]] = {}
-_HASHED_MAX = 50_000  # a chars row is ~2 kB: at most ~100 MB; the release fills under 20,000 (4,833 options, 4 family-norm pairs)
+_HASHED_MAX = 50_000  # a chars row is ~2 kB: at most ~100 MB; the release fills under 25,000 (4,833 options, 5 family-norm pairs: the ensemble's chars among them)
 
 
 def _hashed(texts: list[str], family: str, norm: str | None, vectorizer) -> Any:

@@ -113,12 +113,15 @@ def relational(rows: list[list[float]]):
 
 
 def _char_counts(texts: Sequence[str]):
+    """Hashed character 2-4-gram counts, one row per text. Through the attacks' per-text memo of hashed rows (a row is
+    its own text's alone): each fold's fit and prediction read rows hashed once, not again for every fold."""
     from sklearn.feature_extraction.text import HashingVectorizer
 
+    from werealign.shortcuts.attacks import _hashed
     from werealign.shortcuts.text import normalise
 
-    return HashingVectorizer(n_features=2**16, analyzer="char", ngram_range=(2, 4), alternate_sign=False, norm=None).transform(
-        [normalise(t) for t in texts])
+    return _hashed([normalise(t) for t in texts], "ensemble-chars", None, lambda: HashingVectorizer(
+        n_features=2**16, analyzer="char", ngram_range=(2, 4), alternate_sign=False, norm=None))
 
 
 @dataclass

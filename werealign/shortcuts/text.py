@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Option text as a reader compares it (width, case, spacing, invisible characters, end punctuation):
@@ -48,6 +49,7 @@ def _role_words() -> list[tuple[str, str]]:
 _ROLE_WORDS: list[tuple[str, str]] = []
 
 
+@functools.lru_cache(maxsize=65536)  # the same spans are read again and again (each grid cell, each statistic, each audit)
 def roles_named(text: str) -> frozenset[str]:
     """The catalogue roles a text names (any language's label): the stance a span takes, e.g. a claim.
     A label in a script with spaces is a whole word ("cop" is not in "copper")."""
