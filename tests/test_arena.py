@@ -248,7 +248,10 @@ def test_unreadable_moves_are_counted_per_model_and_game_and_fail_the_run(tmp_pa
     # Every choice unreadable, talk readable: counted, flagged, and over --max-failed the run exits 1.
     fake = FakeCompletion(reply_for=lambda user: "I would rather not say." if "Answer:" in user or "答案" in user else "Hello.")
     _with_fake(monkeypatch, fake)
-    args = ["arena", "--model", "openai/fake-a", "--model", "rule/heuristic", "--games", "1", "--out", tmp_path / "a"]
+    board = tmp_path / "short.json"  # five seats: the counts and thresholds read the same on any board with talk and votes
+    board.write_text(json.dumps({"roles": ["seer", "werewolf", "villager", "villager", "villager"], "debate": "round-robin",
+                                 "max_days": 2}))
+    args = ["arena", "--model", "openai/fake-a", "--model", "rule/heuristic", "--games", "1", "--board", board, "--out", tmp_path / "a"]
     r = run_cli(*args)
     # Issue 44: by default a run over a fifth of unreadable moves exits 1 with the reason, its games written all the same.
     assert r.returncode == 1 and "openai/fake-a" in r.stderr and "over --max-failed 0.2" in r.stderr, r.stderr
@@ -269,7 +272,7 @@ def test_unreadable_moves_are_counted_per_model_and_game_and_fail_the_run(tmp_pa
     assert run_cli("validate", tmp_path / "a").returncode == 0, "the games are written and valid; the run says they measure nothing"
     # Nothing readable at all: exit 1 without --max-failed.
     _with_fake(monkeypatch, FakeCompletion(reply_for=lambda user: ""))
-    r = run_cli("arena", "--model", "openai/fake-b", "--games", "1", "--out", tmp_path / "b")
+    r = run_cli("arena", "--model", "openai/fake-b", "--games", "1", "--board", board, "--out", tmp_path / "b")
     assert r.returncode == 1 and "every move" in r.stderr, r.stderr
 
 
