@@ -158,33 +158,29 @@ def test_kill_9_in_a_parallel_run_then_resume_writes_the_same_bytes(tmp_path, bo
     """The real path: the CLI, litellm and the mock server with latency; --parallel 3 killed with SIGKILL mid-run,
     then rerun: the same files as a run never interrupted, and the rerun sends less than a whole run."""
     import os
-    import signal
-    import subprocess
     import sys
     import time
     from pathlib import Path
 
+    from cli_fork import fork_cli
     from cli_inproc import run_cli
     from test_resume import ok_rows
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import mock_server
 
-    repo = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "OPENAI_API_KEY": "sk-unused", "PYTHONPATH": str(repo)}
-    code = "import sys\nfrom werealign.cli import main\nsys.argv = ['werealign'] + sys.argv[1:]\nmain()\n"
+    env = {**os.environ, "OPENAI_API_KEY": "sk-unused"}
     with mock_server.spawn("--latency-ms", "40") as base:
         def args(out: Path) -> list[str]:
             return ["arena", "--model", "openai/mock", "--api-base", base + "/v1", "--games", "4", "--seed", "5", "--board", board,
                     "--no-cache", "--parallel", "3", "--max-connections", "4", "--max-failed", "1", "--out", str(out)]
 
-        proc = subprocess.Popen([sys.executable, "-c", code, *args(tmp_path / "killed")], cwd=repo, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = fork_cli(*args(tmp_path / "killed"), env=env)  # a process of its own (tests/cli_fork.py)
         deadline = time.monotonic() + 120
         while ok_rows(tmp_path / "killed" / "responses.sqlite") < 20 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
+        proc.kill()
+        proc.wait()
         assert not (tmp_path / "killed" / "dataset.json").exists(), "killed before the end: nothing but the store"
         stored = ok_rows(tmp_path / "killed" / "responses.sqlite")
         before = mock_server.stats(base)["ok"]

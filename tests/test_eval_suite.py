@@ -1,17 +1,15 @@
 """Several models in one eval (repeated --model, --suite), and reading a run as a person does: the summary
 in 80 columns, progress with a percentage and an ETA, plain lines without a terminal, resuming said aloud.
 
-In-process with a fake completion function; one CLI subprocess test (credentials checked for every model,
-one model failing does not lose the others).
+In-process with a fake completion function; one end-to-end CLI test (credentials checked for every model,
+one model failing does not lose the others), in process too (tests/cli_inproc.py: the real entry point).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,6 +18,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
+from cli_inproc import run_cli  # noqa: E402
 from fake_llm import FakeCompletion  # noqa: E402
 from run_factory import make_samples  # noqa: E402
 from test_eval_cli import tiny_dataset  # noqa: E402
@@ -203,14 +202,12 @@ def test_suite_settings_and_command_line_precedence(tiny: Path, tmp_path: Path, 
     assert isinstance(r.exception, UserError) and "--suite and --model" in str(r.exception)
 
 
-def test_cli_several_models_check_every_key_first_and_keep_the_good_ones(tiny: Path, tmp_path: Path) -> None:
-    """The one subprocess test: a model without its key fails alone, named, and nothing is sent for it."""
-    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+def test_cli_several_models_check_every_key_first_and_keep_the_good_ones(tiny: Path, tmp_path: Path, monkeypatch) -> None:
+    """The end-to-end CLI test: a model without its key fails alone, named, and nothing is sent for it."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     out = tmp_path / "runs"
-    args = ("eval", "--model", "werealign/longest", "--model", "openai/gpt-4o-mini", "--dataset", str(tiny),
-            "--tasks", "vote", "--decodes", "1", "--out", str(out))
-    code = "import sys\nfrom werealign.cli import main\nsys.argv = ['werealign'] + sys.argv[1:]\nmain()\n"
-    r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=180, env=env, cwd=REPO)
+    r = run_cli("eval", "--model", "werealign/longest", "--model", "openai/gpt-4o-mini", "--dataset", str(tiny),
+                "--tasks", "vote", "--decodes", "1", "--out", str(out))
     assert r.returncode == 1
     assert "openai/gpt-4o-mini: OPENAI_API_KEY is not set" in r.stderr
     assert "1 of 2 models failed" in r.stderr

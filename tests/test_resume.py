@@ -1,12 +1,11 @@
 """kill -9 in the middle of `werealign eval`, rerun: only what is missing is paid, results match an
-uninterrupted run. Requests are counted at the mock server (bench/mock_server.py)."""
+uninterrupted run. Requests are counted at the mock server (bench/mock_server.py). The killed run is a forked
+process (tests/cli_fork.py); the rerun and the whole run need no process of their own."""
 
 from __future__ import annotations
 
 import os
-import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import mock_server  # noqa: E402
-from test_eval_cli import REPO, cli, read_samples, strip_timing, tiny_dataset  # noqa: E402
+from cli_fork import fork_cli  # noqa: E402
+from test_eval_cli import cli, read_samples, strip_timing, tiny_dataset  # noqa: E402
 
 from werealign.llm.store import Store  # noqa: E402
 
@@ -41,13 +41,11 @@ def test_kill_9_then_resume(tmp_path: Path) -> None:
             return ["eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(ds), "--out", str(out),
                     "--decodes", "4", "--max-connections", "3", "--quiet"]
 
-        code = "import sys\nfrom werealign.cli import main\nsys.argv = ['werealign'] + sys.argv[1:]\nmain()\n"
-        proc = subprocess.Popen([sys.executable, "-c", code, *args(killed)], cwd=REPO, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = fork_cli(*args(killed), env=env)
         deadline = time.monotonic() + 120
         while ok_rows(killed / "responses.sqlite") < 12 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        os.kill(proc.pid, signal.SIGKILL)
+        proc.kill()
         proc.wait()
         with Store(killed / "responses.sqlite") as store:
             stored_after_kill = store.load(with_request=True)

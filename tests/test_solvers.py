@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,8 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import mock_server  # noqa: E402
 import toy_solver  # noqa: E402
+from cli_fork import fork_cli  # noqa: E402
 from fake_llm import FakeCompletion  # noqa: E402
-from test_eval_cli import REPO, cli, read_samples, strip_timing, tiny_dataset  # noqa: E402
+from test_eval_cli import cli, read_samples, strip_timing, tiny_dataset  # noqa: E402
 
 from werealign.errors import UserError  # noqa: E402
 from werealign.eval.plan import plan_run  # noqa: E402
@@ -124,17 +123,14 @@ def test_kill_9_in_step_two_repays_only_step_two(tiny: Path, tmp_path: Path) -> 
     with mock_server.spawn("--latency-ms", "600") as base:
         args = ["eval", "--model", "openai/mock", "--api-base", base + "/v1", "--dataset", str(tiny), "--out", str(out),
                 "--tasks", "speech", "--decodes", "2", "--max-connections", "1", "--solver", "toy-two-step", "--quiet"]
-        code = ("import sys\nsys.path.insert(0, sys.argv.pop(1))\nimport toy_solver\ntoy_solver.install()\n"
-                "from werealign.cli import main\nsys.argv = ['werealign'] + sys.argv[1:]\nmain()\n")
-        proc = subprocess.Popen([sys.executable, "-c", code, str(Path(__file__).parent), *args], cwd=REPO, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = fork_cli(*args, env=env)  # a process of its own, toy_solver installed (this module did)
         db = out / "responses.sqlite"
         deadline = time.monotonic() + 120
         # One connection, steps in order: an odd count of stored replies = a sample's step one is stored and
         # its step two is in flight (600 ms at the mock, polled every 20 ms).
         while not (_ok_rows(db) >= 3 and _ok_rows(db) % 2 == 1) and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.02)
-        os.kill(proc.pid, signal.SIGKILL)
+        proc.kill()
         proc.wait()
         with Store(db) as store:
             stored = store.load(with_request=True)

@@ -7,10 +7,12 @@ made by `werealign derive` from the games, by the derive function its one module
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -176,22 +178,36 @@ def test_a_language_the_kind_has_no_template_for_is_one_clear_error(site, datase
         render_messages(game, item)
 
 
+@contextlib.contextmanager
+def _without_the_kind(site: Path) -> Iterator[None]:
+    """Another installation, in this process: the kind's dist-info off the path and the registry read again without
+    it (as an interpreter without the package finds it), then both as they were."""
+    sys.path.remove(str(site))
+    TASKS.unregister("exile")
+    TASKS.refresh()
+    try:
+        assert "exile" not in TASKS
+        yield
+    finally:
+        sys.path.insert(0, str(site))
+        TASKS.refresh()
+        assert "exile" in TASKS
+
+
 def test_without_the_package_its_items_are_named_as_left_out(site, dataset, tmp_path) -> None:
     """Another installation, without the kind: eval runs the kinds it knows and says what it leaves out."""
-    env = {**os.environ, "WEREALIGN_CACHE": "off"}
-    env.pop("PYTHONPATH", None)
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--dataset", str(dataset),
-                        "--tasks", "vote", "--decodes", "1", "--out", str(tmp_path / "run")], capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert "items/exile.jsonl: task kind 'exile' is not registered here" in r.stderr
-    # release would leave them out, so it refuses before writing anything
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "release", str(dataset), "--out", str(tmp_path / "release")],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode == 1 and "items/exile.jsonl holds items of task kind 'exile'" in r.stderr, r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "release").exists()
-    # so do the commands that write the dataset again (derive in place would have deleted them)
-    before = (dataset / "items" / "exile.jsonl").read_bytes()
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "derive", str(dataset)], capture_output=True, text=True, env=env, timeout=300)
+    with _without_the_kind(site):
+        r = _cli(site, "eval", "--model", "werealign/random", "--dataset", dataset, "--tasks", "vote", "--decodes", "1",
+                 "--out", tmp_path / "run")
+        assert r.returncode == 0, r.stderr
+        assert "items/exile.jsonl: task kind 'exile' is not registered here" in r.stderr
+        # release would leave them out, so it refuses before writing anything
+        r = _cli(site, "release", dataset, "--out", tmp_path / "release")
+        assert r.returncode == 1 and "items/exile.jsonl holds items of task kind 'exile'" in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "release").exists()
+        # so do the commands that write the dataset again (derive in place would have deleted them)
+        before = (dataset / "items" / "exile.jsonl").read_bytes()
+        r = _cli(site, "derive", dataset)
     assert r.returncode == 1 and "would be left out" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert (dataset / "items" / "exile.jsonl").read_bytes() == before
 
