@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -216,6 +218,36 @@ def test_smollm2_server_stops_on_error():
             raise RuntimeError("boom")
     with pytest.raises(OSError):
         urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=2)
+
+
+@pytest.mark.slow
+@needs_local
+def test_the_timing_probe_reads_the_real_servers_speed():
+    """Issue 46 must-have 5: eval's wall-time estimate for local/smollm2 rests on this probe (tests/test_local_wall_time.py
+    replaces it with a fixed speed): against the real llama.cpp server it reads the server's own token counts and
+    rates, and stops the server."""
+    from werealign.llm.speed_probe import probe_speed
+
+    prompt = "Seat 3 says seat 5 is a wolf. Seat 5 says seat 3 lies. Who do you vote for? Answer with a seat. " * 4
+    speed = probe_speed("local/smollm2", [{"role": "user", "content": prompt}], timeout=120)
+    assert 60 <= speed.prompt_tokens <= 400  # the model's own count of the prompt, not a guess from its characters
+    assert speed.prompt_tokens_per_s > 0 and speed.reply_tokens_per_s > 0 and speed.seconds > 0
+    assert speed.seconds < 120
+    # the server (a child of this process) is gone once the probe returns: a refused run leaves nothing running
+    assert not [pid for pid in _children() if b"werealign.llm.local_server" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+def _children() -> list[str]:
+    """This process's live children (Linux /proc), zombies excluded."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if fields[0] != "Z" and int(fields[1]) == os.getpid():
+            out.append(stat.parent.name)
+    return out
 
 
 def test_suites_are_well_formed():

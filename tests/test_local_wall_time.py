@@ -1,7 +1,7 @@
 """Issue 46: a local model that finishes. Before sending, eval estimates a local model's wall time from a timed probe
 and refuses a run over an hour (unless --limit or --yes), naming a command that fits; --dry-run shows the estimate;
 the local model answers under the answer line's grammar. The probe is replaced by a fixed speed here (the real one
-starts the model: tests/test_builtin_models.py runs it)."""
+starts the model: tests/test_builtin_models.py runs it against the real server)."""
 
 from __future__ import annotations
 
