@@ -9,6 +9,7 @@ import random
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -302,3 +303,58 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
     assert 0 < sum(keys) < len(keys)  # the invented keys name the seat out now and then
     # (a tolerance for the small invented corpus: a slot falls back to any standing when no candidate of its own fits)
     assert abs(sum(distractors) / len(distractors) - sum(keys) / len(keys)) < 0.1
+
+
+@pytest.mark.parametrize("sublinear", [True, False])
+def test_pool_likeness_is_tfidf_cosines_to_the_bit(sublinear):
+    """The Picker's likeness (werealign.generation.likeness) gives tfidf_cosines' floats exactly, on invented texts of
+    two scripts, repeated and empty texts, a key that is a pool text, queries short and long (past similarity.SHORT),
+    and both ways of summing (numpy's running sum where Python's sum() is one, Python's sum() elsewhere)."""
+    from werealign.generation import likeness
+    from werealign.text.similarity import tfidf_cosines
+
+    rng = random.Random(7)
+    words = [*WORDS, "seat", "I", "a", "狼人", "预言家", "号", "查杀", "金水", "好人"] + ["".join(rng.choice("xyzkq") for _ in range(rng.randint(1, 7)))
+                                                                              for _ in range(60)]
+
+    def text() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, 25)))
+
+    pool = [text() for _ in range(300)] + ["seat 4 wolf amber"] * 3
+    pc = likeness.PoolCosines(pool, sublinear_tf=sublinear)
+    checked = 0
+    for trial in range(40):
+        query = text() * rng.choice([1, 3, 150])
+        key = rng.choice([text(), rng.choice(pool)])
+        idx = rng.sample(range(len(pool)), rng.randint(1, 120))
+        want = tfidf_cosines(query, [key, *(pool[i] for i in idx)], sublinear_tf=sublinear)
+        assert pc.cosines(query, key, idx) == want, trial
+        checked += sum(w > 0 for w in want)
+    assert checked > 500  # most texts share grams with the query: the products were exercised, not only zeros
+    values = np.asarray([rng.random() * 10 ** rng.randint(-8, 8) for _ in range(400)])
+    lengths = np.asarray([0, 5, 0, 120, 1, 274])
+    rows = np.split(values, np.cumsum(lengths)[:-1])
+    for sequential in (True, False) if likeness.SEQUENTIAL_SUM else (False,):
+        assert likeness._row_sums(values, lengths, sequential) == [float(sum(r.tolist())) for r in rows]
+
+
+def test_a_new_option_is_checked_against_every_option_kept():
+    """The generators add distractors one at a time and check each against those kept (werealign.generation.filters):
+    the same verdict as the check of the whole set, when the set kept was clean."""
+    from werealign.generation.filters import repeats_an_option
+    from werealign.schema import Option
+    from werealign.shortcuts.checks import duplicate_option_pairs
+
+    rng = random.Random(3)
+    found = 0
+    for _ in range(300):
+        kept: list[str] = []
+        while len(kept) < 6:
+            t = " ".join(rng.sample(WORDS[:6], rng.randint(2, 4)))
+            if not any(duplicate_option_pairs([Option(key="ABCDEFGHI"[n], text=x, origin="imported") for n, x in enumerate([*kept, t])])):
+                kept.append(t)
+        new = rng.choice([*kept, kept[0] + ".", " ".join(rng.sample(WORDS[:6], 3))])
+        whole = duplicate_option_pairs([Option(key="ABCDEFGHI"[n], text=x, origin="imported") for n, x in enumerate([*kept, new])])
+        assert repeats_an_option(new, kept) == bool(whole[0] or whole[1])
+        found += repeats_an_option(new, kept)
+    assert 50 < found < 280  # both verdicts met
