@@ -335,7 +335,8 @@ def test_pool_likeness_is_tfidf_cosines_to_the_bit(sublinear):
     lengths = np.asarray([0, 5, 0, 120, 1, 274])
     rows = np.split(values, np.cumsum(lengths)[:-1])
     for sequential in (True, False) if likeness.SEQUENTIAL_SUM else (False,):
-        assert likeness._row_sums(values, lengths, sequential) == [float(sum(r.tolist())) for r in rows]
+        assert likeness._row_sums(np.stack([values, values[::-1]]), lengths, sequential) == [
+            [float(sum(r.tolist())) for r in rows], [float(sum(r.tolist())) for r in np.split(values[::-1], np.cumsum(lengths)[:-1])]]
 
 
 def test_a_new_option_is_checked_against_every_option_kept():

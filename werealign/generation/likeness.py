@@ -98,7 +98,7 @@ class PoolCosines:
         squares = x_out * x_out
         squares[in_q] = (x_in * x_in)[in_q]
         dots = np.where(in_q, x_in * (weights[tq] * idf_in), 0.0)  # the query's grams only; a 0.0 adds nothing
-        norms, products = _row_sums(squares, lengths), _row_sums(dots, lengths)
+        norms, products = _row_sums(np.stack([squares, dots]), lengths)
         # the query's norm, as tfidf_cosines works it out: its shared grams in the order the sorted texts first have them
         where = np.flatnonzero(in_q)
         first = np.full(len(vocab), len(ids))
@@ -122,14 +122,17 @@ class PoolCosines:
 SEQUENTIAL_SUM = sys.version_info < (3, 12)
 
 
-def _row_sums(values: np.ndarray, lengths: np.ndarray, sequential: bool | None = None) -> list[float]:
-    """Per row (`lengths` consecutive values each), what Python's sum() of its values gives. Where sum() adds left to
-    right, a row padded with zeros (x + 0.0 is x) and accumulated along it is the same additions in the same order."""
+def _row_sums(values: np.ndarray, lengths: np.ndarray, sequential: bool | None = None) -> list[list[float]]:
+    """Per line of `values` (an array of them), per row of it (`lengths` consecutive values each), what Python's sum()
+    of the row's values gives. Where sum() adds left to right, a row padded with zeros (x + 0.0 is x) and accumulated
+    along its length is the same additions in the same order."""
     ends = np.cumsum(lengths)
+    starts = ends - lengths
     if not (SEQUENTIAL_SUM if sequential is None else sequential):
-        vals = values.tolist()
-        return [float(sum(vals[a:b])) for a, b in zip((ends - lengths).tolist(), ends.tolist())]
-    grid = np.zeros((len(lengths), int(lengths.max(initial=0)) + 1))
-    rows = np.repeat(np.arange(len(lengths)), lengths)
-    grid[rows, np.arange(len(values)) - np.repeat(ends - lengths, lengths)] = values
-    return np.cumsum(grid, axis=1)[:, -1].tolist()
+        out = []
+        for line in values.tolist():
+            out.append([float(sum(line[a:b])) for a, b in zip(starts.tolist(), ends.tolist())])
+        return out
+    grid = np.zeros((len(values), len(lengths), int(lengths.max(initial=0)) + 1))
+    grid[:, np.repeat(np.arange(len(lengths)), lengths), np.arange(values.shape[1]) - np.repeat(starts, lengths)] = values
+    return np.cumsum(grid, axis=2)[:, :, -1].tolist()
