@@ -323,14 +323,14 @@ def test_pool_likeness_is_tfidf_cosines_to_the_bit(sublinear):
     pool = [text() for _ in range(300)] + ["seat 4 wolf amber"] * 3
     pc = likeness.PoolCosines(pool, sublinear_tf=sublinear)
     checked = 0
-    for trial in range(40):
+    for trial in range(16):
         query = text() * rng.choice([1, 3, 150])
         key = rng.choice([text(), rng.choice(pool)])
         idx = rng.sample(range(len(pool)), rng.randint(1, 120))
         want = tfidf_cosines(query, [key, *(pool[i] for i in idx)], sublinear_tf=sublinear)
         assert pc.cosines(query, key, idx) == want, trial
         checked += sum(w > 0 for w in want)
-    assert checked > 500  # most texts share grams with the query: the products were exercised, not only zeros
+    assert checked > 200  # most texts share grams with the query: the products were exercised, not only zeros
     values = np.asarray([rng.random() * 10 ** rng.randint(-8, 8) for _ in range(400)])
     lengths = np.asarray([0, 5, 0, 120, 1, 274])
     rows = np.split(values, np.cumsum(lengths)[:-1])
