@@ -22,6 +22,7 @@ import numpy as np
 
 from werealign.text.similarity import char_wb_ngrams
 
+CACHED = 256
 Row = tuple[np.ndarray, np.ndarray]  # a text's gram ids (in its Counter's order) and their counts
 
 
@@ -36,6 +37,7 @@ class PoolCosines:
         self._extra: dict[str, Row] = {}  # the keys' rows (a key is asked about in every draw of its moment)
         self._query: tuple[str, Counter[str]] | None = None  # the last query's counts (the same for a moment's draws)
         self._table = np.zeros(1)  # tf -> weight (_weights)
+        self._answers: dict[tuple[str, str, tuple[int, ...]], tuple[float, ...]] = {}
 
     def _row(self, text: str) -> Row:
         counts = Counter(char_wb_ngrams(text))
@@ -65,7 +67,17 @@ class PoolCosines:
         return self._table
 
     def cosines(self, query: str, key: str, idx: Sequence[int]) -> list[float]:
-        """tfidf_cosines(query, [key, *(texts[i] for i in idx)], sublinear_tf=...), in that order."""
+        """tfidf_cosines(query, [key, *(texts[i] for i in idx)], sublinear_tf=...), in that order. The last CACHED
+        answers are kept (as tfidf_cosines keeps its own): a run that picks again for the same moments (other seat
+        weights, the same candidates) reads them."""
+        asked = (query, key, tuple(idx))
+        if asked not in self._answers:
+            if len(self._answers) >= CACHED:
+                del self._answers[next(iter(self._answers))]
+            self._answers[asked] = tuple(self._cosines(query, key, idx))
+        return list(self._answers[asked])
+
+    def _cosines(self, query: str, key: str, idx: Sequence[int]) -> list[float]:
         texts = [key, *(self.texts[i] for i in idx)]
         rows = [self._key_row(key), *(self._pool_row(i) for i in idx)]
         if self._query is None or self._query[0] != query:
