@@ -226,9 +226,7 @@ def _likeness(question: str, texts: list[str]):
 def _fitted_likeness(question: str, texts: tuple[str, ...]):
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from werealign.text.similarity import char_wb_ngrams
-
-    vec = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=False).fit([question, *texts])
+    vec = TfidfVectorizer(analyzer=_grams, sublinear_tf=False).fit([question, *texts])
     q = vec.transform([question])
     # `texts` in one transform (a row's value does not depend on the other rows), each other text once: draw() asks
     # for every candidate's likeness once per item and again as it picks; one transform call each cost ~8 ms
@@ -240,6 +238,13 @@ def _fitted_likeness(question: str, texts: tuple[str, ...]):
         return known[text]
 
     return like
+
+
+@lru_cache(maxsize=8192)  # a key is a candidate of many items: its grams are read once, not once per fit and transform
+def _grams(text: str) -> tuple[str, ...]:
+    from werealign.text.similarity import char_wb_ngrams
+
+    return tuple(char_wb_ngrams(text))
 
 
 def candidate(item: SpeechItem, picked: list[tuple[str, Source]], seed: int, draw: int) -> SpeechItem:
