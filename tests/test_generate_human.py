@@ -299,7 +299,8 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
     write_dataset(tmp_path / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
     ds = load_dataset(tmp_path / "c")
     moments, _ = find_human_moments(ds, sorted(ds.games.values(), key=lambda g: g.game_id))
-    run_human(HumanConfig(dataset=str(tmp_path / "c")), tmp_path / "h")
+    # one candidate set per moment: every distractor as pick() draws it, none of the choice among sets in between
+    run_human(HumanConfig(dataset=str(tmp_path / "c"), draws=1), tmp_path / "h")
     keys, distractors = [], []
     for it in _items(tmp_path / "h"):
         shown = shown_for(ds.games[it.game_id], next(m for m in moments if item_id_of(m) == it.item_id))
