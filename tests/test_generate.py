@@ -22,9 +22,11 @@ GAME = "sample-en-01"
 SMALL = GenConfig(model="fake/model", games=(GAME,), dimensions=("RI", "PS"), osr=False)
 
 
-def _run(out: Path, config: GenConfig = SMALL, **fake_kw) -> tuple:
+def _run(out: Path, config: GenConfig = SMALL, audited: bool = True, **fake_kw) -> tuple:
+    """A run with the scripted provider; a re-draft's items audited before and after (audit.*.json) unless `audited` is
+    False (the audit takes most of such a run's time: a test that reads neither file leaves it out)."""
     fake = FakeProvider(**fake_kw)
-    outcome, session = run_generation(config, out, acompletion=fake, quiet=True, audit=audit_items)
+    outcome, session = run_generation(config, out, acompletion=fake, quiet=True, audit=audit_items if audited else None)
     return outcome, session, fake
 
 
@@ -167,7 +169,8 @@ def test_redraft_keeps_question_and_key_and_audits_before_and_after(tmp_path):
 
 def test_redraft_without_a_new_explanation_keeps_the_old_only_if_it_still_points_to_the_key(tmp_path):
     config = GenConfig(model="fake/model", redraft=True, osr=False, judges=0, games=(GAME,))
-    outcome, _, _ = _run(tmp_path / "g", config, malformed_always={"explain"})
+    # no audit: the audits of a re-draft are test_redraft_keeps_question_and_key_and_audits_before_and_after's
+    outcome, _, _ = _run(tmp_path / "g", config, audited=False, malformed_always={"explain"})
     before = {it.item_id: it for it in load_dataset(bundled_sample_path()).speech}
     notes = {n["item_id"]: n["flags"] for n in outcome.notes}
     assert outcome.items
@@ -215,7 +218,7 @@ def test_extras_only_fills_rr_explanation_and_osr_and_keeps_options(tmp_path):
     bare = [it.model_copy(update={"rule_reminder": None, "explanation": None if i % 2 else it.explanation}) for i, it in enumerate(sample.speech)]
     write_dataset(tmp_path / "bare", name="bare", version="1", licence="CC0", games=list(sample.games.values()), items={"speech": bare, "vote": sample.vote, "opponent": sample.opponent})  # no OSR either, like the imported release
     config = GenConfig(model="fake/model", dataset=str(tmp_path / "bare"), extras_only=True, judges=0)
-    outcome, _, fake = _run(tmp_path / "g", config)
+    outcome, _, fake = _run(tmp_path / "g", config, audited=False)  # the second pass's audits are read below
     out = load_dataset(tmp_path / "g" / "dataset")
     assert set(out.osr) == set(sample.games) and not outcome.dropped
     for old, new in zip(bare, out.speech):
@@ -246,7 +249,7 @@ def test_redrafting_removes_a_length_bias(tmp_path):
 
     sample = load_dataset(bundled_sample_path())
     biased = []
-    for it in sample.speech * 2:
+    for it in sample.speech:  # 20 items: above the audit's MIN_ITEMS (18), so its length checks give a verdict
         n = len(biased)
         options = [Option(key=o.key, origin=o.origin, text=o.text if o.key != it.answer else f"{o.text} Said twice: {o.text}")
                    for o in it.options]

@@ -9,6 +9,7 @@ import random
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -220,13 +221,18 @@ def test_filler_is_found_in_the_corpus_not_listed():
 
 
 def test_deterministic_and_seeded(corpus, generated, tmp_path):
-    # the file's run (the default seed, 0), then that seed again and another
-    trees = []
-    for root, seed in ((generated[1], None), (tmp_path / "b", 0), (tmp_path / "c", 1)):
-        if seed is not None:
-            run_human(HumanConfig(dataset=str(corpus), seed=seed), root)
-        trees.append({p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()})
-    assert trees[0] == trees[1] and trees[0] != trees[2]
+    # the file's run (the default seed, 0), then that seed again: the same bytes; and the seed changes them (shown on
+    # runs of the first six moments, seed 0 and seed 1: the same config but the seed, at a fraction of a whole run)
+    def tree(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+    run_human(HumanConfig(dataset=str(corpus), seed=0), tmp_path / "b")
+    assert tree(generated[1]) == tree(tmp_path / "b")
+    for seed in (0, 1):
+        run_human(HumanConfig(dataset=str(corpus), seed=seed, limit=6), tmp_path / f"limit-{seed}")
+    a, b = tree(tmp_path / "limit-0"), tree(tmp_path / "limit-1")
+    options = [[[o["text"] for o in json.loads(line)["options"]] for line in t["dataset/items/speech.jsonl"].splitlines()] for t in (a, b)]
+    assert a.keys() == b.keys() and options[0] and options[1] and options[0] != options[1]  # not only the seed recorded
 
 
 def test_cli_flags(corpus, tmp_path):
@@ -293,7 +299,8 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
     write_dataset(tmp_path / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
     ds = load_dataset(tmp_path / "c")
     moments, _ = find_human_moments(ds, sorted(ds.games.values(), key=lambda g: g.game_id))
-    run_human(HumanConfig(dataset=str(tmp_path / "c")), tmp_path / "h")
+    # one candidate set per moment: every distractor as pick() draws it, none of the choice among sets in between
+    run_human(HumanConfig(dataset=str(tmp_path / "c"), draws=1), tmp_path / "h")
     keys, distractors = [], []
     for it in _items(tmp_path / "h"):
         shown = shown_for(ds.games[it.game_id], next(m for m in moments if item_id_of(m) == it.item_id))
@@ -302,3 +309,59 @@ def test_distractors_name_a_seat_out_at_the_keys_own_rate(corpus, tmp_path):
     assert 0 < sum(keys) < len(keys)  # the invented keys name the seat out now and then
     # (a tolerance for the small invented corpus: a slot falls back to any standing when no candidate of its own fits)
     assert abs(sum(distractors) / len(distractors) - sum(keys) / len(keys)) < 0.1
+
+
+@pytest.mark.parametrize("sublinear", [True, False])
+def test_pool_likeness_is_tfidf_cosines_to_the_bit(sublinear):
+    """The Picker's likeness (werealign.generation.likeness) gives tfidf_cosines' floats exactly, on invented texts of
+    two scripts, repeated and empty texts, a key that is a pool text, queries short and long (past similarity.SHORT),
+    and both ways of summing (numpy's running sum where Python's sum() is one, Python's sum() elsewhere)."""
+    from werealign.generation import likeness
+    from werealign.text.similarity import tfidf_cosines
+
+    rng = random.Random(7)
+    words = [*WORDS, "seat", "I", "a", "狼人", "预言家", "号", "查杀", "金水", "好人"] + ["".join(rng.choice("xyzkq") for _ in range(rng.randint(1, 7)))
+                                                                              for _ in range(60)]
+
+    def text() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, 25)))
+
+    pool = [text() for _ in range(300)] + ["seat 4 wolf amber"] * 3
+    pc = likeness.PoolCosines(pool, sublinear_tf=sublinear)
+    checked = 0
+    for trial in range(16):
+        query = text() * rng.choice([1, 3, 150])
+        key = rng.choice([text(), rng.choice(pool)])
+        idx = rng.sample(range(len(pool)), rng.randint(1, 120))
+        want = tfidf_cosines(query, [key, *(pool[i] for i in idx)], sublinear_tf=sublinear)
+        assert pc.cosines(query, key, idx) == want, trial
+        checked += sum(w > 0 for w in want)
+    assert checked > 200  # most texts share grams with the query: the products were exercised, not only zeros
+    values = np.asarray([rng.random() * 10 ** rng.randint(-8, 8) for _ in range(400)])
+    lengths = np.asarray([0, 5, 0, 120, 1, 274])
+    rows = np.split(values, np.cumsum(lengths)[:-1])
+    for sequential in (True, False) if likeness.SEQUENTIAL_SUM else (False,):
+        assert likeness._row_sums(np.stack([values, values[::-1]]), lengths, sequential) == [
+            [float(sum(r.tolist())) for r in rows], [float(sum(r.tolist())) for r in np.split(values[::-1], np.cumsum(lengths)[:-1])]]
+
+
+def test_a_new_option_is_checked_against_every_option_kept():
+    """The generators add distractors one at a time and check each against those kept (werealign.generation.filters):
+    the same verdict as the check of the whole set, when the set kept was clean."""
+    from werealign.generation.filters import repeats_an_option
+    from werealign.schema import Option
+    from werealign.shortcuts.checks import duplicate_option_pairs
+
+    rng = random.Random(3)
+    found = 0
+    for _ in range(300):
+        kept: list[str] = []
+        while len(kept) < 6:
+            t = " ".join(rng.sample(WORDS[:6], rng.randint(2, 4)))
+            if not any(duplicate_option_pairs([Option(key="ABCDEFGHI"[n], text=x, origin="imported") for n, x in enumerate([*kept, t])])):
+                kept.append(t)
+        new = rng.choice([*kept, kept[0] + ".", " ".join(rng.sample(WORDS[:6], 3))])
+        whole = duplicate_option_pairs([Option(key="ABCDEFGHI"[n], text=x, origin="imported") for n, x in enumerate([*kept, new])])
+        assert repeats_an_option(new, kept) == bool(whole[0] or whole[1])
+        found += repeats_an_option(new, kept)
+    assert 50 < found < 280  # both verdicts met

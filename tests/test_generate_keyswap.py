@@ -4,6 +4,7 @@ one way, distractors another) is gone; the CLI writes a dataset the validator ac
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections import Counter
@@ -114,8 +115,10 @@ def test_the_keys_rank_by_likeness_to_its_question_is_the_drawn_target(tmp_path:
 
     ds = load_dataset(_dataset(tmp_path))
     drawn = 0
+    unused = Drawer(ds, 0, 0.3, 0.0)
     for it in ds.speech:
-        drawer = Drawer(ds, 0, 0.3, 0.0)  # fresh: every key unused, so the likeness is fitted as draw() fits it
+        drawer = copy.copy(unused)  # fresh: every key unused, so the likeness is fitted as draw() fits it
+        drawer.used = [Counter(u) for u in unused.used]
         if it.item_id in drawer.donors:
             continue
         picked, why = drawer.draw(it, shown_for(ds.games[it.game_id], SimpleNamespace(seat=it.viewpoint_seat, cutoff=it.cutoff_segment)), 0)

@@ -7,6 +7,7 @@ the nine is uniform on both, and on the seats it shares with the other eight opt
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections import Counter
@@ -53,15 +54,25 @@ def _game(n: int) -> GameLog:
                    phases=[Phase(id="day-1", kind="day", day=1, start=0, end=10_000)], utterances=utts, mvp=Mvp(seat=1), winner="good")
 
 
-def _ranks(learnt: bool) -> tuple[dict[str, list[int]], int, int]:
-    """Per statistic, the count of keys at each rank 0..8 (ties broken by a seeded draw); items; moments."""
+@pytest.fixture(scope="module")
+def table():
+    """The invented games, their keyed moments (what each prompt shows) and a Picker of their pool of spans that never
+    picks: the same for both draws below, which differ only in the seat weights."""
     games = {g.game_id: g for g in (_game(n) for n in range(GAMES))}
     ds = type("D", (), {"games": games})()
     moments = [Moment(g.game_id, u.speaker, u, min(u.segment_ids) - 1, "test") for g in games.values() for u in g.utterances[FIRST_KEY:]]
     keyed = [(m, k, shown_for(games[m.game_id], m)) for m in moments if (k := key_opening(m.turn, frozenset(), "0")) is not None]
+    return games, keyed, Picker(build_pool(ds, frozenset()), 0, {(m.game_id, m.turn.index) for m, _, _ in keyed})
+
+
+def _ranks(table, learnt: bool) -> tuple[dict[str, list[int]], int, int]:
+    """Per statistic, the count of keys at each rank 0..8 (ties broken by a seeded draw); items; moments."""
+    games, keyed, unused = table
     weights = (seat_model.moment_weights([(m.game_id, m.turn.index, m.seat, k, sh, "xx") for m, k, sh in keyed])
                if learnt else {})
-    picker = Picker(build_pool(ds, frozenset()), 0, {(m.game_id, m.turn.index) for m, _, _ in keyed})
+    # the pool's vectors (and the likeness answers they give) shared; reuse counted afresh
+    picker = copy.copy(unused)
+    picker.used = [list(u) for u in unused.used]
     counts: dict[str, list[int]] = {name: [0] * 9 for name in ("last-turn", "shared", "accused")}
     items = 0
     for m, key, shown in keyed:
@@ -85,13 +96,13 @@ def _ranks(learnt: bool) -> tuple[dict[str, list[int]], int, int]:
 
 
 @pytest.fixture(scope="module")
-def even():
-    return _ranks(learnt=False)
+def even(table):
+    return _ranks(table, learnt=False)
 
 
 @pytest.fixture(scope="module")
-def learnt():
-    return _ranks(learnt=True)
+def learnt(table):
+    return _ranks(table, learnt=True)
 
 
 def test_the_invented_talk_plants_the_shortcut_the_test_finds(even):

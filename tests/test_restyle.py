@@ -50,11 +50,12 @@ class Refuse:
 @pytest.fixture(scope="module")
 def human_items(tmp_path_factory) -> Path:
     """Human-voiced items of invented games (enough of them for a cross-fitted attack to learn from). Made once for
-    the file (generating them takes seconds); every test only reads them and writes elsewhere."""
+    the file (generating them takes seconds); every test only reads them and writes elsewhere. One candidate set per
+    moment (draws=1): restyle reads the items, not how they were chosen, and the choice among four cost half the time."""
     root = tmp_path_factory.mktemp("restyle-input")
     games = [invented_game(n, turns=40, highlights=tuple(range(20, 400, 30))) for n in range(10)]
     write_dataset(root / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
-    run_human(HumanConfig(dataset=str(root / "c")), root / "h")
+    run_human(HumanConfig(dataset=str(root / "c"), draws=1), root / "h")
     return root / "h" / "dataset"
 
 

@@ -23,7 +23,8 @@ from werealign.shortcuts.checks import duplicate_option_pairs, duplicate_pairs, 
 from werealign.shortcuts.text import text_length
 from werealign.schema import Option, SpeechItem
 
-__all__ = ["LENGTH_BAND", "ends_with_mark", "hard_failures", "length_range", "length_targets", "outliers", "soft_flags", "text_length", "to_rewrite"]
+__all__ = ["LENGTH_BAND", "ends_with_mark", "hard_failures", "length_range", "length_targets", "outliers", "repeats_an_option", "soft_flags",
+           "text_length", "to_rewrite"]
 
 LENGTH_BAND = 1.25  # a distractor's length / the key's must lie in [1/LENGTH_BAND, LENGTH_BAND]
 _END_MARKS = ".。!！?？"
@@ -85,6 +86,15 @@ def to_rewrite(options: list[Option], answer: str) -> list[str]:
         if b not in off and a not in off:
             off.add(b if b != answer else a)
     return sorted(off)
+
+
+def repeats_an_option(text: str, kept: list[str]) -> bool:
+    """`text` is an exact or near duplicate (duplicate_option_pairs) of one of `kept`, each pair read kept first: what
+    duplicate_option_pairs finds among [*kept, text] when the options kept were checked as each was added (a
+    generator adding options one at a time), at the cost of one pair per kept option instead of every pair again."""
+    # model_construct: the check reads the two fields only, and validating thousands of throwaway options cost more
+    new = Option.model_construct(key="B", text=text, origin="imported")
+    return any(any(duplicate_option_pairs([Option.model_construct(key="A", text=k, origin="imported"), new])) for k in kept)
 
 
 def hard_failures(item: SpeechItem) -> list[str]:

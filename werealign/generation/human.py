@@ -45,13 +45,14 @@ from pathlib import Path
 from typing import Any
 
 from werealign.version import __version__
-from werealign.shortcuts.checks import duplicate_option_pairs
 from werealign.dataset import Dataset, load_dataset, write_dataset
 from werealign.errors import UserError
 from werealign.files import staged_directory, write_json, write_jsonl
 from werealign.generation import human_text as ht
 from werealign.generation import minimal
+from werealign.generation.filters import repeats_an_option
 from werealign.generation.human_text import remap
+from werealign.generation.likeness import PoolCosines
 from werealign.generation.human_shown import Shown, dead_share, foreign_roles, names_seat_out, repeats_later, repeats_transcript, shown_for
 from werealign.generation.moments import find_moments
 from werealign.generation.seat_model import moment_weights
@@ -62,7 +63,7 @@ from werealign.render.phrases import say_now
 from werealign.schema import GameLog, ItemProvenance, SpeechItem, Utterance
 from werealign.tasks import kind_of_model
 from werealign.text.seat_names import names_of_seats
-from werealign.text.similarity import char_wb_ngrams, tfidf_cosines
+from werealign.text.similarity import char_wb_ngrams
 
 METHOD = "human-voiced/3"  # /3: seats drawn as keys of other games name them (seat_model)
 ORIGIN = "human_utterance"
@@ -248,6 +249,7 @@ class Picker:
         self.vectorizer = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=True)
         self.matrix = self.vectorizer.fit_transform([s.text for s in pool]) if pool else None
         self.mentions = [len(ht.seats_named(s.text, dict(s.names))) for s in pool]
+        self.likeness = PoolCosines([s.text for s in pool], sublinear_tf=True)
 
     def candidates(self, game: GameLog, moment: Moment, key: str, draw: int = 0) -> list[int]:
         """Spans of other games of the same source style, a seeded shuffle of the SHORTLIST most like the key
@@ -296,10 +298,9 @@ class Picker:
         refs = tuple(r for r in refs if r.strip())
         if not idx or not refs:
             return idx
-        texts = [key, *(self.pool[i].text for i in idx)]
         gap = [0.0] * len(idx)
         for ref in refs:
-            sims = tfidf_cosines(ref, texts, sublinear_tf=True)
+            sims = self.likeness.cosines(ref, key, idx)  # tfidf_cosines(ref, [key, *spans], sublinear_tf=True), faster
             gap = [g + abs(sims[n + 1] - sims[0]) for n, g in enumerate(gap)]
         return [idx[n] for n in sorted(range(len(idx)), key=lambda n: (round(gap[n], 2), n))]
 
@@ -333,8 +334,6 @@ class Picker:
 
     def _first_fit(self, ranked: list[int], taken: set[int], live: dict[int, float], moment: Moment, item_id: str, so_far: list[str],
                    shown: Shown, names_out: bool | None = None) -> tuple[int, dict[str, str]] | None:
-        from werealign.schema import Option
-
         for i in ranked:
             if i in taken:
                 continue
@@ -349,9 +348,7 @@ class Picker:
                 continue
             if foreign_roles(text, shown) or repeats_transcript(text, shown) or repeats_later(text, shown):
                 continue
-            options = [Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate([*so_far, text])]
-            exact, near = duplicate_option_pairs(options)
-            if exact or near:
+            if repeats_an_option(text, so_far):  # so_far: the key and the distractors kept, each checked as it came
                 continue
             return i, {"origin": ORIGIN, "text": text, "source": f"{span.game_id}#{span.turn_index}"}
         return None

@@ -31,10 +31,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from types import SimpleNamespace
 
 from werealign.dataset import Dataset
 from werealign.generation import human_text as ht
+from werealign.generation.filters import repeats_an_option
 from werealign.generation.human_shown import Shown, foreign_roles, repeats_later, repeats_transcript, shown_for
 from werealign.schema import ItemProvenance, Option, SpeechItem
 from werealign.text.seat_names import names_of_seats
@@ -198,7 +200,7 @@ class Drawer:
             side = like(text) > key_like
             if room[side] == 0:
                 continue
-            if _duplicates([*texts, text]):
+            if repeats_an_option(text, texts):  # the key and the distractors kept, each checked as it came
                 continue
             chosen.append((text, src))
             texts.append(text)
@@ -217,11 +219,14 @@ class Drawer:
 def _likeness(question: str, texts: list[str]):
     """text -> its character TF-IDF cosine with the question (idf fitted on the question and `texts`, as the
     ensemble's `question` statistic measures it on an item's nine options)."""
+    return _fitted_likeness(question, tuple(texts))
+
+
+@lru_cache(maxsize=8)  # an item's draws mostly see the same candidates (its keys not yet used up): one fit for them all
+def _fitted_likeness(question: str, texts: tuple[str, ...]):
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from werealign.text.similarity import char_wb_ngrams
-
-    vec = TfidfVectorizer(analyzer=char_wb_ngrams, sublinear_tf=False).fit([question, *texts])
+    vec = TfidfVectorizer(analyzer=_grams, sublinear_tf=False).fit([question, *texts])
     q = vec.transform([question])
     # `texts` in one transform (a row's value does not depend on the other rows), each other text once: draw() asks
     # for every candidate's likeness once per item and again as it picks; one transform call each cost ~8 ms
@@ -235,11 +240,11 @@ def _likeness(question: str, texts: list[str]):
     return like
 
 
-def _duplicates(texts: list[str]) -> bool:
-    from werealign.shortcuts.checks import duplicate_option_pairs
+@lru_cache(maxsize=8192)  # a key is a candidate of many items: its grams are read once, not once per fit and transform
+def _grams(text: str) -> tuple[str, ...]:
+    from werealign.text.similarity import char_wb_ngrams
 
-    exact, near = duplicate_option_pairs([Option(key="ABCDEFGHI"[n], text=t, origin="imported") for n, t in enumerate(texts)])
-    return bool(exact or near)
+    return tuple(char_wb_ngrams(text))
 
 
 def candidate(item: SpeechItem, picked: list[tuple[str, Source]], seed: int, draw: int) -> SpeechItem:
