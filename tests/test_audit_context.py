@@ -146,7 +146,9 @@ def test_minimal_pairs_are_cells_of_a_grid_with_the_key_one_cell():
             shared = seat[t.split(" is ")[0]] + role[t.split(" the ")[1].split(",")[0]] - 2
             mates["key" if i == 0 else "other"] += shared * (8 if i == 0 else 1)
         mates["n"] += 1
-    assert abs(mates["key"] - mates["other"]) / mates["other"] < 0.25  # the key is no centre of its options
+    # the key is no centre of its options: 0.03 as drawn; a grid keeping first the cells that share the key's seat or
+    # role (the most central draw the dropped cells allow) reads 0.11, so a bound of 0.25 could not fail (measured)
+    assert abs(mates["key"] - mates["other"]) / mates["other"] < 0.07
 
 
 def test_the_filtered_split_drops_what_a_context_attack_answers():
