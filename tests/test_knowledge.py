@@ -234,12 +234,10 @@ def test_a_transcribed_recap_runs_on_and_names_the_victim_by_a_role_one_seat_hol
 
 def test_arena_games_hold_every_night_fact_the_rules_require(tmp_path):
     """Self-play writes what each seat learned: the knowledge rules find nothing missing in an arena game."""
-    import subprocess
-    import sys
+    from cli_inproc import run_cli
 
     out = tmp_path / "arena"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "arena", "--model", "rule/heuristic", "--games", "2", "--board", "standard12-zh",
-                        "--out", str(out)], capture_output=True, text=True, timeout=300)
+    r = run_cli("arena", "--model", "rule/heuristic", "--games", "2", "--board", "standard12-zh", "--out", out)
     assert r.returncode == 0, r.stderr
     ds = load_dataset(out)
     owed = Counter()

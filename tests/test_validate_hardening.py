@@ -16,6 +16,7 @@ import pytest
 
 import validate_fixtures as fx
 from validate_fixtures import mutate
+from cli_inproc import run_cli
 from werealign.dataset import bundled_sample_path
 from werealign.validate import check_paths, validate_game, validate_paths
 from werealign.validate.findings import Finding
@@ -250,7 +251,6 @@ def test_good_sample_copy_is_still_clean(tmp_path):
 def test_every_command_error_is_one_line(tmp_path):
     """cli.main prints UserErrors with the same escaping as findings: a newline in a path stays on the line."""
     bad = tmp_path / "two\nlines"
-    r = subprocess.run([sys.executable, "-m", "werealign.cli", "eval", "--model", "werealign/random", "--dataset", str(bad)],
-                       capture_output=True, text=True, timeout=120)
+    r = run_cli("eval", "--model", "werealign/random", "--dataset", bad)
     assert r.returncode == 1
     assert r.stderr.count("\n") == 1 and "two\\nlines" in r.stderr and "dataset directory not found" in r.stderr, r.stderr
