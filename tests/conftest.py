@@ -86,12 +86,24 @@ def werebench_dataset(werebench_import):
 
 
 @pytest.fixture(scope="session")
-def werebench_decisions(werebench_dataset) -> dict:
+def werebench_decisions(werebench_dataset) -> Iterator[dict]:
     """game id -> `derive_decisions(game, "all")` for every game of the shared import, derived once (about 3 s of CPU;
-    several tests read every decider's items of the release). Read-only, like werebench_dataset."""
+    several tests read every decider's items of the release). Read-only, like werebench_dataset: checked at teardown."""
     from werealign.game.decisions import derive_decisions
 
-    return {game_id: derive_decisions(game, "all") for game_id, game in werebench_dataset.games.items()}
+    def digest(derived: dict) -> str:
+        h = hashlib.sha256()
+        for game_id in sorted(derived):
+            for kind in sorted(derived[game_id].items):
+                for item in derived[game_id].items[kind]:
+                    h.update(item.model_dump_json().encode() + b"\0")
+            h.update(repr(derived[game_id].notes).encode())
+        return h.hexdigest()
+
+    derived = {game_id: derive_decisions(game, "all") for game_id, game in werebench_dataset.games.items()}
+    before = digest(derived)
+    yield derived
+    assert digest(derived) == before, "a test changed the shared derived WereBench decisions; copy them first"
 
 
 @dataclass(frozen=True)
