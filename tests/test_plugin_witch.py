@@ -143,7 +143,8 @@ def test_a_death_a_stated_reflection_explains_is_not_reported_unexplained():
 
 def test_what_a_check_read_from_the_log_can_show_is_the_catalogues_not_the_id_werewolf():
     """A stated result the target's card cannot show is refused for every wolf-side card the catalogue does not mark
-    `seer_sees_good` (a declared one too), not only for the plain werewolf; an unstated one is the one it can show."""
+    `seer_sees_good` (a declared one too), not only for the plain werewolf; an unstated one is the one it can show; an
+    undeclared wolf-side card may show either."""
     mole = RoleDeclaration(id="mole_wolf", faction="wolf", team="wolves", seer_sees_good=True, names={"en": ["mole wolf"]})
     brute = RoleDeclaration(id="brute_wolf", faction="wolf", team="wolves", names={"en": ["brute wolf"]})
     log = "1 号是预言家，第一晚验 4 号金水，第二晚验 4 号。"
@@ -155,3 +156,5 @@ def test_what_a_check_read_from_the_log_can_show_is_the_catalogues_not_the_id_we
         return [r.event.result if r.event is not None else "refused" for r in out]
     assert read("werewolf") == read("wolf_king") == read("brute_wolf") == ["refused", "狼人"]
     assert read("mole_wolf") == read("hidden_wolf") == ["好人", None]  # may show either: the stated one, else none
+    # a wolf-side card nobody declared: what a check shows is not known, so nothing is refused and nothing filled in
+    assert read("stone_wolf_nobody_declared") == ["好人", None]

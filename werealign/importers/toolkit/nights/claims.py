@@ -92,10 +92,11 @@ class Statement:
 
 def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
     """The results a seer's check of `target` can give ('wolf' / 'good'): a wolf-side role the catalogue marks
-    `seer_sees_good` (a hidden wolf, a wolf's younger brother) may show good."""
+    `seer_sees_good` (a hidden wolf, a wolf's younger brother) may show good, and so may one the catalogue does not
+    know (whether a check shows it good is not known: no result is filled in, none stated is refused)."""
     role = catalogue.get(target.role)
     if target.faction == "wolf":
-        return {"wolf", "good"} if role is not None and role.seer_sees_good else {"wolf"}
+        return {"wolf", "good"} if role is None or role.seer_sees_good else {"wolf"}
     return {"good"} if target.faction == "good" else {"good", "wolf"}
 
 
