@@ -108,6 +108,15 @@ def stance(text: str) -> Counter:
     return out
 
 
+def summed_stance(texts: list[str]) -> Counter:
+    """The turns' stances added seat by seat, each turn read on its own (a turn's last clause never runs into the
+    next one's first), cleared seats kept below zero (Counter's `+` would drop them)."""
+    out: Counter = Counter()
+    for text in texts:
+        out.update(stance(text))
+    return out
+
+
 def agreement(option: Counter, reference: Counter) -> float:
     """Seats the option and the reference lean the same way on, minus those they lean opposite ways on."""
     return float(sum((1 if (a > 0) == (reference[s] > 0) else -1) for s, a in option.items() if a and reference.get(s)))
@@ -220,8 +229,8 @@ def blind_case(item_id: str, group: str, texts: list[str], key: set[int], table:
     own = [t for s, _, t in table.turns if vp is not None and s == vp]
     last_speaker, last_text = (table.turns[-1][0], table.turns[-1][2]) if table.turns else (None, "")
     stances = [stance(t) for t in texts]
-    own_stance = stance(" ".join(own))
-    table_stance = sum((stance(t) for _, _, t in table.turns), Counter())
+    own_stance = summed_stance(own)
+    table_stance = summed_stance([t for _, _, t in table.turns])
     last_stance = stance(last_text)
     agree = [agreement(s, own_stance) for s in stances]
     agree_table = [agreement(s, table_stance) for s in stances]

@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench import redteam  # noqa: E402
-from bench.redteam_blind import (RULES, CharLM, Table, agreement, blind_case, learners, roles_named, stance,  # noqa: E402
+from bench.redteam_blind import (RULES, CharLM, Table, agreement, blind_case, learners, roles_named, stance, summed_stance,  # noqa: E402
                                  temporal)
 from bench.redteam_core import credit, relational  # noqa: E402
 
@@ -96,6 +96,10 @@ def test_readers():
     assert stance("Seat 3 is a wolf, vote seat 3. Seat 5 is good.") == {3: 2, 5: -1}
     assert agreement(stance("Seat 3 is a wolf."), stance("Seat 3 is suspicious.")) == 1.0
     assert agreement(stance("Seat 3 is good."), stance("Seat 3 is a wolf.")) == -1.0
+    # turns add up seat by seat, each read alone: a seat the table cleared stays cleared, and one turn's last clause
+    # does not run into the next turn's first (transcribed turns often end with no full stop)
+    assert summed_stance(["5号金水，好人", "3号是狼"]) == {5: -1, 3: 1}
+    assert agreement(stance("5号是狼"), summed_stance(["5号金水，好人", "3号是狼"])) == -1.0
     assert temporal("Yesterday seat 2 said day 3 and day 1", 1) == (2.0, 1.0)
     assert temporal("Yesterday seat 2", 2) == (0.0, 0.0)
     assert temporal("第三天 第一晚 今天", 2) == (1.0, 1.0)

@@ -395,8 +395,9 @@ def build_items(ds: Dataset, config: HumanConfig) -> Outcome:
     role_rates = minimal.key_role_rates(key for _, key, _ in keyed) if config.minimal else None
     draws = max(1, config.draws)
     picker = Picker(build_pool(ds, filler), config.seed, {(m.game_id, m.turn.index) for m, _, _ in keyed}, dead_rate, out_rate, draws + REDRAWS)
-    seat_weights = moment_weights([(m.game_id, m.turn.index, m.seat, key, shown, ds.games[m.game_id].language) for m, key, shown in keyed],
-                                  config.seed)
+    # minimal pairs draw no seats of other games' turns: the seat model (five fits) is for the human-voiced draw only
+    seat_weights = {} if config.minimal else moment_weights(
+        [(m.game_id, m.turn.index, m.seat, key, shown, ds.games[m.game_id].language) for m, key, shown in keyed], config.seed)
     # several candidate distractor sets per moment; the learned ensemble, fitted on other games, keeps one
     drawn: list[tuple[Moment, list[SpeechItem]]] = []
     for m, key, shown in keyed:

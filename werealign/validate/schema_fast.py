@@ -82,14 +82,10 @@ def compile_schema(schema: dict) -> Check | None:
         if k == "required":
             return lambda x: not isinstance(x, dict) or all(p in x for p in v)
         if k == "additionalProperties":
-            if "patternProperties" in s:
-                raise _Unsupported("patternProperties")
             known = set(s.get("properties", {}))
             extra = node(v)
             return lambda x: not isinstance(x, dict) or all(extra(x[p]) for p in x if p not in known)
         if k == "items":
-            if "prefixItems" in s:
-                raise _Unsupported("prefixItems")
             each = node(v)
             return lambda x: not isinstance(x, list) or all(each(e) for e in x)
         if k in ("anyOf", "allOf", "oneOf"):
