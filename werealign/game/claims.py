@@ -134,7 +134,7 @@ class ClaimReader:
             verbs = "(?P<role>" + "|".join(f"(?:{v})" for v in held) + ")"
             for bucket, forms in ((self.patterns, lex.skill_acts), (self.short, lex.skill_short)):
                 for form in forms if held else ():
-                    bucket.append(_Pattern(lex, re.compile(form.replace("(?:{verb})", verbs) + lex.after), None))
+                    bucket.append(_Pattern(lex, re.compile(form.replace("{verb}", verbs) + lex.after), None))
 
     def _role_named(self, name: str) -> str | None:
         role = self.names.get(name.lower())
