@@ -17,6 +17,17 @@ import pytest
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The collector as the CLI runs it (werealign.gc_tuning): a worker holds the release and its items for the whole
+    session, and with the default thresholds spent ~8% of its CPU re-walking them (BENCHMARKS.md, "garbage collector")."""
+    from werealign.gc_tuning import collect_less
+
+    collect_less()
+
+
 REPO = Path(__file__).resolve().parents[1]
 WEREBENCH = REPO.parent / "shared" / "werebench" / "dataset"
 

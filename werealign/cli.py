@@ -19,6 +19,7 @@ from werealign.version import __version__
 from werealign.commands import analyze, annotate, arena, audit, dataset, derive, eval as eval_cmd, generate, importer, leaderboard, release, restyle, review, validate, view
 from werealign.commands import list as list_cmd
 from werealign.errors import UserError, one_line
+from werealign.gc_tuning import collect_less
 
 app = typer.Typer(
     name="werealign",
@@ -106,6 +107,7 @@ _plain_metavars(app)
 
 
 def main() -> None:
+    collect_less()
     terminated = False
 
     def on_sigterm(signum: int, frame: object) -> None:
