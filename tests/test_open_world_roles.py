@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+from werealign.analysis.aggregate import aggregate
+from werealign.analysis.corpus import Group
+from werealign.analysis.metrics import game_metrics
 from werealign.arena.board import BoardSpec, make_board
 from werealign.arena.heuristic import HeuristicAgent
 from werealign.arena.moderator import play_game
-from werealign.schema.models import Provenance
+from werealign.arena.record import Recorder
+from werealign.schema.models import ACTOR, EVERYONE, Provenance
 from werealign.schema.roles import RoleDeclaration
 
 # The seer's nightly check under another id and other names (no name of the built-in seer).
@@ -38,3 +42,43 @@ def test_the_heuristic_plays_a_role_holding_the_seers_check_as_the_seer(language
     said = [u.text for u in oracle.utterances]
     assert any(name[0] in t for t in said), "the oracle claims its own card"
     assert [t.replace(*name) for t in said] == [u.text for u in seer.utterances]
+
+
+def _oracle_game(language: str, says: str, oracle: RoleDeclaration = ORACLE, checks: bool = True):
+    """Five seats: the oracle (1) checks wolf 2 on night 1, says `says` on day 1, and 2 is exiled 3 to 1."""
+    board = make_board("tiny", BoardSpec(roles=["oracle", "werewolf", "villager", "villager", "villager"], declared_roles=[oracle],
+                                         abilities={"oracle": {"action": "check"}}))
+    rec = Recorder("tiny-1", board, list(board.spec.roles), language, Provenance(source="invented"))
+    rec.begin("night", 1)
+    rec.say("host", "...")
+    if checks:
+        rec.event("skill_use", ACTOR, actor=1, target=2, skill="seer_check", result="wolf")
+    rec.begin("day", 1)
+    rec.say("host", "...")
+    rec.say(1, says)
+    seg = rec.say("host", "...")
+    for voter, target in ((1, 2), (3, 2), (4, 2), (2, 3)):
+        rec.event("vote", EVERYONE, segment=seg, actor=voter, target=target, round=1)
+    rec.event("elimination", EVERYONE, segment=seg, target=2, result="voted_out")
+    return rec.build("good", None)
+
+
+def test_the_seer_metrics_are_those_of_the_role_holding_the_check():
+    """A claim of the oracle by its own names is a seer reveal; a group holding the oracle's seat has the seer metrics."""
+    for language, says in (("en", "I am the oracle. Seat 2 is a werewolf."), ("zh", "我是神谕者，2号是狼人。")):
+        gm = game_metrics(_oracle_game(language, says))
+        assert gm.seer_seats == (1,) and "seer" not in gm.missing
+        assert gm.seer["reveals"] == 2 and gm.seer["target_reveals"] == 1 and gm.seer["wolf_reveals"] == 1 and gm.seer["believed"] == 1
+        # Without a stated check the seat is still the seer (its role holds the check); only what needs a check is missing.
+        unchecked = game_metrics(_oracle_game(language, says, checks=False))
+        assert unchecked.seer_seats == (1,) and unchecked.seer["reveals"] == 1 and "seer_checks" in unchecked.missing
+        village = aggregate(Group("g", "human", [(gm, frozenset({1, 3, 4, 5}))]))["seer"]
+        assert village["games"] == 1 and village["unmasked_wolf"]["value"] == 1.0
+        wolves = aggregate(Group("g", "human", [(gm, frozenset({2}))]))["seer"]
+        assert wolves["games"] == 0, "the seer metrics belong to the side holding the checker"
+    # The built-in seer's name is no claim of the oracle's card.
+    assert game_metrics(_oracle_game("en", "I am the seer. Seat 2 is a werewolf.")).seer["reveals"] == 0
+    # A role with no name in the game's language is named in the output by its display name.
+    english_only = ORACLE.model_copy(update={"names": {"en": ["star reader"]}})
+    gm = game_metrics(_oracle_game("zh", "我是神谕者，2号是狼人。", oracle=english_only))
+    assert gm.missing["seer"] == "no name of the star reader role in language 'zh' (role catalogue)"
