@@ -13,8 +13,10 @@ from werealign.arena.board import BoardSpec, make_board
 from werealign.arena.heuristic import HeuristicAgent
 from werealign.arena.moderator import play_game
 from werealign.arena.record import Recorder
-from werealign.schema.models import ACTOR, EVERYONE, Provenance
-from werealign.schema.roles import RoleDeclaration
+from werealign.importers.toolkit.nights.night_truth import settle_night_actions
+from werealign.schema import Event, Phase, SeatInfo
+from werealign.schema.models import ACTOR, EVERYONE, Audience, Provenance
+from werealign.schema.roles import RoleDeclaration, builtin_catalogue, catalogue_for
 
 # The seer's nightly check under another id and other names (no name of the built-in seer).
 ORACLE = RoleDeclaration(id="oracle", faction="good", team="gods", names={"en": ["oracle"], "zh": ["神谕者"]},
@@ -82,3 +84,33 @@ def test_the_seer_metrics_are_those_of_the_role_holding_the_check():
     english_only = ORACLE.model_copy(update={"names": {"en": ["star reader"]}})
     gm = game_metrics(_oracle_game("zh", "我是神谕者，2号是狼人。", oracle=english_only))
     assert gm.missing["seer"] == "no name of the star reader role in language 'zh' (role catalogue)"
+
+
+# Told the wolves' victim every night (a plain 'wolf_kill', no 'until'), on the good side: it learns the pack's kill, it
+# does not kill with the pack.
+WATCH = RoleDeclaration(id="night_watch", faction="good", team="gods", names={"en": ["night watch"]}, knows_each_night=["wolf_kill"])
+NIGHTS = [Phase(id=f"{k}-{d}", kind=k, day=d, start=20 * d + (10 if k == "day" else 0), end=20 * d + (19 if k == "day" else 9))
+          for d in (1, 2, 3) for k in ("night", "day")]
+
+
+def _kill(target: int, night: int) -> Event:
+    return Event(kind="skill_use", phase=f"night-{night}", segment_id=None, audience=Audience(kind="team", team="wolf"), target=target,
+                 skill="wolf_kill")
+
+
+def test_a_role_told_the_pack_kill_learns_it_and_does_not_hold_it():
+    cat = catalogue_for([WATCH])
+    watch, wolf, witch = cat.get("night_watch"), cat.get("werewolf"), cat.get("witch")
+    assert "wolf_kill" in watch.learns and not cat.holds("night_watch", "wolf_kill")
+    assert cat.holds("werewolf", "wolf_kill") and wolf.learns == {"wolf_kill"}  # the pack learns its kill by making it
+    assert witch.learns == {"wolf_kill"} and witch.night_skills == {"witch_save", "witch_poison"}
+    assert cat.holds("seer", "seer_check") and builtin_catalogue().get("seer").learns == {"seer_check"}
+    # The settling shows it the victim every night it is in, as the witch is shown it until her antidote.
+    seats = [SeatInfo(seat=i, role=r, faction="wolf" if r == "werewolf" else "good")
+             for i, r in enumerate(["seer", "night_watch", "villager", "werewolf", "werewolf", "villager", "witch"], 1)]
+    dawn = Event(kind="elimination", phase="day-1", segment_id=31, audience=EVERYONE, target=3, result="night_death")
+    saved = Event(kind="skill_use", phase="night-2", segment_id=None, audience=ACTOR, actor=7, target=6, skill="witch_save")
+    kept, _ = settle_night_actions([_kill(3, 1), _kill(6, 2), saved, _kill(1, 3)], [dawn], seats, NIGHTS, catalogue=cat)
+    told = {(e.phase, e.target, tuple(e.audience.seats)) for e in kept if e.audience.kind == "seats"}
+    assert {t for t in told if t[2] == (2,)} == {("night-1", 3, (2,)), ("night-2", 6, (2,)), ("night-3", 1, (2,))}
+    assert {t for t in told if t[2] == (7,)} == {("night-1", 3, (7,)), ("night-2", 6, (7,))}, "the witch as before"

@@ -31,6 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field
 Faction = Literal["good", "wolf", "third", "variable", "unknown"]
 CATALOGUE_FILE = Path(__file__).with_name("role_catalogue.json")
 HOST = "host"
+# The wolves' kill: the pack's skill. A wolf-side role with it in `knows_each_night` kills with the pack; a role on any
+# other side with it is only told the victim (a witch, a declared role told it every night): it learns it, holds nothing.
+PACK_KILL = "wolf_kill"
 # Labels that mean "the host / narrator", not a player, including a typo seen in real annotation.
 HOST_LABELS = {"host", "hsot", "主持人", "法官", "narrator", "moderator", "gm", "game master"}
 
@@ -95,11 +98,20 @@ class Role:
         return self.team == "gods"
 
     @property
+    def learns(self) -> frozenset[str]:
+        """The skills whose night results the rules tell the role's holder (each `knows_each_night` entry's SKILL, 'until'
+        or not): what it LEARNS, whether it holds the skill (the seer's check) or not (the witch told the pack's kill)."""
+        return frozenset(night_duty(text)[0] for text in self.knows_each_night)
+
+    @property
     def night_skills(self) -> frozenset[str]:
-        """The night skills the catalogue says the role holds: its own kill (`night_kill`), each skill it learns every
-        night ('seer_check'; 'wolf_kill' for the pack's) and, in 'SKILL until OWN_SKILL', the own skill that ends it
-        ('witch_save'). A role may hold more than the catalogue states (a swap, a charm): absence proves nothing."""
-        own = {until or skill for skill, until in map(night_duty, self.knows_each_night)}
+        """The night skills the catalogue says the role HOLDS (uses itself): its own kill (`night_kill`), in 'SKILL until
+        OWN_SKILL' the own skill that ends it ('witch_save'), and each plain entry, a skill it learns the result of by
+        using it ('seer_check'; the pack's kill for a wolf-side role), except the pack's kill on a role off the wolf side,
+        which it is only told (`PACK_KILL`; `learns` has every skill it learns). A role may hold more than the catalogue
+        states (a swap, a charm): absence proves nothing."""
+        own = {until or skill for skill, until in map(night_duty, self.knows_each_night)
+               if until is not None or skill != PACK_KILL or self.faction == "wolf"}
         return frozenset(own | ({self.night_kill.skill} if self.night_kill is not None else set()))
 
     def name(self, language: str) -> str:

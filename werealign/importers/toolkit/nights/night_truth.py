@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from werealign.game.knowledge import Duty, dawn_window, duties
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
-from werealign.schema.roles import RoleCatalogue, builtin_catalogue
+from werealign.schema.roles import PACK_KILL, RoleCatalogue, builtin_catalogue
 
 # How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
@@ -338,22 +338,28 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
 
 def _witch_told(events: list[Event], stated: Sequence[Event], seats: Sequence[SeatInfo], nights: list[str], out_before,
                 catalogue: RoleCatalogue) -> list[Event]:
-    """The night's victim, shown to the one seat whose role learns it until it uses a skill of its own (catalogue
-    `knows_each_night` 'wolf_kill until OWN_SKILL': the witch until her antidote) on each night it still holds that
-    skill (before every use kept or `stated`, in dispute or not). Two such seats: which one was told is not known."""
-    told_until = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == "wolf_kill" and d.until]
-    if len(told_until) != 1:
-        return []  # none, or which seat was told is not known
-    witch, duty = told_until[0]
+    """The night's victim, shown to a seat whose role learns it without holding it (`Role.learns` less `Role.night_skills`):
+    with 'wolf_kill until OWN_SKILL' (the witch until her antidote), each night it still holds that skill (before every
+    use kept or `stated`, in dispute or not); with a plain 'wolf_kill' on a role off the wolf side, every night it is in.
+    The two rules are read apart; two seats under one of them: which one was told is not known."""
+    learners = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == PACK_KILL and not catalogue.holds(s.role, PACK_KILL)]
+    told: list[Event] = []
+    for group in ([x for x in learners if x[1].until], [x for x in learners if not x[1].until]):
+        if len(group) == 1:  # none, or which seat was told is not known
+            told += _told_to(*group[0], events, stated, nights, out_before)
+    return told
+
+
+def _told_to(seat: int, duty: Duty, events: list[Event], stated: Sequence[Event], nights: list[str], out_before) -> list[Event]:
     until = duty.until
-    note = _WITCH_TOLD if duty == Duty.parse("wolf_kill until witch_save") else f"the night's victim, as the game tells the seat until it uses {until}"
-    kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
-    saved_on = [e.phase for e in [*events, *stated] if e.skill == until and e.actor == witch and e.phase in nights]
+    note = (_WITCH_TOLD if duty == Duty.parse("wolf_kill until witch_save") else f"the night's victim, as the game tells the seat until it uses {until}"
+            if until is not None else "the night's victim, as the game tells the seat every night")
+    kills = {e.phase: e for e in events if e.skill == PACK_KILL}
+    saved_on = [e.phase for e in [*events, *stated] if until is not None and e.skill == until and e.actor == seat and e.phase in nights]
     told = []
     for night in nights:
-        if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(witch, night) is not None:
+        if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(seat, night) is not None:
             break
         if night in kills:
-            told.append(kills[night].model_copy(update={"audience": Audience(kind="seats", seats=[witch]),
-                                                        "note": note}))
+            told.append(kills[night].model_copy(update={"audience": Audience(kind="seats", seats=[seat]), "note": note}))
     return told
