@@ -22,8 +22,8 @@ from werealign.importers.corrections import apply_corrections
 from werealign.importers.toolkit.nights.badge_checks import badge_checks
 from werealign.importers.toolkit.nights.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.toolkit.nights.knife_said import knife_evidence
-from werealign.importers.toolkit.nights.night_truth import NotKnown, own_kill_skills, settle_night_actions, untold_dawn
-from werealign.game.knowledge import dawn_window
+from werealign.importers.toolkit.nights.night_truth import NotKnown, settle_night_actions, untold_dawn
+from werealign.game.knowledge import dawn_window, own_kill_skills
 from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
 from werealign.importers.toolkit.nights.nights import Reading, read_night_actions
 from werealign.importers.toolkit.nights.own_checks import own_checks

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.game.knowledge import Duty, dawn_window, duties
+from werealign.game.knowledge import Duty, dawn_window, duties, own_kill_skills
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
 from werealign.schema.roles import PACK_KILL, RoleCatalogue, builtin_catalogue
@@ -149,12 +149,6 @@ def untold_dawn(night: str, phases: Sequence[Phase], exits: Sequence[Event]) -> 
 class NotKnown(str):
     """The reason a fact is not kept when no source is shown false: the rules cannot tell (a poison on a seat whose role
     the catalogue does not know, which lived). A str, so every reader of a drop's reason reads it as one."""
-
-
-def own_kill_skills(catalogue: RoleCatalogue) -> frozenset[str]:
-    """The skill ids of the roles' own night kills (role catalogue `night_kill`: the witch's poison, the stalker's
-    assassination): a stated one is a cause of a death at its night's dawn."""
-    return frozenset(r.night_kill.skill for r in catalogue.roles.values() if r.night_kill is not None)
 
 
 def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
