@@ -5,6 +5,9 @@ and measured as the seer is. Every role here is invented; none comes from real d
 from __future__ import annotations
 
 import pytest
+from cli_inproc import run_cli
+from test_analyze_arena_metrics import seer_game
+from test_import_werebench import write_release
 
 from werealign.analysis.aggregate import aggregate
 from werealign.analysis.corpus import Group
@@ -12,7 +15,8 @@ from werealign.analysis.metrics import game_metrics
 from werealign.arena.board import BoardSpec, make_board
 from werealign.arena.heuristic import HeuristicAgent
 from werealign.arena.moderator import play_game
-from werealign.arena.record import Recorder
+from werealign.dataset import load_dataset
+from werealign.importers.toolkit.nights import night_facts
 from werealign.importers.toolkit.nights.night_truth import settle_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience, Provenance
@@ -47,22 +51,14 @@ def test_the_heuristic_plays_a_role_holding_the_seers_check_as_the_seer(language
 
 
 def _oracle_game(language: str, says: str, oracle: RoleDeclaration = ORACLE, checks: bool = True):
-    """Five seats: the oracle (1) checks wolf 2 on night 1, says `says` on day 1, and 2 is exiled 3 to 1."""
-    board = make_board("tiny", BoardSpec(roles=["oracle", "werewolf", "villager", "villager", "villager"], declared_roles=[oracle],
-                                         abilities={"oracle": {"action": "check"}}))
-    rec = Recorder("tiny-1", board, list(board.spec.roles), language, Provenance(source="invented"))
-    rec.begin("night", 1)
-    rec.say("host", "...")
-    if checks:
-        rec.event("skill_use", ACTOR, actor=1, target=2, skill="seer_check", result="wolf")
-    rec.begin("day", 1)
-    rec.say("host", "...")
-    rec.say(1, says)
-    seg = rec.say("host", "...")
-    for voter, target in ((1, 2), (3, 2), (4, 2), (2, 3)):
-        rec.event("vote", EVERYONE, segment=seg, actor=voter, target=target, round=1)
-    rec.event("elimination", EVERYONE, segment=seg, target=2, result="voted_out")
-    return rec.build("good", None)
+    """test_analyze_arena_metrics' five seats with the seer's card declared as the oracle: seat 1 checks wolf 2 on night 1
+    (unless not `checks`), says `says` on day 1, and 2 is exiled 3 to 1."""
+    game = seer_game(language, says)
+    seats = [s.model_copy(update={"role": oracle.id}) if s.role == "seer" else s for s in game.seats]
+    composition = [c.model_copy(update={"role": oracle.id}) if c.role == "seer" else c for c in game.rules.composition]
+    events = [e for e in game.events if checks or e.skill != "seer_check"]
+    return game.model_copy(update={"seats": seats, "events": events,
+                                   "rules": game.rules.model_copy(update={"declared_roles": [oracle], "composition": composition})})
 
 
 def test_the_seer_metrics_are_those_of_the_role_holding_the_check():
@@ -114,3 +110,47 @@ def test_a_role_told_the_pack_kill_learns_it_and_does_not_hold_it():
     told = {(e.phase, e.target, tuple(e.audience.seats)) for e in kept if e.audience.kind == "seats"}
     assert {t for t in told if t[2] == (2,)} == {("night-1", 3, (2,)), ("night-2", 6, (2,)), ("night-3", 1, (2,))}
     assert {t for t in told if t[2] == (7,)} == {("night-1", 3, (7,)), ("night-2", 6, (7,))}, "the witch as before"
+
+
+# The night readers night_facts calls, each given the game's catalogue (a required argument: none falls back to the
+# built-in catalogue, which would read a game's declared roles as unknown).
+READERS = ("read_night_actions", "badge_checks", "read_statements", "own_checks", "drop_checks_after_their_report", "read_log_claims",
+           "recap_checks", "statement_events", "settle_night_actions")
+
+
+def test_the_datasets_own_catalogue_reaches_every_night_reader(tmp_path, monkeypatch):
+    """An invented release game whose rules declare a role (the release's importer declares none today; the declaration
+    is added to its rules here): every night reader is handed that game's catalogue, not the built-in one."""
+    import werealign.importers.werebench.game as werebench_game
+
+    got: dict[str, list] = {name: [] for name in READERS}
+    rules_of = werebench_game._rules
+    seer_names = RoleDeclaration(id="seer", names={"zh": ["观星者"]})
+    monkeypatch.setattr(werebench_game, "_rules", lambda *a: rules_of(*a).model_copy(update={"declared_roles": [seer_names]}))
+
+    def spy(name, real):
+        def wrapped(*args, **kwargs):
+            cat = kwargs.get("catalogue", next((a for a in args if isinstance(a, type(builtin_catalogue()))), None))
+            got[name].append(cat)
+            return real(*args, **kwargs)
+        return wrapped
+    for name in READERS:
+        monkeypatch.setattr(night_facts, name, spy(name, getattr(night_facts, name)))
+    out = tmp_path / "out"
+    r = run_cli("import", "werebench", str(write_release(tmp_path / "release")), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    (game,) = load_dataset(out).games.values()
+    assert game.rules.declared_roles == [seer_names]
+    own = catalogue_for(game.rules.declared_roles)
+    assert own is not builtin_catalogue() and own.canonical("观星者") == "seer"
+    for name, cats in got.items():
+        assert cats and all(c is own for c in cats), name
+
+
+def test_a_night_reader_called_without_the_games_catalogue_is_refused():
+    """No silent fallback to the built-in catalogue: a caller that forgot the game's catalogue fails at once."""
+    seats = [SeatInfo(seat=1, role="seer", faction="good"), SeatInfo(seat=2, role="werewolf", faction="wolf")]
+    with pytest.raises(TypeError, match="catalogue"):
+        night_facts.read_night_facts("第一晚预言家 1 号验 2 号", None, [], seats, NIGHTS, "zh", [])
+    with pytest.raises(TypeError, match="catalogue"):
+        settle_night_actions([], [], seats, NIGHTS)

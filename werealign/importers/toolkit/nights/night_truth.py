@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from werealign.game.knowledge import Duty, dawn_window, duties, own_kill_skills
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
-from werealign.schema.roles import PACK_KILL, RoleCatalogue, builtin_catalogue
+from werealign.schema.roles import PACK_KILL, RoleCatalogue
 
 # How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
@@ -45,7 +45,7 @@ _WITCH_TOLD = "the night's victim, as the game tells the witch while she holds h
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
                          antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = (),
-                         knifed=lambda seat, night: [], voted=lambda seat, night: None, catalogue: RoleCatalogue | None = None
+                         knifed=lambda seat, night: [], voted=lambda seat, night: None, *, catalogue: RoleCatalogue
                          ) -> tuple[list[Event], list[tuple[Event, str]]]:
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
@@ -55,9 +55,8 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     poison whose seat lived while the other seat of its pair died at that dawn is kept. `told_deaths`: seats the log or
     the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells.
     `voted`: (seat, night) -> the seats it voted for by day before that night (None: not known; toolkit.tallies).
-    `catalogue`: the game's role catalogue (its declared roles; default the built-in one). A drop whose reason is a
+    `catalogue`: the game's role catalogue (its declared roles). A drop whose reason is a
     `NotKnown` is no contradiction: the sources may be right, and the rules as the catalogue gives them cannot tell."""
-    catalogue = catalogue or builtin_catalogue()
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -166,7 +165,7 @@ def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
 _dawn = dawn_window
 
 
-def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None,
+def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue,
                       seats: Sequence[SeatInfo] = ()) -> list[str]:
     """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
     announced at dawn that is neither the night's known kill nor a death a stated act of that night explains
@@ -176,7 +175,6 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
     reported: a guard's protection is rarely stated, so it explains most of them."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
-    catalogue = catalogue or builtin_catalogue()
     kill_skills = own_kill_skills(catalogue)
     out = []
     for night in nights:
