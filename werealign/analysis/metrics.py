@@ -48,7 +48,6 @@ from werealign.schema.roles import catalogue_for
 from werealign.solvers.sa import acc  # the paper's Acc(i, j), as eval scores sa's samples
 from werealign.text.seat_mentions import mentions
 
-SEER_CHECK = "seer_check"  # the seer's nightly check: its holders' metrics are the seer metrics (catalogue `Role.night_skills`)
 VOTED_OUT = "voted_out"  # the elimination result of an exile (werealign.render.phrases.RESULT)
 
 
@@ -168,9 +167,10 @@ def _entropy(counts: Counter) -> float:
 
 
 def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
-    checks = [e for e in game.events if e.kind == "skill_use" and e.skill == SEER_CHECK and isinstance(e.actor, int) and e.target is not None]
+    checks = [e for e in game.events if e.kind == "skill_use" and e.skill == "seer_check" and isinstance(e.actor, int) and e.target is not None]
     catalogue = catalogue_for(game.rules.declared_roles)
-    gm.seer_seats = tuple(s.seat for s in game.seats if catalogue.holds(s.role, SEER_CHECK))
+    # The seer metrics are the metrics of the roles holding the seer's check (catalogue `Role.night_skills`), whatever their id.
+    gm.seer_seats = tuple(s.seat for s in game.seats if catalogue.holds(s.role, skill="seer_check"))
     seers = sorted({*gm.seer_seats} | {e.actor for e in checks})
     if not seers:
         gm.missing["seer"] = "no seer in the game"
@@ -178,7 +178,7 @@ def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
     # The names a reveal claims: of the board's roles holding the check, else (a checker whose role the catalogue does
     # not say holds it) of the catalogue's.
     on_board = dict.fromkeys(s.role for s in game.seats if s.seat in gm.seer_seats)
-    roles = [catalogue.roles[r] for r in on_board] or [r for r in catalogue.roles.values() if SEER_CHECK in r.night_skills]
+    roles = [catalogue.roles[r] for r in on_board] or [r for r in catalogue.roles.values() if catalogue.holds(r.id, skill="seer_check")]
     names = [n for r in roles for n in r.names.get(lang, ())]
     if not names:
         shown = " or ".join(r.name("en") for r in roles) or "seer"

@@ -13,9 +13,11 @@ from werealign.arena.moves import Action, Decision, claims, decision_rng, fallba
 from werealign.game.visibility import Context
 from werealign.schema.roles import RoleCatalogue, catalogue_for
 
-# The seer's nightly check: a role holding it (the role catalogue's `Role.night_skills`, whatever its id) is played as
-# the seer, and a claim of such a role is a seer claim.
-SEER_CHECK = "seer_check"
+
+def _checks_at_night(catalogue: RoleCatalogue, role: str) -> bool:
+    """The role holds the seer's nightly check (the catalogue's `Role.night_skills`, whatever its id): it is played as
+    the seer, and a claim of it is a seer claim."""
+    return catalogue.holds(role, skill="seer_check")
 
 
 def _out(view: Context) -> set[int]:
@@ -62,21 +64,21 @@ def _catalogue(view: Context) -> RoleCatalogue:
 
 def _is_seer(view: Context) -> bool:
     """The seat's own role holds the seer's check (the catalogue's rule, not the id 'seer')."""
-    return view.own_role is not None and _catalogue(view).holds(view.own_role, SEER_CHECK)
+    return view.own_role is not None and _checks_at_night(_catalogue(view), view.own_role)
 
 
 def _seer_name(view: Context, lang: str) -> str | None:
     """The name a seer claim uses: the seat's own role when it holds the check, else the board's first role that holds
     it (a wolf's fake claim), else the catalogue's first; None when no role holds it."""
     cat = _catalogue(view)
-    holders = [r for r in [view.own_role or "", *(rc.role for rc in view.rules.composition), *cat.roles] if cat.holds(r, SEER_CHECK)]
+    holders = [r for r in [view.own_role or "", *(rc.role for rc in view.rules.composition), *cat.roles] if _checks_at_night(cat, r)]
     return cat.roles[holders[0]].name(lang) if holders else None
 
 
 def _seer_claimants(view: Context) -> list[int]:
     cat = _catalogue(view)
     return sorted({u.speaker for u in view.utterances if isinstance(u.speaker, int)
-                   and any(cat.holds(r, SEER_CHECK) for r in claims(u.text, cat))})
+                   and any(_checks_at_night(cat, r) for r in claims(u.text, cat))})
 
 
 def suspicion(view: Context) -> Counter:

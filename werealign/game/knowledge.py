@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from werealign.game.audience import cutoff_phase, perceives
 from werealign.schema import GameLog
 from werealign.schema.models import MissingFact
-from werealign.schema.roles import PACK_KILL, RoleCatalogue, catalogue_for, night_duty
+from werealign.schema.roles import RoleCatalogue, catalogue_for, night_duty
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ _SAVES = frozenset({"witch_save", "guard_protect"})
 def night_kills(game: GameLog, catalogue: RoleCatalogue) -> frozenset[str]:
     """The night skills that kill on this board: the wolves' kill, and every seat's own kill the catalogue states
     (`night_kill`: the witch's poison, the stalker's assassination, a declared role's), whatever its role's id."""
-    return frozenset({PACK_KILL, *own_kill_skills(catalogue, (s.role for s in game.seats))})
+    return frozenset({"wolf_kill", *own_kill_skills(catalogue, (s.role for s in game.seats))})
 
 
 def own_kill_skills(catalogue: RoleCatalogue, roles: Iterable[str] | None = None) -> frozenset[str]:

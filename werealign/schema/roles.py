@@ -24,16 +24,13 @@ from collections.abc import Iterable
 from dataclasses import MISSING, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Faction = Literal["good", "wolf", "third", "variable", "unknown"]
 CATALOGUE_FILE = Path(__file__).with_name("role_catalogue.json")
 HOST = "host"
-# The wolves' kill: the pack's skill. A wolf-side role with it in `knows_each_night` kills with the pack; a role on any
-# other side with it is only told the victim (a witch, a declared role told it every night): it learns it, holds nothing.
-PACK_KILL = "wolf_kill"
 # Labels that mean "the host / narrator", not a player, including a typo seen in real annotation.
 HOST_LABELS = {"host", "hsot", "主持人", "法官", "narrator", "moderator", "gm", "game master"}
 
@@ -107,11 +104,11 @@ class Role:
     def night_skills(self) -> frozenset[str]:
         """The night skills the catalogue says the role HOLDS (uses itself): its own kill (`night_kill`), in 'SKILL until
         OWN_SKILL' the own skill that ends it ('witch_save'), and each plain entry, a skill it learns the result of by
-        using it ('seer_check'; the pack's kill for a wolf-side role), except the pack's kill on a role off the wolf side,
-        which it is only told (`PACK_KILL`; `learns` has every skill it learns). A role may hold more than the catalogue
-        states (a swap, a charm): absence proves nothing."""
-        own = {until or skill for skill, until in map(night_duty, self.knows_each_night)
-               if until is not None or skill != PACK_KILL or self.faction == "wolf"}
+        using it ('seer_check'; the pack's kill 'wolf_kill' for a wolf-side role), except the pack's kill on a role off the
+        wolf side, which it is only told, not made (`learns` has every skill it learns). A role may hold more than the
+        catalogue states (a swap, a charm): absence proves nothing."""
+        own = {d.until or d.skill for d in map(night_duty, self.knows_each_night)
+               if d.until is not None or d.skill != "wolf_kill" or self.faction == "wolf"}
         return frozenset(own | ({self.night_kill.skill} if self.night_kill is not None else set()))
 
     def name(self, language: str) -> str:
@@ -122,11 +119,16 @@ class Role:
         return self.id.replace("_", " ")
 
 
-def night_duty(text: str) -> tuple[str, str | None]:
+class NightDuty(NamedTuple):
+    skill: str  # the skill whose result the holder learns
+    until: str | None  # the holder's own skill whose use ends it, or None
+
+
+def night_duty(text: str) -> NightDuty:
     """A `knows_each_night` entry as (the skill learnt, the holder's own skill whose use ends it, or None):
     'wolf_kill until witch_save' -> ('wolf_kill', 'witch_save')."""
     skill, _, until = (w.strip() for w in text.partition(" until "))
-    return skill, until or None
+    return NightDuty(skill, until or None)
 
 
 def normalise_label(label: str) -> str:

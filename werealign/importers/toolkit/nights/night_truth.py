@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from werealign.game.knowledge import Duty, dawn_window, duties, own_kill_skills
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
-from werealign.schema.roles import PACK_KILL, RoleCatalogue
+from werealign.schema.roles import RoleCatalogue
 
 # How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
@@ -334,7 +334,7 @@ def _witch_told(events: list[Event], stated: Sequence[Event], seats: Sequence[Se
     with 'wolf_kill until OWN_SKILL' (the witch until her antidote), each night it still holds that skill (before every
     use kept or `stated`, in dispute or not); with a plain 'wolf_kill' on a role off the wolf side, every night it is in.
     The two rules are read apart; two seats under one of them: which one was told is not known."""
-    learners = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == PACK_KILL and not catalogue.holds(s.role, PACK_KILL)]
+    learners = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == "wolf_kill" and not catalogue.holds(s.role, skill="wolf_kill")]
     told: list[Event] = []
     for group in ([x for x in learners if x[1].until], [x for x in learners if not x[1].until]):
         if len(group) == 1:  # none, or which seat was told is not known
@@ -346,7 +346,7 @@ def _told_to(seat: int, duty: Duty, events: list[Event], stated: Sequence[Event]
     until = duty.until
     note = (_WITCH_TOLD if duty == Duty.parse("wolf_kill until witch_save") else f"the night's victim, as the game tells the seat until it uses {until}"
             if until is not None else "the night's victim, as the game tells the seat every night")
-    kills = {e.phase: e for e in events if e.skill == PACK_KILL}
+    kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
     saved_on = [e.phase for e in [*events, *stated] if until is not None and e.skill == until and e.actor == seat and e.phase in nights]
     told = []
     for night in nights:
