@@ -98,7 +98,7 @@ class Role:
     def learns(self) -> frozenset[str]:
         """The skills whose night results the rules tell the role's holder (each `knows_each_night` entry's SKILL, 'until'
         or not): what it LEARNS, whether it holds the skill (the seer's check) or not (the witch told the pack's kill)."""
-        return frozenset(night_duty(text)[0] for text in self.knows_each_night)
+        return frozenset(night_duty(text).skill for text in self.knows_each_night)
 
     @property
     def night_skills(self) -> frozenset[str]:

@@ -52,8 +52,8 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
                      voted=lambda seat, night: None, *, catalogue: RoleCatalogue) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling.
     `voted`: (seat, night) -> the seats it voted for by day before that night, None when not known (toolkit.tallies.day_ballots).
-    `catalogue`: the game's role catalogue (`catalogue_for(game.rules.declared_roles)`), required: a caller that forgot it would read a game's declared roles as
-    unknown."""
+    `catalogue`: the game's role catalogue (`catalogue_for(game.rules.declared_roles)`), required: a built-in default
+    would read a game's declared roles as unknown and hide the caller that forgot it."""
     read = (read_night_actions(logs, seats, phases, language, catalogue=catalogue)
             + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits, catalogue=catalogue))
     readings, undawned = _dawn_bears_out(read, exits, phases, own_kill_skills(catalogue))
