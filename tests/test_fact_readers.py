@@ -14,7 +14,9 @@ from werealign.importers.toolkit.nights.night_truth import settle_night_actions
 from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import EVERYONE
-from werealign.schema.roles import catalogue_for
+from werealign.schema.roles import builtin_catalogue, catalogue_for
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 # test_import_nights SEATS: 1 witch, 2 seer, 3 guard, 4 and 6 werewolves, 5 villager, 7 silencer elder; nights 1-2.
 # test_knowledge _zh_game: 1 and 4 werewolves, 2 and 6 villagers, 3 seer, 5 witch, 7 guard; nights 1-3.
@@ -56,7 +58,7 @@ def test_plans_votes_quotes_other_games_and_rivals_checks_are_not_her_check(text
 
 def _placed(turns, known=()):
     seats, phases, utts = _zh_game(turns)
-    events, refused, disputed = statement_events(read_statements(utts, seats, phases), seats, phases, list(known), catalogue_for(()), True)
+    events, refused, disputed = statement_events(read_statements(utts, seats, phases, catalogue=BUILTIN), seats, phases, list(known), catalogue_for(()), True)
     return {(e.phase, e.skill, e.target) for e in events}, refused, disputed
 
 
@@ -96,7 +98,7 @@ def test_an_antidote_whose_night_is_not_said_is_placed_only_on_day_one():
 
 def test_the_logs_account_of_a_seer_clause_without_a_copula():
     seats, phases, _ = _zh_game([])
-    claims = read_log_claims("3 号预言家，上警后报 4 号查杀，归票 4 号；6 号村民", seats, phases)
+    claims = read_log_claims("3 号预言家，上警后报 4 号查杀，归票 4 号；6 号村民", seats, phases, catalogue=BUILTIN)
     assert [(c.seat, c.target, c.result, c.day) for c in claims] == [(3, 4, "查杀", 1)]
 
 
@@ -104,7 +106,7 @@ def test_the_logs_account_of_a_seer_clause_without_a_copula():
 
 
 def _read(text: str, transcribed: bool = False):
-    return [r.event for r in read_night_actions(text, SEATS, PHASES, "zh", transcribed=transcribed) if r.event is not None]
+    return [r.event for r in read_night_actions(text, SEATS, PHASES, "zh", transcribed=transcribed, catalogue=BUILTIN) if r.event is not None]
 
 
 def test_a_check_named_by_its_night_in_the_recap_is_the_seers():
@@ -138,13 +140,13 @@ def test_a_kill_a_night_off_the_hosts_dawns_is_dropped_and_the_dawn_decides():
              [(1, "seer"), (2, "villager"), (3, "villager"), (4, "werewolf"), (5, "villager")]]
     kill2 = Event(kind="skill_use", phase="night-2", segment_id=None, audience={"kind": "team", "team": "wolf"}, target=5, skill="wolf_kill")
     # 5 dies at the dawn after night 3; night 2's dawn has 3 dead, which no poison explains: the log counted a night short
-    kept, dropped = settle_night_actions([kill2], [_exit(3, "day-2"), _exit(5, "day-3")], seats, _THREE)
+    kept, dropped = settle_night_actions([kill2], [_exit(3, "day-2"), _exit(5, "day-3")], seats, _THREE, catalogue=BUILTIN)
     assert [why for e, why in dropped if e is kill2] and ("night-2", 3) in {(e.phase, e.target) for e in kept if e.skill == "wolf_kill"}
     assert ("night-3", 5) in {(e.phase, e.target) for e in kept if e.skill == "wolf_kill"}
     # a protection stated with the kill explains the survival: kept
     guard = [SeatInfo(seat=2, role="guard", faction="good")]
     protect = Event(kind="skill_use", phase="night-2", segment_id=None, audience={"kind": "actor"}, actor=2, target=5, skill="guard_protect")
-    kept, dropped = settle_night_actions([kill2, protect], [_exit(3, "day-2"), _exit(5, "day-3")], [*seats[:1], *guard, *seats[2:]], _THREE)
+    kept, dropped = settle_night_actions([kill2, protect], [_exit(3, "day-2"), _exit(5, "day-3")], [*seats[:1], *guard, *seats[2:]], _THREE, catalogue=BUILTIN)
     assert not [e for e, _ in dropped if e is kill2]
 
 
@@ -152,26 +154,26 @@ def test_a_kill_a_night_off_the_hosts_dawns_is_dropped_and_the_dawn_decides():
 def test_a_lone_dawn_death_is_the_wolves_kill_only_when_no_seat_the_catalogue_says_can_kill_could_have(role, inferred):
     seats = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good") for s, r in
              [(1, "seer"), (2, role), (3, "villager"), (4, "werewolf"), (5, "villager")]]
-    kept, _ = settle_night_actions([], [_exit(3, "day-1")], seats, _THREE)
+    kept, _ = settle_night_actions([], [_exit(3, "day-1")], seats, _THREE, catalogue=BUILTIN)
     assert (("night-1", 3) in {(e.phase, e.target) for e in kept if e.skill == "wolf_kill"}) is inferred
 
 
 def test_a_witch_learns_no_victim_after_any_antidote_a_source_states():
     # the antidote on night 1, its target unknown: kept, spent; night 2's victim is not hers to know
     seats, phases, _ = _zh_game([])
-    nf = read_night_facts("5 号是女巫，第一晚用了解药；第二晚狼人刀 2 号", None, [], seats, phases, "zh", [_exit(2, "day-2")])
+    nf = read_night_facts("5 号是女巫，第一晚用了解药；第二晚狼人刀 2 号", None, [], seats, phases, "zh", [_exit(2, "day-2")], catalogue=BUILTIN)
     assert ("night-1", "witch_save", None) in {(e.phase, e.skill, e.target) for e in nf.kept}
     assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "seats"]
     # the log and the recap name different seats saved on night 1: neither save is kept, and still she is told no
     # victim after night 1
-    nf = read_night_facts("5 号是女巫，第一晚救 2 号；第二晚狼人刀 6 号", "第一晚女巫5 号救了 7 号", [], seats, phases, "zh", [_exit(6, "day-2")])
+    nf = read_night_facts("5 号是女巫，第一晚救 2 号；第二晚狼人刀 6 号", "第一晚女巫5 号救了 7 号", [], seats, phases, "zh", [_exit(6, "day-2")], catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "witch_save"]
     assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "seats" and e.phase != "night-1"]
 
 
 def test_every_fact_read_carries_the_words_it_was_read_from():
     seats, phases, utts = _zh_game([("day-1", 3, "各位，昨晚我验了 4 号，他是查杀")])
-    nf = read_night_facts("第一晚狼人刀 6 号", "首夜狼队刀死 6 号", utts, seats, phases, "zh", [_exit(6, "day-1")])
+    nf = read_night_facts("第一晚狼人刀 6 号", "首夜狼队刀死 6 号", utts, seats, phases, "zh", [_exit(6, "day-1")], catalogue=BUILTIN)
     for e in nf.kept:
         assert e.evidence, e
         for ev in e.evidence:
@@ -249,17 +251,17 @@ def test_the_badge_convention_needs_the_plan_the_badge_move_and_the_table_callin
     badge = Event(kind="badge_transfer", phase="day-3", segment_id=72, audience=EVERYONE, actor=3, target=6,
                   evidence=[{"source": "release_field", "segment_id": 72, "quote": "utterances[9].sheriff = 6号"}])
     table = say(1, 75, "day-3", 2, "警徽给了 6 号，那 6 号就是她的金水")
-    found = badge_checks([plan, table], seats, phases, [badge], True)
+    found = badge_checks([plan, table], seats, phases, [badge], True, catalogue=BUILTIN)
     assert [(e.phase, e.actor, e.target, e.result) for e in found] == [("night-3", 3, 6, "好人")]
     assert [ev.quote for ev in found[0].evidence] == ["验 6 号", "utterances[9].sheriff = 6号", "6 号就是她的金水"]
     # any one of the three missing: nothing is read
-    assert badge_checks([table], seats, phases, [badge], True) == []
-    assert badge_checks([plan], seats, phases, [badge], True) == []
-    assert badge_checks([plan, table], seats, phases, [badge.model_copy(update={"target": 2})], True) == []
+    assert badge_checks([table], seats, phases, [badge], True, catalogue=BUILTIN) == []
+    assert badge_checks([plan], seats, phases, [badge], True, catalogue=BUILTIN) == []
+    assert badge_checks([plan, table], seats, phases, [badge.model_copy(update={"target": 2})], True, catalogue=BUILTIN) == []
     # the badge to a wolf is no 金水, whatever the table says
     wolf_plan = plan.model_copy(update={"text": "今天晚上验 4 号"})
     assert badge_checks([wolf_plan, table.model_copy(update={"text": "4 号是金水"})], seats, phases,
-                        [badge.model_copy(update={"target": 4})], True) == []
+                        [badge.model_copy(update={"target": 4})], True, catalogue=BUILTIN) == []
 
 
 def test_more_unseen_wordings_of_a_check_named_by_its_night():
@@ -343,11 +345,11 @@ def test_a_wolf_knifing_itself_with_the_pack_unnamed_and_a_transcripts_space_aft
 def test_the_witchs_own_words_naming_the_night_outrank_the_logs_numbering_of_her_potion():
     seats, phases, _ = _zh_game([])  # 5 is the witch; 1 and 4 wolves
     log = "5 号是女巫，第二晚救 2 号"  # the log puts her antidote on night 2, on seat 2
-    facts = read_night_facts(log, None, _zh_game([("day-1", 5, "我是女巫，第一晚救的是 6 号")])[2], seats, phases, "zh", [])
+    facts = read_night_facts(log, None, _zh_game([("day-1", 5, "我是女巫，第一晚救的是 6 号")])[2], seats, phases, "zh", [], catalogue=BUILTIN)
     saves = {(e.phase, e.target) for e in facts.kept if e.skill == "witch_save"}
     assert ("night-1", 6) in saves and ("night-2", 2) not in saves
     # without her night named, her word does not overrule the log
-    facts = read_night_facts(log, None, _zh_game([("day-2", 5, "我是女巫，救的是 6 号")])[2], seats, phases, "zh", [])
+    facts = read_night_facts(log, None, _zh_game([("day-2", 5, "我是女巫，救的是 6 号")])[2], seats, phases, "zh", [], catalogue=BUILTIN)
     assert ("night-2", 2) in {(e.phase, e.target) for e in facts.kept if e.skill == "witch_save"}
 
 

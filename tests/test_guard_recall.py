@@ -9,6 +9,9 @@ from test_fact_readers import _placed, _read
 from test_knowledge import _zh_game
 
 from werealign.importers.toolkit.nights.claims import read_log_claims
+from werealign.schema.roles import builtin_catalogue
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 # test_knowledge _zh_game: 1 and 4 werewolves, 2 and 6 villagers, 3 seer, 5 witch, 7 guard; nights 1-3.
 # test_import_nights SEATS (for _read, the written sources): 1 witch, 2 seer, 3 guard, 4 and 6 wolves, 5 villager.
@@ -50,7 +53,7 @@ def test_the_tables_word_for_guarding_oneself_in_the_recap_or_the_log():
 
 def test_the_logs_account_of_his_words_runs_on_past_its_word_of_speech():
     seats, phases, _ = _zh_game([])
-    got = lambda log: [(c.seat, c.night, c.target) for c in read_log_claims(log, seats, phases) if c.skill == "guard_protect"]  # noqa: E731
+    got = lambda log: [(c.seat, c.night, c.target) for c in read_log_claims(log, seats, phases, catalogue=BUILTIN) if c.skill == "guard_protect"]  # noqa: E731
     # "称" opens his account; the parts after it in the sentence are still his words
     assert got("7 号身为守卫，临走前称第一天空守，第二天守了 6 号，怀疑 1 号") == [(7, 1, None), (7, 2, 6)]
     # a part with no word of speech before it in the sentence is the annotator's own account: not his report

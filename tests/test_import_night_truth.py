@@ -8,6 +8,9 @@ from werealign.importers.toolkit.nights.night_truth import settle_night_actions
 from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event
 from werealign.schema.models import EVERYONE
+from werealign.schema.roles import builtin_catalogue
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 # SEATS: 1 witch, 2 seer, 3 guard, 4 and 6 werewolves, 5 villager, 7 silencer elder. PHASES: night-1, day-1, night-2, day-2.
 
@@ -17,8 +20,8 @@ def _exit(seat: int, phase: str, how: str) -> Event:
 
 
 def _settle(log: str, exits=()):
-    actions = [r.event for r in read_night_actions(log, SEATS, PHASES, "zh") if r.event is not None]
-    kept, dropped = settle_night_actions(actions, list(exits), SEATS, PHASES)
+    actions = [r.event for r in read_night_actions(log, SEATS, PHASES, "zh", catalogue=BUILTIN) if r.event is not None]
+    kept, dropped = settle_night_actions(actions, list(exits), SEATS, PHASES, catalogue=BUILTIN)
     return kept, dropped
 
 
@@ -78,7 +81,7 @@ def test_actions_the_announcements_contradict_are_not_shown():
 
 def test_the_wolves_kill_is_read_in_other_words_and_never_from_a_claim_or_an_ambiguous_pair():
     def kills(log):
-        return [(r.event.phase, r.event.target) for r in read_night_actions(log, SEATS, PHASES, "zh") if r.event and r.event.skill == "wolf_kill"]
+        return [(r.event.phase, r.event.target) for r in read_night_actions(log, SEATS, PHASES, "zh", catalogue=BUILTIN) if r.event and r.event.skill == "wolf_kill"]
 
     assert kills("首夜狼队杀死 5 号") == [("night-1", 5)]
     assert kills("第一晚狼人 6 号自刀") == [("night-1", 6)]
@@ -89,7 +92,7 @@ def test_the_wolves_kill_is_read_in_other_words_and_never_from_a_claim_or_an_amb
     # no night number: no night is read from the words; the host's dawn places it, or nothing does (test_night_story)
     from werealign.importers.toolkit.nights.night_record import UNPLACED_NOTE
 
-    assert [r.event.note for r in read_night_actions("5 号是村民，后夜间被狼人刀死", SEATS, PHASES, "zh") if r.event] == [UNPLACED_NOTE]
+    assert [r.event.note for r in read_night_actions("5 号是村民，后夜间被狼人刀死", SEATS, PHASES, "zh", catalogue=BUILTIN) if r.event] == [UNPLACED_NOTE]
 
 
 def test_a_wolf_and_the_witch_see_the_kill_in_their_prompt_and_a_villager_does_not():

@@ -6,6 +6,9 @@ from __future__ import annotations
 from werealign.game.visibility import build_context
 from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Phase, SeatInfo
+from werealign.schema.roles import builtin_catalogue
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 SEATS = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good", original_role_label=label)
          for s, r, label in [(1, "witch", "女巫"), (2, "seer", "预言家"), (3, "guard", "守卫"), (4, "werewolf", "狼人"),
@@ -15,7 +18,7 @@ PHASES = [Phase(id="night-1", kind="night", day=1, start=0, end=9), Phase(id="da
 
 
 def _read(log: str):
-    return read_night_actions(log, SEATS, PHASES, "zh")
+    return read_night_actions(log, SEATS, PHASES, "zh", catalogue=BUILTIN)
 
 
 def _facts(log: str) -> list[tuple]:
@@ -78,7 +81,7 @@ def test_the_viewpoint_sees_its_own_night_actions_and_nobody_elses():
     from crafted_game import crafted_game
 
     game = crafted_game()  # seat 3 is its seer, seat 5 its witch; night-1 and night-2 exist
-    extra = read_night_actions("3 号是预言家，第一晚验 4 号，第二晚验 2 号；5 号是女巫，第一晚毒 2 号", game.seats, game.phases, game.language)
+    extra = read_night_actions("3 号是预言家，第一晚验 4 号，第二晚验 2 号；5 号是女巫，第一晚毒 2 号", game.seats, game.phases, game.language, catalogue=BUILTIN)
     game = game.model_copy(update={"events": [*game.events, *(r.event for r in extra if r.event)]})
     seer = build_context(game, 3, 14)
     assert any(e.skill == "seer_check" and e.target == 4 and e.result == "wolf" for e in seer.private_events)
@@ -116,7 +119,7 @@ def test_a_named_actor_must_hold_the_role_the_action_needs():
     assert _facts(night + "女巫 2 号救 5 号") == [kill]  # seat 2 is the seer, not the witch
     assert _facts(night + "女巫救 5 号") == [kill, (1, "night-1", "witch_save", 5, None)]  # the only witch
     two_witches = [s.model_copy(update={"role": "witch"}) if s.seat == 5 else s for s in SEATS]
-    assert [r.event.skill for r in read_night_actions(night + "女巫救 6 号", two_witches, PHASES, "zh") if r.event] == ["wolf_kill"]
+    assert [r.event.skill for r in read_night_actions(night + "女巫救 6 号", two_witches, PHASES, "zh", catalogue=BUILTIN) if r.event] == ["wolf_kill"]
     # issue 41: a protection told from the protected seat is the guard's (seat 3 is the guard)
     assert _facts("第一晚狼人刀 5 号，5 号被 3 号守护") == [kill, (3, "night-1", "guard_protect", 5, None)]
     assert _facts("第一晚狼人刀 5 号，5 号被 4 号守护") == [kill]  # seat 4 is no guard
@@ -155,7 +158,7 @@ def test_issue30_a_denied_kill_is_no_kill_and_a_transcripts_space_before_the_kni
     assert _kills("第二夜狼人并没有刀 3 号") == []
     assert _kills("第二夜狼队未选择刀 3 号而是刀了 5 号") == []  # the second kill names no killer: not read either
     recap = "第二晚 村民 5 号 遭遇狼刀 白天大家发言"
-    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True)
+    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True, catalogue=BUILTIN)
             if r.event and r.event.skill == "wolf_kill"] == [("night-2", 5)]
     # a role word with a stray character before it ("明女巫"), checked against the seat like any role word
     assert _kills("第一晚狼人刀死明女巫 1 号") == [("night-1", 1)]
@@ -170,7 +173,7 @@ def test_issue30_a_wolfs_own_clause_names_the_packs_kill_and_a_victim_names_the_
     assert _kills("1 号是女巫，第二晚被 5 号刀死") == []  # seat 5 is no wolf
     # in a recap's transcript, a space after the knife does not cut the victim off
     recap = "第二晚 狼人刀死 预言家 然后白天大家发言"
-    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True)
+    assert [(r.event.phase, r.event.target) for r in read_night_actions(recap, SEATS, PHASES, "zh", transcribed=True, catalogue=BUILTIN)
             if r.event and r.event.skill == "wolf_kill"] == [("night-2", 2)]
 
 

@@ -10,6 +10,9 @@ from werealign.importers.toolkit.nights.night_facts import read_night_facts
 from werealign.importers.toolkit.nights.night_truth import settle_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE
+from werealign.schema.roles import builtin_catalogue
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 PHASES = [Phase(id=f"{k}-{d}", kind=k, day=d, start=20 * d + (10 if k == "day" else 0), end=20 * d + (19 if k == "day" else 9))
           for d in (1, 2, 3) for k in ("night", "day")]
@@ -63,7 +66,7 @@ def test_a_target_named_by_its_role_alone():
 
 def _settle(recap: str, exits, actions=(), two: str = "witch"):
     seats = _seats(two)
-    return settle_night_actions(list(actions), exits, seats, PHASES, knifed=knife_evidence(None, recap, seats))
+    return settle_night_actions(list(actions), exits, seats, PHASES, knifed=knife_evidence(None, recap, seats), catalogue=BUILTIN)
 
 
 def test_the_knife_said_settles_a_lone_dawn_death_a_witch_or_a_stalker_could_have_caused():
@@ -113,7 +116,7 @@ def test_a_self_destruct_day_and_the_night_after_it():
 
 def test_read_night_facts_passes_the_knife_to_the_dawn():
     seats = _seats()
-    nf = read_night_facts(None, "村民 5 号被狼人刀死", [], seats, PHASES, "zh", [_dawn(5, 3)])
+    nf = read_night_facts(None, "村民 5 号被狼人刀死", [], seats, PHASES, "zh", [_dawn(5, 3)], catalogue=BUILTIN)
     assert ("night-3", 5) in _kills(nf.kept)
 
 
@@ -121,12 +124,12 @@ def test_a_seat_saved_from_one_knife_and_dead_alone_at_a_later_dawn_was_knifed_a
     seats = _seats("guard")  # no witch, no stalker: only the wolves kill at night
     kill1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience={"kind": "team", "team": "wolf"}, target=5, skill="wolf_kill")
     guard1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=2, target=5, skill="guard_protect")
-    kept, _ = settle_night_actions([kill1, guard1], [_dawn(5, 2)], seats, PHASES)
+    kept, _ = settle_night_actions([kill1, guard1], [_dawn(5, 2)], seats, PHASES, catalogue=BUILTIN)
     assert _kills(kept) == {("night-1", 5), ("night-2", 5)}
     # nothing says seat 5 lived through night 1's knife: which night the wolves killed it is not known
-    kept, _ = settle_night_actions([kill1], [_dawn(5, 2)], seats, PHASES)
+    kept, _ = settle_night_actions([kill1], [_dawn(5, 2)], seats, PHASES, catalogue=BUILTIN)
     assert ("night-2", 5) not in _kills(kept)
     # the protection names another seat: no better
     guard_other = guard1.model_copy(update={"target": 3})
-    kept, _ = settle_night_actions([kill1, guard_other], [_dawn(5, 2)], seats, PHASES)
+    kept, _ = settle_night_actions([kill1, guard_other], [_dawn(5, 2)], seats, PHASES, catalogue=BUILTIN)
     assert ("night-2", 5) not in _kills(kept)

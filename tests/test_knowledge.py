@@ -17,7 +17,9 @@ from werealign.importers.toolkit.nights.night_truth import settle_night_actions
 from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, GameLog, Phase, SeatInfo, Segment, Utterance
 from werealign.schema.models import ACTOR, Audience, MissingFact
-from werealign.schema.roles import RoleDeclaration, catalogue_for
+from werealign.schema.roles import RoleDeclaration, builtin_catalogue, catalogue_for
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 WOLVES = Audience(kind="team", team="wolf")
 EVERYONE = Audience(kind="everyone")
@@ -132,7 +134,7 @@ def _zh_game(turns: list[tuple[str, int, str]]) -> tuple[list[SeatInfo], list[Ph
 
 def _facts(turns, known=()):
     seats, phases, utts = _zh_game(turns)
-    events, refused, _ = statement_events(read_statements(utts, seats, phases), seats, phases, list(known), catalogue_for(()), True)
+    events, refused, _ = statement_events(read_statements(utts, seats, phases, catalogue=BUILTIN), seats, phases, list(known), catalogue_for(()), True)
     return {(e.phase, e.skill, e.target, e.result) for e in events}, refused
 
 
@@ -160,16 +162,16 @@ def test_the_witch_and_the_guard_in_unseen_wordings_settle_against_the_dawn():
     assert ("night-2", "witch_poison", 4, None) in facts and ("night-2", "guard_protect", 2, None) in facts
     assert ("night-1", "guard_protect", None, None) in facts  # an empty guard, stated
     seats, phases, utts = _zh_game(turns)
-    events, _, _ = statement_events(read_statements(utts, seats, phases), seats, phases, [], catalogue_for(()), True)
+    events, _, _ = statement_events(read_statements(utts, seats, phases, catalogue=BUILTIN), seats, phases, [], catalogue_for(()), True)
     # the poisoned seat is not announced dead at that dawn: the statement is dropped, not shown
-    kept, dropped = settle_night_actions(events, [], seats, phases)
+    kept, dropped = settle_night_actions(events, [], seats, phases, catalogue=BUILTIN)
     assert not any(e.skill == "witch_poison" for e in kept) and any(e.skill == "witch_poison" for e, _ in dropped)
 
 
 def test_a_wolf_named_by_an_unseen_role_word_and_a_compound_kill_verb_is_the_packs_kill():
     seats, phases, _ = _zh_game([])
     seats = [s.model_copy(update={"role": "wolf_beauty"}) if s.seat == 4 else s for s in seats]
-    readings = read_night_actions("夜间情况：第二晚狼美人 4 号决定袭击了守卫 7 号，第三晚狼队首刀 2 号", seats, phases, "zh")
+    readings = read_night_actions("夜间情况：第二晚狼美人 4 号决定袭击了守卫 7 号，第三晚狼队首刀 2 号", seats, phases, "zh", catalogue=BUILTIN)
     assert {(r.event.phase, r.event.skill, r.event.target) for r in readings if r.event} == {("night-2", "wolf_kill", 7), ("night-3", "wolf_kill", 2)}
 
 
@@ -178,9 +180,9 @@ def test_a_lone_dawn_death_is_the_kill_only_when_no_poison_can_explain_it():
     death = Event(kind="elimination", phase="day-2", segment_id=40, audience=EVERYONE, target=6, result="night_death")
     poison_n1 = Event(kind="skill_use", phase="night-1", segment_id=None, audience=ACTOR, actor=5, target=1, skill="witch_poison")
     died_n1 = Event(kind="elimination", phase="day-1", segment_id=10, audience=EVERYONE, target=1, result="night_death")
-    kept, _ = settle_night_actions([poison_n1], [died_n1, death], seats, phases)
+    kept, _ = settle_night_actions([poison_n1], [died_n1, death], seats, phases, catalogue=BUILTIN)
     assert ("night-2", 6) in {(e.phase, e.target) for e in kept if e.skill == "wolf_kill"}  # the poison was spent on night 1
-    kept, _ = settle_night_actions([], [death], seats, phases)
+    kept, _ = settle_night_actions([], [death], seats, phases, catalogue=BUILTIN)
     assert not any(e.skill == "wolf_kill" for e in kept)  # the witch may have poisoned seat 6: not known
 
 
@@ -227,7 +229,7 @@ def test_validate_warns_when_an_items_knowledge_missing_disagrees_with_its_game(
 def test_a_transcribed_recap_runs_on_and_names_the_victim_by_a_role_one_seat_holds():
     seats, phases, _ = _zh_game([])
     recap = "第二晚 狼队最后决定袭击守卫阿明 大家都很意外 第三晚狼人小队落刀村民老王 女巫 5 号 选择撒毒"
-    got = {(r.event.phase, r.event.target) for r in read_night_actions(recap, seats, phases, "zh", transcribed=True) if r.event}
+    got = {(r.event.phase, r.event.target) for r in read_night_actions(recap, seats, phases, "zh", transcribed=True, catalogue=BUILTIN) if r.event}
     # the guard is seat 7 (one holder); "村民" is held by two seats: no target is read for night 3
     assert got == {("night-2", 7)}
 
@@ -255,10 +257,10 @@ def test_a_dawn_death_neither_the_kill_nor_the_poison_explains_is_reported():
     kill = Event(kind="skill_use", phase="night-2", segment_id=None, audience=WOLVES, target=6, skill="wolf_kill")
     poison = Event(kind="skill_use", phase="night-2", segment_id=None, audience=ACTOR, actor=5, target=1, skill="witch_poison")
     deaths = [Event(kind="elimination", phase="day-2", segment_id=40, audience=EVERYONE, target=t, result="night_death") for t in (6, 1, 2)]
-    lines = unexplained_dawns([kill, poison], deaths, phases)
+    lines = unexplained_dawns([kill, poison], deaths, phases, catalogue=BUILTIN)
     assert len(lines) == 1 and "[2]" in lines[0] and lines[0].startswith("night-2")
-    assert unexplained_dawns([kill, poison], deaths[:2], phases) == []
-    assert unexplained_dawns([kill], deaths, phases) == []  # the poison is not known: seat 1 or 2 may be it
+    assert unexplained_dawns([kill, poison], deaths[:2], phases, catalogue=BUILTIN) == []
+    assert unexplained_dawns([kill], deaths, phases, catalogue=BUILTIN) == []  # the poison is not known: seat 1 or 2 may be it
 
 
 def test_issue30_a_death_announced_under_the_next_nights_label_ends_the_seats_duties_at_the_night_it_was_struck():
@@ -324,13 +326,13 @@ def test_issue41_gaps_are_classified_by_what_the_importers_own_readers_found_and
     g = _three_nights([_check("night-1", 3, 2), kill1])
     # the log and the recap name two targets for the seer's night 2 (invented wordings): both read, neither kept
     g = g.model_copy(update={"annotator_log": "3 号是预言家，第二晚验 4 号是狼", "recap": "第二晚预言家3 号查验了 1 号，是狼人"})
-    nf = read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, "zh", [])
+    nf = read_night_facts(g.annotator_log, g.recap, g.utterances, g.seats, g.phases, "zh", [], catalogue=BUILTIN)
     assert (3, "seer_check", "night-2") in nf.disputed and not any(e.skill == "seer_check" and e.phase == "night-2" for e in nf.kept)
     gap = {(x.night, x.fact): x for x in gaps(g, findings(nf, g.phases))}[("night-2", "seer_check")]
     assert gap.kind == "found, not kept: disputed" and "seat 4" in gap.found[0] and "seat 1" in gap.found[0]
     # words near a night that no reader takes as a check ("第二晚查了半天") are no finding: absent, as before
     g2 = g.model_copy(update={"annotator_log": "第二晚查了半天也没结果", "recap": None})
-    nf2 = read_night_facts(g2.annotator_log, g2.recap, g2.utterances, g2.seats, g2.phases, "zh", [])
+    nf2 = read_night_facts(g2.annotator_log, g2.recap, g2.utterances, g2.seats, g2.phases, "zh", [], catalogue=BUILTIN)
     assert {(x.night, x.fact): x for x in gaps(g2, findings(nf2, g2.phases))}[("night-2", "seer_check")].kind.startswith("absent")
 
 
@@ -351,8 +353,8 @@ def test_issue30_an_empty_knife_is_a_fact_every_wolf_and_the_witch_hold_and_no_a
     from werealign.importers.toolkit.nights.nights import read_night_actions as read
 
     g = _three_nights([])
-    readings = read("第二晚狼队空刀，女巫 5 号用解药", g.seats, g.phases, "zh")
-    kept, dropped = settle_night_actions([r.event for r in readings if r.event], [], g.seats, g.phases)
+    readings = read("第二晚狼队空刀，女巫 5 号用解药", g.seats, g.phases, "zh", catalogue=BUILTIN)
+    kept, dropped = settle_night_actions([r.event for r in readings if r.event], [], g.seats, g.phases, catalogue=BUILTIN)
     assert [(e.phase, e.skill, e.target, e.audience.kind) for e in kept] == [
         ("night-2", "wolf_kill", None, "team"), ("night-2", "wolf_kill", None, "seats")]
     assert [e.skill for e, _ in dropped] == ["witch_save"]  # an antidote on a night nobody was knifed names nobody

@@ -9,6 +9,9 @@ from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE
 from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import EVERYONE
+from werealign.schema.roles import builtin_catalogue
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 # 1 witch, 2 seer, 3 stalker, 4 and 6 werewolves, 5 and 7 villagers, 8 hunter; nights 1-4, the recording ends on night 4.
 SEATS = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good", original_role_label=label)
@@ -27,7 +30,7 @@ EXITS = [_exit(2, "day-2"), _exit(5, "day-3"), _exit(7, "day-3")]
 
 
 def _night3(log: str, seats=SEATS) -> set[tuple]:
-    nf = read_night_facts(log, None, [], seats, PHASES, "zh", EXITS)
+    nf = read_night_facts(log, None, [], seats, PHASES, "zh", EXITS, catalogue=BUILTIN)
     return {(e.skill, e.actor, e.target) for e in nf.kept if e.phase == "night-3" and e.audience.kind != "seats"}
 
 
@@ -51,7 +54,7 @@ def test_an_assassination_by_no_stalker_or_only_said_or_one_death_left_unaccount
 
 
 def _read(text: str) -> list[tuple]:
-    return [(r.event.phase, r.event.target, r.event.note == DERIVED_NOTE) for r in read_night_actions(text, SEATS, PHASES, "zh")
+    return [(r.event.phase, r.event.target, r.event.note == DERIVED_NOTE) for r in read_night_actions(text, SEATS, PHASES, "zh", catalogue=BUILTIN)
             if r.event is not None and r.event.skill == "wolf_kill"]
 
 
@@ -65,17 +68,17 @@ def test_a_self_destruct_told_first_under_a_named_night_led_into_that_night():
 
 
 def test_the_self_destruct_that_opened_a_named_night_stands_only_where_the_dawn_bears_the_kill_out():
-    nf = read_night_facts("第三晚 6 号当即自爆，剩下的狼 4 号刀死 7 号", None, [], SEATS, PHASES, "zh", EXITS)
+    nf = read_night_facts("第三晚 6 号当即自爆，剩下的狼 4 号刀死 7 号", None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN)
     assert {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} == {("night-3", 7)}
     # seat 2 died at night 2's dawn, not night 3's: nothing is kept
-    nf = read_night_facts("第三晚 6 号当即自爆，剩下的狼 4 号刀死 2 号", None, [], SEATS, PHASES, "zh", EXITS)
+    nf = read_night_facts("第三晚 6 号当即自爆，剩下的狼 4 号刀死 2 号", None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"]
 
 
 def test_a_knife_told_right_after_a_self_destruct_is_the_packs_whoever_blew_up():
     # the wolf that blew up is named by a nickname, not a seat: the self-destruct alone says a wolf acted
     assert _read("第二天白天，小花选择自爆，随后刀死 7 号") == [("night-3", 7, True)]
-    nf = read_night_facts(None, "第二天白天 小花选择自爆 随后刀死 7 号", [], SEATS, PHASES, "zh", EXITS)
+    nf = read_night_facts(None, "第二天白天 小花选择自爆 随后刀死 7 号", [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN)
     assert {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} == {("night-3", 7)}
     # no self-destruct (an exile), a self-destruct denied or planned: the knife after it has no subject
     assert _read("第二天白天，小花被投票出局，随后刀死 7 号") == []
@@ -92,7 +95,7 @@ def test_a_days_exile_told_by_role_and_nickname_maps_the_nickname_to_the_seat_th
     # the other wording: the nickname first, then its exile
     assert recap_nicknames("第二天白天 村民阿木被投票出局", SEATS, exits) == {"阿木": 5}
     # so the first night's knife on that nickname is read, with the witch's save
-    nf = read_night_facts(None, recap, [], SEATS, PHASES, "zh", exits)
+    nf = read_night_facts(None, recap, [], SEATS, PHASES, "zh", exits, catalogue=BUILTIN)
     assert {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} >= {("night-1", 5)}
 
 
@@ -119,7 +122,7 @@ def test_a_stalker_who_never_voted_for_the_dead_seat_by_day_cannot_explain_a_lon
     seats = _seats("stalker")  # seat 2 is the stalker; seat 3 dies alone at the dawn after night 2
 
     def settle(voted):
-        kept, _ = settle_night_actions([], [_dawn(3, 2)], seats, KS_PHASES, voted=voted)
+        kept, _ = settle_night_actions([], [_dawn(3, 2)], seats, KS_PHASES, voted=voted, catalogue=BUILTIN)
         return _kills(kept)
     assert settle(lambda seat, night: {5, 7} if seat == 2 else set()) == {("night-2", 3)}
     # he voted for seat 3 on a day before: his assassination may be the death
@@ -127,7 +130,7 @@ def test_a_stalker_who_never_voted_for_the_dead_seat_by_day_cannot_explain_a_lon
     # his ballots are not known (a tally unread): nothing is inferred
     assert settle(lambda seat, night: None) == set()
     # a witch on the board is not bound by votes
-    kept, _ = settle_night_actions([], [_dawn(3, 2)], _seats("witch"), KS_PHASES, voted=lambda seat, night: set())
+    kept, _ = settle_night_actions([], [_dawn(3, 2)], _seats("witch"), KS_PHASES, voted=lambda seat, night: set(), catalogue=BUILTIN)
     assert _kills(kept) == set()
 
 

@@ -13,6 +13,8 @@ from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience
 from werealign.schema.roles import NightKill, RoleDeclaration, builtin_catalogue, catalogue_for
 
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
+
 PHASES = [Phase(id=f"{k}-{d}", kind=k, day=d, start=20 * d + (10 if k == "day" else 0), end=20 * d + (19 if k == "day" else 9))
           for d in (1, 2, 3) for k in ("night", "day")]
 
@@ -129,7 +131,7 @@ def test_a_poison_on_a_role_the_catalogue_does_not_know_that_lived_is_not_known_
     assert not kept and isinstance(why, NotKnown) and "not known" in why
     # through the whole pipeline: named missing (disputed), not reported as a contradiction
     seats = _seats("witch", "石头怪")
-    nf = read_night_facts("第一晚女巫 2 号毒 4 号", None, [], seats, PHASES, "zh", [])
+    nf = read_night_facts("第一晚女巫 2 号毒 4 号", None, [], seats, PHASES, "zh", [], catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "witch_poison"]
     assert (2, "witch_poison", "night-1") in nf.disputed and not [e for e, _ in nf.dropped if e.skill == "witch_poison"]
     # the same seat declared as a golem: kept; as a bruiser: contradicted

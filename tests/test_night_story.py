@@ -11,6 +11,9 @@ from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE
 from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import EVERYONE
+from werealign.schema.roles import builtin_catalogue
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 # 1 witch, 2 seer, 3 hunter, 4 and 6 werewolves, 5 and 7 villagers, 8 guard; nights 1-4, the recording ends on night 4.
 SEATS = [SeatInfo(seat=s, role=r, faction="wolf" if r == "werewolf" else "good", original_role_label=label)
@@ -29,12 +32,12 @@ EXITS = [_exit(2, "day-2"), _exit(4, "day-2", "self_destruct"), _exit(7, "day-3"
 
 
 def _read(text: str, *, recap: bool = False) -> list[tuple]:
-    return [(r.event.phase, r.event.target, r.event.note == DERIVED_NOTE) for r in read_night_actions(text, SEATS, PHASES, "zh", transcribed=recap)
+    return [(r.event.phase, r.event.target, r.event.note == DERIVED_NOTE) for r in read_night_actions(text, SEATS, PHASES, "zh", transcribed=recap, catalogue=BUILTIN)
             if r.event is not None and r.event.skill == "wolf_kill"]
 
 
 def _kept(text: str, *, recap: bool = False, exits=EXITS) -> set[tuple]:
-    nf = read_night_facts(None if recap else text, text if recap else None, [], SEATS, PHASES, "zh", exits)
+    nf = read_night_facts(None if recap else text, text if recap else None, [], SEATS, PHASES, "zh", exits, catalogue=BUILTIN)
     return {(e.phase, e.target) for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "team"}
 
 
@@ -89,7 +92,7 @@ def test_a_kill_under_a_derived_night_stands_only_where_the_dawn_bears_it_out():
     # the night that ends the recording has no dawn: a seat out nowhere may have been saved, so one source is not
     # enough; the log and the recap both telling it are ...
     assert _kept("第三天白天 6 号直接自爆，狼队刀了 3 号") == set()
-    both = read_night_facts("第三天白天 6 号直接自爆，狼队刀了 3 号", "第三天白天 6 号选择自爆 狼人刀死 3 号", [], SEATS, PHASES, "zh", EXITS)
+    both = read_night_facts("第三天白天 6 号直接自爆，狼队刀了 3 号", "第三天白天 6 号选择自爆 狼人刀死 3 号", [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN)
     assert {(e.phase, e.target) for e in both.kept if e.skill == "wolf_kill" and e.audience.kind == "team"} == {("night-4", 3)}
     # ... and not when the host has the seat out already
     assert _kept("第三天白天 6 号直接自爆，狼队刀了 2 号") == set()
@@ -129,7 +132,7 @@ def test_the_logs_unnumbered_night_run_after_a_named_day_is_that_days_nightfall(
     assert _read(log) == [("night-2", 2, True)]
     assert _kept(log) == {("night-2", 2)}
     # what the dawn cannot bear out is not read under such a night: the guard's protection stays unread
-    nf = read_night_facts(log, None, [], SEATS, PHASES, "zh", EXITS)
+    nf = read_night_facts(log, None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "guard_protect"]
 
 
@@ -164,29 +167,29 @@ def test_a_swap_denied_claimed_planned_or_by_no_magician_is_not_read(text):
 
 def test_a_kill_and_a_save_naming_a_swapped_pair_both_stand():
     log = "第一晚魔术师 5 号交换了 2 号和 3 号，狼人刀 2 号，女巫 1 号救 3 号"
-    nf = read_night_facts(log, None, [], MAGIC, PHASES, "zh", [])
+    nf = read_night_facts(log, None, [], MAGIC, PHASES, "zh", [], catalogue=BUILTIN)
     kept = {(e.phase, e.skill, e.target, e.audience.kind) for e in nf.kept}
     assert ("night-1", "wolf_kill", 2, "team") in kept and ("night-1", "witch_save", 3, "actor") in kept
     # the witch saw the seat the knife landed on, not the pack's choice: she is told neither
     assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.audience.kind == "seats"]
     # without the swap stated, the two disagree: neither stands
-    nf = read_night_facts("第一晚狼人刀 2 号，女巫 1 号救 3 号", None, [], MAGIC, PHASES, "zh", [])
+    nf = read_night_facts("第一晚狼人刀 2 号，女巫 1 号救 3 号", None, [], MAGIC, PHASES, "zh", [], catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill in ("wolf_kill", "witch_save")]
 
 
 def test_a_poison_stands_where_the_swap_moved_it_or_no_dawn_is_told():
     exits = [_exit(3, "day-2")]
     log = "第二晚魔术师 5 号交换 3 号和 7 号号码，女巫 1 号毒 7 号"
-    assert [(e.phase, e.target) for e in read_night_facts(log, None, [], MAGIC, PHASES, "zh", exits).kept
+    assert [(e.phase, e.target) for e in read_night_facts(log, None, [], MAGIC, PHASES, "zh", exits, catalogue=BUILTIN).kept
             if e.skill == "witch_poison"] == [("night-2", 7)]
     # no swap stated: the poisoned seat lived, so the poison is not shown
-    assert not [e for e in read_night_facts("第二晚女巫 1 号毒 7 号", None, [], MAGIC, PHASES, "zh", exits).kept if e.skill == "witch_poison"]
+    assert not [e for e in read_night_facts("第二晚女巫 1 号毒 7 号", None, [], MAGIC, PHASES, "zh", exits, catalogue=BUILTIN).kept if e.skill == "witch_poison"]
     # the recording ends in night 4 (no seat announced out after it): the poison of a seat out nowhere stands ...
-    assert [e.target for e in read_night_facts("第四晚女巫 1 号毒 3 号", None, [], SEATS, PHASES, "zh", EXITS).kept
+    assert [e.target for e in read_night_facts("第四晚女巫 1 号毒 3 号", None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN).kept
             if e.skill == "witch_poison"] == [3]
     # ... not one of a seat the host has out already, nor one on a night whose dawn is told
-    assert not [e for e in read_night_facts("第四晚女巫 1 号毒 7 号", None, [], SEATS, PHASES, "zh", EXITS).kept if e.skill == "witch_poison"]
-    assert not [e for e in read_night_facts("第三晚女巫 1 号毒 5 号", None, [], SEATS, PHASES, "zh", EXITS).kept if e.skill == "witch_poison"]
+    assert not [e for e in read_night_facts("第四晚女巫 1 号毒 7 号", None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN).kept if e.skill == "witch_poison"]
+    assert not [e for e in read_night_facts("第三晚女巫 1 号毒 5 号", None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN).kept if e.skill == "witch_poison"]
 
 
 def test_the_witchs_own_word_names_the_save_the_log_left_implicit():
@@ -194,19 +197,19 @@ def test_the_witchs_own_word_names_the_save_the_log_left_implicit():
 
     seats, phases, utts = _zh_game([("day-2", 5, "大家听好，我是女巫，我用解药救了 6 号")])
     # the log has the witch (seat 5) spend her antidote on night 1 without naming whom
-    nf = read_night_facts("首夜 5 号女巫用解药", None, utts, seats, phases, "zh", [])
+    nf = read_night_facts("首夜 5 号女巫用解药", None, utts, seats, phases, "zh", [], catalogue=BUILTIN)
     assert {(e.phase, e.skill, e.target) for e in nf.kept if e.audience.kind != "seats"} >= {("night-1", "witch_save", 6), ("night-1", "wolf_kill", 6)}
     # one fact with both sources' evidence
     (save,) = [e for e in nf.kept if e.skill == "witch_save"]
     assert {ev.source for ev in save.evidence} == {"annotator_log", "utterance"}
     # no written save: said on day 2 without its night, her word is not placed (it may be any night's)
-    nf = read_night_facts(None, None, utts, seats, phases, "zh", [])
+    nf = read_night_facts(None, None, utts, seats, phases, "zh", [], catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "witch_save"]
 
 
 def test_a_seats_own_clause_goes_on_about_the_night_it_named():
     def acts(log):
-        return [(r.event.phase, r.event.skill, r.event.target) for r in read_night_actions(log, SEATS, PHASES, "zh") if r.event is not None]
+        return [(r.event.phase, r.event.skill, r.event.target) for r in read_night_actions(log, SEATS, PHASES, "zh", catalogue=BUILTIN) if r.event is not None]
 
     assert acts("1 号是女巫，第二晚被狼人刀死，同时毒了 6 号") == [("night-2", "wolf_kill", 1), ("night-2", "witch_poison", 6)]
     assert acts("2 号是预言家，第二晚查验 6 号，并且查验了 4 号") == []  # two checks on one night: neither
@@ -237,18 +240,18 @@ def test_a_seat_killed_on_a_night_its_clause_does_not_name_is_a_death_only_where
 def test_a_dawn_every_death_of_which_the_clauses_account_for_places_the_kill_and_the_poison():
     exits = [*EXITS, _exit(5, "day-3")]  # night 3's dawn: seats 5 and 7
     log = "5 号是村民，白天站边 2 号，夜间被女巫毒死；7 号是村民，夜间被狼刀死亡"
-    nf = read_night_facts(log, None, [], SEATS, PHASES, "zh", exits)
+    nf = read_night_facts(log, None, [], SEATS, PHASES, "zh", exits, catalogue=BUILTIN)
     assert {(e.phase, e.skill, e.target) for e in nf.kept if e.audience.kind != "seats" and e.phase == "night-3"} == {
         ("night-3", "witch_poison", 5), ("night-3", "wolf_kill", 7)}
     # one death left unaccounted, or two seats both "killed by the wolves": the kill is not placed (the poison is)
-    nf = read_night_facts("7 号是村民，夜间被狼刀死亡", None, [], SEATS, PHASES, "zh", exits)
+    nf = read_night_facts("7 号是村民，夜间被狼刀死亡", None, [], SEATS, PHASES, "zh", exits, catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.phase == "night-3"]
-    nf = read_night_facts("5 号是村民，夜间被狼人刀死；7 号是村民，夜间被狼刀死亡", None, [], SEATS, PHASES, "zh", exits)
+    nf = read_night_facts("5 号是村民，夜间被狼人刀死；7 号是村民，夜间被狼刀死亡", None, [], SEATS, PHASES, "zh", exits, catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "wolf_kill" and e.phase == "night-3"]
     # a poison alone is placed on its seat's dawn; one by a seat that is no witch is not read
-    nf = read_night_facts("7 号是村民，夜间被女巫毒死", None, [], SEATS, PHASES, "zh", EXITS)
+    nf = read_night_facts("7 号是村民，夜间被女巫毒死", None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN)
     assert [(e.phase, e.target) for e in nf.kept if e.skill == "witch_poison"] == [("night-3", 7)]
-    nf = read_night_facts("7 号是村民，夜间被 2 号毒死", None, [], SEATS, PHASES, "zh", EXITS)
+    nf = read_night_facts("7 号是村民，夜间被 2 号毒死", None, [], SEATS, PHASES, "zh", EXITS, catalogue=BUILTIN)
     assert not [e for e in nf.kept if e.skill == "witch_poison"]
 
 
@@ -274,7 +277,7 @@ def test_a_guard_correcting_himself_is_read_as_corrected():
     from werealign.importers.toolkit.nights.claims import statements_in
 
     def guards(text):
-        return [(st.night, st.target) for st in statements_in(text, 8, "guard", 3)]
+        return [(st.night, st.target) for st in statements_in(text, 8, "guard", 3, catalogue=BUILTIN)]
 
     # "我是空手的": an empty guard in the first person
     assert guards("第一天晚上我是空手的，大家别怀疑我") == [(1, None)]

@@ -17,7 +17,9 @@ from werealign.importers.toolkit.nights.night_truth import settle_night_actions,
 from werealign.importers.toolkit.nights.nights import read_night_actions
 from werealign.schema import Event, GameLog, Phase, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience
-from werealign.schema.roles import NightKill, RoleDeclaration, catalogue_for
+from werealign.schema.roles import NightKill, RoleDeclaration, builtin_catalogue, catalogue_for
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 APOTHECARY = RoleDeclaration(id="apothecary", faction="good", team="gods", alters_night_deaths=True,
                              night_kill=NightKill(skill="witch_poison", once=True), knows_each_night=["wolf_kill until witch_save"],
@@ -121,7 +123,7 @@ def test_the_readers_take_the_declared_potion_holders_own_clause_and_words():
             if r.event is not None and r.event.kind == "skill_use"}
     assert {("witch_save", 2, 3, "night-1"), ("witch_poison", 2, 6, "night-2")} <= read
     # the built-in catalogue does not know the role: nothing is taken as her potion
-    unknown = [r.event for r in read_night_actions(log, seats, PHASES, "zh") if r.event is not None and r.event.actor == 2]
+    unknown = [r.event for r in read_night_actions(log, seats, PHASES, "zh", catalogue=BUILTIN) if r.event is not None and r.event.actor == 2]
     assert unknown == []
     said = statements_in("我第一晚救了 3 号", 2, "apothecary", 2, catalogue=catalogue_for([APOTHECARY]))
     assert [(st.skill, st.target, st.night) for st in said] == [("witch_save", 3, 1)]

@@ -11,6 +11,9 @@ from werealign.importers.toolkit.nights.badge_checks import badge_checks
 from werealign.importers.toolkit.nights.check_talk import check_reports
 from werealign.schema import Event, Utterance
 from werealign.schema.models import EVERYONE
+from werealign.schema.roles import builtin_catalogue
+
+BUILTIN = builtin_catalogue()  # these tests read games that declare no role
 
 # test_knowledge _zh_game: 1 and 4 werewolves, 2 and 6 villagers, 3 seer, 5 witch, 7 guard; nights 1-3.
 
@@ -26,7 +29,7 @@ def _badge(target: int) -> Event:
 
 def _badge_read(plan: str, table: str, target: int = 6, plan_phase: str = "day-2") -> list[tuple]:
     seats, phases, _ = _zh_game([])
-    found = badge_checks([_say(0, 41, plan_phase, 3, plan), _say(1, 75, "day-3", 2, table)], seats, phases, [_badge(target)], True)
+    found = badge_checks([_say(0, 41, plan_phase, 3, plan), _say(1, 75, "day-3", 2, table)], seats, phases, [_badge(target)], True, catalogue=BUILTIN)
     return [(e.phase, e.target, e.result) for e in found]
 
 
@@ -124,7 +127,7 @@ def _night_checks(turns) -> set[tuple]:
     from werealign.importers.toolkit.nights.night_facts import read_night_facts
 
     seats, phases, utts = _zh_game(turns)
-    return {(e.phase, e.target, e.result) for e in read_night_facts(None, None, utts, seats, phases, "zh", []).kept if e.skill == "seer_check"}
+    return {(e.phase, e.target, e.result) for e in read_night_facts(None, None, utts, seats, phases, "zh", [], catalogue=BUILTIN).kept if e.skill == "seer_check"}
 
 
 def test_a_recount_of_her_checks_in_one_turn_takes_her_free_nights_in_the_order_told():
@@ -156,7 +159,7 @@ def _facts_with(log: str | None, turns, recap: str | None = None):
     from werealign.importers.toolkit.nights.night_facts import read_night_facts
 
     seats, phases, utts = _zh_game(turns)
-    nf = read_night_facts(log, recap, utts, seats, phases, "zh", [])
+    nf = read_night_facts(log, recap, utts, seats, phases, "zh", [], catalogue=BUILTIN)
     return {(e.phase, e.target) for e in nf.kept if e.skill == "seer_check"}, nf
 
 
@@ -188,11 +191,11 @@ def test_the_recaps_check_named_by_its_night_with_a_nickname_for_the_seat():
 
     opening = "本局里 6 号Tom 和 4 号阿豆是狼人，5 号木头是村民，2 号小葵是预言家 第一晚狼人刀了 5 号"
     got = {(e.phase, e.actor, e.target, e.result) for r in read_night_actions(opening + " 后来预言家把警徽给了第二晚的金水木头", SEATS, PHASES, "zh",
-                                                                               transcribed=True) if (e := r.event) and e.skill == "seer_check"}
+                                                                               transcribed=True, catalogue=BUILTIN) if (e := r.event) and e.skill == "seer_check"}
     assert got == {("night-2", 2, 5, "好人")}
     # the result the recap states must agree with the seat's truth; a name the opening never maps reads nothing
     for tail in (" 第二晚的查杀木头", " 第二晚的金水小明"):
-        assert not [r for r in read_night_actions(opening + tail, SEATS, PHASES, "zh", transcribed=True) if r.event and r.event.skill == "seer_check"]
+        assert not [r for r in read_night_actions(opening + tail, SEATS, PHASES, "zh", transcribed=True, catalogue=BUILTIN) if r.event and r.event.skill == "seer_check"]
 
 
 def test_her_list_told_in_one_breath_takes_her_free_nights_in_order_and_scattered_bare_reports_do_not():

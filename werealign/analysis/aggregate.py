@@ -56,7 +56,7 @@ def aggregate(group: Group) -> dict[str, Any]:
                 if gm.seats[s] in SIDES:
                     roles[gm.roles[s]][0] += gm.winner == gm.seats[s]
                     roles[gm.roles[s]][1] += 1
-        if gm.seer and any(gm.roles[s] == "seer" for s in seats):
+        if gm.seer and any(s in gm.seer_seats for s in seats):  # the group holds a seat whose role holds the seer's check
             reveals.append(gm.seer["reveals"])
             if gm.seer["first_reveal_day"] is not None:
                 first.append(gm.seer["first_reveal_day"])

@@ -8,8 +8,9 @@ A seat named in a turn is read in every form a transcript or a model writes it, 
 ("3号", "3 号", "３号", "三号", "seat 3", "player 3": werealign.text.seat_mentions, the audit's reader too).
 
 Definitions (Werewolf Arena's where it has one):
-- seer reveal: a day turn of a seer (a seat with the seer's role, or one that used `seer_check`) that
-  names the seer role in the game's language (the role catalogue's names); the checked seats it names
+- seer reveal: a day turn of a seer (a seat whose role holds the seer's check, `seer_check`, by the game's role
+  catalogue whatever its id, or one that used it) that names such a role in the game's language (the catalogue's
+  names of the board's roles holding the check; none on the board: of the catalogue's); the checked seats it names
   are revealed targets, each with the verdict the turn states for it (the first side word in the clause
   after the seat: a wolf-side role name or 查杀 -> wolf; a good-side role name, good, 好人, 金水 -> good;
   none: no verdict). Counted once per (day, target), the claim itself once per day. Unmasked wolf %
@@ -47,7 +48,6 @@ from werealign.schema.roles import catalogue_for
 from werealign.solvers.sa import acc  # the paper's Acc(i, j), as eval scores sa's samples
 from werealign.text.seat_mentions import mentions
 
-SEER = "seer"
 VOTED_OUT = "voted_out"  # the elimination result of an exile (werealign.render.phrases.RESULT)
 
 
@@ -59,6 +59,7 @@ class GameMetrics:
     seats: dict[int, str]  # seat -> faction
     roles: dict[int, str]  # seat -> role
     seer: dict[str, Any] = field(default_factory=dict)
+    seer_seats: tuple[int, ...] = ()  # seats whose role holds the seer's check (the catalogue's rule): the seer metrics' players
     rounds: list[dict[str, Any]] = field(default_factory=list)  # one per vote round
     vote_changes: list[tuple[int, bool]] = field(default_factory=list)  # (voter seat, changed)
     exiles: list[tuple[int, bool]] = field(default_factory=list)  # (seat, was a wolf)
@@ -167,14 +168,21 @@ def _entropy(counts: Counter) -> float:
 
 def _seer(game, gm: GameMetrics, phases, day_turns, exile_of, lang) -> None:
     checks = [e for e in game.events if e.kind == "skill_use" and e.skill == "seer_check" and isinstance(e.actor, int) and e.target is not None]
-    seers = sorted({s.seat for s in game.seats if s.role == SEER} | {e.actor for e in checks})
+    catalogue = catalogue_for(game.rules.declared_roles)
+    # The seer metrics are the metrics of the roles holding the seer's check (catalogue `Role.night_skills`), whatever their id.
+    gm.seer_seats = tuple(s.seat for s in game.seats if catalogue.holds(s.role, skill="seer_check"))
+    seers = sorted({*gm.seer_seats} | {e.actor for e in checks})
     if not seers:
         gm.missing["seer"] = "no seer in the game"
         return
-    role = catalogue_for(game.rules.declared_roles).get(SEER)
-    names = [n for n in (role.names.get(lang, ()) if role else ())]
+    # The names a reveal claims: of the board's roles holding the check, else (a checker whose role the catalogue does
+    # not say holds it) of the catalogue's.
+    on_board = dict.fromkeys(s.role for s in game.seats if s.seat in gm.seer_seats)
+    roles = [catalogue.roles[r] for r in on_board] or [r for r in catalogue.roles.values() if catalogue.holds(r.id, skill="seer_check")]
+    names = [n for r in roles for n in r.names.get(lang, ())]
     if not names:
-        gm.missing["seer"] = f"no name of the seer role in language {lang!r} (role catalogue)"
+        shown = " or ".join(r.name("en") for r in roles) or "seer"
+        gm.missing["seer"] = f"no name of the {shown} role in language {lang!r} (role catalogue)"
         return
     claim = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
     sides = side_words(game, lang)

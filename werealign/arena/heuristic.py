@@ -11,6 +11,13 @@ from collections import Counter
 
 from werealign.arena.moves import Action, Decision, claims, decision_rng, fallback, mentions, verdicts
 from werealign.game.visibility import Context
+from werealign.schema.roles import RoleCatalogue, catalogue_for
+
+
+def _checks_at_night(catalogue: RoleCatalogue, role: str) -> bool:
+    """The role holds the seer's nightly check (the catalogue's `Role.night_skills`, whatever its id): it is played as
+    the seer, and a claim of it is a seer claim."""
+    return catalogue.holds(role, skill="seer_check")
 
 
 def _out(view: Context) -> set[int]:
@@ -25,9 +32,9 @@ def _checks(view: Context) -> dict[int, str]:
 
 SAY = {
     "en": {
-        "seer_wolf": "I am the seer. I checked Seat {t} and Seat {t} is a werewolf. Vote Seat {t} out.",
-        "seer_good": "I am the seer. I checked Seat {t} and Seat {t} is good.",
-        "fake_seer": "I am the seer. I checked Seat {t} and Seat {t} is a werewolf.",
+        "seer_wolf": "I am the {seer}. I checked Seat {t} and Seat {t} is a werewolf. Vote Seat {t} out.",
+        "seer_good": "I am the {seer}. I checked Seat {t} and Seat {t} is good.",
+        "fake_seer": "I am the {seer}. I checked Seat {t} and Seat {t} is a werewolf.",
         "think_wolf": "I think Seat {t} is a werewolf.",
         "suspect": "I suspect Seat {t} is a werewolf.",
         "trust": "I trust everyone left.",
@@ -37,9 +44,9 @@ SAY = {
         "campaign": "I run for sheriff to lead the village's votes.",
     },
     "zh": {
-        "seer_wolf": "我是预言家，我查验了{t}号，{t}号是狼人，请大家投{t}号出局。",
-        "seer_good": "我是预言家，我查验了{t}号，{t}号是好人。",
-        "fake_seer": "我是预言家，我查验了{t}号，{t}号是狼人。",
+        "seer_wolf": "我是{seer}，我查验了{t}号，{t}号是狼人，请大家投{t}号出局。",
+        "seer_good": "我是{seer}，我查验了{t}号，{t}号是好人。",
+        "fake_seer": "我是{seer}，我查验了{t}号，{t}号是狼人。",
         "think_wolf": "我认为{t}号是狼人。",
         "suspect": "我怀疑{t}号是狼人。",
         "trust": "我相信场上剩下的人。",
@@ -51,8 +58,27 @@ SAY = {
 }
 
 
+def _catalogue(view: Context) -> RoleCatalogue:
+    return catalogue_for(view.rules.declared_roles)
+
+
+def _is_seer(view: Context) -> bool:
+    """The seat's own role holds the seer's check (the catalogue's rule, not the id 'seer')."""
+    return view.own_role is not None and _checks_at_night(_catalogue(view), view.own_role)
+
+
+def _seer_name(view: Context, lang: str) -> str | None:
+    """The name a seer claim uses: the seat's own role when it holds the check, else the board's first role that holds
+    it (a wolf's fake claim), else the catalogue's first; None when no role holds it."""
+    cat = _catalogue(view)
+    holders = [r for r in [view.own_role or "", *(rc.role for rc in view.rules.composition), *cat.roles] if _checks_at_night(cat, r)]
+    return cat.roles[holders[0]].name(lang) if holders else None
+
+
 def _seer_claimants(view: Context) -> list[int]:
-    return sorted({u.speaker for u in view.utterances if isinstance(u.speaker, int) and "seer" in claims(u.text)})
+    cat = _catalogue(view)
+    return sorted({u.speaker for u in view.utterances if isinstance(u.speaker, int)
+                   and any(_checks_at_night(cat, r) for r in claims(u.text, cat))})
 
 
 def suspicion(view: Context) -> Counter:
@@ -62,7 +88,7 @@ def suspicion(view: Context) -> Counter:
     for seat, result in _checks(view).items():
         score[seat] += 10 if result == "wolf" else -10
     claimants = _seer_claimants(view)
-    own = view.own_role == "seer"
+    own = _is_seer(view)
     for u in view.utterances:
         if not isinstance(u.speaker, int) or u.speaker == me:
             continue
@@ -104,11 +130,11 @@ class HeuristicAgent:
         if k == "bid":
             if decision.mentioned:
                 return Action(choice=4)
-            eager = view.own_role == "seer" and any(r == "wolf" for r in _checks(view).values())
+            eager = _is_seer(view) and any(r == "wolf" for r in _checks(view).values())
             return Action(choice=3 if eager else rng.choice((0, 1, 1, 2)))
         if k in ("speak", "last_words", "campaign"):
-            text = self._speech(view, score, alive, rng, say)
-            if k == "campaign" and view.own_role != "seer":
+            text = self._speech(view, score, alive, rng, say, "zh" if view.language == "zh" else "en")
+            if k == "campaign" and not _is_seer(view):
                 text = f"{say['campaign']} {text}"
             return Action(text=text, destruct=decision.may_destruct and self._cornered(view, rng))
         if k == "wolf_chat":
@@ -134,9 +160,9 @@ class HeuristicAgent:
         if k == "charm":  # a seer claimant, else a seat the village trusts
             return Action(choice=seer_claims[0] if seer_claims else top(decision.candidates, reverse=False))
         if k == "run":  # the seer runs to lead the votes; others now and then
-            return Action(choice=decision.seat if view.own_role == "seer" or rng.random() < 0.3 else None)
+            return Action(choice=decision.seat if _is_seer(view) or rng.random() < 0.3 else None)
         if k == "withdraw":
-            return Action(choice=decision.seat if view.own_role != "seer" and rng.random() < 0.2 else None)
+            return Action(choice=decision.seat if not _is_seer(view) and rng.random() < 0.2 else None)
         if k in ("sheriff_vote", "badge"):
             friends = [s for s in decision.candidates if s in allies] if wolf else []
             return Action(choice=friends[0] if friends else top(decision.candidates, reverse=False))
@@ -161,24 +187,25 @@ class HeuristicAgent:
         suspects = sorted((s for s in score), key=lambda s: -score[s])[:n_wolves]
         return {s: ("wolf" if s in suspects else "good") for s in view.seats if s != view.viewpoint_seat}
 
-    def _speech(self, view: Context, score: Counter, alive: list[int], rng, say: dict[str, str]) -> str:
+    def _speech(self, view: Context, score: Counter, alive: list[int], rng, say: dict[str, str], lang: str) -> str:
         me = view.viewpoint_seat
         others = [s for s in alive if s != me]
-        if view.own_role == "seer":
+        seer = _seer_name(view, lang)
+        if _is_seer(view):
             checks = _checks(view)
             wolves = [s for s, r in checks.items() if r == "wolf" and s in alive]
             if wolves:
-                return say["seer_wolf"].format(t=wolves[-1])
+                return say["seer_wolf"].format(t=wolves[-1], seer=seer)
             if checks and len(view.phases) >= 4:
                 # The latest check, with the verdict it gave.
                 seat, result = list(checks.items())[-1]
-                return say["seer_wolf" if result == "wolf" else "seer_good"].format(t=seat)
+                return say["seer_wolf" if result == "wolf" else "seer_good"].format(t=seat, seer=seer)
         if view.own_faction == "wolf":
             accused = [s for s, _ in self._accusations_of(view, "wolf") if s in view.allies or s == me]
             goods = [s for s in others if s not in view.allies]
-            if accused and goods and rng.random() < 0.5:
+            if accused and goods and rng.random() < 0.5 and seer is not None:
                 target = max(goods, key=lambda s: score[s])
-                return say["fake_seer"].format(t=target)
+                return say["fake_seer"].format(t=target, seer=seer)
             target = rng.choice(goods) if goods else None
             return say["think_wolf"].format(t=target) if target else say["trust"]
         suspect = max(others, key=lambda s: score[s]) if others else None

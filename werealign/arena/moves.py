@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from werealign.game.visibility import Context
+from werealign.schema.roles import RoleCatalogue
 from werealign.text.seat_mentions import mentions as seat_mentions
 
 TEXT_KINDS = ("wolf_chat", "speak", "last_words", "campaign")
@@ -75,11 +76,12 @@ VERDICT_RE = re.compile(r"\bseat\s*(\d{1,2})\b[^.]*?\b(?:is|was)\s+(?:a |an )?(w
 WOLF_WORDS = ("wolf", "狼", "查杀")
 
 
-def claims(text: str) -> list[str]:
-    """The role ids a turn claims ("I am the seer", "我是预言家"), read through the role catalogue's names."""
+def claims(text: str, catalogue: RoleCatalogue) -> list[str]:
+    """The role ids a turn claims ("I am the seer", "我是预言家"), read through the names of the game's role catalogue
+    (`catalogue_for(view.rules.declared_roles)`: a role the board declares is claimed by its own names)."""
     out = []
     for m in CLAIM_RE.finditer(text):
-        role = _catalogue().canonical((m.group(1) or m.group(2) or "").strip())
+        role = catalogue.canonical((m.group(1) or m.group(2) or "").strip())
         if role is not None:
             out.append(role)
     return out
@@ -98,9 +100,3 @@ def mentions(text: str) -> set[int]:
     """The seats a turn names, in any form (werealign.text.seat_mentions: "3号", "３号", "三号", "player 3"): the bid's
     "named by the last speaker", as analyze reads a turn."""
     return {m.seat for m in seat_mentions(text)}
-
-
-def _catalogue():
-    from werealign.schema.roles import catalogue_for
-
-    return catalogue_for([])

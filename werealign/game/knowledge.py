@@ -15,6 +15,7 @@ this result of the player's own is not recorded, instead of claiming the player 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from werealign.game.audience import cutoff_phase, perceives
@@ -123,8 +124,14 @@ _SAVES = frozenset({"witch_save", "guard_protect"})
 def night_kills(game: GameLog, catalogue: RoleCatalogue) -> frozenset[str]:
     """The night skills that kill on this board: the wolves' kill, and every seat's own kill the catalogue states
     (`night_kill`: the witch's poison, the stalker's assassination, a declared role's), whatever its role's id."""
-    own = (catalogue.get(s.role) for s in game.seats)
-    return frozenset({"wolf_kill", *(r.night_kill.skill for r in own if r is not None and r.night_kill is not None)})
+    return frozenset({"wolf_kill", *own_kill_skills(catalogue, (s.role for s in game.seats))})
+
+
+def own_kill_skills(catalogue: RoleCatalogue, roles: Iterable[str] | None = None) -> frozenset[str]:
+    """The skill ids of the roles' own night kills (role catalogue `night_kill`: the witch's poison, the stalker's
+    assassination), of `roles` (None: every role of the catalogue): a stated one is a cause of a death at its night's dawn."""
+    of = catalogue.roles.values() if roles is None else (r for r in map(catalogue.get, roles) if r is not None)
+    return frozenset(r.night_kill.skill for r in of if r.night_kill is not None)
 
 
 def missing_knowledge(game: GameLog, seat: int | None, cutoff: int) -> list[MissingFact]:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import MISSING, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -95,11 +95,20 @@ class Role:
         return self.team == "gods"
 
     @property
+    def learns(self) -> frozenset[str]:
+        """The skills whose night results the rules tell the role's holder (each `knows_each_night` entry's SKILL, 'until'
+        or not): what it LEARNS, whether it holds the skill (the seer's check) or not (the witch told the pack's kill)."""
+        return frozenset(night_duty(text).skill for text in self.knows_each_night)
+
+    @property
     def night_skills(self) -> frozenset[str]:
-        """The night skills the catalogue says the role holds: its own kill (`night_kill`), each skill it learns every
-        night ('seer_check'; 'wolf_kill' for the pack's) and, in 'SKILL until OWN_SKILL', the own skill that ends it
-        ('witch_save'). A role may hold more than the catalogue states (a swap, a charm): absence proves nothing."""
-        own = {until or skill for skill, until in map(night_duty, self.knows_each_night)}
+        """The night skills the catalogue says the role HOLDS (uses itself): its own kill (`night_kill`), in 'SKILL until
+        OWN_SKILL' the own skill that ends it ('witch_save'), and each plain entry, a skill it learns the result of by
+        using it ('seer_check'; the pack's kill 'wolf_kill' for a wolf-side role), except the pack's kill on a role off the
+        wolf side, which it is only told, not made (`learns` has every skill it learns). A role may hold more than the
+        catalogue states (a swap, a charm): absence proves nothing."""
+        own = {d.until or d.skill for d in map(night_duty, self.knows_each_night)
+               if d.until is not None or d.skill != "wolf_kill" or self.faction == "wolf"}
         return frozenset(own | ({self.night_kill.skill} if self.night_kill is not None else set()))
 
     def name(self, language: str) -> str:
@@ -110,11 +119,16 @@ class Role:
         return self.id.replace("_", " ")
 
 
-def night_duty(text: str) -> tuple[str, str | None]:
+class NightDuty(NamedTuple):
+    skill: str  # the skill whose result the holder learns
+    until: str | None  # the holder's own skill whose use ends it, or None
+
+
+def night_duty(text: str) -> NightDuty:
     """A `knows_each_night` entry as (the skill learnt, the holder's own skill whose use ends it, or None):
     'wolf_kill until witch_save' -> ('wolf_kill', 'witch_save')."""
     skill, _, until = (w.strip() for w in text.partition(" until "))
-    return skill, until or None
+    return NightDuty(skill, until or None)
 
 
 def normalise_label(label: str) -> str:

@@ -103,7 +103,7 @@ def _convert(sg: SourceGame, ctx: Ctx, transcripts: Transcripts | None, truth: d
     ballots = day_ballots(GameLog.model_construct(game_id=sg.game_id, language=language, rules=rules, seats=seats, phases=phases,
                                                   utterances=utterances, events=events, mvp=None))
     events += _night_actions(meta.logs, meta.summary, utterances, seats, phases, language, events, ctx, corrections, ballots,
-                             catalogue_for(rules.declared_roles))
+                             catalogue=catalogue_for(rules.declared_roles))
     events.sort(key=lambda e: (e.segment_id if e.segment_id is not None else -1, _EVENT_ORDER[e.kind], e.target or 0, e.actor if isinstance(e.actor, int) else 0))
     mvp = read_mvp(meta, utterances, phases, n_seats, ctx, events)
     season, episode = _provenance_numbers(sg, meta.source, ctx)
@@ -193,11 +193,11 @@ def _language(lang: str | None, ctx: Ctx) -> str:
 
 def _night_actions(logs: str | None, recap: str | None, utterances: list[Utterance], seats: list[SeatInfo], phases: list[Phase],
                    language: str, exits: list[Event], ctx: Ctx, corrections: GameCorrections | None, ballots=lambda seat, night: None,
-                   catalogue: RoleCatalogue | None = None) -> list[Event]:
+                   *, catalogue: RoleCatalogue) -> list[Event]:
     """The night facts of every source and reader, settled (toolkit.nights.night_facts), with the import report's account."""
     if corrections is not None:
         check_quotes(corrections, {p.id for p in phases}, {s.seat for s in seats}, utterances, logs, recap, corrections.file or f"{corrections.game_id}.json")
-    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else (), ballots, catalogue)
+    nf = read_night_facts(logs, recap, utterances, seats, phases, language, exits, corrections.corrections if corrections else (), ballots, catalogue=catalogue)
     for line in nf.corrected:
         ctx.add("repaired", "night_fact_corrected", "corrections", line, "applied from the game's corrections file (its quote is the fact's evidence)")
     for r in nf.unread:

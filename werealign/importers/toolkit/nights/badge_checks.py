@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
-from werealign.schema.roles import RoleCatalogue, builtin_catalogue
+from werealign.schema.roles import RoleCatalogue
 from werealign.text.zh_numbers import chinese_number
 
 _SEATS = r"(?P<seat>(?<![\d])\d{1,2}(?!\d)|[一二三四五六七八九十]{1,3})\s*号?"
@@ -63,10 +63,9 @@ def _called_gold(seat: int, seer: int) -> re.Pattern:
 
 
 def badge_checks(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phases: Sequence[Phase], events: Sequence[Event],
-                 zh: bool, catalogue: RoleCatalogue | None = None) -> list[Event]:
+                 zh: bool, catalogue: RoleCatalogue) -> list[Event]:
     """The seers' checks the badge convention states (module docstring), as skill_use events seen by the seer (a seat
-    whose role the `catalogue`, default the built-in one, says holds 'seer_check')."""
-    catalogue = catalogue or builtin_catalogue()
+    whose role the game's `catalogue` says holds 'seer_check')."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p for p in phases if p.kind == "night"]
     by_seat = {s.seat: s for s in seats}

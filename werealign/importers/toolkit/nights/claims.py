@@ -31,7 +31,7 @@ from werealign.importers.toolkit.nights.check_talk import check_report_spans, re
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, Evidence, Phase, SeatInfo, Utterance
 from werealign.schema.models import ACTOR
-from werealign.schema.roles import RoleCatalogue, builtin_catalogue
+from werealign.schema.roles import RoleCatalogue
 from werealign.text.zh_numbers import chinese_number
 
 _NUM = r"(?:\d{1,2}|[一二两三四五六七八九十]{1,3})"
@@ -101,9 +101,9 @@ def seen_by_seer(target: SeatInfo, catalogue: RoleCatalogue) -> set[str]:
 
 
 def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], phases: Sequence[Phase],
-                    catalogue: RoleCatalogue | None = None) -> list[Statement]:
+                    catalogue: RoleCatalogue) -> list[Statement]:
     """Every night result the holders of the seer's, witch's and guard's skills state in their day turns, in order
-    (who holds a skill: the `catalogue`, default the built-in one)."""
+    (who holds a skill: the game's `catalogue`)."""
     day_of = {p.id: p.day for p in phases if p.kind != "night"}
     role_of = {s.seat: s.role for s in seats}
     out: list[Statement] = []
@@ -114,7 +114,7 @@ def read_statements(utterances: Sequence[Utterance], seats: Sequence[SeatInfo], 
     return out
 
 
-def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None) -> list[Statement]:
+def read_log_claims(log: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], catalogue: RoleCatalogue) -> list[Statement]:
     """What the annotator log says a seat stated at the table ("12 号称验 1 号为金水", "7 号跳预言家查杀 12 号", a
     guard's last words "第一天空守，第二天守了 10 号"), read like the seat's own words when the seat truly holds the role.
     A sub-clause belongs to the seat it starts with ("N 号…"), else to the seat whose clause it is ("N 号是<role>，…");
@@ -169,12 +169,11 @@ _LOG_DAY = re.compile(r"(?P<election>警长竞选|警上|上警|竞选警长)|�
 _CLAIM = re.compile(r"称|跳|报|说|表明|认下|遗言|自曝|自爆身份|验出|给.{0,6}(?:金水|查杀)|发.{0,3}(?:金水|查杀)|查杀")
 
 
-def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False, catalogue: RoleCatalogue | None = None) -> list[Statement]:
+def statements_in(text: str, seat: int, role: str, day: int, *, log: bool = False, catalogue: RoleCatalogue) -> list[Statement]:
     """The night results `seat` (holding `role`) states in `text`, said on `day`, in order. `log`: the text is the
     annotator's report of what the seat said, so the first person is not required of a seer's check. Which results
-    a role states is the skills the `catalogue` (default the built-in one) says it holds, not its id: a declared role
+    a role states is the skills the game's `catalogue` says it holds, not its id: a declared role
     with the witch's potions states hers."""
-    catalogue = catalogue or builtin_catalogue()
 
     def holds(skill: str) -> bool:
         return catalogue.holds(role, skill=skill)

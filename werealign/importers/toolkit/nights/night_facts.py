@@ -22,8 +22,8 @@ from werealign.importers.corrections import apply_corrections
 from werealign.importers.toolkit.nights.badge_checks import badge_checks
 from werealign.importers.toolkit.nights.claims import Statement, read_log_claims, read_statements, statement_events
 from werealign.importers.toolkit.nights.knife_said import knife_evidence
-from werealign.importers.toolkit.nights.night_truth import NotKnown, own_kill_skills, settle_night_actions, untold_dawn
-from werealign.game.knowledge import dawn_window
+from werealign.importers.toolkit.nights.night_truth import NotKnown, settle_night_actions, untold_dawn
+from werealign.game.knowledge import dawn_window, own_kill_skills
 from werealign.importers.toolkit.nights.night_record import DERIVED_NOTE, TOLD_DEATH_NOTE, UNPLACED_NOTE
 from werealign.importers.toolkit.nights.nights import Reading, read_night_actions
 from werealign.importers.toolkit.nights.own_checks import own_checks
@@ -34,7 +34,7 @@ from werealign.importers.toolkit.nights.swaps import stated_swaps
 from werealign.schema import Event, Phase, SeatInfo, Utterance
 from werealign.schema.corrections import Correction
 from werealign.schema.models import ACTOR, EVERYONE
-from werealign.schema.roles import RoleCatalogue, builtin_catalogue
+from werealign.schema.roles import RoleCatalogue
 
 
 @dataclass
@@ -49,11 +49,11 @@ class NightFacts:
 
 def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[Utterance], seats: Sequence[SeatInfo],
                      phases: Sequence[Phase], language: str, exits: Sequence[Event], corrections: Sequence[Correction] = (),
-                     voted=lambda seat, night: None, catalogue: RoleCatalogue | None = None) -> NightFacts:
+                     voted=lambda seat, night: None, *, catalogue: RoleCatalogue) -> NightFacts:
     """`corrections`: the game's corrections file (werealign.importers.corrections), applied before the settling.
     `voted`: (seat, night) -> the seats it voted for by day before that night, None when not known (toolkit.tallies.day_ballots).
-    `catalogue`: the game's role catalogue (`catalogue_for(game.rules.declared_roles)`; default the built-in one)."""
-    catalogue = catalogue or builtin_catalogue()
+    `catalogue`: the game's role catalogue (`catalogue_for(game.rules.declared_roles)`), required: a built-in default
+    would read a game's declared roles as unknown and hide the caller that forgot it."""
     read = (read_night_actions(logs, seats, phases, language, catalogue=catalogue)
             + read_night_actions(recap, seats, phases, language, transcribed=True, exits=exits, catalogue=catalogue))
     readings, undawned = _dawn_bears_out(read, exits, phases, own_kill_skills(catalogue))
@@ -77,7 +77,7 @@ def read_night_facts(logs: str | None, recap: str | None, utterances: Sequence[U
     facts, corrected = apply_corrections(facts, corrections)
     knives = [(e.target, e.phase) for e in [*(r.event for r in readings if r.event is not None), *(e for e, _ in undawned)] if e.skill == "wolf_kill"]
     kept, dropped = settle_night_actions(facts, exits, seats, phases, _antidotes_stated(readings, refused, phases), stated_swaps([logs, recap], seats),
-                                         told_deaths, knife_evidence(logs, recap, seats, knives), voted, catalogue)
+                                         told_deaths, knife_evidence(logs, recap, seats, knives), voted, catalogue=catalogue)
     # what the rules cannot settle is no contradiction: named missing, like two sources that disagree
     disputed.update({(e.actor, e.skill, e.phase): why for e, why in dropped if isinstance(why, NotKnown)})
     dropped = [*late_written, *(d for d in dropped if not isinstance(d[1], NotKnown))]

@@ -13,7 +13,7 @@ from werealign.importers.toolkit.nights.claims import seen_by_seer
 from werealign.importers.toolkit.role_words import ROLE_WORDS
 from werealign.schema import Event, SeatInfo
 from werealign.schema.models import ACTOR, EVERYONE, Audience
-from werealign.schema.roles import RoleCatalogue, builtin_catalogue
+from werealign.schema.roles import RoleCatalogue
 
 WOLVES = Audience(kind="team", team="wolf")
 DERIVED_NOTE = "read from the sources' account of a night they do not name (after a self-destruct or a nightfall), borne out by the host's dawn"
@@ -54,9 +54,9 @@ class NightRecord:
     """Where the clause readers (nights.night_clauses) put what they read: each reading is checked against the game
     (its night, its seats, the roles named) and becomes an event, or a refusal with why."""
 
-    def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool, catalogue: RoleCatalogue | None = None):
+    def __init__(self, by_seat: dict[int, SeatInfo], nights: set[str], zh: bool, catalogue: RoleCatalogue):
         self.by_seat, self.nights, self.zh = by_seat, nights, zh
-        self.catalogue = catalogue or builtin_catalogue()  # who holds a skill is the catalogue's rule, not a role id
+        self.catalogue = catalogue  # who holds a skill is the catalogue's rule, not a role id
         self.readings: list[Reading] = []
         self.derived = False  # reading under a night the text does not name (nights.night_story)
         self.nicks: dict[str, int] = {}

@@ -31,10 +31,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from werealign.game.knowledge import Duty, dawn_window, duties
+from werealign.game.knowledge import Duty, dawn_window, duties, own_kill_skills
 from werealign.schema import Event, Phase, SeatInfo
 from werealign.schema.models import Audience
-from werealign.schema.roles import RoleCatalogue, builtin_catalogue
+from werealign.schema.roles import RoleCatalogue
 
 # How the host announces a death of the night (werealign.importers.toolkit.exits.host_exits): "昨天晚上死亡的是…",
 # or only "N 号请离场" at dawn.
@@ -45,7 +45,7 @@ _WITCH_TOLD = "the night's victim, as the game tells the witch while she holds h
 
 def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats: Sequence[SeatInfo], phases: Sequence[Phase],
                          antidote_stated: Sequence[Event] = (), swaps: set[frozenset[int]] = frozenset(), told_deaths: Sequence[Event] = (),
-                         knifed=lambda seat, night: [], voted=lambda seat, night: None, catalogue: RoleCatalogue | None = None
+                         knifed=lambda seat, night: [], voted=lambda seat, night: None, *, catalogue: RoleCatalogue
                          ) -> tuple[list[Event], list[tuple[Event, str]]]:
     """(the events to keep, with the wolves' kills and the witch's knowledge added; the dropped actions with why).
     `antidote_stated`: saves some source states that are not among `actions` (in dispute, or their night unknown and
@@ -55,9 +55,8 @@ def settle_night_actions(actions: Sequence[Event], exits: Sequence[Event], seats
     poison whose seat lived while the other seat of its pair died at that dawn is kept. `told_deaths`: seats the log or
     the recap has die in a night (elimination events on that night): they stand for a dawn the host never tells.
     `voted`: (seat, night) -> the seats it voted for by day before that night (None: not known; toolkit.tallies).
-    `catalogue`: the game's role catalogue (its declared roles; default the built-in one). A drop whose reason is a
+    `catalogue`: the game's role catalogue (its declared roles). A drop whose reason is a
     `NotKnown` is no contradiction: the sources may be right, and the rules as the catalogue gives them cannot tell."""
-    catalogue = catalogue or builtin_catalogue()
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
     exit_of = {e.target: e for e in exits if e.kind == "elimination" and e.target is not None}
@@ -151,12 +150,6 @@ class NotKnown(str):
     the catalogue does not know, which lived). A str, so every reader of a drop's reason reads it as one."""
 
 
-def own_kill_skills(catalogue: RoleCatalogue) -> frozenset[str]:
-    """The skill ids of the roles' own night kills (role catalogue `night_kill`: the witch's poison, the stalker's
-    assassination): a stated one is a cause of a death at its night's dawn."""
-    return frozenset(r.night_kill.skill for r in catalogue.roles.values() if r.night_kill is not None)
-
-
 def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
     """(seat, skill) -> True when the seat's role survives the skill used on it at night (catalogue `survives`), False
     when its role is known and does not, None when the catalogue does not know the role (nor whether it survives)."""
@@ -172,7 +165,7 @@ def _survivor(seats: Sequence[SeatInfo], catalogue: RoleCatalogue):
 _dawn = dawn_window
 
 
-def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue | None = None,
+def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Sequence[Phase], catalogue: RoleCatalogue,
                       seats: Sequence[SeatInfo] = ()) -> list[str]:
     """Nights whose dawn the known actions do not explain (for the import report; nothing is changed): a death
     announced at dawn that is neither the night's known kill nor a death a stated act of that night explains
@@ -182,7 +175,6 @@ def unexplained_dawns(kept: Sequence[Event], exits: Sequence[Event], phases: Seq
     reported: a guard's protection is rarely stated, so it explains most of them."""
     order = {p.id: i for i, p in enumerate(phases)}
     nights = [p.id for p in phases if p.kind == "night"]
-    catalogue = catalogue or builtin_catalogue()
     kill_skills = own_kill_skills(catalogue)
     out = []
     for night in nights:
@@ -338,22 +330,28 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
 
 def _witch_told(events: list[Event], stated: Sequence[Event], seats: Sequence[SeatInfo], nights: list[str], out_before,
                 catalogue: RoleCatalogue) -> list[Event]:
-    """The night's victim, shown to the one seat whose role learns it until it uses a skill of its own (catalogue
-    `knows_each_night` 'wolf_kill until OWN_SKILL': the witch until her antidote) on each night it still holds that
-    skill (before every use kept or `stated`, in dispute or not). Two such seats: which one was told is not known."""
-    told_until = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == "wolf_kill" and d.until]
-    if len(told_until) != 1:
-        return []  # none, or which seat was told is not known
-    witch, duty = told_until[0]
+    """The night's victim, shown to a seat whose role learns it without holding it (`Role.learns` less `Role.night_skills`):
+    with 'wolf_kill until OWN_SKILL' (the witch until her antidote), each night it still holds that skill (before every
+    use kept or `stated`, in dispute or not); with a plain 'wolf_kill' on a role off the wolf side, every night it is in.
+    The two rules are read apart; two seats under one of them: which one was told is not known."""
+    learners = [(s.seat, d) for s in seats for d in duties(s.role, catalogue) if d.skill == "wolf_kill" and not catalogue.holds(s.role, skill="wolf_kill")]
+    told: list[Event] = []
+    for group in ([x for x in learners if x[1].until], [x for x in learners if not x[1].until]):
+        if len(group) == 1:  # none, or which seat was told is not known
+            told += _told_to(*group[0], events, stated, nights, out_before)
+    return told
+
+
+def _told_to(seat: int, duty: Duty, events: list[Event], stated: Sequence[Event], nights: list[str], out_before) -> list[Event]:
     until = duty.until
-    note = _WITCH_TOLD if duty == Duty.parse("wolf_kill until witch_save") else f"the night's victim, as the game tells the seat until it uses {until}"
+    note = (_WITCH_TOLD if duty == Duty.parse("wolf_kill until witch_save") else f"the night's victim, as the game tells the seat until it uses {until}"
+            if until is not None else "the night's victim, as the game tells the seat every night")
     kills = {e.phase: e for e in events if e.skill == "wolf_kill"}
-    saved_on = [e.phase for e in [*events, *stated] if e.skill == until and e.actor == witch and e.phase in nights]
+    saved_on = [e.phase for e in [*events, *stated] if until is not None and e.skill == until and e.actor == seat and e.phase in nights]
     told = []
     for night in nights:
-        if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(witch, night) is not None:
+        if any(nights.index(n) < nights.index(night) for n in saved_on) or out_before(seat, night) is not None:
             break
         if night in kills:
-            told.append(kills[night].model_copy(update={"audience": Audience(kind="seats", seats=[witch]),
-                                                        "note": note}))
+            told.append(kills[night].model_copy(update={"audience": Audience(kind="seats", seats=[seat]), "note": note}))
     return told

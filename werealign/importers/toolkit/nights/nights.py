@@ -86,11 +86,11 @@ def _subclauses(text: str) -> list[str]:
 
 
 def read_night_actions(logs: str | None, seats: Sequence[SeatInfo], phases: Sequence[Phase], language: str, *,
-                       transcribed: bool = False, exits: Sequence[Event] = (), catalogue: RoleCatalogue | None = None) -> list[Reading]:
+                       transcribed: bool = False, exits: Sequence[Event] = (), catalogue: RoleCatalogue) -> list[Reading]:
     """Every recognisable night action of the log (module docstring), in log order. `transcribed`: the text is a
     transcript of speech (the host's recap), whose sentences run on with a space between them instead of a stop.
     `exits`: the host's eliminations (a day's exile the recap tells by nickname maps it: nights.nicknames). `catalogue`:
-    the game's (default the built-in one): who may act by a skill is its rule (`NightRecord.holds`), not a role id."""
+    the game's (`catalogue_for(game.rules.declared_roles)`): who may act by a skill is its rule (`NightRecord.holds`), not a role id."""
     if not logs:
         return []
     by_seat = {s.seat: s for s in seats}
