@@ -313,7 +313,7 @@ def test_a_language_is_a_lexicon(monkeypatch):
 
 @pytest.mark.werebench
 def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
-    """Issue 42: the reader against 1,493 hand-labelled turns of the release (tests/data, structured labels only: game,
+    """Issue 42: the reader against 1,787 hand-labelled turns of the release (tests/data, structured labels only: game,
     turn index, seat, claimed role), scored as `scripts/claim_labels.py` scores them. The reader was tuned on all four
     sets A-D (fourth round), on E's misses (fifth round) and on F's (sixth), so every set here is a regression floor,
     not a held-out measurement: E measured the fourth round held out (69.6% / 85.7%), F the fifth (labelled blind; the sixth round
@@ -321,7 +321,8 @@ def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
     the seventh round's first step (the same figures); the seventh round then read G's misses, so G is a fit too. H,
     labelled blind by two hands that agree on every turn, measures the seventh round held out (60.3% / 80.0%), and so do
     I and J (82.4% / 92.4% and 75.4% / 87.5%), each labelled blind by two other hands (the turns they labelled
-    differently are left out: I holds 148, J 145). Each set alone keeps the floor of what it measured."""
+    differently are left out: I holds 148, J 145), and K and L (71.8% / 91.8% and 67.6% / 85.7%; 147 turns each), drawn
+    and labelled the same way later. Each set alone keeps the floor of what it measured."""
     labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
     games = load_dataset(werebench_import.path).games
     union = score_labels(labels, games, ["A", "B", "C", "D"])
@@ -333,21 +334,22 @@ def test_real_release_claim_reading_against_the_hand_labels(werebench_import):
     # out, then the seventh read its misses
     for name, recall_floor, precision_floor in (("A", 0.95, 0.93), ("B", 0.96, 0.93), ("C", 0.88, 0.86), ("D", 0.89, 0.92),
                                                 ("E", 0.92, 0.94), ("F", 0.85, 0.93), ("G", 0.76, 0.90),
-                                                ("H", 0.60, 0.80), ("I", 0.82, 0.92), ("J", 0.75, 0.87)):
+                                                ("H", 0.60, 0.80), ("I", 0.82, 0.92), ("J", 0.75, 0.87),
+                                                ("K", 0.71, 0.91), ("L", 0.67, 0.85)):
         one = score_labels(labels, games, [name])
-        assert one.turns >= {"I": 148, "J": 145}.get(name, 150) and one.claims >= 50
+        assert one.turns >= {"I": 148, "J": 145, "K": 147, "L": 147}.get(name, 150) and one.claims >= 50
         assert one.recall >= recall_floor and one.precision >= precision_floor, (name, round(one.recall, 3), round(one.precision, 3))
 
 
 @pytest.mark.werebench
-@pytest.mark.xfail(strict=False, reason="issue 42 must-have 4 not met (2026-11-28): the seventh round reads 72.6% of the "
-                                        "claims of sets H, I and J together, 87.0% of its readings right; each set was labelled "
+@pytest.mark.xfail(strict=False, reason="issue 42 must-have 4 not met (2026-11-28): the seventh round reads 71.5% of the "
+                                        "claims of sets H to L together, 87.8% of its readings right; each set was labelled "
                                         "blind by two hands that agree on 97-100% of turns, so the gap is the reader's, not the labels'")
 def test_claims_are_read_at_90_percent_on_the_sets_the_reader_was_not_tuned_on(werebench_import):
-    """Issue 42 must-have 4: recall and precision >= 90% on hand-labelled sets the reader was not tuned on (H, I, J: no
-    round has read their misses yet; a round that does makes them a fit and needs new blind sets)."""
+    """Issue 42 must-have 4: recall and precision >= 90% on hand-labelled sets the reader was not tuned on (H to L: no
+    merged round has read their misses; a round that does makes them a fit and needs new blind sets)."""
     labels = load_labels(Path(__file__).parent / "data" / "claim_labels_werebench.json")
-    held_out = score_labels(labels, load_dataset(werebench_import.path).games, ["H", "I", "J"])
+    held_out = score_labels(labels, load_dataset(werebench_import.path).games, ["H", "I", "J", "K", "L"])
     assert held_out.recall >= 0.90 and held_out.precision >= 0.90, (round(held_out.recall, 3), round(held_out.precision, 3))
 
 
