@@ -20,6 +20,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from werealign.game.claim_labels import FIELD  # the reply names the role in the field a label does
 from werealign.game.claims import board_roles
 from werealign.llm.builtin_models import count_tokens
 from werealign.llm.cache import ResponseCache, cache_enabled, worth_caching
@@ -59,9 +60,9 @@ def parse_claim(reply: str, roles: Iterable[str]) -> str | None:
         obj = json.loads(found[0])
     except ValueError as exc:
         raise Unreadable(f"the reply's object is not JSON ({exc})") from None
-    if not isinstance(obj, dict) or "claim" not in obj:
-        raise Unreadable('the reply has no "claim" field')
-    claim = obj["claim"]
+    if not isinstance(obj, dict) or FIELD not in obj:
+        raise Unreadable(f'the reply has no "{FIELD}" field')
+    claim = obj[FIELD]
     if claim is None:
         return None
     if not isinstance(claim, str) or claim.strip() not in set(roles):
