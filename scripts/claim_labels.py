@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from werealign.analysis.aggregate import wilson
-from werealign.annotate.claim_model import PARAMS, ModelReads, estimate, read_claims
+from werealign.annotate.claim_model import MAX_TOKENS, ModelReads, estimate, read_claims
 from werealign.dataset import load_dataset
 from werealign.errors import UserError
 from werealign.game.claim_labels import LabelError, LabelScore, labelled_turns, load_labels, rule_reader, score_labels
@@ -57,10 +57,12 @@ def main(argv: list[str], acompletion: Acompletion | None = None) -> int:
     ap.add_argument("--model", help="score a language model as the reader (litellm's model string)")
     ap.add_argument("--api-base", help="the model's endpoint (an OpenAI-compatible server)")
     ap.add_argument("--concurrency", type=int, default=4, help="requests in flight at once (default 4)")
+    ap.add_argument("--max-tokens", type=int, default=MAX_TOKENS,
+                    help=f"reply tokens per call (default {MAX_TOKENS}; more for a model that reasons first)")
     ap.add_argument("--dry-run", action="store_true", help="print the calls and an estimate of tokens; send nothing")
     args = ap.parse_args(argv)
-    if args.limit is not None and args.limit < 1 or args.concurrency < 1:
-        ap.error("--limit and --concurrency take a positive number")
+    if args.limit is not None and args.limit < 1 or args.concurrency < 1 or args.max_tokens < 1:
+        ap.error("--limit, --concurrency and --max-tokens take a positive number")
     model = None
     try:
         labels = load_labels(args.labels)
@@ -74,13 +76,13 @@ def main(argv: list[str], acompletion: Acompletion | None = None) -> int:
         if args.dry_run:
             calls, tokens = estimate(turns.values())
             print(f"dry run: {calls} calls, ~{tokens} prompt tokens (one per CJK character, word or symbol), at most "
-                  f"{calls * PARAMS['max_tokens']} reply tokens; nothing sent")
+                  f"{calls * args.max_tokens} reply tokens; nothing sent")
             return 0
         read = rule_reader
         if args.model:
             check_credentials(args.model, args.api_base)
             model = read_claims(list(turns.values()), args.model, api_base=args.api_base,
-                                concurrency=args.concurrency, acompletion=acompletion)
+                                concurrency=args.concurrency, max_tokens=args.max_tokens, acompletion=acompletion)
             read = lambda game, turn: model.reads[(game.game_id, turn.index)]  # noqa: E731
         scores = {name: score_labels(labels, games, [name], read) for name in sets}
         total = score_labels(labels, games, sets, read) if len(sets) > 1 else None

@@ -172,3 +172,19 @@ def test_the_script_refuses_a_model_without_its_key(tmp_path, capsys, monkeypatc
     fake = FakeCompletion()
     assert script.main([*_files(tmp_path), "--model", "openai/gpt-4o-mini"], acompletion=fake) == 2
     assert "OPENAI_API_KEY" in capsys.readouterr().err and fake.calls == []
+
+
+def test_a_reply_cut_at_max_tokens_says_so_and_max_tokens_is_sent():
+    from types import SimpleNamespace
+
+    sent = []
+
+    async def cut(*, model, messages, **kwargs):
+        sent.append(kwargs["max_tokens"])
+        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content='Let me think. {"cla'),
+                                                        finish_reason="length")], usage=None, _hidden_params={})
+
+    reads = read_claims(_turns(_game())[:1], MODEL, api_base=BASE, acompletion=cut, max_tokens=7)
+    assert sent == [7] and reads.unreadable[0]["reason"] == "no JSON object in the reply (the reply was cut at max_tokens)"
+    again = read_claims(_turns(_game())[:1], MODEL, api_base=BASE, acompletion=cut, max_tokens=7)
+    assert sent == [7] and again.cached == 1 and "cut at max_tokens" in again.unreadable[0]["reason"]

@@ -22,7 +22,7 @@ from typing import Any
 
 from werealign.game.claim_labels import FIELD  # the reply names the role in the field a label does
 from werealign.game.claims import board_roles
-from werealign.llm.builtin_models import count_tokens
+from werealign.llm.builtin_models import builtin, count_tokens
 from werealign.llm.cache import ResponseCache, cache_enabled, worth_caching
 from werealign.llm.call_engine import stored_row
 from werealign.llm.client import RetryPolicy, call_with_retries, litellm_cost
@@ -33,7 +33,7 @@ from werealign.llm.workers import run_workers
 from werealign.render.claim_prompt import claim_messages
 from werealign.schema import GameLog, Utterance
 
-PARAMS: dict[str, Any] = {"temperature": 0, "max_tokens": 64}  # the reply is one short JSON object
+MAX_TOKENS = 64  # the reply is one short JSON object (a model that reasons before replying needs more: --max-tokens)
 _OBJECT = re.compile(r"\{[^{}]*\}")  # the reply's JSON object, fenced or after a sentence
 
 
@@ -81,21 +81,26 @@ def estimate(turns: Iterable[tuple[GameLog, Utterance]]) -> tuple[int, int]:
 
 
 def read_claims(turns: list[tuple[GameLog, Utterance]], model: str, *, api_base: str | None = None, concurrency: int = 4,
-                acompletion: Acompletion | None = None, policy: RetryPolicy | None = None) -> ModelReads:
-    """Read each turn's claim with `model` (at most `concurrency` requests in flight)."""
+                max_tokens: int = MAX_TOKENS, acompletion: Acompletion | None = None,
+                policy: RetryPolicy | None = None) -> ModelReads:
+    """Read each turn's claim with `model` (at most `concurrency` requests in flight), at temperature 0."""
     with ExitStack() as stack:
         conn = stack.enter_context(connect(model, api_base, acompletion=acompletion))
         cache = (stack.enter_context(ResponseCache(api_base)) if cache_enabled() and worth_caching(model) else None)
-        return asyncio.run(_read_all(turns, conn, cache, concurrency, policy or RetryPolicy()))
+        served = builtin(model)  # a served built-in (local/smollm2) states its own timeout, attempts and connections
+        if policy is None:
+            policy = RetryPolicy(timeout=served.timeout, max_attempts=served.max_attempts) if served else RetryPolicy()
+        params = {"temperature": 0, "max_tokens": max_tokens}
+        return asyncio.run(_read_all(turns, conn, cache, conn.connections(concurrency), policy, params))
 
 
 async def _read_all(turns: list[tuple[GameLog, Utterance]], conn: Connection, cache: ResponseCache | None,
-                    concurrency: int, policy: RetryPolicy) -> ModelReads:
+                    concurrency: int, policy: RetryPolicy, params: dict[str, Any]) -> ModelReads:
     out = ModelReads()
     keyed = []
     for game, turn in turns:
         messages = claim_messages(game, turn)
-        keyed.append((request_key(conn.routed, PARAMS, messages), messages, game, turn))
+        keyed.append((request_key(conn.routed, params, messages), messages, game, turn))
     hits: Mapping[str, StoredResponse] = cache.lookup(k for k, *_ in keyed) if cache is not None else {}
 
     async def work(item: tuple[str, list[dict[str, str]], GameLog, Utterance], rng: random.Random) -> None:
@@ -103,15 +108,16 @@ async def _read_all(turns: list[tuple[GameLog, Utterance]], conn: Connection, ca
         row = hits.get(key)
         if row is not None:
             out.cached += 1
-            reply, error = row.response, None
+            reply, error, cut = row.response, None, row.finish_reason == "length"
         else:
             out.sent += 1
             outcome = await call_with_retries(conn.acompletion, model=conn.routed, messages=messages,
-                                              kwargs={**conn.kwargs, **PARAMS}, policy=policy, rng=rng,
+                                              kwargs={**conn.kwargs, **params}, policy=policy, rng=rng,
                                               cost_of=litellm_cost if conn.priced else (lambda resp: None))
             reply, error = outcome.text, None if outcome.ok else f"{outcome.error_class}: {outcome.error_message}"
+            cut = outcome.finish_reason == "length"
             if cache is not None:  # successes only (ResponseCache.add)
-                cache.add(stored_row(key, {"model": conn.model, "params": PARAMS, "messages": messages}, outcome))
+                cache.add(stored_row(key, {"model": conn.model, "params": params, "messages": messages}, outcome))
         where = (game.game_id, turn.index)
         try:
             if error is not None:
@@ -119,7 +125,8 @@ async def _read_all(turns: list[tuple[GameLog, Utterance]], conn: Connection, ca
             out.reads[where] = parse_claim(reply or "", board_roles(game))
         except Unreadable as exc:
             out.reads[where] = None
-            out.unreadable.append({"game": game.game_id, "utterance": turn.index, "reason": str(exc)})
+            reason = f"{exc} (the reply was cut at max_tokens)" if cut else str(exc)
+            out.unreadable.append({"game": game.game_id, "utterance": turn.index, "reason": reason})
 
     await run_workers(keyed, concurrency, work, lambda i: random.Random(i))
     out.unreadable.sort(key=lambda u: (u["game"], u["utterance"]))
