@@ -167,7 +167,9 @@ def test_the_script_dry_run_sends_nothing_and_without_a_model_is_the_rule_reader
     assert "unreadable" not in out and out.splitlines()[0].startswith("X\tturns=2")
 
 
-def test_the_script_refuses_a_model_without_its_key(tmp_path, capsys, monkeypatch):
+def test_the_script_refuses_a_baseline_and_a_model_without_its_key(tmp_path, capsys, monkeypatch):
+    assert script.main([*_files(tmp_path), "--model", "werealign/random"]) == 2
+    assert "baseline reads no prompt" in capsys.readouterr().err
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     fake = FakeCompletion()
     assert script.main([*_files(tmp_path), "--model", "openai/gpt-4o-mini"], acompletion=fake) == 2

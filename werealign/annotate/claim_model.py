@@ -20,6 +20,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
+from werealign.errors import UserError
 from werealign.game.claim_labels import FIELD  # the reply names the role in the field a label does
 from werealign.game.claims import board_roles
 from werealign.llm.builtin_models import builtin, count_tokens
@@ -86,10 +87,13 @@ def read_claims(turns: list[tuple[GameLog, Utterance]], model: str, *, api_base:
     """Read each turn's claim with `model` (at most `concurrency` requests in flight), at temperature 0."""
     with ExitStack() as stack:
         conn = stack.enter_context(connect(model, api_base, acompletion=acompletion))
+        if conn.in_process:  # a baseline answers an item from the item itself, and a claim prompt is no item
+            raise UserError(f"--model {model}: a built-in baseline reads no prompt; name a language model")
         cache = (stack.enter_context(ResponseCache(api_base)) if cache_enabled() and worth_caching(model) else None)
         served = builtin(model)  # a served built-in (local/smollm2) states its own timeout, attempts and connections
         if policy is None:
-            policy = RetryPolicy(timeout=served.timeout, max_attempts=served.max_attempts) if served else RetryPolicy()
+            own = {"timeout": served.timeout, "max_attempts": served.max_attempts} if served else {}
+            policy = RetryPolicy(**{k: v for k, v in own.items() if v is not None})
         params = {"temperature": 0, "max_tokens": max_tokens}
         return asyncio.run(_read_all(turns, conn, cache, conn.connections(concurrency), policy, params))
 
