@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,9 @@ def test_the_prompt_holds_the_board_an_invented_role_and_the_turn():
     assert TEXTS[1] in text and f"seat {turn.speaker}" in text
     assert TEXTS[3] not in text  # no other turn is shown
     assert "quotes of others" in text and '{"claim": null}' in text
+    rules = json.loads((REPO / "tests" / "data" / "claim_labels_werebench.json").read_text(encoding="utf-8"))["rules"]
+    idioms = re.findall(r"'([^']*[\u4e00-\u9fff][^']*)'", rules)
+    assert len(idioms) >= 6 and all(i in text for i in idioms)  # the hand labellers' rules, every idiom kept
 
 
 @pytest.mark.parametrize("reply, role", [
