@@ -194,3 +194,25 @@ def test_a_reply_cut_at_max_tokens_says_so_and_max_tokens_is_sent():
     assert sent == [7] and reads.unreadable[0]["reason"] == "no JSON object in the reply (the reply was cut at max_tokens)"
     again = read_claims(_turns(_game())[:1], MODEL, api_base=BASE, acompletion=cut, max_tokens=7)
     assert sent == [7] and again.cached == 1 and "cut at max_tokens" in again.unreadable[0]["reason"]
+
+
+@pytest.mark.werebench
+def test_every_labelled_turn_of_the_release_can_be_answered(werebench_import):
+    """Every hand-labelled turn's prompt offers each role of its board and shows the turn whole, and (almost) every
+    labelled claim is a board role the model can name: the model reader's ceiling on the labels (2 of 832 are roles
+    off the board, bluffs kept as labelled, when this was written)."""
+    from werealign.dataset import load_dataset
+    from werealign.game.claim_labels import labelled_turns, load_labels
+    from werealign.game.claims import board_roles
+    from werealign.schema.roles import canonical_role, catalogue_for
+
+    labels = load_labels(REPO / "tests" / "data" / "claim_labels_werebench.json")
+    claims = off_board = 0
+    for row, game, turn in labelled_turns(labels, load_dataset(werebench_import.path).games):
+        roles = board_roles(game)
+        text = claim_messages(game, turn)[0]["content"]
+        assert turn.text in text and all(f"\n- {r}: " in text for r in roles), (game.game_id, turn.index)
+        claimed = row["claim"] and (canonical_role(row["claim"], catalogue_for(game.rules.declared_roles)) or row["claim"])
+        claims += claimed is not None
+        off_board += claimed is not None and claimed not in roles
+    assert claims >= 800 and off_board <= claims // 100
