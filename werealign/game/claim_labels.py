@@ -13,12 +13,12 @@ another speaker) is an error naming the label, never skipped.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from werealign.game.claims import reader_for
-from werealign.schema import GameLog
+from werealign.schema import GameLog, Utterance
 from werealign.schema.roles import canonical_role, catalogue_for
 
 
@@ -59,10 +59,18 @@ def load_labels(path: Path) -> list[dict]:
     return labels
 
 
-def score_labels(labels: Iterable[dict], games: Mapping[str, GameLog], sets: Iterable[str] | None = None) -> LabelScore:
-    """The reader's score on the labels of `sets` (None: every label), read turn by turn."""
+Reader = Callable[[GameLog, Utterance], "str | None"]  # a turn's claimed role, or None
+
+
+def rule_reader(game: GameLog, turn: Utterance) -> str | None:
+    """The rule reader (werealign.game.claims)."""
+    return reader_for(game).claim(turn.text, turn.speaker)
+
+
+def labelled_turns(labels: Iterable[dict], games: Mapping[str, GameLog],
+                   sets: Iterable[str] | None = None) -> Iterator[tuple[dict, GameLog, Utterance]]:
+    """(label, game, turn) for each label of `sets` (None: every label); LabelError for a label off its turn."""
     wanted = None if sets is None else set(sets)
-    out = LabelScore()
     for row in labels:
         if wanted is not None and row["set"] not in wanted:
             continue
@@ -70,7 +78,15 @@ def score_labels(labels: Iterable[dict], games: Mapping[str, GameLog], sets: Ite
         turn = next((u for u in game.utterances if u.index == row["utterance"]), None) if game else None
         if turn is None or turn.speaker != row["seat"]:
             raise LabelError(f"label {row}: game {row['game']} has no turn {row['utterance']} by seat {row['seat']}")
-        got = reader_for(game).claim(turn.text, turn.speaker)
+        yield row, game, turn
+
+
+def score_labels(labels: Iterable[dict], games: Mapping[str, GameLog], sets: Iterable[str] | None = None,
+                 read: Reader = rule_reader) -> LabelScore:
+    """`read`'s score (by default the rule reader's) on the labels of `sets` (None: every label), turn by turn."""
+    out = LabelScore()
+    for row, game, turn in labelled_turns(labels, games, sets):
+        got = read(game, turn)
         # a label made while the role was unknown is its raw name; a catalogue that learns the role reads it by id
         claimed = row[FIELD] and (canonical_role(row[FIELD], catalogue_for(game.rules.declared_roles)) or row[FIELD])
         out.turns += 1
