@@ -289,3 +289,20 @@ def test_a_builtin_answers_an_invented_task_by_its_answer_shape() -> None:
         assert in_process_reply("werealign/all-candidates", state).endswith("\nAnswer: 2")  # one seat, not the whole set
     with TASKS.added(replace(accuse, answer_shape="seats")):
         assert in_process_reply("werealign/all-candidates", state).endswith("\nAnswer: 5, 2, 7")
+
+
+def test_the_byte_bpe_bound_counted_line_by_line_is_the_whole_texts() -> None:
+    """byte_bpe_upper_bound reads (and caches) a text line by line: the bound is still the whole text's, rounded once
+    (CJK characters as 3 tokens, the other tokens plus a quarter), on invented lines that each round differently."""
+    import random
+    import re
+
+    from werealign.llm.builtin_models import byte_bpe_upper_bound, count_tokens
+
+    cjk = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+    rng = random.Random(46)
+    for _ in range(300):
+        text = "".join(rng.choice(["seat", "7", " ", ",", "\n", "狼", "。", "\u3000", "Ｚ", "\t", "wolf."]) for _ in range(rng.randrange(0, 80)))
+        rest = count_tokens(cjk.sub(" ", text))
+        assert byte_bpe_upper_bound(text) == 3 * len(cjk.findall(text)) + -(-5 * rest // 4), repr(text)
+    assert byte_bpe_upper_bound("a\nb\nc") == 4 and byte_bpe_upper_bound("a") == 2  # 3 words: 3.75 -> 4, not 3 x 2

@@ -108,3 +108,22 @@ def test_a_run_within_the_hour_at_the_slowest_speed_is_not_probed(monkeypatch) -
     small = _estimate(tasks=("vote",), limit=1, decodes=1)
     assert not small.probed and small.requests == 1 and small.seconds <= wall_time.FIT_SHARE * wall_time.HOUR
     assert "at most" in small.line("local/smollm2") and "no timing probe needed" in small.line("local/smollm2")
+
+
+def test_the_shared_prefix_is_commonprefixs_length() -> None:
+    """The estimate's prefix sharing (a halving search) agrees with os.path.commonprefix on invented strings: equal,
+    one a prefix of the other, empty, a difference at every position of a short pair, and long random pairs."""
+    import os
+    import random
+
+    rng = random.Random(46)
+    pairs = [("", ""), ("", "abc"), ("abc", "abc"), ("abc", "abcd"), ("abcd", "abc"), ("答案：A", "答案：B")]
+    base = "seat 3 says 世界 is a wolf"
+    pairs += [(base, base[:i] + "#" + base[i + 1:]) for i in range(len(base))]
+    for _ in range(200):
+        a = "".join(rng.choice("ab 答") for _ in range(rng.randrange(0, 3000)))
+        cut = rng.randrange(0, len(a) + 1)
+        b = a[:cut] + "".join(rng.choice("ab 答") for _ in range(rng.randrange(0, 50)))
+        pairs += [(a, b), (b, a)]
+    for a, b in pairs:
+        assert wall_time.shared_prefix(a, b) == len(os.path.commonprefix([a, b])), (a[:40], b[:40])

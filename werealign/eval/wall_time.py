@@ -17,7 +17,6 @@ What is not measured: a machine that gets busier or idler during the run, and re
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +61,23 @@ def duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+def shared_prefix(a: str, b: str) -> int:
+    """len(os.path.commonprefix([a, b])), found by halving with slice comparisons (C speed): commonprefix walks the
+    strings a character at a time in Python, and consecutive requests share nearly all of their characters (an item's
+    decodes differ in the options' order only), which took 2 ms a request on the bundled sample's plan."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    low, high = 0, n  # a[:low] == b[:low] and a[:high] != b[:high]: the first difference is at an index in [low, high)
+    while high - low > 1:
+        mid = (low + high) // 2
+        if a[low:mid] == b[low:mid]:
+            low = mid
+        else:
+            high = mid
+    return low
+
+
 def _text(p: Planned) -> str:
     return "\n".join(str(m.get("content") or "") for m in p.messages)
 
@@ -96,7 +112,7 @@ def estimate_wall_time(config: RunConfig, timeout: float, run_dir: Path | None =
     def estimate(speed: Speed, scale: float) -> WallTime:
         def seconds(p: Planned, before: str | None) -> float:
             text, tokens = _text(p), count(p.messages) * scale
-            shared = len(os.path.commonprefix([before, text])) / max(1, len(text)) if before is not None else 0.0
+            shared = shared_prefix(before, text) / max(1, len(text)) if before is not None else 0.0
             return tokens * (1 - shared) / speed.prompt_tokens_per_s + _reply_tokens(p, config) / speed.reply_tokens_per_s
 
         total, before = 0.0, None

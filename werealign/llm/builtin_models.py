@@ -218,9 +218,17 @@ def byte_bpe_upper_bound(text: str) -> int:
     A byte-level token covers at least one UTF-8 byte, so a CJK character (3 bytes) is at most 3 tokens; SmolLM2
     measured 2.0-2.4 on the release's Chinese. Other text: its words and symbols (`count_tokens`) plus a quarter,
     against the 0.97 tokens per counted word SmolLM2 measured on English prompts (BENCHMARKS.md)."""
-    cjk = len(_CJK.findall(text))
-    rest = count_tokens(_CJK.sub(" ", text))
+    cjk = rest = 0
+    for line in text.split("\n"):  # line by line, as count_tokens (the sums are the same): each line is read once a run
+        line_cjk, line_rest = _line_bound(line)
+        cjk, rest = cjk + line_cjk, rest + line_rest
     return 3 * cjk + -(-5 * rest // 4)
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_bound(line: str) -> tuple[int, int]:
+    """A line's CJK characters and its other tokens (the CJK ones blanked, as byte_bpe_upper_bound counts them)."""
+    return len(_CJK.findall(line)), _line_tokens(_CJK.sub(" ", line))
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+|[^\sA-Za-z0-9\u3400-\u9fff]")
