@@ -1,8 +1,8 @@
 """`werealign import werebench` on broken sources: bad timestamps, unreadable folders, unknown fields,
 colliding item ids, SIGTERM. Never a traceback, never a silent loss, never a half-written output.
 
-Synthetic releases come from test_import_werebench (invented text); tests on the real release copy it
-to tmp_path and break the copy, so nothing of it is stored here.
+Synthetic releases come from test_import_werebench (invented text); tests on the real release copy it (or the
+games they break) to tmp_path and break the copy, so nothing of it is stored here.
 """
 
 from __future__ import annotations
@@ -44,18 +44,36 @@ def test_unreadable_phase_before_an_empty_day_one_is_dropped_not_a_crash(tmp_pat
     assert next(p for p in phases if p.id == "day-1").start == 60.0  # the first turn carrying the elected sheriff
 
 
+def _real_part(werebench_src: Path, root: Path, season: str, numbers: tuple[str, ...]) -> Path:
+    """A release folder of some of the real release's games: their logs copied (to be broken), their transcripts and
+    configs and the item file linked. The items of the games left out are dropped with a reason, as any missing game's."""
+    (root / "data" / season).mkdir(parents=True)
+    (root / "clean_process" / season).mkdir(parents=True)
+    (root / "WereBench").symlink_to(werebench_src / "WereBench", target_is_directory=True)
+    for n in numbers:
+        shutil.copy(werebench_src / "data" / season / f"{n}.json", root / "data" / season)
+        for f in (werebench_src / "clean_process" / season).glob(f"{n}[ .]*"):
+            (root / "clean_process" / season / f.name).symlink_to(f)
+    return root
+
+
 @pytest.mark.werebench
-def test_real_release_with_a_broken_timeline_still_imports(werebench_src, tmp_path):
-    src = shutil.copytree(werebench_src, tmp_path / "release")
+def test_real_games_with_a_broken_timeline_still_import(werebench_src, werebench_import, tmp_path):
+    """Two real games, one with unreadable phase times: both convert, the broken one with its repairs and drops named,
+    the other byte for byte as in the whole release's import (a game's conversion reads no other game)."""
+    src = _real_part(werebench_src, tmp_path / "release", "Season_1", ("01", "02"))
     path = src / "data" / "Season_1" / "01.json"
     raw = json.loads(path.read_text(encoding="utf-8"))
     raw["metadata"]["game_status"].update({"first_night": "xx", "first_day": ""})
     path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
     r = run_cli("import", "werebench", str(src), "--out", str(tmp_path / "out"))
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
-    assert "games: 59/59 converted" in r.stdout
+    assert "games: 2/2 converted" in r.stdout
     fields = {(e["code"], e["field"]) for e in _report(tmp_path / "out")["dropped"] + _report(tmp_path / "out")["repaired"] if e["game"] == "pandakill-s1-01"}
     assert {("phase_unusable", "metadata.game_status.first_night"), ("phase_start_rederived", "metadata.game_status.first_day")} <= fields
+    whole = werebench_import.path / "games"
+    assert (tmp_path / "out" / "games" / "pandakill-s1-02.json").read_bytes() == (whole / "pandakill-s1-02.json").read_bytes()
+    assert (tmp_path / "out" / "games" / "pandakill-s1-01.json").read_bytes() != (whole / "pandakill-s1-01.json").read_bytes()
 
 
 # --------------------------------------------------------------------------- 2. unreadable source folders

@@ -46,8 +46,9 @@ def card_header(folder: Path) -> dict:
     return yaml.safe_load(text.split("---\n")[1])
 
 
-def assert_round_trip(datasets, dataset_dir: Path | None, folder: Path) -> dict[str, int]:
-    ds = load_dataset(dataset_dir)
+def assert_round_trip(datasets, ds, folder: Path) -> dict[str, int]:
+    """Every config of the release at `folder`, loaded by `datasets`, is the rows of `ds` (the loaded dataset directory
+    it was built from)."""
     counts = {}
     for name in card_header(folder)["configs"]:
         config = name["config_name"]
@@ -70,7 +71,7 @@ def assert_round_trip(datasets, dataset_dir: Path | None, folder: Path) -> dict[
 def test_sample_round_trips_through_load_dataset_offline(offline, tmp_path):
     folder = tmp_path / "release"
     build_release(None, folder)
-    counts = assert_round_trip(offline, None, folder)
+    counts = assert_round_trip(offline, load_dataset(None), folder)
     assert counts == {"speech": 20, "vote": 6, "opponent": 6, "games": 2, "osr": 116, "manifest": 1}
     # Nested fields come back as the same structures, not as text.
     speech = offline.load_dataset(str(folder), "speech", split="test")
@@ -130,7 +131,7 @@ def test_a_dataset_without_some_item_kinds_ships_only_what_it_has(offline, tmp_p
     shutil.rmtree(src / "variants")
     build_release(src, tmp_path / "release")
     assert {c["config_name"] for c in card_header(tmp_path / "release")["configs"]} == {"speech", "opponent", "games", "manifest"}
-    assert_round_trip(offline, src, tmp_path / "release")
+    assert_round_trip(offline, load_dataset(src), tmp_path / "release")
 
 
 def test_bad_input_leaves_no_output(tmp_path):
@@ -188,10 +189,10 @@ def test_push_without_a_token_is_a_one_line_error(tmp_path, monkeypatch):
 
 @pytest.mark.werebench
 @pytest.mark.slow
-def test_real_werebench_round_trips(offline, werebench_import, tmp_path):
-    dataset_dir = werebench_import.path  # the session's one import of the real release (conftest)
+def test_real_werebench_round_trips(offline, werebench_import, werebench_dataset, tmp_path):
+    dataset_dir = werebench_import.path  # the session's one import of the real release, and its load (conftest)
     build_release(dataset_dir, tmp_path / "release")
-    counts = assert_round_trip(offline, dataset_dir, tmp_path / "release")
+    counts = assert_round_trip(offline, werebench_dataset, tmp_path / "release")
     assert counts["speech"] > 100 and counts["games"] > 10
     assert "zh" in card_header(tmp_path / "release")["language"]
 

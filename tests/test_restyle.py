@@ -4,6 +4,7 @@ originals in provenance, the options-only attack in the loop, resume for free, d
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,7 +17,7 @@ from test_generate_human import invented_game
 from werealign.cli import app
 from werealign.dataset import load_dataset, write_dataset
 from werealign.errors import UserError
-from werealign.generation.human import HumanConfig, run_human
+from werealign.schema import Option, SpeechItem
 from werealign.generation.human_text import seats_named
 from werealign.generation.restyle import RestyleConfig, estimate, keys_found, run_restyle
 
@@ -47,15 +48,37 @@ class Refuse:
         raise AssertionError("a resumed run must not send anything")
 
 
+def invented_items(games: list) -> list[SpeechItem]:
+    """Speech items of the invented games shaped as human-voiced ones are (restyle reads the items, not how they were
+    chosen): the key a sentence of the viewpoint's next turn, eight distractors sentences of other games' turns, each
+    naming the seats its words name; five items per game."""
+    rng = random.Random(46)
+    turns = {g.game_id: [(u, [s.strip() + "." for s in u.text.split(".") if s.strip()]) for u in g.utterances
+                         if isinstance(u.speaker, int) and u.phase.startswith("day")] for g in games}
+    items = []
+    for g in games:
+        others = sorted({s for gid, rows in turns.items() if gid != g.game_id for _, said in rows for s in said})
+        for u, said in rng.sample(turns[g.game_id], 5):
+            key = rng.choice(said)
+            texts = [key, *rng.sample([s for s in others if s != key], 8)]
+            order = rng.sample(range(9), 9)
+            options = [Option(key=k, text=texts[i], origin="ground_truth" if i == 0 else "human_utterance") for k, i in zip("ABCDEFGHI", order)]
+            items.append(SpeechItem(item_id=f"{g.game_id}-s{u.index}", game_id=g.game_id, language=g.language, dimension="PS",
+                                    viewpoint_seat=u.speaker, cutoff_segment=min(u.segment_ids) - 1,
+                                    question=f"You are Seat {u.speaker}, and it is your turn to speak. What do you say now?",
+                                    options=options, answer="ABCDEFGHI"[order.index(0)]))
+    return items
+
+
 @pytest.fixture(scope="module")
 def human_items(tmp_path_factory) -> Path:
-    """Human-voiced items of invented games (enough of them for a cross-fitted attack to learn from). Made once for
-    the file (generating them takes seconds); every test only reads them and writes elsewhere. One candidate set per
-    moment (draws=1): restyle reads the items, not how they were chosen, and the choice among four cost half the time."""
+    """Speech items of invented games, enough of them (50) for a cross-fitted attack to learn from, written once for the
+    file; every test only reads them and writes elsewhere. Cut directly (invented_items), not by `generate --negatives
+    human` (seconds of learned choosing restyle never looks at: tests/test_generate_human.py proves that generator)."""
     root = tmp_path_factory.mktemp("restyle-input")
-    games = [invented_game(n, turns=40, highlights=tuple(range(20, 400, 30))) for n in range(10)]
-    write_dataset(root / "c", name="invented", version="0", licence="CC0", games=games, items={"speech": [], "vote": [], "opponent": []}, osr={})
-    run_human(HumanConfig(dataset=str(root / "c"), draws=1), root / "h")
+    games = [invented_game(n, turns=40, highlights=()) for n in range(10)]
+    write_dataset(root / "h" / "dataset", name="invented", version="0", licence="CC0", games=games,
+                  items={"speech": invented_items(games), "vote": [], "opponent": []}, osr={})
     return root / "h" / "dataset"
 
 

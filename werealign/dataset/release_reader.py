@@ -28,8 +28,24 @@ def _loader():
     return datasets
 
 
-def _rows(datasets, source: str, config: str, ref: str, *, required: bool) -> list[dict[str, Any]] | None:
-    """The rows of one config; None when an optional config is absent from the release (or the cache)."""
+def _declared(datasets, source: str) -> set[str] | None:
+    """The configs a release folder holds, asked of `datasets` once: one it does not hold is one `load_dataset` refuses
+    (not found), and every ask reads and parses the dataset card anew (most of reading a small release, whose card
+    names 6 of its 16 possible configs). None for a Hub repo (its cache is searched otherwise) or a card `datasets`
+    cannot read: then every config is asked for, as before."""
+    if not Path(source).is_dir():
+        return None
+    try:
+        return set(datasets.get_dataset_config_names(source))
+    except (ValueError, FileNotFoundError):
+        return None
+
+
+def _rows(datasets, source: str, config: str, ref: str, *, required: bool, declared: set[str] | None = None) -> list[dict[str, Any]] | None:
+    """The rows of one config; None when an optional config is absent from the release (or the cache), or not among
+    the configs it `declared`."""
+    if not required and declared is not None and config not in declared:
+        return None
     try:
         return list(datasets.load_dataset(source, config, split=SPLIT))
     except (ValueError, FileNotFoundError) as e:
@@ -60,6 +76,7 @@ def release_to_dataset(source: str, extra: str | None, ref: str, cache_root: Pat
         raise UserError(f"--dataset {ref}: config {MANIFEST_CONFIG!r} must hold one row, found {len(manifest_rows)}")
     manifest = _models(DatasetManifest, manifest_rows, ref, MANIFEST_CONFIG)[0]
     counts = manifest.counts
+    declared = _declared(datasets, source)
     games = _models(DATA_CONFIGS["games"][0], _rows(datasets, source, "games", ref, required=True), ref, "games")
     items: dict[str, list[Any]] = {}
     kinds = item_configs()  # every registered kind: a release's config for each kind its manifest counts
@@ -68,12 +85,12 @@ def release_to_dataset(source: str, extra: str | None, ref: str, cache_root: Pat
         raise UserError(f"--dataset {ref}: it holds {unknown[0]} items, a task kind werealign does not know here; "
                         "install the package that registers it (entry point group werealign.tasks)")
     for kind, model in kinds.items():
-        rows = _rows(datasets, source, kind, ref, required=counts.count(kind) > 0)
+        rows = _rows(datasets, source, kind, ref, required=counts.count(kind) > 0, declared=declared)
         if rows is not None:
             items[kind] = _models(model, rows, ref, kind)
     if extra is not None:
         items[kind_of_model(SpeechItem)] = _models(SpeechItem, _rows(datasets, source, extra, ref, required=True), ref, extra)  # an extra config: speech items
-    osr_rows = _rows(datasets, source, "osr", ref, required=counts.osr_games > 0) or []
+    osr_rows = _rows(datasets, source, "osr", ref, required=counts.osr_games > 0, declared=declared) or []
     osr: dict[str, list[Any]] = {}
     for rewrite in _models(OsrRewrite, osr_rows, ref, "osr"):
         osr.setdefault(rewrite.game_id, []).append(rewrite)

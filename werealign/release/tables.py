@@ -12,7 +12,9 @@ Columns come from the pydantic model, not the data, so the features are the same
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -37,26 +39,32 @@ def _list_dtype(prop: dict[str, Any], defs: dict[str, Any]) -> str | None:
     return _scalar_dtype(prop["items"], defs) if prop.get("type") == "array" and "items" in prop else None
 
 
+@cache
+def _columns(model: type[BaseModel]) -> tuple[tuple[str, str, str | None], ...]:
+    """(name, "value" / "list" / "json", dtype) per column: read from the model's JSON Schema once per model (a
+    release asks for a config's features three times, and the game model's schema takes tens of milliseconds)."""
+    schema = model.model_json_schema()
+    defs = schema.get("$defs", {})
+    columns = []
+    for name, prop in schema["properties"].items():
+        if dtype := _scalar_dtype(prop, defs):
+            columns.append((name, "value", dtype))
+        elif dtype := _list_dtype(prop, defs):
+            columns.append((name, "list", dtype))
+        else:
+            columns.append((name, "json", None))
+    return tuple(columns)
+
+
 def features_for(model: type[BaseModel]):
     from datasets import Features, Json, List, Value
 
-    schema = model.model_json_schema()
-    defs = schema.get("$defs", {})
-    columns = {}
-    for name, prop in schema["properties"].items():
-        if dtype := _scalar_dtype(prop, defs):
-            columns[name] = Value(dtype)
-        elif dtype := _list_dtype(prop, defs):
-            columns[name] = List(Value(dtype))
-        else:
-            columns[name] = Json()
-    return Features(columns)
+    return Features({name: Value(dtype) if kind == "value" else List(Value(dtype)) if kind == "list" else Json()
+                     for name, kind, dtype in _columns(model)})
 
 
 def json_columns(model: type[BaseModel]) -> list[str]:
-    from datasets import Json
-
-    return [name for name, f in features_for(model).items() if isinstance(f, Json)]
+    return [name for name, kind, _ in _columns(model) if kind == "json"]
 
 
 def config_table(model: type[BaseModel], rows: Sequence[BaseModel]):
@@ -71,10 +79,28 @@ def config_table(model: type[BaseModel], rows: Sequence[BaseModel]):
 
 
 def _row(record: dict[str, Any], model: type[BaseModel], features) -> dict[str, Any]:
+    return {name: record[name] if name in record else _default(model, name) for name in features}
+
+
+def _default(model: type[BaseModel], name: str) -> Any:
+    """The field's default as JSON values, a fresh copy each time. Asking pydantic reads the factory's signature on
+    every call (a third of a release's tables on the real data), so a default that is the same on every call (a
+    value, or a list, dict or model made with no arguments) is computed once per field."""
+    text = _fixed_default(model, name)
+    return json.loads(text) if text is not None else _jsonable_default(model, name)
+
+
+@cache
+def _fixed_default(model: type[BaseModel], name: str) -> str | None:
+    factory = model.model_fields[name].default_factory
+    fixed = factory is None or factory in (list, dict) or (isinstance(factory, type) and issubclass(factory, BaseModel))
+    return json.dumps(_jsonable_default(model, name)) if fixed else None
+
+
+def _jsonable_default(model: type[BaseModel], name: str) -> Any:
     from pydantic_core import to_jsonable_python
 
-    return {name: record[name] if name in record else to_jsonable_python(model.model_fields[name].get_default(call_default_factory=True))
-            for name in features}
+    return to_jsonable_python(model.model_fields[name].get_default(call_default_factory=True))
 
 
 def configs_of(ds: WereDataset) -> dict[str, tuple[type[BaseModel], list[BaseModel]]]:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from werealign.schema import FILE_MODELS
 from werealign.validate.findings import Sink, path
-from werealign.validate.schema_fast import compile_schema
+from werealign.validate.schema_fast import compile_schema, explaining_validator
 
 _MAX_REPR = 60
 
@@ -27,13 +27,10 @@ def _schema(model: type[BaseModel]) -> dict:
 
 @cache
 def _validator(model: type[BaseModel]):
-    """jsonschema's validator of the model's schema: built (and the schema checked against its metaschema, 0.1 s for
-    a game) only when an object is found invalid and its messages are wanted."""
-    from jsonschema import Draft202012Validator  # imported here: keeps `werealign --help` fast
-
-    schema = _schema(model)
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    """jsonschema's validator of the model's schema, entering only the values found invalid: built (and the schema
+    checked against its metaschema, 0.1 s for a game) only when an object is found invalid and its messages are
+    wanted. jsonschema is imported there: keeps `werealign --help` fast."""
+    return explaining_validator(_schema(model))
 
 
 @cache

@@ -10,6 +10,11 @@ To keep it jsonschema's, only the keywords pydantic writes are compiled, each wi
 checker, its equality (True is not 1), a keyword applying only to the type it is about, `pattern` as `re.search`,
 `$ref` to the schema's own `$defs`. A schema using any other keyword compiles to None: no fast path, jsonschema
 decides alone. tests/test_schema_fast.py compares both verdicts on many mutated objects of every file model.
+
+An invalid object still needs jsonschema's messages, and jsonschema walked all of it: a game with one bad value cost a
+whole walk of every turn and event. `explaining_validator` is jsonschema's validator that does not enter a property
+or a list entry the compiled check finds valid there: such a value yields no error under any schema (no keyword
+pydantic writes depends on a sibling's result), so the errors, their order and their messages are jsonschema's own.
 """
 
 from __future__ import annotations
@@ -35,6 +40,13 @@ class _Unsupported(Exception):
 def compile_schema(schema: dict) -> Check | None:
     """A function telling whether an object is valid under `schema` (a root schema with its `$defs`), or None when
     the schema uses a keyword this module does not compile (then only jsonschema can tell)."""
+    nodes = compile_nodes(schema)
+    return None if nodes is None else nodes[id(schema)]
+
+
+def compile_nodes(schema: dict) -> dict[int, Check] | None:
+    """The check of every sub-schema (dict) of `schema`, by the sub-schema's id (the dicts belong to `schema`, which
+    the caller keeps alive), the root's included; None when the schema uses a keyword this module does not compile."""
     from jsonschema import Draft202012Validator
     from jsonschema._utils import equal  # jsonschema's own equality for enum and const: True != 1, 1 == 1.0
 
@@ -42,6 +54,7 @@ def compile_schema(schema: dict) -> Check | None:
     type_check = {t: _type_check(t, is_type) for t in ("array", "boolean", "integer", "null", "number", "object", "string")}
     defs = schema.get("$defs", {})
     compiled: dict[str, Check] = {}
+    by_id: dict[int, Check] = {}
 
     def ref(target: str) -> Check:
         if not target.startswith("#/$defs/") or target[len("#/$defs/"):] not in defs:
@@ -63,7 +76,8 @@ def compile_schema(schema: dict) -> Check | None:
         unknown = set(s) - _COMPILED - _ANNOTATIONS
         if unknown or ("$defs" in s and s is not schema):
             raise _Unsupported(", ".join(sorted(unknown)) or "$defs below the root")
-        return _all([keyword(k, v, s) for k, v in s.items() if k in _COMPILED and k != "$defs"])
+        check = by_id[id(s)] = _all([keyword(k, v, s) for k, v in s.items() if k in _COMPILED and k != "$defs"])
+        return check
 
     def keyword(k: str, v: Any, s: dict) -> Check:  # noqa: C901 - one branch per keyword, each jsonschema's rule
         if k == "type":
@@ -118,9 +132,10 @@ def compile_schema(schema: dict) -> Check | None:
         raise _Unsupported(k)
 
     try:
-        return node(schema)
+        node(schema)
     except _Unsupported:
         return None
+    return by_id
 
 
 def _type_check(name: str, is_type: Callable[[Any, str], bool]) -> Check:
@@ -134,6 +149,11 @@ def _type_check(name: str, is_type: Callable[[Any, str], bool]) -> Check:
     checkers = Draft202012Validator.TYPE_CHECKER._type_checkers
     if name in plain and checkers.get(name) is plain[name][0]:
         return plain[name][1]
+    if name in ("integer", "number"):
+        # a plain int (and for a number, a plain float) is one under Draft 2020-12's checker; anything else (bool,
+        # 1.0, Decimal...) is asked of it. Seats, segments and times are numbers: most checks of a game end here.
+        exact = (int,) if name == "integer" else (int, float)
+        return lambda x: type(x) in exact or is_type(x, name)
     return lambda x: is_type(x, name)
 
 
@@ -165,3 +185,36 @@ def _any(checks: list[Check]) -> Check:
                 return True
         return False
     return some
+
+
+def explaining_validator(schema: dict):
+    """jsonschema's Draft 2020-12 validator of `schema` (checked against its metaschema), whose `properties` and
+    `items` skip the values the compiled checks find valid; plain jsonschema when the schema does not compile."""
+    from jsonschema import Draft202012Validator, validators
+    from jsonschema import _keywords as keywords
+
+    Draft202012Validator.check_schema(schema)
+    nodes = compile_nodes(schema)
+    if nodes is None:
+        return Draft202012Validator(schema)
+
+    def valid_there(subschema: Any, value: Any) -> bool:
+        check = nodes.get(id(subschema)) if isinstance(subschema, dict) else None
+        return check is not None and check(value)
+
+    def properties(validator, props, instance, schema):
+        # jsonschema's own keyword over the properties that may hold an error (it only iterates the mapping)
+        if isinstance(instance, dict):
+            props = {name: sub for name, sub in props.items() if name not in instance or not valid_there(sub, instance[name])}
+        yield from keywords.properties(validator, props, instance, schema)
+
+    def items(validator, each, instance, schema):
+        if "prefixItems" in schema or not isinstance(each, dict) or not isinstance(instance, list):
+            yield from keywords.items(validator, each, instance, schema)
+            return
+        for index, value in enumerate(instance):  # jsonschema's loop (no prefix), without the entries found valid
+            if not valid_there(each, value):
+                yield from validator.descend(instance=value, schema=each, path=index)
+
+    pruned = validators.extend(Draft202012Validator, {"properties": properties, "items": items})
+    return pruned(schema)
