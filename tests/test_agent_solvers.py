@@ -369,3 +369,15 @@ def test_est_is_the_mean_acc_of_a_seats_raters_and_every_block_has_its_interval(
     assert all(b["low"] <= b["value"] <= b["high"] for b in [*est["by_role"].values(), *est["est_by_role"].values()])
     assert est["strategies"] == {"attack": 1, "none": 1, "support": 1}
     assert estimation_block([rows[-1]]) is None
+
+
+def test_an_index_is_fitted_once_for_the_same_lines_and_answers_as_a_fresh_fit():
+    """xu retrieves from the sample's transcript at every decode and on every replay: one fit per set of lines."""
+    from werealign.solvers.retrieval import Index, fitted
+
+    lines = ["Seat 3: I am the seer, seat 5 is a wolf.", "Seat 5: seat 3 lies, I am a villager.", "座位 4：我是预言家。"]
+    index = fitted(lines)
+    assert fitted(list(lines)) is index  # equal lines, another list: the same fit
+    assert fitted([*lines, "Seat 6: I pass."]) is not index
+    for query in ("who checked seat 5", "预言家", "nothing alike"):
+        assert index.cosines(query) == Index(lines).cosines(query)
