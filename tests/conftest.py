@@ -171,13 +171,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture()
-def chromium():
-    """Debian's chromium driven by Playwright (Playwright's own browser download cannot work here).
-
-    Skips when either is missing; `.ci/run` installs both. One per test: Playwright's sync API runs an
-    event loop of its own, which must not be open while a test runs asyncio.
-    """
+def _chromium_browser() -> Iterator:
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
@@ -185,6 +179,23 @@ def chromium():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture()
+def chromium():
+    """Debian's chromium driven by Playwright (Playwright's own browser download cannot work here).
+
+    Skips when either is missing; `.ci/run` installs both. One per test: Playwright's sync API runs an
+    event loop of its own, which must not be open while a test runs asyncio.
+    """
+    yield from _chromium_browser()
+
+
+@pytest.fixture(scope="module")
+def chromium_module():
+    """`chromium`, launched once for a file whose tests all drive the browser and none runs asyncio (a launch costs
+    about a second of CPU); its tests share one worker under xdist (a module fixture, pytest_collection_modifyitems)."""
+    yield from _chromium_browser()
 
 
 WEREBENCH_FIXTURES = {"werebench_import", "werebench_validated", "werebench_audit"}

@@ -9,6 +9,7 @@ solver-gain table and `werealign view` carry them.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -121,6 +122,12 @@ def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(wereb
     ds = werebench_dataset  # the session's one load of the shared import (conftest)
     config = EvalConfig(model="openai/fake", dataset=str(werebench_import.path), variants=("base",), decodes=1, limit=3)
     plan = plan_run(ds, config)
+    # The experience pools (xu, mg) hold the planned items' games only (8 of the release's 59): each item's own game is
+    # in every pool, as with the whole release, and must never be drawn on; fitting the pool's index on all 59 games'
+    # turns (1,823 experiences) was most of this test's time and shows nothing more about the item's own game.
+    games = tuple(g for g in plan[0].games if g.game_id in {p.game.game_id for p in plan})
+    assert 1 < len(games) < len(plan[0].games)
+    plan = [dataclasses.replace(p, games=games) for p in plan]
     for spec in sorted(STEPS):
         solver = get_solver(spec)
         for p in plan:
@@ -134,6 +141,9 @@ def test_no_step_shows_the_items_own_game_beyond_its_prompt_on_the_release(wereb
             asyncio.run(run_solver(solver, "openai/fake", p.state(), {}, send))
             prompt = "\n".join(m["content"] for m in p.messages)
             hidden = {u.text[:24] for u in p.game.utterances if len(u.text) >= 24 and u.text[:24] not in prompt}
+            # a host's stock phrase ("the game goes on, close your eyes...") is word for word in other games too: found
+            # in a step, it may be another game's experience, not this game's turn
+            hidden -= {h for h in hidden if any(h in u.text for g in games if g is not p.game for u in g.utterances)}
             assert hidden, "the cut-off hides something of every item's game"
             for text in sent:
                 assert not [h for h in hidden if h in text], (spec, p.item.item_id)
@@ -359,3 +369,15 @@ def test_est_is_the_mean_acc_of_a_seats_raters_and_every_block_has_its_interval(
     assert all(b["low"] <= b["value"] <= b["high"] for b in [*est["by_role"].values(), *est["est_by_role"].values()])
     assert est["strategies"] == {"attack": 1, "none": 1, "support": 1}
     assert estimation_block([rows[-1]]) is None
+
+
+def test_an_index_is_fitted_once_for_the_same_lines_and_answers_as_a_fresh_fit():
+    """xu retrieves from the sample's transcript at every decode and on every replay: one fit per set of lines."""
+    from werealign.solvers.retrieval import Index, fitted
+
+    lines = ["Seat 3: I am the seer, seat 5 is a wolf.", "Seat 5: seat 3 lies, I am a villager.", "座位 4：我是预言家。"]
+    index = fitted(lines)
+    assert fitted(list(lines)) is index  # equal lines, another list: the same fit
+    assert fitted([*lines, "Seat 6: I pass."]) is not index
+    for query in ("who checked seat 5", "预言家", "nothing alike"):
+        assert index.cosines(query) == Index(lines).cosines(query)

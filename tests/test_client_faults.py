@@ -7,6 +7,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Iterator
 from email.utils import format_datetime
 from datetime import datetime, timedelta, UTC
 from pathlib import Path
@@ -47,12 +48,14 @@ def run_calls(base: str, n: int, policy: RetryPolicy = FAST, events: list | None
 
 
 @pytest.fixture(scope="module", autouse=True)
-def litellm_warmed_up() -> None:
+def litellm_warmed_up() -> Iterator[str]:
     """litellm's first call in a process loads more of litellm (seconds on a loaded machine): made here, with time to
-    spare, so that FAST's 2 s timeout measures the server, whichever test of this file runs first on this worker."""
+    spare, so that FAST's 2 s timeout measures the server, whichever test of this file runs first on this worker.
+    Yields that fault-free server's URL: the tests that need no fault share it (a mock server is a process to start)."""
     with mock_server.spawn() as base:
         [out] = run_calls(base, 1, RetryPolicy(max_attempts=1, timeout=120.0))
-    assert out.ok, out
+        assert out.ok, out
+        yield base
 
 
 def test_parse_retry_after() -> None:
@@ -79,10 +82,11 @@ def test_redact_hides_secret_env_values(monkeypatch) -> None:
     assert "sk-verysecret" not in redact("Incorrect API key provided: sk-verysecret-123456 for model")
 
 
-def test_success_reports_text_usage_and_one_attempt() -> None:
-    with mock_server.spawn() as base:
-        [out] = run_calls(base, 1)
-        assert mock_server.stats(base)["requests"] == 1
+def test_success_reports_text_usage_and_one_attempt(litellm_warmed_up: str) -> None:
+    base = litellm_warmed_up
+    before = mock_server.stats(base)["requests"]
+    [out] = run_calls(base, 1)
+    assert mock_server.stats(base)["requests"] - before == 1
     assert out.ok and out.attempts == 1 and out.text.strip().endswith(tuple(f"Answer: {c}" for c in "ABCDEFGHI"))
     assert out.usage["total_tokens"] > 0 and out.error_class is None
 
@@ -161,7 +165,7 @@ def test_mixed_faults_end_in_a_complete_set_of_answers() -> None:
     assert st["requests"] == sum(o.attempts for o in outs) == events.count("attempt")
 
 
-def test_eval_through_faults_equals_a_fault_free_run(tmp_path: Path) -> None:
+def test_eval_through_faults_equals_a_fault_free_run(tmp_path: Path, litellm_warmed_up: str) -> None:
     """429+Retry-After, 500, hangs and garbage bodies on ~35% of attempts: the run still completes, every
     fault is retried, and the results are byte-identical to a run against a well-behaved server."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -177,8 +181,7 @@ def test_eval_through_faults_equals_a_fault_free_run(tmp_path: Path) -> None:
         st = mock_server.stats(base)
     assert r.returncode == 0, r.stderr
     assert sum(st["faults"].values()) > 0 and st["ok"] == 14
-    with mock_server.spawn() as base:
-        r = cli("eval", *common, "--api-base", base + "/v1", "--out", str(tmp_path / "clean"), env=env)
+    r = cli("eval", *common, "--api-base", litellm_warmed_up + "/v1", "--out", str(tmp_path / "clean"), env=env)
     assert r.returncode == 0, r.stderr
     faulty = json.loads((tmp_path / "faulty" / "results.json").read_text())
     assert faulty["complete"] and faulty["totals"]["request_errors"] == 0

@@ -155,12 +155,13 @@ def test_run_directory_and_rescoring(tiny: Path, mock: str, tmp_path: Path) -> N
     assert mock_server.stats(mock)["ok"] - before == 14
     samples = read_samples(out)
     assert len(samples) == 14 and all(s["request_error"] is None for s in samples)
+    assert {s["finish_reason"] for s in samples} == {"stop"}  # the replies the max-tokens test cuts, whole here
     run = json.loads((out / "run.json").read_text())
     assert run["config"]["decodes"] == 2 and run["config"]["temperature"] == 0.7 and run["config"]["model"] == "openai/mock"
     assert run["versions"]["prompt_version"] and len(run["versions"]["templates_sha256"]) == 64
     assert run["execution"]["api_base"].startswith("http://127.0.0.1:")
     results = json.loads((out / "results.json").read_text())
-    assert results["complete"] is True
+    assert results["complete"] is True and results["totals"]["truncated_replies"] == 0
     assert set(results["variants"]["base"]) == {"speech", "vote", "opponent"}
     speech = [s for s in samples if s["task"] == "speech"]
     # permutation on by default: recorded per decode, a true permutation, differs between the decodes
@@ -280,10 +281,7 @@ def test_clear_errors(tiny: Path, mock: str, tmp_path: Path) -> None:
 
 
 def test_replies_cut_at_max_tokens_are_counted_and_explained(tiny: Path, mock: str, tmp_path: Path) -> None:
-    full = tmp_path / "full"
-    assert mock_eval(tiny, mock, full).returncode == 0
-    assert {s["finish_reason"] for s in read_samples(full)} == {"stop"}
-    assert json.loads((full / "results.json").read_text())["totals"]["truncated_replies"] == 0
+    # the same run with whole replies (finish_reason stop, none counted as cut): test_run_directory_and_rescoring
     cut = tmp_path / "cut"
     r = cli("eval", "--model", "openai/mock", "--api-base", mock + "/v1", "--dataset", str(tiny), "--out", str(cut),
             "--decodes", "2", "--max-tokens", "3", env={"OPENAI_API_KEY": "sk-unused"})

@@ -89,6 +89,9 @@ def test_every_format_renders_and_is_deterministic(three_runs):
         first, second = render(one), render(other)
         assert first == second, fmt
         assert "prov/alpha" in first and "werealign/longest" in first, fmt
+        if fmt == "html":  # the three plots embedded as SVG: the same bytes from both builds (test_leaderboard_plots)
+            assert all(f'id="plot-{name}"' in first for name in ("dimensions", "roles", "floors"))
+            assert first.count('src="data:image/svg+xml;base64,') == 3
     doc = json.loads(RENDERERS["json"](one))
     assert {t["key"] for t in doc["tables"]} >= {"main", "ablation", "roles-speech", "roles-vote", "roles-opponent", "floors"}
     latex = RENDERERS["latex"](one)

@@ -15,8 +15,8 @@ from werealign.leaderboards.tables import build
 
 
 @pytest.fixture()
-def page(chromium):
-    pg = chromium.new_page(viewport={"width": 1300, "height": 900})
+def page(chromium_module):
+    pg = chromium_module.new_page(viewport={"width": 1300, "height": 900})
     # Self-contained: any request for another resource would be a missing stylesheet or script.
     requests: list[str] = []
     pg.on("request", lambda r: requests.append(r.url) if not r.url.startswith("file:") else None)
@@ -66,7 +66,7 @@ def test_html_renders_and_sorts_in_chromium(page, tmp_path):
     assert shot.stat().st_size > 10_000
 
 
-def test_the_headline_table_fits_1400_px_with_intervals_on_a_second_line(chromium, tmp_path):
+def test_the_headline_table_fits_1400_px_with_intervals_on_a_second_line(chromium_module, tmp_path):
     """Issue 36: eight score columns, each with an interval resting on its own number of games (the release's case),
     and long model names: the main table fits a 1400 px screen; the games behind an interval are on hover."""
     import json
@@ -89,7 +89,7 @@ def test_the_headline_table_fits_1400_px_with_intervals_on_a_second_line(chromiu
     lb = build(collect(runs), resamples=100)
     html = tmp_path / "wide.html"
     html.write_text(to_html(lb), encoding="utf-8")
-    page = chromium.new_page(viewport={"width": 1400, "height": 900})
+    page = chromium_module.new_page(viewport={"width": 1400, "height": 900})
     page.goto(html.as_uri())
     width = page.eval_on_selector("#main", "t => t.getBoundingClientRect().right")
     assert width <= 1400, f"the main table ends at {width} px"

@@ -170,11 +170,13 @@ def floors(lb: Leaderboard):
 PLOTS: dict[str, Callable[[Leaderboard], object]] = {"dimensions": dimensions, "roles": roles, "floors": floors}
 
 
-def rendered(lb: Leaderboard, formats: tuple[str, ...] = FORMATS) -> dict[str, dict[str, bytes]]:
-    """Plot name -> format -> bytes, for the plots this leaderboard has data for."""
+def rendered(lb: Leaderboard, formats: tuple[str, ...] = FORMATS, names: tuple[str, ...] | None = None) -> dict[str, dict[str, bytes]]:
+    """Plot name -> format -> bytes, for the plots (all, or those named) this leaderboard has data for."""
     plt = pyplot()
     out = {}
     for name, make in PLOTS.items():
+        if names is not None and name not in names:
+            continue  # never drawn: a figure costs its draw in every format
         fig = make(lb)
         if fig is None:
             continue

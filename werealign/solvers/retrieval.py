@@ -9,7 +9,31 @@ embedding model's for the same pair: thresholds are on this scale, not the paper
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+
+# Indexes fitted in this process, by their documents: a sample's decodes, the rerun that replays its stored steps and
+# the arena's seats that see the same talk retrieve from the same lines, and a fit costs far more than a query
+# (a game's transcript: tenths of a second). Bounded (least recently used out); an Index is never changed after its fit.
+_FITTED: OrderedDict[tuple[str, ...], Index] = OrderedDict()
+_MAX_FITTED = 32
+_FITTED_LOCK = threading.Lock()  # the arena's games run in threads side by side
+
+
+def fitted(docs: Sequence[str]) -> Index:
+    """The Index of `docs`, fitted once per process for the same documents (the same fit: the same cosines)."""
+    key = tuple(docs)
+    with _FITTED_LOCK:
+        if key in _FITTED:
+            _FITTED.move_to_end(key)
+            return _FITTED[key]
+    index = Index(key)
+    with _FITTED_LOCK:
+        _FITTED[key] = index
+        while len(_FITTED) > _MAX_FITTED:
+            _FITTED.popitem(last=False)
+    return index
 
 
 class Index:
@@ -36,6 +60,6 @@ def top(query: str, docs: Sequence[str], k: int, *, index: Index | None = None) 
     """Indices of the k documents most similar to `query` (similarity > 0), in document order."""
     if not docs or k < 1:
         return []
-    scores = (index or Index(docs)).cosines(query)
+    scores = (index or fitted(docs)).cosines(query)
     best = sorted(range(len(docs)), key=lambda i: (-scores[i], i))[:k]
     return sorted(i for i in best if scores[i] > 0)

@@ -51,7 +51,7 @@ from werealign.solvers.prompting import (
     viewpoint,
     without_thinking,
 )
-from werealign.solvers.retrieval import Index
+from werealign.solvers.retrieval import fitted
 
 # The paper's question classes (Table 2) besides the shared one; any other role asks its side's.
 QUESTION_CLASSES = ("werewolf", "villager", "seer", "witch", "guard")
@@ -122,7 +122,7 @@ def pieces(reply: str) -> list[str]:
 def chosen_questions(reply: str, candidates: list[str], n: int) -> tuple[list[str], int]:
     """The candidates the reply names (by number or by wording), in its order, then the first unchosen ones
     up to n when it named fewer (returned with how many were filled in)."""
-    index = Index(candidates)
+    index = fitted(candidates)
     chosen: list[str] = []
     for part in re.split(r"[#\n]", without_thinking(reply)):
         part = part.strip()
@@ -159,7 +159,7 @@ async def solve(state: State, steps: Steps, *, questions: int = 5, own: int = 2,
         steps.note(UNREADABLE, json.dumps({"step": "select", "why": f"{filled} of {len(selected)} questions not read from the reply",
                                            "used": "the first unchosen questions of the set"}))
     lines = shown_lines(state)
-    index = Index(lines) if lines else None
+    index = fitted(lines) if lines else None
     answers = []
     for i, question in enumerate([*selected, *asked]):
         found = [clipped(ln) for ln in retrieve(question, lines, excerpts, index=index)]
