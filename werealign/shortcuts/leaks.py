@@ -112,18 +112,19 @@ def decided_before_cutoff(game: GameLog, question: str, ctx: Context) -> list[st
 
 
 def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], float] | None = None, *, stem: str | None = None,
-               options: bool | None = None) -> list[str]:
+               options: bool | None = None, ctx: Context | None = None) -> list[str]:
     """Reasons the item tells more than the viewpoint knew at the cut-off (empty: no leak found).
 
     `stem`: the text to check instead of `item.question` (validate checks the stem a prompt shows);
     `options`: also read the options for seats labelled with their hidden role (default: unless `stem`
-    is given, since validate reads the options on its own).
+    is given, since validate reads the options on its own); `ctx`: build_context of the item's viewpoint and cut-off,
+    when the caller already built it.
     """
     question = item.question if stem is None else stem
     options = stem is None if options is None else options
     hidden = hidden_text_index(game) if hidden is None else hidden
     copied = {g for g in leak_grams(question) if hidden.get(g, -1) > item.cutoff_segment}
-    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
+    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment) if ctx is None else ctx
     reasons = _pins(game, item, question, ctx, options)
     reasons += decided_before_cutoff(game, question, ctx)
     # Per shown text, cached: the same turns are seen from many cut-offs (one pass over the whole
@@ -183,13 +184,15 @@ def hidden_role_flags(game: GameLog, item) -> list[str]:
     return _pins(game, item, item.question_short or item.question, ctx, True)
 
 
-def item_leaks(ds: Dataset, items: Sequence[SpeechItem]) -> dict[str, list[str] | None]:
-    """Leak reasons per item id; None for an item whose game is not in the dataset."""
+def item_leaks(ds: Dataset, items: Sequence[SpeechItem], contexts: Sequence[Context | None] | None = None) -> dict[str, list[str] | None]:
+    """Leak reasons per item id; None for an item whose game is not in the dataset. `contexts`: each item's
+    build_context, when the caller already built them (the audit's context attacks read them too)."""
     indexes: dict[str, dict[tuple[str, ...], float]] = {}
     out: dict[str, list[str] | None] = {}
-    for it in items:
+    for n, it in enumerate(items):
         game = ds.games.get(it.game_id)
         if game is not None and it.game_id not in indexes:
             indexes[it.game_id] = hidden_text_index(game)
-        out[it.item_id] = None if game is None else stem_leaks(game, it, indexes[it.game_id])
+        ctx = contexts[n] if contexts is not None else None
+        out[it.item_id] = None if game is None else stem_leaks(game, it, indexes[it.game_id], ctx=ctx)
     return out
