@@ -125,8 +125,9 @@ def _gram_index(game: GameLog) -> dict[tuple[str, ...], list[tuple[int, int]]]:
         return hit[1]
     index: dict[tuple[str, ...], list[tuple[int, int]]] = {}
     for u in game.utterances:
+        at = (min(u.segment_ids), u.index)
         for g in text_grams(u.text):
-            index.setdefault(g, []).append((min(u.segment_ids), u.index))
+            index.setdefault(g, []).append(at)
     if len(_INDEX) >= 256:
         _INDEX.clear()
     _INDEX[id(game)] = (game, index)

@@ -68,8 +68,9 @@ def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
     and the annotator log count as never visible). A gram is hidden text at cut-off c when its value > c."""
     index: dict[tuple[str, ...], float] = {}
     for u in game.utterances:
+        first = min(u.segment_ids)
         for gram in text_grams(u.text):
-            index[gram] = max(index.get(gram, -1), min(u.segment_ids))
+            index[gram] = max(index.get(gram, -1), first)
     for text in (game.recap, game.annotator_log):
         for gram in leak_grams(text or ""):
             index[gram] = float("inf")
