@@ -77,6 +77,43 @@ def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
     return index
 
 
+# id(game) -> (the game, its turn_runs): the leak check and the future-option check (werealign.shortcuts.exchange) read
+# the same index (each built its own: a pass over every run of every turn, twice per game)
+_RUNS: dict[int, tuple[GameLog, dict[tuple[str, ...], list[tuple[int, int]]]]] = {}
+
+
+def turn_runs(game: GameLog) -> dict[tuple[str, ...], list[tuple[int, int]]]:
+    """Run (text_grams) -> (first segment, turn index) of each turn holding it, in turn order; one index per game
+    object (a set of later runs per moment held gigabytes on the release)."""
+    hit = _RUNS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    index: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for u in game.utterances:
+        at = (min(u.segment_ids), u.index)
+        for g in text_grams(u.text):
+            index.setdefault(g, []).append(at)
+    if len(_RUNS) >= 256:
+        _RUNS.clear()
+    _RUNS[id(game)] = (game, index)
+    return index
+
+
+class _HiddenText:
+    """hidden_text_index(game)'s values read from turn_runs on demand (`get` only): a question's few runs are looked
+    up, the game's every run is not gathered into a second index."""
+
+    def __init__(self, game: GameLog) -> None:
+        self.runs = turn_runs(game)
+        self.never = {g for text in (game.recap, game.annotator_log) for g in leak_grams(text or "")}
+
+    def get(self, gram: tuple[str, ...], default: float | None = None) -> float | None:
+        if gram in self.never:
+            return float("inf")
+        at = self.runs.get(gram)
+        return default if at is None else max(first for first, _ in at)
+
+
 def _unknowable(game: GameLog, ctx: Context, atts, known) -> list[str]:
     out = []
     for a in atts:
@@ -188,12 +225,12 @@ def hidden_role_flags(game: GameLog, item) -> list[str]:
 def item_leaks(ds: Dataset, items: Sequence[SpeechItem], contexts: Sequence[Context | None] | None = None) -> dict[str, list[str] | None]:
     """Leak reasons per item id; None for an item whose game is not in the dataset. `contexts`: each item's
     build_context, when the caller already built them (the audit's context attacks read them too)."""
-    indexes: dict[str, dict[tuple[str, ...], float]] = {}
+    indexes: dict[str, _HiddenText] = {}
     out: dict[str, list[str] | None] = {}
     for n, it in enumerate(items):
         game = ds.games.get(it.game_id)
         if game is not None and it.game_id not in indexes:
-            indexes[it.game_id] = hidden_text_index(game)
+            indexes[it.game_id] = _HiddenText(game)  # hidden_text_index's values, from the index future_options reads
         ctx = contexts[n] if contexts is not None else None
         out[it.item_id] = None if game is None else stem_leaks(game, it, indexes[it.game_id], ctx=ctx)
     return out
