@@ -88,13 +88,31 @@ def _mean_others(m: list[list[float]]) -> list[float]:
 
 
 def _rank_fit(xs: list[float], ys: list[float]) -> float:
-    """Spearman correlation of two equal-length lists (0 when either is constant)."""
-    from scipy.stats import spearmanr
+    """Spearman correlation of two equal-length lists (0 when either is constant or holds a NaN): scipy's spearmanr to
+    the last bit, without its ~1 ms of checks per call (every option of every item): the same average ranks (halves and
+    whole numbers, exact) in the same C-ordered two-row array that spearmanr hands to np.corrcoef (it transposes its
+    column-stacked ranks back to that), whose [1, 0] it returns (tests/test_redteam_unseen.py compares them)."""
+    import numpy as np
 
-    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2 or any(v != v for v in (*xs, *ys)):
         return 0.0
-    r = spearmanr(xs, ys).statistic
+    r = np.corrcoef(np.array([_average_ranks(xs), _average_ranks(ys)], dtype=float))[1, 0]
     return 0.0 if r != r else float(r)
+
+
+def _average_ranks(values: list[float]) -> list[float]:
+    """Ranks 1..n, ties sharing their mean rank (scipy.stats.rankdata's default)."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
 
 
 def _order_anchor(likeness: list[float]) -> list[float]:

@@ -199,3 +199,22 @@ def test_release_length_bias_is_a_failed_check(werebench_audit):
     assert checks[("key-longest", "all")]["verdict"] == "fail"
     assert checks[("key-longest", "PS")]["verdict"] == "fail" and checks[("key-longest", "PS")]["value"] > 0.3
     assert checks[("options-only", "all")]["verdict"] == "fail"
+
+
+def test_the_audits_hidden_text_lookup_is_the_index_stem_leaks_builds():
+    """item_leaks reads hidden_text_index's values from the per-game run index future_options also reads (_HiddenText):
+    every run of the turns, the recap's and the log's (never visible), and runs the game does not hold, the same."""
+    from werealign.shortcuts.leaks import _HiddenText, hidden_text_index, leak_grams
+
+    game = crafted_game()
+    turns = list(game.utterances)
+    said = "Seat three says the same long sentence again here, word for word, as before."
+    turns[1] = turns[1].model_copy(update={"text": said})
+    turns[-1] = turns[-1].model_copy(update={"text": said})  # a run said twice: its latest first segment counts
+    game = game.model_copy(update={"utterances": turns, "annotator_log": "三号女巫在第二夜毒死了一号狼人然后好人阵营赢了",
+                                   "recap": "The wolves won the sheriff badge by a single swing vote on day one."})
+    full, lazy = hidden_text_index(game), _HiddenText(game)
+    assert any(v == float("inf") for v in full.values()) and any(v != float("inf") for v in full.values())
+    assert full[next(iter(leak_grams(said)))] == min(turns[-1].segment_ids) > min(turns[1].segment_ids)
+    for gram in [*full, ("no",) * 8]:
+        assert lazy.get(gram, -1) == full.get(gram, -1), gram

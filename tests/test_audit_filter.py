@@ -90,6 +90,22 @@ def test_the_audit_names_the_planted_ngram_in_english_and_chinese():
     assert named and all(ch in "咱们" for ch in named[0])
 
 
+def test_scopes_counted_once_name_what_each_scope_alone_names():
+    """separating_ngrams_by_scope counts the n-grams once over every scope: each scope's n-grams and weights must be the
+    ones a vectoriser fitted on that scope alone gives, with scopes in two scripts (mixed and Chinese-only: other
+    n-grams), a scope whose n-grams reach MIN_OPTIONS only with the other scopes' options, and a scope without a key."""
+    from werealign.audit.explain import separating_ngrams, separating_ngrams_by_scope
+
+    en = _items(random.Random(5), 6, plant_share=0.5)
+    zh = _items(random.Random(6), 6, plant_share=0.5, plant="咱们", vocab=list(ZH), joiner="")
+    few = en[:1]  # one item: most of its n-grams sit in fewer than MIN_OPTIONS of its own options
+    keyless = [it.model_copy(update={"answer": "Z"}) for it in en[:4]]
+    scopes = [("all", en + zh), ("en", en), ("zh", zh), ("few", few), ("keyless", keyless), ("half", en[::2] + zh[::2])]
+    got = separating_ngrams_by_scope(scopes)
+    assert got == {scope: separating_ngrams(items) for scope, items in scopes}
+    assert got["zh"] and got["en"] and got["zh"] != got["all"] and got["keyless"] == []
+
+
 def test_artifact_scores_are_cross_fitted_across_games():
     # one artifact shared by every game: a model of the other games finds it
     shared = audit_items(_dataset(_items(random.Random(3), 12, plant_share=1.0)))

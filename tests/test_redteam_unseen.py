@@ -150,3 +150,28 @@ def test_odd_rows_are_the_per_item_expression_to_the_last_bit():
         for field in ("indptr", "indices", "data"):
             assert np.array_equal(getattr(mine, field), getattr(want, field)), (i, field)
     assert got[24:26].nnz == 0 and got.shape == m.shape
+
+
+def test_rank_fit_is_scipys_spearman_to_the_last_bit():
+    """order-anchor's Spearman correlation (bench.redteam_unseen._rank_fit) skips scipy's per-call checks: it must give
+    spearmanr's very floats, ties (shared mean ranks) and constant or NaN inputs (0) included."""
+    import warnings
+
+    from scipy.stats import spearmanr
+
+    from bench.redteam_unseen import _rank_fit
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        size = rng.choice([3, 4, 8, 8, 9, 12])
+        ys = rng.choice([[round(rng.random(), 1) for _ in range(size)], [abs(rng.random() - rng.random()) for _ in range(size)],
+                         [float(rng.randint(0, 3)) for _ in range(size)]])
+        xs = list(range(size)) if rng.random() < 0.7 else [float(rng.randint(0, 4)) for _ in range(size)]
+        if len(set(xs)) < 2 or len(set(ys)) < 2:
+            want = 0.0
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = float(spearmanr(xs, ys).statistic)
+        assert _rank_fit(xs, ys) == want, (xs, ys)
+    assert _rank_fit([0, 1, 2], [0.1, float("nan"), 0.3]) == 0.0 and _rank_fit([0, 1, 2], [1.0, 1.0, 1.0]) == 0.0

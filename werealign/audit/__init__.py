@@ -33,7 +33,7 @@ from werealign.shortcuts.checks import (
     key_longest_rate,
 )
 from werealign.audit.core import audit_items, check_leaks
-from werealign.audit.explain import separating_ngrams
+from werealign.audit.explain import separating_ngrams, separating_ngrams_by_scope
 from werealign.shortcuts.filtering import adversarial_filter
 from werealign.shortcuts.leaks import LEAK_NGRAM, hidden_text_index, item_leaks, leak_grams, stem_leaks
 from werealign.audit.render import render_text
@@ -45,5 +45,5 @@ __all__ = [
     "CHANCE", "EXPLANATION_MARGIN", "LEAK_NGRAM", "MIN_ITEMS", "NEAR_DUPLICATE", "VERDICTS", "AuditReport", "Check",
     "adversarial_filter", "audit_items", "check_leaks", "cross_fitted_probs", "duplicate_option_pairs", "duplicate_pairs",
     "explanation_favours", "hidden_text_index", "item_leaks", "key_longest_rate", "leak_grams", "normalise",
-    "option_features", "options_only_accuracy", "render_text", "separating_ngrams", "stem_leaks", "text_length", "tokens",
+    "option_features", "options_only_accuracy", "render_text", "separating_ngrams", "separating_ngrams_by_scope", "stem_leaks", "text_length", "tokens",
 ]

@@ -15,10 +15,11 @@ from werealign.shortcuts.context import FEATURES, LEARNED, check_context, check_
 from werealign.shortcuts.ensemble import cross_fitted as ensemble_cross_fitted
 from werealign.shortcuts.ensemble import REFS, key_probability, option_stats, picks_key
 from werealign.shortcuts.exchange import check_ensemble, check_future, check_key_rank, future_options
-from werealign.audit.explain import separating_ngrams
+from werealign.audit.explain import separating_ngrams_by_scope
 from werealign.shortcuts.leaks import item_leaks
 from werealign.audit.report import AuditReport
 from werealign.game.announcements import result_shown
+from werealign.game.visibility import build_context
 from werealign.schema import SpeechItem
 from werealign.shortcuts.verdicts import Check
 from werealign.schema.models import DIMENSIONS
@@ -97,19 +98,22 @@ def _audit_items(ds: Dataset, items: Sequence[SpeechItem] | None, name: str | No
     scopes += [(d, [it for it in items if it.dimension == d]) for d in present]
     pairs = {it.item_id: duplicate_pairs(it) for it in items}
     favours = {it.item_id: explanation_favours(it) for it in items}
-    leaks = item_leaks(ds, items)
+    # what each item's prompt shows of its game, built once: the leak check, the context attacks and the statistics read it
+    contexts = [build_context(ds.games[it.game_id], it.viewpoint_seat, it.cutoff_segment) if it.game_id in ds.games else None for it in items]
+    shown = [shown_at(ds.games.get(it.game_id), it, ctx) for it, ctx in zip(items, contexts)]
+    leaks = item_leaks(ds, items, contexts)
     # One cross-fitted attack over the whole dataset (every item scored by a model of other games):
     # the options-only check per scope and each item's artifact score read the same fits.
     probs = cross_fitted_probs(items, "words")
     hits = dict(zip((it.item_id for it in items), top1_hits(items, probs)))
     # The context attacks read each item's game as its prompt shows it (items without their game read nothing).
-    rows = features(items, ds.games)
+    rows = features(items, ds.games, shown)
     context = context_attacks(items, ds.games, rows=rows)
     index = {it.item_id: i for i, it in enumerate(items)}
     # per-option statistics: the key's rank on each (exchangeability) and the learned ensemble, games held out
     # (the cosines with the transcript, last turns and own words are the context features' own: read from `rows`)
     cols = [FEATURES.index(name) for name in REFS]
-    stats = [option_stats(it, shown_at(ds.games.get(it.game_id), it), {name: [r[c] for r in rows[i]] for name, c in zip(REFS, cols)})
+    stats = [option_stats(it, shown[i], {name: [r[c] for r in rows[i]] for name, c in zip(REFS, cols)})
              for i, it in enumerate(items)]
     ensemble = ensemble_cross_fitted(items, stats) if items else []
     future = {it.item_id: future_options(it, ds.games.get(it.game_id)) for it in items}
@@ -137,6 +141,6 @@ def _audit_items(ds: Dataset, items: Sequence[SpeechItem] | None, name: str | No
                            "leaks": leaks[it.item_id] or [], "future": future[it.item_id] or []}
               for it, p, c, b, e in zip(items, key_probs(items, probs), key_probs(items, context.probs[LEARNED]),
                                         key_probs(items, context.probs[best]), ensemble)}
-    artifacts = {scope: separating_ngrams(group) for scope, group in scopes}
+    artifacts = separating_ngrams_by_scope(scopes)
     return AuditReport(dataset=name or (ds.manifest.name if ds.manifest else ""), items=len(items), checks=checks, artifacts=artifacts, item_scores=scores,
                        context=context)

@@ -32,6 +32,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from werealign.shortcuts.attacks import FOLDS, _fold_of
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
@@ -39,6 +40,9 @@ from werealign.shortcuts.seats import mentions
 from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem
 from werealign.text.similarity import JoinedCounts, tfidf_cosines, tfidf_cosines_counted
+
+if TYPE_CHECKING:  # the type only: the context builder is imported where it is called
+    from werealign.game.visibility import Context
 
 FEATURES = ("dead-seat", "transcript", "last-turns", "own-words", "style", "clauses", "prefix", "length")
 LEARNED = "learned"
@@ -60,21 +64,23 @@ class Shown:
     names: tuple[tuple[int, tuple[str, ...]], ...] = ()  # seat -> its name and nicknames: a seat named by name is a seat (issue 45)
 
 
-def shown_at(game: GameLog | None, item: SpeechItem) -> Shown:
-    """The item's game as its prompt shows it (build_context); an item without its game reads nothing."""
+def shown_at(game: GameLog | None, item: SpeechItem, ctx: Context | None = None) -> Shown:
+    """The item's game as its prompt shows it (build_context, or `ctx`: its result, when the caller has it); an item
+    without its game reads nothing."""
     if game is None:
         return Shown("", "", "", frozenset(), {})
-    return shown_to(game, item.viewpoint_seat, item.cutoff_segment)
+    return shown_to(game, item.viewpoint_seat, item.cutoff_segment, ctx)
 
 
-def shown_to(game: GameLog, seat: int | None, cutoff: int) -> Shown:
-    """What a viewpoint's prompt shows of the game at a cut-off (generators read it to make a key unremarkable)."""
+def shown_to(game: GameLog, seat: int | None, cutoff: int, ctx: Context | None = None) -> Shown:
+    """What a viewpoint's prompt shows of the game at a cut-off (generators read it to make a key unremarkable).
+    `ctx`: build_context(game, seat, cutoff), when the caller already built it."""
     from werealign.game.derive import alive_at
     from werealign.game.visibility import build_context
 
     from werealign.text.seat_names import names_of_seats
 
-    ctx = build_context(game, seat, cutoff)
+    ctx = build_context(game, seat, cutoff) if ctx is None else ctx
     names = tuple(sorted(names_of_seats(game.seats).items()))
     turns = tuple(u.text for u in ctx.utterances if isinstance(u.speaker, int))
     own = tuple(u.text for u in ctx.utterances if u.is_self)
@@ -188,26 +194,44 @@ def _features_key(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> str
     return h.hexdigest()
 
 
-def features(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> list[list[list[float]]]:
-    """item_features of each item (the same content read again in this process is answered from _FEATURES_MEMO)."""
+def features(items: Sequence[SpeechItem], games: dict[str, GameLog], shown: Sequence[Shown] | None = None) -> list[list[list[float]]]:
+    """item_features of each item (the same content read again in this process is answered from _FEATURES_MEMO).
+    `shown`: shown_at of each item, when the caller has them (the audit reads them for its statistics too)."""
     key = _features_key(items, games)
     found = _recall(_FEATURES_MEMO, key) if key is not None else None
     if found is not None:
         return _copy_rows(found)
-    rows = _features(items, games)
+    rows = _features(items, games, shown)
     if key is not None:
         _remember(_FEATURES_MEMO, key, _copy_rows(rows))
     return rows
 
 
-def _features(items: Sequence[SpeechItem], games: dict[str, GameLog]) -> list[list[list[float]]]:
+def _features(items: Sequence[SpeechItem], games: dict[str, GameLog], shown: Sequence[Shown] | None = None) -> list[list[list[float]]]:
     """A game's items are read in the order of their cut-offs, so each transcript's n-gram counts extend an earlier
     cut-off's (the TF-IDF of whole transcripts was most of a dataset's first eval)."""
-    joined = (JoinedCounts(), JoinedCounts())
+    joined = (_SameAgain(), _SameAgain())
     rows: list[list[list[float]]] = [[] for _ in items]
     for i in sorted(range(len(items)), key=lambda i: (items[i].game_id, items[i].cutoff_segment)):
-        rows[i] = item_features(items[i], shown_at(games.get(items[i].game_id), items[i]), joined)
+        seen = shown[i] if shown is not None else shown_at(games.get(items[i].game_id), items[i])
+        rows[i] = item_features(items[i], seen, joined)
     return rows
+
+
+class _SameAgain:
+    """JoinedCounts whose last counter is handed out again for the same parts: the items of one moment (a game's
+    cut-off and viewpoint) read one transcript, and a copy of its counts per item was most of their cost. The counter
+    is read, never changed (tfidf_cosines_counted), so sharing it gives the same numbers."""
+
+    def __init__(self) -> None:
+        self.joined = JoinedCounts()
+        self.last: tuple[tuple[str, ...], Counter[str]] | None = None
+
+    def counts(self, parts: Sequence[str]) -> Counter[str]:
+        parts = tuple(parts)
+        if self.last is None or self.last[0] != parts:
+            self.last = (parts, self.joined.counts(parts))
+        return self.last[1]
 
 
 def _relative(rows: list[list[float]]):
@@ -270,6 +294,10 @@ def _context_attacks(items: Sequence[SpeechItem], rows: list[list[list[float]]],
     keys = [[o.key == it.answer for o in it.options] for it in items]
     fold, k = _fold_of(items, folds, seed) if len(items) >= 2 else ([0] * len(items), 1)
     rel = [_relative(r) for r in rows]
+    # each item's share of keys at the top, per feature and direction: the same for every fold it trains in (worked
+    # out once, not once per fold; the folds add the same floats in the same order)
+    tops = [[(_top_is_key(r, c, 1.0, keys[i]), _top_is_key(r, c, -1.0, keys[i])) for c in range(len(FEATURES))]
+            for i, r in enumerate(rows)]
     out: dict[str, list[list[float]]] = {a: [[CHANCE] * len(it.options) for it in items] for a in (*FEATURES, LEARNED)}
     for f in range(k):
         train = [i for i in range(len(items)) if fold[i] != f]
@@ -278,8 +306,8 @@ def _context_attacks(items: Sequence[SpeechItem], rows: list[list[list[float]]],
             continue
         for c, name in enumerate(FEATURES):
             # the direction the other games' keys lean: up (more is the key) or down
-            up = sum(_top_is_key(rows[i], c, 1.0, keys[i]) for i in train)
-            down = sum(_top_is_key(rows[i], c, -1.0, keys[i]) for i in train)
+            up = sum(tops[i][c][0] for i in train)
+            down = sum(tops[i][c][1] for i in train)
             sign = 1.0 if up >= down else -1.0
             for i in test:
                 col = np.asarray([r[c] for r in rows[i]]) * sign
@@ -301,7 +329,8 @@ def _context_attacks(items: Sequence[SpeechItem], rows: list[list[list[float]]],
 def _top_is_key(rows: list[list[float]], c: int, sign: float, keys: list[bool]) -> float:
     """The share of the top options (by sign x feature) that are the key: a tie counts fractionally."""
     vals = [r[c] * sign for r in rows]
-    top = [i for i, v in enumerate(vals) if v == max(vals)]
+    best = max(vals)
+    top = [i for i, v in enumerate(vals) if v == best]
     return sum(keys[i] for i in top) / len(top)
 
 

@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 
 from werealign.shortcuts.ensemble import STATS, picks_key
-from werealign.shortcuts.leaks import text_grams
+from werealign.shortcuts.leaks import text_grams, turn_runs
 from werealign.shortcuts.verdicts import CHANCE, MIN_ITEMS, Check, rate_verdict, skip
 from werealign.shortcuts.text import text_length
 from werealign.schema import GameLog, SpeechItem
@@ -109,28 +109,9 @@ def repeats_later(text: str, game: GameLog, cutoff: int, viewpoint: int | None) 
     grams = text_grams(text)
     if not grams:
         return False
-    index = _gram_index(game)
+    index = turn_runs(game)
     nxt = next((u.index for u in game.utterances if min(u.segment_ids) > cutoff and u.speaker == viewpoint), None)
     return any(first > cutoff and turn != nxt for g in grams for first, turn in index.get(g, ()))
-
-
-_INDEX: dict[int, tuple[GameLog, dict[tuple[str, ...], list[tuple[int, int]]]]] = {}
-
-
-def _gram_index(game: GameLog) -> dict[tuple[str, ...], list[tuple[int, int]]]:
-    """Run -> (first segment, turn index) of each turn holding it; one index per game (a set of later runs per
-    moment held gigabytes on the release)."""
-    hit = _INDEX.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
-    index: dict[tuple[str, ...], list[tuple[int, int]]] = {}
-    for u in game.utterances:
-        for g in text_grams(u.text):
-            index.setdefault(g, []).append((min(u.segment_ids), u.index))
-    if len(_INDEX) >= 256:
-        _INDEX.clear()
-    _INDEX[id(game)] = (game, index)
-    return index
 
 
 def future_options(item: SpeechItem, game: GameLog | None) -> list[str] | None:

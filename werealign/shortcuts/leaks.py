@@ -68,12 +68,50 @@ def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
     and the annotator log count as never visible). A gram is hidden text at cut-off c when its value > c."""
     index: dict[tuple[str, ...], float] = {}
     for u in game.utterances:
+        first = min(u.segment_ids)
         for gram in text_grams(u.text):
-            index[gram] = max(index.get(gram, -1), min(u.segment_ids))
+            index[gram] = max(index.get(gram, -1), first)
     for text in (game.recap, game.annotator_log):
         for gram in leak_grams(text or ""):
             index[gram] = float("inf")
     return index
+
+
+# id(game) -> (the game, its turn_runs): the leak check and the future-option check (werealign.shortcuts.exchange) read
+# the same index (each built its own: a pass over every run of every turn, twice per game)
+_RUNS: dict[int, tuple[GameLog, dict[tuple[str, ...], list[tuple[int, int]]]]] = {}
+
+
+def turn_runs(game: GameLog) -> dict[tuple[str, ...], list[tuple[int, int]]]:
+    """Run (text_grams) -> (first segment, turn index) of each turn holding it, in turn order; one index per game
+    object (a set of later runs per moment held gigabytes on the release)."""
+    hit = _RUNS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    index: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for u in game.utterances:
+        at = (min(u.segment_ids), u.index)
+        for g in text_grams(u.text):
+            index.setdefault(g, []).append(at)
+    if len(_RUNS) >= 256:
+        _RUNS.clear()
+    _RUNS[id(game)] = (game, index)
+    return index
+
+
+class _HiddenText:
+    """hidden_text_index(game)'s values read from turn_runs on demand (`get` only): a question's few runs are looked
+    up, the game's every run is not gathered into a second index."""
+
+    def __init__(self, game: GameLog) -> None:
+        self.runs = turn_runs(game)
+        self.never = {g for text in (game.recap, game.annotator_log) for g in leak_grams(text or "")}
+
+    def get(self, gram: tuple[str, ...], default: float | None = None) -> float | None:
+        if gram in self.never:
+            return float("inf")
+        at = self.runs.get(gram)
+        return default if at is None else max(first for first, _ in at)
 
 
 def _unknowable(game: GameLog, ctx: Context, atts, known) -> list[str]:
@@ -112,18 +150,19 @@ def decided_before_cutoff(game: GameLog, question: str, ctx: Context) -> list[st
 
 
 def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], float] | None = None, *, stem: str | None = None,
-               options: bool | None = None) -> list[str]:
+               options: bool | None = None, ctx: Context | None = None) -> list[str]:
     """Reasons the item tells more than the viewpoint knew at the cut-off (empty: no leak found).
 
     `stem`: the text to check instead of `item.question` (validate checks the stem a prompt shows);
     `options`: also read the options for seats labelled with their hidden role (default: unless `stem`
-    is given, since validate reads the options on its own).
+    is given, since validate reads the options on its own); `ctx`: build_context of the item's viewpoint and cut-off,
+    when the caller already built it.
     """
     question = item.question if stem is None else stem
     options = stem is None if options is None else options
     hidden = hidden_text_index(game) if hidden is None else hidden
     copied = {g for g in leak_grams(question) if hidden.get(g, -1) > item.cutoff_segment}
-    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment)
+    ctx = build_context(game, item.viewpoint_seat, item.cutoff_segment) if ctx is None else ctx
     reasons = _pins(game, item, question, ctx, options)
     reasons += decided_before_cutoff(game, question, ctx)
     # Per shown text, cached: the same turns are seen from many cut-offs (one pass over the whole
@@ -183,13 +222,15 @@ def hidden_role_flags(game: GameLog, item) -> list[str]:
     return _pins(game, item, item.question_short or item.question, ctx, True)
 
 
-def item_leaks(ds: Dataset, items: Sequence[SpeechItem]) -> dict[str, list[str] | None]:
-    """Leak reasons per item id; None for an item whose game is not in the dataset."""
-    indexes: dict[str, dict[tuple[str, ...], float]] = {}
+def item_leaks(ds: Dataset, items: Sequence[SpeechItem], contexts: Sequence[Context | None] | None = None) -> dict[str, list[str] | None]:
+    """Leak reasons per item id; None for an item whose game is not in the dataset. `contexts`: each item's
+    build_context, when the caller already built them (the audit's context attacks read them too)."""
+    indexes: dict[str, _HiddenText] = {}
     out: dict[str, list[str] | None] = {}
-    for it in items:
+    for n, it in enumerate(items):
         game = ds.games.get(it.game_id)
         if game is not None and it.game_id not in indexes:
-            indexes[it.game_id] = hidden_text_index(game)
-        out[it.item_id] = None if game is None else stem_leaks(game, it, indexes[it.game_id])
+            indexes[it.game_id] = _HiddenText(game)  # hidden_text_index's values, from the index future_options reads
+        ctx = contexts[n] if contexts is not None else None
+        out[it.item_id] = None if game is None else stem_leaks(game, it, indexes[it.game_id], ctx=ctx)
     return out

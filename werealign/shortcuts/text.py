@@ -24,9 +24,17 @@ def text_length(text: str) -> int:
 
 def tokens(text: str) -> list[str]:
     """Words, with every CJK character its own token (those scripts do not separate words)."""
-    return _TOKEN.findall(normalise(text))
+    return list(_tokens(text))
 
 
+@functools.lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[str, ...]:
+    # cached: the audit reads each option's tokens in several checks (its n-grams per scope, the scope's script, the
+    # words attack, the leak runs)
+    return tuple(_TOKEN.findall(normalise(text)))
+
+
+@functools.lru_cache(maxsize=65536)  # a token is a word or one CJK character: a few thousand distinct ones per dataset
 def is_cjk(token: str) -> bool:
     return _CJK_RE.fullmatch(token) is not None
 
@@ -34,7 +42,7 @@ def is_cjk(token: str) -> bool:
 def mostly_cjk(texts: list[str]) -> bool:
     """True when most tokens of `texts` are CJK characters: n-grams are then read in characters,
     else in words. Detected from the text, so no language code has to be right."""
-    toks = [t for text in texts for t in tokens(text)]
+    toks = [t for text in texts for t in _tokens(text)]
     return bool(toks) and sum(map(is_cjk, toks)) * 2 > len(toks)
 
 
