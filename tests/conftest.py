@@ -22,7 +22,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The collector as the CLI runs it (werealign.gc_tuning): a worker holds the release and its items for the whole
-    session, and with the default thresholds spent ~8% of its CPU re-walking them (BENCHMARKS.md, "garbage collector")."""
+    session, and with the default threshold spent ~8% of its CPU re-walking them (BENCHMARKS.md, "garbage collector")."""
     from werealign.gc_tuning import collect_less
 
     collect_less()
