@@ -60,6 +60,9 @@ def test_the_prompt_holds_the_board_an_invented_role_and_the_turn():
     assert len(messages) == 1 and messages[0]["role"] == "user"
     text = messages[0]["content"]
     assert "- lantern_keeper: 提灯人 / lantern keeper" in text and "- seer: 预言家" in text
+    assert "in the game's language / in English):" in text
+    english = g.model_copy(update={"language": "en"})
+    assert "in the game's language):" in claim_messages(english, turn)[0]["content"]  # no English column to announce
     assert "hunter:" not in text  # a role off the board is not offered
     assert TEXTS[1] in text and f"seat {turn.speaker}" in text
     assert TEXTS[3] not in text  # no other turn is shown

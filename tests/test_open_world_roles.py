@@ -96,11 +96,11 @@ def _kill(target: int, night: int) -> Event:
 
 def test_a_role_told_the_pack_kill_learns_it_and_does_not_hold_it():
     cat = catalogue_for([WATCH])
-    watch, wolf, witch = cat.get("night_watch"), cat.get("werewolf"), cat.get("witch")
-    assert "wolf_kill" in watch.learns and not cat.holds("night_watch", "wolf_kill")
-    assert cat.holds("werewolf", "wolf_kill") and wolf.learns == {"wolf_kill"}  # the pack learns its kill by making it
-    assert witch.learns == {"wolf_kill"} and witch.night_skills == {"witch_save", "witch_poison"}
-    assert cat.holds("seer", "seer_check") and builtin_catalogue().get("seer").learns == {"seer_check"}
+    watch, witch = cat.get("night_watch"), cat.get("witch")
+    assert "wolf_kill" in watch.knows_each_night and not cat.holds("night_watch", "wolf_kill")
+    assert cat.holds("werewolf", "wolf_kill")  # the pack learns its kill by making it
+    assert witch.night_skills == {"witch_save", "witch_poison"}
+    assert cat.holds("seer", "seer_check")
     # The settling shows it the victim every night it is in, as the witch is shown it until her antidote.
     seats = [SeatInfo(seat=i, role=r, faction="wolf" if r == "werewolf" else "good")
              for i, r in enumerate(["seer", "night_watch", "villager", "werewolf", "werewolf", "villager", "witch"], 1)]

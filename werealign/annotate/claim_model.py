@@ -23,12 +23,13 @@ from typing import Any
 from werealign.errors import UserError
 from werealign.game.claim_labels import FIELD  # the reply names the role in the field a label does
 from werealign.game.claims import board_roles
-from werealign.llm.builtin_models import builtin, count_tokens
+from werealign.llm.builtin_models import count_tokens
 from werealign.llm.cache import ResponseCache, cache_enabled, worth_caching
 from werealign.llm.call_engine import stored_row
 from werealign.llm.client import RetryPolicy, call_with_retries, litellm_cost
 from werealign.llm.connect import Acompletion, Connection, connect
 from werealign.llm.keys import request_key
+from werealign.llm.model_limits import default_max_attempts, default_timeout
 from werealign.llm.store import StoredResponse
 from werealign.llm.workers import run_workers
 from werealign.render.claim_prompt import claim_messages
@@ -90,10 +91,8 @@ def read_claims(turns: list[tuple[GameLog, Utterance]], model: str, *, api_base:
         if conn.in_process:  # a baseline answers an item from the item itself, and a claim prompt is no item
             raise UserError(f"--model {model}: a built-in baseline reads no prompt; name a language model")
         cache = (stack.enter_context(ResponseCache(api_base)) if cache_enabled() and worth_caching(model) else None)
-        served = builtin(model)  # a served built-in (local/smollm2) states its own timeout, attempts and connections
-        if policy is None:
-            own = {"timeout": served.timeout, "max_attempts": served.max_attempts} if served else {}
-            policy = RetryPolicy(**{k: v for k, v in own.items() if v is not None})
+        if policy is None:  # a served built-in (local/smollm2) states its own timeout and attempts
+            policy = RetryPolicy(timeout=default_timeout(model), max_attempts=default_max_attempts(model))
         params = {"temperature": 0, "max_tokens": max_tokens}
         return asyncio.run(_read_all(turns, conn, cache, conn.connections(concurrency), policy, params))
 

@@ -228,7 +228,7 @@ def byte_bpe_upper_bound(text: str) -> int:
 @lru_cache(maxsize=1 << 16)
 def _line_bound(line: str) -> tuple[int, int]:
     """A line's CJK characters and its other tokens (the CJK ones blanked, as byte_bpe_upper_bound counts them)."""
-    return len(_CJK.findall(line)), _line_tokens(_CJK.sub(" ", line))
+    return len(_CJK.findall(line)), len(_TOKEN.findall(_CJK.sub(" ", line)))  # not _line_tokens: its cache keeps real lines
 
 
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[A-Za-z0-9]+|[^\sA-Za-z0-9\u3400-\u9fff]")

@@ -95,17 +95,11 @@ class Role:
         return self.team == "gods"
 
     @property
-    def learns(self) -> frozenset[str]:
-        """The skills whose night results the rules tell the role's holder (each `knows_each_night` entry's SKILL, 'until'
-        or not): what it LEARNS, whether it holds the skill (the seer's check) or not (the witch told the pack's kill)."""
-        return frozenset(night_duty(text).skill for text in self.knows_each_night)
-
-    @property
     def night_skills(self) -> frozenset[str]:
         """The night skills the catalogue says the role HOLDS (uses itself): its own kill (`night_kill`), in 'SKILL until
         OWN_SKILL' the own skill that ends it ('witch_save'), and each plain entry, a skill it learns the result of by
         using it ('seer_check'; the pack's kill 'wolf_kill' for a wolf-side role), except the pack's kill on a role off the
-        wolf side, which it is only told, not made (`learns` has every skill it learns). A role may hold more than the
+        wolf side, which it is only told, not made. A role may hold more than the
         catalogue states (a swap, a charm): absence proves nothing."""
         own = {d.until or d.skill for d in map(night_duty, self.knows_each_night)
                if d.until is not None or d.skill != "wolf_kill" or self.faction == "wolf"}

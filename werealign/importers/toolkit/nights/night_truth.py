@@ -330,7 +330,7 @@ def _contradiction(e: Event, out_before, died_at_dawn, protected: set, saved: se
 
 def _witch_told(events: list[Event], stated: Sequence[Event], seats: Sequence[SeatInfo], nights: list[str], out_before,
                 catalogue: RoleCatalogue) -> list[Event]:
-    """The night's victim, shown to a seat whose role learns it without holding it (`Role.learns` less `Role.night_skills`):
+    """The night's victim, shown to a seat whose role learns it without holding it (a `knows_each_night` skill not in `Role.night_skills`):
     with 'wolf_kill until OWN_SKILL' (the witch until her antidote), each night it still holds that skill (before every
     use kept or `stated`, in dispute or not); with a plain 'wolf_kill' on a role off the wolf side, every night it is in.
     The two rules are read apart; two seats under one of them: which one was told is not known."""
