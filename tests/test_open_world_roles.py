@@ -28,9 +28,9 @@ ORACLE = RoleDeclaration(id="oracle", faction="good", team="gods", names={"en": 
 ROLES = ["witch", "hunter", "werewolf", "werewolf", "werewolf", "villager", "villager", "villager"]
 
 
-def _play(seer: str, language: str, seed: int):
+def _play(seer: str, language: str, seed: int, oracle: RoleDeclaration = ORACLE):
     roles = [seer, *ROLES]
-    extra = {"declared_roles": [ORACLE], "abilities": {"oracle": {"action": "check"}}} if seer == "oracle" else {}
+    extra = {"declared_roles": [oracle], "abilities": {"oracle": {"action": "check"}}} if seer == "oracle" else {}
     board = make_board("t", BoardSpec(roles=roles, language=language, **extra))
     agents = {s: HeuristicAgent(seed) for s in range(1, len(roles) + 1)}
     return play_game(board, roles, agents, "t-1", seed, Provenance(source="test")).game
@@ -48,6 +48,16 @@ def test_the_heuristic_plays_a_role_holding_the_seers_check_as_the_seer(language
     said = [u.text for u in oracle.utterances]
     assert any(name[0] in t for t in said), "the oracle claims its own card"
     assert [t.replace(*name) for t in said] == [u.text for u in seer.utterances]
+
+
+def test_a_card_the_board_lets_check_is_played_as_the_seer_without_declaring_what_it_learns():
+    """The board's ability makes the moderator play the check; the log's catalogue then says the card learns it, so the
+    heuristic claims it and reads its checks as a seer's (review: a check ability alone checked and never claimed)."""
+    bare = ORACLE.model_copy(update={"knows_each_night": None})
+    seer, oracle = _play("seer", "en", 0), _play("oracle", "en", 0, oracle=bare)
+    assert [(e.kind, e.actor, e.target, e.result) for e in oracle.events] == [(e.kind, e.actor, e.target, e.result) for e in seer.events]
+    assert [u.text.replace("oracle", "seer") for u in oracle.utterances] == [u.text for u in seer.utterances]
+    assert catalogue_for(oracle.rules.declared_roles).holds("oracle", skill="seer_check")
 
 
 def _oracle_game(language: str, says: str, oracle: RoleDeclaration = ORACLE, checks: bool = True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from werealign.arena.board import Board
+from werealign.arena.board import DEFAULT_SKILL, Board
 from werealign.arena.lovers import link_lines
 from werealign.render.lines import rules_for_prompt, rules_summary
 from werealign.render.phrases import phrase_language
@@ -99,6 +99,18 @@ def move_lines(board: Board, language: str) -> list[str]:
     return out
 
 
+def _told_its_checks(board: Board, declared: RoleDeclaration) -> RoleDeclaration:
+    """A declared card the board lets check at night (ability `check`) learns that check each night in the log's
+    catalogue too, as the moderator plays it: readers of the log (the heuristic agent, analyze's seer metrics) ask the
+    catalogue who holds the check, so a card declared without `knows_each_night` would check and never be known to."""
+    ability = board.ability(declared.id)
+    if ability is None or ability.action != "check":
+        return declared
+    skill = ability.skill or DEFAULT_SKILL["check"]
+    known = list(board.catalogue.get(declared.id).knows_each_night)
+    return declared if skill in known else declared.model_copy(update={"knows_each_night": [*known, skill]})
+
+
 def rules_for(board: Board, game_id: str, language: str) -> Rules:
     spec = board.spec
     counts = Counter(spec.roles)
@@ -108,6 +120,7 @@ def rules_for(board: Board, game_id: str, language: str) -> Rules:
     hidden = {r for r, a in board.abilities.items() if a.seen_good_while and not board.catalogue.get(r).seer_sees_good}
     declared = [d.model_copy(update={"seer_sees_good": True}) if d.id in hidden else d for d in spec.declared_roles]
     declared += [RoleDeclaration(id=r, seer_sees_good=True) for r in sorted(hidden - {d.id for d in declared})]
+    declared = [_told_its_checks(board, d) for d in declared]
     rules = Rules(text=None, variant="-".join(special) or board.name, composition=composition, win_condition=spec.win,
                   has_sheriff=spec.sheriff, abstention_allowed=spec.abstention, declared_roles=declared, moves=board.rules)
     probe = GameLog(game_id=game_id, language=language, provenance=Provenance(source="arena"), rules=rules,
