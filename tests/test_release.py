@@ -206,3 +206,29 @@ def test_release_command_is_registered(tmp_path):
     assert done.exit_code == 0, done.output
     assert (tmp_path / "rel" / "data" / "speech" / "test.parquet").is_file()
     assert "speech 20, vote 6, opponent 6, games 2, osr 116" in done.output
+
+
+def test_a_default_drawn_anew_in_a_nested_models_factory_is_drawn_for_every_row():
+    """release.tables computes a fixed default once per field; a model factory counts as fixed only when its own
+    defaults all are (review: a plug-in provenance drawing a uuid got one value in every row)."""
+    import uuid
+
+    from pydantic import BaseModel, Field
+
+    from werealign.release import tables
+
+    class Stamp(BaseModel):
+        run: str = Field(default_factory=lambda: uuid.uuid4().hex)
+
+    class Plain(BaseModel):
+        notes: list[str] = Field(default_factory=list)
+
+    class Row(BaseModel):
+        stamp: Stamp = Field(default_factory=Stamp)
+        plain: Plain = Field(default_factory=Plain)
+
+    assert tables._default(Row, "stamp") != tables._default(Row, "stamp")
+    assert tables._default(Row, "plain") == {"notes": []} and tables._fixed_default(Row, "plain") is not None
+    first = tables._default(Row, "plain")
+    first["notes"].append("x")  # each row gets its own copy
+    assert tables._default(Row, "plain") == {"notes": []}

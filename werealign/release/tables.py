@@ -92,9 +92,17 @@ def _default(model: type[BaseModel], name: str) -> Any:
 
 @cache
 def _fixed_default(model: type[BaseModel], name: str) -> str | None:
+    return json.dumps(_jsonable_default(model, name)) if _same_every_call(model, name) else None
+
+
+@cache
+def _same_every_call(model: type[BaseModel], name: str) -> bool:
+    """The field's default is the same on every call: a value, an empty list or dict, or a model made with no arguments
+    whose own defaults are all so (a plug-in's model may draw a uuid or read the clock in a factory of its own)."""
     factory = model.model_fields[name].default_factory
-    fixed = factory is None or factory in (list, dict) or (isinstance(factory, type) and issubclass(factory, BaseModel))
-    return json.dumps(_jsonable_default(model, name)) if fixed else None
+    if factory is None or factory in (list, dict):
+        return True
+    return isinstance(factory, type) and issubclass(factory, BaseModel) and all(_same_every_call(factory, f) for f in factory.model_fields)
 
 
 def _jsonable_default(model: type[BaseModel], name: str) -> Any:
