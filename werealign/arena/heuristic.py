@@ -125,7 +125,8 @@ class HeuristicAgent:
             return max(cands, key=lambda s: score[s] if reverse else -score[s]) if cands else None
 
         k = decision.kind
-        say = SAY["zh" if view.language == "zh" else "en"]
+        lang = "zh" if view.language == "zh" else "en"
+        say = SAY[lang]
         seer_claims = [c for c in _seer_claimants(view) if c in decision.candidates]
         if k == "bid":
             if decision.mentioned:
@@ -133,7 +134,7 @@ class HeuristicAgent:
             eager = _is_seer(view) and any(r == "wolf" for r in _checks(view).values())
             return Action(choice=3 if eager else rng.choice((0, 1, 1, 2)))
         if k in ("speak", "last_words", "campaign"):
-            text = self._speech(view, score, alive, rng, say, "zh" if view.language == "zh" else "en")
+            text = self._speech(view, score, alive, rng, lang)
             if k == "campaign" and not _is_seer(view):
                 text = f"{say['campaign']} {text}"
             return Action(text=text, destruct=decision.may_destruct and self._cornered(view, rng))
@@ -187,7 +188,8 @@ class HeuristicAgent:
         suspects = sorted((s for s in score), key=lambda s: -score[s])[:n_wolves]
         return {s: ("wolf" if s in suspects else "good") for s in view.seats if s != view.viewpoint_seat}
 
-    def _speech(self, view: Context, score: Counter, alive: list[int], rng, say: dict[str, str], lang: str) -> str:
+    def _speech(self, view: Context, score: Counter, alive: list[int], rng, lang: str) -> str:
+        say = SAY[lang]
         me = view.viewpoint_seat
         others = [s for s in alive if s != me]
         seer = _seer_name(view, lang)
@@ -203,7 +205,7 @@ class HeuristicAgent:
         if view.own_faction == "wolf":
             accused = [s for s, _ in self._accusations_of(view, "wolf") if s in view.allies or s == me]
             goods = [s for s in others if s not in view.allies]
-            if accused and goods and rng.random() < 0.5 and seer is not None:
+            if accused and goods and rng.random() < 0.5 and seer is not None:  # None: a catalogue where no role checks
                 target = max(goods, key=lambda s: score[s])
                 return say["fake_seer"].format(t=target, seer=seer)
             target = rng.choice(goods) if goods else None
