@@ -202,9 +202,10 @@ def test_release_length_bias_is_a_failed_check(werebench_audit):
 
 
 def test_the_audits_hidden_text_lookup_is_the_index_stem_leaks_builds():
-    """item_leaks reads hidden_text_index's values from the per-game run index future_options also reads (_HiddenText):
-    every run of the turns, the recap's and the log's (never visible), and runs the game does not hold, the same."""
-    from werealign.shortcuts.leaks import _HiddenText, hidden_text_index, leak_grams
+    """hidden_text_index (validate's, stem_leaks' and item_leaks' one index) reads from the per-game run index
+    future_options also reads: every run of the turns at its latest first segment, the recap's and the log's never
+    visible, and runs the game does not hold, the same as a dict built turn by turn."""
+    from werealign.shortcuts.leaks import hidden_text_index, leak_grams, text_grams
 
     game = crafted_game()
     turns = list(game.utterances)
@@ -213,7 +214,13 @@ def test_the_audits_hidden_text_lookup_is_the_index_stem_leaks_builds():
     turns[-1] = turns[-1].model_copy(update={"text": said})  # a run said twice: its latest first segment counts
     game = game.model_copy(update={"utterances": turns, "annotator_log": "三号女巫在第二夜毒死了一号狼人然后好人阵营赢了",
                                    "recap": "The wolves won the sheriff badge by a single swing vote on day one."})
-    full, lazy = hidden_text_index(game), _HiddenText(game)
+    full: dict = {}
+    for u in game.utterances:
+        for gram in text_grams(u.text):
+            full[gram] = max(full.get(gram, -1), min(u.segment_ids))
+    for text in (game.recap, game.annotator_log):
+        full.update((gram, float("inf")) for gram in leak_grams(text))
+    lazy = hidden_text_index(game)
     assert any(v == float("inf") for v in full.values()) and any(v != float("inf") for v in full.values())
     assert full[next(iter(leak_grams(said)))] == min(turns[-1].segment_ids) > min(turns[1].segment_ids)
     for gram in [*full, ("no",) * 8]:

@@ -57,6 +57,7 @@ def test_joined_counts_are_the_joined_texts_counts_keys_in_order() -> None:
         expected = Counter(char_wb_ngrams(" ".join(parts)))
         got = joined.counts(parts)
         assert got == expected and list(got) == list(expected), parts  # the same keys, counts and order
+    assert joined.counts(TURNS[:4]) is joined.counts(TURNS[:4])  # the same list again: the kept counter, not a copy
 
 
 @pytest.mark.parametrize("sublinear", [False, True])

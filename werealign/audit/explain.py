@@ -25,7 +25,8 @@ def _analyzer(cjk: bool):
 
 @functools.lru_cache(maxsize=16384)
 def _grams(text: str, cjk: bool) -> tuple[str, ...]:
-    # cached: an option's n-grams are read in two scopes (all, its dimension), and by every audit of it in a process
+    # cached: every scope is counted in one pass over distinct texts (separating_ngrams_by_scope), so the cache serves a
+    # later audit of the same options in one process (a test session, a notebook)
     lo, hi = (1, 3) if cjk else (1, 2)
     joiner = "" if cjk else " "
     toks = tokens(text)

@@ -210,28 +210,12 @@ def features(items: Sequence[SpeechItem], games: dict[str, GameLog], shown: Sequ
 def _features(items: Sequence[SpeechItem], games: dict[str, GameLog], shown: Sequence[Shown] | None = None) -> list[list[list[float]]]:
     """A game's items are read in the order of their cut-offs, so each transcript's n-gram counts extend an earlier
     cut-off's (the TF-IDF of whole transcripts was most of a dataset's first eval)."""
-    joined = (_SameAgain(), _SameAgain())
+    joined = (JoinedCounts(), JoinedCounts())  # the items of one moment get one transcript's counter, not a copy each
     rows: list[list[list[float]]] = [[] for _ in items]
     for i in sorted(range(len(items)), key=lambda i: (items[i].game_id, items[i].cutoff_segment)):
         seen = shown[i] if shown is not None else shown_at(games.get(items[i].game_id), items[i])
         rows[i] = item_features(items[i], seen, joined)
     return rows
-
-
-class _SameAgain:
-    """JoinedCounts whose last counter is handed out again for the same parts: the items of one moment (a game's
-    cut-off and viewpoint) read one transcript, and a copy of its counts per item was most of their cost. The counter
-    is read, never changed (tfidf_cosines_counted), so sharing it gives the same numbers."""
-
-    def __init__(self) -> None:
-        self.joined = JoinedCounts()
-        self.last: tuple[tuple[str, ...], Counter[str]] | None = None
-
-    def counts(self, parts: Sequence[str]) -> Counter[str]:
-        parts = tuple(parts)
-        if self.last is None or self.last[0] != parts:
-            self.last = (parts, self.joined.counts(parts))
-        return self.last[1]
 
 
 def _relative(rows: list[list[float]]):

@@ -63,20 +63,6 @@ def _show(gram: tuple[str, ...]) -> str:
     return "".join(gram) if all(map(is_cjk, gram)) else " ".join(gram)
 
 
-def hidden_text_index(game: GameLog) -> dict[tuple[str, ...], float]:
-    """Every LEAK_NGRAM-gram of the game's turns -> the latest first segment of a turn saying it (the recap
-    and the annotator log count as never visible). A gram is hidden text at cut-off c when its value > c."""
-    index: dict[tuple[str, ...], float] = {}
-    for u in game.utterances:
-        first = min(u.segment_ids)
-        for gram in text_grams(u.text):
-            index[gram] = max(index.get(gram, -1), first)
-    for text in (game.recap, game.annotator_log):
-        for gram in leak_grams(text or ""):
-            index[gram] = float("inf")
-    return index
-
-
 # id(game) -> (the game, its turn_runs): the leak check and the future-option check (werealign.shortcuts.exchange) read
 # the same index (each built its own: a pass over every run of every turn, twice per game)
 _RUNS: dict[int, tuple[GameLog, dict[tuple[str, ...], list[tuple[int, int]]]]] = {}
@@ -99,9 +85,11 @@ def turn_runs(game: GameLog) -> dict[tuple[str, ...], list[tuple[int, int]]]:
     return index
 
 
-class _HiddenText:
-    """hidden_text_index(game)'s values read from turn_runs on demand (`get` only): a question's few runs are looked
-    up, the game's every run is not gathered into a second index."""
+class HiddenText:
+    """Every LEAK_NGRAM-gram of the game's turns -> the latest first segment of a turn saying it (the recap and the
+    annotator log count as never visible: inf); a gram is hidden text at cut-off c when its value > c. Read from
+    turn_runs on demand (`get` only): a question's few runs are looked up, the game's every run is not gathered into a
+    second index, and the future-option check reads the same runs."""
 
     def __init__(self, game: GameLog) -> None:
         self.runs = turn_runs(game)
@@ -112,6 +100,11 @@ class _HiddenText:
             return float("inf")
         at = self.runs.get(gram)
         return default if at is None else max(first for first, _ in at)
+
+
+def hidden_text_index(game: GameLog) -> HiddenText:
+    """The game's hidden text, for stem_leaks (validate's and the audit's one index)."""
+    return HiddenText(game)
 
 
 def _unknowable(game: GameLog, ctx: Context, atts, known) -> list[str]:
@@ -149,7 +142,7 @@ def decided_before_cutoff(game: GameLog, question: str, ctx: Context) -> list[st
     return sorted(set(out))
 
 
-def stem_leaks(game: GameLog, item: SpeechItem, hidden: dict[tuple[str, ...], float] | None = None, *, stem: str | None = None,
+def stem_leaks(game: GameLog, item: SpeechItem, hidden: HiddenText | None = None, *, stem: str | None = None,
                options: bool | None = None, ctx: Context | None = None) -> list[str]:
     """Reasons the item tells more than the viewpoint knew at the cut-off (empty: no leak found).
 
@@ -225,12 +218,12 @@ def hidden_role_flags(game: GameLog, item) -> list[str]:
 def item_leaks(ds: Dataset, items: Sequence[SpeechItem], contexts: Sequence[Context | None] | None = None) -> dict[str, list[str] | None]:
     """Leak reasons per item id; None for an item whose game is not in the dataset. `contexts`: each item's
     build_context, when the caller already built them (the audit's context attacks read them too)."""
-    indexes: dict[str, _HiddenText] = {}
+    indexes: dict[str, HiddenText] = {}
     out: dict[str, list[str] | None] = {}
     for n, it in enumerate(items):
         game = ds.games.get(it.game_id)
         if game is not None and it.game_id not in indexes:
-            indexes[it.game_id] = _HiddenText(game)  # hidden_text_index's values, from the index future_options reads
+            indexes[it.game_id] = hidden_text_index(game)
         ctx = contexts[n] if contexts is not None else None
         out[it.item_id] = None if game is None else stem_leaks(game, it, indexes[it.game_id], ctx=ctx)
     return out

@@ -95,6 +95,8 @@ class JoinedCounts:
         for kept in self._kept:
             if len(base[0]) < len(kept[0]) <= len(parts) and parts[:len(kept[0])] == kept[0]:
                 base = kept
+        if parts and base[0] == parts:  # the same list again (the items of one moment): its kept counter
+            return base[1]
         counts = Counter(base[1])  # a copy: a kept counter stays its own parts'
         for part in parts[len(base[0]):]:
             counts.update(char_wb_ngrams(part))

@@ -13,7 +13,7 @@ class GameIndex:
     seats: dict[int, str] = field(default_factory=dict)  # seat -> faction (first entry wins on duplicates)
     phases: dict[str, Phase] = field(default_factory=dict)  # phase id -> phase (first wins)
     segment_utterance: dict[int, int] = field(default_factory=dict)  # segment id -> position in utterances (first wins)
-    hidden_text: dict | None = None  # werealign.shortcuts.leaks.hidden_text_index of the game, built on first use
+    hidden_text: object | None = None  # werealign.shortcuts.leaks.hidden_text_index of the game, built on first use
 
     @classmethod
     def build(cls, game: GameLog) -> GameIndex:
